@@ -1,0 +1,56 @@
+// The workload: an iteration domain and named access relations (TENET's statement).
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tenet::workload {
+
+enum class AccessKind { kRead, kWrite };
+const char* to_string(AccessKind k);
+
+// What an operand is for; used by reports and by later models (memory traffic, quantization).
+enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther };
+const char* to_string(OperandRole r);
+
+struct Access {
+  std::string tensor;           // e.g. "A"; unique per (tensor, kind)
+  AccessKind kind = AccessKind::kRead;
+  isl::map relation;            // { S[...] -> tensor[...] }
+  int bits = 16;                // bits per element
+  OperandRole role = OperandRole::kOther;
+};
+
+class Workload {
+ public:
+  Workload() = default;
+  // Validates: domain bounded and non-empty, relations defined on the domain's space, tensor
+  // names consistent with relation ranges, bits in [1, 64]. Throws InputError.
+  Workload(std::string name, isl::set domain, std::vector<Access> accesses,
+           long long macs_per_instance = 1);
+
+  const std::string& name() const { return name_; }
+  const isl::set& domain() const { return domain_; }
+  const std::vector<Access>& accesses() const { return accesses_; }
+  long long macs_per_instance() const { return macs_per_instance_; }
+
+  std::vector<const Access*> reads() const;
+  std::vector<const Access*> writes() const;
+  // Distinct tensor names in first-appearance order.
+  std::vector<std::string> tensors() const;
+
+  friend bool operator==(const Workload& a, const Workload& b);
+  friend bool operator!=(const Workload& a, const Workload& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const Workload& w);
+
+ private:
+  std::string name_;
+  isl::set domain_;
+  std::vector<Access> accesses_;
+  long long macs_per_instance_ = 1;
+};
+
+}  // namespace tenet::workload

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the build dependencies (Debian packages only) when they are missing.
+set -euo pipefail
+packages=(g++ cmake make pkg-config libisl-dev libgmp-dev libeigen3-dev nlohmann-json3-dev
+          libfmt-dev catch2 libcli11-dev libbenchmark-dev libtbb-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

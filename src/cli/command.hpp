@@ -1,0 +1,37 @@
+// Subcommand registry of the tenet CLI. Each subcommand lives in its own file and registers
+// itself with a static TENET_REGISTER_COMMAND(...), so adding one never touches main.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tenet::cli {
+
+// Adds the subcommand's options to `sub` and sets its callback (sub->callback(...)).
+using CommandSetup = std::function<void(CLI::App& sub)>;
+
+struct CommandInfo {
+  std::string name;
+  std::string description;
+  CommandSetup setup;
+  int order;  // position in --help
+};
+
+std::vector<CommandInfo>& command_registry();
+
+struct CommandRegistration {
+  CommandRegistration(std::string name, std::string description, CommandSetup setup, int order) {
+    command_registry().push_back({std::move(name), std::move(description), std::move(setup), order});
+  }
+};
+
+}  // namespace tenet::cli
+
+#define TENET_CLI_CONCAT2(a, b) a##b
+#define TENET_CLI_CONCAT(a, b) TENET_CLI_CONCAT2(a, b)
+#define TENET_REGISTER_COMMAND(name, description, setup, order)                       \
+  static ::tenet::cli::CommandRegistration TENET_CLI_CONCAT(tenet_cli_reg_, __LINE__)( \
+      name, description, setup, order)

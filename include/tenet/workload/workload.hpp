@@ -10,11 +10,13 @@
 namespace tenet::workload {
 
 enum class AccessKind { kRead, kWrite };
-const char* to_string(AccessKind k);
+const char* to_string(AccessKind k);          // "read", "write"
+AccessKind parse_access_kind(const std::string& name);  // throws InputError(unknown-name)
 
 // What an operand is for; used by reports and by later models (memory traffic, quantization).
 enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther };
-const char* to_string(OperandRole r);
+const char* to_string(OperandRole r);          // "activation", "weight", ..., "other"
+OperandRole parse_operand_role(const std::string& name);  // throws InputError(unknown-name)
 
 struct Access {
   std::string tensor;           // e.g. "A"; unique per (tensor, kind)
@@ -22,13 +24,24 @@ struct Access {
   isl::map relation;            // { S[...] -> tensor[...] }
   int bits = 16;                // bits per element
   OperandRole role = OperandRole::kOther;
+
+  friend bool operator==(const Access& a, const Access& b);
+  friend bool operator!=(const Access& a, const Access& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const Access& a);
 };
+
+// The checks the Workload constructor applies, usable on their own by readers that want to
+// locate an error precisely (they throw InputError with an empty file and where).
+void check_domain(const isl::set& domain);                  // bounded, non-empty
+void check_access(const isl::set& domain, const Access& a); // space, tensor name, bits
 
 class Workload {
  public:
   Workload() = default;
   // Validates: domain bounded and non-empty, relations defined on the domain's space, tensor
-  // names consistent with relation ranges, bits in [1, 64]. Throws InputError.
+  // names consistent with relation ranges (an empty tensor name is taken from the range tuple),
+  // bits in [1, 64], no (tensor, kind) twice, macs_per_instance >= 1. Throws InputError whose
+  // `where` is a JSON pointer relative to the workload ("/domain", "/accesses/2/bits").
   Workload(std::string name, isl::set domain, std::vector<Access> accesses,
            long long macs_per_instance = 1);
 

@@ -1,4 +1,5 @@
-// TEMPORARY: counts by isl enumeration until the size-independent engine lands (issue 2).
+// Public entry points of exact counting: isl sets -> disjoint basic sets -> constraint systems
+// -> the engine (src/poly/detail/engine.hpp), with isl's enumeration as the guarded last resort.
 #include "tenet/poly/count.hpp"
 
 #include <isl/set.h>
@@ -7,9 +8,55 @@
 
 #include <cstdlib>
 
+#include "poly/detail/bounds.hpp"
+#include "poly/detail/engine.hpp"
+#include "poly/detail/isl_bridge.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::poly {
+namespace {
+
+std::string text_of(const isl::basic_set& b) {
+  char* text = isl_basic_set_to_str(b.get());
+  std::string s = text ? text : "?";
+  std::free(text);
+  return s;
+}
+
+[[noreturn]] void throw_unbounded(const isl::basic_set& piece) {
+  throw InputError(error_code::kUnbounded, "", "",
+                   "cannot count the points of an unbounded set (every variable needs a lower and an upper "
+                   "bound, and parameters must be fixed): " + text_of(piece));
+}
+
+// Counts one disjoint basic set, falling back to isl's enumeration when the engine cannot
+// represent it exactly (coefficient overflow) or gives up (too complex).
+Integer count_piece(detail::Engine& engine, const isl::basic_set& piece, const CountOptions& options,
+                    CountPiece& info) {
+  engine.begin_piece();
+  try {
+    detail::System system = detail::lifted_system(piece, options.isl_detect_equalities);
+    info.dims = system.vars();
+    Integer result = engine.count(std::move(system));
+    info.strategy = engine.piece_strategy();
+    return result;
+  } catch (const detail::Unbounded&) {
+    if (detail::is_empty(piece)) return 0;
+    throw_unbounded(piece);
+  } catch (const detail::Overflow&) {
+  } catch (const detail::TooComplex&) {
+  }
+  try {
+    Integer result = detail::count_by_isl_enumeration(piece, options.isl_fallback_max_points);
+    engine.note(Strategy::kIslFallback);
+    info.strategy = Strategy::kIslFallback;
+    return result;
+  } catch (const detail::Unbounded&) {
+    throw_unbounded(piece);
+  }
+}
+
+}  // namespace
 
 const char* to_string(Strategy s) {
   switch (s) {
@@ -25,43 +72,26 @@ const char* to_string(Strategy s) {
   return "?";
 }
 
-void CountReport::add(const CountReport& o) {
-  for (int i = 0; i < kStrategyCount; ++i) uses[i] += o.uses[i];
-  basic_sets += o.basic_sets;
-  slices += o.slices;
-  chambers += o.chambers;
-  verify_failures += o.verify_failures;
-}
-
-std::string CountReport::summary() const {
-  std::string s = std::to_string(basic_sets) + " basic sets";
-  for (int i = 0; i < kStrategyCount; ++i)
-    if (uses[i]) s += ", " + std::to_string(uses[i]) + " " + to_string(static_cast<Strategy>(i));
-  return s;
-}
-
-Integer to_integer(const isl::val& v) {
-  if (!v.is_int()) throw InternalError("to_integer: not an integer value");
-  char* text = isl_val_to_str(v.get());
-  Integer r(text);
-  free(text);
-  return r;
-}
-
-bool fits_int64(const Integer& v) { return v.fits_slong_p(); }
-
-long long to_int64(const Integer& v) {
-  if (!fits_int64(v)) throw InternalError("count " + v.get_str() + " does not fit 64 bits");
-  return v.get_si();
-}
-
-Integer count_by_enumeration(const isl::set& set) {
-  return to_integer(isl::manage(isl_set_count_val(set.get())));
-}
-
-Integer count(const isl::set& set, const CountOptions&, CountReport* report) {
-  if (report) report->uses[static_cast<int>(Strategy::kIslFallback)]++;
-  return count_by_enumeration(set);
+Integer count(const isl::set& set, const CountOptions& options, CountReport* report) {
+  detail::Engine engine(options);
+  Integer total = 0;
+  std::vector<CountPiece> pieces;
+  long fallbacks = 0;
+  for (const isl::basic_set& piece : detail::disjoint_basic_sets(set)) {
+    CountPiece info;
+    info.count = count_piece(engine, piece, options, info);
+    total += info.count;
+    fallbacks += info.strategy == Strategy::kIslFallback;
+    if (report) pieces.push_back(std::move(info));
+  }
+  if (!report) return total;
+  CountReport mine = engine.report();
+  mine.basic_sets = static_cast<long>(pieces.size());
+  mine.fallbacks = fallbacks;
+  for (const CountPiece& p : pieces) ++mine.uses[static_cast<int>(p.strategy)];
+  mine.pieces = std::move(pieces);
+  report->add(mine);
+  return total;
 }
 
 Integer count(const isl::map& map, const CountOptions& o, CountReport* r) { return count(map.wrap(), o, r); }
@@ -74,5 +104,26 @@ Integer count(const isl::union_set& set, const CountOptions& o, CountReport* r) 
 }
 
 Integer count(const isl::union_map& map, const CountOptions& o, CountReport* r) { return count(map.wrap(), o, r); }
+
+Integer count_by_enumeration(const isl::set& set) {
+  isl_val* v = isl_set_count_val(set.get());
+  if (!v) throw InternalError("isl_set_count_val failed");
+  return to_integer(isl::manage(v));
+}
+
+Integer to_integer(const isl::val& v) {
+  if (!v.is_int()) throw InternalError("to_integer: not an integer value");
+  char* text = isl_val_to_str(v.get());
+  Integer r(text);
+  std::free(text);
+  return r;
+}
+
+bool fits_int64(const Integer& v) { return v.fits_slong_p(); }
+
+long long to_int64(const Integer& v) {
+  if (!fits_int64(v)) throw InternalError("count " + v.get_str() + " does not fit 64 bits");
+  return v.get_si();
+}
 
 }  // namespace tenet::poly

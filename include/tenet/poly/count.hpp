@@ -10,6 +10,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace tenet::poly {
 
@@ -33,15 +34,36 @@ struct CountOptions {
   long enum_max = 48;          // ranges up to this length are enumerated slice by slice
   int max_period = 512;        // larger quasi-polynomial periods fall back to enumeration
   bool interpolate = true;     // allow chamber interpolation
+  bool sparsify = true;        // greedy unimodular sparsification of >=3-D systems
+  bool memoize = true;         // reuse counts of identical normalized >=3-D systems (per thread)
+  long max_vertex_subsets = 20000;  // cap on row subsets tried in vertex/period computations
+  // Run isl's detect_equalities on every lifted piece. Exactness does not depend on it (the
+  // engine finds what it needs itself); it costs about 0.5 ms per piece, 10x the engine.
+  bool isl_detect_equalities = false;
+  // Budget of isl's enumeration (the last resort, used when coefficients exceed 2^62 or a
+  // system is too complex): at most this many points in the bounding box of a piece.
+  long long isl_fallback_max_points = 20000000;
+};
+
+// One disjoint basic set of the input and how it was counted.
+struct CountPiece {
+  int dims = 0;        // dimensions after lifting divs (set dims + params + divs)
+  Strategy strategy = Strategy::kEmpty;  // the most expensive strategy used inside it
+  Integer count;
 };
 
 struct CountReport {
-  std::array<long, kStrategyCount> uses{};  // indexed by Strategy
+  std::array<long, kStrategyCount> uses{};   // basic sets, by the most expensive strategy used
+  std::array<long, kStrategyCount> nodes{};  // subsystems (incl. components, slices) per strategy
   long basic_sets = 0;
-  long slices = 0;              // slices counted individually
+  long slices = 0;              // slices counted individually (each a recursive count)
   long chambers = 0;            // chambers summed by interpolation
-  long verify_failures = 0;     // interpolation checks that failed (chamber then enumerated)
+  long verify_failures = 0;     // residue classes whose interpolation check failed (then enumerated)
+  long cache_hits = 0;          // >=3-D subsystems answered from the memo
+  long fallbacks = 0;           // basic sets counted by isl enumeration (overflow / too complex)
+  std::vector<CountPiece> pieces;  // one entry per basic set, in order
   void add(const CountReport& other);
+  long used(Strategy s) const { return uses[static_cast<int>(s)]; }
   std::string summary() const;  // e.g. "3 basic sets: 2 closed-form-2d, 1 interpolation (4 chambers)"
 };
 

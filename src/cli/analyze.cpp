@@ -1,0 +1,205 @@
+// `tenet analyze`: load one problem (JSON spec, TENET files, TENET experiment or the GEMM
+// generator), run the TENET-compatible analysis and print the report (docs/cli.md).
+//
+// Option groups are small structs with an add_* function each; a new group (hardware, timing,
+// quantization) adds a struct, an add_* call in setup_analyze and a use in run_analyze.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "tenet/analysis/tenet_metrics.hpp"
+#include "tenet/error.hpp"
+#include "tenet/io/problem.hpp"
+#include "tenet/io/report_format.hpp"
+#include "tenet/io/shape_text.hpp"
+#include "tenet/io/spec.hpp"
+#include "tenet/io/tenet_files.hpp"
+#include "tenet/mapping/systolic.hpp"
+
+namespace tenet::cli {
+namespace {
+
+struct InputOptions {
+  std::string spec;
+  std::string tenet_stmt, tenet_pe, tenet_map;
+  std::string tenet_experiment, tenet_data_dir;
+  std::string gemm, array, dataflow;
+  int bits_a = 16, bits_b = 16, bits_c = 16;
+  long long bandwidth = 64, latency = 1;
+};
+
+struct AnalysisFlags {
+  int hops = 1;
+  bool no_same_time = false, no_prev_time = false;
+  std::string compute_delay;
+  CLI::Option* hops_option = nullptr;
+};
+
+struct OutputOptions {
+  std::string format = "table";
+  std::string path;
+};
+
+struct AnalyzeOptions {
+  InputOptions input;
+  AnalysisFlags analysis;
+  OutputOptions output;
+};
+
+// ---- options ------------------------------------------------------------------------------
+
+void add_input_options(CLI::App& app, InputOptions& o) {
+  const char* group = "Input (exactly one of: --spec, the three --tenet-* files, --tenet-experiment, --gemm)";
+  auto* spec = app.add_option("--spec", o.spec, "JSON spec (docs/formats.md)")->group(group);
+  auto* stmt = app.add_option("--tenet-stmt", o.tenet_stmt, "TENET statement file (.s)")->group(group);
+  auto* pe = app.add_option("--tenet-pe", o.tenet_pe, "TENET PE array file (.p)")->group(group);
+  auto* map = app.add_option("--tenet-map", o.tenet_map, "TENET mapping file (.m)")->group(group);
+  auto* exp = app.add_option("--tenet-experiment", o.tenet_experiment,
+                             "TENET experiment file (paths of mapping, PE array, statement)")->group(group);
+  auto* data = app.add_option("--tenet-data-dir", o.tenet_data_dir,
+                              "directory the experiment's relative paths start from "
+                              "(default: the experiment's directory or its nearest ancestor holding them)")->group(group);
+  auto* gemm = app.add_option("--gemm", o.gemm, "GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")->group(group);
+  auto* array = app.add_option("--array", o.array, "GEMM generator: PE array RxC, e.g. 16x16")->group(group);
+  auto* flow = app.add_option("--dataflow", o.dataflow, "GEMM generator: os, ws or is")->group(group);
+  const char* gen = "GEMM generator settings";
+  CLI::Option* settings[] = {
+      app.add_option("--bits-a", o.bits_a, "bits per element of A (default 16)")->group(gen),
+      app.add_option("--bits-b", o.bits_b, "bits per element of B (default 16)")->group(gen),
+      app.add_option("--bits-c", o.bits_c, "bits per element of C (default 16)")->group(gen),
+      app.add_option("--bandwidth", o.bandwidth, "scratchpad bandwidth, bits/cycle (default 64)")->group(gen),
+      app.add_option("--latency", o.latency, "average scratchpad latency, cycles (default 1)")->group(gen)};
+  for (auto* other : {stmt, pe, map, exp, data, gemm, array, flow}) spec->excludes(other);
+  for (auto* other : {exp, data, gemm, array, flow}) {
+    stmt->excludes(other);
+    pe->excludes(other);
+    map->excludes(other);
+  }
+  for (auto* other : {gemm, array, flow}) exp->excludes(other);
+  stmt->needs(pe)->needs(map);
+  pe->needs(stmt);
+  map->needs(stmt);
+  data->needs(exp);
+  gemm->needs(array)->needs(flow);
+  array->needs(gemm);
+  flow->needs(gemm);
+  for (auto* setting : settings) setting->needs(gemm);
+}
+
+void add_analysis_options(CLI::App& app, AnalysisFlags& o) {
+  const char* group = "Analysis";
+  o.hops_option = app.add_option("--hops", o.hops,
+                                 "interconnect hops in the reuse neighbourhood (default 1; 0 = same PE only)")
+                      ->check(CLI::NonNegativeNumber)->group(group);
+  app.add_flag("--no-same-time", o.no_same_time, "no reuse from neighbours at the same time stamp")->group(group);
+  app.add_flag("--no-prev-time", o.no_prev_time, "no reuse from the previous time stamp")->group(group);
+  app.add_option("--compute-delay", o.compute_delay,
+                 "compute delay over active PEs (active, TENET master) or floor(average active PEs) (avg)")
+      ->group(group);
+}
+
+void add_output_options(CLI::App& app, OutputOptions& o) {
+  const char* group = "Output";
+  app.add_option("--format", o.format, "table (default), json or csv (docs/output.md)")->group(group);
+  app.add_option("--output", o.path, "write the report to this file instead of standard output")->group(group);
+}
+
+// ---- loading ------------------------------------------------------------------------------
+
+// A value error of the GEMM generator, placed on the command-line option it came from.
+InputError on_option(const InputError& e) {
+  std::string option = "--gemm";
+  const std::string& w = e.where();
+  if (w == "/rows" || w == "/cols") option = "--array";
+  else if (w == "/accesses/0/bits") option = "--bits-a";
+  else if (w == "/accesses/1/bits") option = "--bits-b";
+  else if (w == "/accesses/2/bits") option = "--bits-c";
+  else if (w == "/bandwidth_bits_per_cycle") option = "--bandwidth";
+  else if (w == "/avg_latency_cycles") option = "--latency";
+  return InputError(e.code(), "", option, e.message());
+}
+
+template <typename F>
+auto for_option(const char* option, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    throw InputError(e.code(), "", option, e.message());
+  }
+}
+
+io::Problem generate_gemm(const InputOptions& o) {
+  const auto shape = for_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
+  const auto array = for_option("--array", [&] { return io::parse_array_shape(o.array); });
+  const auto flow = for_option("--dataflow", [&] { return mapping::parse_dataflow(o.dataflow); });
+  try {
+    return io::Problem{mapping::make_gemm_workload(shape, {o.bits_a, o.bits_b, o.bits_c}),
+                       mapping::make_systolic_array(array.rows, array.cols, o.bandwidth, o.latency),
+                       mapping::make_systolic_mapping(flow, array.rows, array.cols), std::nullopt, std::nullopt};
+  } catch (const InputError& e) {
+    throw on_option(e);
+  }
+}
+
+io::Problem load_problem(const InputOptions& o) {
+  if (!o.spec.empty()) return io::load_spec(o.spec);
+  if (!o.tenet_stmt.empty()) return io::load_tenet_files(o.tenet_stmt, o.tenet_pe, o.tenet_map);
+  if (!o.tenet_experiment.empty()) return io::load_tenet_experiment(o.tenet_experiment, o.tenet_data_dir);
+  if (!o.gemm.empty()) return generate_gemm(o);
+  throw CLI::ValidationError("input",
+                             "give one input: --spec, --tenet-stmt/--tenet-pe/--tenet-map, "
+                             "--tenet-experiment or --gemm/--array/--dataflow");
+}
+
+// Spec settings, overridden by the flags given on the command line.
+analysis::Options analysis_options(const AnalysisFlags& f, const io::Problem& problem) {
+  analysis::Options options = io::analysis_options(problem);
+  if (f.hops_option && f.hops_option->count() > 0) options.neighbourhood.hops = f.hops;
+  if (f.no_same_time) options.neighbourhood.same_time = false;
+  if (f.no_prev_time) options.neighbourhood.prev_time = false;
+  if (!f.compute_delay.empty())
+    options.compute_delay = for_option("--compute-delay", [&] { return io::parse_compute_delay(f.compute_delay); });
+  return options;
+}
+
+// ---- output -------------------------------------------------------------------------------
+
+void write_output(const std::string& text, const OutputOptions& o) {
+  if (o.path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream out(o.path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
+}
+
+void run_analyze(const AnalyzeOptions& o) {
+  const auto format = for_option("--format", [&] { return io::parse_report_format(o.output.format); });
+  const io::Problem problem = load_problem(o.input);
+  const analysis::Options options = analysis_options(o.analysis, problem);
+  const analysis::Report report =
+      analysis::analyze(problem.workload, problem.architecture, problem.mapping, options);
+  write_output(io::format_report(report, format, {&problem, &options}), o.output);
+}
+
+void setup_analyze(CLI::App& sub) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  add_input_options(sub, options->input);
+  add_analysis_options(sub, options->analysis);
+  add_output_options(sub, options->output);
+  sub.callback([options] { run_analyze(*options); });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("analyze",
+                       "TENET-compatible metrics (volumes, reuse, PE activity, delay, energy) of one "
+                       "workload, architecture and mapping",
+                       setup_analyze, 10);
+
+}  // namespace tenet::cli

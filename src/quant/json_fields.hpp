@@ -1,0 +1,55 @@
+// Reading a JSON object field by field, with errors that name the file and JSON pointer.
+// Internal to src/quant.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tenet::quant::detail {
+
+// Appends an escaped reference token (RFC 6901) to a JSON pointer.
+std::string pointer_join(const std::string& pointer, const std::string& key);
+
+class Fields {
+ public:
+  // Throws InputError(type) if `value` is not an object.
+  Fields(const nlohmann::json& value, std::string file, std::string pointer);
+
+  // Throws InputError(unknown-field) for the first key not in `known`, listing them.
+  void allow_only(std::initializer_list<const char*> known) const;
+
+  bool has(const char* key) const { return value_.contains(key); }
+  const nlohmann::json& at(const char* key) const;  // missing-field if absent
+  std::string where(const char* key) const { return pointer_join(pointer_, key); }
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }
+
+  std::string string(const char* key) const;
+  std::optional<std::string> optional_string(const char* key) const;
+  long long integer(const char* key) const;
+  std::optional<long long> optional_integer(const char* key) const;
+  bool boolean(const char* key, bool fallback) const;
+  Fields object(const char* key) const;
+  const nlohmann::json& array(const char* key) const;  // type error unless an array
+
+  // Converts a JSON value at `where` (not necessarily a field of this object).
+  long long as_integer(const nlohmann::json& v, const std::string& where) const;
+  std::string as_string(const nlohmann::json& v, const std::string& where) const;
+
+ private:
+  const nlohmann::json& value_;
+  std::string file_, pointer_;
+};
+
+// Picks the enumerator whose name is `text`; InputError(unknown-name) listing the names.
+template <typename Enum>
+Enum parse_enum(const std::string& text, std::initializer_list<Enum> values, const char* what,
+                const std::string& file, const std::string& where);
+
+}  // namespace tenet::quant::detail
+
+#include "json_fields_impl.hpp"

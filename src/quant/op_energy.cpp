@@ -1,0 +1,73 @@
+#include "tenet/quant/op_energy.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "tenet/error.hpp"
+
+namespace tenet::quant {
+namespace {
+
+bool integer_family(const DataType& t) { return t.is_integer(); }
+
+// The key of a format in the table: uint<b> shares int<b>.
+std::string key_of(const DataType& t) {
+  if (t.format() == NumberFormat::kUint) return to_string(DataType::signed_int(t.bits()));
+  return to_string(t);
+}
+
+std::optional<DataType> parse_key(const std::string& key) {
+  try {
+    return parse_data_type(key);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+// The wider of two multiplier inputs; a float (or nf, which decodes to a float) wins over an int.
+DataType multiply_type(const DataType& a, const DataType& b) {
+  if (a.is_integer() != b.is_integer()) return a.is_integer() ? b : a;
+  return a.bits() >= b.bits() ? a : b;
+}
+
+}  // namespace
+
+OpEnergyTable OpEnergyTable::defaults_45nm() {
+  OpEnergyTable t;
+  t.set(DataType::signed_int(8), {0.03, 0.2});
+  t.set(DataType::signed_int(32), {0.1, 3.1});
+  t.set(DataType::fp16(), {0.4, 1.1});
+  t.set(DataType::fp32(), {0.9, 3.7});
+  return t;
+}
+
+void OpEnergyTable::set(const DataType& type, const OpEnergy& energy) {
+  entries_[key_of(type)] = energy;
+}
+
+OpEnergy OpEnergyTable::lookup(const DataType& type) const {
+  if (auto it = entries_.find(key_of(type)); it != entries_.end()) return it->second;
+  const OpEnergy* best = nullptr;
+  int best_bits = 0;
+  for (const auto& [key, energy] : entries_) {
+    const auto t = parse_key(key);
+    if (!t || integer_family(*t) != integer_family(type) || t->bits() < type.bits()) continue;
+    if (!best || t->bits() < best_bits) {
+      best = &energy;
+      best_bits = t->bits();
+    }
+  }
+  if (!best)
+    throw InputError(error_code::kMissingField, "", "",
+                     fmt::format("no operation energy for {} and no wider {} format in the table",
+                                 to_string(type), integer_family(type) ? "integer" : "float"));
+  return *best;
+}
+
+double mac_energy_pj(const OpEnergyTable& table, const DataType& a, const DataType& b,
+                     const DataType& accumulate) {
+  return table.lookup(multiply_type(a, b)).mul_pj + table.lookup(accumulate).add_pj;
+}
+
+}  // namespace tenet::quant

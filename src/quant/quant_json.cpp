@@ -1,0 +1,296 @@
+#include "tenet/quant/quant_json.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "json_fields.hpp"
+#include "tenet/error.hpp"
+#include "tenet/quant/bitblas.hpp"
+
+namespace tenet::quant {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::Fields;
+using detail::parse_enum;
+using nlohmann::json;
+
+constexpr std::initializer_list<Granularity> kGranularities = {
+    Granularity::kPerTensor, Granularity::kPerChannel, Granularity::kPerToken,
+    Granularity::kPerInputChannel, Granularity::kGroup, Granularity::kBlock};
+constexpr std::initializer_list<PackAxis> kAxes = {PackAxis::kM, PackAxis::kN, PackAxis::kK,
+                                                   PackAxis::kToken, PackAxis::kChannel};
+constexpr std::initializer_list<DequantPlacement> kPlacements = {
+    DequantPlacement::kNone, DequantPlacement::kDramToSram, DequantPlacement::kSramToArray,
+    DequantPlacement::kInPe, DequantPlacement::kLut};
+
+DataType dtype_field(const Fields& f, const char* key) {
+  return parse_data_type(f.string(key), f.file(), f.where(key));
+}
+
+void reject_unless(bool applies, const Fields& f, const char* key, const std::string& why) {
+  if (!applies && f.has(key))
+    throw InputError(error_code::kRange, f.file(), f.where(key),
+                     fmt::format("\"{}\" {}", key, why));
+}
+
+void parse_block(const Fields& f, ScaleLevel& level) {
+  const json& block = f.array("block");
+  if (block.size() != 2)
+    throw InputError(error_code::kType, f.file(), f.where("block"),
+                     fmt::format("expected [bn, bk] (two integers), got {} entries", block.size()));
+  level.block_n = f.as_integer(block[0], f.where("block") + "/0");
+  level.block_k = f.as_integer(block[1], f.where("block") + "/1");
+}
+
+ScaleLevel parse_level(const Fields& f) {
+  f.allow_only({"granularity", "group_size", "block", "dtype", "symmetric", "zero_dtype",
+                "zero_mode", "dynamic", "apply"});
+  ScaleLevel level;
+  level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity", f.file(),
+                                 f.where("granularity"));
+  const bool group = level.granularity == Granularity::kGroup;
+  const bool block = level.granularity == Granularity::kBlock;
+  reject_unless(group, f, "group_size", "only applies to granularity group");
+  reject_unless(block, f, "block", "only applies to granularity block");
+  if (group) level.group_size = f.integer("group_size");
+  if (block) parse_block(f, level);
+  level.dtype = dtype_field(f, "dtype");
+  const bool symmetric = f.boolean("symmetric", true);
+  reject_unless(!symmetric, f, "zero_dtype", "needs \"symmetric\": false");
+  reject_unless(!symmetric, f, "zero_mode", "needs \"symmetric\": false");
+  if (!symmetric) level.zero = dtype_field(f, "zero_dtype");
+  if (f.has("zero_mode"))
+    level.zero_mode = parse_enum(f.string("zero_mode"),
+                                 {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized},
+                                 "zero_mode", f.file(), f.where("zero_mode"));
+  level.dynamic = f.boolean("dynamic", false);
+  if (f.has("apply"))
+    level.apply = parse_enum(f.string("apply"),
+                             {ScaleApply::kAuto, ScaleApply::kDequant, ScaleApply::kEpilogue},
+                             "apply", f.file(), f.where("apply"));
+  return level;
+}
+
+PackAxis default_axis(OperandKind kind) {
+  switch (kind) {
+    case OperandKind::kOutput: return PackAxis::kN;
+    case OperandKind::kKvCache: return PackAxis::kChannel;
+    default: return PackAxis::kK;
+  }
+}
+
+Packing parse_packing(const Fields& f, OperandKind kind, const DataType& dtype) {
+  f.allow_only({"storage_bits", "values_per_word", "axis", "group_aligned"});
+  Packing p;
+  const long long storage = f.integer("storage_bits");
+  if (storage < 1 || storage > 64)
+    throw InputError(error_code::kRange, f.file(), f.where("storage_bits"),
+                     fmt::format("expected storage_bits in [1, 64], got {}", storage));
+  p.storage_bits = static_cast<int>(storage);
+  const long long per_word = f.optional_integer("values_per_word").value_or(storage / dtype.bits());
+  if (per_word < 0 || per_word > 64)
+    throw InputError(error_code::kRange, f.file(), f.where("values_per_word"),
+                     fmt::format("expected values_per_word in [1, 64], got {}", per_word));
+  p.values_per_word = static_cast<int>(per_word);
+  p.axis = f.has("axis") ? parse_enum(f.string("axis"), kAxes, "packing axis", f.file(),
+                                      f.where("axis"))
+                         : default_axis(kind);
+  p.group_aligned = f.boolean("group_aligned", false);
+  return p;
+}
+
+OperandSpec parse_operand(const Fields& f, OperandKind kind) {
+  f.allow_only({"dtype", "scales", "packing"});
+  OperandSpec op;
+  op.dtype = dtype_field(f, "dtype");
+  if (f.has("scales")) {
+    const json& levels = f.array("scales");
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      op.scales.push_back(parse_level(Fields(levels[i], f.file(), f.where("scales") + "/" +
+                                                                      std::to_string(i))));
+  }
+  if (f.has("packing")) op.packing = parse_packing(f.object("packing"), kind, op.dtype);
+  return op;
+}
+
+void parse_throughput(const Fields& f, DequantSpec& d) {
+  f.allow_only({"elements_per_cycle", "ops_per_cycle"});
+  if (f.has("elements_per_cycle") == f.has("ops_per_cycle"))
+    throw InputError(error_code::kRange, f.file(), f.pointer(),
+                     "give exactly one of elements_per_cycle and ops_per_cycle");
+  const char* key = f.has("elements_per_cycle") ? "elements_per_cycle" : "ops_per_cycle";
+  const long long value = f.integer(key);
+  if (value <= 0)
+    throw InputError(error_code::kRange, f.file(), f.where(key),
+                     fmt::format("expected {} > 0, got {}", key, value));
+  (f.has("elements_per_cycle") ? d.elements_per_cycle : d.ops_per_cycle) = value;
+}
+
+DequantSpec parse_dequant(const Fields& f) {
+  f.allow_only({"placement", "to", "ops_per_element", "throughput"});
+  DequantSpec d;
+  d.placement = parse_enum(f.string("placement"), kPlacements, "dequant placement", f.file(),
+                           f.where("placement"));
+  if (f.has("to")) d.to = dtype_field(f, "to");
+  if (auto ops = f.optional_integer("ops_per_element")) {
+    if (*ops < 0 || *ops > 1000)
+      throw InputError(error_code::kRange, f.file(), f.where("ops_per_element"),
+                       fmt::format("expected ops_per_element in [0, 1000], got {}", *ops));
+    d.ops_per_element = static_cast<int>(*ops);
+  }
+  if (f.has("throughput")) parse_throughput(f.object("throughput"), d);
+  return d;
+}
+
+json level_json(const ScaleLevel& l) {
+  json j{{"granularity", to_string(l.granularity)}};
+  if (l.granularity == Granularity::kGroup) j["group_size"] = l.group_size;
+  if (l.granularity == Granularity::kBlock) j["block"] = {l.block_n, l.block_k};
+  j["dtype"] = to_string(l.dtype);
+  if (l.zero) {
+    j["symmetric"] = false;
+    j["zero_dtype"] = to_string(*l.zero);
+    j["zero_mode"] = to_string(l.zero_mode);
+  }
+  if (l.dynamic) j["dynamic"] = true;
+  if (l.apply != ScaleApply::kAuto) j["apply"] = to_string(l.apply);
+  return j;
+}
+
+json operand_json(const OperandSpec& op) {
+  json j{{"dtype", to_string(op.dtype)}};
+  if (!op.scales.empty()) {
+    j["scales"] = json::array();
+    for (const auto& l : op.scales) j["scales"].push_back(level_json(l));
+  }
+  if (op.packing)
+    j["packing"] = {{"storage_bits", op.packing->storage_bits},
+                    {"values_per_word", op.packing->values_per_word},
+                    {"axis", to_string(op.packing->axis)},
+                    {"group_aligned", op.packing->group_aligned}};
+  return j;
+}
+
+json dequant_json(const DequantSpec& d) {
+  json j{{"placement", to_string(d.placement)}};
+  if (d.to) j["to"] = to_string(*d.to);
+  if (d.ops_per_element) j["ops_per_element"] = *d.ops_per_element;
+  if (d.elements_per_cycle) j["throughput"] = {{"elements_per_cycle", d.elements_per_cycle}};
+  if (d.ops_per_cycle) j["throughput"] = {{"ops_per_cycle", d.ops_per_cycle}};
+  return j;
+}
+
+bool valid_preset_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  }) && name.find("..") == std::string::npos;
+}
+
+void add_if_directory(std::vector<std::string>& dirs, const std::string& dir) {
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return;
+  if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+}
+
+}  // namespace
+
+QuantSpec parse_quant_spec(const json& document, const std::string& file) {
+  const Fields f(document, file, "");
+  f.allow_only({"$schema", "name", "source", "activations", "weights", "output", "accumulator",
+                "kv_cache", "dequant"});
+  QuantSpec spec;
+  spec.name = f.string("name");
+  spec.source = f.optional_string("source").value_or("");
+  spec.activations = parse_operand(f.object("activations"), OperandKind::kActivations);
+  spec.weights = parse_operand(f.object("weights"), OperandKind::kWeights);
+  spec.output = parse_operand(f.object("output"), OperandKind::kOutput);
+  spec.accumulator = dtype_field(f, "accumulator");
+  if (f.has("kv_cache")) spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache);
+  if (f.has("dequant")) spec.dequant = parse_dequant(f.object("dequant"));
+  validate(spec, file);
+  return spec;
+}
+
+json to_json(const QuantSpec& spec) {
+  json j{{"name", spec.name}};
+  if (!spec.source.empty()) j["source"] = spec.source;
+  j["activations"] = operand_json(spec.activations);
+  j["weights"] = operand_json(spec.weights);
+  j["output"] = operand_json(spec.output);
+  j["accumulator"] = to_string(spec.accumulator);
+  if (spec.kv_cache) j["kv_cache"] = operand_json(*spec.kv_cache);
+  j["dequant"] = dequant_json(spec.dequant);
+  return j;
+}
+
+std::vector<std::string> config_search_path() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("TENET_CONFIG_DIR")) add_if_directory(dirs, env);
+#ifdef TENET_SOURCE_CONFIG_DIR
+  add_if_directory(dirs, TENET_SOURCE_CONFIG_DIR);
+#endif
+#ifdef TENET_INSTALL_CONFIG_DIR
+  add_if_directory(dirs, TENET_INSTALL_CONFIG_DIR);
+#endif
+  return dirs;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& dir : config_search_path()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(dir) / "quant", ec), end; !ec && it != end;
+         it.increment(ec))
+      if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the file for reading");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(error_code::kParse, path, "", fmt::format("not valid JSON: {}", e.what()));
+  }
+}
+
+QuantSpec load_preset(const std::string& name) {
+  if (valid_preset_name(name)) {
+    for (const auto& dir : config_search_path()) {
+      const fs::path file = fs::path(dir) / "quant" / (name + ".json");
+      std::error_code ec;
+      if (fs::is_regular_file(file, ec)) return load_quant(file.string());
+    }
+  }
+  std::string known;
+  for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError(error_code::kUnknownName, "", "",
+                   fmt::format("unknown quantization preset \"{}\", expected one of {}{}", name,
+                               known.empty() ? "(no presets found: set TENET_CONFIG_DIR)" : known,
+                               " or a path to a JSON file"));
+}
+
+QuantSpec load_quant(const std::string& name_or_file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(name_or_file, ec)) {
+    if (name_or_file.find('/') != std::string::npos ||
+        fs::path(name_or_file).extension() == ".json")
+      throw InputError(error_code::kIo, name_or_file, "", "no such file");
+    return load_preset(name_or_file);
+  }
+  const json document = read_json_file(name_or_file);
+  if (is_bitblas_config(document)) return parse_bitblas(document, name_or_file).spec;
+  return parse_quant_spec(document, name_or_file);
+}
+
+}  // namespace tenet::quant

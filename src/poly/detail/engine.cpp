@@ -24,8 +24,14 @@ struct KeyHash {
 
 constexpr std::size_t kMemoCapacity = 1 << 15;
 
-std::unordered_map<std::vector<Coef>, mpz_class, KeyHash>& memo() {
-  thread_local std::unordered_map<std::vector<Coef>, mpz_class, KeyHash> table;
+// A memoized count and the most expensive strategy that produced it (replayed on a hit).
+struct MemoEntry {
+  mpz_class count;
+  Strategy strategy;
+};
+
+std::unordered_map<std::vector<Coef>, MemoEntry, KeyHash>& memo() {
+  thread_local std::unordered_map<std::vector<Coef>, MemoEntry, KeyHash> table;
   return table;
 }
 
@@ -37,10 +43,10 @@ std::vector<Coef> memo_key(const System& s) {
   return key;
 }
 
-void memo_store(std::vector<Coef> key, const mpz_class& value) {
+void memo_store(std::vector<Coef> key, const mpz_class& value, Strategy strategy) {
   auto& table = memo();
   if (table.size() >= kMemoCapacity) table.clear();
-  table.emplace(std::move(key), value);
+  table.emplace(std::move(key), MemoEntry{value, strategy});
 }
 
 // ---- branch variable choice ---------------------------------------------------------------
@@ -136,10 +142,15 @@ mpz_class Engine::count_polytope(System& s) {
   const auto& table = memo();
   if (auto it = table.find(key); it != table.end()) {
     ++report_.cache_hits;
-    return it->second;
+    if (it->second.strategy > worst_) worst_ = it->second.strategy;
+    return it->second.count;
   }
+  // The strategies used below this node, recorded with the result.
+  const Strategy outer = worst_;
+  worst_ = Strategy::kEmpty;
   mpz_class result = count_branching(s);
-  memo_store(std::move(key), result);
+  memo_store(std::move(key), result, worst_);
+  worst_ = std::max(outer, worst_);
   return result;
 }
 

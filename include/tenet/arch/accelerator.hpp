@@ -1,0 +1,150 @@
+// The hardware description of a spatial accelerator: PE array, interconnect, per-PE register
+// file, global buffer (SRAM), DRAM, clock, MAC throughput per precision and an energy table.
+//
+// AcceleratorSpec is the plain description (what the JSON format holds, after defaults);
+// Accelerator is the validated, immutable value built from it. Every rule violation throws an
+// InputError whose `where` is the JSON pointer of the field in the architecture file format
+// (docs/schema/arch.schema.json), so errors read the same from a file or from code.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tenet/arch/architecture.hpp"
+#include "tenet/arch/energy_table.hpp"
+
+namespace tenet::arch {
+
+// How PEs are linked; each kind yields the TENET-level interconnect (source -> destination).
+enum class InterconnectKind {
+  kSystolic,         // PE[x,y] -> PE[x+1,y] and PE[x,y+1] (data flows down and right)
+  kMesh,             // the four nearest neighbours, both directions
+  kRowBroadcast,     // a bus per row: PE[x,y] -> PE[x,y'] (y' != y)
+  kColumnBroadcast,  // a bus per column: PE[x,y] -> PE[x',y] (x' != x)
+  kMulticast,        // row and column buses together
+  kChain,            // a 1-D chain in row-major order: PE[x,y] -> PE[x,y+1], PE[x,C-1] -> PE[x+1,0]
+  kCustom,           // an isl map written by the user (intersected with the PE domain)
+};
+const char* to_string(InterconnectKind k);
+InterconnectKind parse_interconnect_kind(const std::string& name);  // InputError(unknown-name)
+
+struct Interconnect {
+  InterconnectKind kind = InterconnectKind::kSystolic;
+  std::string custom_map;  // isl map "{ PE[x,y] -> PE[...] }", only for kCustom
+  friend bool operator==(const Interconnect& a, const Interconnect& b) {
+    return a.kind == b.kind && a.custom_map == b.custom_map;
+  }
+};
+
+// MAC throughput of one PE at a precision: `macs_per_cycle` MACs every cycle (precision-scalable
+// PEs pack several narrow MACs), or one MAC every `cycles_per_mac` cycles. One of them is 1.
+struct MacRate {
+  long long macs_per_cycle = 1;
+  long long cycles_per_mac = 1;
+  friend bool operator==(const MacRate& a, const MacRate& b) {
+    return a.macs_per_cycle == b.macs_per_cycle && a.cycles_per_mac == b.cycles_per_mac;
+  }
+};
+
+// Bytes per cycle, or unlimited (an ideal port that never stalls).
+struct Bandwidth {
+  bool unlimited = true;
+  double bytes_per_cycle = 0;
+  static Bandwidth infinite() { return {}; }
+  static Bandwidth of(double bytes) { return {false, bytes}; }
+  friend bool operator==(const Bandwidth& a, const Bandwidth& b) {
+    return a.unlimited == b.unlimited && (a.unlimited || a.bytes_per_cycle == b.bytes_per_cycle);
+  }
+};
+
+// A separate SRAM holding the operands of some roles ("activation", "weight", "output",
+// "scale", "zero", "other"); a role is held by at most one partition.
+struct BufferPartition {
+  long long bytes = 0;
+  Bandwidth bandwidth;  // array-side bandwidth of this partition
+  std::vector<std::string> holds;
+  friend bool operator==(const BufferPartition& a, const BufferPartition& b) {
+    return a.bytes == b.bytes && a.bandwidth == b.bandwidth && a.holds == b.holds;
+  }
+};
+
+// The global buffer: one shared SRAM (partitions empty) or named partitions.
+struct GlobalBuffer {
+  long long bytes = 0;   // shared capacity (only when partitions is empty)
+  Bandwidth bandwidth;   // shared array-side bandwidth (only when partitions is empty)
+  std::map<std::string, BufferPartition> partitions;
+  bool double_buffered = true;  // a resident tile needs twice its size (fill/drain overlap)
+  friend bool operator==(const GlobalBuffer& a, const GlobalBuffer& b) {
+    return a.bytes == b.bytes && a.bandwidth == b.bandwidth && a.partitions == b.partitions &&
+           a.double_buffered == b.double_buffered;
+  }
+};
+
+struct Dram {
+  Bandwidth bandwidth;
+  long long latency_cycles = 0;  // added to every DRAM transfer window
+  friend bool operator==(const Dram& a, const Dram& b) {
+    return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles;
+  }
+};
+
+struct AcceleratorSpec {
+  std::string name;
+  std::string comment;  // free text
+  std::string source;   // where the figures come from
+  long long rows = 0, cols = 0;
+  Interconnect interconnect;
+  double clock_mhz = 1000;
+  long long register_file_bytes = 0;       // per PE
+  std::map<std::string, MacRate> precisions;  // supported MAC precisions
+  GlobalBuffer global_buffer;
+  Dram dram;
+  EnergyTable energy;
+
+  friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
+};
+
+// Fills energy.mac_pj for every supported precision that has a 45 nm default and no value yet.
+AcceleratorSpec with_energy_defaults(AcceleratorSpec spec);
+
+class Accelerator {
+ public:
+  // Validates the spec (sizes > 0, a known interconnect with a parsable custom map, a MAC rate and
+  // a MAC energy for every precision, energies >= 0, ...). Throws InputError naming the field.
+  explicit Accelerator(AcceleratorSpec spec);
+
+  const AcceleratorSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }
+  long long rows() const { return spec_.rows; }
+  long long cols() const { return spec_.cols; }
+
+  // The TENET-level view: PE domain { PE[x,y] : 0<=x<rows and 0<=y<cols }, the interconnect of
+  // the configured kind, scratchpad bandwidth = the array-side SRAM bandwidth in bits/cycle.
+  Architecture architecture() const;
+
+  // The MAC precision used for operands of at most `bits` bits: the first supported precision,
+  // in the order int4 int8 fp8 fp16 bf16 int16 fp32 int32, whose width is >= bits.
+  // Throws InputError(unknown-name, "/pe/precisions") if there is none.
+  std::string select_precision(int bits) const;
+  // Throws InputError(unknown-name, "/pe/precisions/<name>") if the precision is not supported.
+  const MacRate& mac_rate(const std::string& precision) const;
+  double mac_energy_pj(const std::string& precision) const;
+
+  friend bool operator==(const Accelerator& a, const Accelerator& b) { return a.spec_ == b.spec_; }
+  friend bool operator!=(const Accelerator& a, const Accelerator& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const Accelerator& a);
+
+ private:
+  AcceleratorSpec spec_;
+};
+
+// The same accelerator with another PE array shape (the `--array RxC` override).
+Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols);
+// "RxC" (also "R*C" or "R,C") -> {R, C}; throws InputError(parse | range | overflow, "", option).
+std::pair<long long, long long> parse_array_shape(const std::string& text,
+                                                  const std::string& option = "--array");
+
+}  // namespace tenet::arch

@@ -1,0 +1,26 @@
+// The hardware evaluator: cycles (SCALE-Sim conventions plus bandwidth stalls), accesses per
+// memory level, DRAM traffic and energy of one GEMM on one accelerator. Closed forms whose cost
+// does not grow with M, N, K (docs/hardware.md gives every rule).
+#pragma once
+
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/problem.hpp"
+#include "tenet/hw/result.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+
+namespace tenet::hw {
+
+struct Options {
+  bool unlimited_sram_bandwidth = false;  // no SRAM stalls whatever the configured bandwidth
+  bool unlimited_dram_bandwidth = false;  // no DRAM stalls whatever the configured bandwidth
+  bool unlimited_buffer = false;          // every operand resident whatever its size
+};
+
+// `tiling` is resolved against the shape (0 = whole dimension). The default, untiled run with
+// unlimited bandwidths reproduces SCALE-Sim v2's cycles and array-side SRAM reads.
+Result evaluate_gemm(const arch::Accelerator& acc, const GemmProblem& problem,
+                     mapping::Dataflow dataflow, const mapping::Tiling& tiling = {},
+                     const Options& options = {});
+
+}  // namespace tenet::hw

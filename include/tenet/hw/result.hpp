@@ -1,0 +1,105 @@
+// What a hardware evaluation reports (units in docs/hardware.md): cycles, utilisation, accesses
+// per tensor and memory level, DRAM bytes, energy with its breakdown, and the bounding resource.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/workload/workload.hpp"
+
+namespace tenet::hw {
+
+// The resource whose busy time is the largest (ties go to the earlier one). The quantization
+// model adds its dequantization unit as a further resource.
+enum class Bound { kCompute, kSram, kDram };
+const char* to_string(Bound b);  // "compute", "sram", "dram"
+
+struct Cycles {
+  long long total = 0;       // zero-based index of the last output write (SCALE-Sim convention)
+  long long compute = 0;     // the same without any stall
+  long long stall = 0;       // total - compute = stall_sram + stall_dram
+  long long stall_sram = 0;  // folds stretched by the array-side SRAM bandwidth
+  long long stall_dram = 0;  // tiles waiting for double-buffered DRAM transfers
+  friend bool operator==(const Cycles& a, const Cycles& b) {
+    return a.total == b.total && a.compute == b.compute && a.stall == b.stall &&
+           a.stall_sram == b.stall_sram && a.stall_dram == b.stall_dram;
+  }
+};
+
+// Cycles each resource is busy: the array (fold pipeline cycles), the SRAM array-side ports,
+// the DRAM channel (transfer windows, latency included).
+struct ResourceCycles {
+  long long compute = 0, sram = 0, dram = 0;
+  friend bool operator==(const ResourceCycles& a, const ResourceCycles& b) {
+    return a.compute == b.compute && a.sram == b.sram && a.dram == b.dram;
+  }
+};
+
+struct TensorEnergy {
+  double register_file = 0, sram = 0, dram = 0, total = 0;  // pJ
+  friend bool operator==(const TensorEnergy& a, const TensorEnergy& b) {
+    return a.register_file == b.register_file && a.sram == b.sram && a.dram == b.dram &&
+           a.total == b.total;
+  }
+};
+
+// Accesses are counted in elements of the tensor.
+struct TensorResult {
+  std::string name;
+  workload::OperandRole role = workload::OperandRole::kOther;
+  int bits = 16;
+  bool output = false;
+  bool stationary = false;  // does not depend on the streamed index (held in the PEs)
+  bool resident = true;     // its tile (x2 if double-buffered) fits its global-buffer share
+  long long footprint_bytes = 0;  // global-buffer space its tile needs (x2 if double-buffered)
+  long long register_reads = 0, register_writes = 0;
+  long long sram_reads = 0, sram_writes = 0;  // every SRAM access, array side and DRAM side
+  long long sram_array_reads = 0, sram_array_writes = 0;  // the array side only (SCALE-Sim's)
+  long long dram_reads = 0, dram_writes = 0;
+  long long dram_bytes = 0;  // ceil((dram_reads + dram_writes) * bits / 8)
+  TensorEnergy energy_pj;
+
+  friend bool operator==(const TensorResult& a, const TensorResult& b);
+};
+
+struct EnergyBreakdown {
+  double mac = 0, register_file = 0, sram = 0, dram = 0;
+  double total = 0;  // mac + register_file + sram + dram
+  friend bool operator==(const EnergyBreakdown& a, const EnergyBreakdown& b) {
+    return a.mac == b.mac && a.register_file == b.register_file && a.sram == b.sram &&
+           a.dram == b.dram && a.total == b.total;
+  }
+};
+
+struct Result {
+  std::string accelerator;
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  mapping::GemmShape shape;
+  mapping::Tiling tiling;  // resolved: concrete tile extents
+  long long rows = 0, cols = 0;
+  std::string precision;
+  long long macs_per_cycle = 1, cycles_per_mac = 1;  // per PE at that precision
+  long long macs = 0;   // M·N·K
+  long long folds = 0;  // array folds, over all tiles
+  long long tiles = 0;  // buffer tiles
+  Cycles cycles;
+  ResourceCycles busy;
+  double utilization = 0;         // MACs / ((total + ...) peak), 0..1, see docs
+  double mapping_efficiency = 0;  // used PE lanes / offered PE lanes over all folds, 0..1
+  Bound bound = Bound::kCompute;
+  double seconds = 0;  // (cycles.total + 1) / clock
+  std::vector<TensorResult> tensors;
+  long long dram_bytes = 0;  // sum over tensors
+  EnergyBreakdown energy_pj;
+
+  // Throws InternalError if there is no such tensor.
+  const TensorResult& tensor(const std::string& name) const;
+  friend bool operator==(const Result& a, const Result& b);
+  friend bool operator!=(const Result& a, const Result& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const Result& r);
+};
+
+}  // namespace tenet::hw

@@ -1,0 +1,382 @@
+#include "tenet/arch/accelerator.hpp"
+
+#include <fmt/format.h>
+#include <isl/map.h>
+
+#include <cmath>
+#include <ostream>
+
+#include "arch/issues.hpp"
+#include "tenet/error.hpp"
+#include "tenet/poly/context.hpp"
+#include "tenet/poly/parse.hpp"
+
+namespace tenet::arch {
+namespace {
+
+using detail::Issues;
+
+const char* const kRoleKeys[] = {"activation", "weight", "output", "scale", "zero", "other"};
+
+bool is_role_key(const std::string& key) {
+  for (const char* k : kRoleKeys)
+    if (key == k) return true;
+  return false;
+}
+
+// The interconnect kinds with their file names, in a fixed order.
+struct KindName {
+  InterconnectKind kind;
+  const char* name;
+};
+const KindName kKinds[] = {{InterconnectKind::kSystolic, "systolic"},
+                           {InterconnectKind::kMesh, "mesh"},
+                           {InterconnectKind::kRowBroadcast, "row_broadcast"},
+                           {InterconnectKind::kColumnBroadcast, "column_broadcast"},
+                           {InterconnectKind::kMulticast, "multicast"},
+                           {InterconnectKind::kChain, "chain"},
+                           {InterconnectKind::kCustom, "custom"}};
+
+std::string kind_names() {
+  std::string names;
+  for (const KindName& k : kKinds) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
+
+void check_bandwidth(const Bandwidth& bw, const std::string& where, Issues& issues) {
+  if (bw.unlimited) return;
+  if (!(bw.bytes_per_cycle > 0) || !std::isfinite(bw.bytes_per_cycle))
+    issues.add(error_code::kRange, where,
+               fmt::format("expected a bandwidth > 0 bytes/cycle or \"unlimited\", got {}",
+                           bw.bytes_per_cycle));
+}
+
+void check_array(const AcceleratorSpec& s, Issues& issues) {
+  if (s.rows <= 0)
+    issues.add(error_code::kRange, "/pe_array/rows",
+               fmt::format("expected a number of PE rows > 0, got {}", s.rows));
+  if (s.cols <= 0)
+    issues.add(error_code::kRange, "/pe_array/cols",
+               fmt::format("expected a number of PE columns > 0, got {}", s.cols));
+  long long pes = 0;
+  if (s.rows > 0 && s.cols > 0 &&
+      (__builtin_mul_overflow(s.rows, s.cols, &pes) || s.rows > (1LL << 30) ||
+       s.cols > (1LL << 30)))
+    issues.add(error_code::kOverflow, "/pe_array",
+               fmt::format("a {}x{} array is too large (rows and columns must be < 2^30)", s.rows,
+                           s.cols));
+}
+
+bool is_two_d_pe_tuple(isl_map* m, isl_dim_type type) {
+  if (isl_map_dim(m, type) != 2) return false;
+  if (!isl_map_has_tuple_name(m, type)) return false;
+  return std::string(isl_map_get_tuple_name(m, type)) == "PE";
+}
+
+void check_interconnect(const Interconnect& ic, Issues& issues) {
+  if (ic.kind != InterconnectKind::kCustom) {
+    if (!ic.custom_map.empty())
+      issues.add(error_code::kUnknownField, "/interconnect/map",
+                 std::string("a map is only allowed with kind \"custom\", the kind is \"") +
+                     to_string(ic.kind) + "\"");
+    return;
+  }
+  if (ic.custom_map.empty()) {
+    issues.add(error_code::kMissingField, "/interconnect/map",
+               "kind \"custom\" needs an isl map \"{ PE[x,y] -> PE[...] }\"");
+    return;
+  }
+  try {
+    isl::map m = poly::parse_map(ic.custom_map, {"", "/interconnect/map"});
+    if (!is_two_d_pe_tuple(m.get(), isl_dim_in) || !is_two_d_pe_tuple(m.get(), isl_dim_out))
+      issues.add(error_code::kSpace, "/interconnect/map",
+                 "expected a map from PE[x,y] to PE[x',y'], got " + ic.custom_map);
+  } catch (const InputError& e) {
+    issues.add(e.code(), e.where(), e.message());
+  }
+}
+
+void check_precisions(const AcceleratorSpec& s, Issues& issues) {
+  if (s.precisions.empty())
+    issues.add(error_code::kMissingField, "/pe/precisions",
+               "expected at least one supported MAC precision, e.g. {\"fp16\": "
+               "{\"macs_per_cycle\": 1}}");
+  for (const auto& [name, rate] : s.precisions) {
+    const std::string where = "/pe/precisions/" + name;
+    if (!find_precision(name)) {
+      std::string known;
+      for (const PrecisionInfo& p : known_precisions()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+      issues.add(error_code::kUnknownName, where,
+                 "unknown precision \"" + name + "\", expected one of " + known);
+    }
+    if (rate.macs_per_cycle < 1)
+      issues.add(error_code::kRange, where + "/macs_per_cycle",
+                 fmt::format("expected macs_per_cycle >= 1, got {}", rate.macs_per_cycle));
+    if (rate.cycles_per_mac < 1)
+      issues.add(error_code::kRange, where + "/cycles_per_mac",
+                 fmt::format("expected cycles_per_mac >= 1, got {}", rate.cycles_per_mac));
+    if (rate.macs_per_cycle > 1 && rate.cycles_per_mac > 1)
+      issues.add(error_code::kRange, where,
+                 "give either macs_per_cycle or cycles_per_mac greater than 1, not both");
+  }
+}
+
+void check_global_buffer(const GlobalBuffer& gb, Issues& issues) {
+  if (gb.partitions.empty()) {
+    if (gb.bytes <= 0)
+      issues.add(error_code::kRange, "/global_buffer/bytes",
+                 fmt::format("expected a global buffer capacity > 0 bytes, got {}", gb.bytes));
+    check_bandwidth(gb.bandwidth, "/global_buffer/bandwidth_bytes_per_cycle", issues);
+    return;
+  }
+  if (gb.bytes != 0)
+    issues.add(error_code::kUsage, "/global_buffer/bytes",
+               "give either a shared capacity (bytes) or partitions, not both");
+  std::map<std::string, std::string> holder;  // role -> partition
+  for (const auto& [key, part] : gb.partitions) {
+    const std::string where = "/global_buffer/partitions/" + key;
+    if (part.holds.empty())
+      issues.add(error_code::kMissingField, where + "/holds",
+                 "expected the operand roles this partition holds, e.g. [\"weight\"]");
+    for (size_t i = 0; i < part.holds.size(); ++i) {
+      const std::string& role = part.holds[i];
+      const std::string at = where + "/holds/" + std::to_string(i);
+      if (!is_role_key(role))
+        issues.add(error_code::kUnknownName, at,
+                   "unknown operand role \"" + role +
+                       "\", expected one of activation, weight, output, scale, zero, other");
+      else if (holder.count(role))
+        issues.add(error_code::kDuplicate, at,
+                   "role \"" + role + "\" is already held by partition \"" + holder[role] + "\"");
+      else
+        holder[role] = key;
+    }
+    if (part.bytes <= 0)
+      issues.add(error_code::kRange, where + "/bytes",
+                 fmt::format("expected a partition capacity > 0 bytes, got {}", part.bytes));
+    check_bandwidth(part.bandwidth, where + "/bandwidth_bytes_per_cycle", issues);
+  }
+}
+
+void check_access_energy(const AccessEnergy& e, const std::string& where, Issues& issues) {
+  auto check = [&](double v, const char* field) {
+    if (!(v >= 0) || !std::isfinite(v))
+      issues.add(error_code::kRange, where + "/" + field,
+                 fmt::format("expected an energy >= 0 pJ, got {}", v));
+  };
+  check(e.read_pj, "read_pj");
+  check(e.write_pj, "write_pj");
+  if (e.access_bits < 1)
+    issues.add(error_code::kRange, where + "/access_bits",
+               fmt::format("expected access_bits >= 1, got {}", e.access_bits));
+}
+
+void check_energy(const AcceleratorSpec& s, Issues& issues) {
+  for (const auto& [name, pj] : s.energy.mac_pj) {
+    const std::string where = "/energy/mac_pj/" + name;
+    if (!find_precision(name))
+      issues.add(error_code::kUnknownName, where, "unknown precision \"" + name + "\"");
+    if (!(pj >= 0) || !std::isfinite(pj))
+      issues.add(error_code::kRange, where, fmt::format("expected an energy >= 0 pJ, got {}", pj));
+  }
+  for (const auto& [name, rate] : s.precisions) {
+    (void)rate;
+    if (!s.energy.mac_pj.count(name))
+      issues.add(error_code::kMissingField, "/energy/mac_pj/" + name,
+                 "no MAC energy for precision \"" + name +
+                     "\" and no 45 nm default exists for it; give energy.mac_pj." + name +
+                     " in pJ");
+  }
+  check_access_energy(s.energy.register_file, "/energy/register_file", issues);
+  check_access_energy(s.energy.sram, "/energy/sram", issues);
+  check_access_energy(s.energy.dram, "/energy/dram", issues);
+}
+
+Issues validate(const AcceleratorSpec& s) {
+  Issues issues;
+  check_array(s, issues);
+  check_interconnect(s.interconnect, issues);
+  if (!(s.clock_mhz > 0) || !std::isfinite(s.clock_mhz))
+    issues.add(error_code::kRange, "/clock_mhz",
+               fmt::format("expected a clock frequency > 0 MHz, got {}", s.clock_mhz));
+  if (s.register_file_bytes <= 0)
+    issues.add(error_code::kRange, "/pe/register_file_bytes",
+               fmt::format("expected a register file size > 0 bytes, got {}",
+                           s.register_file_bytes));
+  check_precisions(s, issues);
+  check_global_buffer(s.global_buffer, issues);
+  check_bandwidth(s.dram.bandwidth, "/dram/bandwidth_bytes_per_cycle", issues);
+  if (s.dram.latency_cycles < 0)
+    issues.add(error_code::kRange, "/dram/latency_cycles",
+               fmt::format("expected a DRAM latency >= 0 cycles, got {}", s.dram.latency_cycles));
+  check_energy(s, issues);
+  return issues;
+}
+
+std::string interconnect_text(const Interconnect& ic, long long cols) {
+  switch (ic.kind) {
+    case InterconnectKind::kSystolic:
+      return "{ PE[x,y] -> PE[x+1,y]; PE[x,y] -> PE[x,y+1] }";
+    case InterconnectKind::kMesh:
+      return "{ PE[x,y] -> PE[x+1,y]; PE[x,y] -> PE[x,y+1]; PE[x,y] -> PE[x-1,y]; "
+             "PE[x,y] -> PE[x,y-1] }";
+    case InterconnectKind::kRowBroadcast:
+      return "{ PE[x,y] -> PE[x,y2] : y2 != y }";
+    case InterconnectKind::kColumnBroadcast:
+      return "{ PE[x,y] -> PE[x2,y] : x2 != x }";
+    case InterconnectKind::kMulticast:
+      return "{ PE[x,y] -> PE[x,y2] : y2 != y; PE[x,y] -> PE[x2,y] : x2 != x }";
+    case InterconnectKind::kChain:
+      return fmt::format("{{ PE[x,y] -> PE[x,y+1]; PE[x,y] -> PE[x+1,0] : y = {} }}", cols - 1);
+    case InterconnectKind::kCustom:
+      return ic.custom_map;
+  }
+  throw InternalError("interconnect_text: unknown kind");
+}
+
+long long bandwidth_bits(const Bandwidth& bw) {
+  constexpr long long kUnlimitedBits = 1LL << 40;
+  if (bw.unlimited) return kUnlimitedBits;
+  return std::max(1LL, std::llround(bw.bytes_per_cycle * 8));
+}
+
+long long array_side_bits_per_cycle(const GlobalBuffer& gb) {
+  if (gb.partitions.empty()) return bandwidth_bits(gb.bandwidth);
+  long long total = 0;
+  for (const auto& [key, part] : gb.partitions) {
+    (void)key;
+    total = std::min(1LL << 40, total + bandwidth_bits(part.bandwidth));
+  }
+  return total;
+}
+
+}  // namespace
+
+const char* to_string(InterconnectKind k) {
+  for (const KindName& kn : kKinds)
+    if (kn.kind == k) return kn.name;
+  return "?";
+}
+
+InterconnectKind parse_interconnect_kind(const std::string& name) {
+  for (const KindName& kn : kKinds)
+    if (name == kn.name) return kn.kind;
+  throw InputError(error_code::kUnknownName, "", "/interconnect/kind",
+                   "unknown interconnect kind \"" + name + "\", expected one of " + kind_names());
+}
+
+bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
+  return a.name == b.name && a.comment == b.comment && a.source == b.source && a.rows == b.rows &&
+         a.cols == b.cols && a.interconnect == b.interconnect && a.clock_mhz == b.clock_mhz &&
+         a.register_file_bytes == b.register_file_bytes && a.precisions == b.precisions &&
+         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy;
+}
+
+AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {
+  for (const auto& [name, rate] : spec.precisions) {
+    (void)rate;
+    if (spec.energy.mac_pj.count(name)) continue;
+    if (auto pj = default_mac_energy_pj(name)) spec.energy.mac_pj[name] = *pj;
+  }
+  return spec;
+}
+
+Accelerator::Accelerator(AcceleratorSpec spec) : spec_(std::move(spec)) {
+  validate(spec_).raise_if_any("");
+}
+
+Architecture Accelerator::architecture() const {
+  isl::ctx ctx = poly::thread_context().get();
+  isl::set pes(ctx, fmt::format("{{ PE[x,y] : 0 <= x < {} and 0 <= y < {} }}", spec_.rows,
+                                spec_.cols));
+  isl::map links(ctx, interconnect_text(spec_.interconnect, spec_.cols));
+  links = links.intersect_domain(pes).intersect_range(pes);
+  return Architecture(spec_.name, pes, links, array_side_bits_per_cycle(spec_.global_buffer), 1,
+                      spec_.register_file_bytes, spec_.global_buffer.bytes);
+}
+
+std::string Accelerator::select_precision(int bits) const {
+  static const char* const kOrder[] = {"int4", "int8",  "fp8",  "fp16",
+                                       "bf16", "int16", "fp32", "int32"};
+  for (const char* name : kOrder) {
+    auto info = find_precision(name);
+    if (info && info->bits >= bits && spec_.precisions.count(name)) return name;
+  }
+  std::string supported;
+  for (const auto& [name, rate] : spec_.precisions) {
+    (void)rate;
+    supported += (supported.empty() ? "" : ", ") + name;
+  }
+  throw InputError(error_code::kUnknownName, "", "/pe/precisions",
+                   fmt::format("accelerator \"{}\" has no MAC precision for {}-bit operands "
+                               "(supported: {})",
+                               spec_.name, bits, supported));
+}
+
+const MacRate& Accelerator::mac_rate(const std::string& precision) const {
+  auto it = spec_.precisions.find(precision);
+  if (it == spec_.precisions.end())
+    throw InputError(error_code::kUnknownName, "", "/pe/precisions/" + precision,
+                     "accelerator \"" + spec_.name + "\" has no MAC rate for precision \"" +
+                         precision + "\"");
+  return it->second;
+}
+
+double Accelerator::mac_energy_pj(const std::string& precision) const {
+  auto it = spec_.energy.mac_pj.find(precision);
+  if (it == spec_.energy.mac_pj.end())
+    throw InputError(error_code::kMissingField, "", "/energy/mac_pj/" + precision,
+                     "no MAC energy for precision \"" + precision + "\"");
+  return it->second;
+}
+
+std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
+  const AcceleratorSpec& s = a.spec();
+  os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x"
+     << s.cols << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz
+     << " MHz";
+  for (const auto& [name, rate] : s.precisions)
+    os << "\n  " << name << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
+       << " cycle(s)";
+  if (s.global_buffer.partitions.empty())
+    os << "\n  global buffer " << s.global_buffer.bytes << " B";
+  for (const auto& [key, part] : s.global_buffer.partitions)
+    os << "\n  global buffer partition " << key << ": " << part.bytes << " B";
+  os << "\n  DRAM latency " << s.dram.latency_cycles << " cycles\n  " << s.energy;
+  return os;
+}
+
+Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols) {
+  AcceleratorSpec spec = acc.spec();
+  spec.rows = rows;
+  spec.cols = cols;
+  try {
+    return Accelerator(std::move(spec));
+  } catch (const InputError& e) {
+    throw InputError(e.code(), "", "--array", e.message());
+  }
+}
+
+std::pair<long long, long long> parse_array_shape(const std::string& text,
+                                                  const std::string& option) {
+  const size_t sep = text.find_first_of("xX*,");
+  auto fail = [&](const char* code, const std::string& why) {
+    throw InputError(code, "", option, "expected an array shape ROWSxCOLS (e.g. 16x16), got \"" +
+                                           text + "\"" + why);
+  };
+  if (sep == std::string::npos) fail(error_code::kParse, "");
+  auto number = [&](const std::string& part) -> long long {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) {
+      if (!part.empty() && part[0] == '-' && part.find_first_not_of("0123456789", 1) == std::string::npos)
+        fail(error_code::kRange, ": sizes must be > 0");
+      fail(error_code::kParse, "");
+    }
+    if (part.size() > 18) fail(error_code::kOverflow, ": the size does not fit 64 bits");
+    long long v = std::stoll(part);
+    if (v <= 0) fail(error_code::kRange, ": sizes must be > 0");
+    return v;
+  };
+  return {number(text.substr(0, sep)), number(text.substr(sep + 1))};
+}
+
+}  // namespace tenet::arch

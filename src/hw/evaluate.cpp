@@ -1,0 +1,13 @@
+#include "tenet/hw/evaluate.hpp"
+
+#include "hw/model.hpp"
+
+namespace tenet::hw {
+
+Result evaluate_gemm(const arch::Accelerator& acc, const GemmProblem& problem,
+                     mapping::Dataflow dataflow, const mapping::Tiling& tiling,
+                     const Options& options) {
+  return detail::Model(acc, problem, dataflow, tiling, options).result();
+}
+
+}  // namespace tenet::hw

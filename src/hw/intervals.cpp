@@ -1,0 +1,148 @@
+#include "hw/intervals.hpp"
+
+#include <algorithm>
+
+#include "tenet/error.hpp"
+
+namespace tenet::hw::detail {
+namespace {
+
+[[noreturn]] void overflow() {
+  throw InputError(error_code::kOverflow, "", "",
+                   "a count of the hardware model does not fit in 64 bits");
+}
+
+long long narrow(__int128 v) {
+  if (v > static_cast<__int128>(INT64_MAX) || v < static_cast<__int128>(INT64_MIN)) overflow();
+  return static_cast<long long>(v);
+}
+
+}  // namespace
+
+long long add(long long a, long long b) {
+  long long r;
+  if (__builtin_add_overflow(a, b, &r)) overflow();
+  return r;
+}
+
+long long mul(long long a, long long b) {
+  long long r;
+  if (__builtin_mul_overflow(a, b, &r)) overflow();
+  return r;
+}
+
+long long ceil_div(long long a, long long b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_in) {
+  if (n_in < 0 || m_in < 1 || a_in < 0 || b_in < 0) throw InternalError("floor_sum: bad arguments");
+  __int128 n = n_in, m = m_in, a = a_in, b = b_in, ans = 0;
+  while (n > 0) {
+    if (a >= m) {
+      ans += (n - 1) * n / 2 * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      ans += n * (b / m);
+      b %= m;
+    }
+    const __int128 y_max = a * n + b;
+    if (y_max < m) break;
+    n = y_max / m;
+    b = y_max % m;
+    std::swap(m, a);
+  }
+  return narrow(ans);
+}
+
+long long distinct_groups(long long start, long long length, long long g) {
+  return (start + length - 1) / g - start / g + 1;
+}
+
+long long max_distinct_groups(long long length, long long g) {
+  if (length <= 1) return length;
+  return std::min(length, ceil_div(length - 1, g) + 1);
+}
+
+long long uniform_group_sum(long long offset, long long length, long long piece, long long g) {
+  const long long full = length / piece, rest = length % piece;
+  // sum over full pieces r of floor((offset + r*piece + piece - 1)/g) - floor((offset + r*piece)/g) + 1
+  long long sum = add(floor_sum(full, g, piece, offset + piece - 1), full);
+  sum = add(sum, -floor_sum(full, g, piece, offset));
+  if (rest > 0) sum = add(sum, distinct_groups(offset + full * piece, rest, g));
+  return sum;
+}
+
+long long interval_weight(long long start, long long length, long long g) {
+  if (g == 0) return 1;
+  if (g == 1) return length;
+  return distinct_groups(start, length, g);
+}
+
+long long DimPlan::tiles() const { return ceil_div(size, tile); }
+long long DimPlan::tile_start(long long q) const { return q * tile; }
+long long DimPlan::tile_extent(long long q) const { return std::min(tile, size - q * tile); }
+
+long long DimPlan::pieces_in(long long extent) const {
+  return split > 0 ? ceil_div(extent, split) : 1;
+}
+
+long long DimPlan::fold_intervals() const {
+  const long long n = tiles();
+  return add(mul(n - 1, pieces_in(tile)), pieces_in(tile_extent(n - 1)));
+}
+
+long long DimPlan::tile_sum(long long g) const {
+  if (g == 0) return tiles();
+  if (g == 1) return size;
+  return uniform_group_sum(0, size, tile, g);
+}
+
+long long DimPlan::fold_sum(long long g) const {
+  if (g == 0) return fold_intervals();
+  if (g == 1) return size;
+  if (split == 0) return tile_sum(g);
+  if (tile % split == 0) return uniform_group_sum(0, size, split, g);
+  // Full tiles each cut into rho pieces, then the last (partial) tile.
+  const long long full_tiles = size / tile, last = size - full_tiles * tile;
+  const long long rho = ceil_div(tile, split);
+  long long sum = 0;
+  if (full_tiles <= rho) {
+    for (long long q = 0; q < full_tiles; ++q)
+      sum = add(sum, uniform_group_sum(q * tile, tile, split, g));
+  } else {
+    for (long long r = 0; r < rho; ++r) {
+      const long long s = r * split, e = std::min(s + split, tile);
+      sum = add(sum, floor_sum(full_tiles, g, tile, e - 1) - floor_sum(full_tiles, g, tile, s));
+      sum = add(sum, full_tiles);
+    }
+  }
+  if (last > 0) sum = add(sum, uniform_group_sum(full_tiles * tile, last, split, g));
+  return sum;
+}
+
+long long DimPlan::fold_sum_in_tile(long long q, long long g) const {
+  const long long start = tile_start(q), extent = tile_extent(q);
+  if (g == 0) return pieces_in(extent);
+  if (g == 1) return extent;
+  return uniform_group_sum(start, extent, split > 0 ? split : extent, g);
+}
+
+std::vector<std::pair<long long, long long>> DimPlan::piece_lengths(long long extent) const {
+  if (split == 0) return {{extent, 1}};
+  std::vector<std::pair<long long, long long>> out;
+  if (extent / split > 0) out.emplace_back(split, extent / split);
+  if (extent % split > 0) out.emplace_back(extent % split, 1);
+  return out;
+}
+
+std::vector<std::pair<long long, long long>> DimPlan::tile_classes() const {
+  const long long n = tiles();
+  if (n <= 3) {
+    std::vector<std::pair<long long, long long>> out;
+    for (long long q = 0; q < n; ++q) out.emplace_back(q, 1);
+    return out;
+  }
+  return {{0, 1}, {1, n - 3}, {n - 2, 1}, {n - 1, 1}};
+}
+
+}  // namespace tenet::hw::detail

@@ -1,0 +1,446 @@
+#include "hw/model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tenet/error.hpp"
+
+namespace tenet::hw::detail {
+namespace {
+
+using mapping::Dataflow;
+using mapping::GemmDim;
+
+int at(GemmDim d) { return static_cast<int>(d); }
+
+long long shape_size(const mapping::GemmShape& s, int d) {
+  return d == 0 ? s.m : d == 1 ? s.n : s.k;
+}
+
+// The MAC precision: given, or chosen for the widest activation / weight operand (any input if
+// there is none of those).
+std::string pick_precision(const arch::Accelerator& acc, const GemmProblem& problem) {
+  if (!problem.precision.empty()) return problem.precision;
+  int bits = 0, any_input_bits = 0;
+  for (const Operand& op : problem.operands) {
+    if (op.output) continue;
+    any_input_bits = std::max(any_input_bits, op.bits);
+    if (op.role == workload::OperandRole::kActivation || op.role == workload::OperandRole::kWeight)
+      bits = std::max(bits, op.bits);
+  }
+  return acc.select_precision(bits ? bits : any_input_bits ? any_input_bits : 16);
+}
+
+long long product(const std::array<long long, 3>& v) { return mul(mul(v[0], v[1]), v[2]); }
+
+double bytes_of(long long elements, int bits) { return static_cast<double>(elements) * bits / 8.0; }
+
+long long ceil_bytes(long long elements, int bits) {
+  const __int128 bits_total = static_cast<__int128>(elements) * bits;
+  const __int128 bytes = (bits_total + 7) / 8;
+  if (bytes > INT64_MAX)
+    throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
+  return static_cast<long long>(bytes);
+}
+
+// Cycles to move `bytes` through a port; 0 when the port is ideal.
+long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
+  if (ideal || bw.unlimited || bytes <= 0) return 0;
+  return static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9));
+}
+
+}  // namespace
+
+long long Plan::stream_cycles(long long length) const {
+  const bool packed = dims.stream == GemmDim::kK;
+  return mul(slow, packed ? ceil_div(length, pack) : length);
+}
+
+long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? pack : 1; }
+
+long long OperandPlan::dram_reads() const {
+  if (!op.output) return resident ? resident_volume : fold_accesses;
+  return resident ? resident_volume - unique : fold_rmw_reads;
+}
+
+long long OperandPlan::dram_writes() const {
+  if (!op.output) return 0;
+  return resident ? resident_volume : fold_accesses;
+}
+
+double OperandPlan::dram_bytes_if(bool keep) const {
+  long long elements;
+  if (!op.output) elements = keep ? resident_volume : fold_accesses;
+  else elements = keep ? add(resident_volume, resident_volume - unique)
+                       : add(fold_accesses, fold_rmw_reads);
+  return bytes_of(elements, op.bits);
+}
+
+Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
+             const mapping::Tiling& tiling, const Options& options)
+    : acc_(acc), options_(options) {
+  validate(problem);
+  plan_.shape = problem.shape;
+  plan_.tiling = mapping::resolve_tiling(tiling, problem.shape);
+  plan_.dataflow = dataflow;
+  plan_.dims = mapping::dataflow_dims(dataflow);
+  plan_.rows = acc.rows();
+  plan_.cols = acc.cols();
+  plan_.precision = pick_precision(acc, problem);
+  const arch::MacRate& rate = acc.mac_rate(plan_.precision);
+  plan_.mac_pj = acc.mac_energy_pj(plan_.precision);
+  plan_.pack = rate.macs_per_cycle;
+  plan_.slow = rate.cycles_per_mac;
+  for (int d = 0; d < 3; ++d) {
+    plan_.dim[d].size = shape_size(plan_.shape, d);
+    plan_.dim[d].tile = plan_.tiling.extent(static_cast<GemmDim>(d));
+  }
+  plan_.dim[at(plan_.dims.rows)].split = mul(plan_.rows, plan_.row_lanes());
+  plan_.dim[at(plan_.dims.cols)].split = plan_.cols;
+  plan_.base = dataflow == Dataflow::kOutputStationary ? plan_.rows + plan_.cols - 2
+                                                       : 2 * plan_.rows + plan_.cols - 2;
+  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{op});
+  plan_operands();
+  choose_residency();
+}
+
+// Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
+// in the buffer and the buffer space of one tile.
+void Model::plan_operands() {
+  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
+  const long long copies = gb.double_buffered ? 2 : 1;
+  for (OperandPlan& x : ops_) {
+    std::array<long long, 3> fold{}, whole{}, volume{}, footprint{};
+    int innermost = -1;  // innermost loop position over an index of x with > 1 tile
+    for (int p = 0; p < 3; ++p) {
+      const int d = at(plan_.tiling.order[p]);
+      if (x.op.group[d] > 0 && plan_.dim[d].tiles() > 1) innermost = p;
+    }
+    for (int d = 0; d < 3; ++d) {
+      const long long g = x.op.group[d];
+      const DimPlan& dp = plan_.dim[d];
+      fold[d] = dp.fold_sum(g);
+      whole[d] = g == 0 ? 1 : ceil_div(dp.size, g);
+      footprint[d] = g == 0 ? 1 : g == 1 ? dp.tile : max_distinct_groups(dp.tile, g);
+    }
+    for (int p = 0; p < 3; ++p) {
+      const int d = at(plan_.tiling.order[p]);
+      const long long g = x.op.group[d];
+      volume[p] = g > 0 ? plan_.dim[d].tile_sum(g) : p <= innermost ? plan_.dim[d].tiles() : 1;
+    }
+    x.unique = product(whole);
+    x.fold_accesses = product(fold);
+    x.fold_rmw_reads = x.op.output ? x.fold_accesses - x.unique : 0;
+    x.resident_volume = product(volume);
+    x.footprint_bytes = mul(ceil_bytes(product(footprint), x.op.bits), copies);
+    x.stationary = x.op.group[at(plan_.dims.stream)] == 0;
+  }
+}
+
+// Step 2: which operands stay in the global buffer. Per partition (or the shared buffer), the
+// subset of its operands that fits and moves the fewest DRAM bytes.
+void Model::choose_residency() {
+  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
+  if (gb.partitions.empty()) {
+    partitions_.push_back({"shared", gb.bytes, gb.bandwidth, {}});
+    for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
+  } else {
+    for (const auto& [key, part] : gb.partitions)
+      partitions_.push_back({key, part.bytes, part.bandwidth, {}});
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const std::string role = role_key(ops_[i].op.role);
+      int holder = -1;
+      int p = 0;
+      for (const auto& [key, part] : gb.partitions) {
+        for (const std::string& held : part.holds)
+          if (held == role) holder = p;
+        ++p;
+      }
+      if (holder < 0)
+        throw InputError(error_code::kUsage, "", "/global_buffer/partitions",
+                         "no global-buffer partition holds operand \"" + ops_[i].op.name +
+                             "\" (role " + role + "); add \"" + role +
+                             "\" to the \"holds\" list of a partition");
+      partitions_[holder].members.push_back(static_cast<int>(i));
+    }
+  }
+  for (size_t p = 0; p < partitions_.size(); ++p) {
+    const std::vector<int>& members = partitions_[p].members;
+    for (int i : members) ops_[i].partition = static_cast<int>(p);
+    if (members.size() > 16)
+      throw InputError(error_code::kUsage, "", "operands",
+                       "at most 16 operands may share one global-buffer partition");
+    const unsigned all = (1u << members.size()) - 1;
+    unsigned best = 0;
+    double best_cost = 0;
+    bool have = false;
+    for (unsigned mask = 0; mask <= all; ++mask) {
+      long long used = 0;
+      double cost = 0;
+      for (size_t b = 0; b < members.size(); ++b) {
+        const OperandPlan& x = ops_[members[b]];
+        const bool keep = (mask >> b) & 1u;
+        if (keep) used = add(used, x.footprint_bytes);
+        cost += x.dram_bytes_if(keep);
+      }
+      if (!options_.unlimited_buffer && used > partitions_[p].bytes) continue;
+      if (!have || cost < best_cost ||
+          (cost == best_cost && __builtin_popcount(mask) > __builtin_popcount(best))) {
+        best = mask, best_cost = cost, have = true;
+      }
+    }
+    for (size_t b = 0; b < members.size(); ++b) ops_[members[b]].resident = (best >> b) & 1u;
+  }
+}
+
+double Model::dram_bytes() const {
+  double total = 0;
+  for (const OperandPlan& x : ops_) total += x.dram_bytes_if(x.resident);
+  return total;
+}
+
+long long Model::tiles() const {
+  return product({plan_.dim[0].tiles(), plan_.dim[1].tiles(), plan_.dim[2].tiles()});
+}
+
+long long Model::folds() const {
+  return product({plan_.dim[0].fold_intervals(), plan_.dim[1].fold_intervals(),
+                  plan_.dim[2].fold_intervals()});
+}
+
+// Step 3 (closed form): every fold costs base + its streamed length; the count starts at 0.
+long long Model::compute_cycles() const {
+  const DimPlan& s = plan_.dim[at(plan_.dims.stream)];
+  const long long n = s.tiles();
+  const long long streamed = add(mul(n - 1, plan_.stream_cycles(s.tile)),
+                                 plan_.stream_cycles(s.tile_extent(n - 1)));
+  const long long spatial = mul(plan_.dim[at(plan_.dims.rows)].fold_intervals(),
+                                plan_.dim[at(plan_.dims.cols)].fold_intervals());
+  return add(add(mul(folds(), plan_.base), mul(spatial, streamed)), -1);
+}
+
+long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {
+  long long v = 1;
+  for (int d = 0; d < 3; ++d) {
+    const DimPlan& dp = plan_.dim[d];
+    if (x.op.group[d] > 0)
+      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), x.op.group[d]));
+  }
+  return v;
+}
+
+long long Model::tile_stream(const OperandPlan& x, const TileIndex& q) const {
+  long long v = 1;
+  for (int d = 0; d < 3; ++d) v = mul(v, plan_.dim[d].fold_sum_in_tile(q[d], x.op.group[d]));
+  return v;
+}
+
+std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
+  for (int p = 2; p >= 0; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    if (q[d] + 1 < plan_.dim[d].tiles()) {
+      TileIndex r = q;
+      ++r[d];
+      for (int inner = p + 1; inner < 3; ++inner) r[at(plan_.tiling.order[inner])] = 0;
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
+  for (int p = 2; p >= 0; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    if (q[d] > 0) {
+      TileIndex r = q;
+      --r[d];
+      for (int inner = p + 1; inner < 3; ++inner) {
+        const int di = at(plan_.tiling.order[inner]);
+        r[di] = plan_.dim[di].tiles() - 1;
+      }
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+// The folds of tile q: pipeline cycles, cycles once stretched by the SRAM bandwidth, and the
+// cycles the SRAM ports are busy. A fold moves its distinct elements of every operand (an
+// output that is revisited moves them twice: read and write); grouped operands use the largest
+// number of groups a piece of that length can touch.
+void Model::time_tile(const TileIndex& q, long long& pipeline, long long& with_sram,
+                      long long& sram_busy) const {
+  const int r = at(plan_.dims.rows), c = at(plan_.dims.cols), s = at(plan_.dims.stream);
+  const long long stream_len = plan_.dim[s].tile_extent(q[s]);
+  const long long fold_cycles = add(plan_.base, plan_.stream_cycles(stream_len));
+  pipeline = with_sram = sram_busy = 0;
+  for (const auto& [len_r, n_r] : plan_.dim[r].piece_lengths(plan_.dim[r].tile_extent(q[r]))) {
+    for (const auto& [len_c, n_c] : plan_.dim[c].piece_lengths(plan_.dim[c].tile_extent(q[c]))) {
+      std::array<long long, 3> len{};
+      len[r] = len_r, len[c] = len_c, len[s] = stream_len;
+      long long port = 0;
+      for (const PartitionPlan& part : partitions_) {
+        double bytes = 0;
+        for (int i : part.members) {
+          const OperandPlan& x = ops_[i];
+          long long distinct = 1;
+          for (int d = 0; d < 3; ++d)
+            if (x.op.group[d] > 0) distinct = mul(distinct, max_distinct_groups(len[d], x.op.group[d]));
+          bytes += bytes_of(distinct, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
+        }
+        port = std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
+      }
+      const long long count = mul(n_r, n_c);
+      pipeline = add(pipeline, mul(count, fold_cycles));
+      with_sram = add(with_sram, mul(count, std::max(fold_cycles, port)));
+      sram_busy = add(sram_busy, mul(count, port));
+    }
+  }
+}
+
+// The DRAM transfer window that overlaps tile q: prefetch of what the next tile needs (inputs
+// whose tile changes, partial sums revisited), write-back of the previous tile's outputs that
+// change, and the fold-level traffic of tile q for operands that do not fit the buffer.
+long long Model::dram_window(const TileIndex& q) const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
+  const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
+  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op.group[d] > 0 && a[d] != b[d]) return true;
+    return false;
+  };
+  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op.group[d] == 0 && t[d] > 0) return true;
+    return false;
+  };
+  double bytes = 0;
+  for (const OperandPlan& x : ops_) {
+    if (!x.resident) {
+      const long long moved = tile_stream(x, q);
+      long long elements = moved;
+      if (x.op.output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+      bytes += bytes_of(elements, x.op.bits);
+      continue;
+    }
+    if (next && changed(x, q, *next) && (!x.op.output || revisit(x, *next)))
+      bytes += bytes_of(tile_volume(x, *next), x.op.bits);
+    if (x.op.output && prev && changed(x, *prev, q))
+      bytes += bytes_of(tile_volume(x, *prev), x.op.bits);
+  }
+  if (bytes <= 0) return 0;
+  return add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false));
+}
+
+// Step 4: the run, tile by tile (by classes of tiles with equal behaviour): each tile takes the
+// longer of its folds (stretched by the SRAM) and its DRAM window.
+Timing Model::timing() const {
+  Timing t;
+  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
+    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
+      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+        const TileIndex q{q0, q1, q2};
+        const long long count = mul(mul(c0, c1), c2);
+        long long pipeline, with_sram, sram_busy;
+        time_tile(q, pipeline, with_sram, sram_busy);
+        const long long window = dram_window(q);
+        const long long step = std::max(with_sram, window);
+        t.pipeline = add(t.pipeline, mul(count, pipeline));
+        t.total = add(t.total, mul(count, step));
+        t.sram_stall = add(t.sram_stall, mul(count, with_sram - pipeline));
+        t.dram_stall = add(t.dram_stall, mul(count, step - with_sram));
+        t.sram_busy = add(t.sram_busy, mul(count, sram_busy));
+        t.dram_busy = add(t.dram_busy, mul(count, window));
+      }
+  if (t.pipeline != compute_cycles() + 1)
+    throw InternalError(fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
+                                    "form {}",
+                                    t.pipeline, compute_cycles() + 1));
+  return t;
+}
+
+namespace {
+
+Bound bounding_resource(const ResourceCycles& busy) {
+  if (busy.compute >= busy.sram && busy.compute >= busy.dram) return Bound::kCompute;
+  return busy.sram >= busy.dram ? Bound::kSram : Bound::kDram;
+}
+
+void add_energy(TensorResult& t, const arch::EnergyTable& e) {
+  t.energy_pj.register_file = t.register_reads * e.register_file.read_pj_for(t.bits) +
+                              t.register_writes * e.register_file.write_pj_for(t.bits);
+  t.energy_pj.sram = t.sram_reads * e.sram.read_pj_for(t.bits) +
+                     t.sram_writes * e.sram.write_pj_for(t.bits);
+  t.energy_pj.dram = t.dram_reads * e.dram.read_pj_for(t.bits) +
+                     t.dram_writes * e.dram.write_pj_for(t.bits);
+  t.energy_pj.total = t.energy_pj.register_file + t.energy_pj.sram + t.energy_pj.dram;
+}
+
+}  // namespace
+
+// Step 5: the report — accesses per level, cycles, utilisation, bound, energy.
+Result Model::result() const {
+  Result r;
+  r.accelerator = acc_.name();
+  r.dataflow = plan_.dataflow;
+  r.shape = plan_.shape;
+  r.tiling = plan_.tiling;
+  r.rows = plan_.rows, r.cols = plan_.cols;
+  r.precision = plan_.precision;
+  r.macs_per_cycle = plan_.pack, r.cycles_per_mac = plan_.slow;
+  r.macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
+  r.folds = folds();
+  r.tiles = tiles();
+
+  const Timing t = timing();
+  r.cycles.compute = t.pipeline - 1;
+  r.cycles.total = t.total - 1;
+  r.cycles.stall_sram = t.sram_stall;
+  r.cycles.stall_dram = t.dram_stall;
+  r.cycles.stall = add(t.sram_stall, t.dram_stall);
+  r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
+  r.bound = bounding_resource(r.busy);
+
+  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.pack);
+  const double util = static_cast<double>(r.macs) * plan_.slow /
+                      (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
+  r.utilization = std::min(1.0, util);
+  const long long used = product({plan_.dim[at(plan_.dims.rows)].size,
+                                  plan_.dim[at(plan_.dims.cols)].size,
+                                  plan_.dim[at(plan_.dims.stream)].tiles()});
+  r.mapping_efficiency = static_cast<double>(used) /
+                         (static_cast<double>(r.folds) * plan_.rows * plan_.row_lanes() * plan_.cols);
+  r.seconds = static_cast<double>(r.cycles.total + 1) / (acc_.spec().clock_mhz * 1e6);
+
+  const arch::EnergyTable& energy = acc_.spec().energy;
+  r.energy_pj.mac = static_cast<double>(r.macs) * plan_.mac_pj;
+  for (const OperandPlan& x : ops_) {
+    TensorResult tr;
+    tr.name = x.op.name, tr.role = x.op.role, tr.bits = x.op.bits, tr.output = x.op.output;
+    tr.stationary = x.stationary, tr.resident = x.resident;
+    tr.footprint_bytes = x.footprint_bytes;
+    tr.register_reads = r.macs;
+    tr.register_writes = x.op.output || !x.stationary ? r.macs : x.fold_accesses;
+    tr.dram_reads = x.dram_reads();
+    tr.dram_writes = x.dram_writes();
+    tr.sram_array_reads = x.op.output ? x.fold_rmw_reads : x.fold_accesses;
+    tr.sram_array_writes = x.op.output ? x.fold_accesses : 0;
+    tr.sram_reads = add(tr.sram_array_reads, tr.dram_writes);   // + drains to DRAM
+    tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
+    tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);
+    add_energy(tr, energy);
+    r.dram_bytes = add(r.dram_bytes, tr.dram_bytes);
+    r.energy_pj.register_file += tr.energy_pj.register_file;
+    r.energy_pj.sram += tr.energy_pj.sram;
+    r.energy_pj.dram += tr.energy_pj.dram;
+    r.tensors.push_back(std::move(tr));
+  }
+  r.energy_pj.total = r.energy_pj.mac + r.energy_pj.register_file + r.energy_pj.sram +
+                      r.energy_pj.dram;
+  return r;
+}
+
+}  // namespace tenet::hw::detail

@@ -1,0 +1,100 @@
+// The closed-form hardware model of one GEMM evaluation (internal to tenet::hw).
+//
+// Model gathers everything evaluate_gemm needs, step by step: the plan (dimensions, splits,
+// precision), fold-level (array-side SRAM) accesses, residency in the global buffer, DRAM
+// traffic, timing by tile classes, and finally the Result with energies.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/intervals.hpp"
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/evaluate.hpp"
+
+namespace tenet::hw::detail {
+
+using TileIndex = std::array<long long, 3>;  // tile coordinate per GemmDim (m, n, k)
+
+struct Plan {
+  mapping::GemmShape shape;
+  mapping::Tiling tiling;  // resolved
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  mapping::DataflowDims dims{};
+  std::array<DimPlan, 3> dim;  // by GemmDim
+  long long rows = 1, cols = 1;
+  long long pack = 1;  // MACs per cycle per PE (packed along k)
+  long long slow = 1;  // cycles per MAC
+  long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
+  std::string precision;
+  double mac_pj = 0;
+
+  long long stream_cycles(long long length) const;
+  long long row_lanes() const;  // PE lanes per array row along the row dimension
+};
+
+struct OperandPlan {
+  Operand op;
+  int partition = 0;
+  long long unique = 0;          // |tensor|
+  long long fold_accesses = 0;   // array side: reads of an input, writes of an output
+  long long fold_rmw_reads = 0;  // array side: read-modify-write reads of an output
+  long long resident_volume = 0; // DRAM reads (input) / writes (output) when resident
+  long long footprint_bytes = 0; // global-buffer share of one tile (x2 if double-buffered)
+  bool resident = true;
+  bool stationary = false;
+
+  long long dram_reads() const;
+  long long dram_writes() const;
+  double dram_bytes_if(bool keep) const;
+};
+
+struct PartitionPlan {
+  std::string key;
+  long long bytes = 0;
+  arch::Bandwidth bandwidth;
+  std::vector<int> members;
+};
+
+struct Timing {
+  long long pipeline = 0;   // sum of fold pipeline cycles (compute + 1)
+  long long total = 0;      // sum of tile steps (total + 1)
+  long long sram_stall = 0, dram_stall = 0;
+  long long sram_busy = 0, dram_busy = 0;
+};
+
+class Model {
+ public:
+  Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
+        const mapping::Tiling& tiling, const Options& options);
+
+  const Plan& plan() const { return plan_; }
+  const std::vector<OperandPlan>& operands() const { return ops_; }
+  double dram_bytes() const;  // all tensors
+  long long tiles() const;
+  long long folds() const;
+  long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
+  Timing timing() const;
+  Result result() const;
+
+ private:
+  void plan_operands();
+  void choose_residency();
+  long long tile_volume(const OperandPlan& x, const TileIndex& q) const;
+  long long tile_stream(const OperandPlan& x, const TileIndex& q) const;
+  std::optional<TileIndex> next_tile(const TileIndex& q) const;
+  std::optional<TileIndex> prev_tile(const TileIndex& q) const;
+  void time_tile(const TileIndex& q, long long& pipeline, long long& with_sram,
+                 long long& sram_busy) const;
+  long long dram_window(const TileIndex& q) const;
+
+  const arch::Accelerator& acc_;
+  Options options_;
+  Plan plan_;
+  std::vector<OperandPlan> ops_;
+  std::vector<PartitionPlan> partitions_;
+};
+
+}  // namespace tenet::hw::detail

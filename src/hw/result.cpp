@@ -1,0 +1,49 @@
+#include "tenet/hw/result.hpp"
+
+#include <ostream>
+
+#include "tenet/error.hpp"
+#include "tenet/hw/format.hpp"
+
+namespace tenet::hw {
+
+const char* to_string(Bound b) {
+  switch (b) {
+    case Bound::kCompute: return "compute";
+    case Bound::kSram: return "sram";
+    case Bound::kDram: return "dram";
+  }
+  return "?";
+}
+
+bool operator==(const TensorResult& a, const TensorResult& b) {
+  return a.name == b.name && a.role == b.role && a.bits == b.bits && a.output == b.output &&
+         a.stationary == b.stationary && a.resident == b.resident &&
+         a.footprint_bytes == b.footprint_bytes && a.register_reads == b.register_reads &&
+         a.register_writes == b.register_writes && a.sram_reads == b.sram_reads &&
+         a.sram_writes == b.sram_writes && a.sram_array_reads == b.sram_array_reads &&
+         a.sram_array_writes == b.sram_array_writes && a.dram_reads == b.dram_reads &&
+         a.dram_writes == b.dram_writes && a.dram_bytes == b.dram_bytes &&
+         a.energy_pj == b.energy_pj;
+}
+
+bool operator==(const Result& a, const Result& b) {
+  return a.accelerator == b.accelerator && a.dataflow == b.dataflow && a.shape == b.shape &&
+         a.tiling == b.tiling && a.rows == b.rows && a.cols == b.cols &&
+         a.precision == b.precision && a.macs_per_cycle == b.macs_per_cycle &&
+         a.cycles_per_mac == b.cycles_per_mac && a.macs == b.macs && a.folds == b.folds &&
+         a.tiles == b.tiles && a.cycles == b.cycles && a.busy == b.busy &&
+         a.utilization == b.utilization && a.mapping_efficiency == b.mapping_efficiency &&
+         a.bound == b.bound && a.seconds == b.seconds && a.tensors == b.tensors &&
+         a.dram_bytes == b.dram_bytes && a.energy_pj == b.energy_pj;
+}
+
+const TensorResult& Result::tensor(const std::string& name) const {
+  for (const TensorResult& t : tensors)
+    if (t.name == name) return t;
+  throw InternalError("hw::Result has no tensor \"" + name + "\"");
+}
+
+std::ostream& operator<<(std::ostream& os, const Result& r) { return os << format_table(r); }
+
+}  // namespace tenet::hw

@@ -1,0 +1,201 @@
+// Architecture files: presets load, files round-trip, bad files name the JSON pointer.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/error.hpp"
+#include "tenet/poly/count.hpp"
+
+namespace fs = std::filesystem;
+using namespace tenet;
+using namespace tenet::arch;
+
+namespace {
+
+std::vector<fs::path> files_in(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json" && e.path().filename().string().rfind(prefix, 0) == 0)
+      out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Accelerator minimal() { return load_accelerator(std::string(TENET_TEST_DATA_DIR) + "/arch/good_minimal.json"); }
+
+}  // namespace
+
+TEST_CASE("every preset in configs/arch loads, has a source and round-trips", "[arch]") {
+  const auto presets = files_in(fs::path(TENET_SOURCE_DIR) / "configs" / "arch", "");
+  REQUIRE(presets.size() >= 7);
+  for (const fs::path& p : presets) {
+    INFO(p);
+    const Accelerator acc = load_accelerator(p.string());
+    CHECK_FALSE(acc.spec().source.empty());
+    CHECK_FALSE(acc.spec().comment.empty());
+    CHECK(acc.rows() > 0);
+    CHECK(parse_accelerator(to_json(acc)) == acc);
+    // Every supported precision has a MAC energy after defaults.
+    for (const auto& [name, rate] : acc.spec().precisions) CHECK(acc.mac_energy_pj(name) >= 0);
+  }
+}
+
+TEST_CASE("presets carry the figures of their sources", "[arch]") {
+  const std::string dir = std::string(TENET_SOURCE_DIR) + "/configs/arch/";
+  const Accelerator tpu = load_accelerator(dir + "tpu-v1.json");
+  CHECK(tpu.rows() == 256);
+  CHECK(tpu.cols() == 256);
+  CHECK(tpu.spec().clock_mhz == 700);
+  CHECK(tpu.spec().global_buffer.partitions.at("unified_buffer").bytes == 24LL * 1024 * 1024);
+  // 34 GB/s at 700 MHz = 34e9 / 700e6 bytes per cycle.
+  CHECK(tpu.spec().dram.bandwidth.bytes_per_cycle == Approx(34e3 / 700));
+  const Accelerator eyeriss = load_accelerator(dir + "eyeriss.json");
+  CHECK(eyeriss.rows() == 12);
+  CHECK(eyeriss.cols() == 14);
+  CHECK(eyeriss.spec().global_buffer.bytes == 108 * 1024);
+  CHECK(eyeriss.spec().clock_mhz == 200);
+  const Accelerator gemmini = load_accelerator(dir + "gemmini.json");
+  CHECK(gemmini.spec().global_buffer.partitions.at("scratchpad").bytes == 256 * 1024);
+  CHECK(gemmini.spec().global_buffer.partitions.at("accumulator").bytes == 64 * 1024);
+  for (int n : {8, 16, 32, 128}) {
+    const Accelerator s = load_accelerator(dir + "systolic-" + std::to_string(n) + "x" +
+                                           std::to_string(n) + ".json");
+    CHECK(s.rows() == n);
+    CHECK(s.cols() == n);
+  }
+}
+
+TEST_CASE("bad architecture files give the error code and JSON pointer they announce", "[arch]") {
+  const auto bad = files_in(fs::path(TENET_TEST_DATA_DIR) / "arch", "bad_");
+  REQUIRE(bad.size() >= 20);
+  const std::regex expect("expects error ([a-z-]+) at (\\S+)");
+  for (const fs::path& p : bad) {
+    INFO(p);
+    std::string code = "parse", where = "";
+    std::ifstream in(p);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch m;
+    if (std::regex_search(text, m, expect)) code = m[1], where = m[2];
+    try {
+      load_accelerator(p.string());
+      FAIL("no error for " << p);
+    } catch (const InputError& e) {
+      CHECK(e.code() == code);
+      CHECK(e.where() == where);
+      CHECK(e.file() == p.string());
+      CHECK_FALSE(e.message().empty());
+    }
+  }
+}
+
+TEST_CASE("several problems in one file are all reported", "[arch]") {
+  nlohmann::json j = to_json(minimal());
+  j["pe_array"]["rows"] = 0;
+  j["clock_mhz"] = -1;
+  j["bogus"] = 1;
+  try {
+    parse_accelerator(j, "x.json");
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/bogus");  // parse problems come first
+    CHECK(e.message().find("more") == std::string::npos);
+  }
+  j.erase("bogus");
+  try {
+    parse_accelerator(j, "x.json");
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/pe_array/rows");
+    CHECK(e.message().find("and 1 more") != std::string::npos);
+    CHECK(e.message().find("/clock_mhz") != std::string::npos);
+  }
+}
+
+TEST_CASE("energy defaults come from the 45 nm table and can be overridden", "[arch]") {
+  const Accelerator acc = minimal();
+  CHECK(acc.mac_energy_pj("fp16") == Approx(1.5));
+  CHECK(acc.spec().energy.sram.read_pj_for(32) == Approx(5.0));
+  CHECK(acc.spec().energy.sram.read_pj_for(64) == Approx(10.0));
+  CHECK(acc.spec().energy.dram.read_pj_for(32) == Approx(640.0));
+  CHECK(acc.spec().energy.register_file.read_pj_for(32) == Approx(5.0 / 6));
+  CHECK(default_mac_energy_pj("int8") == Approx(0.3));
+  CHECK_FALSE(default_mac_energy_pj("int4").has_value());
+  nlohmann::json j = to_json(acc);
+  j["energy"] = {{"mac_pj", {{"fp16", 2.5}}}, {"dram", {{"read_pj", 100.0}, {"access_bits", 64}}}};
+  const Accelerator changed = parse_accelerator(j);
+  CHECK(changed.mac_energy_pj("fp16") == 2.5);
+  CHECK(changed.spec().energy.dram.read_pj_for(16) == Approx(25.0));
+  CHECK(changed.spec().energy.dram.write_pj == 640.0);  // untouched fields keep their default
+}
+
+TEST_CASE("the MAC precision follows the operand width", "[arch]") {
+  nlohmann::json j = to_json(minimal());
+  j["pe"]["precisions"] = {{"int8", {{"macs_per_cycle", 2}}},
+                           {"fp16", {{"macs_per_cycle", 1}}},
+                           {"int4", {{"macs_per_cycle", 4}}}};
+  j["energy"]["mac_pj"]["int4"] = 0.1;
+  const Accelerator acc = parse_accelerator(j);
+  CHECK(acc.select_precision(4) == "int4");
+  CHECK(acc.select_precision(3) == "int4");
+  CHECK(acc.select_precision(8) == "int8");
+  CHECK(acc.select_precision(16) == "fp16");
+  CHECK(acc.mac_rate("int8").macs_per_cycle == 2);
+  CHECK_THROWS_AS(acc.select_precision(32), InputError);
+  CHECK_THROWS_AS(acc.mac_rate("bf16"), InputError);
+}
+
+TEST_CASE("--array overrides the PE array shape", "[arch]") {
+  CHECK(parse_array_shape("16x32") == std::make_pair(16LL, 32LL));
+  CHECK(parse_array_shape("8*4") == std::make_pair(8LL, 4LL));
+  for (const char* bad : {"16", "x16", "16x", "0x4", "-4x4", "4xq", "99999999999999999999x2"}) {
+    INFO(bad);
+    try {
+      parse_array_shape(bad);
+      FAIL("accepted " << bad);
+    } catch (const InputError& e) {
+      CHECK(e.where() == "--array");
+    }
+  }
+  const Accelerator acc = with_array_shape(minimal(), 8, 2);
+  CHECK(acc.rows() == 8);
+  CHECK(acc.cols() == 2);
+  CHECK(acc.spec().global_buffer == minimal().spec().global_buffer);
+  CHECK_THROWS_AS(with_array_shape(minimal(), 0, 2), InputError);
+}
+
+TEST_CASE("interconnect kinds give the TENET-level links", "[arch]") {
+  // Links on an R x C array, counted by hand:
+  //   systolic: R(C-1) horizontal + C(R-1) vertical; mesh: twice that;
+  //   row broadcast: R * C(C-1); column broadcast: C * R(R-1); multicast: both;
+  //   chain: R(C-1) within rows + (R-1) row-to-row.
+  const long long R = 3, C = 5;
+  struct Case {
+    const char* kind;
+    long long links;
+  } cases[] = {{"systolic", R * (C - 1) + C * (R - 1)},
+               {"mesh", 2 * (R * (C - 1) + C * (R - 1))},
+               {"row_broadcast", R * C * (C - 1)},
+               {"column_broadcast", C * R * (R - 1)},
+               {"multicast", R * C * (C - 1) + C * R * (R - 1)},
+               {"chain", R * (C - 1) + (R - 1)}};
+  for (const Case& c : cases) {
+    INFO(c.kind);
+    nlohmann::json j = to_json(minimal());
+    j["pe_array"] = {{"rows", R}, {"cols", C}};
+    j["interconnect"] = {{"kind", c.kind}};
+    const Architecture a = parse_accelerator(j).architecture();
+    CHECK(poly::to_int64(poly::count(a.pe_domain())) == R * C);
+    CHECK(poly::to_int64(poly::count(a.interconnect())) == c.links);
+  }
+  nlohmann::json j = to_json(minimal());
+  j["interconnect"] = {{"kind", "custom"}, {"map", "{ PE[x,y] -> PE[x+2,y] }"}};
+  const Accelerator custom = parse_accelerator(j);
+  CHECK(poly::to_int64(poly::count(custom.architecture().interconnect())) == 2 * 4);  // rows 0,1 -> 2,3
+  // A custom map keeps working after a reshape: it is cut to the new PE domain.
+  CHECK(poly::to_int64(poly::count(with_array_shape(custom, 6, 1).architecture().interconnect())) == 4);
+}

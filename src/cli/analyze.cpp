@@ -144,14 +144,50 @@ io::Problem generate_gemm(const InputOptions& o) {
   }
 }
 
-io::Problem load_problem(const InputOptions& o) {
-  if (!o.spec.empty()) return io::load_spec(o.spec);
-  if (!o.tenet_stmt.empty()) return io::load_tenet_files(o.tenet_stmt, o.tenet_pe, o.tenet_map);
-  if (!o.tenet_experiment.empty()) return io::load_tenet_experiment(o.tenet_experiment, o.tenet_data_dir);
-  if (!o.gemm.empty()) return generate_gemm(o);
+// Where the problem came from, to place errors the analysis reports on the right file.
+struct InputFiles {
+  std::string spec, statement, pe, mapping;  // empty when not from files
+  bool gemm = false;
+};
+
+InputFiles input_files(const InputOptions& o) {
+  if (!o.spec.empty()) return {o.spec, "", "", "", false};
+  if (!o.tenet_stmt.empty()) return {"", o.tenet_stmt, o.tenet_pe, o.tenet_map, false};
+  if (!o.tenet_experiment.empty()) {
+    const auto e = io::read_tenet_experiment(o.tenet_experiment, o.tenet_data_dir);
+    return {"", e.statement, e.pe, e.mapping, false};
+  }
+  if (!o.gemm.empty()) return {"", "", "", "", true};
   throw CLI::ValidationError("input",
                              "give one input: --spec, --tenet-stmt/--tenet-pe/--tenet-map, "
                              "--tenet-experiment or --gemm/--array/--dataflow");
+}
+
+io::Problem load_problem(const InputOptions& o, const InputFiles& files) {
+  if (!files.spec.empty()) return io::load_spec(files.spec);
+  if (!files.statement.empty()) return io::load_tenet_files(files.statement, files.pe, files.mapping);
+  return generate_gemm(o);
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// An error of the analysis (JSON-pointer `where`, no file) placed on the input it came from.
+InputError locate_analysis_error(const InputError& e, const InputFiles& files, const AnalysisFlags& flags) {
+  const std::string& w = e.where();
+  if (!e.file().empty()) return e;
+  if (starts_with(w, "/neighbourhood") && flags.hops_option && flags.hops_option->count() > 0)
+    return InputError(e.code(), "", "--hops", e.message());
+  if (!files.spec.empty()) return e.located(files.spec, "");
+  if (files.gemm) {
+    const char* option = starts_with(w, "/mapping") ? "--dataflow" : starts_with(w, "/architecture") ? "--array" : "--gemm";
+    return InputError(e.code(), "", option, e.message());
+  }
+  if (starts_with(w, "/mapping/space")) return InputError(e.code(), files.mapping, "line 1", e.message());
+  if (starts_with(w, "/mapping/time")) return InputError(e.code(), files.mapping, "line 2", e.message());
+  if (starts_with(w, "/mapping")) return InputError(e.code(), files.mapping, "", e.message());
+  if (starts_with(w, "/workload")) return InputError(e.code(), files.statement, "", e.message());
+  if (starts_with(w, "/architecture")) return InputError(e.code(), files.pe, "", e.message());
+  return e;
 }
 
 // Spec settings, overridden by the flags given on the command line.
@@ -180,10 +216,16 @@ void write_output(const std::string& text, const OutputOptions& o) {
 
 void run_analyze(const AnalyzeOptions& o) {
   const auto format = for_option("--format", [&] { return io::parse_report_format(o.output.format); });
-  const io::Problem problem = load_problem(o.input);
+  const InputFiles files = input_files(o.input);
+  const io::Problem problem = load_problem(o.input, files);
   const analysis::Options options = analysis_options(o.analysis, problem);
-  const analysis::Report report =
-      analysis::analyze(problem.workload, problem.architecture, problem.mapping, options);
+  const analysis::Report report = [&] {
+    try {
+      return analysis::analyze(problem.workload, problem.architecture, problem.mapping, options);
+    } catch (const InputError& e) {
+      throw locate_analysis_error(e, files, o.analysis);
+    }
+  }();
   write_output(io::format_report(report, format, {&problem, &options}), o.output);
 }
 

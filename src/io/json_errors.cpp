@@ -7,12 +7,11 @@ void ErrorList::throw_if_any() const {
   const InputError& first = errors_.front();
   if (errors_.size() == 1) throw first;
   std::string message = first.message();
-  message += "; " + std::to_string(errors_.size() - 1) + " more error(s):";
+  message += "; and " + std::to_string(errors_.size() - 1) + " more error(s):";
   for (std::size_t i = 1; i < errors_.size(); ++i) {
     const InputError& e = errors_[i];
-    message += " " + e.where() + ": " + e.message() + " [" + e.code() + "];";
+    message += (i > 1 ? "; " : " ") + e.where() + ": " + e.message() + " (" + e.code() + ")";
   }
-  message.pop_back();
   throw InputError(first.code(), first.file(), first.where(), message);
 }
 

@@ -1,0 +1,78 @@
+// One matmul of an LLM workload: C[batch][M×N] = A[batch][M×K] · B[batch][K×N], called `count`
+// times. Produced by the model generator (model_matmuls.hpp) and by the workload-log reader
+// (io/workload_log.hpp); consumed by a LayerEvaluator (layer_cost.hpp).
+//
+// Work of an entry = count × batch × M·N·K multiply-accumulates. `batch` is the kernel's own
+// batch dimension (e.g. B·n_kv independent attention products in one call); `count` is how many
+// times that call happens (e.g. once per layer, or every decode step of a log).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "tenet/poly/count.hpp"
+
+namespace tenet::llm {
+
+using poly::Integer;
+
+// Which inference phase a matmul belongs to. kUnspecified: a log line that does not say.
+enum class Phase { kUnspecified, kPrefill, kDecode };
+const char* to_string(Phase p);                 // "unspecified", "prefill", "decode"
+Phase parse_phase(const std::string& name);     // "prefill" | "decode"; else InputError(unknown-name)
+
+// How the B operand is stored: NT = N×K (row j holds the K values of output column j, as
+// PyTorch's Linear and MLC's NT_matmul), NN = K×N.
+enum class Layout { kNT, kNN };
+const char* to_string(Layout l);                // "NT", "NN"
+Layout parse_layout(const std::string& name);   // "NT" | "NN"; else InputError(unknown-name)
+
+// What the B operand is: model weights (quantizable with the weight scheme), the KV cache
+// (K or V of earlier tokens, quantizable with the KV-cache scheme), or another activation.
+enum class OperandKind { kWeight, kKvCache, kActivation };
+const char* to_string(OperandKind k);           // "weight", "kv_cache", "activation"
+OperandKind parse_operand_kind(const std::string& name);  // else InputError(unknown-name)
+
+// Element types as written in the log ("float16", "int4", ...); empty = not stated.
+struct DataTypes {
+  std::string in;     // A (activations)
+  std::string w;      // B (weights / KV cache)
+  std::string out;    // C
+  std::string accum;  // accumulator
+  friend bool operator==(const DataTypes& a, const DataTypes& b) {
+    return a.in == b.in && a.w == b.w && a.out == b.out && a.accum == b.accum;
+  }
+  friend bool operator!=(const DataTypes& a, const DataTypes& b) { return !(a == b); }
+};
+
+struct MatmulShape {
+  std::string name;                    // layer name ("qkv_proj") or kernel name from a log
+  std::int64_t batch = 1;              // independent products per call (>= 1)
+  std::int64_t m = 1, n = 1, k = 1;    // C is M×N, the reduction runs over K (all >= 1)
+  std::int64_t count = 1;              // calls (>= 1)
+  Phase phase = Phase::kUnspecified;
+  Layout layout = Layout::kNT;
+  OperandKind b_operand = OperandKind::kWeight;
+  // From a log: whether the kernel dequantizes its weights (kernel name holds "dequantize", or
+  // the record says so). Unset for generated shapes: the quantization scheme decides.
+  std::optional<bool> weights_quantized;
+  int epilogue_ops = 0;                // fused element-wise ops per output element (e.g. adds)
+  std::string quant;                   // quantization scheme named by a log record; empty = none stated
+  DataTypes dtypes;
+
+  bool has_weights() const { return b_operand == OperandKind::kWeight; }
+  Integer macs_per_call() const;       // batch·M·N·K, exact
+  Integer macs() const;                // count·batch·M·N·K, exact
+
+  friend bool operator==(const MatmulShape& a, const MatmulShape& b);
+  friend bool operator!=(const MatmulShape& a, const MatmulShape& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const MatmulShape& s);
+};
+
+// True when two entries describe the same kernel call (everything but `name` and `count`):
+// such entries may be merged by adding their counts.
+bool same_call(const MatmulShape& a, const MatmulShape& b);
+
+}  // namespace tenet::llm

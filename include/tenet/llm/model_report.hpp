@@ -1,0 +1,69 @@
+// Per-layer costs of a matmul list and their totals, and the table / JSON / CSV renderings used
+// by `tenet model` and `tenet log`. Units in docs/llm.md#report.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tenet/llm/layer_cost.hpp"
+#include "tenet/llm/matmul_shape.hpp"
+
+namespace tenet::llm {
+
+struct LayerReport {
+  MatmulShape shape;
+  LayerCost per_call;   // one call
+  LayerCost total;      // per_call × shape.count (utilization and bound unchanged)
+};
+
+struct ReportTotals {
+  Integer calls;        // Σ count
+  Integer macs;         // Σ count·batch·M·N·K
+  Integer cycles;       // Σ count·cycles (calls run one after another)
+  Integer dram_bytes;
+  Integer sram_bytes;
+  double energy_pj = 0;
+  double utilization = 0;  // cycle-weighted mean of the layers' utilization
+  double seconds = 0;      // cycles / clock_hz
+  std::optional<std::int64_t> tokens;        // tokens produced (decode) or processed (prefill)
+  std::optional<double> tokens_per_second;   // tokens / seconds
+};
+
+struct ModelReport {
+  std::string source;       // model or log file
+  nlohmann::ordered_json inputs = nlohmann::ordered_json::object();  // ReportContext::inputs
+  std::string description;  // cost model description
+  double clock_hz = 0;
+  std::vector<LayerReport> layers;
+  ReportTotals totals;
+};
+
+// Header facts printed above the table and carried in the JSON (phase, batch, lengths, ...).
+struct ReportContext {
+  std::string source;
+  std::optional<std::int64_t> tokens;  // see ReportTotals::tokens
+  // Facts about the inputs (model, phase, batch, lengths, log line counts...): an object,
+  // printed as "key: value" lines above the table and as "inputs" in the JSON; not in CSV.
+  nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
+};
+
+// Calls `model.evaluate` once per entry. Throws InternalError if the evaluator returns a
+// negative count or a utilization outside [0, 1], InputError(range) if clock_hz <= 0.
+ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const CostModel& model,
+                               const ReportContext& context);
+
+enum class ReportFormat { kTable, kJson, kCsv };
+ReportFormat parse_report_format(const std::string& name);  // "table"|"json"|"csv"
+
+std::string format_model_report(const ModelReport& report, ReportFormat format);
+
+// The matmul list without costs (`--shapes-only`): name, phase, batch, M, N, K, count, layout,
+// B operand, MACs, and totals {calls, macs}.
+std::string format_shapes(const std::vector<MatmulShape>& shapes, const ReportContext& context,
+                          ReportFormat format);
+
+}  // namespace tenet::llm

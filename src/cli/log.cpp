@@ -1,0 +1,74 @@
+// `tenet log`: the matmul calls captured while a model ran (tenet_hook JSONL or the seed's text
+// lines), aggregated, with their cost on an accelerator (or only their shapes with --shapes-only).
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/llm_options.hpp"
+#include "tenet/io/workload_log.hpp"
+
+namespace tenet::cli {
+namespace {
+
+struct LogOptions {
+  std::string input;
+  std::string log_format = "auto";
+  bool lenient = false;
+  std::int64_t tokens = 0;
+  ReportOptions report;
+};
+
+nlohmann::ordered_json log_facts(const io::WorkloadLog& log) {
+  nlohmann::ordered_json skipped_lines = log.skipped_lines;
+  return {{"lines", log.lines},
+          {"records", log.records},
+          {"text_records", log.text_records},
+          {"json_records", log.json_records},
+          {"calls", log.calls.get_str()},
+          {"distinct", log.entries.size()},
+          {"skipped", log.skipped},
+          {"skipped_lines", skipped_lines}};
+}
+
+void warn_skipped(const io::WorkloadLog& log) {
+  if (log.skipped == 0) return;
+  std::string lines;
+  for (std::int64_t n : log.skipped_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(n);
+  if (log.skipped > static_cast<std::int64_t>(log.skipped_lines.size())) lines += ", ...";
+  fmt::print(stderr, "tenet: warning: skipped {} malformed line(s) of {} (lines {}); first: {}\n",
+             log.skipped, log.file, lines, log.first_skip_reason);
+}
+
+void run_log(const LogOptions& o) {
+  io::LogReadOptions read;
+  read.format = io::parse_log_format(o.log_format);
+  read.lenient = o.lenient;
+  const io::WorkloadLog log = io::read_workload_log_file(o.input, read);
+  warn_skipped(log);
+  llm::ReportContext context;
+  context.source = o.input;
+  context.inputs = log_facts(log);
+  if (o.tokens > 0) context.tokens = o.tokens;
+  print_llm_report(log.entries, context, o.report);
+}
+
+void setup_log(CLI::App& sub) {
+  auto o = std::make_shared<LogOptions>();
+  sub.add_option("--input", o->input, "Workload log: JSON Lines (tenet_hook) or `kernel: b, M, N, K` lines")
+      ->required();
+  sub.add_option("--log-format", o->log_format, "auto (default: per line), text or jsonl")
+      ->check(CLI::IsMember({"auto", "text", "jsonl"}));
+  sub.add_flag("--lenient", o->lenient, "Skip malformed lines (counted and reported) instead of failing");
+  sub.add_option("--tokens", o->tokens, "Tokens the logged run produced, for tokens/s")
+      ->check(CLI::PositiveNumber);
+  add_report_options(sub, o->report);
+  sub.callback([o] { run_log(*o); });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("log", "Matmul calls of a workload log (aggregated), and their cost", setup_log, 41);
+
+}  // namespace tenet::cli

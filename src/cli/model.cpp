@@ -1,0 +1,88 @@
+// `tenet model`: the matmuls of a Hugging Face model config for one prefill or decode pass,
+// with their cost on an accelerator (or only their shapes with --shapes-only).
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/llm_options.hpp"
+#include "tenet/error.hpp"
+#include "tenet/llm/model_config.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+
+namespace tenet::cli {
+namespace {
+
+struct ModelOptions {
+  std::string model;
+  std::string phase = "prefill";
+  std::int64_t batch = 1;
+  std::int64_t prompt = 0;
+  std::int64_t context = 0;
+  std::string qkv = "fused";
+  std::string gate_up = "fused";
+  std::string lm_head = "last";
+  ReportOptions report;
+};
+
+llm::GenerationOptions generation_options(const ModelOptions& o) {
+  llm::GenerationOptions g;
+  g.phase = llm::parse_phase(o.phase);
+  g.batch = o.batch;
+  g.prompt = o.prompt;
+  g.context = o.context;
+  g.fused_qkv = o.qkv == "fused";
+  g.fused_gate_up = o.gate_up == "fused";
+  g.lm_head = o.lm_head == "all" ? llm::LmHead::kAllTokens : llm::LmHead::kLastToken;
+  return g;
+}
+
+llm::ReportContext report_context(const ModelOptions& o, const llm::ModelConfig& model,
+                                  const llm::GenerationOptions& g) {
+  llm::ReportContext c;
+  c.source = o.model;
+  c.inputs = {{"model", model.name}, {"model_type", model.model_type}, {"phase", o.phase},
+              {"batch", g.batch}};
+  if (g.phase == llm::Phase::kPrefill) {
+    c.inputs["prompt"] = g.prompt;
+    c.tokens = g.batch * g.prompt;  // checked by generate_matmuls
+  } else {
+    c.inputs["context"] = g.context;
+    c.tokens = g.batch;
+  }
+  c.inputs["qkv"] = o.qkv;
+  if (model.family == llm::ModelFamily::kLlama) c.inputs["gate_up"] = o.gate_up;
+  c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";
+  return c;
+}
+
+void run_model(const ModelOptions& o) {
+  const llm::ModelConfig model = llm::load_model_config(o.model);
+  const llm::GenerationOptions g = generation_options(o);
+  const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(model, g);
+  print_llm_report(shapes, report_context(o, model, g), o.report);
+}
+
+void setup_model(CLI::App& sub) {
+  auto o = std::make_shared<ModelOptions>();
+  sub.add_option("--model", o->model, "Hugging Face config.json (e.g. workloads/models/llama-2-7b.json)")
+      ->required();
+  sub.add_option("--phase", o->phase, "prefill (default) or decode")
+      ->check(CLI::IsMember({"prefill", "decode"}));
+  sub.add_option("--batch", o->batch, "Sequences processed together (default 1)");
+  sub.add_option("--prompt", o->prompt, "Prompt tokens per sequence (prefill)");
+  sub.add_option("--context", o->context, "Tokens in the KV cache attended by the new token (decode)");
+  sub.add_option("--qkv", o->qkv, "fused (default) or separate Q, K, V projections")
+      ->check(CLI::IsMember({"fused", "separate"}));
+  sub.add_option("--gate-up", o->gate_up, "fused (default) or separate gate and up projections")
+      ->check(CLI::IsMember({"fused", "separate"}));
+  sub.add_option("--lm-head", o->lm_head, "Prefill logits of the last token (default) or of all")
+      ->check(CLI::IsMember({"last", "all"}));
+  add_report_options(sub, o->report);
+  sub.callback([o] { run_model(*o); });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("model", "Matmuls of an LLM (HF config.json) in prefill or decode, and their cost",
+                       setup_model, 40);
+
+}  // namespace tenet::cli

@@ -1,0 +1,18 @@
+#include "tenet/llm/layer_cost.hpp"
+
+#include <ostream>
+
+namespace tenet::llm {
+
+bool operator==(const LayerCost& a, const LayerCost& b) {
+  return a.cycles == b.cycles && a.bound == b.bound && a.utilization == b.utilization &&
+         a.dram_bytes == b.dram_bytes && a.sram_bytes == b.sram_bytes && a.energy_pj == b.energy_pj;
+}
+
+std::ostream& operator<<(std::ostream& os, const LayerCost& c) {
+  return os << c.cycles << " cycles (" << c.bound << "-bound, utilization " << c.utilization
+            << "), DRAM " << c.dram_bytes << " B, SRAM " << c.sram_bytes << " B, " << c.energy_pj
+            << " pJ";
+}
+
+}  // namespace tenet::llm

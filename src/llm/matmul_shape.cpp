@@ -1,0 +1,86 @@
+#include "tenet/llm/matmul_shape.hpp"
+
+#include <ostream>
+
+#include "tenet/error.hpp"
+
+namespace tenet::llm {
+namespace {
+
+[[noreturn]] void throw_unknown(const std::string& what, const std::string& name,
+                                const std::string& expected) {
+  throw InputError(error_code::kUnknownName, "", "",
+                   "unknown " + what + " '" + name + "' (expected " + expected + ")");
+}
+
+Integer to_big(std::int64_t v) { return Integer(static_cast<long>(v)); }
+
+}  // namespace
+
+const char* to_string(Phase p) {
+  switch (p) {
+    case Phase::kUnspecified: return "unspecified";
+    case Phase::kPrefill: return "prefill";
+    case Phase::kDecode: return "decode";
+  }
+  throw InternalError("bad Phase");
+}
+
+Phase parse_phase(const std::string& name) {
+  if (name == "prefill") return Phase::kPrefill;
+  if (name == "decode") return Phase::kDecode;
+  throw_unknown("phase", name, "prefill or decode");
+}
+
+const char* to_string(Layout l) { return l == Layout::kNT ? "NT" : "NN"; }
+
+Layout parse_layout(const std::string& name) {
+  if (name == "NT") return Layout::kNT;
+  if (name == "NN") return Layout::kNN;
+  throw_unknown("layout", name, "NT or NN");
+}
+
+const char* to_string(OperandKind k) {
+  switch (k) {
+    case OperandKind::kWeight: return "weight";
+    case OperandKind::kKvCache: return "kv_cache";
+    case OperandKind::kActivation: return "activation";
+  }
+  throw InternalError("bad OperandKind");
+}
+
+OperandKind parse_operand_kind(const std::string& name) {
+  if (name == "weight") return OperandKind::kWeight;
+  if (name == "kv_cache") return OperandKind::kKvCache;
+  if (name == "activation") return OperandKind::kActivation;
+  throw_unknown("B operand", name, "weight, kv_cache or activation");
+}
+
+Integer MatmulShape::macs_per_call() const {
+  return to_big(batch) * to_big(m) * to_big(n) * to_big(k);
+}
+
+Integer MatmulShape::macs() const { return macs_per_call() * to_big(count); }
+
+bool same_call(const MatmulShape& a, const MatmulShape& b) {
+  return a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.phase == b.phase &&
+         a.layout == b.layout && a.b_operand == b.b_operand &&
+         a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops &&
+         a.quant == b.quant && a.dtypes == b.dtypes;
+}
+
+bool operator==(const MatmulShape& a, const MatmulShape& b) {
+  return a.name == b.name && a.count == b.count && same_call(a, b);
+}
+
+std::ostream& operator<<(std::ostream& os, const MatmulShape& s) {
+  os << s.name << " [" << to_string(s.phase) << "] batch " << s.batch << ", M " << s.m << ", N "
+     << s.n << ", K " << s.k << " x" << s.count << " (" << to_string(s.layout) << ", B "
+     << to_string(s.b_operand);
+  if (s.weights_quantized) os << (*s.weights_quantized ? ", quantized" : ", not quantized");
+  if (s.epilogue_ops > 0) os << ", epilogue " << s.epilogue_ops;
+  if (!s.quant.empty()) os << ", quant " << s.quant;
+  return os << ")";
+}
+
+}  // namespace tenet::llm

@@ -1,0 +1,346 @@
+#include "tenet/llm/model_report.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "tenet/error.hpp"
+
+namespace tenet::llm {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
+
+// Exact integers: JSON numbers when they fit 64 bits, decimal strings beyond.
+json to_json(const Integer& v) {
+  if (poly::fits_int64(v)) return json(poly::to_int64(v));
+  return json(v.get_str());
+}
+
+double to_double(const Integer& v) { return v.get_d(); }
+
+void check_cost(const LayerCost& c, const MatmulShape& s) {
+  const bool ok = c.cycles >= 0 && c.dram_bytes >= 0 && c.sram_bytes >= 0 &&
+                  std::isfinite(c.energy_pj) && c.energy_pj >= 0 && c.utilization >= 0 &&
+                  c.utilization <= 1;
+  if (!ok) {
+    std::ostringstream text;
+    text << "the layer evaluator returned an impossible cost for " << s << ": " << c;
+    throw InternalError(text.str());
+  }
+}
+
+LayerCost times(const LayerCost& c, std::int64_t count) {
+  LayerCost t = c;
+  t.cycles *= big(count);
+  t.dram_bytes *= big(count);
+  t.sram_bytes *= big(count);
+  t.energy_pj *= static_cast<double>(count);
+  return t;
+}
+
+void add_to_totals(const LayerReport& layer, ReportTotals& t, double& weighted_utilization) {
+  t.calls += big(layer.shape.count);
+  t.macs += layer.shape.macs();
+  t.cycles += layer.total.cycles;
+  t.dram_bytes += layer.total.dram_bytes;
+  t.sram_bytes += layer.total.sram_bytes;
+  t.energy_pj += layer.total.energy_pj;
+  weighted_utilization += layer.per_call.utilization * to_double(layer.total.cycles);
+}
+
+// ---- shared pieces of the renderings ---------------------------------------------------------
+
+json shape_json(const MatmulShape& s) {
+  json j = {{"name", s.name},   {"phase", to_string(s.phase)},
+            {"batch", s.batch}, {"M", s.m},
+            {"N", s.n},         {"K", s.k},
+            {"count", s.count}, {"layout", to_string(s.layout)},
+            {"b_operand", to_string(s.b_operand)}, {"epilogue_ops", s.epilogue_ops},
+            {"macs", to_json(s.macs())}};
+  if (s.weights_quantized) j["weights_quantized"] = *s.weights_quantized;
+  if (!s.quant.empty()) j["quant"] = s.quant;
+  const DataTypes& d = s.dtypes;
+  for (const auto& [key, value] : {std::pair{"in_dtype", &d.in}, std::pair{"w_dtype", &d.w},
+                                   std::pair{"out_dtype", &d.out}, std::pair{"accum_dtype", &d.accum}}) {
+    if (!value->empty()) j[key] = *value;
+  }
+  return j;
+}
+
+json cost_json(const LayerCost& c) {
+  return {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
+          {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
+          {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string plain(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// A text table: column titles, rows of cells, the first column left-aligned, others right.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> titles) : rows_{std::move(titles)} {}
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void rule() { rules_.push_back(rows_.size()); }
+  std::string render() const {
+    std::vector<std::size_t> width(rows_.front().size(), 0);
+    for (const auto& row : rows_)
+      for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    std::string out;
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+      if (std::find(rules_.begin(), rules_.end(), r) != rules_.end()) out += rule_line(width);
+      out += row_line(rows_[r], width);
+      if (r == 0) out += rule_line(width);
+    }
+    return out;
+  }
+
+ private:
+  static std::string row_line(const std::vector<std::string>& row, const std::vector<std::size_t>& w) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(w[i] - row[i].size(), ' ');
+      line += i == 0 ? row[i] + pad : "  " + pad + row[i];
+    }
+    return line.erase(line.find_last_not_of(' ') + 1) + "\n";
+  }
+  static std::string rule_line(const std::vector<std::size_t>& w) {
+    std::size_t total = 0;
+    for (std::size_t x : w) total += x + 2;
+    return std::string(total - 2, '-') + "\n";
+  }
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> rules_;
+};
+
+std::string inputs_lines(const std::string& source, const json& inputs) {
+  std::string out = "source: " + source + "\n";
+  for (const auto& [key, value] : inputs.items()) out += key + ": " + plain(value) + "\n";
+  return out;
+}
+
+std::vector<std::string> shape_cells(const MatmulShape& s) {
+  return {s.name,
+          to_string(s.phase),
+          std::to_string(s.batch),
+          std::to_string(s.m),
+          std::to_string(s.n),
+          std::to_string(s.k),
+          std::to_string(s.count),
+          to_string(s.layout),
+          to_string(s.b_operand)};
+}
+
+const std::vector<std::string> kShapeTitles = {"layer", "phase", "batch", "M", "N", "K", "count",
+                                               "layout", "B"};
+
+std::string energy_uj(double pj) { return fmt::format("{:.3f}", pj * 1e-6); }
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+std::string seconds_text(double s) {
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} us", s * 1e6);
+}
+
+// ---- cost report renderings ------------------------------------------------------------------
+
+std::string report_table(const ModelReport& r) {
+  std::vector<std::string> titles = kShapeTitles;
+  for (const char* t : {"cycles", "bound", "util", "DRAM bytes", "SRAM bytes", "energy (uJ)"})
+    titles.push_back(t);
+  TextTable table(titles);
+  for (const LayerReport& l : r.layers) {
+    std::vector<std::string> row = shape_cells(l.shape);
+    for (std::string cell : {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization),
+                             l.total.dram_bytes.get_str(), l.total.sram_bytes.get_str(),
+                             energy_uj(l.total.energy_pj)})
+      row.push_back(cell);
+    table.add(row);
+  }
+  const ReportTotals& t = r.totals;
+  table.rule();
+  table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
+             percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
+             energy_uj(t.energy_pj)});
+  std::string out = inputs_lines(r.source, r.inputs) + "cost model: " + r.description + "\n\n" +
+                    table.render() + "\n";
+  out += fmt::format("time: {} at {:.3f} GHz (cycles, bytes and energy: all calls of a row)\n",
+                     seconds_text(t.seconds), r.clock_hz * 1e-9);
+  if (t.tokens_per_second) {
+    out += fmt::format("tokens: {}, tokens/s: {:.2f}\n", *t.tokens, *t.tokens_per_second);
+  }
+  return out;
+}
+
+json totals_json(const ReportTotals& t) {
+  json j = {{"calls", to_json(t.calls)},         {"macs", to_json(t.macs)},
+            {"cycles", to_json(t.cycles)},       {"dram_bytes", to_json(t.dram_bytes)},
+            {"sram_bytes", to_json(t.sram_bytes)}, {"energy_pj", t.energy_pj},
+            {"utilization", t.utilization},      {"seconds", t.seconds}};
+  j["tokens"] = t.tokens ? json(*t.tokens) : json(nullptr);
+  j["tokens_per_second"] = t.tokens_per_second ? json(*t.tokens_per_second) : json(nullptr);
+  return j;
+}
+
+std::string report_json(const ModelReport& r) {
+  json layers = json::array();
+  for (const LayerReport& l : r.layers) {
+    json j = shape_json(l.shape);
+    j.update(cost_json(l.total));
+    j["per_call"] = cost_json(l.per_call);
+    layers.push_back(std::move(j));
+  }
+  json doc = {{"source", r.source},
+              {"inputs", r.inputs},
+              {"cost_model", {{"description", r.description}, {"clock_hz", r.clock_hz}}},
+              {"layers", std::move(layers)},
+              {"totals", totals_json(r.totals)}};
+  return doc.dump(2) + "\n";
+}
+
+const char* kCsvShapeHeader = "name,phase,batch,M,N,K,count,layout,b_operand,weights_quantized,epilogue_ops,macs";
+
+std::string csv_shape(const MatmulShape& s) {
+  const std::string quantized = s.weights_quantized ? (*s.weights_quantized ? "true" : "false") : "";
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(s.name), to_string(s.phase),
+                     s.batch, s.m, s.n, s.k, s.count, to_string(s.layout), to_string(s.b_operand),
+                     quantized, s.epilogue_ops, s.macs().get_str());
+}
+
+std::string csv_cost(const LayerCost& c) {
+  return fmt::format("{},{},{},{},{},{}", c.cycles.get_str(), csv_field(c.bound), c.utilization,
+                     c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.energy_pj);
+}
+
+std::string report_csv(const ModelReport& r) {
+  std::string out = std::string(kCsvShapeHeader) +
+                    ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj\n";
+  for (const LayerReport& l : r.layers) out += csv_shape(l.shape) + "," + csv_cost(l.total) + "\n";
+  const ReportTotals& t = r.totals;
+  out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}\n", t.calls.get_str(), t.macs.get_str(),
+                     t.cycles.get_str(), t.utilization, t.dram_bytes.get_str(),
+                     t.sram_bytes.get_str(), t.energy_pj);
+  return out;
+}
+
+// ---- shapes-only renderings ------------------------------------------------------------------
+
+struct ShapeTotals {
+  Integer calls, macs;
+};
+
+ShapeTotals shape_totals(const std::vector<MatmulShape>& shapes) {
+  ShapeTotals t;
+  for (const MatmulShape& s : shapes) {
+    t.calls += big(s.count);
+    t.macs += s.macs();
+  }
+  return t;
+}
+
+std::string shapes_table(const std::vector<MatmulShape>& shapes, const ReportContext& c) {
+  std::vector<std::string> titles = kShapeTitles;
+  titles.push_back("MACs (all calls)");
+  TextTable table(titles);
+  for (const MatmulShape& s : shapes) {
+    std::vector<std::string> row = shape_cells(s);
+    row.push_back(s.macs().get_str());
+    table.add(row);
+  }
+  const ShapeTotals t = shape_totals(shapes);
+  table.rule();
+  table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.macs.get_str()});
+  return inputs_lines(c.source, c.inputs) + "\n" + table.render();
+}
+
+std::string shapes_json(const std::vector<MatmulShape>& shapes, const ReportContext& c) {
+  json layers = json::array();
+  for (const MatmulShape& s : shapes) layers.push_back(shape_json(s));
+  const ShapeTotals t = shape_totals(shapes);
+  json totals = {{"calls", to_json(t.calls)}, {"macs", to_json(t.macs)}};
+  totals["tokens"] = c.tokens ? json(*c.tokens) : json(nullptr);
+  json doc = {{"source", c.source},
+              {"inputs", c.inputs},
+              {"layers", std::move(layers)},
+              {"totals", std::move(totals)}};
+  return doc.dump(2) + "\n";
+}
+
+std::string shapes_csv(const std::vector<MatmulShape>& shapes) {
+  std::string out = std::string(kCsvShapeHeader) + "\n";
+  for (const MatmulShape& s : shapes) out += csv_shape(s) + "\n";
+  const ShapeTotals t = shape_totals(shapes);
+  out += fmt::format("total,,,,,,{},,,,,{}\n", t.calls.get_str(), t.macs.get_str());
+  return out;
+}
+
+}  // namespace
+
+ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const CostModel& model,
+                               const ReportContext& context) {
+  if (!(model.clock_hz > 0) || !std::isfinite(model.clock_hz)) {
+    throw InputError(error_code::kRange, "", "clock",
+                     fmt::format("expected a positive clock frequency, got {} Hz", model.clock_hz));
+  }
+  if (!model.evaluate) throw InternalError("build_model_report: the cost model has no evaluator");
+  ModelReport r;
+  r.source = context.source;
+  r.inputs = context.inputs;
+  r.description = model.description;
+  r.clock_hz = model.clock_hz;
+  double weighted_utilization = 0;
+  for (const MatmulShape& s : shapes) {
+    LayerReport layer{s, model.evaluate(s), {}};
+    check_cost(layer.per_call, s);
+    layer.total = times(layer.per_call, s.count);
+    add_to_totals(layer, r.totals, weighted_utilization);
+    r.layers.push_back(std::move(layer));
+  }
+  ReportTotals& t = r.totals;
+  if (t.cycles > 0) t.utilization = weighted_utilization / to_double(t.cycles);
+  t.seconds = to_double(t.cycles) / model.clock_hz;
+  t.tokens = context.tokens;
+  if (t.tokens && t.seconds > 0) t.tokens_per_second = static_cast<double>(*t.tokens) / t.seconds;
+  return r;
+}
+
+ReportFormat parse_report_format(const std::string& name) {
+  if (name == "table") return ReportFormat::kTable;
+  if (name == "json") return ReportFormat::kJson;
+  if (name == "csv") return ReportFormat::kCsv;
+  throw InputError(error_code::kUnknownName, "", "--format",
+                   "unknown format '" + name + "' (expected table, json or csv)");
+}
+
+std::string format_model_report(const ModelReport& report, ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kTable: return report_table(report);
+    case ReportFormat::kJson: return report_json(report);
+    case ReportFormat::kCsv: return report_csv(report);
+  }
+  throw InternalError("bad ReportFormat");
+}
+
+std::string format_shapes(const std::vector<MatmulShape>& shapes, const ReportContext& context,
+                          ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kTable: return shapes_table(shapes, context);
+    case ReportFormat::kJson: return shapes_json(shapes, context);
+    case ReportFormat::kCsv: return shapes_csv(shapes);
+  }
+  throw InternalError("bad ReportFormat");
+}
+
+}  // namespace tenet::llm

@@ -1,0 +1,258 @@
+// Generated matmuls against the reference table (docs/llm.md), derived by hand per model:
+// B batch, S prompt, L context, h hidden, n_h heads, n_kv KV heads, r = n_h/n_kv, d = h/n_h,
+// I intermediate, V vocab, T = B·S.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tenet/error.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+
+using namespace tenet::llm;
+
+namespace {
+
+ModelConfig model(const std::string& file) {
+  return load_model_config(std::string(TENET_SOURCE_DIR) + "/workloads/models/" + file);
+}
+
+const MatmulShape& find(const std::vector<MatmulShape>& shapes, const std::string& name) {
+  for (const MatmulShape& s : shapes) {
+    if (s.name == name) return s;
+  }
+  FAIL("no matmul named " << name);
+  throw;  // unreachable
+}
+
+struct Row {
+  const char* name;
+  std::int64_t batch, m, n, k, count;
+  Layout layout;
+  OperandKind b;
+};
+
+// The generated list must hold exactly these rows, in this order.
+void check_rows(const std::vector<MatmulShape>& shapes, const std::vector<Row>& rows, Phase phase) {
+  REQUIRE(shapes.size() == rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const MatmulShape& s = shapes[i];
+    INFO(s);
+    CHECK(s.name == r.name);
+    CHECK(s.batch == r.batch);
+    CHECK(s.m == r.m);
+    CHECK(s.n == r.n);
+    CHECK(s.k == r.k);
+    CHECK(s.count == r.count);
+    CHECK(s.layout == r.layout);
+    CHECK(s.b_operand == r.b);
+    CHECK(s.has_weights() == (r.b == OperandKind::kWeight));
+    CHECK(s.phase == phase);
+    CHECK_FALSE(s.weights_quantized.has_value());
+  }
+}
+
+constexpr Layout NT = Layout::kNT;
+constexpr Layout NN = Layout::kNN;
+constexpr OperandKind W = OperandKind::kWeight;
+constexpr OperandKind KV = OperandKind::kKvCache;
+
+GenerationOptions prefill(std::int64_t batch, std::int64_t prompt) {
+  GenerationOptions o;
+  o.phase = Phase::kPrefill;
+  o.batch = batch;
+  o.prompt = prompt;
+  return o;
+}
+
+GenerationOptions decode(std::int64_t batch, std::int64_t context) {
+  GenerationOptions o;
+  o.phase = Phase::kDecode;
+  o.batch = batch;
+  o.context = context;
+  return o;
+}
+
+std::int64_t weight_macs(const std::vector<MatmulShape>& shapes) {
+  std::int64_t total = 0;
+  for (const MatmulShape& s : shapes) {
+    if (s.has_weights()) total += s.count * s.batch * s.m * s.n * s.k;
+  }
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("GPT-2 medium prefill: the seed's prompt of 37 tokens", "[llm][matmuls]") {
+  // h 1024, n_h = n_kv = 16, d 64, r 1, I 4·1024, V 50257, 24 layers; B 1, S 37 -> T 37.
+  const auto shapes = generate_matmuls(model("gpt2-medium.json"), prefill(1, 37));
+  check_rows(shapes,
+             {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W},  // (n_h + 2·n_kv)·d = 3072
+              {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
+              {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
+              {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},      // the seed's kernel
+              {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W},
+              {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W},
+              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},          // last token only
+             Phase::kPrefill);
+}
+
+TEST_CASE("GPT-2 medium decode", "[llm][matmuls]") {
+  const auto shapes = generate_matmuls(model("gpt2-medium.json"), decode(1, 100));
+  check_rows(shapes,
+             {{"attn.c_attn", 1, 1, 3072, 1024, 24, NT, W},
+              {"attn.qk", 16, 1, 100, 64, 24, NT, KV},  // M = r = 1, N = L
+              {"attn.pv", 16, 1, 64, 100, 24, NN, KV},  // K = L
+              {"attn.c_proj", 1, 1, 1024, 1024, 24, NT, W},
+              {"mlp.c_fc", 1, 1, 4096, 1024, 24, NT, W},
+              {"mlp.c_proj", 1, 1, 1024, 4096, 24, NT, W},
+              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},
+             Phase::kDecode);
+}
+
+TEST_CASE("Llama-2-7B prefill, batch 2, prompt 512", "[llm][matmuls]") {
+  // h 4096, n_h = n_kv = 32, d 128, r 1, I 11008, V 32000; T = 1024; B·n_kv = 64.
+  const auto shapes = generate_matmuls(model("llama-2-7b.json"), prefill(2, 512));
+  check_rows(shapes,
+             {{"self_attn.qkv_proj", 1, 1024, 12288, 4096, 32, NT, W},
+              {"self_attn.qk", 64, 512, 512, 128, 32, NT, KV},
+              {"self_attn.pv", 64, 512, 128, 512, 32, NN, KV},
+              {"self_attn.o_proj", 1, 1024, 4096, 4096, 32, NT, W},
+              {"mlp.gate_up_proj", 1, 1024, 22016, 4096, 32, NT, W},  // 2·I
+              {"mlp.down_proj", 1, 1024, 4096, 11008, 32, NT, W},
+              {"lm_head", 1, 2, 32000, 4096, 1, NT, W}},               // M = B
+             Phase::kPrefill);
+}
+
+TEST_CASE("Llama-2-7B decode, context 2048", "[llm][matmuls]") {
+  const auto shapes = generate_matmuls(model("llama-2-7b.json"), decode(1, 2048));
+  check_rows(shapes,
+             {{"self_attn.qkv_proj", 1, 1, 12288, 4096, 32, NT, W},
+              {"self_attn.qk", 32, 1, 2048, 128, 32, NT, KV},
+              {"self_attn.pv", 32, 1, 128, 2048, 32, NN, KV},
+              {"self_attn.o_proj", 1, 1, 4096, 4096, 32, NT, W},
+              {"mlp.gate_up_proj", 1, 1, 22016, 4096, 32, NT, W},
+              {"mlp.down_proj", 1, 1, 4096, 11008, 32, NT, W},
+              {"lm_head", 1, 1, 32000, 4096, 1, NT, W}},
+             Phase::kDecode);
+}
+
+TEST_CASE("Llama-3-8B prefill with GQA: n_kv 8, r 4", "[llm][matmuls]") {
+  // h 4096, n_h 32, n_kv 8, d 128, r 4, I 14336, V 128256; B 1, S 512.
+  const auto shapes = generate_matmuls(model("llama-3-8b.json"), prefill(1, 512));
+  check_rows(shapes,
+             {{"self_attn.qkv_proj", 1, 512, (32 + 2 * 8) * 128, 4096, 32, NT, W},  // 6144
+              {"self_attn.qk", 8, 4 * 512, 512, 128, 32, NT, KV},  // M = r·S, × B·n_kv = 8
+              {"self_attn.pv", 8, 4 * 512, 128, 512, 32, NN, KV},
+              {"self_attn.o_proj", 1, 512, 4096, 4096, 32, NT, W},
+              {"mlp.gate_up_proj", 1, 512, 28672, 4096, 32, NT, W},
+              {"mlp.down_proj", 1, 512, 4096, 14336, 32, NT, W},
+              {"lm_head", 1, 1, 128256, 4096, 1, NT, W}},
+             Phase::kPrefill);
+}
+
+TEST_CASE("Llama-3-8B decode with GQA, batch 4, context 2048", "[llm][matmuls]") {
+  const auto shapes = generate_matmuls(model("llama-3-8b.json"), decode(4, 2048));
+  check_rows(shapes,
+             {{"self_attn.qkv_proj", 1, 4, 6144, 4096, 32, NT, W},
+              {"self_attn.qk", 32, 4, 2048, 128, 32, NT, KV},  // M = r, × B·n_kv = 32
+              {"self_attn.pv", 32, 4, 128, 2048, 32, NN, KV},
+              {"self_attn.o_proj", 1, 4, 4096, 4096, 32, NT, W},
+              {"mlp.gate_up_proj", 1, 4, 28672, 4096, 32, NT, W},
+              {"mlp.down_proj", 1, 4, 4096, 14336, 32, NT, W},
+              {"lm_head", 1, 4, 128256, 4096, 1, NT, W}},
+             Phase::kDecode);
+}
+
+TEST_CASE("separate Q, K, V and gate, up projections", "[llm][matmuls]") {
+  GenerationOptions o = prefill(1, 16);
+  o.fused_qkv = false;
+  o.fused_gate_up = false;
+  const auto shapes = generate_matmuls(model("llama-3-8b.json"), o);
+  CHECK(find(shapes, "self_attn.q_proj").n == 4096);  // n_h·d
+  CHECK(find(shapes, "self_attn.k_proj").n == 1024);  // n_kv·d
+  CHECK(find(shapes, "self_attn.v_proj").n == 1024);
+  CHECK(find(shapes, "mlp.gate_proj").n == 14336);
+  CHECK(find(shapes, "mlp.up_proj").n == 14336);
+  CHECK(shapes.size() == 10);
+}
+
+TEST_CASE("lm_head over all tokens has M = B·S", "[llm][matmuls]") {
+  GenerationOptions o = prefill(3, 100);
+  o.lm_head = LmHead::kAllTokens;
+  CHECK(find(generate_matmuls(model("gpt2.json"), o), "lm_head").m == 300);
+  o.lm_head = LmHead::kLastToken;
+  CHECK(find(generate_matmuls(model("gpt2.json"), o), "lm_head").m == 3);
+}
+
+TEST_CASE("decode weight MACs equal the published parameter counts minus embeddings and norms",
+          "[llm][matmuls]") {
+  // Llama-2-7B: 6,738,415,616 parameters; minus the input embedding 32000·4096 and the RMSNorm
+  // weights 4096·(2·32 + 1) leaves the linear layers incl. lm_head, each used once per token.
+  const std::int64_t llama2 = 6738415616LL - 32000LL * 4096 - 4096LL * 65;
+  CHECK(weight_macs(generate_matmuls(model("llama-2-7b.json"), decode(1, 10))) == llama2);
+  // Llama-3-8B: 8,030,261,248 parameters, embedding 128256·4096.
+  const std::int64_t llama3 = 8030261248LL - 128256LL * 4096 - 4096LL * 65;
+  CHECK(weight_macs(generate_matmuls(model("llama-3-8b.json"), decode(1, 10))) == llama3);
+  // GPT-2 medium: 354,823,168 parameters with a tied lm_head (counted once, used as lm_head);
+  // minus the position embedding 1024·1024, the biases 24·(3072+1024+4096+1024) and the
+  // LayerNorms 24·4·1024 + 2·1024.
+  const std::int64_t gpt2m = 354823168LL - 1024LL * 1024 - 24LL * 9216 - (24LL * 4096 + 2048);
+  CHECK(weight_macs(generate_matmuls(model("gpt2-medium.json"), decode(1, 10))) == gpt2m);
+}
+
+TEST_CASE("Mistral's sliding window caps the attended context in decode", "[llm][matmuls]") {
+  const auto shapes = generate_matmuls(model("mistral-7b-v0.1.json"), decode(1, 8000));
+  CHECK(find(shapes, "self_attn.qk").n == 4096);
+  CHECK(find(shapes, "self_attn.pv").k == 4096);
+  const auto short_context = generate_matmuls(model("mistral-7b-v0.1.json"), decode(1, 1000));
+  CHECK(find(short_context, "self_attn.qk").n == 1000);
+}
+
+TEST_CASE("aggregate_matmuls merges identical calls and keeps first-appearance order",
+          "[llm][matmuls]") {
+  GenerationOptions o = decode(1, 64);
+  o.fused_qkv = false;
+  const auto merged = aggregate_matmuls(generate_matmuls(model("llama-2-7b.json"), o));
+  // q, k, v and o_proj are all 1×4096×4096 in Llama-2-7B (no GQA).
+  REQUIRE(merged.size() == 6);
+  CHECK(merged[0].name == "self_attn.q_proj+self_attn.k_proj+self_attn.v_proj+self_attn.o_proj");
+  CHECK(merged[0].count == 4 * 32);
+  CHECK(merged[1].name == "self_attn.qk");
+  const auto twice = aggregate_matmuls({merged[1], merged[1]});
+  REQUIRE(twice.size() == 1);
+  CHECK(twice[0].name == "self_attn.qk");
+  CHECK(twice[0].count == 64);
+}
+
+TEST_CASE("bad generation options name the option", "[llm][matmuls][errors]") {
+  namespace code = tenet::error_code;
+  const ModelConfig gpt2 = model("gpt2.json");
+  struct Case {
+    GenerationOptions options;
+    const char* code;
+    const char* where;
+  };
+  GenerationOptions no_phase = prefill(1, 10);
+  no_phase.phase = Phase::kUnspecified;
+  const Case cases[] = {
+      {prefill(0, 10), code::kRange, "--batch"},
+      {prefill(-1, 10), code::kRange, "--batch"},
+      {prefill(1, 0), code::kRange, "--prompt"},
+      {prefill(1, 1025), code::kRange, "--prompt"},  // GPT-2 has 1024 positions
+      {decode(1, 0), code::kRange, "--context"},
+      {decode(1, 2000), code::kRange, "--context"},
+      {prefill(std::int64_t{1} << 62, 1000), code::kOverflow, "--prompt"},
+      {no_phase, code::kUsage, "--phase"},
+  };
+  for (const Case& c : cases) {
+    try {
+      generate_matmuls(gpt2, c.options);
+      FAIL("expected an error at " << c.where);
+    } catch (const tenet::InputError& e) {
+      CHECK(e.code() == c.code);
+      CHECK(e.where() == c.where);
+    }
+  }
+}

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tenet/error.hpp"
+#include "tenet/quant/quant_spec.hpp"
 
 namespace tenet::quant {
 namespace {
@@ -25,11 +26,6 @@ std::optional<DataType> parse_key(const std::string& key) {
   }
 }
 
-// The wider of two multiplier inputs; a float (or nf, which decodes to a float) wins over an int.
-DataType multiply_type(const DataType& a, const DataType& b) {
-  if (a.is_integer() != b.is_integer()) return a.is_integer() ? b : a;
-  return a.bits() >= b.bits() ? a : b;
-}
 
 }  // namespace
 
@@ -67,7 +63,8 @@ OpEnergy OpEnergyTable::lookup(const DataType& type) const {
 
 double mac_energy_pj(const OpEnergyTable& table, const DataType& a, const DataType& b,
                      const DataType& accumulate) {
-  return table.lookup(multiply_type(a, b)).mul_pj + table.lookup(accumulate).add_pj;
+  return table.lookup(MacPrecision{a, b, accumulate}.multiplier()).mul_pj +
+         table.lookup(accumulate).add_pj;
 }
 
 }  // namespace tenet::quant

@@ -93,6 +93,7 @@ std::vector<std::string> weight_tensor_names(const Context& c, const Access& b) 
 
 // B elements dequantized: once each (dram_to_sram) or once per M-tile that uses them.
 Integer dequant_elements(const Context& c, const Access& b) {
+  if (c.options.dequant_elements) return *c.options.dequant_elements;
   const Access* a = c.role(OperandRole::kActivation);
   const long long tile = c.options.tile_m;
   if (c.spec.dequant.placement == DequantPlacement::kDramToSram || tile <= 0 || !a)

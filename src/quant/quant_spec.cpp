@@ -319,6 +319,11 @@ int dequant_ops_per_element(const QuantSpec& spec, const OperandSpec& b) {
   return dequant_op_breakdown(spec, b).total();
 }
 
+DataType MacPrecision::multiplier() const {
+  if (a.is_integer() != b.is_integer()) return a.is_integer() ? b : a;
+  return a.bits() >= b.bits() ? a : b;
+}
+
 MacPrecision mac_precision(const QuantSpec& spec, const OperandSpec& b) {
   return MacPrecision{spec.activations.dtype, dequantizes(spec, b) ? dequant_target(spec) : b.dtype,
                       spec.accumulator};

@@ -26,6 +26,9 @@ struct CostOptions {
   // Rows of A per tile that goes through the dequant unit (placement sram_to_array): every
   // M-tile dequantizes the weights it uses again. 0 = all of M in one tile.
   long long tile_m = 0;
+  // B elements dequantized, when a hardware model knows better (e.g. array-side SRAM reads of B
+  // under a tiled mapping, or DRAM loads of B for dram_to_sram); overrides tile_m.
+  std::optional<Integer> dequant_elements;
   OpEnergyTable energy = OpEnergyTable::defaults_45nm();
   poly::CountOptions count;
 };

@@ -164,6 +164,7 @@ struct MacPrecision {
   DataType b;            // B operand as it enters the multiplier (after any dequantization)
   DataType accumulate;
   bool mixed() const { return a != b; }
+  DataType multiplier() const;  // the wider input; a float (or nf) input wins over an integer
   friend bool operator==(const MacPrecision& x, const MacPrecision& y) {
     return x.a == y.a && x.b == y.b && x.accumulate == y.accumulate;
   }

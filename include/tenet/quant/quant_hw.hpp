@@ -1,0 +1,87 @@
+// The cost of a quantized GEMM on an accelerator: the hardware model (tenet::hw) run on the
+// operands as stored — packed words, scale and zero tensors with their own widths — plus the
+// quantization's own work: the dequant unit (which can bound the latency in decode), epilogue and
+// rescaling, activation quantization, and energy at each precision (docs/quantization.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/problem.hpp"
+#include "tenet/hw/result.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/quant/quant_costs.hpp"
+#include "tenet/quant/quant_spec.hpp"
+
+namespace tenet::quant {
+
+struct QuantHwOptions {
+  ApplyOptions apply;
+  mapping::Tiling tiling;       // buffer tiling (0 = whole dimension)
+  bool choose_tiling = false;   // pick one with hw::choose_tiling instead
+  hw::Options hw;
+  // Throughput of the dequant unit; overrides dequant.throughput of the spec (0 = keep).
+  long long dequant_elements_per_cycle = 0;
+  long long dequant_ops_per_cycle = 0;
+  OpEnergyTable energy = OpEnergyTable::defaults_45nm();  // ops outside the MAC
+  poly::CountOptions count;
+};
+
+// The resource whose busy cycles are the largest (ties go to the earlier one).
+enum class QuantBound { kCompute, kSram, kDram, kDequant };
+const char* to_string(QuantBound b);  // "compute", "sram", "dram", "dequant"
+
+// Bytes one tensor moves at each level, in bytes of its storage format (packed words for
+// packed operands). waste_* is the part of those bytes that packing leaves unused.
+struct TensorTraffic {
+  std::string name;   // "A", "B", "C", "B.scale", "B.zero", "A.scale", ...
+  workload::OperandRole role = workload::OperandRole::kOther;
+  int bits = 16;      // bits per value
+  int storage_bits = 16;  // bits per element as moved: the word width for packed operands
+  long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;
+  long long dram_waste_bytes = 0, sram_waste_bytes = 0;
+};
+
+struct QuantEnergy {  // pJ
+  double mac = 0, register_file = 0, sram = 0, dram = 0;
+  double dequant = 0, epilogue = 0, rescale = 0, zero_sums = 0, quantize = 0;
+  double total() const {
+    return mac + register_file + sram + dram + dequant + epilogue + rescale + zero_sums + quantize;
+  }
+};
+
+struct QuantHwResult {
+  std::string scheme;
+  hw::GemmProblem problem;          // what the hardware model evaluated
+  hw::Result hw;                    // its result (cycles, accesses per tensor, energy)
+  QuantCosts costs;                 // exact quantities; dequant elements from the mapping
+  DequantPlacement placement = DequantPlacement::kNone;  // where B is dequantized (none if not)
+  long long dequant_cycles = 0;     // busy cycles of the dequant unit (0: nothing to dequantize)
+  long long total_cycles = 0;       // max(hw.cycles.total, dequant_cycles)
+  QuantBound bound = QuantBound::kCompute;
+  std::vector<TensorTraffic> traffic;  // in problem operand order
+  long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
+  QuantEnergy energy;
+
+  const TensorTraffic& tensor(const std::string& name) const;  // InternalError if absent
+};
+
+// The hw::GemmProblem of a quantized GEMM: A, B, C with the widths they are stored at in the
+// global buffer (packed operands as words: bits = word width, indexed by floor(index / values
+// per word) along the packing axis; for dram_to_sram the weights are held dequantized), one
+// operand per scale/zero tensor (grouped by its granularity), and the MAC precision (the wider
+// multiplier input: the precision name if the accelerator has it, else its select_precision).
+hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::GemmShape& shape,
+                                   const QuantSpec& spec, const ApplyOptions& apply = {});
+
+// Throws InputError(missing-field, "/dequant/throughput") when the scheme dequantizes but no
+// throughput is given, and the hardware model's InputErrors (unsupported precision, ...).
+QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::GemmShape& shape,
+                                  const QuantSpec& spec, mapping::Dataflow dataflow,
+                                  const QuantHwOptions& options = {});
+
+}  // namespace tenet::quant

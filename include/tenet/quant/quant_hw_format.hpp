@@ -1,0 +1,33 @@
+// Presenting quantized-GEMM evaluations: JSON (keys in docs/quantization.md), a table for one
+// scheme and the side-by-side comparison of several (`tenet compare --quant`).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tenet/quant/quant_hw.hpp"
+
+namespace tenet::quant {
+
+// hw::to_json(result.hw) overlaid with the quantization's view: cycles.total (dequant unit
+// included), cycles.dequant, busy_cycles.dequant, bound (compute | sram | dram | dequant),
+// "quant" {scheme, mac_precision, effective_bits_per_weight, weight_bytes}, "dequant" {ops,
+// cycles, elements, ops_per_element, placement}, "epilogue" {ops}, "rescale" {ops},
+// "zero_sums" {ops}, "quantize" {activation_ops, output_ops}, "bytes" {dram, sram,
+// register_file}, "dram_bytes", "energy_pj" with the full breakdown, and per tensor (scale and
+// zero tensors as their own entries "B.scale", "B.zero", "A.scale", ...): bits (per value),
+// storage_bits, elements, words, dram_bytes, sram_bytes, register_file_bytes, dram_waste_bytes,
+// sram_waste_bytes.
+nlohmann::json to_json(const QuantHwResult& result);
+// The same keys written into an existing report (quantization values replace hardware ones).
+void merge_into(nlohmann::json& report, const QuantHwResult& result);
+std::string format_table(const QuantHwResult& result);
+
+// One row per scheme: cycles, bound, bytes per level, energy, speed-up and energy ratio vs the
+// first row.
+nlohmann::json comparison_json(const std::vector<QuantHwResult>& results);
+std::string format_comparison(const std::vector<QuantHwResult>& results);
+
+}  // namespace tenet::quant

@@ -1,0 +1,271 @@
+#include "tenet/quant/quant_hw.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "tenet/error.hpp"
+#include "tenet/hw/tiling_search.hpp"
+
+namespace tenet::quant {
+namespace {
+
+using workload::OperandRole;
+using Groups = std::array<long long, 3>;  // per GEMM index i, j, k (see hw::Operand::group)
+
+constexpr int kI = 0, kJ = 1, kK = 2;
+
+bool b_is_kv(const ApplyOptions& o) { return o.b == BOperand::kKvCache; }
+OperandKind b_kind(const ApplyOptions& o) {
+  return b_is_kv(o) ? OperandKind::kKvCache : OperandKind::kWeights;
+}
+
+// The GEMM index of the KV cache's token / channel axis.
+int token_index(const ApplyOptions& o) { return o.kv_token_axis == KvTokenAxis::kN ? kJ : kK; }
+int channel_index(const ApplyOptions& o) { return o.kv_token_axis == KvTokenAxis::kN ? kK : kJ; }
+
+int axis_index(PackAxis a, const ApplyOptions& o) {
+  switch (a) {
+    case PackAxis::kM: return kI;
+    case PackAxis::kN: return kJ;
+    case PackAxis::kK: return kK;
+    case PackAxis::kToken: return token_index(o);
+    case PackAxis::kChannel: return channel_index(o);
+  }
+  return kK;
+}
+
+Groups scale_groups(OperandKind kind, const ScaleLevel& l, const ApplyOptions& o) {
+  Groups g{0, 0, 0};
+  const bool kv = kind == OperandKind::kKvCache;
+  const int row = kind == OperandKind::kActivations ? kI : kv ? token_index(o) : kJ;
+  const int column = kv ? channel_index(o) : kK;
+  switch (l.granularity) {
+    case Granularity::kPerTensor: break;
+    case Granularity::kPerChannel: g[kv ? channel_index(o) : kJ] = 1; break;
+    case Granularity::kPerToken: g[kv ? token_index(o) : kI] = 1; break;
+    case Granularity::kPerInputChannel: g[kK] = 1; break;
+    case Granularity::kGroup: g[row] = 1, g[column] = l.group_size; break;
+    case Granularity::kBlock: g[kJ] = l.block_n, g[kK] = l.block_k; break;
+  }
+  return g;
+}
+
+hw::Operand operand_as_stored(const std::string& name, OperandRole role, const OperandSpec& op,
+                              Groups groups, const ApplyOptions& o) {
+  hw::Operand x{name, role, op.dtype.bits(), role == OperandRole::kOutput, groups};
+  if (op.packing && op.packing->values_per_word > 1) {
+    x.bits = op.packing->storage_bits;
+    x.group[axis_index(op.packing->axis, o)] = op.packing->values_per_word;
+  }
+  return x;
+}
+
+// The precision name of the multiplier type, if the accelerator supports it; else the first
+// supported one of the same family at least as wide; else the accelerator's choice by width.
+std::string precision_for(const arch::Accelerator& acc, const DataType& t) {
+  const auto& supported = acc.spec().precisions;
+  static const std::vector<std::pair<const char*, int>> ints{
+      {"int4", 4}, {"int8", 8}, {"int16", 16}, {"int32", 32}};
+  static const std::vector<std::pair<const char*, int>> floats{
+      {"fp8", 8}, {"fp16", 16}, {"bf16", 16}, {"fp32", 32}};
+  if (t == DataType::bf16() && supported.count("bf16")) return "bf16";
+  for (const auto& [name, bits] : t.is_integer() ? ints : floats)
+    if (bits >= t.bits() && supported.count(name)) return name;
+  return acc.select_precision(t.bits());
+}
+
+int array_bits(const QuantSpec& spec, const OperandSpec& b) {
+  return dequantizes(spec, b) ? dequant_target(spec).bits() : b.dtype.bits();
+}
+
+void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKind kind,
+                        const OperandSpec& op, const ApplyOptions& o) {
+  for (std::size_t l = 0; l < op.scales.size(); ++l) {
+    const ScaleLevel& level = op.scales[l];
+    const Groups g = scale_groups(kind, level, o);
+    const std::string scale = scale_tensor_id(tensor, l), zero = zero_tensor_id(tensor, l);
+    auto dotted = [](const std::string& id, OperandRole role) {
+      return report_name(workload::Access{id, workload::AccessKind::kRead, {}, 16, role});
+    };
+    p.operands.push_back({dotted(scale, OperandRole::kScale), OperandRole::kScale,
+                          level.dtype.bits(), false, g});
+    if (level.zero)
+      p.operands.push_back({dotted(zero, OperandRole::kZero), OperandRole::kZero,
+                            level.zero->bits(), false, g});
+  }
+}
+
+// B as the array sees it: the dequantized (or stored) values, one per element.
+hw::GemmProblem shadow_problem(hw::GemmProblem p, const QuantSpec& spec, const OperandSpec& b) {
+  for (auto& x : p.operands)
+    if (x.name == "B") x.bits = array_bits(spec, b), x.group = {0, 1, 1};
+  return p;
+}
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o,
+                              const QuantCosts& c) {
+  if (c.ops.dequant_elements == 0) return 0;
+  const long long epc = o.dequant_elements_per_cycle ? o.dequant_elements_per_cycle
+                        : o.dequant_ops_per_cycle   ? 0
+                                                    : spec.dequant.elements_per_cycle;
+  const long long opc = o.dequant_ops_per_cycle ? o.dequant_ops_per_cycle
+                        : o.dequant_elements_per_cycle ? 0
+                                                       : spec.dequant.ops_per_cycle;
+  if (epc > 0) return ceil_div(poly::to_int64(c.ops.dequant_elements), epc);
+  if (opc > 0) return ceil_div(poly::to_int64(c.ops.dequant), opc);
+  throw InputError(error_code::kMissingField, "", "/dequant/throughput",
+                   fmt::format("scheme \"{}\" dequantizes {} weights between {}; give the dequant "
+                               "unit's throughput (dequant.throughput, or --dequant-rate)",
+                               spec.name, c.ops.dequant_elements.get_str(),
+                               to_string(spec.dequant.placement)));
+}
+
+QuantBound bound_of(const hw::ResourceCycles& busy, long long dequant) {
+  const std::array<long long, 4> t{busy.compute, busy.sram, busy.dram, dequant};
+  return static_cast<QuantBound>(std::max_element(t.begin(), t.end()) - t.begin());
+}
+
+long long ceil_bytes(const mpq_class& bits) {
+  mpz_class bytes = bits.get_num() + 8 * bits.get_den() - 1;
+  bytes /= 8 * bits.get_den();
+  return poly::to_int64(bytes);
+}
+
+// Storage bits per element of a tensor (packing waste included), exact.
+mpq_class bits_per_element(const TensorStorage& s) {
+  mpq_class r(s.storage_bits(), s.elements);
+  r.canonicalize();
+  return r;
+}
+
+long long waste_of(long long bytes, const TensorStorage& s) {
+  if (s.storage_bits() == 0) return 0;
+  return poly::to_int64(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() / s.storage_bits());
+}
+
+struct Evaluation {
+  const QuantSpec& spec;
+  const OperandSpec& b;
+  const hw::Result& main;
+  const hw::Result& shadow;
+  const QuantCosts& costs;
+  bool b_dequantized_into_sram;
+};
+
+TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
+                         const arch::EnergyTable& energy, QuantEnergy& q) {
+  TensorTraffic x{t.name, t.role, t.bits, t.bits};
+  const bool is_b = t.name == "B";
+  const bool scale_or_zero = t.role == OperandRole::kScale || t.role == OperandRole::kZero;
+  const TensorStorage& s = e.costs.tensor(t.name);
+  x.bits = s.bits;
+  x.dram_bytes = t.dram_bytes;
+  double dram_pj = t.energy_pj.dram;
+  if (is_b && e.b_dequantized_into_sram) {  // DRAM holds the packed format
+    const mpq_class bits = bits_per_element(s) * mpq_class(static_cast<long>(t.dram_reads + t.dram_writes));
+    x.dram_bytes = ceil_bytes(bits);
+    dram_pj = t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() /
+              energy.dram.access_bits;
+  }
+  x.sram_bytes = poly::to_int64((poly::Integer(static_cast<long>(t.sram_reads + t.sram_writes)) *
+                                     t.bits + 7) / 8);
+  const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
+  x.register_file_bytes =
+      scale_or_zero ? 0
+                    : poly::to_int64((poly::Integer(static_cast<long>(rf.register_reads + rf.register_writes)) *
+                                          rf.bits + 7) / 8);
+  x.dram_waste_bytes = waste_of(x.dram_bytes, s);
+  x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
+  q.dram += dram_pj;
+  q.sram += t.energy_pj.sram;
+  q.register_file += scale_or_zero ? 0 : rf.energy_pj.register_file;
+  return x;
+}
+
+}  // namespace
+
+const char* to_string(QuantBound b) {
+  switch (b) {
+    case QuantBound::kCompute: return "compute";
+    case QuantBound::kSram: return "sram";
+    case QuantBound::kDram: return "dram";
+    case QuantBound::kDequant: return "dequant";
+  }
+  return "?";
+}
+
+const TensorTraffic& QuantHwResult::tensor(const std::string& name) const {
+  for (const auto& t : traffic)
+    if (t.name == name) return t;
+  throw InternalError("QuantHwResult: no tensor named " + name);
+}
+
+hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::GemmShape& shape,
+                                   const QuantSpec& spec, const ApplyOptions& o) {
+  const OperandSpec& b = spec.operand(b_kind(o));
+  hw::GemmProblem p;
+  p.shape = shape;
+  p.operands.push_back(operand_as_stored("A", OperandRole::kActivation, spec.activations,
+                                         {1, 0, 1}, o));
+  hw::Operand bx = operand_as_stored("B", OperandRole::kWeight, b, {0, 1, 1}, o);
+  if (spec.dequant.placement == DequantPlacement::kDramToSram && dequantizes(spec, b))
+    bx = {"B", OperandRole::kWeight, dequant_target(spec).bits(), false, {0, 1, 1}};
+  p.operands.push_back(bx);
+  p.operands.push_back(operand_as_stored("C", OperandRole::kOutput, spec.output, {1, 1, 0}, o));
+  add_scale_operands(p, "A", OperandKind::kActivations, spec.activations, o);
+  add_scale_operands(p, "B", b_kind(o), b, o);
+  add_scale_operands(p, "C", OperandKind::kOutput, spec.output, o);
+  p.precision = precision_for(acc, mac_precision(spec, b).multiplier());
+  hw::validate(p);
+  return p;
+}
+
+QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::GemmShape& shape,
+                                  const QuantSpec& spec, mapping::Dataflow dataflow,
+                                  const QuantHwOptions& options) {
+  QuantHwResult r;
+  r.scheme = spec.name;
+  const OperandSpec& b = spec.operand(b_kind(options.apply));
+  r.problem = make_quant_problem(acc, shape, spec, options.apply);
+  const hw::GemmProblem shadow = shadow_problem(r.problem, spec, b);
+  const mapping::Tiling tiling =
+      options.choose_tiling ? hw::choose_tiling(acc, r.problem, dataflow, options.hw) : options.tiling;
+  r.hw = hw::evaluate_gemm(acc, r.problem, dataflow, tiling, options.hw);
+  const hw::Result shadow_hw = hw::evaluate_gemm(acc, shadow, dataflow, r.hw.tiling, options.hw);
+
+  CostOptions cost;
+  cost.apply = options.apply;
+  cost.energy = options.energy;
+  cost.count = options.count;
+  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
+  if (dequantizes(spec, b))
+    cost.dequant_elements = poly::Integer(static_cast<long>(
+        into_sram ? r.hw.tensor("B").dram_reads : shadow_hw.tensor("B").sram_array_reads));
+  r.costs = analyze_quant(mapping::make_gemm_workload(shape), spec, cost);
+
+  r.placement = dequantizes(spec, b) ? spec.dequant.placement : DequantPlacement::kNone;
+  r.dequant_cycles = dequant_unit_cycles(spec, options, r.costs);
+  r.total_cycles = std::max(r.hw.cycles.total, r.dequant_cycles);
+  r.bound = bound_of(r.hw.busy, r.dequant_cycles);
+
+  const Evaluation e{spec, b, r.hw, shadow_hw, r.costs, into_sram && dequantizes(spec, b)};
+  for (const hw::TensorResult& t : r.hw.tensors) {
+    r.traffic.push_back(traffic_of(e, t, acc.spec().energy, r.energy));
+    r.dram_bytes += r.traffic.back().dram_bytes;
+    r.sram_bytes += r.traffic.back().sram_bytes;
+    r.register_file_bytes += r.traffic.back().register_file_bytes;
+  }
+  r.energy.mac = r.hw.energy_pj.mac;
+  r.energy.dequant = r.costs.energy.dequant;
+  r.energy.epilogue = r.costs.energy.epilogue;
+  r.energy.rescale = r.costs.energy.rescale;
+  r.energy.zero_sums = r.costs.energy.zero_sums;
+  r.energy.quantize = r.costs.energy.quantize;
+  return r;
+}
+
+}  // namespace tenet::quant

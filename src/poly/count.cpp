@@ -35,7 +35,7 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece, const C
                     CountPiece& info) {
   engine.begin_piece();
   try {
-    detail::System system = detail::lifted_system(piece, options.isl_detect_equalities);
+    detail::System system = detail::lifted_system(piece, {options.isl_detect_equalities, options.isl_remove_redundancies});
     info.dims = system.vars();
     Integer result = engine.count(std::move(system));
     info.strategy = engine.piece_strategy();

@@ -37,9 +37,11 @@ struct CountOptions {
   bool sparsify = true;        // greedy unimodular sparsification of >=3-D systems
   bool memoize = true;         // reuse counts of identical normalized >=3-D systems (per thread)
   long max_vertex_subsets = 20000;  // cap on row subsets tried in vertex/period computations
-  // Run isl's detect_equalities on every lifted piece. Exactness does not depend on it (the
-  // engine finds what it needs itself); it costs about 0.5 ms per piece, 10x the engine.
+  // Clean every lifted piece with isl's detect_equalities / remove_redundancies first.
+  // Exactness does not depend on either (the engine finds implicit equalities and tolerates
+  // redundant rows); each is an LP per piece, 0.2-0.5 ms, several times the engine's cost.
   bool isl_detect_equalities = false;
+  bool isl_remove_redundancies = false;
   // Budget of isl's enumeration (the last resort, used when coefficients exceed 2^62 or a
   // system is too complex): at most this many points in the bounding box of a piece.
   long long isl_fallback_max_points = 20000000;

@@ -88,13 +88,12 @@ bool eliminate_last_equality(System& s) {
 
 bool eliminate_equalities(System& s) {
   while (true) {
-    if (!normalize(s)) return false;
-    if (s.equalities() == 0) {
-      if (!add_band_equalities(s)) return false;
-      if (s.equalities() == 0) return true;
-      continue;
-    }
-    if (!eliminate_last_equality(s)) return false;
+    if (!normalize_equalities(s.equality_data(), s.width())) return false;
+    while (s.equalities() > 0)
+      if (!eliminate_last_equality(s)) return false;
+    if (!normalize(s)) return false;  // may find implicit equalities
+    if (s.equalities() == 0 && !add_band_equalities(s)) return false;
+    if (s.equalities() == 0) return true;
   }
 }
 

@@ -80,12 +80,13 @@ std::vector<isl::basic_set> disjoint_basic_sets(const isl::set& set) {
   return out;
 }
 
-System lifted_system(const isl::basic_set& bset, bool detect_equalities) {
+System lifted_system(const isl::basic_set& bset, const LiftOptions& options) {
   isl_ctx* ctx = bset.ctx().get();
   isl::basic_set b = isl::manage(check(isl_basic_set_lift(bset.copy()), ctx, "lift"));
-  if (detect_equalities)
+  if (options.detect_equalities)
     b = isl::manage(check(isl_basic_set_detect_equalities(b.release()), ctx, "detect_equalities"));
-  b = isl::manage(check(isl_basic_set_remove_redundancies(b.release()), ctx, "remove_redundancies"));
+  if (options.remove_redundancies)
+    b = isl::manage(check(isl_basic_set_remove_redundancies(b.release()), ctx, "remove_redundancies"));
   if (isl_basic_set_dim(b.get(), isl_dim_div) > 0) throw TooComplex();
   MatGuard eq{check(isl_basic_set_equalities_matrix(b.get(), isl_dim_param, isl_dim_set, isl_dim_div, isl_dim_cst),
                     ctx, "equalities_matrix")};

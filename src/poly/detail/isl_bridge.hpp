@@ -13,12 +13,16 @@ namespace tenet::poly::detail {
 // The basic sets of a disjoint decomposition of `set` (divs made explicit first).
 std::vector<isl::basic_set> disjoint_basic_sets(const isl::set& set);
 
+struct LiftOptions {
+  bool detect_equalities = false;    // isl_basic_set_detect_equalities (an LP per piece)
+  bool remove_redundancies = false;  // isl_basic_set_remove_redundancies (an LP per piece)
+};
+
 // The constraint system of one basic set with its divs lifted to variables (parameters first,
-// then set dimensions, then divs), after isl's remove_redundancies (and detect_equalities if
-// asked).
+// then set dimensions, then divs), optionally cleaned by isl first.
 // Throws Overflow if a coefficient exceeds the engine's limit (2^62), TooComplex if a div
 // cannot be lifted.
-System lifted_system(const isl::basic_set& bset, bool detect_equalities);
+System lifted_system(const isl::basic_set& bset, const LiftOptions& options);
 
 // isl_set_count_val on one basic set, if its bounding box holds at most max_points points;
 // otherwise throws InputError(overflow). Throws Unbounded if the set is unbounded.

@@ -346,6 +346,26 @@ std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
   return os;
 }
 
+Accelerator make_ideal_systolic(long long rows, long long cols) {
+  AcceleratorSpec spec;
+  spec.name = fmt::format("ideal-systolic-{}x{}", rows, cols);
+  spec.comment = "systolic array with ideal memories (unlimited bandwidth, no latency)";
+  spec.source = "built in: tenet::arch::make_ideal_systolic";
+  spec.rows = rows;
+  spec.cols = cols;
+  spec.register_file_bytes = 16;
+  for (const char* p : {"int8", "fp16", "fp32", "int32"}) spec.precisions[p] = MacRate{};
+  spec.global_buffer.bytes = 1LL << 62;
+  spec.global_buffer.bandwidth = Bandwidth::infinite();
+  spec.dram.bandwidth = Bandwidth::infinite();
+  spec.dram.latency_cycles = 0;
+  try {
+    return Accelerator(with_energy_defaults(std::move(spec)));
+  } catch (const InputError& e) {
+    throw InputError(e.code(), "", "--array", e.message());
+  }
+}
+
 Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols) {
   AcceleratorSpec spec = acc.spec();
   spec.rows = rows;

@@ -360,7 +360,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
     throw InputError(error_code::kType, file, "", "expected an architecture object, got " +
                                                       std::string(type_name(root_json)));
   ObjectReader root(root_json, "", issues);
-  root.allow_only({"name", "source", "pe_array", "interconnect", "clock_mhz", "pe",
+  root.allow_only({"$schema", "name", "source", "pe_array", "interconnect", "clock_mhz", "pe",
                    "global_buffer", "dram", "energy"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;

@@ -73,7 +73,7 @@ TEST_CASE("presets carry the figures of their sources", "[arch]") {
 TEST_CASE("bad architecture files give the error code and JSON pointer they announce", "[arch]") {
   const auto bad = files_in(fs::path(TENET_TEST_DATA_DIR) / "arch", "bad_");
   REQUIRE(bad.size() >= 20);
-  const std::regex expect("expects error ([a-z-]+) at (\\S+)");
+  const std::regex expect("expects error ([a-z-]+) at ([^\\s\"]+)");
   for (const fs::path& p : bad) {
     INFO(p);
     std::string code = "parse", where = "";

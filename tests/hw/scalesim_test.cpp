@@ -6,6 +6,7 @@
 
 #include "fixtures.hpp"
 #include "scalesim_reference.hpp"
+#include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 
 using namespace tenet;
@@ -115,4 +116,21 @@ TEST_CASE("LLM-sized GEMMs follow the fold formulas", "[hw][scalesim]") {
   // is on 32x32, 100x37x59: rows take K = 59 (2 folds), columns M = 100 (4 folds), N = 37.
   const hw::Result is = run(Dataflow::kInputStationary, 32, 32, 100, 37, 59);
   CHECK(is.cycles.total == 8 * (64 + 32 + 37 - 2) - 1);
+}
+
+TEST_CASE("the ideal systolic accelerator never stalls", "[hw][scalesim]") {
+  const arch::Accelerator acc = arch::make_ideal_systolic(16, 8);
+  CHECK(acc.rows() == 16);
+  CHECK(acc.cols() == 8);
+  for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
+                      Dataflow::kInputStationary}) {
+    const hw::Result r = hw::evaluate_gemm(acc, hw::make_gemm_problem({100, 37, 59}), df);
+    const hw::Result plain = run(df, 16, 8, 100, 37, 59);
+    CHECK(r.cycles == plain.cycles);
+    CHECK(r.cycles.stall == 0);
+    CHECK(r.tensor("A").sram_array_reads == plain.tensor("A").sram_array_reads);
+  }
+  CHECK(hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}, {8, 8, 32}),
+                          Dataflow::kOutputStationary).precision == "int8");
+  CHECK_THROWS_AS(arch::make_ideal_systolic(0, 4), InputError);
 }

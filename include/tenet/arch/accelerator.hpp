@@ -141,6 +141,12 @@ class Accelerator {
   AcceleratorSpec spec_;
 };
 
+// An R x C systolic array with ideal memories: unlimited SRAM and DRAM bandwidth, no DRAM
+// latency, a 2^62-byte shared buffer, 1 MAC per PE per cycle at int8, fp16, fp32 and int32 (the
+// precisions with 45 nm MAC energies), 1 GHz. With it evaluate_gemm reproduces SCALE-Sim v2's
+// stall-free cycles and SRAM reads. Throws InputError(range, "", "--array") for sizes <= 0.
+Accelerator make_ideal_systolic(long long rows, long long cols);
+
 // The same accelerator with another PE array shape (the `--array RxC` override).
 Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols);
 // "RxC" (also "R*C" or "R,C") -> {R, C}; throws InputError(parse | range | overflow, "", option).

@@ -87,7 +87,9 @@ struct Result {
   long long tiles = 0;  // buffer tiles
   Cycles cycles;
   ResourceCycles busy;
-  double utilization = 0;         // MACs / ((total + ...) peak), 0..1, see docs
+  // MACs x cycles_per_mac / (cycles.total x rows x cols x macs_per_cycle), at most 1 (the
+  // SCALE-Sim definition for 1 MAC per cycle).
+  double utilization = 0;
   double mapping_efficiency = 0;  // used PE lanes / offered PE lanes over all folds, 0..1
   Bound bound = Bound::kCompute;
   double seconds = 0;  // (cycles.total + 1) / clock

@@ -132,7 +132,7 @@ std::string inputs_lines(const std::string& source, const json& inputs) {
 
 std::vector<std::string> shape_cells(const MatmulShape& s) {
   return {s.name,
-          to_string(s.phase),
+          s.phase == Phase::kUnspecified ? "-" : to_string(s.phase),
           std::to_string(s.batch),
           std::to_string(s.m),
           std::to_string(s.n),
@@ -250,18 +250,25 @@ ShapeTotals shape_totals(const std::vector<MatmulShape>& shapes) {
   return t;
 }
 
+std::string quantized_cell(const MatmulShape& s) {
+  if (!s.weights_quantized) return "-";
+  return *s.weights_quantized ? "yes" : "no";
+}
+
 std::string shapes_table(const std::vector<MatmulShape>& shapes, const ReportContext& c) {
   std::vector<std::string> titles = kShapeTitles;
-  titles.push_back("MACs (all calls)");
+  for (const char* t : {"dequant", "epilogue", "MACs (all calls)"}) titles.push_back(t);
   TextTable table(titles);
   for (const MatmulShape& s : shapes) {
     std::vector<std::string> row = shape_cells(s);
+    row.push_back(quantized_cell(s));
+    row.push_back(std::to_string(s.epilogue_ops));
     row.push_back(s.macs().get_str());
     table.add(row);
   }
   const ShapeTotals t = shape_totals(shapes);
   table.rule();
-  table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.macs.get_str()});
+  table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", "", "", t.macs.get_str()});
   return inputs_lines(c.source, c.inputs) + "\n" + table.render();
 }
 

@@ -52,26 +52,37 @@ struct AnalyzeOptions {
 // ---- options ------------------------------------------------------------------------------
 
 void add_input_options(CLI::App& app, InputOptions& o) {
-  const char* group = "Input (exactly one of: --spec, the three --tenet-* files, --tenet-experiment, --gemm)";
+  const char* group =
+      "Input (exactly one of: --spec, the three --tenet-* files, --tenet-experiment, --gemm)";
   auto* spec = app.add_option("--spec", o.spec, "JSON spec (docs/formats.md)")->group(group);
-  auto* stmt = app.add_option("--tenet-stmt", o.tenet_stmt, "TENET statement file (.s)")->group(group);
+  auto* stmt =
+      app.add_option("--tenet-stmt", o.tenet_stmt, "TENET statement file (.s)")->group(group);
   auto* pe = app.add_option("--tenet-pe", o.tenet_pe, "TENET PE array file (.p)")->group(group);
   auto* map = app.add_option("--tenet-map", o.tenet_map, "TENET mapping file (.m)")->group(group);
   auto* exp = app.add_option("--tenet-experiment", o.tenet_experiment,
-                             "TENET experiment file (paths of mapping, PE array, statement)")->group(group);
-  auto* data = app.add_option("--tenet-data-dir", o.tenet_data_dir,
-                              "directory the experiment's relative paths start from "
-                              "(default: the experiment's directory or its nearest ancestor holding them)")->group(group);
-  auto* gemm = app.add_option("--gemm", o.gemm, "GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")->group(group);
-  auto* array = app.add_option("--array", o.array, "GEMM generator: PE array RxC, e.g. 16x16")->group(group);
-  auto* flow = app.add_option("--dataflow", o.dataflow, "GEMM generator: os, ws or is")->group(group);
+                             "TENET experiment file (paths of mapping, PE array, statement)")
+                  ->group(group);
+  auto* data =
+      app.add_option("--tenet-data-dir", o.tenet_data_dir,
+                     "directory the experiment's relative paths start from "
+                     "(default: the experiment's directory or its nearest ancestor holding them)")
+          ->group(group);
+  auto* gemm =
+      app.add_option("--gemm", o.gemm, "GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")
+          ->group(group);
+  auto* array =
+      app.add_option("--array", o.array, "GEMM generator: PE array RxC, e.g. 16x16")->group(group);
+  auto* flow =
+      app.add_option("--dataflow", o.dataflow, "GEMM generator: os, ws or is")->group(group);
   const char* gen = "GEMM generator settings";
   CLI::Option* settings[] = {
       app.add_option("--bits-a", o.bits_a, "bits per element of A (default 16)")->group(gen),
       app.add_option("--bits-b", o.bits_b, "bits per element of B (default 16)")->group(gen),
       app.add_option("--bits-c", o.bits_c, "bits per element of C (default 16)")->group(gen),
-      app.add_option("--bandwidth", o.bandwidth, "scratchpad bandwidth, bits/cycle (default 64)")->group(gen),
-      app.add_option("--latency", o.latency, "average scratchpad latency, cycles (default 1)")->group(gen)};
+      app.add_option("--bandwidth", o.bandwidth, "scratchpad bandwidth, bits/cycle (default 64)")
+          ->group(gen),
+      app.add_option("--latency", o.latency, "average scratchpad latency, cycles (default 1)")
+          ->group(gen)};
   for (auto* other : {stmt, pe, map, exp, data, gemm, array, flow}) spec->excludes(other);
   for (auto* other : {exp, data, gemm, array, flow}) {
     stmt->excludes(other);
@@ -91,20 +102,27 @@ void add_input_options(CLI::App& app, InputOptions& o) {
 
 void add_analysis_options(CLI::App& app, AnalysisFlags& o) {
   const char* group = "Analysis";
-  o.hops_option = app.add_option("--hops", o.hops,
-                                 "interconnect hops in the reuse neighbourhood (default 1; 0 = same PE only)")
-                      ->check(CLI::NonNegativeNumber)->group(group);
-  app.add_flag("--no-same-time", o.no_same_time, "no reuse from neighbours at the same time stamp")->group(group);
-  app.add_flag("--no-prev-time", o.no_prev_time, "no reuse from the previous time stamp")->group(group);
-  app.add_option("--compute-delay", o.compute_delay,
-                 "compute delay over active PEs (active, TENET master) or floor(average active PEs) (avg)")
+  o.hops_option =
+      app.add_option("--hops", o.hops,
+                     "interconnect hops in the reuse neighbourhood (default 1; 0 = same PE only)")
+          ->check(CLI::NonNegativeNumber)
+          ->group(group);
+  app.add_flag("--no-same-time", o.no_same_time, "no reuse from neighbours at the same time stamp")
+      ->group(group);
+  app.add_flag("--no-prev-time", o.no_prev_time, "no reuse from the previous time stamp")
+      ->group(group);
+  app.add_option(
+         "--compute-delay", o.compute_delay,
+         "compute delay over active PEs (active, TENET master) or floor(average active PEs) (avg)")
       ->group(group);
 }
 
 void add_output_options(CLI::App& app, OutputOptions& o) {
   const char* group = "Output";
-  app.add_option("--format", o.format, "table (default), json or csv (docs/output.md)")->group(group);
-  app.add_option("--output", o.path, "write the report to this file instead of standard output")->group(group);
+  app.add_option("--format", o.format, "table (default), json or csv (docs/output.md)")
+      ->group(group);
+  app.add_option("--output", o.path, "write the report to this file instead of standard output")
+      ->group(group);
 }
 
 // ---- loading ------------------------------------------------------------------------------
@@ -113,12 +131,18 @@ void add_output_options(CLI::App& app, OutputOptions& o) {
 InputError on_option(const InputError& e) {
   std::string option = "--gemm";
   const std::string& w = e.where();
-  if (w == "/rows" || w == "/cols") option = "--array";
-  else if (w == "/accesses/0/bits") option = "--bits-a";
-  else if (w == "/accesses/1/bits") option = "--bits-b";
-  else if (w == "/accesses/2/bits") option = "--bits-c";
-  else if (w == "/bandwidth_bits_per_cycle") option = "--bandwidth";
-  else if (w == "/avg_latency_cycles") option = "--latency";
+  if (w == "/rows" || w == "/cols")
+    option = "--array";
+  else if (w == "/accesses/0/bits")
+    option = "--bits-a";
+  else if (w == "/accesses/1/bits")
+    option = "--bits-b";
+  else if (w == "/accesses/2/bits")
+    option = "--bits-c";
+  else if (w == "/bandwidth_bits_per_cycle")
+    option = "--bandwidth";
+  else if (w == "/avg_latency_cycles")
+    option = "--latency";
   return InputError(e.code(), "", option, e.message());
 }
 
@@ -138,7 +162,8 @@ io::Problem generate_gemm(const InputOptions& o) {
   try {
     return io::Problem{mapping::make_gemm_workload(shape, {o.bits_a, o.bits_b, o.bits_c}),
                        mapping::make_systolic_array(array.rows, array.cols, o.bandwidth, o.latency),
-                       mapping::make_systolic_mapping(flow, array.rows, array.cols), std::nullopt, std::nullopt};
+                       mapping::make_systolic_mapping(flow, array.rows, array.cols), std::nullopt,
+                       std::nullopt};
   } catch (const InputError& e) {
     throw on_option(e);
   }
@@ -165,25 +190,31 @@ InputFiles input_files(const InputOptions& o) {
 
 io::Problem load_problem(const InputOptions& o, const InputFiles& files) {
   if (!files.spec.empty()) return io::load_spec(files.spec);
-  if (!files.statement.empty()) return io::load_tenet_files(files.statement, files.pe, files.mapping);
+  if (!files.statement.empty())
+    return io::load_tenet_files(files.statement, files.pe, files.mapping);
   return generate_gemm(o);
 }
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 // An error of the analysis (JSON-pointer `where`, no file) placed on the input it came from.
-InputError locate_analysis_error(const InputError& e, const InputFiles& files, const AnalysisFlags& flags) {
+InputError locate_analysis_error(const InputError& e, const InputFiles& files,
+                                 const AnalysisFlags& flags) {
   const std::string& w = e.where();
   if (!e.file().empty()) return e;
   if (starts_with(w, "/neighbourhood") && flags.hops_option && flags.hops_option->count() > 0)
     return InputError(e.code(), "", "--hops", e.message());
   if (!files.spec.empty()) return e.located(files.spec, "");
   if (files.gemm) {
-    const char* option = starts_with(w, "/mapping") ? "--dataflow" : starts_with(w, "/architecture") ? "--array" : "--gemm";
+    const char* option = starts_with(w, "/mapping")        ? "--dataflow"
+                         : starts_with(w, "/architecture") ? "--array"
+                                                           : "--gemm";
     return InputError(e.code(), "", option, e.message());
   }
-  if (starts_with(w, "/mapping/space")) return InputError(e.code(), files.mapping, "line 1", e.message());
-  if (starts_with(w, "/mapping/time")) return InputError(e.code(), files.mapping, "line 2", e.message());
+  if (starts_with(w, "/mapping/space"))
+    return InputError(e.code(), files.mapping, "line 1", e.message());
+  if (starts_with(w, "/mapping/time"))
+    return InputError(e.code(), files.mapping, "line 2", e.message());
   if (starts_with(w, "/mapping")) return InputError(e.code(), files.mapping, "", e.message());
   if (starts_with(w, "/workload")) return InputError(e.code(), files.statement, "", e.message());
   if (starts_with(w, "/architecture")) return InputError(e.code(), files.pe, "", e.message());
@@ -197,7 +228,8 @@ analysis::Options analysis_options(const AnalysisFlags& f, const io::Problem& pr
   if (f.no_same_time) options.neighbourhood.same_time = false;
   if (f.no_prev_time) options.neighbourhood.prev_time = false;
   if (!f.compute_delay.empty())
-    options.compute_delay = for_option("--compute-delay", [&] { return io::parse_compute_delay(f.compute_delay); });
+    options.compute_delay =
+        for_option("--compute-delay", [&] { return io::parse_compute_delay(f.compute_delay); });
   return options;
 }
 
@@ -211,11 +243,13 @@ void write_output(const std::string& text, const OutputOptions& o) {
   std::ofstream out(o.path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
+  if (!out)
+    throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
 }
 
 void run_analyze(const AnalyzeOptions& o) {
-  const auto format = for_option("--format", [&] { return io::parse_report_format(o.output.format); });
+  const auto format =
+      for_option("--format", [&] { return io::parse_report_format(o.output.format); });
   const InputFiles files = input_files(o.input);
   const io::Problem problem = load_problem(o.input, files);
   const analysis::Options options = analysis_options(o.analysis, problem);
@@ -239,9 +273,10 @@ void setup_analyze(CLI::App& sub) {
 
 }  // namespace
 
-TENET_REGISTER_COMMAND("analyze",
-                       "TENET-compatible metrics (volumes, reuse, PE activity, delay, energy) of one "
-                       "workload, architecture and mapping",
-                       setup_analyze, 10);
+TENET_REGISTER_COMMAND(
+    "analyze",
+    "TENET-compatible metrics (volumes, reuse, PE activity, delay, energy) of one "
+    "workload, architecture and mapping",
+    setup_analyze, 10);
 
 }  // namespace tenet::cli

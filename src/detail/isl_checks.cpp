@@ -46,7 +46,9 @@ std::string range_tuple_name(const isl::map& map) {
   return or_empty(isl_map_get_tuple_name(map.get(), isl_dim_out));
 }
 
-bool domain_fits(const isl::map& map, const isl::set& set) { return equal_tuples(map.domain(), set); }
+bool domain_fits(const isl::map& map, const isl::set& set) {
+  return equal_tuples(map.domain(), set);
+}
 bool range_fits(const isl::map& map, const isl::set& set) { return equal_tuples(map.range(), set); }
 bool same_domain_tuple(const isl::map& a, const isl::map& b) {
   return equal_tuples(a.domain(), b.domain());

@@ -14,6 +14,7 @@ std::vector<isl::map> maps_by_space(const isl::union_map& umap);
 // The single map of a union map in one space. Throws InputError(space) (file, where) when the
 // union map spans several spaces; an empty union map gives the empty map of `empty_space`.
 isl::map single_space_map(const isl::union_map& umap, const isl::space& empty_space,
-                          const std::string& file, const std::string& where, const std::string& what);
+                          const std::string& file, const std::string& where,
+                          const std::string& what);
 
 }  // namespace tenet::io::detail

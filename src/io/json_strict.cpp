@@ -1,7 +1,6 @@
 // Strict JSON parsing: nlohmann's DOM parser behind a SAX filter that tracks the JSON pointer of
 // every value, so that duplicate keys and integers beyond 64 bits are reported where they are.
 #include <nlohmann/json.hpp>
-
 #include <set>
 #include <string>
 #include <vector>

@@ -51,10 +51,10 @@ ojson counting_to_json(const poly::CountReport& c) {
   ojson strategies = ojson::object();
   for (int i = 0; i < poly::kStrategyCount; ++i)
     if (c.uses[i]) strategies[poly::to_string(static_cast<poly::Strategy>(i))] = c.uses[i];
-  return {{"summary", c.summary()},      {"basic_sets", c.basic_sets},
-          {"strategies", strategies},    {"slices", c.slices},
-          {"chambers", c.chambers},      {"verify_failures", c.verify_failures},
-          {"cache_hits", c.cache_hits},  {"fallbacks", c.fallbacks}};
+  return {{"summary", c.summary()},     {"basic_sets", c.basic_sets},
+          {"strategies", strategies},   {"slices", c.slices},
+          {"chambers", c.chambers},     {"verify_failures", c.verify_failures},
+          {"cache_hits", c.cache_hits}, {"fallbacks", c.fallbacks}};
 }
 
 ojson workload_to_json(const workload::Workload& w) {
@@ -91,8 +91,10 @@ ojson options_to_json(const analysis::Options& o) {
            {{"hops", o.neighbourhood.hops},
             {"same_time", o.neighbourhood.same_time},
             {"prev_time", o.neighbourhood.prev_time}}},
-          {"compute_delay", o.compute_delay == analysis::ComputeDelayConvention::kActivePes ? "active" : "avg"},
-          {"energy", {{"l1_per_access", o.energy.l1_per_access}, {"l2_per_access", o.energy.l2_per_access}}}};
+          {"compute_delay",
+           o.compute_delay == analysis::ComputeDelayConvention::kActivePes ? "active" : "avg"},
+          {"energy",
+           {{"l1_per_access", o.energy.l1_per_access}, {"l2_per_access", o.energy.l2_per_access}}}};
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
@@ -136,7 +138,8 @@ std::string real_short(double v) {
   return fmt::format("{:.4g}", v);
 }
 
-std::string padded_table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+std::string padded_table(const std::vector<std::vector<std::string>>& rows,
+                         const std::string& indent) {
   std::vector<std::size_t> width;
   for (const auto& r : rows)
     for (std::size_t c = 0; c < r.size(); ++c) {
@@ -147,8 +150,9 @@ std::string padded_table(const std::vector<std::vector<std::string>>& rows, cons
   for (const auto& r : rows) {
     std::string line = indent;
     for (std::size_t c = 0; c < r.size(); ++c) {
-      const bool numeric = c > 0 && !r[c].empty() && (std::isdigit(static_cast<unsigned char>(r[c][0])) ||
-                                                      r[c] == "inf" || r[c] == "-");
+      const bool numeric =
+          c > 0 && !r[c].empty() &&
+          (std::isdigit(static_cast<unsigned char>(r[c][0])) || r[c] == "inf" || r[c] == "-");
       const std::size_t pad = width[c] - r[c].size();
       line += numeric ? std::string(pad, ' ') + r[c] : r[c] + std::string(pad, ' ');
       if (c + 1 < r.size()) line += "  ";
@@ -162,17 +166,21 @@ std::string padded_table(const std::vector<std::vector<std::string>>& rows, cons
 std::string header_of(const ReportContext& context) {
   if (!context.problem) return "";
   const Problem& p = *context.problem;
-  std::string out = "Workload      " + p.workload.name() + "  " + isl_text(p.workload.domain()) + "\n";
-  out += "Architecture  " + p.architecture.name() + "  " + isl_text(p.architecture.pe_domain()) +
-         fmt::format(", {} bits/cycle, average latency {} cycle(s)\n", p.architecture.bandwidth_bits_per_cycle(),
-                     p.architecture.avg_latency_cycles());
+  std::string out =
+      "Workload      " + p.workload.name() + "  " + isl_text(p.workload.domain()) + "\n";
+  out +=
+      "Architecture  " + p.architecture.name() + "  " + isl_text(p.architecture.pe_domain()) +
+      fmt::format(", {} bits/cycle, average latency {} cycle(s)\n",
+                  p.architecture.bandwidth_bits_per_cycle(), p.architecture.avg_latency_cycles());
   out += "Mapping       " + p.mapping.name() + " (space and time maps: --format json)\n";
   if (context.options) {
     const auto& n = context.options->neighbourhood;
-    out += fmt::format("Neighbourhood {} hop(s){}{}; compute delay over {}\n", n.hops,
-                       n.same_time ? ", same time stamp" : "", n.prev_time ? ", previous time stamp" : "",
-                       context.options->compute_delay == analysis::ComputeDelayConvention::kActivePes
-                           ? "active PEs" : "floor(average active PEs)");
+    out += fmt::format(
+        "Neighbourhood {} hop(s){}{}; compute delay over {}\n", n.hops,
+        n.same_time ? ", same time stamp" : "", n.prev_time ? ", previous time stamp" : "",
+        context.options->compute_delay == analysis::ComputeDelayConvention::kActivePes
+            ? "active PEs"
+            : "floor(average active PEs)");
   }
   return out + "\n";
 }
@@ -180,19 +188,20 @@ std::string header_of(const ReportContext& context) {
 std::string overall_table(const Report& r) {
   const auto& m = r.multiplicity;
   return "Overall\n" +
-         padded_table({{"MACs", grouped(r.macs), "MACs"},
-                       {"statement instances", grouped(m.instances), "instances"},
-                       {"time stamps", grouped(r.time_stamps), "time stamps"},
-                       {"active PEs", grouped(r.active_pes), "PEs"},
-                       {"average active PEs", real_short(r.avg_active_pes), "PEs per time stamp"},
-                       {"instances per (PE, time stamp)", real_short(m.average),
-                        m.injective ? "instances (injective mapping)" : "instances (several share a point)"},
-                       {"compute delay", grouped(r.delay.compute), "cycles"},
-                       {"ingress delay", grouped(r.delay.ingress), "cycles"},
-                       {"egress delay", grouped(r.delay.egress), "cycles"},
-                       {"total delay", grouped(r.delay.total), "cycles"},
-                       {"energy", real_short(r.energy), "MAC-energy units"}},
-                      "  ");
+         padded_table(
+             {{"MACs", grouped(r.macs), "MACs"},
+              {"statement instances", grouped(m.instances), "instances"},
+              {"time stamps", grouped(r.time_stamps), "time stamps"},
+              {"active PEs", grouped(r.active_pes), "PEs"},
+              {"average active PEs", real_short(r.avg_active_pes), "PEs per time stamp"},
+              {"instances per (PE, time stamp)", real_short(m.average),
+               m.injective ? "instances (injective mapping)" : "instances (several share a point)"},
+              {"compute delay", grouped(r.delay.compute), "cycles"},
+              {"ingress delay", grouped(r.delay.ingress), "cycles"},
+              {"egress delay", grouped(r.delay.egress), "cycles"},
+              {"total delay", grouped(r.delay.total), "cycles"},
+              {"energy", real_short(r.energy), "MAC-energy units"}},
+             "  ");
 }
 
 std::string tensor_table(const Report& r) {
@@ -201,11 +210,13 @@ std::string tensor_table(const Report& r) {
   const auto keys = tensor_keys(r);
   for (std::size_t i = 0; i < r.tensors.size(); ++i) {
     const auto& t = r.tensors[i];
-    rows.push_back({keys[i], workload::to_string(t.kind), workload::to_string(t.role), std::to_string(t.bits),
-                    grouped(t.total_volume), grouped(t.unique_volume), real_short(t.reuse_factor),
-                    real_short(t.temporal_reuse), real_short(t.spatial_reuse)});
+    rows.push_back({keys[i], workload::to_string(t.kind), workload::to_string(t.role),
+                    std::to_string(t.bits), grouped(t.total_volume), grouped(t.unique_volume),
+                    real_short(t.reuse_factor), real_short(t.temporal_reuse),
+                    real_short(t.spatial_reuse)});
   }
-  return "Tensors (volumes in elements; reuse factor = total / unique; temporal and spatial reuse in "
+  return "Tensors (volumes in elements; reuse factor = total / unique; temporal and spatial reuse "
+         "in "
          "elements per statement instance)\n" +
          padded_table(rows, "  ");
 }
@@ -214,9 +225,12 @@ std::string tensor_table(const Report& r) {
 
 const char* to_string(ReportFormat f) {
   switch (f) {
-    case ReportFormat::kTable: return "table";
-    case ReportFormat::kJson: return "json";
-    case ReportFormat::kCsv: return "csv";
+    case ReportFormat::kTable:
+      return "table";
+    case ReportFormat::kJson:
+      return "json";
+    case ReportFormat::kCsv:
+      return "csv";
   }
   return "?";
 }
@@ -263,7 +277,8 @@ nlohmann::ordered_json report_to_json(const Report& r, const ReportContext& cont
                        {"average", real_to_json(r.multiplicity.average)}};
   ojson tensors = ojson::object();
   const auto keys = tensor_keys(r);
-  for (std::size_t i = 0; i < r.tensors.size(); ++i) tensors[keys[i]] = tensor_to_json(r.tensors[i]);
+  for (std::size_t i = 0; i < r.tensors.size(); ++i)
+    tensors[keys[i]] = tensor_to_json(r.tensors[i]);
   j["tensors"] = tensors;
   j["counting"] = counting_to_json(r.counting);
   if (context.options) j["options"] = options_to_json(*context.options);
@@ -287,7 +302,8 @@ std::string report_to_csv(const Report& r) {
   w.row("delay", "", "egress", r.delay.egress.get_str(), "cycles");
   w.row("delay", "", "total", r.delay.total.get_str(), "cycles");
   w.row("multiplicity", "", "instances", r.multiplicity.instances.get_str(), "instances");
-  w.row("multiplicity", "", "space_time_points", r.multiplicity.space_time_points.get_str(), "points");
+  w.row("multiplicity", "", "space_time_points", r.multiplicity.space_time_points.get_str(),
+        "points");
   w.row("multiplicity", "", "injective", r.multiplicity.injective ? "true" : "false", "");
   w.row("multiplicity", "", "average", real_text(r.multiplicity.average), "instances per point");
   const auto keys = tensor_keys(r);
@@ -317,9 +333,12 @@ std::string report_to_table(const Report& r, const ReportContext& context) {
 
 std::string format_report(const Report& r, ReportFormat format, const ReportContext& context) {
   switch (format) {
-    case ReportFormat::kTable: return report_to_table(r, context);
-    case ReportFormat::kJson: return report_to_json(r, context).dump(2) + "\n";
-    case ReportFormat::kCsv: return report_to_csv(r);
+    case ReportFormat::kTable:
+      return report_to_table(r, context);
+    case ReportFormat::kJson:
+      return report_to_json(r, context).dump(2) + "\n";
+    case ReportFormat::kCsv:
+      return report_to_csv(r);
   }
   throw InternalError("format_report: unknown format");
 }

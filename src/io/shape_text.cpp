@@ -19,7 +19,8 @@ std::vector<std::string> split_any(const std::string& text, const std::string& s
   std::size_t start = 0;
   while (true) {
     const auto at = text.find_first_of(separators, start);
-    parts.push_back(trimmed(text.substr(start, at == std::string::npos ? std::string::npos : at - start)));
+    parts.push_back(
+        trimmed(text.substr(start, at == std::string::npos ? std::string::npos : at - start)));
     if (at == std::string::npos) return parts;
     start = at + 1;
   }
@@ -29,8 +30,7 @@ std::vector<long long> integers(const std::string& text, const std::string& sepa
                                 const std::vector<std::string>& names, const std::string& form) {
   const auto parts = split_any(text, separators);
   if (parts.size() != names.size())
-    throw InputError(error_code::kParse, "", "",
-                     "expected " + form + ", got \"" + text + "\"");
+    throw InputError(error_code::kParse, "", "", "expected " + form + ", got \"" + text + "\"");
   std::vector<long long> values;
   for (std::size_t i = 0; i < parts.size(); ++i)
     values.push_back(detail::parse_int64(parts[i], "", "", names[i] + " in " + form));

@@ -65,7 +65,9 @@ class Validator {
   const json* member(const json& obj, const std::string& ptr, const char* key, bool required) {
     auto it = obj.find(key);
     if (it != obj.end()) return &*it;
-    if (required) error(error_code::kMissingField, ptr + "/" + key, std::string("missing required key \"") + key + "\"");
+    if (required)
+      error(error_code::kMissingField, ptr + "/" + key,
+            std::string("missing required key \"") + key + "\"");
     return nullptr;
   }
 
@@ -74,7 +76,8 @@ class Validator {
     const json* j = member(obj, ptr, key, required);
     if (!j) return std::nullopt;
     if (!j->is_string()) {
-      error(error_code::kType, ptr + "/" + key, "expected " + what + " (a string), got " + type_name(*j));
+      error(error_code::kType, ptr + "/" + key,
+            "expected " + what + " (a string), got " + type_name(*j));
       return std::nullopt;
     }
     return j->get<std::string>();
@@ -92,13 +95,16 @@ class Validator {
   }
 
   std::optional<long long> integer(const json& obj, const std::string& ptr, const char* key,
-                                   bool required, long long min, long long max, const std::string& what) {
+                                   bool required, long long min, long long max,
+                                   const std::string& what) {
     const json* j = member(obj, ptr, key, required);
     if (!j) return std::nullopt;
     const std::string where = ptr + "/" + key;
     if (j->is_number_unsigned() &&
-        j->get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<long long>::max())) {
-      error(error_code::kOverflow, where, "expected " + what + ", got " + j->dump() + ", which does not fit 64-bit signed");
+        j->get<unsigned long long>() >
+            static_cast<unsigned long long>(std::numeric_limits<long long>::max())) {
+      error(error_code::kOverflow, where,
+            "expected " + what + ", got " + j->dump() + ", which does not fit 64-bit signed");
       return std::nullopt;
     }
     if (!j->is_number_integer()) {
@@ -108,7 +114,8 @@ class Validator {
     const long long v = j->get<long long>();
     if (v < min || v > max) {
       error(error_code::kRange, where,
-            "expected " + what + " in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(v));
+            "expected " + what + " in [" + std::to_string(min) + ", " + std::to_string(max) +
+                "], got " + std::to_string(v));
       return std::nullopt;
     }
     return v;
@@ -118,7 +125,8 @@ class Validator {
     const json* j = member(obj, ptr, key, false);
     if (!j) return std::nullopt;
     if (!j->is_boolean()) {
-      error(error_code::kType, ptr + "/" + key, std::string("expected true or false, got ") + type_name(*j));
+      error(error_code::kType, ptr + "/" + key,
+            std::string("expected true or false, got ") + type_name(*j));
       return std::nullopt;
     }
     return j->get<bool>();
@@ -136,19 +144,24 @@ AccessSpec parse_access(Validator& v, const json& j, const std::string& ptr) {
   if (!v.object(j, ptr, {"tensor", "kind", "relation", "bits", "role", "description"})) return a;
   a.tensor = v.string(j, ptr, "tensor", true, "the tensor name").value_or("");
   a.kind = v.choice(j, ptr, "kind", true, {"read", "write"}).value_or("read");
-  a.relation = v.string(j, ptr, "relation", true, "an isl map { S[...] -> Tensor[...] }").value_or("");
-  a.bits = static_cast<int>(v.integer(j, ptr, "bits", false, 1, 64, "bits per element").value_or(16));
-  a.role = v.choice(j, ptr, "role", false, {"activation", "weight", "output", "scale", "zero", "other"})
-               .value_or("other");
+  a.relation =
+      v.string(j, ptr, "relation", true, "an isl map { S[...] -> Tensor[...] }").value_or("");
+  a.bits =
+      static_cast<int>(v.integer(j, ptr, "bits", false, 1, 64, "bits per element").value_or(16));
+  a.role =
+      v.choice(j, ptr, "role", false, {"activation", "weight", "output", "scale", "zero", "other"})
+          .value_or("other");
   return a;
 }
 
 WorkloadSpec parse_workload(Validator& v, const json& j, const std::string& ptr) {
   WorkloadSpec w;
-  if (!v.object(j, ptr, {"name", "description", "domain", "macs_per_instance", "accesses"})) return w;
+  if (!v.object(j, ptr, {"name", "description", "domain", "macs_per_instance", "accesses"}))
+    return w;
   w.name = v.string(j, ptr, "name", false, "a name").value_or("");
   w.domain = v.string(j, ptr, "domain", true, "an isl set { S[...] : ... }").value_or("");
-  w.macs_per_instance = v.integer(j, ptr, "macs_per_instance", false, 1, kMaxInt, "MACs per instance").value_or(1);
+  w.macs_per_instance =
+      v.integer(j, ptr, "macs_per_instance", false, 1, kMaxInt, "MACs per instance").value_or(1);
   const json* accesses = v.member(j, ptr, "accesses", true);
   if (!accesses) return w;
   if (!accesses->is_array() || accesses->empty()) {
@@ -164,19 +177,23 @@ WorkloadSpec parse_workload(Validator& v, const json& j, const std::string& ptr)
 
 ArchitectureSpec parse_architecture(Validator& v, const json& j, const std::string& ptr) {
   ArchitectureSpec a;
-  if (!v.object(j, ptr, {"name", "description", "pe_domain", "interconnect", "interconnect_direction",
-                         "bandwidth_bits_per_cycle", "avg_latency_cycles", "l1_size", "l2_size"}))
+  if (!v.object(j, ptr,
+                {"name", "description", "pe_domain", "interconnect", "interconnect_direction",
+                 "bandwidth_bits_per_cycle", "avg_latency_cycles", "l1_size", "l2_size"}))
     return a;
   a.name = v.string(j, ptr, "name", false, "a name").value_or("");
   a.pe_domain = v.string(j, ptr, "pe_domain", true, "an isl set { PE[...] : ... }").value_or("");
-  a.interconnect = v.string(j, ptr, "interconnect", false, "an isl map { PE[...] -> PE[...] }").value_or("{ }");
+  a.interconnect =
+      v.string(j, ptr, "interconnect", false, "an isl map { PE[...] -> PE[...] }").value_or("{ }");
   a.interconnect_direction =
       v.choice(j, ptr, "interconnect_direction", false, {"source-to-destination", "tenet"})
           .value_or("source-to-destination");
   a.bandwidth_bits_per_cycle =
-      v.integer(j, ptr, "bandwidth_bits_per_cycle", true, 1, kMaxInt, "a bandwidth in bits/cycle").value_or(1);
+      v.integer(j, ptr, "bandwidth_bits_per_cycle", true, 1, kMaxInt, "a bandwidth in bits/cycle")
+          .value_or(1);
   a.avg_latency_cycles =
-      v.integer(j, ptr, "avg_latency_cycles", true, 1, kMaxInt, "an average latency in cycles").value_or(1);
+      v.integer(j, ptr, "avg_latency_cycles", true, 1, kMaxInt, "an average latency in cycles")
+          .value_or(1);
   a.l1_size = v.integer(j, ptr, "l1_size", false, 0, kMaxInt, "an L1 size").value_or(0);
   a.l2_size = v.integer(j, ptr, "l2_size", false, 0, kMaxInt, "an L2 size").value_or(0);
   return a;
@@ -199,7 +216,8 @@ AnalysisSpec parse_analysis(Validator& v, const json& j, const std::string& ptr)
   const std::string nptr = ptr + "/neighbourhood";
   if (!n || !v.object(*n, nptr, {"hops", "same_time", "prev_time"})) return a;
   analysis::Neighbourhood hood;
-  hood.hops = static_cast<int>(v.integer(*n, nptr, "hops", false, 0, 1 << 20, "a number of hops").value_or(hood.hops));
+  hood.hops = static_cast<int>(
+      v.integer(*n, nptr, "hops", false, 0, 1 << 20, "a number of hops").value_or(hood.hops));
   hood.same_time = v.boolean(*n, nptr, "same_time").value_or(hood.same_time);
   hood.prev_time = v.boolean(*n, nptr, "prev_time").value_or(hood.prev_time);
   a.neighbourhood = hood;
@@ -229,20 +247,23 @@ workload::Workload build_workload(const WorkloadSpec& spec, const std::string& f
   auto domain = isl_field<isl::set>(errors, poly::parse_set, spec.domain, file, "/workload/domain");
   std::vector<std::optional<isl::union_map>> relations;
   for (std::size_t i = 0; i < spec.accesses.size(); ++i)
-    relations.push_back(isl_field<isl::union_map>(errors, poly::parse_union_map, spec.accesses[i].relation, file,
-                                                  "/workload/accesses/" + std::to_string(i) + "/relation"));
+    relations.push_back(
+        isl_field<isl::union_map>(errors, poly::parse_union_map, spec.accesses[i].relation, file,
+                                  "/workload/accesses/" + std::to_string(i) + "/relation"));
   errors.throw_if_any();
   std::vector<workload::Access> accesses;
   for (std::size_t i = 0; i < spec.accesses.size(); ++i) {
     const AccessSpec& a = spec.accesses[i];
     const std::string ptr = "/workload/accesses/" + std::to_string(i) + "/relation";
-    isl::map relation = detail::single_space_map(value_or_throw(relations[i]), domain->space().map_from_set(),
-                                                 file, ptr, "an access relation to one tensor");
+    isl::map relation =
+        detail::single_space_map(value_or_throw(relations[i]), domain->space().map_from_set(), file,
+                                 ptr, "an access relation to one tensor");
     accesses.push_back({a.tensor, workload::parse_access_kind(a.kind), relation, a.bits,
                         workload::parse_operand_role(a.role)});
   }
   try {
-    return workload::Workload(spec.name, value_or_throw(domain), std::move(accesses), spec.macs_per_instance);
+    return workload::Workload(spec.name, value_or_throw(domain), std::move(accesses),
+                              spec.macs_per_instance);
   } catch (const InputError& e) {
     throw e.located(file, "/workload");
   }
@@ -250,16 +271,19 @@ workload::Workload build_workload(const WorkloadSpec& spec, const std::string& f
 
 arch::Architecture build_architecture(const ArchitectureSpec& spec, const std::string& file) {
   detail::ErrorList errors;
-  auto pe = isl_field<isl::set>(errors, poly::parse_set, spec.pe_domain, file, "/architecture/pe_domain");
+  auto pe =
+      isl_field<isl::set>(errors, poly::parse_set, spec.pe_domain, file, "/architecture/pe_domain");
   auto links = isl_field<isl::union_map>(errors, poly::parse_union_map, spec.interconnect, file,
                                          "/architecture/interconnect");
   errors.throw_if_any();
-  isl::map link_map = detail::single_space_map(value_or_throw(links), pe->space().map_from_set(), file,
-                                               "/architecture/interconnect", "an interconnect");
+  isl::map link_map =
+      detail::single_space_map(value_or_throw(links), pe->space().map_from_set(), file,
+                               "/architecture/interconnect", "an interconnect");
   if (spec.interconnect_direction == "tenet") link_map = link_map.reverse();
   try {
-    return arch::Architecture(spec.name, value_or_throw(pe), link_map, spec.bandwidth_bits_per_cycle,
-                              spec.avg_latency_cycles, spec.l1_size, spec.l2_size);
+    return arch::Architecture(spec.name, value_or_throw(pe), link_map,
+                              spec.bandwidth_bits_per_cycle, spec.avg_latency_cycles, spec.l1_size,
+                              spec.l2_size);
   } catch (const InputError& e) {
     throw e.located(file, "/architecture");
   }
@@ -282,15 +306,20 @@ mapping::Mapping build_mapping(const MappingSpec& spec, const std::string& file)
 Spec parse_spec(const nlohmann::json& document, const std::string& file) {
   Validator v(file);
   Spec spec;
-  if (v.object(document, "", {"$schema", "name", "description", "workload", "architecture", "mapping", "analysis"})) {
+  if (v.object(
+          document, "",
+          {"$schema", "name", "description", "workload", "architecture", "mapping", "analysis"})) {
     spec.name = v.string(document, "", "name", false, "a name").value_or("");
     v.string(document, "", "description", false, "a description");
     v.string(document, "", "$schema", false, "a schema URI");
-    if (const json* w = v.member(document, "", "workload", true)) spec.workload = parse_workload(v, *w, "/workload");
+    if (const json* w = v.member(document, "", "workload", true))
+      spec.workload = parse_workload(v, *w, "/workload");
     if (const json* a = v.member(document, "", "architecture", true))
       spec.architecture = parse_architecture(v, *a, "/architecture");
-    if (const json* m = v.member(document, "", "mapping", true)) spec.mapping = parse_mapping(v, *m, "/mapping");
-    if (const json* a = v.member(document, "", "analysis", false)) spec.analysis = parse_analysis(v, *a, "/analysis");
+    if (const json* m = v.member(document, "", "mapping", true))
+      spec.mapping = parse_mapping(v, *m, "/mapping");
+    if (const json* a = v.member(document, "", "analysis", false))
+      spec.analysis = parse_analysis(v, *a, "/analysis");
   }
   v.errors().throw_if_any();
   return spec;
@@ -300,12 +329,15 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
   return parse_spec(parse_json_strict(text, file), file);
 }
 
-Spec read_spec(const std::string& path) { return parse_spec_text(detail::read_text_file(path), path); }
+Spec read_spec(const std::string& path) {
+  return parse_spec_text(detail::read_text_file(path), path);
+}
 
 Problem build_problem(const Spec& spec, const std::string& file) {
   Problem p{build_workload(spec.workload, file), build_architecture(spec.architecture, file),
             build_mapping(spec.mapping, file), spec.analysis.neighbourhood, std::nullopt};
-  if (spec.analysis.compute_delay) p.compute_delay = parse_compute_delay(*spec.analysis.compute_delay);
+  if (spec.analysis.compute_delay)
+    p.compute_delay = parse_compute_delay(*spec.analysis.compute_delay);
   return p;
 }
 

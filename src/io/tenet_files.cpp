@@ -39,8 +39,10 @@ Counts parse_count_line(const Line& line, const std::string& file) {
                      "expected the count line \"R W\" (numbers of read and write maps), got \"" +
                          line.text + "\"");
   Counts c;
-  c.reads = detail::parse_int64(tokens[0].text, file, line_ref(line.number), "the number of read maps R");
-  c.writes = detail::parse_int64(tokens[1].text, file, line_ref(line.number), "the number of write maps W");
+  c.reads =
+      detail::parse_int64(tokens[0].text, file, line_ref(line.number), "the number of read maps R");
+  c.writes = detail::parse_int64(tokens[1].text, file, line_ref(line.number),
+                                 "the number of write maps W");
   if (c.reads < 0 || c.writes < 0)
     throw InputError(error_code::kRange, file, line_ref(line.number),
                      "expected non-negative counts \"R W\", got \"" + line.text + "\"");
@@ -60,7 +62,8 @@ void check_line_count(const std::vector<Line>& lines, const Counts& c, const std
   if (present > announced)
     throw InputError(error_code::kParse, file, line_ref(lines[2 + announced].number),
                      "unexpected line after the " + std::to_string(c.reads) + " read and " +
-                         std::to_string(c.writes) + " write maps announced by the count line (line " +
+                         std::to_string(c.writes) +
+                         " write maps announced by the count line (line " +
                          std::to_string(lines[0].number) + "); is the count line right?");
 }
 
@@ -107,7 +110,8 @@ PeNumbers parse_pe_numbers(const std::vector<Line>& rest, const std::string& fil
     throw InputError(error_code::kParse, file,
                      line_ref(tokens.empty() ? line_after_last(text) : tokens.back().line),
                      "expected 4 integers after the interconnect (L1size L2size bandwidth "
-                     "avg_latency), found " + std::to_string(tokens.size()));
+                     "avg_latency), found " +
+                         std::to_string(tokens.size()));
   if (tokens.size() > 4)
     throw InputError(error_code::kParse, file, line_ref(tokens[4].line),
                      "unexpected \"" + tokens[4].text +
@@ -163,8 +167,9 @@ workload::Workload parse_tenet_statement(const std::string& text, const std::str
                                          const std::string& name) {
   auto lines = detail::non_blank_lines(text);
   if (lines.empty())
-    throw InputError(error_code::kParse, file, "line 1",
-                     "expected the count line \"R W\" (numbers of read and write maps), got an empty file");
+    throw InputError(
+        error_code::kParse, file, "line 1",
+        "expected the count line \"R W\" (numbers of read and write maps), got an empty file");
   const Counts counts = parse_count_line(lines[0], file);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -180,13 +185,13 @@ workload::Workload parse_tenet_statement(const std::string& text, const std::str
   std::map<std::pair<std::string, workload::AccessKind>, int> first_line;
   for (std::size_t i = 2; i < lines.size(); ++i) {
     const auto kind = static_cast<long long>(i - 2) < counts.reads ? workload::AccessKind::kRead
-                                                                    : workload::AccessKind::kWrite;
+                                                                   : workload::AccessKind::kWrite;
     for (auto& a : accesses_of_line(lines[i], kind, domain, file)) {
       auto [it, fresh] = first_line.insert({{a.tensor, a.kind}, lines[i].number});
       if (!fresh)
         throw InputError(error_code::kDuplicate, file, line_ref(lines[i].number),
-                         std::string("tensor \"") + a.tensor + "\" is " + workload::to_string(kind) +
-                             " on line " + std::to_string(it->second) +
+                         std::string("tensor \"") + a.tensor + "\" is " +
+                             workload::to_string(kind) + " on line " + std::to_string(it->second) +
                              " already; put all its pieces on one line, separated by ';'");
       accesses.push_back(std::move(a));
     }
@@ -203,8 +208,9 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
-                     lines.empty() ? "expected the PE domain (an isl set) on the first line"
-                                   : "expected the interconnect (an isl map PE -> PE) after the PE domain");
+                     lines.empty()
+                         ? "expected the PE domain (an isl set) on the first line"
+                         : "expected the interconnect (an isl map PE -> PE) after the PE domain");
   const Line& pe_line = lines[0];
   const Line& link_line = lines[1];
   isl::set pe = poly::parse_set(pe_line.text, {file, line_ref(pe_line.number)});
@@ -218,7 +224,8 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
     return arch::Architecture(name, pe, tenet_links.reverse(), numbers.bandwidth, numbers.latency,
                               numbers.l1, numbers.l2);
   } catch (const InputError& e) {
-    throw at_line(e, file, line_of_arch_field(e.where(), numbers, pe_line.number, link_line.number));
+    throw at_line(e, file,
+                  line_of_arch_field(e.where(), numbers, pe_line.number, link_line.number));
   }
 }
 
@@ -227,8 +234,9 @@ mapping::Mapping parse_tenet_mapping(const std::string& text, const std::string&
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
-                     lines.empty() ? "expected the space map { S[...] -> PE[...] } on the first line"
-                                   : "expected the time map { S[...] -> T[...] } after the space map");
+                     lines.empty()
+                         ? "expected the space map { S[...] -> PE[...] } on the first line"
+                         : "expected the time map { S[...] -> T[...] } after the space map");
   if (lines.size() > 2)
     throw InputError(error_code::kParse, file, line_ref(lines[2].number),
                      "unexpected line after the space map and the time map");
@@ -265,13 +273,15 @@ TenetExperiment read_tenet_experiment(const std::string& path, const std::string
   std::string tried;
   for (const fs::path& base : candidate_bases(path, data_dir)) {
     if (all_exist(base, relative))
-      return {resolved(base, relative[0]), resolved(base, relative[1]), resolved(base, relative[2])};
+      return {resolved(base, relative[0]), resolved(base, relative[1]),
+              resolved(base, relative[2])};
     tried += (tried.empty() ? "" : ", ") + base.string();
   }
-  throw InputError(error_code::kIo, path, "",
-                   "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
-                       " under one directory; tried " + tried +
-                       (data_dir.empty() ? " (give the data directory with --tenet-data-dir)" : ""));
+  throw InputError(
+      error_code::kIo, path, "",
+      "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
+          " under one directory; tried " + tried +
+          (data_dir.empty() ? " (give the data directory with --tenet-data-dir)" : ""));
 }
 
 Problem load_tenet_files(const std::string& statement_path, const std::string& pe_path,

@@ -12,7 +12,8 @@ namespace {
 using detail::require;
 
 void check_function(const isl::map& map, const std::string& where, const char* what) {
-  require(!map.is_null(), error_code::kMissingField, where, std::string("the ") + what + " is missing");
+  require(!map.is_null(), error_code::kMissingField, where,
+          std::string("the ") + what + " is missing");
   require(map.is_single_valued(), error_code::kNonInjective, where,
           std::string("expected the ") + what +
               " to be a function (one image per statement instance), got " + detail::to_text(map));

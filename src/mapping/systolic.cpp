@@ -28,16 +28,19 @@ Mapping systolic(const char* name, const std::string& row, const std::string& co
 
 const char* to_string(Dataflow d) {
   switch (d) {
-    case Dataflow::kOutputStationary: return "os";
-    case Dataflow::kWeightStationary: return "ws";
-    case Dataflow::kInputStationary: return "is";
+    case Dataflow::kOutputStationary:
+      return "os";
+    case Dataflow::kWeightStationary:
+      return "ws";
+    case Dataflow::kInputStationary:
+      return "is";
   }
   return "?";
 }
 
 Dataflow parse_dataflow(const std::string& name) {
-  for (Dataflow d : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                     Dataflow::kInputStationary})
+  for (Dataflow d :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary})
     if (name == to_string(d)) return d;
   throw InputError(error_code::kUnknownName, "", "",
                    "unknown dataflow \"" + name + "\", expected one of os, ws, is");
@@ -50,7 +53,8 @@ workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bi
   using workload::AccessKind;
   using workload::OperandRole;
   std::vector<workload::Access> accesses{
-      {"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a, OperandRole::kActivation},
+      {"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
+       OperandRole::kActivation},
       {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
       {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput}};
   isl::set domain = make_set(fmt::format(

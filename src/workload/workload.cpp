@@ -13,13 +13,16 @@ namespace {
 
 using detail::require;
 
-constexpr std::pair<AccessKind, const char*> kKindNames[] = {
-    {AccessKind::kRead, "read"}, {AccessKind::kWrite, "write"}};
+constexpr std::pair<AccessKind, const char*> kKindNames[] = {{AccessKind::kRead, "read"},
+                                                             {AccessKind::kWrite, "write"}};
 
 constexpr std::pair<OperandRole, const char*> kRoleNames[] = {
-    {OperandRole::kActivation, "activation"}, {OperandRole::kWeight, "weight"},
-    {OperandRole::kOutput, "output"},         {OperandRole::kScale, "scale"},
-    {OperandRole::kZero, "zero"},             {OperandRole::kOther, "other"}};
+    {OperandRole::kActivation, "activation"},
+    {OperandRole::kWeight, "weight"},
+    {OperandRole::kOutput, "output"},
+    {OperandRole::kScale, "scale"},
+    {OperandRole::kZero, "zero"},
+    {OperandRole::kOther, "other"}};
 
 template <typename Enum, std::size_t N>
 const char* name_of(const std::pair<Enum, const char*> (&table)[N], Enum value) {
@@ -36,8 +39,9 @@ Enum parse_name(const std::pair<Enum, const char*> (&table)[N], const std::strin
     if (name == entry.second) return entry.first;
     choices += (choices.empty() ? "" : ", ") + std::string(entry.second);
   }
-  throw InputError(error_code::kUnknownName, "", "",
-                   std::string("unknown ") + what + " \"" + name + "\", expected one of " + choices);
+  throw InputError(
+      error_code::kUnknownName, "", "",
+      std::string("unknown ") + what + " \"" + name + "\", expected one of " + choices);
 }
 
 // Fills an empty tensor name from the relation's range tuple.
@@ -58,7 +62,9 @@ std::vector<const Access*> of_kind(const std::vector<Access>& accesses, AccessKi
 
 const char* to_string(AccessKind k) { return name_of(kKindNames, k); }
 const char* to_string(OperandRole r) { return name_of(kRoleNames, r); }
-AccessKind parse_access_kind(const std::string& name) { return parse_name(kKindNames, name, "access kind"); }
+AccessKind parse_access_kind(const std::string& name) {
+  return parse_name(kKindNames, name, "access kind");
+}
 OperandRole parse_operand_role(const std::string& name) {
   return parse_name(kRoleNames, name, "operand role");
 }
@@ -118,15 +124,18 @@ Workload::Workload(std::string name, isl::set domain, std::vector<Access> access
     } catch (const InputError& e) {
       throw e.located("", where);
     }
-    require(seen.insert({a.tensor, a.kind}).second, error_code::kDuplicate, where + "/tensor",
-            std::string("tensor \"") + a.tensor + "\" is " + to_string(a.kind) +
-                " twice; give each tensor one relation per kind (a union map may hold several pieces)");
+    require(
+        seen.insert({a.tensor, a.kind}).second, error_code::kDuplicate, where + "/tensor",
+        std::string("tensor \"") + a.tensor + "\" is " + to_string(a.kind) +
+            " twice; give each tensor one relation per kind (a union map may hold several pieces)");
     accesses_.push_back(std::move(a));
   }
 }
 
 std::vector<const Access*> Workload::reads() const { return of_kind(accesses_, AccessKind::kRead); }
-std::vector<const Access*> Workload::writes() const { return of_kind(accesses_, AccessKind::kWrite); }
+std::vector<const Access*> Workload::writes() const {
+  return of_kind(accesses_, AccessKind::kWrite);
+}
 
 std::vector<std::string> Workload::tensors() const {
   std::vector<std::string> names;

@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "tenet/arch/architecture.hpp"
 
+#include <catch2/catch.hpp>
 #include <sstream>
 
-#include "tenet/arch/architecture.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -45,7 +45,8 @@ TEST_CASE("Architecture restricts the interconnect to the PE domain", "[arch]") 
   CHECK(a.l1_size() == 256);
   CHECK(a.l2_size() == 1024);
   CHECK(a == Architecture("mesh", set_of(kPes), map_of(kLinks), 64, 2, 256, 1024));
-  CHECK(a != Architecture("mesh", set_of(kPes), map_of("{ PE[x,y] -> PE[x+1,y] }"), 64, 2, 256, 1024));
+  CHECK(a !=
+        Architecture("mesh", set_of(kPes), map_of("{ PE[x,y] -> PE[x+1,y] }"), 64, 2, 256, 1024));
   CHECK(a != Architecture("mesh", set_of(kPes), map_of(kLinks), 32, 2, 256, 1024));
   std::ostringstream os;
   os << a;
@@ -53,7 +54,8 @@ TEST_CASE("Architecture restricts the interconnect to the PE domain", "[arch]") 
 }
 
 TEST_CASE("an empty interconnect means no links", "[arch]") {
-  Architecture a("isolated", set_of(kPes), map_of("{ PE[x,y] -> PE[x,y] : x < 0 and x > 0 }"), 64, 1);
+  Architecture a("isolated", set_of(kPes), map_of("{ PE[x,y] -> PE[x,y] : x < 0 and x > 0 }"), 64,
+                 1);
   CHECK(a.interconnect().is_empty());
   CHECK(a != Architecture("isolated", set_of(kPes), map_of(kLinks), 64, 1));
 }

@@ -1,12 +1,12 @@
 // `tenet analyze` end to end through the built binary: every input route and output format.
 // (The metric values themselves are checked against brute force in tests/analysis.)
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -38,7 +38,9 @@ nlohmann::json run_json(const std::string& args) {
   return nlohmann::json::parse(r.out);
 }
 
-std::string data(const std::string& rel) { return quoted(std::string(TENET_TEST_DATA_DIR) + "/" + rel); }
+std::string data(const std::string& rel) {
+  return quoted(std::string(TENET_TEST_DATA_DIR) + "/" + rel);
+}
 
 const char* kGemm = "analyze --gemm 6,5,7 --array 2x3 --dataflow ws";
 
@@ -46,9 +48,11 @@ const char* kGemm = "analyze --gemm 6,5,7 --array 2x3 --dataflow ws";
 
 TEST_CASE("analyze --gemm prints the contract JSON keys", "[cli][analyze]") {
   auto j = run_json(kGemm);
-  for (const char* key : {"macs", "time_stamps", "active_pes", "avg_active_pes", "delay", "energy", "tensors"})
+  for (const char* key :
+       {"macs", "time_stamps", "active_pes", "avg_active_pes", "delay", "energy", "tensors"})
     CHECK(j.contains(key));
-  for (const char* key : {"compute", "ingress", "egress", "total"}) CHECK(j["delay"][key].is_number_integer());
+  for (const char* key : {"compute", "ingress", "egress", "total"})
+    CHECK(j["delay"][key].is_number_integer());
   CHECK(j["macs"] == 6 * 5 * 7);
   CHECK(j["tensors"]["A"]["role"] == "activation");
   CHECK(j["tensors"]["B"]["role"] == "weight");
@@ -60,7 +64,8 @@ TEST_CASE("analyze --gemm prints the contract JSON keys", "[cli][analyze]") {
 }
 
 TEST_CASE("analyze: bits, bandwidth and latency flags reach the problem", "[cli][analyze]") {
-  auto j = run_json(std::string(kGemm) + " --bits-a 8 --bits-b 4 --bits-c 32 --bandwidth 128 --latency 3");
+  auto j = run_json(std::string(kGemm) +
+                    " --bits-a 8 --bits-b 4 --bits-c 32 --bandwidth 128 --latency 3");
   CHECK(j["tensors"]["A"]["bits"] == 8);
   CHECK(j["tensors"]["B"]["bits"] == 4);
   CHECK(j["tensors"]["C"]["bits"] == 32);

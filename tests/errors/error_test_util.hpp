@@ -1,9 +1,9 @@
 // Helpers of the error tests: fixture paths, catching InputError, running the built CLI.
 #pragma once
 
-#include <catch2/catch.hpp>
 #include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <stdexcept>
 #include <string>

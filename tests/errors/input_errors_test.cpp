@@ -1,7 +1,6 @@
 // Every kind of bad input file gives an InputError with its stable code, the file, and the line
 // or JSON pointer of the mistake.
 #include <catch2/catch.hpp>
-
 #include <functional>
 
 #include "errors/error_test_util.hpp"
@@ -45,7 +44,8 @@ TEST_CASE("bad TENET statement files", "[errors][tenet]") {
       {"bad_count.s", error_code::kParse, "line 1", "number of read maps"},
       {"wrong_statement.s", error_code::kSpace, "line 3", "statement"},
   };
-  for (const auto& c : cases) check_case(c, [](const std::string& p) { io::read_tenet_statement(p); });
+  for (const auto& c : cases)
+    check_case(c, [](const std::string& p) { io::read_tenet_statement(p); });
 }
 
 TEST_CASE("bad TENET PE files", "[errors][tenet]") {
@@ -76,7 +76,8 @@ TEST_CASE("bad TENET mapping and experiment files", "[errors][tenet]") {
 TEST_CASE("bad JSON specs", "[errors][spec]") {
   const Case cases[] = {
       {"malformed.json", error_code::kParse, "line 15, column 3", "expected valid JSON"},
-      {"unknown_key.json", error_code::kUnknownField, "/architecture/bandwith_bits_per_cycle", "unknown key"},
+      {"unknown_key.json", error_code::kUnknownField, "/architecture/bandwith_bits_per_cycle",
+       "unknown key"},
       {"overflow.json", error_code::kOverflow, "/architecture/bandwidth_bits_per_cycle", "64 bits"},
       {"duplicate_key.json", error_code::kDuplicate, "/architecture/avg_latency_cycles", "twice"},
       {"bad_isl.json", error_code::kIslSyntax, "/mapping/time", "expected an isl map"},
@@ -86,7 +87,8 @@ TEST_CASE("bad JSON specs", "[errors][spec]") {
       {"bits_out_of_range.json", error_code::kRange, "/workload/accesses/1/bits", "[1, 64]"},
       {"unknown_role.json", error_code::kUnknownName, "/workload/accesses/1/role", "weight"},
       {"missing_mapping.json", error_code::kMissingField, "/mapping", "missing required key"},
-      {"tensor_mismatch.json", error_code::kSpace, "/workload/accesses/0/relation", "does not match"},
+      {"tensor_mismatch.json", error_code::kSpace, "/workload/accesses/0/relation",
+       "does not match"},
       {"zero_latency.json", error_code::kRange, "/architecture/avg_latency_cycles", "latency"},
   };
   for (const auto& c : cases) check_case(c, [](const std::string& p) { io::load_spec(p); });

@@ -1,9 +1,9 @@
 // Helpers shared by the io tests.
 #pragma once
 
-#include <catch2/catch.hpp>
 #include <isl/cpp.h>
 
+#include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
 

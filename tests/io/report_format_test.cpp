@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "tenet/io/report_format.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "io/io_test_util.hpp"
-#include "tenet/io/report_format.hpp"
 #include "tenet/mapping/systolic.hpp"
 
 using namespace tenet;
@@ -12,8 +12,8 @@ using io_test::error_of;
 
 namespace {
 
-analysis::TensorMetrics tensor(const char* name, workload::AccessKind kind, workload::OperandRole role,
-                               long total, long unique) {
+analysis::TensorMetrics tensor(const char* name, workload::AccessKind kind,
+                               workload::OperandRole role, long total, long unique) {
   analysis::TensorMetrics t;
   t.name = name;
   t.kind = kind;
@@ -24,7 +24,8 @@ analysis::TensorMetrics tensor(const char* name, workload::AccessKind kind, work
   t.unique_volume = unique;
   t.temporal_reuse_volume = total - unique;
   t.spatial_reuse_volume = 3;
-  t.reuse_factor = unique ? double(total) / double(unique) : std::numeric_limits<double>::infinity();
+  t.reuse_factor =
+      unique ? double(total) / double(unique) : std::numeric_limits<double>::infinity();
   t.temporal_reuse = 0.5;
   t.spatial_reuse = 0.25;
   return t;
@@ -35,7 +36,7 @@ analysis::Report sample_report() {
   using workload::AccessKind;
   using workload::OperandRole;
   analysis::Report r;
-  r.macs = poly::Integer("1180591620717411303424");  // 2^70: beyond uint64
+  r.macs = poly::Integer("1180591620717411303424");       // 2^70: beyond uint64
   r.time_stamps = poly::Integer("18446744073709551615");  // 2^64 - 1: uint64 only
   r.active_pes = 256;
   r.avg_active_pes = 241.5;
@@ -74,7 +75,8 @@ TEST_CASE("a tensor read and written is keyed NAME and NAME.write", "[io][report
 
 TEST_CASE("JSON report has the contract keys", "[io][report]") {
   auto j = io::report_to_json(sample_report());
-  for (const char* key : {"macs", "time_stamps", "active_pes", "avg_active_pes", "delay", "energy", "tensors"})
+  for (const char* key :
+       {"macs", "time_stamps", "active_pes", "avg_active_pes", "delay", "energy", "tensors"})
     CHECK(j.contains(key));
   CHECK(j["macs"] == "1180591620717411303424");
   CHECK(j["time_stamps"].get<unsigned long long>() == 18446744073709551615ULL);
@@ -87,7 +89,8 @@ TEST_CASE("JSON report has the contract keys", "[io][report]") {
   CHECK(j["energy"] == 1234.5);
   CHECK(j["multiplicity"]["injective"] == false);
   const auto& a = j["tensors"]["A"];
-  for (const char* key : {"role", "total_volume", "unique_volume", "reuse_factor", "temporal_reuse", "spatial_reuse"})
+  for (const char* key :
+       {"role", "total_volume", "unique_volume", "reuse_factor", "temporal_reuse", "spatial_reuse"})
     CHECK(a.contains(key));
   CHECK(a["role"] == "activation");
   CHECK(a["kind"] == "read");
@@ -106,8 +109,8 @@ TEST_CASE("JSON report has the contract keys", "[io][report]") {
 
 TEST_CASE("JSON report echoes the problem and options when given", "[io][report]") {
   io::Problem p{mapping::make_gemm_workload({4, 4, 4}), mapping::make_systolic_array(2, 2),
-                mapping::make_systolic_mapping(mapping::Dataflow::kWeightStationary, 2, 2), std::nullopt,
-                std::nullopt};
+                mapping::make_systolic_mapping(mapping::Dataflow::kWeightStationary, 2, 2),
+                std::nullopt, std::nullopt};
   analysis::Options options;
   options.neighbourhood.hops = 2;
   auto j = io::report_to_json(sample_report(), {&p, &options});

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "tenet/io/spec.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "io/io_test_util.hpp"
-#include "tenet/io/spec.hpp"
 #include "tenet/io/tenet_files.hpp"
 
 using namespace tenet;
@@ -59,7 +59,8 @@ TEST_CASE("a minimal spec gets its documented defaults", "[io][spec]") {
 
 TEST_CASE("the analysis section sets neighbourhood and compute-delay convention", "[io][spec]") {
   auto doc = nlohmann::json::parse(kMinimal);
-  doc["analysis"] = {{"neighbourhood", {{"hops", 2}, {"prev_time", false}}}, {"compute_delay", "avg"}};
+  doc["analysis"] = {{"neighbourhood", {{"hops", 2}, {"prev_time", false}}},
+                     {"compute_delay", "avg"}};
   io::Problem p = io::build_problem(io::parse_spec(doc, "a.json"), "a.json");
   REQUIRE(p.neighbourhood.has_value());
   CHECK(p.neighbourhood->hops == 2);
@@ -84,7 +85,8 @@ TEST_CASE("interconnect_direction tenet reverses the links", "[io][spec]") {
 TEST_CASE("every example spec in workloads/specs loads", "[io][spec]") {
   namespace fs = std::filesystem;
   int loaded = 0;
-  for (const auto& entry : fs::directory_iterator(std::string(TENET_SOURCE_DIR) + "/workloads/specs")) {
+  for (const auto& entry :
+       fs::directory_iterator(std::string(TENET_SOURCE_DIR) + "/workloads/specs")) {
     if (entry.path().extension() != ".json") continue;
     INFO(entry.path().string());
     io::Problem p = io::load_spec(entry.path().string());
@@ -98,13 +100,15 @@ TEST_CASE("every example spec in workloads/specs loads", "[io][spec]") {
 TEST_CASE("the TENET-direction example spec equals the TENET files", "[io][spec]") {
   io::Problem spec = io::load_spec(std::string(TENET_SOURCE_DIR) +
                                    "/workloads/specs/tenet-matmul-os8-tenet-direction.json");
-  io::Problem files = io::load_tenet_files(data("tenet/statement/matmul.s"), data("tenet/pe_array/systolic.p"),
-                                           data("tenet/mapping/matmul_systolic_os.m"));
+  io::Problem files =
+      io::load_tenet_files(data("tenet/statement/matmul.s"), data("tenet/pe_array/systolic.p"),
+                           data("tenet/mapping/matmul_systolic_os.m"));
   CHECK(spec.workload.domain().is_equal(files.workload.domain()));
   for (std::size_t i = 0; i < 3; ++i)
     CHECK(spec.workload.accesses()[i].relation.is_equal(files.workload.accesses()[i].relation));
   CHECK(spec.architecture.interconnect().is_equal(files.architecture.interconnect()));
-  CHECK(spec.architecture.bandwidth_bits_per_cycle() == files.architecture.bandwidth_bits_per_cycle());
+  CHECK(spec.architecture.bandwidth_bits_per_cycle() ==
+        files.architecture.bandwidth_bits_per_cycle());
   CHECK(spec.architecture.avg_latency_cycles() == files.architecture.avg_latency_cycles());
   CHECK(spec.mapping == files.mapping);
 }
@@ -113,7 +117,8 @@ TEST_CASE("a relation may hold several pieces into one tensor", "[io][spec]") {
   auto doc = nlohmann::json::parse(kMinimal);
   doc["workload"]["accesses"][0]["relation"] = "{ S[i,j,k] -> A[i,k]; S[i,j,k] -> A[i,k+1] }";
   io::Problem p = io::build_problem(io::parse_spec(doc, "u.json"), "u.json");
-  CHECK(p.workload.accesses()[0].relation.is_equal(map_of("{ S[i,j,k] -> A[i,x] : k <= x <= k+1 }")));
+  CHECK(
+      p.workload.accesses()[0].relation.is_equal(map_of("{ S[i,j,k] -> A[i,x] : k <= x <= k+1 }")));
 }
 
 TEST_CASE("strict JSON: positions, duplicate keys and 64-bit overflow", "[io][spec]") {
@@ -124,7 +129,8 @@ TEST_CASE("strict JSON: positions, duplicate keys and 64-bit overflow", "[io][sp
   e = error_of([] { io::parse_json_strict(R"({"a": {"b": [1, {"c": 1, "c": 2}]}})", "d.json"); });
   CHECK(e.code() == error_code::kDuplicate);
   CHECK(e.where() == "/a/b/1/c");
-  e = error_of([] { io::parse_json_strict(R"({"x/y": [0, 123456789012345678901234]})", "o.json"); });
+  e = error_of(
+      [] { io::parse_json_strict(R"({"x/y": [0, 123456789012345678901234]})", "o.json"); });
   CHECK(e.code() == error_code::kOverflow);
   CHECK(e.where() == "/x~1y/1");
   e = error_of([] { io::parse_json_strict(R"({"n": -99999999999999999999})", "o.json"); });

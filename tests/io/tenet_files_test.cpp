@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "tenet/io/tenet_files.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "io/io_test_util.hpp"
-#include "tenet/io/tenet_files.hpp"
 #include "tenet/mapping/systolic.hpp"
 
 using namespace tenet;
@@ -14,7 +14,8 @@ using workload::OperandRole;
 TEST_CASE("matmul.s: domain, two reads, one write, TENET's 16 bits", "[io][tenet]") {
   auto w = io::read_tenet_statement(data("tenet/statement/matmul.s"));
   CHECK(w.name() == "matmul");
-  CHECK(w.domain().is_equal(set_of("{ S[i,j,k] : 0 <= i < 256 and 0 <= j < 256 and 0 <= k < 256 }")));
+  CHECK(
+      w.domain().is_equal(set_of("{ S[i,j,k] : 0 <= i < 256 and 0 <= j < 256 and 0 <= k < 256 }")));
   REQUIRE(w.accesses().size() == 3);
   const auto& a = w.accesses();
   CHECK(a[0].tensor == "A");
@@ -31,8 +32,9 @@ TEST_CASE("matmul.s: domain, two reads, one write, TENET's 16 bits", "[io][tenet
 
 TEST_CASE("conv statements keep their affine and floor accesses", "[io][tenet]") {
   auto conv = io::read_tenet_statement(data("tenet/statement/conv2d.s"));
-  CHECK(conv.domain().is_equal(set_of(
-      "{ S[k,c,ox,oy,rx,ry] : 0<=k<128 and 0<=c<64 and 0<=ox<112 and 0<=oy<112 and 0<=rx<3 and 0<=ry<3 }")));
+  CHECK(
+      conv.domain().is_equal(set_of("{ S[k,c,ox,oy,rx,ry] : 0<=k<128 and 0<=c<64 and 0<=ox<112 and "
+                                    "0<=oy<112 and 0<=rx<3 and 0<=ry<3 }")));
   REQUIRE(conv.reads().size() == 2);
   CHECK(conv.reads()[0]->relation.is_equal(map_of("{ S[k,c,ox,oy,rx,ry] -> I[c, ox+rx, oy+ry] }")));
   CHECK(conv.writes()[0]->tensor == "O");
@@ -51,8 +53,9 @@ TEST_CASE("jacobi2d.s: five ';'-separated pieces on one line form one access", "
   REQUIRE(w.reads().size() == 1);
   REQUIRE(w.writes().size() == 1);
   CHECK(w.reads()[0]->tensor == "A");
-  CHECK(w.reads()[0]->relation.is_equal(map_of(
-      "{ S[i,j] -> A[i,j]; S[i,j] -> A[i+1,j]; S[i,j] -> A[i-1,j]; S[i,j] -> A[i,j-1]; S[i,j] -> A[i,j+1] }")));
+  CHECK(w.reads()[0]->relation.is_equal(
+      map_of("{ S[i,j] -> A[i,j]; S[i,j] -> A[i+1,j]; S[i,j] -> A[i-1,j]; S[i,j] -> A[i,j-1]; "
+             "S[i,j] -> A[i,j+1] }")));
   CHECK(w.writes()[0]->tensor == "B");
 }
 
@@ -64,8 +67,10 @@ TEST_CASE("mttkrp.s: three reads", "[io][tenet]") {
 }
 
 TEST_CASE("a line with pieces of two tensors gives one access per tensor", "[io][tenet]") {
-  auto w = io::parse_tenet_statement("2 1\n{ S[i] : 0 <= i < 4 }\n{ S[i] -> Y[i]; S[i] -> X[i+1] }\n"
-                                     "{ S[i] -> Z[i] }\n{ S[i] -> W[i] }\n", "mem.s", "mem");
+  auto w = io::parse_tenet_statement(
+      "2 1\n{ S[i] : 0 <= i < 4 }\n{ S[i] -> Y[i]; S[i] -> X[i+1] }\n"
+      "{ S[i] -> Z[i] }\n{ S[i] -> W[i] }\n",
+      "mem.s", "mem");
   REQUIRE(w.reads().size() == 3);
   CHECK(w.reads()[0]->tensor == "X");
   CHECK(w.reads()[1]->tensor == "Y");
@@ -74,10 +79,11 @@ TEST_CASE("a line with pieces of two tensors gives one access per tensor", "[io]
 }
 
 TEST_CASE("statement text: CRLF, blank lines and a tensor both read and written", "[io][tenet]") {
-  auto w = io::parse_tenet_statement("3 1\r\n\r\n{S[i,j,k]: 0<=i<4 and 0<=j<4 and 0<=k<4}\r\n"
-                                     "{S[i,j,k]->A[i,k]}\r\n{S[i,j,k]->B[k,j]}\r\n{S[i,j,k]->C[i,j]}\r\n"
-                                     "{S[i,j,k]->C[i,j]}\r\n",
-                                     "crlf.s", "acc");
+  auto w = io::parse_tenet_statement(
+      "3 1\r\n\r\n{S[i,j,k]: 0<=i<4 and 0<=j<4 and 0<=k<4}\r\n"
+      "{S[i,j,k]->A[i,k]}\r\n{S[i,j,k]->B[k,j]}\r\n{S[i,j,k]->C[i,j]}\r\n"
+      "{S[i,j,k]->C[i,j]}\r\n",
+      "crlf.s", "acc");
   CHECK(w.name() == "acc");
   REQUIRE(w.accesses().size() == 4);
   CHECK(w.accesses()[2].tensor == "C");
@@ -90,8 +96,9 @@ TEST_CASE("systolic.p: TENET's interconnect reversed into source -> destination"
   CHECK(a.name() == "systolic");
   CHECK(a.pe_domain().is_equal(set_of("{ PE[i,j] : 0 <= i < 8 and 0 <= j < 8 }")));
   // File: PE[i,j] -> PE[i-1,j]; PE[i,j] -> PE[i,j-1] (i takes from i-1): data flows i-1 -> i.
-  CHECK(a.interconnect().is_equal(map_of(
-      "{ PE[i,j] -> PE[i+1,j] : 0 <= i < 7 and 0 <= j < 8; PE[i,j] -> PE[i,j+1] : 0 <= i < 8 and 0 <= j < 7 }")));
+  CHECK(
+      a.interconnect().is_equal(map_of("{ PE[i,j] -> PE[i+1,j] : 0 <= i < 7 and 0 <= j < 8; "
+                                       "PE[i,j] -> PE[i,j+1] : 0 <= i < 8 and 0 <= j < 7 }")));
   CHECK(a.l1_size() == 256);
   CHECK(a.l2_size() == 1024);
   CHECK(a.bandwidth_bits_per_cycle() == 64);
@@ -102,7 +109,8 @@ TEST_CASE("pe_12_14.p: four link kinds and a blank line before the numbers", "[i
   auto a = io::read_tenet_pe(data("tenet/pe_array/pe_12_14.p"));
   CHECK(a.pe_domain().is_equal(set_of("{ PE[i,j] : 0 <= i < 12 and 0 <= j < 14 }")));
   isl::map tenet_links = map_of(
-      "{ PE[i,j] -> PE[i+1,j]; PE[i,j] -> PE[i,j+1]; PE[i,j] -> PE[i+1,j+1]; PE[i,j] -> PE[i+1,j-1] }");
+      "{ PE[i,j] -> PE[i+1,j]; PE[i,j] -> PE[i,j+1]; PE[i,j] -> PE[i+1,j+1]; PE[i,j] -> "
+      "PE[i+1,j-1] }");
   CHECK(a.interconnect().is_equal(
       tenet_links.reverse().intersect_domain(a.pe_domain()).intersect_range(a.pe_domain())));
   CHECK(a.l1_size() == 600);
@@ -117,7 +125,8 @@ TEST_CASE("lineral.p: a 1-D array", "[io][tenet]") {
 }
 
 TEST_CASE("PE numbers may be spread over lines with any whitespace", "[io][tenet]") {
-  auto a = io::parse_tenet_pe("{PE[i]:0<=i<4}\n{PE[i]->PE[i+1]}\n\n7\t8\n  128\n\n 3 \n", "x.p", "x");
+  auto a =
+      io::parse_tenet_pe("{PE[i]:0<=i<4}\n{PE[i]->PE[i+1]}\n\n7\t8\n  128\n\n 3 \n", "x.p", "x");
   CHECK(a.l1_size() == 7);
   CHECK(a.l2_size() == 8);
   CHECK(a.bandwidth_bits_per_cycle() == 128);
@@ -130,11 +139,13 @@ TEST_CASE("matmul_systolic_os.m and ws.m", "[io][tenet]") {
   auto os = io::read_tenet_mapping(data("tenet/mapping/matmul_systolic_os.m"));
   CHECK(os.name() == "matmul_systolic_os");
   CHECK(os.space_map().is_equal(map_of("{ S[i,j,k] -> PE[i mod 8, j mod 8] }")));
-  CHECK(os.time_map().is_equal(map_of("{ S[i,j,k] -> T[floor(i/8), floor(j/8), (i mod 8) + (j mod 8) + k] }")));
+  CHECK(os.time_map().is_equal(
+      map_of("{ S[i,j,k] -> T[floor(i/8), floor(j/8), (i mod 8) + (j mod 8) + k] }")));
   auto ws = io::read_tenet_mapping(data("tenet/mapping/matmul_systolic_ws.m"));
   CHECK(ws.space_map().is_equal(map_of("{ S[i,j,k] -> PE[k mod 8, j mod 8] }")));
   auto conv = io::read_tenet_mapping(data("tenet/mapping/conv2d_os.m"));
-  CHECK(conv.time_map().is_equal(map_of("{ S[k,c,ox,oy,rx,ry] -> T[k, floor(oy/8), floor(ox/8), c] }")));
+  CHECK(conv.time_map().is_equal(
+      map_of("{ S[k,c,ox,oy,rx,ry] -> T[k, floor(oy/8), floor(ox/8), c] }")));
 }
 
 TEST_CASE("experiment files resolve against their directory or an ancestor", "[io][tenet]") {

@@ -1,7 +1,8 @@
+#include "tenet/mapping/systolic.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "tenet/error.hpp"
-#include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/context.hpp"
 
 using namespace tenet;
@@ -24,14 +25,15 @@ InputError error_of(F&& f) {
 
 // Evaluates a single-valued map at an integer point of S[i,j,k].
 std::vector<long> image(const isl::map& map, long i, long j, long k) {
-  isl::set point = isl::set(poly::thread_context().get(),
-                            "{ S[" + std::to_string(i) + "," + std::to_string(j) + "," +
-                                std::to_string(k) + "] }");
+  isl::set point =
+      isl::set(poly::thread_context().get(), "{ S[" + std::to_string(i) + "," + std::to_string(j) +
+                                                 "," + std::to_string(k) + "] }");
   isl::set img = point.apply(map);
   isl::point p = img.sample_point();
   std::vector<long> out;
   for (unsigned d = 0; d < unsigned(isl_set_dim(img.get(), isl_dim_set)); ++d)
-    out.push_back(isl::manage(isl_point_get_coordinate_val(p.get(), isl_dim_set, int(d))).get_num_si());
+    out.push_back(
+        isl::manage(isl_point_get_coordinate_val(p.get(), isl_dim_set, int(d))).get_num_si());
   return out;
 }
 
@@ -40,20 +42,24 @@ long mod(long a, long b) { return ((a % b) + b) % b; }
 }  // namespace
 
 TEST_CASE("the 8x8 systolic maps equal TENET's shipped ones", "[mapping][systolic]") {
-  CHECK(make_systolic_mapping(Dataflow::kOutputStationary, 8, 8).space_map().is_equal(
-      map_of("{S[i,j,k]->PE[i%8,j%8]}")));
-  CHECK(make_systolic_mapping(Dataflow::kOutputStationary, 8, 8).time_map().is_equal(
-      map_of("{S[i,j,k]->T[floor(i/8),floor(j/8),i%8+j%8+k]}")));
-  CHECK(make_systolic_mapping(Dataflow::kWeightStationary, 8, 8).space_map().is_equal(
-      map_of("{S[i,j,k]->PE[k%8,j%8]}")));
-  CHECK(make_systolic_mapping(Dataflow::kWeightStationary, 8, 8).time_map().is_equal(
-      map_of("{S[i,j,k]->T[floor(j/8),floor(k/8),i+j%8+k%8]}")));
+  CHECK(make_systolic_mapping(Dataflow::kOutputStationary, 8, 8)
+            .space_map()
+            .is_equal(map_of("{S[i,j,k]->PE[i%8,j%8]}")));
+  CHECK(make_systolic_mapping(Dataflow::kOutputStationary, 8, 8)
+            .time_map()
+            .is_equal(map_of("{S[i,j,k]->T[floor(i/8),floor(j/8),i%8+j%8+k]}")));
+  CHECK(make_systolic_mapping(Dataflow::kWeightStationary, 8, 8)
+            .space_map()
+            .is_equal(map_of("{S[i,j,k]->PE[k%8,j%8]}")));
+  CHECK(make_systolic_mapping(Dataflow::kWeightStationary, 8, 8)
+            .time_map()
+            .is_equal(map_of("{S[i,j,k]->T[floor(j/8),floor(k/8),i+j%8+k%8]}")));
 }
 
 TEST_CASE("R x C systolic maps follow the documented formulas pointwise", "[mapping][systolic]") {
   const long R = 3, C = 5;
-  for (Dataflow d : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                     Dataflow::kInputStationary}) {
+  for (Dataflow d :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
     Mapping m = make_systolic_mapping(d, R, C);
     for (long i : {0L, 4L, 7L})
       for (long j : {1L, 5L, 11L})
@@ -78,8 +84,8 @@ TEST_CASE("R x C systolic maps follow the documented formulas pointwise", "[mapp
 TEST_CASE("make_gemm_workload builds A, B, C with their roles and bits", "[mapping][systolic]") {
   auto w = make_gemm_workload({3, 4, 5}, {8, 4, 32});
   REQUIRE(w.accesses().size() == 3);
-  CHECK(w.domain().is_equal(isl::set(poly::thread_context().get(),
-                                     "{ S[i,j,k] : 0<=i<3 and 0<=j<4 and 0<=k<5 }")));
+  CHECK(w.domain().is_equal(
+      isl::set(poly::thread_context().get(), "{ S[i,j,k] : 0<=i<3 and 0<=j<4 and 0<=k<5 }")));
   CHECK(w.accesses()[0].tensor == "A");
   CHECK(w.accesses()[0].role == workload::OperandRole::kActivation);
   CHECK(w.accesses()[0].bits == 8);
@@ -94,10 +100,11 @@ TEST_CASE("make_gemm_workload builds A, B, C with their roles and bits", "[mappi
   CHECK(big.name() == "gemm 8192x128256x4096");
 }
 
-TEST_CASE("make_systolic_array links neighbours towards increasing indices", "[mapping][systolic]") {
+TEST_CASE("make_systolic_array links neighbours towards increasing indices",
+          "[mapping][systolic]") {
   auto a = make_systolic_array(4, 2, 128, 3);
-  CHECK(a.pe_domain().is_equal(isl::set(poly::thread_context().get(),
-                                        "{ PE[x,y] : 0<=x<4 and 0<=y<2 }")));
+  CHECK(a.pe_domain().is_equal(
+      isl::set(poly::thread_context().get(), "{ PE[x,y] : 0<=x<4 and 0<=y<2 }")));
   CHECK(a.interconnect().is_equal(map_of(
       "{ PE[x,y] -> PE[x+1,y] : 0<=x<3 and 0<=y<2; PE[x,y] -> PE[x,y+1] : 0<=x<4 and y=0 }")));
   CHECK(a.bandwidth_bits_per_cycle() == 128);

@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "tenet/workload/workload.hpp"
 
+#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
-#include "tenet/workload/workload.hpp"
 
 using namespace tenet;
 using workload::Access;
@@ -86,40 +86,52 @@ TEST_CASE("enum names round-trip", "[workload]") {
                  OperandRole::kScale, OperandRole::kZero, OperandRole::kOther})
     CHECK(workload::parse_operand_role(workload::to_string(r)) == r);
   CHECK(std::string(workload::to_string(OperandRole::kWeight)) == "weight");
-  CHECK(error_of([] { workload::parse_operand_role("weights"); }).code() == error_code::kUnknownName);
+  CHECK(error_of([] { workload::parse_operand_role("weights"); }).code() ==
+        error_code::kUnknownName);
   CHECK(error_of([] { workload::parse_access_kind("rw"); }).code() == error_code::kUnknownName);
 }
 
 TEST_CASE("Workload rejects bad input with a code and a location", "[workload][errors]") {
   SECTION("unbounded domain") {
-    auto e = error_of([] { Workload("w", set_of("{ S[i,j,k] : 0 <= i and 0 <= j < 5 and 0 <= k < 6 }"), gemm_accesses()); });
+    auto e = error_of([] {
+      Workload("w", set_of("{ S[i,j,k] : 0 <= i and 0 <= j < 5 and 0 <= k < 6 }"), gemm_accesses());
+    });
     CHECK(e.code() == error_code::kUnbounded);
     CHECK(e.where() == "/domain");
   }
   SECTION("unbounded through a free parameter") {
-    auto e = error_of([] { Workload("w", set_of("[M] -> { S[i,j,k] : 0 <= i < M and 0 <= j < 5 and 0 <= k < 6 }"), gemm_accesses()); });
+    auto e = error_of([] {
+      Workload("w", set_of("[M] -> { S[i,j,k] : 0 <= i < M and 0 <= j < 5 and 0 <= k < 6 }"),
+               gemm_accesses());
+    });
     CHECK(e.code() == error_code::kUnbounded);
   }
   SECTION("a parameter fixed by the constraints is fine") {
-    Workload w("w", set_of("[M] -> { S[i,j,k] : M = 4 and 0 <= i < M and 0 <= j < 5 and 0 <= k < 6 }"),
+    Workload w("w",
+               set_of("[M] -> { S[i,j,k] : M = 4 and 0 <= i < M and 0 <= j < 5 and 0 <= k < 6 }"),
                gemm_accesses());
     CHECK(w.reads().size() == 2);
   }
   SECTION("empty domain") {
-    auto e = error_of([] { Workload("w", set_of("{ S[i,j,k] : 0 <= i < 0 and 0 <= j < 5 and 0 <= k < 6 }"), gemm_accesses()); });
+    auto e = error_of([] {
+      Workload("w", set_of("{ S[i,j,k] : 0 <= i < 0 and 0 <= j < 5 and 0 <= k < 6 }"),
+               gemm_accesses());
+    });
     CHECK(e.code() == error_code::kRange);
     CHECK(e.where() == "/domain");
   }
   SECTION("tensor read twice") {
     auto accesses = gemm_accesses();
-    accesses.push_back({"A", AccessKind::kRead, map_of("{ S[i,j,k] -> A[k,i] }"), 8, OperandRole::kActivation});
+    accesses.push_back(
+        {"A", AccessKind::kRead, map_of("{ S[i,j,k] -> A[k,i] }"), 8, OperandRole::kActivation});
     auto e = error_of([&] { Workload("w", set_of(kDomain), accesses); });
     CHECK(e.code() == error_code::kDuplicate);
     CHECK(e.where() == "/accesses/3/tensor");
   }
   SECTION("a tensor both read and written is fine") {
     auto accesses = gemm_accesses();
-    accesses.push_back({"C", AccessKind::kRead, map_of("{ S[i,j,k] -> C[i,j] }"), 32, OperandRole::kOutput});
+    accesses.push_back(
+        {"C", AccessKind::kRead, map_of("{ S[i,j,k] -> C[i,j] }"), 32, OperandRole::kOutput});
     CHECK(Workload("w", set_of(kDomain), accesses).tensors().size() == 3);
   }
   SECTION("relation on another statement") {

@@ -16,8 +16,8 @@ struct Problem {
   workload::Workload workload;
   arch::Architecture architecture;
   mapping::Mapping mapping;
-  std::optional<analysis::Neighbourhood> neighbourhood;            // unset: TENET default
-  std::optional<analysis::ComputeDelayConvention> compute_delay;   // unset: active PEs
+  std::optional<analysis::Neighbourhood> neighbourhood;           // unset: TENET default
+  std::optional<analysis::ComputeDelayConvention> compute_delay;  // unset: active PEs
 };
 
 // "active" / "active-pes" -> kActivePes, "avg" / "avg-active-pes" -> kAvgActivePes;

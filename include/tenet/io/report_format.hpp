@@ -3,7 +3,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "tenet/analysis/tenet_metrics.hpp"
@@ -12,7 +11,7 @@
 namespace tenet::io {
 
 enum class ReportFormat { kTable, kJson, kCsv };
-const char* to_string(ReportFormat f);                       // "table", "json", "csv"
+const char* to_string(ReportFormat f);                      // "table", "json", "csv"
 ReportFormat parse_report_format(const std::string& name);  // else InputError(unknown-name)
 
 // An exact count as JSON: an integer when it fits int64 or uint64, else its decimal string.
@@ -28,7 +27,8 @@ struct ReportContext {
   const analysis::Options* options = nullptr;
 };
 
-nlohmann::ordered_json report_to_json(const analysis::Report& report, const ReportContext& context = {});
+nlohmann::ordered_json report_to_json(const analysis::Report& report,
+                                      const ReportContext& context = {});
 std::string report_to_csv(const analysis::Report& report);
 std::string report_to_table(const analysis::Report& report, const ReportContext& context = {});
 std::string format_report(const analysis::Report& report, ReportFormat format,

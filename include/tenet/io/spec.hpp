@@ -8,7 +8,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +19,8 @@ namespace tenet::io {
 // The parsed spec: plain data, isl strings verbatim, defaults filled.
 struct AccessSpec {
   std::string tensor;
-  std::string kind;              // "read" | "write"
-  std::string relation;          // isl map (or union map in one space)
+  std::string kind;      // "read" | "write"
+  std::string relation;  // isl map (or union map in one space)
   int bits = 16;
   std::string role = "other";
 };

@@ -118,8 +118,8 @@ long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o,
   if (epc > 0) return ceil_div(poly::to_int64(c.ops.dequant_elements), epc);
   if (opc > 0) return ceil_div(poly::to_int64(c.ops.dequant), opc);
   throw InputError(error_code::kMissingField, "", "/dequant/throughput",
-                   fmt::format("scheme \"{}\" dequantizes {} weights between {}; give the dequant "
-                               "unit's throughput (dequant.throughput, or --dequant-rate)",
+                   fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
+                               "the dequant unit's throughput (dequant.throughput, or --dequant-rate)",
                                spec.name, c.ops.dequant_elements.get_str(),
                                to_string(spec.dequant.placement)));
 }

@@ -1,0 +1,161 @@
+// `tenet compare --quant q0f16,q4f16_1,...`: one GEMM on one accelerator under several
+// quantization schemes, side by side (docs/quantization.md#tenet-compare).
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/error.hpp"
+#include "tenet/io/shape_text.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/quant/quant_hw.hpp"
+#include "tenet/quant/quant_hw_format.hpp"
+#include "tenet/quant/quant_json.hpp"
+
+namespace tenet::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CompareOptions {
+  std::string quant, gemm, arch, array, dataflow = "ws", tile = "auto", format = "table", output;
+  long long dequant_rate = 0, dequant_ops_rate = 0;
+  bool kv = false;
+  std::string kv_token_axis = "n";
+};
+
+// Runs `f`, placing an InputError without a location on `option`.
+template <typename F>
+auto on_option(const char* option, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.where().empty() || !e.file().empty()) throw;
+    throw InputError(e.code(), "", option, e.message());
+  }
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    if (item.empty())
+      throw InputError(error_code::kParse, "", "--quant",
+                       "expected a comma-separated list of schemes, got \"" + text + "\"");
+    items.push_back(item);
+    item.clear();
+  }
+  return items;
+}
+
+arch::Accelerator load_arch(const std::string& name_or_file) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_file, ec)) return arch::load_accelerator(name_or_file);
+  std::string known;
+  for (const auto& dir : quant::config_search_path()) {
+    const fs::path file = fs::path(dir) / "arch" / (name_or_file + ".json");
+    if (name_or_file.find('/') == std::string::npos && fs::is_regular_file(file, ec))
+      return arch::load_accelerator(file.string());
+    for (fs::directory_iterator it(fs::path(dir) / "arch", ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json") known += (known.empty() ? "" : ", ") + it->path().stem().string();
+  }
+  throw InputError(error_code::kUnknownName, "", "--arch",
+                   fmt::format("\"{}\" is neither a file nor an architecture preset ({})",
+                               name_or_file, known.empty() ? "none found" : known));
+}
+
+quant::QuantHwOptions hw_options(const CompareOptions& o) {
+  quant::QuantHwOptions q;
+  q.dequant_elements_per_cycle = o.dequant_rate;
+  q.dequant_ops_per_cycle = o.dequant_ops_rate;
+  if (o.tile == "auto") q.choose_tiling = true;
+  else q.tiling = mapping::parse_tiling(o.tile, "--tile");
+  if (o.kv) {
+    q.apply.b = quant::BOperand::kKvCache;
+    if (o.kv_token_axis != "n" && o.kv_token_axis != "k")
+      throw InputError(error_code::kUnknownName, "", "--kv-token-axis",
+                       "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" +
+                           o.kv_token_axis + "\"");
+    q.apply.kv_token_axis = o.kv_token_axis == "n" ? quant::KvTokenAxis::kN : quant::KvTokenAxis::kK;
+  }
+  return q;
+}
+
+void write(const std::string& text, const std::string& path) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw InputError(error_code::kIo, path, "--output", "cannot write the comparison");
+}
+
+void run_compare(const CompareOptions& o) {
+  if (o.format != "table" && o.format != "json")
+    throw InputError(error_code::kUnknownName, "", "--format",
+                     "expected table or json, got \"" + o.format + "\"");
+  const mapping::GemmShape shape = on_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
+  if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
+    throw InputError(error_code::kRange, "", "--gemm", "expected M, N, K > 0, got \"" + o.gemm + "\"");
+  arch::Accelerator acc = load_arch(o.arch);
+  if (!o.array.empty()) {
+    const auto [rows, cols] = arch::parse_array_shape(o.array, "--array");
+    acc = arch::with_array_shape(acc, rows, cols);
+  }
+  const mapping::Dataflow dataflow =
+      on_option("--dataflow", [&] { return mapping::parse_dataflow(o.dataflow); });
+  const quant::QuantHwOptions options = hw_options(o);
+  std::vector<quant::QuantHwResult> results;
+  for (const std::string& scheme : split_list(o.quant)) {
+    const quant::QuantSpec spec = on_option("--quant", [&] { return quant::load_quant(scheme); });
+    results.push_back(quant::evaluate_quant_gemm(acc, shape, spec, dataflow, options));
+  }
+  write(o.format == "json" ? quant::comparison_json(results).dump(2) + "\n"
+                           : quant::format_comparison(results),
+        o.output);
+}
+
+void setup_compare(CLI::App& sub) {
+  auto o = std::make_shared<CompareOptions>();
+  sub.add_option("--quant", o->quant, "comma-separated schemes: preset names or JSON files")->required();
+  sub.add_option("--gemm", o->gemm, "GEMM M,N,K (A is MxK activations, B is KxN weights)")->required();
+  sub.add_option("--arch", o->arch, "accelerator: preset name (configs/arch) or JSON file")->required();
+  sub.add_option("--array", o->array, "override the PE array shape, RxC");
+  sub.add_option("--dataflow", o->dataflow, "os, ws (default) or is");
+  sub.add_option("--tile", o->tile, "buffer tiling MxNxK[:order], or auto (default: chosen)");
+  sub.add_option("--dequant-rate", o->dequant_rate,
+                 "dequant unit throughput, elements per cycle (overrides the scheme's)");
+  sub.add_option("--dequant-ops-rate", o->dequant_ops_rate,
+                 "dequant unit throughput, ALU ops per cycle (overrides the scheme's)")
+      ->excludes("--dequant-rate");
+  sub.add_flag("--kv", o->kv, "B is a KV-cache tensor (uses the scheme's kv_cache operand)");
+  sub.add_option("--kv-token-axis", o->kv_token_axis,
+                 "with --kv: n (K cache in Q·Kᵀ, default) or k (V cache in P·V)");
+  sub.add_option("--format", o->format, "table (default) or json");
+  sub.add_option("--output", o->output, "write to this file instead of standard output");
+  sub.callback([o] {
+    if (o->dequant_rate < 0 || o->dequant_ops_rate < 0)
+      throw InputError(error_code::kRange, "", o->dequant_rate < 0 ? "--dequant-rate" : "--dequant-ops-rate",
+                       "expected a throughput > 0");
+    run_compare(*o);
+  });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("compare",
+                       "One GEMM under several quantization schemes side by side (cycles, bound, "
+                       "bytes per level, energy, speed-up)",
+                       setup_compare, 20);
+
+}  // namespace tenet::cli

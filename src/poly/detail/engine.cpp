@@ -137,7 +137,10 @@ mpz_class Engine::count_plane(const System& s) {
 
 mpz_class Engine::count_polytope(System& s) {
   if (!options_.memoize) return count_branching(s);
-  normalize(s);  // canonical row order for the key; the system is already tight
+  if (!normalize(s)) {  // canonical row order for the key (the system is already tight)
+    note(Strategy::kEmpty);
+    return 0;
+  }
   std::vector<Coef> key = memo_key(s);
   const auto& table = memo();
   if (auto it = table.find(key); it != table.end()) {

@@ -64,8 +64,10 @@ arch::Accelerator load_arch(const std::string& name_or_file) {
     const fs::path file = fs::path(dir) / "arch" / (name_or_file + ".json");
     if (name_or_file.find('/') == std::string::npos && fs::is_regular_file(file, ec))
       return arch::load_accelerator(file.string());
-    for (fs::directory_iterator it(fs::path(dir) / "arch", ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == ".json") known += (known.empty() ? "" : ", ") + it->path().stem().string();
+    for (fs::directory_iterator it(fs::path(dir) / "arch", ec), end; !ec && it != end;
+         it.increment(ec))
+      if (it->path().extension() == ".json")
+        known += (known.empty() ? "" : ", ") + it->path().stem().string();
   }
   throw InputError(error_code::kUnknownName, "", "--arch",
                    fmt::format("\"{}\" is neither a file nor an architecture preset ({})",
@@ -76,15 +78,18 @@ quant::QuantHwOptions hw_options(const CompareOptions& o) {
   quant::QuantHwOptions q;
   q.dequant_elements_per_cycle = o.dequant_rate;
   q.dequant_ops_per_cycle = o.dequant_ops_rate;
-  if (o.tile == "auto") q.choose_tiling = true;
-  else q.tiling = mapping::parse_tiling(o.tile, "--tile");
+  if (o.tile == "auto")
+    q.choose_tiling = true;
+  else
+    q.tiling = mapping::parse_tiling(o.tile, "--tile");
   if (o.kv) {
     q.apply.b = quant::BOperand::kKvCache;
     if (o.kv_token_axis != "n" && o.kv_token_axis != "k")
-      throw InputError(error_code::kUnknownName, "", "--kv-token-axis",
-                       "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" +
-                           o.kv_token_axis + "\"");
-    q.apply.kv_token_axis = o.kv_token_axis == "n" ? quant::KvTokenAxis::kN : quant::KvTokenAxis::kK;
+      throw InputError(
+          error_code::kUnknownName, "", "--kv-token-axis",
+          "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" + o.kv_token_axis + "\"");
+    q.apply.kv_token_axis =
+        o.kv_token_axis == "n" ? quant::KvTokenAxis::kN : quant::KvTokenAxis::kK;
   }
   return q;
 }
@@ -104,9 +109,11 @@ void run_compare(const CompareOptions& o) {
   if (o.format != "table" && o.format != "json")
     throw InputError(error_code::kUnknownName, "", "--format",
                      "expected table or json, got \"" + o.format + "\"");
-  const mapping::GemmShape shape = on_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
+  const mapping::GemmShape shape =
+      on_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
   if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
-    throw InputError(error_code::kRange, "", "--gemm", "expected M, N, K > 0, got \"" + o.gemm + "\"");
+    throw InputError(error_code::kRange, "", "--gemm",
+                     "expected M, N, K > 0, got \"" + o.gemm + "\"");
   arch::Accelerator acc = load_arch(o.arch);
   if (!o.array.empty()) {
     const auto [rows, cols] = arch::parse_array_shape(o.array, "--array");
@@ -127,9 +134,12 @@ void run_compare(const CompareOptions& o) {
 
 void setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
-  sub.add_option("--quant", o->quant, "comma-separated schemes: preset names or JSON files")->required();
-  sub.add_option("--gemm", o->gemm, "GEMM M,N,K (A is MxK activations, B is KxN weights)")->required();
-  sub.add_option("--arch", o->arch, "accelerator: preset name (configs/arch) or JSON file")->required();
+  sub.add_option("--quant", o->quant, "comma-separated schemes: preset names or JSON files")
+      ->required();
+  sub.add_option("--gemm", o->gemm, "GEMM M,N,K (A is MxK activations, B is KxN weights)")
+      ->required();
+  sub.add_option("--arch", o->arch, "accelerator: preset name (configs/arch) or JSON file")
+      ->required();
   sub.add_option("--array", o->array, "override the PE array shape, RxC");
   sub.add_option("--dataflow", o->dataflow, "os, ws (default) or is");
   sub.add_option("--tile", o->tile, "buffer tiling MxNxK[:order], or auto (default: chosen)");
@@ -145,7 +155,8 @@ void setup_compare(CLI::App& sub) {
   sub.add_option("--output", o->output, "write to this file instead of standard output");
   sub.callback([o] {
     if (o->dequant_rate < 0 || o->dequant_ops_rate < 0)
-      throw InputError(error_code::kRange, "", o->dequant_rate < 0 ? "--dequant-rate" : "--dequant-ops-rate",
+      throw InputError(error_code::kRange, "",
+                       o->dequant_rate < 0 ? "--dequant-rate" : "--dequant-ops-rate",
                        "expected a throughput > 0");
     run_compare(*o);
   });

@@ -25,16 +25,20 @@ struct Axes {
 
 Axes axes_of(OperandKind kind, const ApplyOptions& o) {
   switch (kind) {
-    case OperandKind::kActivations: return {{"m", "k"}, "m", "k"};
-    case OperandKind::kOutput: return {{"m", "n"}, "m", "n"};
+    case OperandKind::kActivations:
+      return {{"m", "k"}, "m", "k"};
+    case OperandKind::kOutput:
+      return {{"m", "n"}, "m", "n"};
     case OperandKind::kWeights:
       return o.b_layout == BLayout::kKN ? Axes{{"k", "n"}, "n", "k"} : Axes{{"n", "k"}, "n", "k"};
-    case OperandKind::kKvCache: break;
+    case OperandKind::kKvCache:
+      break;
   }
   const bool token_is_n = o.kv_token_axis == KvTokenAxis::kN;
   const std::string k = token_is_n ? "channel" : "token", n = token_is_n ? "token" : "channel";
-  const std::array<std::string, 2> dims =
-      o.b_layout == BLayout::kKN ? std::array<std::string, 2>{k, n} : std::array<std::string, 2>{n, k};
+  const std::array<std::string, 2> dims = o.b_layout == BLayout::kKN
+                                              ? std::array<std::string, 2>{k, n}
+                                              : std::array<std::string, 2>{n, k};
   return {dims, "token", "channel"};
 }
 
@@ -56,11 +60,14 @@ void require_rank2(const Access& a) {
 // The index expressions of a scale tensor element.
 std::vector<std::string> scale_indices(const Axes& ax, OperandKind kind, const ScaleLevel& l) {
   switch (l.granularity) {
-    case Granularity::kPerTensor: return {};
+    case Granularity::kPerTensor:
+      return {};
     case Granularity::kPerChannel:
       return {kind == OperandKind::kKvCache ? "channel" : "n"};
-    case Granularity::kPerToken: return {kind == OperandKind::kKvCache ? "token" : "m"};
-    case Granularity::kPerInputChannel: return {"k"};
+    case Granularity::kPerToken:
+      return {kind == OperandKind::kKvCache ? "token" : "m"};
+    case Granularity::kPerInputChannel:
+      return {"k"};
     case Granularity::kGroup:
       return {ax.row, fmt::format("floor({}/{})", ax.column, l.group_size)};
     case Granularity::kBlock:
@@ -75,9 +82,7 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-isl::map make_map(const std::string& text) {
-  return isl::map(poly::thread_context().get(), text);
-}
+isl::map make_map(const std::string& text) { return isl::map(poly::thread_context().get(), text); }
 
 std::string word_index(const OperandSpec& op, const std::string& axis) {
   const Packing& p = *op.packing;
@@ -122,11 +127,11 @@ std::vector<Operand> operands_of(const workload::Workload& w, const QuantSpec& s
   for (auto& op : ops) {
     op.access = find_role(w, op.role);
     if (!op.access && op.spec->quantized())
-      throw InputError(error_code::kUsage, "", "",
-                       fmt::format("quantization \"{}\" quantizes the {} but workload \"{}\" has "
-                                   "no access with role {}",
-                                   spec.name, to_string(op.kind), w.name(),
-                                   workload::to_string(op.role)));
+      throw InputError(
+          error_code::kUsage, "", "",
+          fmt::format("quantization \"{}\" quantizes the {} but workload \"{}\" has "
+                      "no access with role {}",
+                      spec.name, to_string(op.kind), w.name(), workload::to_string(op.role)));
     if (op.access) require_rank2(*op.access);
   }
   return ops;
@@ -139,7 +144,8 @@ Access derived_access(const Access& operand, const isl::map& to_tensor, std::str
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -158,7 +164,8 @@ std::string report_name(const Access& access) {
   const std::size_t at = access.tensor.rfind(word);
   if (at == std::string::npos || at == 0) return access.tensor;
   const std::string suffix = access.tensor.substr(at + word.size());
-  const bool numbered = suffix.empty() || suffix.find_first_not_of("0123456789") == std::string::npos;
+  const bool numbered =
+      suffix.empty() || suffix.find_first_not_of("0123456789") == std::string::npos;
   if (!numbered || ends_with(access.tensor.substr(0, at), "_")) return access.tensor;
   return access.tensor.substr(0, at) + "." + word.substr(1) + suffix;
 }
@@ -177,9 +184,9 @@ isl::map packing_map(const Access& operand, OperandKind kind, const OperandSpec&
   const Axes ax = axes_of(kind, options);
   const std::string word_id = operand.tensor + "_word";
   if (!spec.packing)
-    return make_map(fmt::format("{{ {t}[{a}, {b}] -> {w}[{a}, {b}] }}", fmt::arg("t", operand.tensor),
-                                fmt::arg("a", ax.dims[0]), fmt::arg("b", ax.dims[1]),
-                                fmt::arg("w", word_id)));
+    return make_map(fmt::format("{{ {t}[{a}, {b}] -> {w}[{a}, {b}] }}",
+                                fmt::arg("t", operand.tensor), fmt::arg("a", ax.dims[0]),
+                                fmt::arg("b", ax.dims[1]), fmt::arg("w", word_id)));
   const std::string along = axis_name(spec.packing->axis);
   std::array<std::string, 2> out = ax.dims;
   for (auto& d : out)
@@ -201,12 +208,14 @@ workload::Workload apply(const workload::Workload& gemm, const QuantSpec& spec,
     for (std::size_t l = 0; l < op.spec->scales.size(); ++l) {
       const ScaleLevel& level = op.spec->scales[l];
       const std::string sid = scale_tensor_id(op.access->tensor, l);
-      accesses.push_back(derived_access(*op.access, scale_map(*op.access, op.kind, level, options, sid),
-                                        sid, level.dtype.bits(), OperandRole::kScale));
+      accesses.push_back(derived_access(*op.access,
+                                        scale_map(*op.access, op.kind, level, options, sid), sid,
+                                        level.dtype.bits(), OperandRole::kScale));
       if (!level.zero) continue;
       const std::string zid = zero_tensor_id(op.access->tensor, l);
-      accesses.push_back(derived_access(*op.access, scale_map(*op.access, op.kind, level, options, zid),
-                                        zid, level.zero->bits(), OperandRole::kZero));
+      accesses.push_back(derived_access(*op.access,
+                                        scale_map(*op.access, op.kind, level, options, zid), zid,
+                                        level.zero->bits(), OperandRole::kZero));
     }
   }
   return workload::Workload(gemm.name() + " [" + spec.name + "]", gemm.domain(),

@@ -50,9 +50,9 @@ DataType weight_type(const Fields& f, int bit) {
     throw InputError(error_code::kRange, f.file(), f.where("bit"),
                      fmt::format("source_format \"{}\" supports bit {}, got {}", format,
                                  format == "fp" ? "4 (e2m1) or 8 (e4m3)" : "4", bit));
-  throw InputError(error_code::kUnknownName, f.file(), f.where("source_format"),
-                   fmt::format("unknown source_format \"{}\", expected one of uint, int, fp, nf",
-                               format));
+  throw InputError(
+      error_code::kUnknownName, f.file(), f.where("source_format"),
+      fmt::format("unknown source_format \"{}\", expected one of uint, int, fp, nf", format));
 }
 
 PackAxis packing_axis(const Fields& f) {
@@ -69,8 +69,9 @@ std::optional<Packing> packing_for(const Fields& f, const DataType& weights) {
     throw InputError(error_code::kRange, f.file(), f.where("storage_dtype"),
                      "expected an integer storage type (int8, uint32, ...)");
   if (storage.bits() < weights.bits())
-    throw InputError(error_code::kRange, f.file(), f.where("storage_dtype"),
-                     fmt::format("{} cannot hold {}-bit values", to_string(storage), weights.bits()));
+    throw InputError(
+        error_code::kRange, f.file(), f.where("storage_dtype"),
+        fmt::format("{} cannot hold {}-bit values", to_string(storage), weights.bits()));
   if (storage.bits() == weights.bits()) return std::nullopt;
   return Packing{storage.bits(), storage.bits() / weights.bits(), packing_axis(f), false};
 }
@@ -90,14 +91,19 @@ ScaleLevel scale_level(const Fields& f, const DataType& in, const DataType& weig
   level.dtype = in;
   if (!f.boolean("with_zeros", false)) return level;
   const std::string mode = f.has("zeros_type") ? f.string("zeros_type") : "original";
-  if (mode == "original") level.zero_mode = ZeroMode::kOriginal;
-  else if (mode == "rescale") level.zero_mode = ZeroMode::kRescale;
-  else if (mode == "quantized") level.zero_mode = ZeroMode::kQuantized;
+  if (mode == "original")
+    level.zero_mode = ZeroMode::kOriginal;
+  else if (mode == "rescale")
+    level.zero_mode = ZeroMode::kRescale;
+  else if (mode == "quantized")
+    level.zero_mode = ZeroMode::kQuantized;
   else
     throw InputError(error_code::kUnknownName, f.file(), f.where("zeros_type"),
                      fmt::format("unknown zeros_type \"{}\", expected one of original, rescale, "
-                                 "quantized", mode));
-  level.zero = level.zero_mode == ZeroMode::kQuantized ? DataType::unsigned_int(weights.bits()) : in;
+                                 "quantized",
+                                 mode));
+  level.zero =
+      level.zero_mode == ZeroMode::kQuantized ? DataType::unsigned_int(weights.bits()) : in;
   return level;
 }
 
@@ -118,8 +124,8 @@ void quantize_weights(const Fields& f, QuantSpec& spec) {
 }
 
 void reject_quant_only_keys(const Fields& f) {
-  for (const char* key : {"storage_dtype", "source_format", "with_scaling", "with_zeros",
-                          "group_size", "zeros_type"})
+  for (const char* key :
+       {"storage_dtype", "source_format", "with_scaling", "with_zeros", "group_size", "zeros_type"})
     if (f.has(key))
       throw InputError(error_code::kRange, f.file(), f.where(key),
                        fmt::format("\"{}\" needs \"bit\" (quantized weights)", key));
@@ -139,9 +145,25 @@ bool is_bitblas_config(const json& document) {
 
 BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
   const Fields f(document, file, "");
-  f.allow_only({"M", "N", "K", "in_dtype", "out_dtype", "accum_dtype", "layout", "bit",
-                "storage_dtype", "source_format", "with_scaling", "with_zeros", "group_size",
-                "zeros_type", "with_bias", "fast_decoding", "propagate_a", "propagate_b", "name",
+  f.allow_only({"M",
+                "N",
+                "K",
+                "in_dtype",
+                "out_dtype",
+                "accum_dtype",
+                "layout",
+                "bit",
+                "storage_dtype",
+                "source_format",
+                "with_scaling",
+                "with_zeros",
+                "group_size",
+                "zeros_type",
+                "with_bias",
+                "fast_decoding",
+                "propagate_a",
+                "propagate_b",
+                "name",
                 "source"});
   BitblasMatmul out;
   out.m = parse_m(f);
@@ -157,8 +179,10 @@ BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
   spec.accumulator = f.has("accum_dtype") ? dtype_field(f, "accum_dtype") : spec.activations.dtype;
   spec.weights.dtype = spec.activations.dtype;
   packing_axis(f);  // validates layout
-  if (f.has("bit")) quantize_weights(f, spec);
-  else reject_quant_only_keys(f);
+  if (f.has("bit"))
+    quantize_weights(f, spec);
+  else
+    reject_quant_only_keys(f);
   validate(spec, file);
   return out;
 }

@@ -20,20 +20,30 @@ const char* const kAcceptedForms =
 
 void require_width(int bits, const std::string& what) {
   if (bits < 1 || bits > kMaxBits)
-    throw InputError(error_code::kRange, "", "",
-                     fmt::format("expected a bit width in [1, {}] for {}, got {}", kMaxBits, what, bits));
+    throw InputError(
+        error_code::kRange, "", "",
+        fmt::format("expected a bit width in [1, {}] for {}, got {}", kMaxBits, what, bits));
 }
 
 const std::pair<const char*, DataType (*)()> kAliases[] = {
-    {"fp32", DataType::fp32},         {"float32", DataType::fp32},
-    {"fp16", DataType::fp16},         {"float16", DataType::fp16},
-    {"half", DataType::fp16},         {"bf16", DataType::bf16},
-    {"bfloat16", DataType::bf16},     {"fp8_e4m3", DataType::fp8_e4m3},
-    {"float8_e4m3fn", DataType::fp8_e4m3}, {"float8_e4m3", DataType::fp8_e4m3},
-    {"fp8_e4m3fn", DataType::fp8_e4m3},    {"e4m3", DataType::fp8_e4m3},
-    {"fp8_e5m2", DataType::fp8_e5m2}, {"float8_e5m2", DataType::fp8_e5m2},
-    {"e5m2", DataType::fp8_e5m2},     {"e4m3_float8", DataType::fp8_e4m3},
-    {"e5m2_float8", DataType::fp8_e5m2}, {"nf4", DataType::nf4},
+    {"fp32", DataType::fp32},
+    {"float32", DataType::fp32},
+    {"fp16", DataType::fp16},
+    {"float16", DataType::fp16},
+    {"half", DataType::fp16},
+    {"bf16", DataType::bf16},
+    {"bfloat16", DataType::bf16},
+    {"fp8_e4m3", DataType::fp8_e4m3},
+    {"float8_e4m3fn", DataType::fp8_e4m3},
+    {"float8_e4m3", DataType::fp8_e4m3},
+    {"fp8_e4m3fn", DataType::fp8_e4m3},
+    {"e4m3", DataType::fp8_e4m3},
+    {"fp8_e5m2", DataType::fp8_e5m2},
+    {"float8_e5m2", DataType::fp8_e5m2},
+    {"e5m2", DataType::fp8_e5m2},
+    {"e4m3_float8", DataType::fp8_e4m3},
+    {"e5m2_float8", DataType::fp8_e5m2},
+    {"nf4", DataType::nf4},
     {"float4_e2m1fn", [] { return DataType::floating(2, 1); }},
 };
 
@@ -56,23 +66,27 @@ DataType parse_unlocated(const std::string& text) {
     const int bits = to_width(m[1].str()), e = to_width(m[2].str()), mant = to_width(m[3].str());
     if (1 + e + mant != bits)
       throw InputError(error_code::kRange, "", "",
-                       fmt::format("\"{}\": 1 sign + {} exponent + {} mantissa bits is not {}", text,
-                                   e, mant, bits));
+                       fmt::format("\"{}\": 1 sign + {} exponent + {} mantissa bits is not {}",
+                                   text, e, mant, bits));
     return DataType::floating(e, mant);
   }
-  throw InputError(error_code::kUnknownName, "", "",
-                   fmt::format("unknown number format \"{}\", expected one of {}", text,
-                               kAcceptedForms));
+  throw InputError(
+      error_code::kUnknownName, "", "",
+      fmt::format("unknown number format \"{}\", expected one of {}", text, kAcceptedForms));
 }
 
 }  // namespace
 
 const char* to_string(NumberFormat f) {
   switch (f) {
-    case NumberFormat::kInt: return "int";
-    case NumberFormat::kUint: return "uint";
-    case NumberFormat::kFloat: return "fp";
-    case NumberFormat::kNormalFloat: return "nf";
+    case NumberFormat::kInt:
+      return "int";
+    case NumberFormat::kUint:
+      return "uint";
+    case NumberFormat::kFloat:
+      return "fp";
+    case NumberFormat::kNormalFloat:
+      return "nf";
   }
   return "?";
 }
@@ -107,10 +121,14 @@ bool DataType::is_model_float() const {
 
 std::string to_string(const DataType& t) {
   switch (t.format()) {
-    case NumberFormat::kInt: return fmt::format("int{}", t.bits());
-    case NumberFormat::kUint: return fmt::format("uint{}", t.bits());
-    case NumberFormat::kNormalFloat: return fmt::format("nf{}", t.bits());
-    case NumberFormat::kFloat: break;
+    case NumberFormat::kInt:
+      return fmt::format("int{}", t.bits());
+    case NumberFormat::kUint:
+      return fmt::format("uint{}", t.bits());
+    case NumberFormat::kNormalFloat:
+      return fmt::format("nf{}", t.bits());
+    case NumberFormat::kFloat:
+      break;
   }
   if (t == DataType::fp32()) return "fp32";
   if (t == DataType::fp16()) return "fp16";

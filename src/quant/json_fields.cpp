@@ -16,9 +16,12 @@ const char* type_name(const nlohmann::json& v) { return v.type_name(); }
 std::string pointer_join(const std::string& pointer, const std::string& key) {
   std::string token;
   for (char ch : key) {
-    if (ch == '~') token += "~0";
-    else if (ch == '/') token += "~1";
-    else token += ch;
+    if (ch == '~')
+      token += "~0";
+    else if (ch == '/')
+      token += "~1";
+    else
+      token += ch;
   }
   return pointer + "/" + token;
 }
@@ -61,7 +64,8 @@ long long Fields::as_integer(const nlohmann::json& v, const std::string& where) 
   if (v.is_number_float())
     throw InputError(error_code::kType, file_, where,
                      fmt::format("expected an integer, got {} (a float or a number too large "
-                                 "for 64 bits)", v.dump()));
+                                 "for 64 bits)",
+                                 v.dump()));
   throw InputError(error_code::kType, file_, where,
                    fmt::format("expected an integer, got {}", type_name(v)));
 }

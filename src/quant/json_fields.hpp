@@ -2,9 +2,8 @@
 // Internal to src/quant.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -26,7 +26,6 @@ std::optional<DataType> parse_key(const std::string& key) {
   }
 }
 
-
 }  // namespace
 
 OpEnergyTable OpEnergyTable::defaults_45nm() {

@@ -48,10 +48,14 @@ Integer big(long long v) { return Integer(static_cast<long>(v)); }
 // Operand kind of a quantized operand access (nullopt for scale/zero/other tensors).
 std::optional<OperandKind> kind_of(const Context& c, const Access& a) {
   switch (a.role) {
-    case OperandRole::kActivation: return OperandKind::kActivations;
-    case OperandRole::kWeight: return c.b_kind();
-    case OperandRole::kOutput: return OperandKind::kOutput;
-    default: return std::nullopt;
+    case OperandRole::kActivation:
+      return OperandKind::kActivations;
+    case OperandRole::kWeight:
+      return c.b_kind();
+    case OperandRole::kOutput:
+      return OperandKind::kOutput;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -129,12 +133,12 @@ ScaleWork scale_work(const Context& c, const Access& x, const OperandSpec& op, b
     if (is_b && applied_in_dequant(c.spec, level)) continue;
     const bool k_indexed = indexed_by_k(level.granularity);
     const Access& s = *c.tensor(scale_tensor_id(x.tensor, l));
-    (k_indexed ? work.rescale : work.epilogue) += k_indexed ? c.count_pairs(out.relation, s.relation)
-                                                            : outputs;
+    (k_indexed ? work.rescale : work.epilogue) +=
+        k_indexed ? c.count_pairs(out.relation, s.relation) : outputs;
     if (!level.zero) continue;
     const Access& z = *c.tensor(zero_tensor_id(x.tensor, l));
-    (k_indexed ? work.rescale : work.epilogue) += k_indexed ? c.count_pairs(out.relation, z.relation)
-                                                            : outputs;
+    (k_indexed ? work.rescale : work.epilogue) +=
+        k_indexed ? c.count_pairs(out.relation, z.relation) : outputs;
     // z_B · Σ_k A (each A element once) or z_A · Σ_k B (offline unless B is the KV cache).
     work.zero_sums += is_b ? a_store.elements : (c.b_is_kv() ? b_store.elements : Integer(0));
   }
@@ -143,8 +147,7 @@ ScaleWork scale_work(const Context& c, const Access& x, const OperandSpec& op, b
 
 double dequant_energy(const Context& c, const QuantOps& ops, const OpEnergyTable& t) {
   const DataType target = dequant_target(c.spec);
-  if (c.spec.dequant.ops_per_element)
-    return ops.dequant.get_d() * t.lookup(target).add_pj;
+  if (c.spec.dequant.ops_per_element) return ops.dequant.get_d() * t.lookup(target).add_pj;
   const DequantOps d = dequant_op_breakdown(c.spec, c.b_spec());
   const int word = c.b_spec().packing ? c.b_spec().packing->storage_bits : 32;
   const double per_element = d.unpack * t.lookup(DataType::signed_int(word)).add_pj +
@@ -171,8 +174,7 @@ std::optional<Integer> dequant_cycles(const QuantSpec& spec, const OperandSpec& 
   if (!dequantizes(spec, b)) return Integer(0);
   if (spec.dequant.elements_per_cycle > 0)
     return ceil_div(ops.dequant_elements, big(spec.dequant.elements_per_cycle));
-  if (spec.dequant.ops_per_cycle > 0)
-    return ceil_div(ops.dequant, big(spec.dequant.ops_per_cycle));
+  if (spec.dequant.ops_per_cycle > 0) return ceil_div(ops.dequant, big(spec.dequant.ops_per_cycle));
   return std::nullopt;
 }
 
@@ -189,8 +191,8 @@ void count_ops(const Context& c, QuantCosts& q) {
     q.ops.dequant = q.ops.dequant_elements * q.ops.dequant_ops_per_element;
   }
   if (out) {
-    for (const auto& [x, op, is_b] : {std::tuple{a, &c.spec.activations, false},
-                                      std::tuple{b, &c.b_spec(), true}}) {
+    for (const auto& [x, op, is_b] :
+         {std::tuple{a, &c.spec.activations, false}, std::tuple{b, &c.b_spec(), true}}) {
       if (!x) continue;
       const ScaleWork w = scale_work(c, *x, *op, is_b, *out, a_store, b_store);
       q.ops.epilogue += w.epilogue;

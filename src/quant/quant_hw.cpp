@@ -27,11 +27,16 @@ int channel_index(const ApplyOptions& o) { return o.kv_token_axis == KvTokenAxis
 
 int axis_index(PackAxis a, const ApplyOptions& o) {
   switch (a) {
-    case PackAxis::kM: return kI;
-    case PackAxis::kN: return kJ;
-    case PackAxis::kK: return kK;
-    case PackAxis::kToken: return token_index(o);
-    case PackAxis::kChannel: return channel_index(o);
+    case PackAxis::kM:
+      return kI;
+    case PackAxis::kN:
+      return kJ;
+    case PackAxis::kK:
+      return kK;
+    case PackAxis::kToken:
+      return token_index(o);
+    case PackAxis::kChannel:
+      return channel_index(o);
   }
   return kK;
 }
@@ -42,12 +47,23 @@ Groups scale_groups(OperandKind kind, const ScaleLevel& l, const ApplyOptions& o
   const int row = kind == OperandKind::kActivations ? kI : kv ? token_index(o) : kJ;
   const int column = kv ? channel_index(o) : kK;
   switch (l.granularity) {
-    case Granularity::kPerTensor: break;
-    case Granularity::kPerChannel: g[kv ? channel_index(o) : kJ] = 1; break;
-    case Granularity::kPerToken: g[kv ? token_index(o) : kI] = 1; break;
-    case Granularity::kPerInputChannel: g[kK] = 1; break;
-    case Granularity::kGroup: g[row] = 1, g[column] = l.group_size; break;
-    case Granularity::kBlock: g[kJ] = l.block_n, g[kK] = l.block_k; break;
+    case Granularity::kPerTensor:
+      break;
+    case Granularity::kPerChannel:
+      g[kv ? channel_index(o) : kJ] = 1;
+      break;
+    case Granularity::kPerToken:
+      g[kv ? token_index(o) : kI] = 1;
+      break;
+    case Granularity::kPerInputChannel:
+      g[kK] = 1;
+      break;
+    case Granularity::kGroup:
+      g[row] = 1, g[column] = l.group_size;
+      break;
+    case Granularity::kBlock:
+      g[kJ] = l.block_n, g[kK] = l.block_k;
+      break;
   }
   return g;
 }
@@ -89,11 +105,11 @@ void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKi
     auto dotted = [](const std::string& id, OperandRole role) {
       return report_name(workload::Access{id, workload::AccessKind::kRead, {}, 16, role});
     };
-    p.operands.push_back({dotted(scale, OperandRole::kScale), OperandRole::kScale,
-                          level.dtype.bits(), false, g});
+    p.operands.push_back(
+        {dotted(scale, OperandRole::kScale), OperandRole::kScale, level.dtype.bits(), false, g});
     if (level.zero)
-      p.operands.push_back({dotted(zero, OperandRole::kZero), OperandRole::kZero,
-                            level.zero->bits(), false, g});
+      p.operands.push_back(
+          {dotted(zero, OperandRole::kZero), OperandRole::kZero, level.zero->bits(), false, g});
   }
 }
 
@@ -106,22 +122,21 @@ hw::GemmProblem shadow_problem(hw::GemmProblem p, const QuantSpec& spec, const O
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o,
-                              const QuantCosts& c) {
+long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, const QuantCosts& c) {
   if (c.ops.dequant_elements == 0) return 0;
   const long long epc = o.dequant_elements_per_cycle ? o.dequant_elements_per_cycle
-                        : o.dequant_ops_per_cycle   ? 0
-                                                    : spec.dequant.elements_per_cycle;
-  const long long opc = o.dequant_ops_per_cycle ? o.dequant_ops_per_cycle
+                        : o.dequant_ops_per_cycle    ? 0
+                                                     : spec.dequant.elements_per_cycle;
+  const long long opc = o.dequant_ops_per_cycle        ? o.dequant_ops_per_cycle
                         : o.dequant_elements_per_cycle ? 0
                                                        : spec.dequant.ops_per_cycle;
   if (epc > 0) return ceil_div(poly::to_int64(c.ops.dequant_elements), epc);
   if (opc > 0) return ceil_div(poly::to_int64(c.ops.dequant), opc);
-  throw InputError(error_code::kMissingField, "", "/dequant/throughput",
-                   fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
-                               "the dequant unit's throughput (dequant.throughput, or --dequant-rate)",
-                               spec.name, c.ops.dequant_elements.get_str(),
-                               to_string(spec.dequant.placement)));
+  throw InputError(
+      error_code::kMissingField, "", "/dequant/throughput",
+      fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
+                  "the dequant unit's throughput (dequant.throughput, or --dequant-rate)",
+                  spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
 }
 
 QuantBound bound_of(const hw::ResourceCycles& busy, long long dequant) {
@@ -144,7 +159,8 @@ mpq_class bits_per_element(const TensorStorage& s) {
 
 long long waste_of(long long bytes, const TensorStorage& s) {
   if (s.storage_bits() == 0) return 0;
-  return poly::to_int64(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() / s.storage_bits());
+  return poly::to_int64(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() /
+                        s.storage_bits());
 }
 
 struct Evaluation {
@@ -166,18 +182,23 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
   x.dram_bytes = t.dram_bytes;
   double dram_pj = t.energy_pj.dram;
   if (is_b && e.b_dequantized_into_sram) {  // DRAM holds the packed format
-    const mpq_class bits = bits_per_element(s) * mpq_class(static_cast<long>(t.dram_reads + t.dram_writes));
+    const mpq_class bits =
+        bits_per_element(s) * mpq_class(static_cast<long>(t.dram_reads + t.dram_writes));
     x.dram_bytes = ceil_bytes(bits);
-    dram_pj = t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() /
-              energy.dram.access_bits;
+    dram_pj =
+        t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() / energy.dram.access_bits;
   }
-  x.sram_bytes = poly::to_int64((poly::Integer(static_cast<long>(t.sram_reads + t.sram_writes)) *
-                                     t.bits + 7) / 8);
+  x.sram_bytes = poly::to_int64(
+      (poly::Integer(static_cast<long>(t.sram_reads + t.sram_writes)) * t.bits + 7) / 8);
   const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
   x.register_file_bytes =
-      scale_or_zero ? 0
-                    : poly::to_int64((poly::Integer(static_cast<long>(rf.register_reads + rf.register_writes)) *
-                                          rf.bits + 7) / 8);
+      scale_or_zero
+          ? 0
+          : poly::to_int64(
+                (poly::Integer(static_cast<long>(rf.register_reads + rf.register_writes)) *
+                     rf.bits +
+                 7) /
+                8);
   x.dram_waste_bytes = waste_of(x.dram_bytes, s);
   x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
   q.dram += dram_pj;
@@ -190,10 +211,14 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
 
 const char* to_string(QuantBound b) {
   switch (b) {
-    case QuantBound::kCompute: return "compute";
-    case QuantBound::kSram: return "sram";
-    case QuantBound::kDram: return "dram";
-    case QuantBound::kDequant: return "dequant";
+    case QuantBound::kCompute:
+      return "compute";
+    case QuantBound::kSram:
+      return "sram";
+    case QuantBound::kDram:
+      return "dram";
+    case QuantBound::kDequant:
+      return "dequant";
   }
   return "?";
 }
@@ -209,8 +234,8 @@ hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::
   const OperandSpec& b = spec.operand(b_kind(o));
   hw::GemmProblem p;
   p.shape = shape;
-  p.operands.push_back(operand_as_stored("A", OperandRole::kActivation, spec.activations,
-                                         {1, 0, 1}, o));
+  p.operands.push_back(
+      operand_as_stored("A", OperandRole::kActivation, spec.activations, {1, 0, 1}, o));
   hw::Operand bx = operand_as_stored("B", OperandRole::kWeight, b, {0, 1, 1}, o);
   if (spec.dequant.placement == DequantPlacement::kDramToSram && dequantizes(spec, b))
     bx = {"B", OperandRole::kWeight, dequant_target(spec).bits(), false, {0, 1, 1}};
@@ -232,8 +257,9 @@ QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::G
   const OperandSpec& b = spec.operand(b_kind(options.apply));
   r.problem = make_quant_problem(acc, shape, spec, options.apply);
   const hw::GemmProblem shadow = shadow_problem(r.problem, spec, b);
-  const mapping::Tiling tiling =
-      options.choose_tiling ? hw::choose_tiling(acc, r.problem, dataflow, options.hw) : options.tiling;
+  const mapping::Tiling tiling = options.choose_tiling
+                                     ? hw::choose_tiling(acc, r.problem, dataflow, options.hw)
+                                     : options.tiling;
   r.hw = hw::evaluate_gemm(acc, r.problem, dataflow, tiling, options.hw);
   const hw::Result shadow_hw = hw::evaluate_gemm(acc, shadow, dataflow, r.hw.tiling, options.hw);
 

@@ -23,9 +23,9 @@ std::string with_commas(long long v) {
 }
 
 json energy_json(const QuantEnergy& e) {
-  return {{"total", e.total()},         {"mac", e.mac},           {"register_file", e.register_file},
-          {"sram", e.sram},             {"dram", e.dram},         {"dequant", e.dequant},
-          {"epilogue", e.epilogue},     {"rescale", e.rescale},   {"zero_sums", e.zero_sums},
+  return {{"total", e.total()},     {"mac", e.mac},         {"register_file", e.register_file},
+          {"sram", e.sram},         {"dram", e.dram},       {"dequant", e.dequant},
+          {"epilogue", e.epilogue}, {"rescale", e.rescale}, {"zero_sums", e.zero_sums},
           {"quantize", e.quantize}};
 }
 
@@ -74,13 +74,14 @@ void merge_into(json& report, const QuantHwResult& r) {
   report["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
   report["quantize"] = {{"activation_ops", as_ll(ops.activation_quant)},
                         {"output_ops", as_ll(ops.output_quant)}};
-  report["bytes"] = {{"dram", r.dram_bytes}, {"sram", r.sram_bytes},
-                     {"register_file", r.register_file_bytes}};
+  report["bytes"] = {
+      {"dram", r.dram_bytes}, {"sram", r.sram_bytes}, {"register_file", r.register_file_bytes}};
   report["dram_bytes"] = r.dram_bytes;
   report["energy_pj"] = energy_json(r.energy);
   for (const TensorTraffic& t : r.traffic) {
     const json fields = tensor_fields(r, t);
-    for (auto f = fields.begin(); f != fields.end(); ++f) report["tensors"][t.name][f.key()] = f.value();
+    for (auto f = fields.begin(); f != fields.end(); ++f)
+      report["tensors"][t.name][f.key()] = f.value();
   }
 }
 
@@ -92,34 +93,35 @@ json to_json(const QuantHwResult& r) {
 
 std::string format_table(const QuantHwResult& r) {
   const QuantOps& ops = r.costs.ops;
-  std::string out = fmt::format("quantization {}: MACs {} x {} -> {}, {} bits per weight\n",
-                                r.scheme, to_string(r.costs.mac.a), to_string(r.costs.mac.b),
-                                to_string(r.costs.mac.accumulate),
-                                r.costs.effective_bits_per_weight.get_d());
+  std::string out =
+      fmt::format("quantization {}: MACs {} x {} -> {}, {} bits per weight\n", r.scheme,
+                  to_string(r.costs.mac.a), to_string(r.costs.mac.b),
+                  to_string(r.costs.mac.accumulate), r.costs.effective_bits_per_weight.get_d());
   out += fmt::format("  cycles total        {:>22} cycles (array {}, dequant unit {})\n",
                      with_commas(r.total_cycles), with_commas(r.hw.cycles.total),
                      with_commas(r.dequant_cycles));
-  out += fmt::format("  bound by            {:>22} (busy: compute {}, SRAM {}, DRAM {}, dequant {} "
-                     "cycles)\n",
-                     to_string(r.bound), with_commas(r.hw.busy.compute),
-                     with_commas(r.hw.busy.sram), with_commas(r.hw.busy.dram),
-                     with_commas(r.dequant_cycles));
+  out += fmt::format(
+      "  bound by            {:>22} (busy: compute {}, SRAM {}, DRAM {}, dequant {} "
+      "cycles)\n",
+      to_string(r.bound), with_commas(r.hw.busy.compute), with_commas(r.hw.busy.sram),
+      with_commas(r.hw.busy.dram), with_commas(r.dequant_cycles));
   out += fmt::format("  dequant             {:>22} ops ({} elements x {} ops)\n",
                      with_commas(as_ll(ops.dequant)), with_commas(as_ll(ops.dequant_elements)),
                      ops.dequant_ops_per_element);
   out += fmt::format("  epilogue / rescale  {:>22} ops\n",
                      with_commas(as_ll(ops.epilogue)) + " / " + with_commas(as_ll(ops.rescale)));
-  out += fmt::format("  quantize A / C      {:>22} ops\n",
-                     with_commas(as_ll(ops.activation_quant)) + " / " +
-                         with_commas(as_ll(ops.output_quant)));
+  out += fmt::format(
+      "  quantize A / C      {:>22} ops\n",
+      with_commas(as_ll(ops.activation_quant)) + " / " + with_commas(as_ll(ops.output_quant)));
   out += fmt::format("  bytes DRAM / SRAM / RF {:>19} bytes\n",
                      with_commas(r.dram_bytes) + " / " + with_commas(r.sram_bytes) + " / " +
                          with_commas(r.register_file_bytes));
   const QuantEnergy& e = r.energy;
-  out += fmt::format("  energy total        {:>22.6g} pJ (MAC {:.6g}, RF {:.6g}, SRAM {:.6g}, DRAM "
-                     "{:.6g}, dequant {:.6g}, epilogue {:.6g}, rescale {:.6g}, quantize {:.6g})\n",
-                     e.total(), e.mac, e.register_file, e.sram, e.dram, e.dequant, e.epilogue,
-                     e.rescale, e.quantize + e.zero_sums);
+  out += fmt::format(
+      "  energy total        {:>22.6g} pJ (MAC {:.6g}, RF {:.6g}, SRAM {:.6g}, DRAM "
+      "{:.6g}, dequant {:.6g}, epilogue {:.6g}, rescale {:.6g}, quantize {:.6g})\n",
+      e.total(), e.mac, e.register_file, e.sram, e.dram, e.dequant, e.epilogue, e.rescale,
+      e.quantize + e.zero_sums);
   out += fmt::format("  {:<9} {:>5} {:>7} {:>16} {:>16} {:>16} {:>14}\n", "tensor", "bits",
                      "stored", "DRAM bytes", "SRAM bytes", "RF bytes", "DRAM waste");
   for (const TensorTraffic& t : r.traffic)
@@ -136,8 +138,10 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
     rows.push_back({{"scheme", r.scheme},
                     {"cycles", r.total_cycles},
                     {"bound", to_string(r.bound)},
-                    {"bytes", {{"dram", r.dram_bytes}, {"sram", r.sram_bytes},
-                               {"register_file", r.register_file_bytes}}},
+                    {"bytes",
+                     {{"dram", r.dram_bytes},
+                      {"sram", r.sram_bytes},
+                      {"register_file", r.register_file_bytes}}},
                     {"energy_pj", r.energy.total()},
                     {"speedup", ratio(first.total_cycles + 1.0, r.total_cycles + 1.0)},
                     {"energy_ratio", ratio(r.energy.total(), first.energy.total())},
@@ -150,9 +154,9 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
   if (results.empty()) return "";
   const QuantHwResult& first = results.front();
   std::string out = fmt::format(
-      "GEMM {}x{}x{} on {} ({}x{}), dataflow {}, tiling of the first scheme {}\n",
-      first.hw.shape.m, first.hw.shape.n, first.hw.shape.k, first.hw.accelerator, first.hw.rows,
-      first.hw.cols, mapping::to_string(first.hw.dataflow), mapping::to_string(first.hw.tiling));
+      "GEMM {}x{}x{} on {} ({}x{}), dataflow {}, tiling of the first scheme {}\n", first.hw.shape.m,
+      first.hw.shape.n, first.hw.shape.k, first.hw.accelerator, first.hw.rows, first.hw.cols,
+      mapping::to_string(first.hw.dataflow), mapping::to_string(first.hw.tiling));
   out += fmt::format("{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13} {:>9} {:>8}\n", "scheme",
                      "cycles", "bound", "DRAM bytes", "SRAM bytes", "RF bytes", "energy pJ",
                      "speed-up", "energy");
@@ -163,8 +167,9 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
                        with_commas(r.register_file_bytes), r.energy.total(),
                        ratio(first.total_cycles + 1.0, r.total_cycles + 1.0),
                        ratio(r.energy.total(), first.energy.total()));
-  out += "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
-         "and energy relative to the first scheme\n";
+  out +=
+      "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
+      "and energy relative to the first scheme\n";
   return out;
 }
 

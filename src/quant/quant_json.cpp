@@ -21,8 +21,8 @@ using detail::parse_enum;
 using nlohmann::json;
 
 constexpr std::initializer_list<Granularity> kGranularities = {
-    Granularity::kPerTensor, Granularity::kPerChannel, Granularity::kPerToken,
-    Granularity::kPerInputChannel, Granularity::kGroup, Granularity::kBlock};
+    Granularity::kPerTensor,       Granularity::kPerChannel, Granularity::kPerToken,
+    Granularity::kPerInputChannel, Granularity::kGroup,      Granularity::kBlock};
 constexpr std::initializer_list<PackAxis> kAxes = {PackAxis::kM, PackAxis::kN, PackAxis::kK,
                                                    PackAxis::kToken, PackAxis::kChannel};
 constexpr std::initializer_list<DequantPlacement> kPlacements = {
@@ -79,9 +79,12 @@ ScaleLevel parse_level(const Fields& f) {
 
 PackAxis default_axis(OperandKind kind) {
   switch (kind) {
-    case OperandKind::kOutput: return PackAxis::kN;
-    case OperandKind::kKvCache: return PackAxis::kChannel;
-    default: return PackAxis::kK;
+    case OperandKind::kOutput:
+      return PackAxis::kN;
+    case OperandKind::kKvCache:
+      return PackAxis::kChannel;
+    default:
+      return PackAxis::kK;
   }
 }
 
@@ -98,9 +101,9 @@ Packing parse_packing(const Fields& f, OperandKind kind, const DataType& dtype) 
     throw InputError(error_code::kRange, f.file(), f.where("values_per_word"),
                      fmt::format("expected values_per_word in [1, 64], got {}", per_word));
   p.values_per_word = static_cast<int>(per_word);
-  p.axis = f.has("axis") ? parse_enum(f.string("axis"), kAxes, "packing axis", f.file(),
-                                      f.where("axis"))
-                         : default_axis(kind);
+  p.axis = f.has("axis")
+               ? parse_enum(f.string("axis"), kAxes, "packing axis", f.file(), f.where("axis"))
+               : default_axis(kind);
   p.group_aligned = f.boolean("group_aligned", false);
   return p;
 }
@@ -112,8 +115,8 @@ OperandSpec parse_operand(const Fields& f, OperandKind kind) {
   if (f.has("scales")) {
     const json& levels = f.array("scales");
     for (std::size_t i = 0; i < levels.size(); ++i)
-      op.scales.push_back(parse_level(Fields(levels[i], f.file(), f.where("scales") + "/" +
-                                                                      std::to_string(i))));
+      op.scales.push_back(
+          parse_level(Fields(levels[i], f.file(), f.where("scales") + "/" + std::to_string(i))));
   }
   if (f.has("packing")) op.packing = parse_packing(f.object("packing"), kind, op.dtype);
   return op;

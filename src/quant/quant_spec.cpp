@@ -23,7 +23,9 @@ const std::vector<Rule>& rules() {
       {OperandKind::kActivations,
        {G::kPerTensor, G::kPerToken, G::kPerInputChannel, G::kGroup},
        {P::kM, P::kK}},
-      {OperandKind::kWeights, {G::kPerTensor, G::kPerChannel, G::kGroup, G::kBlock}, {P::kN, P::kK}},
+      {OperandKind::kWeights,
+       {G::kPerTensor, G::kPerChannel, G::kGroup, G::kBlock},
+       {P::kN, P::kK}},
       {OperandKind::kOutput, {G::kPerTensor, G::kPerChannel, G::kPerToken}, {P::kM, P::kN}},
       {OperandKind::kKvCache,
        {G::kPerTensor, G::kPerChannel, G::kPerToken, G::kGroup},
@@ -124,10 +126,12 @@ void validate_operand(const Checker& c, const QuantSpec& spec, OperandKind kind,
 
 void validate_dequant(const Checker& c, const QuantSpec& spec) {
   const DequantSpec& d = spec.dequant;
-  const bool b_quantized = spec.weights.quantized() || (spec.kv_cache && spec.kv_cache->quantized());
-  c.require(d.placement == DequantPlacement::kNone || b_quantized, error_code::kRange,
-            "/dequant/placement",
-            fmt::format("placement {} needs quantized weights or KV cache", to_string(d.placement)));
+  const bool b_quantized =
+      spec.weights.quantized() || (spec.kv_cache && spec.kv_cache->quantized());
+  c.require(
+      d.placement == DequantPlacement::kNone || b_quantized, error_code::kRange,
+      "/dequant/placement",
+      fmt::format("placement {} needs quantized weights or KV cache", to_string(d.placement)));
   c.require(!d.to || dequantizes(spec), error_code::kRange, "/dequant/to",
             "\"to\" only applies with placement dram_to_sram or sram_to_array");
   if (d.ops_per_element)
@@ -161,79 +165,108 @@ void print_operand(std::ostream& os, const char* name, const OperandSpec& op) {
 
 const char* to_string(Granularity g) {
   switch (g) {
-    case Granularity::kPerTensor: return "per_tensor";
-    case Granularity::kPerChannel: return "per_channel";
-    case Granularity::kPerToken: return "per_token";
-    case Granularity::kPerInputChannel: return "per_input_channel";
-    case Granularity::kGroup: return "group";
-    case Granularity::kBlock: return "block";
+    case Granularity::kPerTensor:
+      return "per_tensor";
+    case Granularity::kPerChannel:
+      return "per_channel";
+    case Granularity::kPerToken:
+      return "per_token";
+    case Granularity::kPerInputChannel:
+      return "per_input_channel";
+    case Granularity::kGroup:
+      return "group";
+    case Granularity::kBlock:
+      return "block";
   }
   return "?";
 }
 
 const char* to_string(ZeroMode m) {
   switch (m) {
-    case ZeroMode::kOriginal: return "original";
-    case ZeroMode::kRescale: return "rescale";
-    case ZeroMode::kQuantized: return "quantized";
+    case ZeroMode::kOriginal:
+      return "original";
+    case ZeroMode::kRescale:
+      return "rescale";
+    case ZeroMode::kQuantized:
+      return "quantized";
   }
   return "?";
 }
 
 const char* to_string(ScaleApply a) {
   switch (a) {
-    case ScaleApply::kAuto: return "auto";
-    case ScaleApply::kDequant: return "dequant";
-    case ScaleApply::kEpilogue: return "epilogue";
+    case ScaleApply::kAuto:
+      return "auto";
+    case ScaleApply::kDequant:
+      return "dequant";
+    case ScaleApply::kEpilogue:
+      return "epilogue";
   }
   return "?";
 }
 
 const char* to_string(PackAxis a) {
   switch (a) {
-    case PackAxis::kM: return "m";
-    case PackAxis::kN: return "n";
-    case PackAxis::kK: return "k";
-    case PackAxis::kToken: return "token";
-    case PackAxis::kChannel: return "channel";
+    case PackAxis::kM:
+      return "m";
+    case PackAxis::kN:
+      return "n";
+    case PackAxis::kK:
+      return "k";
+    case PackAxis::kToken:
+      return "token";
+    case PackAxis::kChannel:
+      return "channel";
   }
   return "?";
 }
 
 const char* to_string(DequantPlacement p) {
   switch (p) {
-    case DequantPlacement::kNone: return "none";
-    case DequantPlacement::kDramToSram: return "dram_to_sram";
-    case DequantPlacement::kSramToArray: return "sram_to_array";
-    case DequantPlacement::kInPe: return "in_pe";
-    case DequantPlacement::kLut: return "lut";
+    case DequantPlacement::kNone:
+      return "none";
+    case DequantPlacement::kDramToSram:
+      return "dram_to_sram";
+    case DequantPlacement::kSramToArray:
+      return "sram_to_array";
+    case DequantPlacement::kInPe:
+      return "in_pe";
+    case DequantPlacement::kLut:
+      return "lut";
   }
   return "?";
 }
 
 const char* to_string(OperandKind k) {
   switch (k) {
-    case OperandKind::kActivations: return "activations";
-    case OperandKind::kWeights: return "weights";
-    case OperandKind::kOutput: return "output";
-    case OperandKind::kKvCache: return "kv_cache";
+    case OperandKind::kActivations:
+      return "activations";
+    case OperandKind::kWeights:
+      return "weights";
+    case OperandKind::kOutput:
+      return "output";
+    case OperandKind::kKvCache:
+      return "kv_cache";
   }
   return "?";
 }
 
 bool operator==(const ScaleLevel& a, const ScaleLevel& b) {
-  return a.granularity == b.granularity && a.group_size == b.group_size &&
-         a.block_n == b.block_n && a.block_k == b.block_k && a.dtype == b.dtype &&
-         a.zero == b.zero && a.zero_mode == b.zero_mode && a.dynamic == b.dynamic &&
-         a.apply == b.apply;
+  return a.granularity == b.granularity && a.group_size == b.group_size && a.block_n == b.block_n &&
+         a.block_k == b.block_k && a.dtype == b.dtype && a.zero == b.zero &&
+         a.zero_mode == b.zero_mode && a.dynamic == b.dynamic && a.apply == b.apply;
 }
 
 const OperandSpec& QuantSpec::operand(OperandKind k) const {
   switch (k) {
-    case OperandKind::kActivations: return activations;
-    case OperandKind::kWeights: return weights;
-    case OperandKind::kOutput: return output;
-    case OperandKind::kKvCache: break;
+    case OperandKind::kActivations:
+      return activations;
+    case OperandKind::kWeights:
+      return weights;
+    case OperandKind::kOutput:
+      return output;
+    case OperandKind::kKvCache:
+      break;
   }
   if (!kv_cache)
     throw InputError(error_code::kMissingField, "", "/kv_cache",
@@ -286,9 +319,12 @@ DataType dequant_target(const QuantSpec& spec) {
 bool applied_in_dequant(const QuantSpec& spec, const ScaleLevel& level) {
   if (!dequantizes(spec)) return false;
   switch (level.apply) {
-    case ScaleApply::kDequant: return true;
-    case ScaleApply::kEpilogue: return false;
-    case ScaleApply::kAuto: break;
+    case ScaleApply::kDequant:
+      return true;
+    case ScaleApply::kEpilogue:
+      return false;
+    case ScaleApply::kAuto:
+      break;
   }
   return dequant_target(spec).is_float() || level.dtype.is_integer();
 }

@@ -19,9 +19,12 @@ using Index = std::vector<long long>;
 // A -> (i, k), B -> (k, j), C -> (i, j).
 inline Index operand_element(OperandKind kind, long long i, long long j, long long k) {
   switch (kind) {
-    case OperandKind::kActivations: return {i, k};
-    case OperandKind::kOutput: return {i, j};
-    default: return {k, j};
+    case OperandKind::kActivations:
+      return {i, k};
+    case OperandKind::kOutput:
+      return {i, j};
+    default:
+      return {k, j};
   }
 }
 
@@ -37,20 +40,26 @@ inline Index scale_element(OperandKind kind, const ScaleLevel& l, const ApplyOpt
     row = token, column = channel;
   }
   switch (l.granularity) {
-    case Granularity::kPerTensor: return {};
-    case Granularity::kPerChannel: return {kind == OperandKind::kKvCache ? channel : j};
-    case Granularity::kPerToken: return {kind == OperandKind::kKvCache ? token : i};
-    case Granularity::kPerInputChannel: return {k};
-    case Granularity::kGroup: return {row, column / l.group_size};
-    case Granularity::kBlock: return {j / l.block_n, k / l.block_k};
+    case Granularity::kPerTensor:
+      return {};
+    case Granularity::kPerChannel:
+      return {kind == OperandKind::kKvCache ? channel : j};
+    case Granularity::kPerToken:
+      return {kind == OperandKind::kKvCache ? token : i};
+    case Granularity::kPerInputChannel:
+      return {k};
+    case Granularity::kGroup:
+      return {row, column / l.group_size};
+    case Granularity::kBlock:
+      return {j / l.block_n, k / l.block_k};
   }
   return {};
 }
 
 struct ScaleVolumes {
-  std::set<Index> unique;         // distinct scale elements
-  long long total = 0;            // (instance, element) pairs
-  std::set<Index> output_pairs;   // distinct (C element, scale element) pairs
+  std::set<Index> unique;        // distinct scale elements
+  long long total = 0;           // (instance, element) pairs
+  std::set<Index> output_pairs;  // distinct (C element, scale element) pairs
 };
 
 inline ScaleVolumes brute_scale(const Shape& s, OperandKind kind, const ScaleLevel& l,

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "brute_force.hpp"
@@ -63,19 +62,26 @@ poly::Integer output_pairs_of(const workload::Workload& w, const workload::Acces
 }
 
 // Closed forms of docs/quantization.md.
-long long expected_count(const Shape& s, OperandKind kind, const ScaleLevel& l, const ApplyOptions& o) {
+long long expected_count(const Shape& s, OperandKind kind, const ScaleLevel& l,
+                         const ApplyOptions& o) {
   const bool kv_token_n = o.kv_token_axis == KvTokenAxis::kN;
   const long long rows = kind == OperandKind::kActivations ? s.m
                          : kind == OperandKind::kKvCache   ? (kv_token_n ? s.n : s.k)
                                                            : s.n;
   const long long columns = kind == OperandKind::kKvCache && !kv_token_n ? s.n : s.k;
   switch (l.granularity) {
-    case Granularity::kPerTensor: return 1;
-    case Granularity::kPerChannel: return kind == OperandKind::kKvCache ? columns : s.n;
-    case Granularity::kPerToken: return kind == OperandKind::kKvCache ? rows : s.m;
-    case Granularity::kPerInputChannel: return s.k;
-    case Granularity::kGroup: return rows * ceil_div(columns, l.group_size);
-    case Granularity::kBlock: return ceil_div(s.n, l.block_n) * ceil_div(s.k, l.block_k);
+    case Granularity::kPerTensor:
+      return 1;
+    case Granularity::kPerChannel:
+      return kind == OperandKind::kKvCache ? columns : s.n;
+    case Granularity::kPerToken:
+      return kind == OperandKind::kKvCache ? rows : s.m;
+    case Granularity::kPerInputChannel:
+      return s.k;
+    case Granularity::kGroup:
+      return rows * ceil_div(columns, l.group_size);
+    case Granularity::kBlock:
+      return ceil_div(s.n, l.block_n) * ceil_div(s.k, l.block_k);
   }
   return -1;
 }
@@ -187,9 +193,11 @@ TEST_CASE("apply: B stored as B[j, k] (NK layout)", "[quant][apply]") {
   using workload::AccessKind;
   const workload::Workload gemm(
       "nt", domain,
-      {{"A", AccessKind::kRead, isl::map(ctx, "{ S[i,j,k] -> A[i,k] }"), 16, OperandRole::kActivation},
+      {{"A", AccessKind::kRead, isl::map(ctx, "{ S[i,j,k] -> A[i,k] }"), 16,
+        OperandRole::kActivation},
        {"W", AccessKind::kRead, isl::map(ctx, "{ S[i,j,k] -> W[j,k] }"), 16, OperandRole::kWeight},
-       {"Y", AccessKind::kWrite, isl::map(ctx, "{ S[i,j,k] -> Y[i,j] }"), 16, OperandRole::kOutput}});
+       {"Y", AccessKind::kWrite, isl::map(ctx, "{ S[i,j,k] -> Y[i,j] }"), 16,
+        OperandRole::kOutput}});
   ApplyOptions o;
   o.b_layout = BLayout::kNK;
   const auto w = apply(gemm, load_preset("q4f16_1"), o);
@@ -205,7 +213,8 @@ TEST_CASE("apply: errors", "[quant][apply][errors]") {
   const isl::set domain(ctx, "{ S[i,k] : 0 <= i < 4 and 0 <= k < 4 }");
   const workload::Workload no_weights(
       "w", domain,
-      {{"A", AccessKind::kRead, isl::map(ctx, "{ S[i,k] -> A[i,k] }"), 16, OperandRole::kActivation}});
+      {{"A", AccessKind::kRead, isl::map(ctx, "{ S[i,k] -> A[i,k] }"), 16,
+        OperandRole::kActivation}});
   try {
     apply(no_weights, load_preset("q4f16_1"));
     FAIL("no error");
@@ -215,7 +224,8 @@ TEST_CASE("apply: errors", "[quant][apply][errors]") {
   CHECK_NOTHROW(apply(no_weights, load_preset("q0f16")));  // nothing to quantize there
   const workload::Workload three_d(
       "w", domain,
-      {{"B", AccessKind::kRead, isl::map(ctx, "{ S[i,k] -> B[i,k,0] }"), 16, OperandRole::kWeight}});
+      {{"B", AccessKind::kRead, isl::map(ctx, "{ S[i,k] -> B[i,k,0] }"), 16,
+        OperandRole::kWeight}});
   try {
     apply(three_d, load_preset("q4f16_1"));
     FAIL("no error");

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "tenet/error.hpp"
 #include "tenet/quant/bitblas.hpp"
@@ -51,7 +50,8 @@ TEST_CASE("bitblas: a plain fp16 matmul config", "[quant][bitblas]") {
   CHECK(mm.spec.dequant.placement == DequantPlacement::kNone);
 }
 
-TEST_CASE("bitblas: group_size -1 is per channel; zeros types; source formats", "[quant][bitblas]") {
+TEST_CASE("bitblas: group_size -1 is per channel; zeros types; source formats",
+          "[quant][bitblas]") {
   json doc = read_json_file(data("bitblas_gptq_int4.json"));
   doc["group_size"] = -1;
   doc["zeros_type"] = "rescale";
@@ -90,7 +90,11 @@ TEST_CASE("bitblas: bad configs name the field", "[quant][bitblas][errors]") {
   };
   const std::vector<Case> cases = {
       {"M 0", [](json& j) { j["M"] = 0; }, error_code::kRange, "/M"},
-      {"M list with 0", [](json& j) { j["M"] = {1, 0}; }, error_code::kRange, "/M/1"},
+      {"M list with 0",
+       [](json& j) {
+         j["M"] = {1, 0};
+       },
+       error_code::kRange, "/M/1"},
       {"M empty list", [](json& j) { j["M"] = json::array(); }, error_code::kRange, "/M"},
       {"N negative", [](json& j) { j["N"] = -4; }, error_code::kRange, "/N"},
       {"K not an int", [](json& j) { j["K"] = "4096"; }, error_code::kType, "/K"},
@@ -100,7 +104,11 @@ TEST_CASE("bitblas: bad configs name the field", "[quant][bitblas][errors]") {
       {"group_size -2", [](json& j) { j["group_size"] = -2; }, error_code::kRange, "/group_size"},
       {"unknown source_format", [](json& j) { j["source_format"] = "posit"; },
        error_code::kUnknownName, "/source_format"},
-      {"nf with 3 bits", [](json& j) { j["source_format"] = "nf"; j["bit"] = 3; },
+      {"nf with 3 bits",
+       [](json& j) {
+         j["source_format"] = "nf";
+         j["bit"] = 3;
+       },
        error_code::kRange, "/bit"},
       {"unknown zeros_type", [](json& j) { j["zeros_type"] = "shifted"; }, error_code::kUnknownName,
        "/zeros_type"},

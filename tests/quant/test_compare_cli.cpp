@@ -1,11 +1,11 @@
 // `tenet compare --quant ...` end to end (the CLI built next to the tests).
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -30,8 +30,8 @@ const std::string kArch = std::string(TENET_TEST_DATA_DIR) + "/quant/systolic_16
 }  // namespace
 
 TEST_CASE("cli compare: one row per scheme, speed-up against the first", "[quant][cli]") {
-  const Run r = run_cli("--quant q0f16,q4f16_1,smoothquant_w8a8 --gemm 1,1024,1024 --arch " + kArch +
-                        " --dataflow ws --dequant-rate 4 --format json");
+  const Run r = run_cli("--quant q0f16,q4f16_1,smoothquant_w8a8 --gemm 1,1024,1024 --arch " +
+                        kArch + " --dataflow ws --dequant-rate 4 --format json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["schemes"].size() == 3);
@@ -42,8 +42,8 @@ TEST_CASE("cli compare: one row per scheme, speed-up against the first", "[quant
   CHECK(j["schemes"][1]["report"]["tensors"]["B"]["dram_bytes"] == 524288);
   CHECK(j["schemes"][1]["report"]["tensors"]["B.scale"]["dram_bytes"] == 65536);
   CHECK(j["schemes"][2]["report"]["precision"] == "int8");
-  const Run table = run_cli("--quant q0f16,q4f16_1 --gemm 1,1024,1024 --arch " + kArch +
-                            " --dequant-rate 4");
+  const Run table =
+      run_cli("--quant q0f16,q4f16_1 --gemm 1,1024,1024 --arch " + kArch + " --dequant-rate 4");
   REQUIRE(table.status == 0);
   CHECK_THAT(table.out, Catch::Contains("q4f16_1"));
   CHECK_THAT(table.out, Catch::Contains("dequant"));

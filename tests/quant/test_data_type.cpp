@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "tenet/error.hpp"

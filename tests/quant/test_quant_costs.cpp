@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <set>
 
@@ -56,7 +55,8 @@ TEST_CASE("costs: group scales number N·⌈K/g⌉ when K is not a multiple of g
   CHECK(ll(awq.tensor("B").words) == 300);
 }
 
-TEST_CASE("costs: per-token scales number M, per-channel N, block ⌈N/bn⌉·⌈K/bk⌉", "[quant][costs]") {
+TEST_CASE("costs: per-token scales number M, per-channel N, block ⌈N/bn⌉·⌈K/bk⌉",
+          "[quant][costs]") {
   const QuantCosts sq = costs({7, 9, 11}, "smoothquant_w8a8");
   CHECK(ll(sq.tensor("A.scale").elements) == 7);
   CHECK(ll(sq.tensor("B.scale").elements) == 9);
@@ -104,9 +104,12 @@ TEST_CASE("costs: packed words equal brute-force enumeration", "[quant][costs][b
     std::set<std::pair<long long, long long>> words;
     for (long long k = 0; k < s.k; ++k)
       for (long long j = 0; j < s.n; ++j) {
-        if (p.axis == PackAxis::kN) words.insert({k, j / v});
-        else if (p.group_aligned) words.insert({j, (k / g) * ceil_div(g, v) + (k % g) / v});
-        else words.insert({j, k / v});
+        if (p.axis == PackAxis::kN)
+          words.insert({k, j / v});
+        else if (p.group_aligned)
+          words.insert({j, (k / g) * ceil_div(g, v) + (k % g) / v});
+        else
+          words.insert({j, k / v});
       }
     INFO("M=" << s.m << " N=" << s.n << " K=" << s.k << " bits " << b << " per word " << v
               << " axis " << to_string(p.axis) << " aligned " << p.group_aligned << " g " << g);
@@ -168,13 +171,13 @@ TEST_CASE("costs: epilogue multiplies vs per-group partial-sum rescaling", "[qua
   CHECK(ll(block.ops.rescale) == 2 * 6 * 10 * 3);  // A group + B block, ⌈300/128⌉ = 3
   const QuantCosts e4 = costs(s, "e4m3_e4m3_f16");
   CHECK(ll(e4.ops.epilogue) == 2 * 6 * 10);
-  CHECK(ll(e4.ops.activation_quant) == 2 * 6 * 300);  // static: scale, round
+  CHECK(ll(e4.ops.activation_quant) == 2 * 6 * 300);                     // static: scale, round
   CHECK(ll(costs(s, "e5m2_e5m2_f16").ops.activation_quant) == 6 * 300);  // cast only
   const QuantCosts w4a8 = costs(s, "w4a8");
   CHECK(ll(w4a8.ops.epilogue) == 2 * 6 * 10);  // sA[i] and the per-channel B.scale2
   CHECK(ll(w4a8.ops.rescale) == 0);            // the group level is in the int4 -> int8 step
   CHECK(ll(w4a8.ops.zero_sums) == 0);
-  const QuantCosts q4 = costs(s, "q4f16_1");   // weight-only: everything inside the dequant
+  const QuantCosts q4 = costs(s, "q4f16_1");  // weight-only: everything inside the dequant
   CHECK(ll(q4.ops.epilogue + q4.ops.rescale + q4.ops.activation_quant) == 0);
   // AWQ with a mixed-precision PE (no dequant): scale and zero rescale per (output, group),
   // plus one pass over A for the group sums the zero correction needs.
@@ -196,7 +199,7 @@ TEST_CASE("costs: MAC precision and energy per MAC", "[quant][costs][energy]") {
   CHECK(sq.mac.accumulate == DataType::signed_int(32));
   CHECK(sq.mac_energy_pj == Approx(0.3));  // 0.2 int8 mult + 0.1 int32 add
   const QuantCosts q4 = costs(s, "q4f16_1");
-  CHECK(q4.mac.b == DataType::fp16());  // dequantized before the MAC
+  CHECK(q4.mac.b == DataType::fp16());     // dequantized before the MAC
   CHECK(q4.mac_energy_pj == Approx(1.5));  // W4A16 saves traffic, not MAC energy
   CHECK(costs(s, "q0f32").mac_energy_pj == Approx(3.7 + 0.9));
   CHECK(costs(s, "w4a8").mac.b == DataType::signed_int(8));
@@ -204,8 +207,9 @@ TEST_CASE("costs: MAC precision and energy per MAC", "[quant][costs][energy]") {
   const QuantCosts fp8 = costs(s, "e4m3_e4m3_f16");
   CHECK(fp8.mac.a == DataType::fp8_e4m3());
   CHECK(fp8.mac_energy_pj == Approx(1.1 + 0.9));  // fp8 falls back to the fp16 multiplier
-  CHECK(fp8.energy.total() == Approx(fp8.energy.mac + fp8.energy.dequant + fp8.energy.epilogue +
-                                     fp8.energy.rescale + fp8.energy.zero_sums + fp8.energy.quantize));
+  CHECK(fp8.energy.total() ==
+        Approx(fp8.energy.mac + fp8.energy.dequant + fp8.energy.epilogue + fp8.energy.rescale +
+               fp8.energy.zero_sums + fp8.energy.quantize));
   CHECK(fp8.energy.mac == Approx(24 * fp8.mac_energy_pj));
 }
 

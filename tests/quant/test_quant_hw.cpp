@@ -34,11 +34,10 @@ QuantHwResult run(const mapping::GemmShape& s, const std::string& preset, Datafl
 
 }  // namespace
 
-TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute",
-          "[quant][hw]") {
+TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute", "[quant][hw]") {
   // W4A16 q4f16_1, N = K = 1024, weight stationary, a dequant unit of 4 elements per cycle.
-  const QuantHwResult decode = run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary,
-                                   with_rate(4, true));
+  const QuantHwResult decode =
+      run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(4, true));
   // At M = 1 each weight is dequantized once: 1024·1024 / 4 cycles.
   CHECK(poly::to_int64(decode.costs.ops.dequant_elements) == 1024 * 1024);
   CHECK(decode.dequant_cycles == 1024 * 1024 / 4);
@@ -47,8 +46,8 @@ TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute
   CHECK(decode.total_cycles == decode.dequant_cycles);
   CHECK(to_json(decode)["bound"] == "dequant");
 
-  const QuantHwResult prefill = run({512, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary,
-                                    with_rate(4, true));
+  const QuantHwResult prefill =
+      run({512, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(4, true));
   // Every M-tile of the buffer tiling dequantizes the weights again.
   const long long m_tiles = (512 + prefill.hw.tiling.m - 1) / prefill.hw.tiling.m;
   CHECK(poly::to_int64(prefill.costs.ops.dequant_elements) == m_tiles * 1024 * 1024);
@@ -57,20 +56,23 @@ TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute
   CHECK(prefill.total_cycles == prefill.hw.cycles.total);
 
   // The unquantized layer has nothing to dequantize: compute-bound in decode too.
-  const QuantHwResult fp16 = run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(4));
+  const QuantHwResult fp16 =
+      run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(4));
   CHECK(fp16.dequant_cycles == 0);
   CHECK(fp16.bound == QuantBound::kCompute);
 }
 
 TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[quant][hw]") {
-  const QuantHwResult q4 = run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(16));
+  const QuantHwResult q4 =
+      run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(16));
   CHECK(q4.tensor("B").dram_bytes == 524288);
   CHECK(q4.tensor("B.scale").dram_bytes == 65536);
   CHECK(q4.tensor("B").bits == 4);
   CHECK(q4.tensor("B").storage_bits == 32);
   CHECK(q4.tensor("A").dram_bytes == 2048);
   CHECK(q4.dram_bytes == 524288 + 65536 + 2048 + 2048);
-  const QuantHwResult q0 = run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(16));
+  const QuantHwResult q0 =
+      run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(16));
   CHECK(q0.tensor("B").dram_bytes == 2097152);
   // Dequantizing into the SRAM: the DRAM still moves the packed bytes.
   QuantSpec into_sram = load_preset("q4f16_1");
@@ -91,17 +93,19 @@ TEST_CASE("quant hw: int3 packing waste at the DRAM", "[quant][hw]") {
 
 TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the isl fold map",
           "[quant][hw][brute]") {
-  for (Dataflow d : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                     Dataflow::kInputStationary})
+  for (Dataflow d :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary})
     for (const mapping::GemmShape& s :
-         {mapping::GemmShape{37, 20, 33}, mapping::GemmShape{5, 70, 19}, mapping::GemmShape{64, 16, 48}}) {
+         {mapping::GemmShape{37, 20, 33}, mapping::GemmShape{5, 70, 19},
+          mapping::GemmShape{64, 16, 48}}) {
       QuantHwOptions o = with_rate(8);
       o.tiling = {24, 0, 0, {mapping::GemmDim::kN, mapping::GemmDim::kM, mapping::GemmDim::kK}};
       const QuantHwResult r = evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
       const isl::map folds = mapping::make_fold_map(d, 16, 16, s, r.hw.tiling);
       const auto gemm = mapping::make_gemm_workload(s);
       const isl::map b = gemm.accesses()[1].relation;
-      const poly::Integer pairs = poly::count(b.range_product(folds).intersect_domain(gemm.domain()).range());
+      const poly::Integer pairs =
+          poly::count(b.range_product(folds).intersect_domain(gemm.domain()).range());
       INFO(mapping::to_string(d) << " " << s.m << "x" << s.n << "x" << s.k);
       CHECK(r.costs.ops.dequant_elements == pairs);
     }
@@ -115,8 +119,8 @@ TEST_CASE("quant hw: precision, energy breakdown and JSON contract", "[quant][hw
                                     w8.energy.dram + w8.energy.dequant + w8.energy.epilogue +
                                     w8.energy.rescale + w8.energy.zero_sums + w8.energy.quantize));
   CHECK(w8.energy.epilogue > 0);
-  const nlohmann::json j = to_json(run({4, 64, 256}, "awq_w4a16_g128", Dataflow::kWeightStationary,
-                                       with_rate(8)));
+  const nlohmann::json j =
+      to_json(run({4, 64, 256}, "awq_w4a16_g128", Dataflow::kWeightStationary, with_rate(8)));
   CHECK(j["tensors"]["B"]["bits"] == 4);
   CHECK(j["tensors"]["B.scale"]["bits"] == 16);
   CHECK(j["tensors"]["B.zero"]["bits"] == 4);
@@ -141,7 +145,8 @@ TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
   const nlohmann::json j = comparison_json(rows);
   REQUIRE(j["schemes"].size() == 3);
   CHECK(j["schemes"][0]["speedup"] == Approx(1.0));
-  CHECK(j["schemes"][1]["bytes"]["dram"].get<long long>() < j["schemes"][0]["bytes"]["dram"].get<long long>());
+  CHECK(j["schemes"][1]["bytes"]["dram"].get<long long>() <
+        j["schemes"][0]["bytes"]["dram"].get<long long>());
   const std::string table = format_comparison(rows);
   CHECK_THAT(table, Catch::Contains("q4f16_1"));
   CHECK_THAT(table, Catch::Contains("speed-up"));

@@ -1,8 +1,7 @@
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tenet/error.hpp"
@@ -14,13 +13,28 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kPresets = {
-    "q0f16",          "q0bf16",         "q0f32",         "q3f16_0",
-    "q3f16_1",        "q4f16_0",        "q4f16_1",       "q4bf16_0",
-    "q4bf16_1",       "q4f32_1",        "q4f16_2",       "q4f16_autoawq",
-    "q4f16_ft",       "e4m3_e4m3_f16",  "e5m2_e5m2_f16", "fp8_e4m3fn_bf16_block_scale",
-    "gptq_w4a16_g128", "awq_w4a16_g128", "smoothquant_w8a8", "w4a8",
-    "kv_int8",        "kv_int4"};
+const std::vector<std::string> kPresets = {"q0f16",
+                                           "q0bf16",
+                                           "q0f32",
+                                           "q3f16_0",
+                                           "q3f16_1",
+                                           "q4f16_0",
+                                           "q4f16_1",
+                                           "q4bf16_0",
+                                           "q4bf16_1",
+                                           "q4f32_1",
+                                           "q4f16_2",
+                                           "q4f16_autoawq",
+                                           "q4f16_ft",
+                                           "e4m3_e4m3_f16",
+                                           "e5m2_e5m2_f16",
+                                           "fp8_e4m3fn_bf16_block_scale",
+                                           "gptq_w4a16_g128",
+                                           "awq_w4a16_g128",
+                                           "smoothquant_w8a8",
+                                           "w4a8",
+                                           "kv_int8",
+                                           "kv_int4"};
 
 json base_spec() {
   return json::parse(R"({
@@ -118,7 +132,8 @@ TEST_CASE("presets: TENET_CONFIG_DIR is searched first", "[quant][presets]") {
 }
 
 TEST_CASE("spec files: load_quant reads a file path", "[quant][json]") {
-  const std::string path = std::string(TENET_TEST_DATA_DIR) + "/quant/config_dir/quant/custom_w8.json";
+  const std::string path =
+      std::string(TENET_TEST_DATA_DIR) + "/quant/config_dir/quant/custom_w8.json";
   CHECK(load_quant(path).weights.dtype == DataType::signed_int(8));
   try {
     load_quant(std::string(TENET_TEST_DATA_DIR) + "/quant/missing.json");
@@ -150,7 +165,8 @@ TEST_CASE("spec files: every bad input names its code and JSON pointer", "[quant
       {"unknown scale key", [](json& j) { j["weights"]["scales"][0]["gruop"] = 4; },
        error_code::kUnknownField, "/weights/scales/0/gruop"},
       {"missing name", [](json& j) { j.erase("name"); }, error_code::kMissingField, "/name"},
-      {"missing weights", [](json& j) { j.erase("weights"); }, error_code::kMissingField, "/weights"},
+      {"missing weights", [](json& j) { j.erase("weights"); }, error_code::kMissingField,
+       "/weights"},
       {"missing dtype", [](json& j) { j["output"].erase("dtype"); }, error_code::kMissingField,
        "/output/dtype"},
       {"missing group_size", [](json& j) { j["weights"]["scales"][0].erase("group_size"); },
@@ -161,40 +177,58 @@ TEST_CASE("spec files: every bad input names its code and JSON pointer", "[quant
        error_code::kRange, "/weights/scales/0/group_size"},
       {"group_size float", [](json& j) { j["weights"]["scales"][0]["group_size"] = 3.5; },
        error_code::kType, "/weights/scales/0/group_size"},
-      {"group_size huge", [](json& j) { j["weights"]["scales"][0]["group_size"] = 18446744073709551615ull; },
+      {"group_size huge",
+       [](json& j) { j["weights"]["scales"][0]["group_size"] = 18446744073709551615ull; },
        error_code::kOverflow, "/weights/scales/0/group_size"},
-      {"bits 0", [](json& j) { j["weights"]["dtype"] = "int0"; }, error_code::kRange, "/weights/dtype"},
+      {"bits 0", [](json& j) { j["weights"]["dtype"] = "int0"; }, error_code::kRange,
+       "/weights/dtype"},
       {"bits 33", [](json& j) { j["activations"]["dtype"] = "uint33"; }, error_code::kRange,
        "/activations/dtype"},
-      {"unknown format", [](json& j) { j["weights"]["dtype"] = "posit8"; }, error_code::kUnknownName,
-       "/weights/dtype"},
+      {"unknown format", [](json& j) { j["weights"]["dtype"] = "posit8"; },
+       error_code::kUnknownName, "/weights/dtype"},
       {"dtype not a string", [](json& j) { j["weights"]["dtype"] = 4; }, error_code::kType,
        "/weights/dtype"},
-      {"per_token on weights", [](json& j) {
+      {"per_token on weights",
+       [](json& j) {
          j["weights"]["scales"][0] = {{"granularity", "per_token"}, {"dtype", "fp16"}};
-       }, error_code::kRange, "/weights/scales/0/granularity"},
-      {"group on output", [](json& j) {
+       },
+       error_code::kRange, "/weights/scales/0/granularity"},
+      {"group on output",
+       [](json& j) {
          j["output"]["scales"] = {{{"granularity", "group"}, {"group_size", 8}, {"dtype", "fp16"}}};
-       }, error_code::kRange, "/output/scales/0/granularity"},
-      {"block on activations", [](json& j) {
-         j["activations"]["scales"] = {{{"granularity", "block"}, {"block", {128, 128}}, {"dtype", "fp32"}}};
-       }, error_code::kRange, "/activations/scales/0/granularity"},
-      {"per_channel on activations", [](json& j) {
+       },
+       error_code::kRange, "/output/scales/0/granularity"},
+      {"block on activations",
+       [](json& j) {
+         j["activations"]["scales"] = {
+             {{"granularity", "block"}, {"block", {128, 128}}, {"dtype", "fp32"}}};
+       },
+       error_code::kRange, "/activations/scales/0/granularity"},
+      {"per_channel on activations",
+       [](json& j) {
          j["activations"]["scales"] = {{{"granularity", "per_channel"}, {"dtype", "fp32"}}};
-       }, error_code::kRange, "/activations/scales/0/granularity"},
+       },
+       error_code::kRange, "/activations/scales/0/granularity"},
       {"unknown granularity", [](json& j) { j["weights"]["scales"][0]["granularity"] = "per_row"; },
        error_code::kUnknownName, "/weights/scales/0/granularity"},
-      {"group_size on per_channel", [](json& j) {
-         j["weights"]["scales"][0]["granularity"] = "per_channel";
-       }, error_code::kRange, "/weights/scales/0/group_size"},
-      {"block with one size", [](json& j) {
-         j["weights"]["scales"][0] = {{"granularity", "block"}, {"block", {128}}, {"dtype", "fp32"}};
-       }, error_code::kType, "/weights/scales/0/block"},
-      {"block size 0", [](json& j) {
-         j["weights"]["scales"][0] = {{"granularity", "block"}, {"block", {0, 128}}, {"dtype", "fp32"}};
-       }, error_code::kRange, "/weights/scales/0/block"},
-      {"zero without asymmetric", [](json& j) { j["weights"]["scales"][0]["zero_dtype"] = "uint4"; },
-       error_code::kRange, "/weights/scales/0/zero_dtype"},
+      {"group_size on per_channel",
+       [](json& j) { j["weights"]["scales"][0]["granularity"] = "per_channel"; },
+       error_code::kRange, "/weights/scales/0/group_size"},
+      {"block with one size",
+       [](json& j) {
+         j["weights"]["scales"][0] = {
+             {"granularity", "block"}, {"block", {128}}, {"dtype", "fp32"}};
+       },
+       error_code::kType, "/weights/scales/0/block"},
+      {"block size 0",
+       [](json& j) {
+         j["weights"]["scales"][0] = {
+             {"granularity", "block"}, {"block", {0, 128}}, {"dtype", "fp32"}};
+       },
+       error_code::kRange, "/weights/scales/0/block"},
+      {"zero without asymmetric",
+       [](json& j) { j["weights"]["scales"][0]["zero_dtype"] = "uint4"; }, error_code::kRange,
+       "/weights/scales/0/zero_dtype"},
       {"asymmetric without zero", [](json& j) { j["weights"]["scales"][0]["symmetric"] = false; },
        error_code::kMissingField, "/weights/scales/0/zero_dtype"},
       {"symmetric not bool", [](json& j) { j["weights"]["scales"][0]["symmetric"] = "no"; },
@@ -203,46 +237,65 @@ TEST_CASE("spec files: every bad input names its code and JSON pointer", "[quant
        error_code::kRange, "/weights/scales/0/dynamic"},
       {"scales not an array", [](json& j) { j["weights"]["scales"] = 1; }, error_code::kType,
        "/weights/scales"},
-      {"operand not an object", [](json& j) { j["output"] = "fp16"; }, error_code::kType, "/output"},
+      {"operand not an object", [](json& j) { j["output"] = "fp16"; }, error_code::kType,
+       "/output"},
       {"too many values per word", [](json& j) { j["weights"]["packing"]["values_per_word"] = 9; },
        error_code::kRange, "/weights/packing/values_per_word"},
       {"storage bits 0", [](json& j) { j["weights"]["packing"]["storage_bits"] = 0; },
        error_code::kRange, "/weights/packing/storage_bits"},
       {"packing axis m on weights", [](json& j) { j["weights"]["packing"]["axis"] = "m"; },
        error_code::kRange, "/weights/packing/axis"},
-      {"group_aligned along n", [](json& j) {
+      {"group_aligned along n",
+       [](json& j) {
          j["weights"]["packing"]["axis"] = "n";
          j["weights"]["packing"]["group_aligned"] = true;
-       }, error_code::kRange, "/weights/packing/group_aligned"},
+       },
+       error_code::kRange, "/weights/packing/group_aligned"},
       {"unknown placement", [](json& j) { j["dequant"]["placement"] = "in_dram"; },
        error_code::kUnknownName, "/dequant/placement"},
-      {"dequant of unquantized weights", [](json& j) {
+      {"dequant of unquantized weights",
+       [](json& j) {
          j["weights"] = {{"dtype", "fp16"}};
-       }, error_code::kRange, "/dequant/placement"},
-      {"dequant to without dequantization", [](json& j) {
+       },
+       error_code::kRange, "/dequant/placement"},
+      {"dequant to without dequantization",
+       [](json& j) {
          j["dequant"] = {{"placement", "in_pe"}, {"to", "fp16"}};
-       }, error_code::kRange, "/dequant/to"},
-      {"throughput 0", [](json& j) { j["dequant"]["throughput"] = {{"elements_per_cycle", 0}}; },
+       },
+       error_code::kRange, "/dequant/to"},
+      {"throughput 0",
+       [](json& j) {
+         j["dequant"]["throughput"] = {{"elements_per_cycle", 0}};
+       },
        error_code::kRange, "/dequant/throughput/elements_per_cycle"},
-      {"two throughputs", [](json& j) {
+      {"two throughputs",
+       [](json& j) {
          j["dequant"]["throughput"] = {{"elements_per_cycle", 4}, {"ops_per_cycle", 4}};
-       }, error_code::kRange, "/dequant/throughput"},
+       },
+       error_code::kRange, "/dequant/throughput"},
       {"negative ops", [](json& j) { j["dequant"]["ops_per_element"] = -1; }, error_code::kRange,
        "/dequant/ops_per_element"},
-      {"apply dequant without dequantization", [](json& j) {
+      {"apply dequant without dequantization",
+       [](json& j) {
          j["dequant"]["placement"] = "none";
          j["weights"]["scales"][0]["apply"] = "dequant";
-       }, error_code::kRange, "/weights/scales/0/apply"},
+       },
+       error_code::kRange, "/weights/scales/0/apply"},
       {"accumulator unknown", [](json& j) { j["accumulator"] = "int"; }, error_code::kUnknownName,
        "/accumulator"},
-      {"kv group size 0", [](json& j) {
-         j["kv_cache"] = {{"dtype", "int4"},
-                          {"scales", {{{"granularity", "group"}, {"group_size", 0}, {"dtype", "fp16"}}}}};
-       }, error_code::kRange, "/kv_cache/scales/0/group_size"},
-      {"kv per_input_channel", [](json& j) {
+      {"kv group size 0",
+       [](json& j) {
+         j["kv_cache"] = {
+             {"dtype", "int4"},
+             {"scales", {{{"granularity", "group"}, {"group_size", 0}, {"dtype", "fp16"}}}}};
+       },
+       error_code::kRange, "/kv_cache/scales/0/group_size"},
+      {"kv per_input_channel",
+       [](json& j) {
          j["kv_cache"] = {{"dtype", "int8"},
                           {"scales", {{{"granularity", "per_input_channel"}, {"dtype", "fp16"}}}}};
-       }, error_code::kRange, "/kv_cache/scales/0/granularity"},
+       },
+       error_code::kRange, "/kv_cache/scales/0/granularity"},
       {"document not an object", [](json& j) { j = json::array(); }, error_code::kType, ""},
   };
   for (const auto& c : cases) {

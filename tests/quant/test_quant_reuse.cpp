@@ -1,7 +1,6 @@
 // Reuse of scale and zero tensors from the relation-centric analysis (analysis::analyze) on small
 // systolic mappings, against plain loops that apply the definitions of docs/model.md directly.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <random>
 #include <set>
@@ -20,8 +19,8 @@ using mapping::Dataflow;
 
 namespace {
 
-using Point = std::vector<long long>;               // PE or time stamp
-using Triple = std::tuple<Point, Point, Index>;     // (PE, time stamp, element)
+using Point = std::vector<long long>;            // PE or time stamp
+using Triple = std::tuple<Point, Point, Index>;  // (PE, time stamp, element)
 
 struct Placement {
   Point pe, time;
@@ -45,7 +44,8 @@ struct BruteMetrics {
 
 // One tensor: the element of each instance is given by `element`.
 template <typename Element>
-BruteMetrics brute_reuse(const Shape& s, Dataflow d, long long rows, long long cols, Element element) {
+BruteMetrics brute_reuse(const Shape& s, Dataflow d, long long rows, long long cols,
+                         Element element) {
   std::set<Triple> data;
   std::set<Point> times;
   BruteMetrics m;
@@ -121,7 +121,8 @@ QuantSpec reuse_spec(int variant, long long g, long long bn, long long bk) {
       spec.output.scales = {level(Granularity::kPerToken)};
       break;
     default:
-      spec.activations.scales = {level(Granularity::kPerInputChannel), level(Granularity::kPerTensor)};
+      spec.activations.scales = {level(Granularity::kPerInputChannel),
+                                 level(Granularity::kPerTensor)};
       spec.weights.scales = {level(Granularity::kPerChannel), level(Granularity::kPerTensor)};
       spec.output.scales = {level(Granularity::kPerTensor)};
       break;
@@ -142,15 +143,18 @@ TEST_CASE("reuse: scale and zero tensors on systolic arrays equal brute force",
     const Dataflow d = static_cast<Dataflow>(trial % 3);
     const QuantSpec spec = reuse_spec((trial / 3) % 3, small(rng), small(rng), small(rng));
     INFO("M=" << s.m << " N=" << s.n << " K=" << s.k << " array " << rows << "x" << cols << " "
-              << mapping::to_string(d) << "\n" << spec);
+              << mapping::to_string(d) << "\n"
+              << spec);
     const auto w = apply(mapping::make_gemm_workload({s.m, s.n, s.k}), spec);
     const auto report = analysis::analyze(w, mapping::make_systolic_array(rows, cols),
                                           mapping::make_systolic_mapping(d, rows, cols));
     // The operands themselves (validates the loops against the analysis' definitions).
-    check_same(metrics_of(report, "A"),
-               brute_reuse(s, d, rows, cols, [](auto i, auto, auto k) { return Index{i, k}; }));
-    check_same(metrics_of(report, "B"),
-               brute_reuse(s, d, rows, cols, [](auto, auto j, auto k) { return Index{k, j}; }));
+    check_same(metrics_of(report, "A"), brute_reuse(s, d, rows, cols, [](auto i, auto, auto k) {
+                 return Index{i, k};
+               }));
+    check_same(metrics_of(report, "B"), brute_reuse(s, d, rows, cols, [](auto, auto j, auto k) {
+                 return Index{k, j};
+               }));
     const ApplyOptions none;
     for (const auto& [tensor, kind, op] :
          {std::tuple{std::string("A"), OperandKind::kActivations, &spec.activations},
@@ -174,13 +178,15 @@ TEST_CASE("reuse: a group scale is reused across the rows of a weight-stationary
   // B[k, j] with group 4 along k on a 4×4 ws array: the 4 PEs of a column that hold one group
   // (k = 0..3) read the same B_scale[j, 0]: far fewer unique scale fetches than (instance) reads.
   const auto w = apply(mapping::make_gemm_workload({8, 4, 4}), load_preset("q4f16_1"));
-  const auto r = analysis::analyze(w, mapping::make_systolic_array(4, 4),
-                                   mapping::make_systolic_mapping(Dataflow::kWeightStationary, 4, 4));
+  const auto r =
+      analysis::analyze(w, mapping::make_systolic_array(4, 4),
+                        mapping::make_systolic_mapping(Dataflow::kWeightStationary, 4, 4));
   const auto& s = metrics_of(r, "B_scale");
   CHECK(s.total_volume == 8 * 4 * 4);
   CHECK(s.unique_volume < s.total_volume);
-  CHECK(s.unique_volume == static_cast<long>(brute_reuse({8, 4, 4}, Dataflow::kWeightStationary, 4, 4,
-                                                         [](auto, auto j, auto k) {
-                                                           return Index{j, k / 32};
-                                                         }).unique));
+  CHECK(s.unique_volume ==
+        static_cast<long>(
+            brute_reuse({8, 4, 4}, Dataflow::kWeightStationary, 4, 4, [](auto, auto j, auto k) {
+              return Index{j, k / 32};
+            }).unique));
 }

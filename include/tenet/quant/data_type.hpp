@@ -36,8 +36,10 @@ class DataType {
   NumberFormat format() const { return format_; }
   int bits() const { return bits_; }
   int exponent_bits() const { return exponent_bits_; }  // 0 unless floating
-  int mantissa_bits() const;                             // 0 unless floating
-  bool is_integer() const { return format_ == NumberFormat::kInt || format_ == NumberFormat::kUint; }
+  int mantissa_bits() const;                            // 0 unless floating
+  bool is_integer() const {
+    return format_ == NumberFormat::kInt || format_ == NumberFormat::kUint;
+  }
   bool is_float() const { return format_ == NumberFormat::kFloat; }
   // A format a model is usually kept in (fp32, fp16, bf16): not a quantized format.
   bool is_model_float() const;

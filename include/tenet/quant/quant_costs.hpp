@@ -34,30 +34,30 @@ struct CostOptions {
 };
 
 struct TensorStorage {
-  std::string name;          // report name: "A", "B", "C", "B.scale", "B.zero", "A.scale", ...
+  std::string name;  // report name: "A", "B", "C", "B.scale", "B.zero", "A.scale", ...
   workload::OperandRole role = workload::OperandRole::kOther;
-  int bits = 16;             // bits per value
-  int word_bits = 16;        // storage word (= bits when not packed)
-  Integer elements;          // distinct elements the matmul touches
-  Integer words;             // storage words holding them (= elements when not packed)
+  int bits = 16;       // bits per value
+  int word_bits = 16;  // storage word (= bits when not packed)
+  Integer elements;    // distinct elements the matmul touches
+  Integer words;       // storage words holding them (= elements when not packed)
 
   Integer value_bits() const { return elements * bits; }
   Integer storage_bits() const { return words * word_bits; }
   Integer waste_bits() const { return storage_bits() - value_bits(); }
-  Integer bytes() const;     // ⌈storage_bits / 8⌉
+  Integer bytes() const;  // ⌈storage_bits / 8⌉
   friend bool operator==(const TensorStorage& a, const TensorStorage& b);
 };
 
 // Extra ALU work of the scheme, in operations (one multiply, add, shift, compare... = one op).
 struct QuantOps {
-  Integer dequant_elements;   // B elements dequantized (re-dequantization included)
+  Integer dequant_elements;  // B elements dequantized (re-dequantization included)
   int dequant_ops_per_element = 0;
-  Integer dequant;            // dequant_elements × dequant_ops_per_element
-  Integer epilogue;           // scales/zeros indexed by i, j only: |C| per factor
-  Integer rescale;            // k-indexed scales/zeros not in the dequant: per (output, group)
-  Integer zero_sums;          // row/column sums the zero-point corrections need
-  Integer activation_quant;   // quantizing A: 3/elem dynamic, 1 + levels static, 1 cast only
-  Integer output_quant;       // quantizing C, same rule
+  Integer dequant;           // dequant_elements × dequant_ops_per_element
+  Integer epilogue;          // scales/zeros indexed by i, j only: |C| per factor
+  Integer rescale;           // k-indexed scales/zeros not in the dequant: per (output, group)
+  Integer zero_sums;         // row/column sums the zero-point corrections need
+  Integer activation_quant;  // quantizing A: 3/elem dynamic, 1 + levels static, 1 cast only
+  Integer output_quant;      // quantizing C, same rule
   Integer total() const {
     return dequant + epilogue + rescale + zero_sums + activation_quant + output_quant;
   }
@@ -74,10 +74,10 @@ struct QuantCosts {
   std::vector<TensorStorage> tensors;  // in the quantized workload's access order
   Integer macs;
   MacPrecision mac;
-  double mac_energy_pj = 0;            // one MAC at that precision
-  Integer weight_storage_bits;         // B and its scale/zero tensors
-  Integer weight_bytes;                // Σ bytes() of those tensors
-  mpq_class effective_bits_per_weight; // weight_storage_bits / elements of B
+  double mac_energy_pj = 0;             // one MAC at that precision
+  Integer weight_storage_bits;          // B and its scale/zero tensors
+  Integer weight_bytes;                 // Σ bytes() of those tensors
+  mpq_class effective_bits_per_weight;  // weight_storage_bits / elements of B
   QuantOps ops;
   std::optional<Integer> dequant_cycles;  // ⌈work / dequant throughput⌉ if the spec gives one
   ComputeEnergy energy;

@@ -21,8 +21,8 @@ namespace tenet::quant {
 
 struct QuantHwOptions {
   ApplyOptions apply;
-  mapping::Tiling tiling;       // buffer tiling (0 = whole dimension)
-  bool choose_tiling = false;   // pick one with hw::choose_tiling instead
+  mapping::Tiling tiling;      // buffer tiling (0 = whole dimension)
+  bool choose_tiling = false;  // pick one with hw::choose_tiling instead
   hw::Options hw;
   // Throughput of the dequant unit; overrides dequant.throughput of the spec (0 = keep).
   long long dequant_elements_per_cycle = 0;
@@ -38,9 +38,9 @@ const char* to_string(QuantBound b);  // "compute", "sram", "dram", "dequant"
 // Bytes one tensor moves at each level, in bytes of its storage format (packed words for
 // packed operands). waste_* is the part of those bytes that packing leaves unused.
 struct TensorTraffic {
-  std::string name;   // "A", "B", "C", "B.scale", "B.zero", "A.scale", ...
+  std::string name;  // "A", "B", "C", "B.scale", "B.zero", "A.scale", ...
   workload::OperandRole role = workload::OperandRole::kOther;
-  int bits = 16;      // bits per value
+  int bits = 16;          // bits per value
   int storage_bits = 16;  // bits per element as moved: the word width for packed operands
   long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;
   long long dram_waste_bytes = 0, sram_waste_bytes = 0;
@@ -56,14 +56,14 @@ struct QuantEnergy {  // pJ
 
 struct QuantHwResult {
   std::string scheme;
-  hw::GemmProblem problem;          // what the hardware model evaluated
-  hw::Result hw;                    // its result (cycles, accesses per tensor, energy)
-  QuantCosts costs;                 // exact quantities; dequant elements from the mapping
+  hw::GemmProblem problem;  // what the hardware model evaluated
+  hw::Result hw;            // its result (cycles, accesses per tensor, energy)
+  QuantCosts costs;         // exact quantities; dequant elements from the mapping
   DequantPlacement placement = DequantPlacement::kNone;  // where B is dequantized (none if not)
-  long long dequant_cycles = 0;     // busy cycles of the dequant unit (0: nothing to dequantize)
-  long long total_cycles = 0;       // max(hw.cycles.total, dequant_cycles)
+  long long dequant_cycles = 0;  // busy cycles of the dequant unit (0: nothing to dequantize)
+  long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles)
   QuantBound bound = QuantBound::kCompute;
-  std::vector<TensorTraffic> traffic;  // in problem operand order
+  std::vector<TensorTraffic> traffic;                                 // in problem operand order
   long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
   QuantEnergy energy;
 

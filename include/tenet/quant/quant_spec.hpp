@@ -39,12 +39,12 @@ const char* to_string(ScaleApply a);  // "auto", "dequant", "epilogue"
 
 struct ScaleLevel {
   Granularity granularity = Granularity::kPerTensor;
-  long long group_size = 0;          // kGroup: elements per group along k (or the KV channel)
+  long long group_size = 0;            // kGroup: elements per group along k (or the KV channel)
   long long block_n = 0, block_k = 0;  // kBlock
   DataType dtype = DataType::fp16();   // scale type
   std::optional<DataType> zero;        // zero-point type; present = asymmetric
   ZeroMode zero_mode = ZeroMode::kOriginal;
-  bool dynamic = false;                // computed at run time from the data (activations, KV)
+  bool dynamic = false;  // computed at run time from the data (activations, KV)
   ScaleApply apply = ScaleApply::kAuto;
 
   bool symmetric() const { return !zero.has_value(); }
@@ -65,7 +65,9 @@ struct Packing {
   // Each scale group starts a new word (MLC: ⌈g / values_per_word⌉ words per group).
   bool group_aligned = false;
 
-  int waste_bits_per_word(int value_bits) const { return storage_bits - values_per_word * value_bits; }
+  int waste_bits_per_word(int value_bits) const {
+    return storage_bits - values_per_word * value_bits;
+  }
   friend bool operator==(const Packing& a, const Packing& b) {
     return a.storage_bits == b.storage_bits && a.values_per_word == b.values_per_word &&
            a.axis == b.axis && a.group_aligned == b.group_aligned;
@@ -75,8 +77,8 @@ struct Packing {
 
 struct OperandSpec {
   DataType dtype = DataType::fp16();
-  std::vector<ScaleLevel> scales;   // level 0 is "<T>.scale", level 1 "<T>.scale2", ...
-  std::optional<Packing> packing;   // absent: one value per element, no waste
+  std::vector<ScaleLevel> scales;  // level 0 is "<T>.scale", level 1 "<T>.scale2", ...
+  std::optional<Packing> packing;  // absent: one value per element, no waste
 
   // Narrower than a model float, or scaled: the operand holds quantized values.
   bool quantized() const { return !dtype.is_model_float() || !scales.empty(); }
@@ -88,20 +90,21 @@ struct OperandSpec {
 
 // Where the weight (or KV-cache) operand is turned into the MAC's input type.
 enum class DequantPlacement {
-  kNone,        // the PE multiplies the stored format directly (W8A8, FP8) or nothing is quantized
-  kDramToSram,  // once, when loaded into the global buffer (SRAM holds the dequantized type)
-  kSramToArray, // in a dequant unit between SRAM and the array, once per fetch of a tile
-  kInPe,        // inside the PE: a mixed-precision multiplier takes the stored format
-  kLut,         // no dequantization: lookup-table GEMM (LUT-GEMM, T-MAC)
+  kNone,         // the PE multiplies the stored format directly (W8A8, FP8) or nothing is quantized
+  kDramToSram,   // once, when loaded into the global buffer (SRAM holds the dequantized type)
+  kSramToArray,  // in a dequant unit between SRAM and the array, once per fetch of a tile
+  kInPe,         // inside the PE: a mixed-precision multiplier takes the stored format
+  kLut,          // no dequantization: lookup-table GEMM (LUT-GEMM, T-MAC)
 };
-const char* to_string(DequantPlacement p);  // "none", "dram_to_sram", "sram_to_array", "in_pe", "lut"
+const char* to_string(
+    DequantPlacement p);  // "none", "dram_to_sram", "sram_to_array", "in_pe", "lut"
 
 struct DequantSpec {
   DequantPlacement placement = DequantPlacement::kNone;
-  std::optional<DataType> to;            // dequantized type; default: the activations' type
-  std::optional<int> ops_per_element;    // default: derived (see dequant_ops_per_element)
-  long long elements_per_cycle = 0;      // throughput of the dequant unit (0 = not given)
-  long long ops_per_cycle = 0;           // alternative throughput in ALU ops (0 = not given)
+  std::optional<DataType> to;          // dequantized type; default: the activations' type
+  std::optional<int> ops_per_element;  // default: derived (see dequant_ops_per_element)
+  long long elements_per_cycle = 0;    // throughput of the dequant unit (0 = not given)
+  long long ops_per_cycle = 0;         // alternative throughput in ALU ops (0 = not given)
 
   friend bool operator==(const DequantSpec& a, const DequantSpec& b) {
     return a.placement == b.placement && a.to == b.to && a.ops_per_element == b.ops_per_element &&
@@ -116,7 +119,7 @@ const char* to_string(OperandKind k);  // "activations", "weights", "output", "k
 
 struct QuantSpec {
   std::string name;
-  std::string source;                   // where the scheme comes from (free text)
+  std::string source;  // where the scheme comes from (free text)
   OperandSpec activations;
   OperandSpec weights;
   OperandSpec output;
@@ -160,8 +163,8 @@ int dequant_ops_per_element(const QuantSpec& spec, const OperandSpec& b);
 
 // The precision the PE multiplies and accumulates at.
 struct MacPrecision {
-  DataType a;            // activations as they enter the multiplier
-  DataType b;            // B operand as it enters the multiplier (after any dequantization)
+  DataType a;  // activations as they enter the multiplier
+  DataType b;  // B operand as it enters the multiplier (after any dequantization)
   DataType accumulate;
   bool mixed() const { return a != b; }
   DataType multiplier() const;  // the wider input; a float (or nf) input wins over an integer

@@ -30,7 +30,11 @@ void BM_tenet_log_matmul(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 // The first call of the process opens the file; a warm-up keeps it out of the timing.
-BENCHMARK(BM_tenet_log_matmul)->Iterations(200000)->Threads(1)->Threads(2)->UseRealTime()
+BENCHMARK(BM_tenet_log_matmul)
+    ->Iterations(200000)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
 void BM_system_echo(benchmark::State& state) {

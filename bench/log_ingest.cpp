@@ -75,7 +75,11 @@ void BM_ingest(benchmark::State& state) {
 }
 // The small log first: if memory were proportional to the log, the 1M-line run would raise the
 // peak RSS far above the 100k-line run's.
-BENCHMARK(BM_ingest)->Arg(100000)->Arg(1000000)->Iterations(1)->Unit(benchmark::kSecond)
+BENCHMARK(BM_ingest)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
     ->UseRealTime();
 
 }  // namespace

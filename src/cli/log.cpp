@@ -56,11 +56,13 @@ void run_log(const LogOptions& o) {
 
 void setup_log(CLI::App& sub) {
   auto o = std::make_shared<LogOptions>();
-  sub.add_option("--input", o->input, "Workload log: JSON Lines (tenet_hook) or `kernel: b, M, N, K` lines")
+  sub.add_option("--input", o->input,
+                 "Workload log: JSON Lines (tenet_hook) or `kernel: b, M, N, K` lines")
       ->required();
   sub.add_option("--log-format", o->log_format, "auto (default: per line), text or jsonl")
       ->check(CLI::IsMember({"auto", "text", "jsonl"}));
-  sub.add_flag("--lenient", o->lenient, "Skip malformed lines (counted and reported) instead of failing");
+  sub.add_flag("--lenient", o->lenient,
+               "Skip malformed lines (counted and reported) instead of failing");
   sub.add_option("--tokens", o->tokens, "Tokens the logged run produced, for tokens/s")
       ->check(CLI::PositiveNumber);
   add_report_options(sub, o->report);
@@ -69,6 +71,7 @@ void setup_log(CLI::App& sub) {
 
 }  // namespace
 
-TENET_REGISTER_COMMAND("log", "Matmul calls of a workload log (aggregated), and their cost", setup_log, 41);
+TENET_REGISTER_COMMAND("log", "Matmul calls of a workload log (aggregated), and their cost",
+                       setup_log, 41);
 
 }  // namespace tenet::cli

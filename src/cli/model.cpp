@@ -39,7 +39,9 @@ llm::ReportContext report_context(const ModelOptions& o, const llm::ModelConfig&
                                   const llm::GenerationOptions& g) {
   llm::ReportContext c;
   c.source = o.model;
-  c.inputs = {{"model", model.name}, {"model_type", model.model_type}, {"phase", o.phase},
+  c.inputs = {{"model", model.name},
+              {"model_type", model.model_type},
+              {"phase", o.phase},
               {"batch", g.batch}};
   if (g.phase == llm::Phase::kPrefill) {
     c.inputs["prompt"] = g.prompt;
@@ -63,13 +65,15 @@ void run_model(const ModelOptions& o) {
 
 void setup_model(CLI::App& sub) {
   auto o = std::make_shared<ModelOptions>();
-  sub.add_option("--model", o->model, "Hugging Face config.json (e.g. workloads/models/llama-2-7b.json)")
+  sub.add_option("--model", o->model,
+                 "Hugging Face config.json (e.g. workloads/models/llama-2-7b.json)")
       ->required();
   sub.add_option("--phase", o->phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
   sub.add_option("--batch", o->batch, "Sequences processed together (default 1)");
   sub.add_option("--prompt", o->prompt, "Prompt tokens per sequence (prefill)");
-  sub.add_option("--context", o->context, "Tokens in the KV cache attended by the new token (decode)");
+  sub.add_option("--context", o->context,
+                 "Tokens in the KV cache attended by the new token (decode)");
   sub.add_option("--qkv", o->qkv, "fused (default) or separate Q, K, V projections")
       ->check(CLI::IsMember({"fused", "separate"}));
   sub.add_option("--gate-up", o->gate_up, "fused (default) or separate gate and up projections")
@@ -82,7 +86,8 @@ void setup_model(CLI::App& sub) {
 
 }  // namespace
 
-TENET_REGISTER_COMMAND("model", "Matmuls of an LLM (HF config.json) in prefill or decode, and their cost",
+TENET_REGISTER_COMMAND("model",
+                       "Matmuls of an LLM (HF config.json) in prefill or decode, and their cost",
                        setup_model, 40);
 
 }  // namespace tenet::cli

@@ -1,7 +1,5 @@
 #include "tenet/io/workload_log.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -9,6 +7,7 @@
 #include <functional>
 #include <istream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_set>
 
@@ -71,12 +70,14 @@ std::vector<std::int64_t> parse_extents(std::string_view list, const std::string
 MatmulShape parse_text_line(std::string_view line, const std::string& file, std::int64_t number) {
   const std::string where = line_where(number);
   const std::size_t colon = line.rfind(':');
-  const std::string_view kernel = colon == std::string_view::npos ? "" : trim(line.substr(0, colon));
+  const std::string_view kernel =
+      colon == std::string_view::npos ? "" : trim(line.substr(0, colon));
   if (kernel.empty()) {
     throw InputError(error_code::kParse, file, where,
                      "expected " + std::string(kTextForm) + ", got '" + excerpt(line) + "'");
   }
-  const std::vector<std::int64_t> extents = parse_extents(line.substr(colon + 1), file, where, line);
+  const std::vector<std::int64_t> extents =
+      parse_extents(line.substr(colon + 1), file, where, line);
   if (extents.size() < 3) {
     throw InputError(error_code::kParse, file, where,
                      "expected " + std::string(kTextForm) + " (at least M, N, K), got " +
@@ -107,24 +108,37 @@ struct JsonField {
 };
 
 std::int64_t json_int(const json& v, const JsonField& at, const std::string& key,
-                      std::int64_t minimum) {
+                      std::int64_t minimum,
+                      std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) {
   if (v.is_number_unsigned() &&
-      v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      v.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
     at.fail(error_code::kOverflow, key, "value " + v.dump() + " does not fit in 64 bits");
   }
   if (!v.is_number_integer()) {
     at.fail(error_code::kType, key, "expected an integer, got " + excerpt(v.dump()));
   }
   const std::int64_t value = v.get<std::int64_t>();
-  if (value < minimum) {
+  if (value < minimum || value > maximum) {
     at.fail(error_code::kRange, key,
-            "expected an integer >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+            "expected an integer >= " + std::to_string(minimum) +
+                (maximum < std::numeric_limits<std::int64_t>::max()
+                     ? " and <= " + std::to_string(maximum)
+                     : std::string()) +
+                ", got " + std::to_string(value));
   }
   return value;
 }
 
+bool json_bool(const json& v, const JsonField& at, const std::string& key) {
+  if (!v.is_boolean())
+    at.fail(error_code::kType, key, "expected true or false, got " + excerpt(v.dump()));
+  return v.get<bool>();
+}
+
 std::string json_string(const json& v, const JsonField& at, const std::string& key) {
-  if (!v.is_string()) at.fail(error_code::kType, key, "expected a string, got " + excerpt(v.dump()));
+  if (!v.is_string())
+    at.fail(error_code::kType, key, "expected a string, got " + excerpt(v.dump()));
   return v.get<std::string>();
 }
 
@@ -139,32 +153,67 @@ T json_enum(const json& v, const JsonField& at, const std::string& key,
   }
 }
 
-void apply_field(const std::string& key, const json& v, const JsonField& at, MatmulShape& s,
-                 std::optional<llm::Layout>& layout) {
-  if (key == "kernel") s.name = json_string(v, at, key);
-  else if (key == "batch") s.batch = json_int(v, at, key, 1);
-  else if (key == "M") s.m = json_int(v, at, key, 1);
-  else if (key == "N") s.n = json_int(v, at, key, 1);
-  else if (key == "K") s.k = json_int(v, at, key, 1);
-  else if (key == "count") s.count = json_int(v, at, key, 1);
-  else if (key == "phase") s.phase = json_enum(v, at, key, llm::parse_phase);
-  else if (key == "layout") layout = json_enum(v, at, key, llm::parse_layout);
-  else if (key == "b_operand") s.b_operand = json_enum(v, at, key, llm::parse_operand_kind);
-  else if (key == "quant") s.quant = json_string(v, at, key);
-  else if (key == "in_dtype") s.dtypes.in = json_string(v, at, key);
-  else if (key == "w_dtype") s.dtypes.w = json_string(v, at, key);
-  else if (key == "out_dtype") s.dtypes.out = json_string(v, at, key);
-  else if (key == "accum_dtype") s.dtypes.accum = json_string(v, at, key);
-  else if (key == "epilogue_ops") s.epilogue_ops = static_cast<int>(std::min<std::int64_t>(json_int(v, at, key, 0), 1 << 20));
-  else if (key == "weights_quantized") {
-    if (!v.is_boolean()) at.fail(error_code::kType, key, "expected true or false, got " + excerpt(v.dump()));
-    s.weights_quantized = v.get<bool>();
-  } else {
-    at.fail(error_code::kUnknownField, key,
-            "unknown field '" + key + "' (expected kernel, batch, M, N, K, count, phase, layout, "
-            "b_operand, quant, in_dtype, w_dtype, out_dtype, accum_dtype, epilogue_ops, "
-            "weights_quantized)");
+// A JSON record being read: the shape and whether the record gave the layout.
+struct Record {
+  MatmulShape shape;
+  std::optional<llm::Layout> layout;
+};
+
+using FieldReader = void (*)(const json& value, const JsonField& at, const std::string& key,
+                             Record& r);
+
+struct FieldEntry {
+  const char* key;
+  FieldReader read;
+};
+
+constexpr std::int64_t kMaxEpilogueOps = 1 << 20;
+
+// The accepted keys of a record, in the order of the schema.
+const FieldEntry kFields[] = {
+    {"kernel", [](auto& v, auto& at, auto& k, Record& r) { r.shape.name = json_string(v, at, k); }},
+    {"batch", [](auto& v, auto& at, auto& k, Record& r) { r.shape.batch = json_int(v, at, k, 1); }},
+    {"M", [](auto& v, auto& at, auto& k, Record& r) { r.shape.m = json_int(v, at, k, 1); }},
+    {"N", [](auto& v, auto& at, auto& k, Record& r) { r.shape.n = json_int(v, at, k, 1); }},
+    {"K", [](auto& v, auto& at, auto& k, Record& r) { r.shape.k = json_int(v, at, k, 1); }},
+    {"count", [](auto& v, auto& at, auto& k, Record& r) { r.shape.count = json_int(v, at, k, 1); }},
+    {"phase", [](auto& v, auto& at, auto& k,
+                 Record& r) { r.shape.phase = json_enum(v, at, k, llm::parse_phase); }},
+    {"layout", [](auto& v, auto& at, auto& k,
+                  Record& r) { r.layout = json_enum(v, at, k, llm::parse_layout); }},
+    {"b_operand",
+     [](auto& v, auto& at, auto& k, Record& r) {
+       r.shape.b_operand = json_enum(v, at, k, llm::parse_operand_kind);
+     }},
+    {"weights_quantized", [](auto& v, auto& at, auto& k,
+                             Record& r) { r.shape.weights_quantized = json_bool(v, at, k); }},
+    {"epilogue_ops",
+     [](auto& v, auto& at, auto& k, Record& r) {
+       r.shape.epilogue_ops = static_cast<int>(json_int(v, at, k, 0, kMaxEpilogueOps));
+     }},
+    {"quant", [](auto& v, auto& at, auto& k, Record& r) { r.shape.quant = json_string(v, at, k); }},
+    {"in_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.in = json_string(v, at, k); }},
+    {"w_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.w = json_string(v, at, k); }},
+    {"out_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.out = json_string(v, at, k); }},
+    {"accum_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.accum = json_string(v, at, k); }},
+};
+
+std::string accepted_keys() {
+  std::string keys;
+  for (const FieldEntry& f : kFields) keys += (keys.empty() ? "" : ", ") + std::string(f.key);
+  return keys;
+}
+
+void apply_field(const std::string& key, const json& value, const JsonField& at, Record& r) {
+  for (const FieldEntry& f : kFields) {
+    if (key == f.key) return f.read(value, at, key, r);
   }
+  at.fail(error_code::kUnknownField, key,
+          "unknown field '" + key + "' (expected " + accepted_keys() + ")");
 }
 
 void require_fields(const json& doc, const JsonField& at) {
@@ -184,15 +233,16 @@ MatmulShape parse_json_line(std::string_view line, const std::string& file, std:
   } catch (const json::parse_error& e) {
     at.fail(error_code::kParse, "", std::string("not a valid JSON record: ") + e.what());
   }
-  if (!doc.is_object()) at.fail(error_code::kType, "", "expected a JSON object, got " + excerpt(doc.dump()));
+  if (!doc.is_object())
+    at.fail(error_code::kType, "", "expected a JSON object, got " + excerpt(doc.dump()));
   require_fields(doc, at);
-  MatmulShape s;
-  std::optional<llm::Layout> layout;
-  for (const auto& [key, value] : doc.items()) apply_field(key, value, at, s, layout);
-  if (s.name.empty()) at.fail(error_code::kRange, "kernel", "expected a non-empty kernel name");
-  layout_given = layout.has_value();
-  if (layout) s.layout = *layout;
-  return s;
+  Record r;
+  for (const auto& [key, value] : doc.items()) apply_field(key, value, at, r);
+  if (r.shape.name.empty())
+    at.fail(error_code::kRange, "kernel", "expected a non-empty kernel name");
+  layout_given = r.layout.has_value();
+  if (r.layout) r.shape.layout = *r.layout;
+  return r.shape;
 }
 
 // The kernel name fills in what the record does not say.
@@ -216,7 +266,8 @@ bool starts_json(std::string_view line) { return !line.empty() && line.front() =
 MatmulShape parse_line(std::string_view line, LogFormat format, const std::string& file,
                        std::int64_t number) {
   const std::string_view text = trim(line);
-  const bool json = format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
+  const bool json =
+      format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
   bool layout_given = false;
   MatmulShape s = json ? parse_json_line(text, file, number, layout_given)
                        : parse_text_line(text, file, number);
@@ -302,7 +353,8 @@ class Aggregator {
     std::size_t operator()(std::size_t i) const {
       const MatmulShape& s = self->at(i);
       std::size_t h = std::hash<std::string>()(s.name);
-      for (std::int64_t v : {s.batch, s.m, s.n, s.k}) h = h * 1000003u ^ std::hash<std::int64_t>()(v);
+      for (std::int64_t v : {s.batch, s.m, s.n, s.k})
+        h = h * 1000003u ^ std::hash<std::int64_t>()(v);
       return h;
     }
   };
@@ -370,7 +422,8 @@ class LogIngest {
 
   void skip(std::int64_t number, const InputError& e) {
     ++log_.skipped;
-    if (log_.skipped_lines.size() < options_.max_reported_skips) log_.skipped_lines.push_back(number);
+    if (log_.skipped_lines.size() < options_.max_reported_skips)
+      log_.skipped_lines.push_back(number);
     if (log_.first_skip_reason.empty()) log_.first_skip_reason = e.what();
   }
 
@@ -383,9 +436,12 @@ class LogIngest {
 
 const char* to_string(LogFormat f) {
   switch (f) {
-    case LogFormat::kAuto: return "auto";
-    case LogFormat::kText: return "text";
-    case LogFormat::kJsonl: return "jsonl";
+    case LogFormat::kAuto:
+      return "auto";
+    case LogFormat::kText:
+      return "text";
+    case LogFormat::kJsonl:
+      return "jsonl";
   }
   throw InternalError("bad LogFormat");
 }

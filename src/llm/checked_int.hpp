@@ -13,9 +13,9 @@ inline std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::strin
                                 const std::string& where, const std::string& what) {
   std::int64_t r = 0;
   if (__builtin_mul_overflow(a, b, &r)) {
-    throw InputError(error_code::kOverflow, file, where,
-                     what + " = " + std::to_string(a) + "·" + std::to_string(b) +
-                         " does not fit in 64 bits");
+    throw InputError(
+        error_code::kOverflow, file, where,
+        what + " = " + std::to_string(a) + "·" + std::to_string(b) + " does not fit in 64 bits");
   }
   return r;
 }
@@ -24,9 +24,9 @@ inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const std::strin
                                 const std::string& where, const std::string& what) {
   std::int64_t r = 0;
   if (__builtin_add_overflow(a, b, &r)) {
-    throw InputError(error_code::kOverflow, file, where,
-                     what + " = " + std::to_string(a) + "+" + std::to_string(b) +
-                         " does not fit in 64 bits");
+    throw InputError(
+        error_code::kOverflow, file, where,
+        what + " = " + std::to_string(a) + "+" + std::to_string(b) + " does not fit in 64 bits");
   }
   return r;
 }

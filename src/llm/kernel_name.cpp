@@ -29,9 +29,9 @@ std::string_view strip_number(std::string_view word) {
 
 bool is_elementwise(std::string_view w) {
   static constexpr std::string_view kOps[] = {
-      "add",  "subtract", "multiply", "divide", "maximum", "minimum", "power", "gelu",
-      "silu", "relu",     "tanh",     "sigmoid", "exp",    "sqrt",    "rsqrt", "erf",
-      "cast", "clip",     "negative"};
+      "add",   "subtract", "multiply", "divide", "maximum", "minimum", "power",
+      "gelu",  "silu",     "relu",     "tanh",   "sigmoid", "exp",     "sqrt",
+      "rsqrt", "erf",      "cast",     "clip",   "negative"};
   for (std::string_view op : kOps) {
     if (w == op) return true;
   }

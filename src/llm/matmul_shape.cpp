@@ -19,9 +19,12 @@ Integer to_big(std::int64_t v) { return Integer(static_cast<long>(v)); }
 
 const char* to_string(Phase p) {
   switch (p) {
-    case Phase::kUnspecified: return "unspecified";
-    case Phase::kPrefill: return "prefill";
-    case Phase::kDecode: return "decode";
+    case Phase::kUnspecified:
+      return "unspecified";
+    case Phase::kPrefill:
+      return "prefill";
+    case Phase::kDecode:
+      return "decode";
   }
   throw InternalError("bad Phase");
 }
@@ -42,9 +45,12 @@ Layout parse_layout(const std::string& name) {
 
 const char* to_string(OperandKind k) {
   switch (k) {
-    case OperandKind::kWeight: return "weight";
-    case OperandKind::kKvCache: return "kv_cache";
-    case OperandKind::kActivation: return "activation";
+    case OperandKind::kWeight:
+      return "weight";
+    case OperandKind::kKvCache:
+      return "kv_cache";
+    case OperandKind::kActivation:
+      return "activation";
   }
   throw InternalError("bad OperandKind");
 }

@@ -1,10 +1,9 @@
 #include "tenet/llm/model_config.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -21,15 +20,15 @@ struct FieldNames {
   const char* hidden;
   const char* layers;
   const char* heads;
-  const char* kv_heads;      // nullptr: the family has no GQA field
+  const char* kv_heads;  // nullptr: the family has no GQA field
   const char* intermediate;
   const char* max_positions;
 };
 
 constexpr FieldNames kGpt2Names{"n_embd", "n_layer", "n_head", nullptr, "n_inner", "n_positions"};
-constexpr FieldNames kLlamaNames{"hidden_size",       "num_hidden_layers", "num_attention_heads",
-                                 "num_key_value_heads", "intermediate_size",
-                                 "max_position_embeddings"};
+constexpr FieldNames kLlamaNames{"hidden_size",         "num_hidden_layers",
+                                 "num_attention_heads", "num_key_value_heads",
+                                 "intermediate_size",   "max_position_embeddings"};
 
 std::string pointer(const std::string& key) { return "/" + key; }
 
@@ -44,8 +43,9 @@ std::optional<std::int64_t> optional_int(const json& doc, const std::string& key
   auto it = doc.find(key);
   if (it == doc.end() || it->is_null()) return std::nullopt;
   const json& v = *it;
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() >
-                                    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
     throw InputError(error_code::kOverflow, file, pointer(key),
                      "value " + describe(v) + " does not fit in 64 bits");
   }
@@ -97,7 +97,8 @@ const char* kSupportedTypes = "gpt2, llama, mistral or qwen2";
 ModelFamily family_from_model_type(const json& doc, const std::string& file) {
   const json& v = doc.at("model_type");
   if (!v.is_string()) {
-    throw InputError(error_code::kType, file, "/model_type", "expected a string, got " + describe(v));
+    throw InputError(error_code::kType, file, "/model_type",
+                     "expected a string, got " + describe(v));
   }
   if (auto family = family_of_model_type(v.get<std::string>())) return *family;
   throw InputError(error_code::kUnknownName, file, "/model_type",
@@ -133,7 +134,8 @@ std::string name_of(const json& doc, const std::string& file) {
   auto it = doc.find("_name_or_path");
   if (it != doc.end() && it->is_string() && !it->get<std::string>().empty()) return *it;
   std::string base = file.substr(file.find_last_of('/') + 1);
-  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0)
+    base.resize(base.size() - 5);
   return base;
 }
 
@@ -161,8 +163,8 @@ void read_sizes(const json& doc, const std::string& file, const FieldNames& f, M
   c.max_positions = required_int(doc, f.max_positions, file, "the longest context");
   if (c.family == ModelFamily::kGpt2) {
     auto inner = optional_int(doc, f.intermediate, file);
-    c.intermediate = inner ? *inner
-                           : detail::checked_mul(4, c.hidden, file, pointer(f.hidden), "4·n_embd");
+    c.intermediate =
+        inner ? *inner : detail::checked_mul(4, c.hidden, file, pointer(f.hidden), "4·n_embd");
   } else {
     c.intermediate = required_int(doc, f.intermediate, file, "the MLP width");
     c.sliding_window = sliding_window_of(doc, file);
@@ -171,7 +173,8 @@ void read_sizes(const json& doc, const std::string& file, const FieldNames& f, M
 
 void derive_head_dim(const json& doc, const std::string& file, const FieldNames& f,
                      ModelConfig& c) {
-  auto head_dim = c.family == ModelFamily::kLlama ? optional_int(doc, "head_dim", file) : std::nullopt;
+  auto head_dim =
+      c.family == ModelFamily::kLlama ? optional_int(doc, "head_dim", file) : std::nullopt;
   if (head_dim) {
     c.head_dim = *head_dim;
   } else {
@@ -228,9 +231,9 @@ ModelConfig load_model_config(const std::string& path) {
 bool operator==(const ModelConfig& a, const ModelConfig& b) {
   return a.name == b.name && a.model_type == b.model_type && a.family == b.family &&
          a.hidden == b.hidden && a.layers == b.layers && a.heads == b.heads &&
-         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim &&
-         a.intermediate == b.intermediate && a.vocab == b.vocab &&
-         a.max_positions == b.max_positions && a.sliding_window == b.sliding_window;
+         a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.intermediate == b.intermediate &&
+         a.vocab == b.vocab && a.max_positions == b.max_positions &&
+         a.sliding_window == b.sliding_window;
 }
 
 std::ostream& operator<<(std::ostream& os, const ModelConfig& c) {

@@ -13,11 +13,11 @@ using detail::checked_mul;
 
 // Sizes shared by every matmul of one pass, checked once.
 struct PassSizes {
-  std::int64_t rows = 0;       // T: B·S (prefill) or B (decode): rows of every projection
-  std::int64_t queries = 0;    // query rows per KV head and sequence: r·S or r
-  std::int64_t keys = 0;       // keys attended per query row: S, or min(L, window)
-  std::int64_t attn_batch = 0; // B·n_kv
-  std::int64_t head_rows = 0;  // lm_head rows
+  std::int64_t rows = 0;        // T: B·S (prefill) or B (decode): rows of every projection
+  std::int64_t queries = 0;     // query rows per KV head and sequence: r·S or r
+  std::int64_t keys = 0;        // keys attended per query row: S, or min(L, window)
+  std::int64_t attn_batch = 0;  // B·n_kv
+  std::int64_t head_rows = 0;   // lm_head rows
 };
 
 struct Names {
@@ -32,7 +32,8 @@ struct Names {
 };
 
 constexpr Names kGpt2{"attn.", "c_attn", "q_proj", "k_proj", "v_proj", "c_proj", "qk", "pv"};
-constexpr Names kLlama{"self_attn.", "qkv_proj", "q_proj", "k_proj", "v_proj", "o_proj", "qk", "pv"};
+constexpr Names kLlama{"self_attn.", "qkv_proj", "q_proj", "k_proj",
+                       "v_proj",     "o_proj",   "qk",     "pv"};
 
 void check_length(std::int64_t value, const char* option, const char* what,
                   const ModelConfig& model) {
@@ -165,8 +166,8 @@ std::vector<MatmulShape> generate_matmuls(const ModelConfig& model, const Genera
 std::vector<MatmulShape> aggregate_matmuls(const std::vector<MatmulShape>& shapes) {
   std::vector<MatmulShape> out;
   for (const MatmulShape& s : shapes) {
-    auto same = std::find_if(out.begin(), out.end(),
-                             [&](const MatmulShape& e) { return same_call(e, s); });
+    auto same =
+        std::find_if(out.begin(), out.end(), [&](const MatmulShape& e) { return same_call(e, s); });
     if (same == out.end()) {
       out.push_back(s);
       continue;

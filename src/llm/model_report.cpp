@@ -56,17 +56,23 @@ void add_to_totals(const LayerReport& layer, ReportTotals& t, double& weighted_u
 // ---- shared pieces of the renderings ---------------------------------------------------------
 
 json shape_json(const MatmulShape& s) {
-  json j = {{"name", s.name},   {"phase", to_string(s.phase)},
-            {"batch", s.batch}, {"M", s.m},
-            {"N", s.n},         {"K", s.k},
-            {"count", s.count}, {"layout", to_string(s.layout)},
-            {"b_operand", to_string(s.b_operand)}, {"epilogue_ops", s.epilogue_ops},
+  json j = {{"name", s.name},
+            {"phase", to_string(s.phase)},
+            {"batch", s.batch},
+            {"M", s.m},
+            {"N", s.n},
+            {"K", s.k},
+            {"count", s.count},
+            {"layout", to_string(s.layout)},
+            {"b_operand", to_string(s.b_operand)},
+            {"epilogue_ops", s.epilogue_ops},
             {"macs", to_json(s.macs())}};
   if (s.weights_quantized) j["weights_quantized"] = *s.weights_quantized;
   if (!s.quant.empty()) j["quant"] = s.quant;
   const DataTypes& d = s.dtypes;
-  for (const auto& [key, value] : {std::pair{"in_dtype", &d.in}, std::pair{"w_dtype", &d.w},
-                                   std::pair{"out_dtype", &d.out}, std::pair{"accum_dtype", &d.accum}}) {
+  for (const auto& [key, value] :
+       {std::pair{"in_dtype", &d.in}, std::pair{"w_dtype", &d.w}, std::pair{"out_dtype", &d.out},
+        std::pair{"accum_dtype", &d.accum}}) {
     if (!value->empty()) j[key] = *value;
   }
   return j;
@@ -107,7 +113,8 @@ class TextTable {
   }
 
  private:
-  static std::string row_line(const std::vector<std::string>& row, const std::vector<std::size_t>& w) {
+  static std::string row_line(const std::vector<std::string>& row,
+                              const std::vector<std::size_t>& w) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
       const std::string pad(w[i] - row[i].size(), ' ');
@@ -142,8 +149,8 @@ std::vector<std::string> shape_cells(const MatmulShape& s) {
           to_string(s.b_operand)};
 }
 
-const std::vector<std::string> kShapeTitles = {"layer", "phase", "batch", "M", "N", "K", "count",
-                                               "layout", "B"};
+const std::vector<std::string> kShapeTitles = {"layer", "phase", "batch",  "M", "N",
+                                               "K",     "count", "layout", "B"};
 
 std::string energy_uj(double pj) { return fmt::format("{:.3f}", pj * 1e-6); }
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
@@ -163,9 +170,9 @@ std::string report_table(const ModelReport& r) {
   TextTable table(titles);
   for (const LayerReport& l : r.layers) {
     std::vector<std::string> row = shape_cells(l.shape);
-    for (std::string cell : {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization),
-                             l.total.dram_bytes.get_str(), l.total.sram_bytes.get_str(),
-                             energy_uj(l.total.energy_pj)})
+    for (std::string cell :
+         {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization),
+          l.total.dram_bytes.get_str(), l.total.sram_bytes.get_str(), energy_uj(l.total.energy_pj)})
       row.push_back(cell);
     table.add(row);
   }
@@ -185,10 +192,10 @@ std::string report_table(const ModelReport& r) {
 }
 
 json totals_json(const ReportTotals& t) {
-  json j = {{"calls", to_json(t.calls)},         {"macs", to_json(t.macs)},
-            {"cycles", to_json(t.cycles)},       {"dram_bytes", to_json(t.dram_bytes)},
+  json j = {{"calls", to_json(t.calls)},           {"macs", to_json(t.macs)},
+            {"cycles", to_json(t.cycles)},         {"dram_bytes", to_json(t.dram_bytes)},
             {"sram_bytes", to_json(t.sram_bytes)}, {"energy_pj", t.energy_pj},
-            {"utilization", t.utilization},      {"seconds", t.seconds}};
+            {"utilization", t.utilization},        {"seconds", t.seconds}};
   j["tokens"] = t.tokens ? json(*t.tokens) : json(nullptr);
   j["tokens_per_second"] = t.tokens_per_second ? json(*t.tokens_per_second) : json(nullptr);
   return j;
@@ -210,10 +217,12 @@ std::string report_json(const ModelReport& r) {
   return doc.dump(2) + "\n";
 }
 
-const char* kCsvShapeHeader = "name,phase,batch,M,N,K,count,layout,b_operand,weights_quantized,epilogue_ops,macs";
+const char* kCsvShapeHeader =
+    "name,phase,batch,M,N,K,count,layout,b_operand,weights_quantized,epilogue_ops,macs";
 
 std::string csv_shape(const MatmulShape& s) {
-  const std::string quantized = s.weights_quantized ? (*s.weights_quantized ? "true" : "false") : "";
+  const std::string quantized =
+      s.weights_quantized ? (*s.weights_quantized ? "true" : "false") : "";
   return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(s.name), to_string(s.phase),
                      s.batch, s.m, s.n, s.k, s.count, to_string(s.layout), to_string(s.b_operand),
                      quantized, s.epilogue_ops, s.macs().get_str());
@@ -225,8 +234,8 @@ std::string csv_cost(const LayerCost& c) {
 }
 
 std::string report_csv(const ModelReport& r) {
-  std::string out = std::string(kCsvShapeHeader) +
-                    ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj\n";
+  std::string out =
+      std::string(kCsvShapeHeader) + ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj\n";
   for (const LayerReport& l : r.layers) out += csv_shape(l.shape) + "," + csv_cost(l.total) + "\n";
   const ReportTotals& t = r.totals;
   out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}\n", t.calls.get_str(), t.macs.get_str(),
@@ -333,9 +342,12 @@ ReportFormat parse_report_format(const std::string& name) {
 
 std::string format_model_report(const ModelReport& report, ReportFormat format) {
   switch (format) {
-    case ReportFormat::kTable: return report_table(report);
-    case ReportFormat::kJson: return report_json(report);
-    case ReportFormat::kCsv: return report_csv(report);
+    case ReportFormat::kTable:
+      return report_table(report);
+    case ReportFormat::kJson:
+      return report_json(report);
+    case ReportFormat::kCsv:
+      return report_csv(report);
   }
   throw InternalError("bad ReportFormat");
 }
@@ -343,9 +355,12 @@ std::string format_model_report(const ModelReport& report, ReportFormat format) 
 std::string format_shapes(const std::vector<MatmulShape>& shapes, const ReportContext& context,
                           ReportFormat format) {
   switch (format) {
-    case ReportFormat::kTable: return shapes_table(shapes, context);
-    case ReportFormat::kJson: return shapes_json(shapes, context);
-    case ReportFormat::kCsv: return shapes_csv(shapes);
+    case ReportFormat::kTable:
+      return shapes_table(shapes, context);
+    case ReportFormat::kJson:
+      return shapes_json(shapes, context);
+    case ReportFormat::kCsv:
+      return shapes_csv(shapes);
   }
   throw InternalError("bad ReportFormat");
 }

@@ -29,7 +29,9 @@ Run run_tenet(const std::string& args) {
   return r;
 }
 
-std::string source(const std::string& rel) { return quoted(std::string(TENET_SOURCE_DIR) + "/" + rel); }
+std::string source(const std::string& rel) {
+  return quoted(std::string(TENET_SOURCE_DIR) + "/" + rel);
+}
 
 nlohmann::json run_json(const std::string& args) {
   const Run r = run_tenet(args + " --format json");
@@ -59,10 +61,12 @@ TEST_CASE("tenet model --shapes-only: Llama-3-8B decode as JSON", "[cli][llm]") 
 TEST_CASE("tenet model options: separate projections, all-token lm_head, merged shapes, CSV",
           "[cli][llm]") {
   const std::string model = "model --model " + source("workloads/models/llama-2-7b.json");
-  auto doc = run_json(model + " --prompt 128 --qkv separate --gate-up separate --lm-head all --shapes-only");
+  auto doc = run_json(
+      model + " --prompt 128 --qkv separate --gate-up separate --lm-head all --shapes-only");
   CHECK(doc.at("layers").size() == 10);
   CHECK(doc["layers"].back().at("M") == 128);
-  doc = run_json(model + " --phase decode --context 64 --qkv separate --merge-shapes --shapes-only");
+  doc =
+      run_json(model + " --phase decode --context 64 --qkv separate --merge-shapes --shapes-only");
   CHECK(doc["layers"][0].at("count") == 4 * 32);  // q, k, v, o are all 4096×4096
   const Run csv = run_tenet(model + " --prompt 16 --shapes-only --format csv");
   REQUIRE(csv.exit_code == 0);
@@ -75,7 +79,8 @@ TEST_CASE("tenet model errors: bad config, bad lengths, and costs without a cost
   Run r = run_tenet(model + " --prompt 2000 --shapes-only");
   CHECK(r.exit_code == 2);
   CHECK(r.out.find("--prompt") != std::string::npos);
-  r = run_tenet("model --model " + source("tests/data/llm/not_json.json") + " --prompt 4 --shapes-only");
+  r = run_tenet("model --model " + source("tests/data/llm/not_json.json") +
+                " --prompt 4 --shapes-only");
   CHECK(r.exit_code == 2);
   CHECK(r.out.find("not valid JSON") != std::string::npos);
   r = run_tenet(model + " --phase train --prompt 4 --shapes-only");
@@ -88,15 +93,18 @@ TEST_CASE("tenet model errors: bad config, bad lengths, and costs without a cost
 
 TEST_CASE("tenet log: the sample logs in both formats give the same aggregated calls",
           "[cli][llm]") {
-  const auto text = run_json("log --input " + source("workloads/logs/gpt2-medium-q4f16_1.txt") + " --shapes-only");
-  const auto jsonl = run_json("log --input " + source("workloads/logs/gpt2-medium-q4f16_1.jsonl") + " --shapes-only");
+  const auto text = run_json("log --input " + source("workloads/logs/gpt2-medium-q4f16_1.txt") +
+                             " --shapes-only");
+  const auto jsonl = run_json("log --input " + source("workloads/logs/gpt2-medium-q4f16_1.jsonl") +
+                              " --shapes-only");
   CHECK(text.at("layers") == jsonl.at("layers"));
   CHECK(text.at("totals").at("calls") == 1649);
   CHECK(text.at("inputs").at("text_records") == 1649);
   CHECK(jsonl.at("inputs").at("json_records") == 1649);
   const auto& seed = text["layers"][1];
   CHECK(seed.at("name") == "fused_fused_dequantize1_fused_NT_matmul6_add7_add8");
-  CHECK((seed.at("batch") == 1 && seed.at("M") == 37 && seed.at("N") == 1024 && seed.at("K") == 1024));
+  CHECK((seed.at("batch") == 1 && seed.at("M") == 37 && seed.at("N") == 1024 &&
+         seed.at("K") == 1024));
   CHECK(seed.at("weights_quantized") == true);
   CHECK(seed.at("layout") == "NT");
   CHECK(seed.at("epilogue_ops") == 2);

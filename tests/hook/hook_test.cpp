@@ -3,16 +3,16 @@
 //
 // Every call of the hook happens in a forked child: the library opens $TENET_LOG once per
 // process, so each case needs a fresh process (as a real model run has).
-#include <catch2/catch.hpp>
 #include <dlfcn.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,7 +87,8 @@ int log_from_threads(int proc, int threads, int calls) {
     pool.emplace_back([=, &failures] {
       const std::string kernel = "k" + std::to_string(proc) + "_" + std::to_string(t);
       for (int i = 0; i < calls; ++i) {
-        if (hook().log(kernel.c_str(), 1, i + 1, 1000 + t, 2000 + proc) != TENET_HOOK_OK) ++failures[t];
+        if (hook().log(kernel.c_str(), 1, i + 1, 1000 + t, 2000 + proc) != TENET_HOOK_OK)
+          ++failures[t];
       }
     });
   }
@@ -167,7 +168,8 @@ TEST_CASE("hook: children forked after the first call share the open log", "[hoo
   CHECK(lines.size() == static_cast<std::size_t>(2 * kThreads * kCalls + kCalls));
   // process 2 wrote only thread 0; count it with the same checker on a 3-process grid.
   std::vector<std::string> two_procs, third;
-  for (const auto& line : lines) (line.find("\"K\":2002") != std::string::npos ? third : two_procs).push_back(line);
+  for (const auto& line : lines)
+    (line.find("\"K\":2002") != std::string::npos ? third : two_procs).push_back(line);
   check_records(two_procs, 2, kThreads, kCalls);
   CHECK(third.size() == static_cast<std::size_t>(kCalls));
 }
@@ -196,11 +198,11 @@ TEST_CASE("hook: errors are return codes, never crashes", "[hook]") {
     return failures;
   });
   CHECK(status == 0);
-  CHECK(log.lines() == std::vector<std::string>{R"({"kernel":"NT_matmul","batch":1,"M":2,"N":3,"K":4})"});
+  CHECK(log.lines() ==
+        std::vector<std::string>{R"({"kernel":"NT_matmul","batch":1,"M":2,"N":3,"K":4})"});
 }
 
-TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the lines",
-          "[hook]") {
+TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the lines", "[hook]") {
   hook();
   TempLog log;
   const std::vector<std::string> names = {
@@ -208,8 +210,8 @@ TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the 
       "quote\"NT_matmul",
       "back\\slash_matmul",
       "new\nline\ttab\x01_matmul",
-      "caf\xC3\xA9_matmul",           // valid UTF-8 passes through
-      "bad\xFF\xC3_matmul",           // invalid bytes become U+FFFD
+      "caf\xC3\xA9_matmul",  // valid UTF-8 passes through
+      "bad\xFF\xC3_matmul",  // invalid bytes become U+FFFD
   };
   const int status = run_in_child([&] {
     setenv("TENET_LOG", log.path.c_str(), 1);
@@ -221,20 +223,22 @@ TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the 
   REQUIRE(status == 0);
   const auto lines = log.lines();
   REQUIRE(lines.size() == names.size() + 1);
-  CHECK(lines[0] ==
-        R"({"kernel":"fused_fused_dequantize1_fused_NT_matmul6_add7_add8","batch":1,"M":37,"N":1024,"K":1024})");
+  CHECK(
+      lines[0] ==
+      R"({"kernel":"fused_fused_dequantize1_fused_NT_matmul6_add7_add8","batch":1,"M":37,"N":1024,"K":1024})");
   CHECK(lines[1] == R"({"kernel":"quote\"NT_matmul","batch":1,"M":37,"N":1024,"K":1024})");
   CHECK(lines[3].find(R"("new\nline\ttab\u0001_matmul")") != std::string::npos);
-  const std::vector<std::string> decoded = {names[0], names[1], names[2], names[3], names[4],
-                                            "bad\xEF\xBF\xBD\xEF\xBF\xBD_matmul"};
+  const std::vector<std::string> decoded = {
+      names[0], names[1], names[2], names[3], names[4], "bad\xEF\xBF\xBD\xEF\xBF\xBD_matmul"};
   for (std::size_t i = 0; i < names.size(); ++i) {
     INFO(lines[i]);
     CHECK(nlohmann::json::parse(lines[i]).at("kernel") == decoded[i]);
     const auto shape = tenet::io::parse_log_line(lines[i], tenet::io::LogFormat::kJsonl, "hook", 1);
     CHECK(shape.name == decoded[i]);
   }
-  CHECK(lines.back() ==
-        R"({"kernel":"fused_NT_matmul","batch":2,"M":1,"N":4096,"K":4096,"phase":"decode","count":3})");
+  CHECK(
+      lines.back() ==
+      R"({"kernel":"fused_NT_matmul","batch":2,"M":1,"N":4096,"K":4096,"phase":"decode","count":3})");
   const auto ex = tenet::io::parse_log_line(lines.back(), tenet::io::LogFormat::kAuto, "hook", 7);
   CHECK(ex.phase == tenet::llm::Phase::kDecode);
   CHECK(ex.count == 3);

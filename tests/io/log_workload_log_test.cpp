@@ -1,7 +1,6 @@
 // Workload logs: both line formats, kernel-name interpretation, streaming aggregation with
 // counts, malformed lines (strict and lenient).
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 
@@ -54,7 +53,8 @@ TEST_CASE("the seed's line: batch 1, M 37, N 1024, K 1024, quantized, NT, one ad
 
 TEST_CASE("text lines: 3 extents mean batch 1, leading extents multiply into batch", "[io][log]") {
   CHECK(parse_log_line("matmul: 5, 6, 7", LogFormat::kText, "f", 1).batch == 1);
-  const MatmulShape s = parse_log_line("  fused_matmul3 :2,3 , 5, 6, 7  \r", LogFormat::kAuto, "f", 1);
+  const MatmulShape s =
+      parse_log_line("  fused_matmul3 :2,3 , 5, 6, 7  \r", LogFormat::kAuto, "f", 1);
   CHECK(s.name == "fused_matmul3");
   CHECK(s.batch == 6);
   CHECK((s.m == 5 && s.n == 6 && s.k == 7));
@@ -114,10 +114,12 @@ TEST_CASE("streaming aggregation keeps one entry per distinct call with its coun
 }
 
 TEST_CASE("the phase separates otherwise identical records", "[io][log]") {
-  const WorkloadLog log = read(
-      R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"decode"})" "\n"
-      R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"prefill"})" "\n"
-      R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"decode"})" "\n");
+  const WorkloadLog log = read(R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"decode"})"
+                               "\n"
+                               R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"prefill"})"
+                               "\n"
+                               R"({"kernel":"NT_matmul","M":1,"N":8,"K":8,"phase":"decode"})"
+                               "\n");
   REQUIRE(log.entries.size() == 2);
   CHECK(log.entries[0].count == 2);
   CHECK(log.entries[0].phase == Phase::kDecode);
@@ -145,11 +147,19 @@ TEST_CASE("malformed lines fail with the file, the line number and what was expe
       {R"({"kernel":"NT_matmul","M":1,"N":2})", code::kMissingField, "line 3, /K", "missing 'K'"},
       {R"({"kernel":"NT_matmul","M":1,"N":2,"K":0})", code::kRange, "line 3, /K", ">= 1"},
       {R"({"kernel":"NT_matmul","M":1,"N":2,"K":"4"})", code::kType, "line 3, /K", "integer"},
-      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"m":1})", code::kUnknownField, "line 3, /m", "unknown field"},
-      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"layout":"TN"})", code::kUnknownName, "line 3, /layout", "NT or NN"},
-      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"phase":"train"})", code::kUnknownName, "line 3, /phase", "prefill or decode"},
-      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":18446744073709551615})", code::kOverflow, "line 3, /K", "64 bits"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"m":1})", code::kUnknownField, "line 3, /m",
+       "unknown field"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"layout":"TN"})", code::kUnknownName,
+       "line 3, /layout", "NT or NN"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"phase":"train"})", code::kUnknownName,
+       "line 3, /phase", "prefill or decode"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":18446744073709551615})", code::kOverflow,
+       "line 3, /K", "64 bits"},
       {R"({"kernel":"","M":1,"N":2,"K":4})", code::kRange, "line 3, /kernel", "non-empty"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"epilogue_ops":-1})", code::kRange,
+       "line 3, /epilogue_ops", ">= 0"},
+      {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"weights_quantized":1})", code::kType,
+       "line 3, /weights_quantized", "true or false"},
       {R"({"kernel":"NT_matmul","M":1,)", code::kParse, "line 3", "not a valid JSON record"},
       {R"({"kernel":"softmax","M":1,"N":2,"K":4})", code::kMissingField, "line 3", "\"layout\""},
   };
@@ -171,6 +181,9 @@ TEST_CASE("a forced format rejects lines of the other format", "[io][log][errors
   LogReadOptions json_only;
   json_only.format = LogFormat::kJsonl;
   CHECK(read_error(kSeedLine, json_only).code() == tenet::error_code::kParse);
+  const InputError not_object = read_error(R"(["NT_matmul", 1, 2, 3])", json_only);
+  CHECK(not_object.code() == tenet::error_code::kType);
+  CHECK(not_object.message().find("JSON object") != std::string::npos);
   CHECK(parse_log_format("jsonl") == LogFormat::kJsonl);
   CHECK_THROWS_AS(parse_log_format("csv"), InputError);
 }
@@ -178,7 +191,8 @@ TEST_CASE("a forced format rejects lines of the other format", "[io][log][errors
 TEST_CASE("lenient mode skips and counts malformed lines, keeping the first line numbers",
           "[io][log]") {
   std::string text;
-  for (int i = 1; i <= 30; ++i) text += (i % 3 == 0) ? "garbage line\n" : std::string(kSeedLine) + "\n";
+  for (int i = 1; i <= 30; ++i)
+    text += (i % 3 == 0) ? "garbage line\n" : std::string(kSeedLine) + "\n";
   LogReadOptions options;
   options.lenient = true;
   options.max_reported_skips = 4;
@@ -194,7 +208,8 @@ TEST_CASE("lenient mode skips and counts malformed lines, keeping the first line
 TEST_CASE("overlong lines are malformed without being held in memory", "[io][log]") {
   LogReadOptions options;
   options.max_line_bytes = 100;
-  const std::string text = std::string(kSeedLine) + "\n" + std::string(5000, 'x') + "\n" + kSeedLine;
+  const std::string text =
+      std::string(kSeedLine) + "\n" + std::string(5000, 'x') + "\n" + kSeedLine;
   const InputError e = read_error(text, options);
   CHECK(e.where() == "line 2");
   CHECK(e.message().find("longer than 100 bytes") != std::string::npos);
@@ -205,7 +220,8 @@ TEST_CASE("overlong lines are malformed without being held in memory", "[io][log
 }
 
 TEST_CASE("a UTF-8 byte order mark and CRLF line ends are accepted", "[io][log]") {
-  const WorkloadLog log = read("\xEF\xBB\xBF" + std::string(kSeedLine) + "\r\n" + kSeedLine + "\r\n");
+  const WorkloadLog log =
+      read("\xEF\xBB\xBF" + std::string(kSeedLine) + "\r\n" + kSeedLine + "\r\n");
   REQUIRE(log.entries.size() == 1);
   CHECK(log.entries[0].count == 2);
 }

@@ -1,14 +1,14 @@
 // Kernel names of MLC-LLM / TVM: quantization, layout and epilogue read from the name.
-#include <catch2/catch.hpp>
-
-#include <sstream>
-
 #include "tenet/llm/kernel_name.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
 
 using namespace tenet::llm;
 
 TEST_CASE("the seed's kernel: quantized, NT, one epilogue chain of two adds", "[llm][kernel]") {
-  const KernelTraits t = interpret_kernel_name("fused_fused_dequantize1_fused_NT_matmul6_add7_add8");
+  const KernelTraits t =
+      interpret_kernel_name("fused_fused_dequantize1_fused_NT_matmul6_add7_add8");
   CHECK(t.weights_quantized);
   REQUIRE(t.layout.has_value());
   CHECK(*t.layout == Layout::kNT);
@@ -35,8 +35,8 @@ TEST_CASE("kernel names, table-driven", "[llm][kernel]") {
       {"fused_fused_dequantize2_fused_NT_matmul7_add9_gelu", true, Layout::kNT, 2, 1},
       {"fused_NT_matmul1_multiply2_add3", false, Layout::kNT, 2, 1},
       {"fused_fused_dequantize_fused_NT_matmul_silu_multiply", true, Layout::kNT, 2, 0},
-      {"fused_add_NT_matmul", false, Layout::kNT, 0, 0},          // add before the matmul: not epilogue
-      {"fused_NT_matmul_add_matmul1", false, Layout::kNN, 0, 0},  // the last matmul decides
+      {"fused_add_NT_matmul", false, Layout::kNT, 0, 0},  // add before the matmul: not epilogue
+      {"fused_NT_matmul_add_matmul1", false, Layout::kNN, 0, 0},     // the last matmul decides
       {"fused_NT_matmul2_reshape3_add1", false, Layout::kNT, 1, 1},  // reshape is not an op
       {"fused_fused_dequantize_take1", true, std::nullopt, 0, 0},
       {"softmax", false, std::nullopt, 0, 0},

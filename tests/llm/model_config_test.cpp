@@ -1,19 +1,19 @@
 // Model configs: the bundled public configs, both naming schemes, and every validation error.
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
+#include "tenet/llm/model_config.hpp"
 
+#include <catch2/catch.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tenet/error.hpp"
-#include "tenet/llm/model_config.hpp"
 
+using nlohmann::json;
 using tenet::InputError;
 using tenet::llm::load_model_config;
 using tenet::llm::ModelConfig;
 using tenet::llm::ModelFamily;
 using tenet::llm::parse_model_config;
-using nlohmann::json;
 
 namespace {
 
@@ -123,7 +123,7 @@ TEST_CASE("num_key_value_heads absent means no GQA; head_dim overrides h/n_h", "
   json doc = llama_like();
   doc.erase("num_key_value_heads");
   CHECK(parse_model_config(doc, "x").kv_heads == 32);
-  doc["head_dim"] = 256;          // Gemma-like: d != h / n_h
+  doc["head_dim"] = 256;            // Gemma-like: d != h / n_h
   doc["num_attention_heads"] = 24;  // 4096 / 24 is not an integer, but d is given
   doc["num_key_value_heads"] = 8;
   const ModelConfig c = parse_model_config(doc, "x");
@@ -131,7 +131,8 @@ TEST_CASE("num_key_value_heads absent means no GQA; head_dim overrides h/n_h", "
   CHECK(c.group_size() == 3);
 }
 
-TEST_CASE("bad configs name the file, the JSON pointer and a stable code", "[llm][config][errors]") {
+TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
+          "[llm][config][errors]") {
   namespace code = tenet::error_code;
   json doc = llama_like();
   doc.erase("hidden_size");

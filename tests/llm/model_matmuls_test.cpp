@@ -1,13 +1,13 @@
 // Generated matmuls against the reference table (docs/llm.md), derived by hand per model:
 // B batch, S prompt, L context, h hidden, n_h heads, n_kv KV heads, r = n_h/n_kv, d = h/n_h,
 // I intermediate, V vocab, T = B·S.
-#include <catch2/catch.hpp>
+#include "tenet/llm/model_matmuls.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "tenet/error.hpp"
-#include "tenet/llm/model_matmuls.hpp"
 
 using namespace tenet::llm;
 
@@ -91,10 +91,10 @@ TEST_CASE("GPT-2 medium prefill: the seed's prompt of 37 tokens", "[llm][matmuls
              {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W},  // (n_h + 2·n_kv)·d = 3072
               {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
               {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
-              {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},      // the seed's kernel
+              {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},  // the seed's kernel
               {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W},
               {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W},
-              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},          // last token only
+              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},  // last token only
              Phase::kPrefill);
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("Llama-2-7B prefill, batch 2, prompt 512", "[llm][matmuls]") {
               {"self_attn.o_proj", 1, 1024, 4096, 4096, 32, NT, W},
               {"mlp.gate_up_proj", 1, 1024, 22016, 4096, 32, NT, W},  // 2·I
               {"mlp.down_proj", 1, 1024, 4096, 11008, 32, NT, W},
-              {"lm_head", 1, 2, 32000, 4096, 1, NT, W}},               // M = B
+              {"lm_head", 1, 2, 32000, 4096, 1, NT, W}},  // M = B
              Phase::kPrefill);
 }
 

@@ -1,14 +1,14 @@
 // Report building and rendering, against a fake evaluator whose costs are simple formulas of the
 // shape (the real cost model lives elsewhere; here only the bookkeeping is tested).
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
+#include "tenet/llm/model_report.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_report.hpp"
 
 using namespace tenet::llm;
 using nlohmann::json;

@@ -12,12 +12,12 @@ namespace tenet::llm {
 
 // The cost of ONE call of a matmul entry (all of its `batch` products), on one accelerator.
 struct LayerCost {
-  Integer cycles;            // clock cycles of the call
-  std::string bound;         // what limits it: "compute", "sram", "dram", "dequant", ...
-  double utilization = 0;    // fraction of PE-cycles doing useful MACs, 0..1
-  Integer dram_bytes;        // bytes moved between DRAM and the global buffer (reads + writes)
-  Integer sram_bytes;        // bytes moved between the global buffer and the PE array
-  double energy_pj = 0;      // energy of the call, picojoules
+  Integer cycles;          // clock cycles of the call
+  std::string bound;       // what limits it: "compute", "sram", "dram", "dequant", ...
+  double utilization = 0;  // fraction of PE-cycles doing useful MACs, 0..1
+  Integer dram_bytes;      // bytes moved between DRAM and the global buffer (reads + writes)
+  Integer sram_bytes;      // bytes moved between the global buffer and the PE array
+  double energy_pj = 0;    // energy of the call, picojoules
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }
@@ -38,8 +38,8 @@ struct EvaluatorSpec {
 // A configured cost model: the evaluator and the clock that turns cycles into seconds.
 struct CostModel {
   LayerEvaluator evaluate;
-  double clock_hz = 0;       // > 0
-  std::string description;   // one line for report headers, e.g. "32x32 ws, q4f16_1, 1 GHz"
+  double clock_hz = 0;      // > 0
+  std::string description;  // one line for report headers, e.g. "32x32 ws, q4f16_1, 1 GHz"
 };
 
 // Builds the cost model for a spec. Defined by the hardware/quantization side of the library

@@ -20,19 +20,19 @@ using poly::Integer;
 
 // Which inference phase a matmul belongs to. kUnspecified: a log line that does not say.
 enum class Phase { kUnspecified, kPrefill, kDecode };
-const char* to_string(Phase p);                 // "unspecified", "prefill", "decode"
-Phase parse_phase(const std::string& name);     // "prefill" | "decode"; else InputError(unknown-name)
+const char* to_string(Phase p);              // "unspecified", "prefill", "decode"
+Phase parse_phase(const std::string& name);  // "prefill" | "decode"; else InputError(unknown-name)
 
 // How the B operand is stored: NT = N×K (row j holds the K values of output column j, as
 // PyTorch's Linear and MLC's NT_matmul), NN = K×N.
 enum class Layout { kNT, kNN };
-const char* to_string(Layout l);                // "NT", "NN"
-Layout parse_layout(const std::string& name);   // "NT" | "NN"; else InputError(unknown-name)
+const char* to_string(Layout l);               // "NT", "NN"
+Layout parse_layout(const std::string& name);  // "NT" | "NN"; else InputError(unknown-name)
 
 // What the B operand is: model weights (quantizable with the weight scheme), the KV cache
 // (K or V of earlier tokens, quantizable with the KV-cache scheme), or another activation.
 enum class OperandKind { kWeight, kKvCache, kActivation };
-const char* to_string(OperandKind k);           // "weight", "kv_cache", "activation"
+const char* to_string(OperandKind k);                     // "weight", "kv_cache", "activation"
 OperandKind parse_operand_kind(const std::string& name);  // else InputError(unknown-name)
 
 // Element types as written in the log ("float16", "int4", ...); empty = not stated.
@@ -48,23 +48,23 @@ struct DataTypes {
 };
 
 struct MatmulShape {
-  std::string name;                    // layer name ("qkv_proj") or kernel name from a log
-  std::int64_t batch = 1;              // independent products per call (>= 1)
-  std::int64_t m = 1, n = 1, k = 1;    // C is M×N, the reduction runs over K (all >= 1)
-  std::int64_t count = 1;              // calls (>= 1)
+  std::string name;                  // layer name ("qkv_proj") or kernel name from a log
+  std::int64_t batch = 1;            // independent products per call (>= 1)
+  std::int64_t m = 1, n = 1, k = 1;  // C is M×N, the reduction runs over K (all >= 1)
+  std::int64_t count = 1;            // calls (>= 1)
   Phase phase = Phase::kUnspecified;
   Layout layout = Layout::kNT;
   OperandKind b_operand = OperandKind::kWeight;
   // From a log: whether the kernel dequantizes its weights (kernel name holds "dequantize", or
   // the record says so). Unset for generated shapes: the quantization scheme decides.
   std::optional<bool> weights_quantized;
-  int epilogue_ops = 0;                // fused element-wise ops per output element (e.g. adds)
-  std::string quant;                   // quantization scheme named by a log record; empty = none stated
+  int epilogue_ops = 0;  // fused element-wise ops per output element (e.g. adds)
+  std::string quant;     // quantization scheme named by a log record; empty = none stated
   DataTypes dtypes;
 
   bool has_weights() const { return b_operand == OperandKind::kWeight; }
-  Integer macs_per_call() const;       // batch·M·N·K, exact
-  Integer macs() const;                // count·batch·M·N·K, exact
+  Integer macs_per_call() const;  // batch·M·N·K, exact
+  Integer macs() const;           // count·batch·M·N·K, exact
 
   friend bool operator==(const MatmulShape& a, const MatmulShape& b);
   friend bool operator!=(const MatmulShape& a, const MatmulShape& b) { return !(a == b); }

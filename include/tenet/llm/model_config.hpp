@@ -6,10 +6,9 @@
 // `architectures`) picks the MLP: GPT-2's fc/proj or the gated gate/up/down of Llama-style models.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
@@ -21,8 +20,8 @@ enum class ModelFamily { kGpt2, kLlama };
 const char* to_string(ModelFamily f);  // "gpt2", "llama"
 
 struct ModelConfig {
-  std::string name;                // "_name_or_path", else the file name without .json
-  std::string model_type;          // as written ("gpt2", "llama", "mistral", "qwen2")
+  std::string name;        // "_name_or_path", else the file name without .json
+  std::string model_type;  // as written ("gpt2", "llama", "mistral", "qwen2")
   ModelFamily family = ModelFamily::kLlama;
   std::int64_t hidden = 0;         // h
   std::int64_t layers = 0;         // decoder layers
@@ -49,7 +48,8 @@ struct ModelConfig {
 // or Llama-style).
 ModelConfig parse_model_config(const nlohmann::json& document, const std::string& file);
 
-// Reads and parses a config.json file (InputError io / parse when it cannot be read or is not JSON).
+// Reads and parses a config.json file (InputError io / parse when it cannot be read or is not
+// JSON).
 ModelConfig load_model_config(const std::string& path);
 
 }  // namespace tenet::llm

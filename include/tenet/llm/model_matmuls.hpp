@@ -24,7 +24,8 @@ struct GenerationOptions {
 
 // Throws InputError (where = "--batch", "--prompt", "--context", "--phase") when a length is
 // <= 0, exceeds the model's max_positions, or a derived size overflows 64 bits.
-std::vector<MatmulShape> generate_matmuls(const ModelConfig& model, const GenerationOptions& options);
+std::vector<MatmulShape> generate_matmuls(const ModelConfig& model,
+                                          const GenerationOptions& options);
 
 // Merges entries for which same_call() holds (adding counts; names joined with "+"), keeping
 // the order of first appearance.

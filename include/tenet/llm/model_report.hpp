@@ -2,9 +2,8 @@
 // by `tenet model` and `tenet log`. Units in docs/llm.md#report.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,27 +15,27 @@ namespace tenet::llm {
 
 struct LayerReport {
   MatmulShape shape;
-  LayerCost per_call;   // one call
-  LayerCost total;      // per_call × shape.count (utilization and bound unchanged)
+  LayerCost per_call;  // one call
+  LayerCost total;     // per_call × shape.count (utilization and bound unchanged)
 };
 
 struct ReportTotals {
-  Integer calls;        // Σ count
-  Integer macs;         // Σ count·batch·M·N·K
-  Integer cycles;       // Σ count·cycles (calls run one after another)
+  Integer calls;   // Σ count
+  Integer macs;    // Σ count·batch·M·N·K
+  Integer cycles;  // Σ count·cycles (calls run one after another)
   Integer dram_bytes;
   Integer sram_bytes;
   double energy_pj = 0;
-  double utilization = 0;  // cycle-weighted mean of the layers' utilization
-  double seconds = 0;      // cycles / clock_hz
-  std::optional<std::int64_t> tokens;        // tokens produced (decode) or processed (prefill)
-  std::optional<double> tokens_per_second;   // tokens / seconds
+  double utilization = 0;                   // cycle-weighted mean of the layers' utilization
+  double seconds = 0;                       // cycles / clock_hz
+  std::optional<std::int64_t> tokens;       // tokens produced (decode) or processed (prefill)
+  std::optional<double> tokens_per_second;  // tokens / seconds
 };
 
 struct ModelReport {
-  std::string source;       // model or log file
+  std::string source;                                                // model or log file
   nlohmann::ordered_json inputs = nlohmann::ordered_json::object();  // ReportContext::inputs
-  std::string description;  // cost model description
+  std::string description;                                           // cost model description
   double clock_hz = 0;
   std::vector<LayerReport> layers;
   ReportTotals totals;

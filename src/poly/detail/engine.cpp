@@ -161,27 +161,59 @@ mpz_class Engine::count_branching(System& s) {
   if (options_.sparsify && sparsify(s) > 0) {
     const auto components = independent_components(s);
     if (components.size() > 1) return count_product(s, components);
+    if (!normalize(s)) {  // canonical order again, for the band search
+      note(Strategy::kEmpty);
+      return 0;
+    }
   }
   std::vector<Interval> ranges;
   if (!all_bounds(s, ranges)) {
     note(Strategy::kEmpty);
     return 0;
   }
-  const int v = choose_branch_variable(s, ranges);
-  if (!options_.interpolate || ranges[v].length() <= options_.enum_max) return count_slices(s, v, ranges[v]);
-  return count_chambers(s, v, ranges[v]);
+  const Branch axis = choose_branch_variable(s, ranges);
+  if (options_.sparsify) {
+    BandBranch band = best_band_branch(s, ranges, axis.cost);
+    if (band.var >= 0) return count_along(band.system, band.var, band.range);
+  }
+  return count_along(s, axis.var, ranges[axis.var]);
 }
 
-int Engine::choose_branch_variable(const System& s, const std::vector<Interval>& ranges) const {
-  const int n = s.vars();
-  const long double interpolated = 32.0L * (n + 2);  // typical samples of a chamber walk
-  int best = -1;
-  long double best_cost = 0;
-  for (int v = 0; v < n; ++v) {
-    long double steps = static_cast<long double>(ranges[v].length());
-    if (options_.interpolate && steps > options_.enum_max) steps = std::min(steps, interpolated);
-    const long double cost = steps * slice_cost(s, v, ranges);
-    if (best < 0 || cost < best_cost) best = v, best_cost = cost;
+mpz_class Engine::count_along(const System& s, int v, const Interval& range) {
+  if (!options_.interpolate || range.length() <= options_.enum_max) return count_slices(s, v, range);
+  return count_chambers(s, v, range);
+}
+
+long double Engine::branch_steps(Wide length, int vars) const {
+  const long double interpolated = 32.0L * (vars + 2);  // typical samples of a chamber walk
+  long double steps = static_cast<long double>(length);
+  if (options_.interpolate && steps > options_.enum_max) steps = std::min(steps, interpolated);
+  return steps;
+}
+
+Engine::Branch Engine::choose_branch_variable(const System& s, const std::vector<Interval>& ranges) const {
+  Branch best;
+  for (int v = 0; v < s.vars(); ++v) {
+    const long double cost = branch_steps(ranges[v].length(), s.vars()) * slice_cost(s, v, ranges);
+    if (best.var < 0 || cost < best.cost) best = Branch{v, cost};
+  }
+  return best;
+}
+
+Engine::BandBranch Engine::best_band_branch(const System& s, const std::vector<Interval>& ranges,
+                                            long double axis_cost) const {
+  BandBranch best;
+  long double best_cost = axis_cost;
+  for (const Band& band : find_bands(s)) {
+    const Interval range{band.lo, band.hi};
+    for (int j = 0; j < s.vars(); ++j) {
+      if ((band.a[j] != 1 && band.a[j] != -1) || range.length() >= ranges[j].length()) continue;
+      System t = substitute_direction(s, band.a, j);
+      std::vector<Interval> t_ranges = ranges;
+      t_ranges[j] = range;
+      const long double cost = branch_steps(range.length(), s.vars()) * slice_cost(t, j, t_ranges);
+      if (cost < best_cost) best_cost = cost, best = BandBranch{j, range, std::move(t)};
+    }
   }
   return best;
 }

@@ -41,10 +41,24 @@ class Engine {
   mpz_class count_plane(const System& s);
   mpz_class count_polytope(System& s);
   mpz_class count_branching(System& s);
+  mpz_class count_along(const System& s, int v, const Interval& range);
   mpz_class count_slices(const System& s, int v, const Interval& range);
   mpz_class count_chambers(const System& s, int v, const Interval& range);
   mpz_class count_slice(const System& s, int v, Wide value);
-  int choose_branch_variable(const System& s, const std::vector<Interval>& ranges) const;
+  struct Branch {
+    int var = -1;
+    long double cost = 0;
+  };
+  Branch choose_branch_variable(const System& s, const std::vector<Interval>& ranges) const;
+  long double branch_steps(Wide length, int vars) const;
+  // Branching on a narrow band lo <= a.x <= hi instead of an axis: the variable j (a_j = +-1) is
+  // replaced by w = a.x, whose range is the band. Chosen when cheaper than the best axis.
+  struct BandBranch {
+    int var = -1;
+    Interval range;
+    System system;
+  };
+  BandBranch best_band_branch(const System& s, const std::vector<Interval>& ranges, long double axis_cost) const;
 
   CountOptions options_;
   CountReport report_;

@@ -153,23 +153,6 @@ bool normalize_equalities(std::vector<Coef>& rows, int width) {
 
 namespace {
 
-struct Band {
-  const Coef* a;  // coefficients (from the row with positive leading sign)
-  Wide lo, hi;    // lo <= a.x <= hi
-};
-
-std::vector<Band> find_bands(const System& s) {
-  std::vector<Band> bands;
-  const int vars = s.vars();
-  for (int r = 0; r + 1 < s.inequalities(); ++r) {
-    const Coef* pos = s.inequality(r);
-    const Coef* neg = s.inequality(r + 1);
-    if (leading_sign(pos, vars) > 0 && leading_sign(neg, vars) < 0 && same_direction(pos, neg, vars))
-      bands.push_back({pos, -static_cast<Wide>(pos[vars]), static_cast<Wide>(neg[vars])});
-  }
-  return bands;
-}
-
 // (a1 + sign*a2).x in [lo, hi]: returns 1 and the equality row if it pins one value, 0 if not,
 // -1 if the range is empty.
 int band_combination(const Band& b1, const Band& b2, int sign, int vars, std::vector<Coef>& row) {
@@ -190,6 +173,18 @@ int band_combination(const Band& b1, const Band& b2, int sign, int vars, std::ve
 }
 
 }  // namespace
+
+std::vector<Band> find_bands(const System& s) {
+  std::vector<Band> bands;
+  const int vars = s.vars();
+  for (int r = 0; r + 1 < s.inequalities(); ++r) {
+    const Coef* pos = s.inequality(r);
+    const Coef* neg = s.inequality(r + 1);
+    if (leading_sign(pos, vars) > 0 && leading_sign(neg, vars) < 0 && same_direction(pos, neg, vars))
+      bands.push_back({pos, -static_cast<Wide>(pos[vars]), static_cast<Wide>(neg[vars])});
+  }
+  return bands;
+}
 
 bool add_band_equalities(System& s) {
   const std::vector<Band> bands = find_bands(s);

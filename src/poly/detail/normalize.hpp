@@ -24,6 +24,14 @@ bool tighten_inequalities(std::vector<Coef>& rows, int width, std::vector<Coef>*
 // and deduplicates them. Returns false if they are infeasible on the integers.
 bool normalize_equalities(std::vector<Coef>& rows, int width);
 
+// A band of a normalized system: lo <= a.x <= hi, from two opposite rows (adjacent after
+// normalize()). `a` points into the system's rows and is valid until the system changes.
+struct Band {
+  const Coef* a;
+  Wide lo, hi;
+};
+std::vector<Band> find_bands(const System& s);
+
 // Implicit equalities between "bands" (opposite row pairs l <= a.x <= u of a normalized
 // system): for two bands a1, a2 the combinations (a1 -+ a2).x lie in an interval which, after
 // gcd tightening, may hold a single value. This finds equal lifted divs (floor(e/d) lifted twice)

@@ -44,6 +44,29 @@ ColumnOp best_column_op(const System& s) {
 
 }  // namespace
 
+namespace {
+
+void substitute_rows(std::vector<Coef>& rows, int width, const Coef* a, int j) {
+  for (std::size_t r = 0; r < rows.size(); r += width) {
+    Coef* row = rows.data() + r;
+    const Coef c = row[j];
+    if (c == 0) continue;
+    const Wide f = static_cast<Wide>(c) * a[j];
+    for (int k = 0; k + 1 < width; ++k)
+      if (k != j && a[k] != 0) row[k] = narrow(checked_sub(row[k], checked_mul(f, a[k])));
+    row[j] = narrow(f);
+  }
+}
+
+}  // namespace
+
+System substitute_direction(const System& s, const Coef* a, int j) {
+  System t = s;
+  substitute_rows(t.inequality_data(), t.width(), a, j);
+  substitute_rows(t.equality_data(), t.width(), a, j);
+  return t;
+}
+
 int sparsify(System& s, Transform* transform) {
   int steps = 0;
   for (int iter = 0; iter < 4 * s.vars(); ++iter) {

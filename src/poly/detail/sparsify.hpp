@@ -19,4 +19,8 @@ using Transform = Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic>;
 // If transform is non-null it must be vars x vars and is multiplied on the right by each step.
 int sparsify(System& s, Transform* transform = nullptr);
 
+// The change of variables that makes w = a.x the new variable j (a[j] must be +-1; the other
+// variables are unchanged): x_j = a_j * (w - sum_{k != j} a_k x_k). Unimodular.
+System substitute_direction(const System& s, const Coef* a, int j);
+
 }  // namespace tenet::poly::detail

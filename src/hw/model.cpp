@@ -266,38 +266,45 @@ std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
   return std::nullopt;
 }
 
-// The folds of tile q: pipeline cycles, cycles once stretched by the SRAM bandwidth, and the
-// cycles the SRAM ports are busy. A fold moves its distinct elements of every operand (an
-// output that is revisited moves them twice: read and write); grouped operands use the largest
+// Cycles the SRAM ports need for one fold with these extents along (m, n, k): per partition the
+// bytes of the distinct elements it moves of every operand (an output that is revisited moves
+// them twice: read and write) over the partition's bandwidth. Grouped operands use the largest
 // number of groups a piece of that length can touch.
-void Model::time_tile(const TileIndex& q, long long& pipeline, long long& with_sram,
-                      long long& sram_busy) const {
+long long Model::fold_port_cycles(const std::array<long long, 3>& lengths) const {
+  long long port = 0;
+  for (const PartitionPlan& part : partitions_) {
+    double bytes = 0;
+    for (int i : part.members) {
+      const OperandPlan& x = ops_[i];
+      long long distinct = 1;
+      for (int d = 0; d < 3; ++d)
+        if (x.op.group[d] > 0) distinct = mul(distinct, max_distinct_groups(lengths[d], x.op.group[d]));
+      bytes += bytes_of(distinct, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
+    }
+    port = std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
+  }
+  return port;
+}
+
+// The folds of tile q: pipeline cycles, cycles once stretched by the SRAM bandwidth, and the
+// cycles the SRAM ports are busy.
+TileCycles Model::time_tile(const TileIndex& q) const {
   const int r = at(plan_.dims.rows), c = at(plan_.dims.cols), s = at(plan_.dims.stream);
   const long long stream_len = plan_.dim[s].tile_extent(q[s]);
   const long long fold_cycles = add(plan_.base, plan_.stream_cycles(stream_len));
-  pipeline = with_sram = sram_busy = 0;
+  TileCycles out;
   for (const auto& [len_r, n_r] : plan_.dim[r].piece_lengths(plan_.dim[r].tile_extent(q[r]))) {
     for (const auto& [len_c, n_c] : plan_.dim[c].piece_lengths(plan_.dim[c].tile_extent(q[c]))) {
-      std::array<long long, 3> len{};
-      len[r] = len_r, len[c] = len_c, len[s] = stream_len;
-      long long port = 0;
-      for (const PartitionPlan& part : partitions_) {
-        double bytes = 0;
-        for (int i : part.members) {
-          const OperandPlan& x = ops_[i];
-          long long distinct = 1;
-          for (int d = 0; d < 3; ++d)
-            if (x.op.group[d] > 0) distinct = mul(distinct, max_distinct_groups(len[d], x.op.group[d]));
-          bytes += bytes_of(distinct, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
-        }
-        port = std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
-      }
+      std::array<long long, 3> lengths{};
+      lengths[r] = len_r, lengths[c] = len_c, lengths[s] = stream_len;
+      const long long port = fold_port_cycles(lengths);
       const long long count = mul(n_r, n_c);
-      pipeline = add(pipeline, mul(count, fold_cycles));
-      with_sram = add(with_sram, mul(count, std::max(fold_cycles, port)));
-      sram_busy = add(sram_busy, mul(count, port));
+      out.pipeline = add(out.pipeline, mul(count, fold_cycles));
+      out.with_sram = add(out.with_sram, mul(count, std::max(fold_cycles, port)));
+      out.sram_busy = add(out.sram_busy, mul(count, port));
     }
   }
+  return out;
 }
 
 // The DRAM transfer window that overlaps tile q: prefetch of what the next tile needs (inputs
@@ -336,7 +343,8 @@ long long Model::dram_window(const TileIndex& q) const {
 }
 
 // Step 4: the run, tile by tile (by classes of tiles with equal behaviour): each tile takes the
-// longer of its folds (stretched by the SRAM) and its DRAM window.
+// longer of its folds (stretched by the SRAM) and its DRAM window (their sum without double
+// buffering).
 Timing Model::timing() const {
   Timing t;
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
@@ -344,15 +352,17 @@ Timing Model::timing() const {
       for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
-        long long pipeline, with_sram, sram_busy;
-        time_tile(q, pipeline, with_sram, sram_busy);
+        const TileCycles tc = time_tile(q);
         const long long window = dram_window(q);
-        const long long step = std::max(with_sram, window);
-        t.pipeline = add(t.pipeline, mul(count, pipeline));
+        // Double-buffered: the window overlaps the tile; otherwise it adds to it.
+        const long long step = acc_.spec().global_buffer.double_buffered
+                                   ? std::max(tc.with_sram, window)
+                                   : add(tc.with_sram, window);
+        t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));
-        t.sram_stall = add(t.sram_stall, mul(count, with_sram - pipeline));
-        t.dram_stall = add(t.dram_stall, mul(count, step - with_sram));
-        t.sram_busy = add(t.sram_busy, mul(count, sram_busy));
+        t.sram_stall = add(t.sram_stall, mul(count, tc.with_sram - tc.pipeline));
+        t.dram_stall = add(t.dram_stall, mul(count, step - tc.with_sram));
+        t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
         t.dram_busy = add(t.dram_busy, mul(count, window));
       }
   if (t.pipeline != compute_cycles() + 1)
@@ -381,7 +391,48 @@ void add_energy(TensorResult& t, const arch::EnergyTable& e) {
 
 }  // namespace
 
-// Step 5: the report — accesses per level, cycles, utilisation, bound, energy.
+// Step 5a: cycles, utilisation, mapping efficiency, the bounding resource and time.
+void Model::fill_cycles(Result& r) const {
+  const Timing t = timing();
+  r.cycles.compute = t.pipeline - 1;
+  r.cycles.total = t.total - 1;
+  r.cycles.stall_sram = t.sram_stall;
+  r.cycles.stall_dram = t.dram_stall;
+  r.cycles.stall = add(t.sram_stall, t.dram_stall);
+  r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
+  r.bound = bounding_resource(r.busy);
+  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.pack);
+  const double util = static_cast<double>(r.macs) * plan_.slow /
+                      (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
+  r.utilization = std::min(1.0, util);
+  const long long used = product({plan_.dim[at(plan_.dims.rows)].size,
+                                  plan_.dim[at(plan_.dims.cols)].size,
+                                  plan_.dim[at(plan_.dims.stream)].tiles()});
+  r.mapping_efficiency = static_cast<double>(used) / (static_cast<double>(r.folds) * plan_.rows *
+                                                      plan_.row_lanes() * plan_.cols);
+  r.seconds = static_cast<double>(r.cycles.total + 1) / (acc_.spec().clock_mhz * 1e6);
+}
+
+// Step 5b: one tensor's accesses per level (the SRAM counts both its sides) and energy.
+TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
+  TensorResult tr;
+  tr.name = x.op.name, tr.role = x.op.role, tr.bits = x.op.bits, tr.output = x.op.output;
+  tr.stationary = x.stationary, tr.resident = x.resident;
+  tr.footprint_bytes = x.footprint_bytes;
+  tr.register_reads = macs;
+  tr.register_writes = x.op.output || !x.stationary ? macs : x.fold_accesses;
+  tr.dram_reads = x.dram_reads();
+  tr.dram_writes = x.dram_writes();
+  tr.sram_array_reads = x.op.output ? x.fold_rmw_reads : x.fold_accesses;
+  tr.sram_array_writes = x.op.output ? x.fold_accesses : 0;
+  tr.sram_reads = add(tr.sram_array_reads, tr.dram_writes);   // + drains to DRAM
+  tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
+  tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);
+  add_energy(tr, acc_.spec().energy);
+  return tr;
+}
+
+// Step 5: the report.
 Result Model::result() const {
   Result r;
   r.accelerator = acc_.name();
@@ -394,44 +445,10 @@ Result Model::result() const {
   r.macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
   r.folds = folds();
   r.tiles = tiles();
-
-  const Timing t = timing();
-  r.cycles.compute = t.pipeline - 1;
-  r.cycles.total = t.total - 1;
-  r.cycles.stall_sram = t.sram_stall;
-  r.cycles.stall_dram = t.dram_stall;
-  r.cycles.stall = add(t.sram_stall, t.dram_stall);
-  r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
-  r.bound = bounding_resource(r.busy);
-
-  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.pack);
-  const double util = static_cast<double>(r.macs) * plan_.slow /
-                      (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
-  r.utilization = std::min(1.0, util);
-  const long long used = product({plan_.dim[at(plan_.dims.rows)].size,
-                                  plan_.dim[at(plan_.dims.cols)].size,
-                                  plan_.dim[at(plan_.dims.stream)].tiles()});
-  r.mapping_efficiency = static_cast<double>(used) /
-                         (static_cast<double>(r.folds) * plan_.rows * plan_.row_lanes() * plan_.cols);
-  r.seconds = static_cast<double>(r.cycles.total + 1) / (acc_.spec().clock_mhz * 1e6);
-
-  const arch::EnergyTable& energy = acc_.spec().energy;
+  fill_cycles(r);
   r.energy_pj.mac = static_cast<double>(r.macs) * plan_.mac_pj;
   for (const OperandPlan& x : ops_) {
-    TensorResult tr;
-    tr.name = x.op.name, tr.role = x.op.role, tr.bits = x.op.bits, tr.output = x.op.output;
-    tr.stationary = x.stationary, tr.resident = x.resident;
-    tr.footprint_bytes = x.footprint_bytes;
-    tr.register_reads = r.macs;
-    tr.register_writes = x.op.output || !x.stationary ? r.macs : x.fold_accesses;
-    tr.dram_reads = x.dram_reads();
-    tr.dram_writes = x.dram_writes();
-    tr.sram_array_reads = x.op.output ? x.fold_rmw_reads : x.fold_accesses;
-    tr.sram_array_writes = x.op.output ? x.fold_accesses : 0;
-    tr.sram_reads = add(tr.sram_array_reads, tr.dram_writes);   // + drains to DRAM
-    tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
-    tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);
-    add_energy(tr, energy);
+    TensorResult tr = tensor_result(x, r.macs);
     r.dram_bytes = add(r.dram_bytes, tr.dram_bytes);
     r.energy_pj.register_file += tr.energy_pj.register_file;
     r.energy_pj.sram += tr.energy_pj.sram;

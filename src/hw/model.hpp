@@ -58,6 +58,12 @@ struct PartitionPlan {
   std::vector<int> members;
 };
 
+struct TileCycles {
+  long long pipeline = 0;   // fold pipeline cycles
+  long long with_sram = 0;  // folds stretched by the SRAM bandwidth
+  long long sram_busy = 0;  // cycles the SRAM ports are busy
+};
+
 struct Timing {
   long long pipeline = 0;   // sum of fold pipeline cycles (compute + 1)
   long long total = 0;      // sum of tile steps (total + 1)
@@ -80,14 +86,17 @@ class Model {
   Result result() const;
 
  private:
+  void fill_cycles(Result& r) const;
+  TensorResult tensor_result(const OperandPlan& x, long long macs) const;
+
   void plan_operands();
   void choose_residency();
   long long tile_volume(const OperandPlan& x, const TileIndex& q) const;
   long long tile_stream(const OperandPlan& x, const TileIndex& q) const;
   std::optional<TileIndex> next_tile(const TileIndex& q) const;
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
-  void time_tile(const TileIndex& q, long long& pipeline, long long& with_sram,
-                 long long& sram_busy) const;
+  long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
+  TileCycles time_tile(const TileIndex& q) const;
   long long dram_window(const TileIndex& q) const;
 
   const arch::Accelerator& acc_;

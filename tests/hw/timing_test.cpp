@@ -55,6 +55,14 @@ TEST_CASE("DRAM transfers overlap the previous tile; the excess stalls", "[hw][t
   CHECK(hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::of(4), 2),
                           problem, Dataflow::kOutputStationary, tiling, ideal)
             .cycles.total == 27);
+  // Without double buffering nothing overlaps: 14 + 34 + 14 - 1 = 61.
+  AcceleratorSpec single =
+      make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::of(4), 2).spec();
+  single.global_buffer.double_buffered = false;
+  const hw::Result serial =
+      hw::evaluate_gemm(Accelerator(single), problem, Dataflow::kOutputStationary, tiling);
+  CHECK(serial.cycles.total == 61);
+  CHECK(serial.cycles.stall_dram == 34);
 }
 
 TEST_CASE("precision-scalable PEs pack the reduction dimension", "[hw][timing]") {

@@ -63,8 +63,12 @@ TEST_CASE("SCALE-Sim conventions on a 4x4 array, GEMM 5x6x7, derived by hand", "
 
 // SCALE-Sim issue #125 (scalesim-project/SCALE-Sim): a 4x4x4 GEMM on a 4x4 os array reports
 // 9 cycles: one fold of K + R + C - 2 = 10 demand rows, the last at index 9.
+// Likewise SCALE-Sim issue #60: MNK 2,2,2 on a 2x2 os array: 2 + 2 + 2 - 2 = 4 rows -> 3 cycles,
+// an ifmap demand matrix of 4 rows x 2 columns.
 TEST_CASE("a single full fold reports the index of its last row", "[hw][scalesim]") {
   CHECK(run(Dataflow::kOutputStationary, 4, 4, 4, 4, 4).cycles.total == 9);
+  CHECK(run(Dataflow::kOutputStationary, 2, 2, 2, 2, 2).cycles.total == 3);
+  CHECK(scalesim_ref::os(2, 2, 2, 2, 2).ifmap.size() == 4);
   // ws / is add R preload rows: 2R + C + T - 2 = 8 + 4 + 4 - 2 = 14 rows -> 13.
   CHECK(run(Dataflow::kWeightStationary, 4, 4, 4, 4, 4).cycles.total == 13);
   CHECK(run(Dataflow::kInputStationary, 4, 4, 4, 4, 4).cycles.total == 13);

@@ -1,6 +1,7 @@
 #include "tenet/io/workload_log.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -9,8 +10,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "io/flat_json.hpp"
+#include "io/workload_log_detail.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/kernel_name.hpp"
@@ -47,50 +51,72 @@ std::optional<std::int64_t> parse_positive(std::string_view text) {
   return value;
 }
 
-std::vector<std::int64_t> parse_extents(std::string_view list, const std::string& file,
-                                        const std::string& where, std::string_view line) {
-  std::vector<std::int64_t> extents;
+// Where a line is, for errors (the "line N" text is only built when an error is thrown).
+struct LineSite {
+  const std::string& file;
+  std::int64_t number;
+  [[noreturn]] void fail(const char* code, const std::string& message) const {
+    throw InputError(code, file, line_where(number), message);
+  }
+};
+
+constexpr std::size_t kMaxExtents = 8;
+
+struct Extents {
+  std::array<std::int64_t, kMaxExtents> values{};
+  std::size_t size = 0;
+};
+
+Extents parse_extents(std::string_view list, const LineSite& at, std::string_view line) {
+  Extents extents;
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t end = list.find(',', start);
     if (end == std::string_view::npos) end = list.size();
-    std::string_view item = trim(list.substr(start, end - start));
-    auto value = parse_positive(item);
+    const std::string_view item = trim(list.substr(start, end - start));
+    const auto value = parse_positive(item);
     if (!value) {
-      throw InputError(error_code::kParse, file, where,
-                       "expected " + std::string(kTextForm) + "; '" + excerpt(item) +
-                           "' is not a positive 64-bit integer in '" + excerpt(line) + "'");
+      at.fail(error_code::kParse, "expected " + std::string(kTextForm) + "; '" + excerpt(item) +
+                                      "' is not a positive 64-bit integer in '" + excerpt(line) +
+                                      "'");
     }
-    extents.push_back(*value);
+    if (extents.size == kMaxExtents) {
+      at.fail(error_code::kParse, "expected " + std::string(kTextForm) + ", got more than " +
+                                      std::to_string(kMaxExtents) + " numbers");
+    }
+    extents.values[extents.size++] = *value;
     start = end + 1;
   }
   return extents;
 }
 
-MatmulShape parse_text_line(std::string_view line, const std::string& file, std::int64_t number) {
-  const std::string where = line_where(number);
+MatmulShape parse_text_line(std::string_view line, const LineSite& at) {
   const std::size_t colon = line.rfind(':');
   const std::string_view kernel =
       colon == std::string_view::npos ? "" : trim(line.substr(0, colon));
   if (kernel.empty()) {
-    throw InputError(error_code::kParse, file, where,
-                     "expected " + std::string(kTextForm) + ", got '" + excerpt(line) + "'");
+    at.fail(error_code::kParse,
+            "expected " + std::string(kTextForm) + ", got '" + excerpt(line) + "'");
   }
-  const std::vector<std::int64_t> extents =
-      parse_extents(line.substr(colon + 1), file, where, line);
-  if (extents.size() < 3) {
-    throw InputError(error_code::kParse, file, where,
-                     "expected " + std::string(kTextForm) + " (at least M, N, K), got " +
-                         std::to_string(extents.size()) + " number(s) in '" + excerpt(line) + "'");
+  const Extents e = parse_extents(line.substr(colon + 1), at, line);
+  if (e.size < 3) {
+    at.fail(error_code::kParse, "expected " + std::string(kTextForm) + " (at least M, N, K), got " +
+                                    std::to_string(e.size) + " number(s) in '" + excerpt(line) +
+                                    "'");
   }
   MatmulShape s;
   s.name = std::string(kernel);
-  for (std::size_t i = 0; i + 3 < extents.size(); ++i) {
-    s.batch = llm::detail::checked_mul(s.batch, extents[i], file, where, "batch");
+  for (std::size_t i = 0; i + 3 < e.size; ++i) {
+    if (__builtin_mul_overflow(s.batch, e.values[i], &s.batch)) {
+      at.fail(error_code::kOverflow,
+              "the batch (product of the leading extents) does not fit in "
+              "64 bits in '" +
+                  excerpt(line) + "'");
+    }
   }
-  s.m = extents[extents.size() - 3];
-  s.n = extents[extents.size() - 2];
-  s.k = extents[extents.size() - 1];
+  s.m = e.values[e.size - 3];
+  s.n = e.values[e.size - 2];
+  s.k = e.values[e.size - 1];
   return s;
 }
 
@@ -224,8 +250,8 @@ void require_fields(const json& doc, const JsonField& at) {
   }
 }
 
-MatmulShape parse_json_line(std::string_view line, const std::string& file, std::int64_t number,
-                            bool& layout_given) {
+MatmulShape parse_json_dom(std::string_view line, const std::string& file, std::int64_t number,
+                           bool& layout_given) {
   const JsonField at{file, number};
   json doc;
   try {
@@ -245,33 +271,165 @@ MatmulShape parse_json_line(std::string_view line, const std::string& file, std:
   return r.shape;
 }
 
+// ---- JSON lines, fast path --------------------------------------------------------------------
+
+using detail::FlatValue;
+
+bool flat_int(const FlatValue& v, std::int64_t minimum, std::int64_t maximum, std::int64_t& out) {
+  if (v.kind != FlatValue::Kind::kInteger || v.integer < minimum || v.integer > maximum) {
+    return false;
+  }
+  out = v.integer;
+  return true;
+}
+
+bool flat_positive(const FlatValue& v, std::int64_t& out) {
+  return flat_int(v, 1, std::numeric_limits<std::int64_t>::max(), out);
+}
+
+bool flat_string(const FlatValue& v, std::string& out) {
+  if (v.kind != FlatValue::Kind::kString) return false;
+  out.assign(v.text);
+  return true;
+}
+
+template <typename T>
+bool flat_enum(const FlatValue& v, T (*parse)(const std::string&), T& out) {
+  if (v.kind != FlatValue::Kind::kString) return false;
+  try {
+    out = parse(std::string(v.text));
+  } catch (const InputError&) {
+    return false;
+  }
+  return true;
+}
+
+using FlatReader = bool (*)(const FlatValue& v, Record& r);
+
+struct FlatEntry {
+  std::string_view key;
+  FlatReader read;
+};
+
+// The same keys and checks as kFields; false = let the full parser report it.
+const FlatEntry kFlatFields[] = {
+    {"kernel", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.name); }},
+    {"batch", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.batch); }},
+    {"M", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.m); }},
+    {"N", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.n); }},
+    {"K", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.k); }},
+    {"count", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.count); }},
+    {"phase",
+     [](const FlatValue& v, Record& r) { return flat_enum(v, llm::parse_phase, r.shape.phase); }},
+    {"layout",
+     [](const FlatValue& v, Record& r) {
+       llm::Layout layout = llm::Layout::kNT;
+       if (!flat_enum(v, llm::parse_layout, layout)) return false;
+       r.layout = layout;
+       return true;
+     }},
+    {"b_operand",
+     [](const FlatValue& v, Record& r) {
+       return flat_enum(v, llm::parse_operand_kind, r.shape.b_operand);
+     }},
+    {"weights_quantized",
+     [](const FlatValue& v, Record& r) {
+       if (v.kind != FlatValue::Kind::kBoolean) return false;
+       r.shape.weights_quantized = v.boolean;
+       return true;
+     }},
+    {"epilogue_ops",
+     [](const FlatValue& v, Record& r) {
+       std::int64_t ops = 0;
+       if (!flat_int(v, 0, kMaxEpilogueOps, ops)) return false;
+       r.shape.epilogue_ops = static_cast<int>(ops);
+       return true;
+     }},
+    {"quant", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.quant); }},
+    {"in_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.in); }},
+    {"w_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.w); }},
+    {"out_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.out); }},
+    {"accum_dtype",
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.accum); }},
+};
+
+bool apply_flat_member(const detail::FlatMember& m, Record& r) {
+  for (const FlatEntry& f : kFlatFields) {
+    if (m.key == f.key) return f.read(m.value, r);
+  }
+  return false;  // unknown key
+}
+
+bool has_required_keys(const detail::FlatObject& o) {
+  int found = 0;
+  for (std::size_t i = 0; i < o.size; ++i) {
+    const std::string_view k = o.members[i].key;
+    found += k == "kernel" || k == "M" || k == "N" || k == "K";
+  }
+  return found == 4;  // keys are distinct
+}
+
+std::optional<MatmulShape> parse_json_fast(std::string_view line, bool& layout_given) {
+  detail::FlatObject o;
+  if (!detail::scan_flat_object(line, o) || !has_required_keys(o)) return std::nullopt;
+  Record r;
+  for (std::size_t i = 0; i < o.size; ++i) {
+    if (!apply_flat_member(o.members[i], r)) return std::nullopt;
+  }
+  if (r.shape.name.empty()) return std::nullopt;
+  layout_given = r.layout.has_value();
+  if (r.layout) r.shape.layout = *r.layout;
+  return std::move(r.shape);
+}
+
+// Kernel traits by name: a log repeats a few kernel names millions of times.
+class TraitsCache {
+ public:
+  const llm::KernelTraits& get(const std::string& kernel) {
+    auto it = cache_.find(kernel);
+    if (it != cache_.end()) return it->second;
+    if (cache_.size() >= kMaxNames) {
+      last_ = llm::interpret_kernel_name(kernel);
+      return last_;
+    }
+    return cache_.emplace(kernel, llm::interpret_kernel_name(kernel)).first->second;
+  }
+
+ private:
+  static constexpr std::size_t kMaxNames = 4096;
+  std::unordered_map<std::string, llm::KernelTraits> cache_;
+  llm::KernelTraits last_;
+};
+
 // The kernel name fills in what the record does not say.
-void apply_kernel_traits(MatmulShape& s, bool layout_given, const std::string& file,
-                         std::int64_t number) {
-  const llm::KernelTraits t = llm::interpret_kernel_name(s.name);
+void apply_kernel_traits(MatmulShape& s, bool layout_given, const llm::KernelTraits& t,
+                         const LineSite& at) {
   if (!s.weights_quantized) s.weights_quantized = t.weights_quantized;
   if (s.epilogue_ops == 0) s.epilogue_ops = t.epilogue_ops;
   if (layout_given) return;
   if (!t.layout) {
-    throw InputError(error_code::kMissingField, file, line_where(number),
-                     "the kernel name '" + excerpt(s.name) +
-                         "' has no NT_matmul/matmul piece to tell the layout; write a JSON "
-                         "record with \"layout\": \"NT\" or \"NN\"");
+    at.fail(error_code::kMissingField, "the kernel name '" + excerpt(s.name) +
+                                           "' has no NT_matmul/matmul piece to tell the layout; "
+                                           "write a JSON record with \"layout\": \"NT\" or \"NN\"");
   }
   s.layout = *t.layout;
 }
 
 bool starts_json(std::string_view line) { return !line.empty() && line.front() == '{'; }
 
-MatmulShape parse_line(std::string_view line, LogFormat format, const std::string& file,
-                       std::int64_t number) {
+MatmulShape parse_json(std::string_view text, const LineSite& at, bool& layout_given) {
+  if (auto fast = parse_json_fast(text, layout_given)) return std::move(*fast);
+  return parse_json_dom(text, at.file, at.number, layout_given);
+}
+
+MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& at,
+                       TraitsCache& traits) {
   const std::string_view text = trim(line);
   const bool json =
       format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
   bool layout_given = false;
-  MatmulShape s = json ? parse_json_line(text, file, number, layout_given)
-                       : parse_text_line(text, file, number);
-  apply_kernel_traits(s, layout_given, file, number);
+  MatmulShape s = json ? parse_json(text, at, layout_given) : parse_text_line(text, at);
+  apply_kernel_traits(s, layout_given, traits.get(s.name), at);
   return s;
 }
 
@@ -390,7 +548,7 @@ class LogIngest {
         throw InputError(error_code::kParse, log_.file, line_where(number),
                          "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
       }
-      record = parse_line(text, options_.format, log_.file, number);
+      record = parse_line(text, options_.format, LineSite{log_.file, number}, traits_);
     } catch (const InputError& e) {
       if (!options_.lenient) throw;
       skip(number, e);
@@ -430,6 +588,7 @@ class LogIngest {
   const LogReadOptions& options_;
   WorkloadLog log_;
   Aggregator aggregator_;
+  TraitsCache traits_;
 };
 
 }  // namespace
@@ -456,7 +615,8 @@ LogFormat parse_log_format(const std::string& name) {
 
 MatmulShape parse_log_line(const std::string& line, LogFormat format, const std::string& file,
                            std::int64_t line_number) {
-  return parse_line(line, format, file, line_number);
+  TraitsCache traits;
+  return parse_line(line, format, LineSite{file, line_number}, traits);
 }
 
 WorkloadLog read_workload_log(std::istream& in, const std::string& file,
@@ -475,5 +635,18 @@ WorkloadLog read_workload_log_file(const std::string& path, const LogReadOptions
   if (!in) throw InputError(error_code::kIo, path, "", "cannot open the log for reading");
   return read_workload_log(in, path, options);
 }
+
+namespace detail {
+
+llm::MatmulShape parse_json_record(std::string_view line, const std::string& file,
+                                   std::int64_t number, bool& layout_given) {
+  return parse_json_dom(line, file, number, layout_given);
+}
+
+std::optional<llm::MatmulShape> parse_json_record_fast(std::string_view line, bool& layout_given) {
+  return parse_json_fast(line, layout_given);
+}
+
+}  // namespace detail
 
 }  // namespace tenet::io

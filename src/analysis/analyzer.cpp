@@ -36,7 +36,8 @@ detail::Counts count_metric_sets(const detail::MetricSets& sets, const detail::P
     c.data = injective ? c.accesses : count(t.data);
     c.temporal_reuse = count(t.temporal_reuse);
     c.spatial_reuse = count(t.spatial_reuse);
-    c.both_reuse = (c.temporal_reuse == 0 || c.spatial_reuse == 0) ? Integer(0) : count(t.both_reuse);
+    c.both_reuse =
+        (c.temporal_reuse == 0 || c.spatial_reuse == 0) ? Integer(0) : count(t.both_reuse);
     n.tensors.push_back(std::move(c));
   }
   return n;
@@ -60,22 +61,25 @@ struct Analyzer::Impl {
   detail::MetricSets sets;
 };
 
-// The set algebra, in order: check the inputs, find what the mapping leaves out, then build the
-// space-time view, the neighbourhood and the per-tensor reuse sets (metric_sets.cpp).
+// The set algebra, in order (each step named; details in validation.cpp and metric_sets.cpp).
 Analyzer::Analyzer(const workload::Workload& workload, const arch::Architecture& arch,
                    const mapping::Mapping& mapping, const Options& options)
     : impl_(std::make_unique<Impl>()) {
-  impl_->workload = workload;
-  impl_->arch = arch;
-  impl_->options = options;
-  detail::check_options(options);                                        // 1. options
-  detail::check_spaces(workload, arch, mapping);                          // 2. tuples, functions
-  impl_->parameters = input_parameters(workload, arch, mapping);          // 3. problem sizes
-  impl_->gaps = detail::find_mapping_gaps(workload, arch, mapping);       // 4. mapping coverage
-  if (impl_->parameters.empty())
-    detail::check_mapping_gaps(impl_->gaps, detail::ParameterFix({}, {}));
-  impl_->sets = detail::build_metric_sets(workload, arch, mapping,        // 5. metric sets
-                                          options.neighbourhood);
+  Impl& a = *impl_;
+  // 1. options and inputs: present, tuples that fit
+  detail::check_options(options);
+  detail::check_spaces(workload, arch, mapping);
+  a.workload = workload;
+  a.arch = arch;
+  a.options = options;
+  // 2. problem sizes: the isl parameters of the inputs
+  a.parameters = input_parameters(workload, arch, mapping);
+  // 3. mapping coverage: missing domain points, PEs outside the PE domain (checked now when
+  //    there are no parameters, else per evaluation)
+  a.gaps = detail::find_mapping_gaps(workload, arch, mapping);
+  if (a.parameters.empty()) detail::check_mapping_gaps(a.gaps, detail::ParameterFix({}, {}));
+  // 4. metric sets: space-time view, neighbourhood, per-tensor reuse sets
+  a.sets = detail::build_metric_sets(workload, arch, mapping, options.neighbourhood);
 }
 
 Analyzer::~Analyzer() = default;
@@ -89,32 +93,32 @@ Analyzer& Analyzer::operator=(const Analyzer& other) {
 
 std::vector<std::string> Analyzer::parameters() const { return impl_->parameters; }
 
-// The metrics for one problem size, in order: fix the sizes, validate the mapping for them,
-// count, then derive multiplicity → activity → volumes and reuse → delay → energy.
+// The metrics for one problem size, as an ordered list of named steps.
 Report Analyzer::evaluate(const ParameterValues& values) const {
   const Impl& a = *impl_;
-  const detail::ParameterFix shape(a.parameters, values);                 // 1. problem size
-  if (!a.parameters.empty()) detail::check_mapping_gaps(a.gaps, shape);   // 2. mapping coverage
   Report r;
-  const detail::Counts n =                                                // 3. counting
-      count_metric_sets(a.sets, shape, a.options.count, &r.counting);
+  // 1. problem size
+  const detail::ParameterFix shape(a.parameters, values);
+  // 2. mapping coverage for this size
+  if (!a.parameters.empty()) detail::check_mapping_gaps(a.gaps, shape);
+  // 3. counting: the exact cardinality of every metric set
+  const detail::Counts n = count_metric_sets(a.sets, shape, a.options.count, &r.counting);
   require_instances(n.instances, shape);
-  r.multiplicity = detail::multiplicity(n.instances, n.space_time_points);  // 4. multiplicity
-  r.macs = n.instances * static_cast<long>(a.workload.macs_per_instance());                // 5. activity
+  // 4. multiplicity: instances per (PE, time stamp)
+  r.multiplicity = detail::multiplicity(n.instances, n.space_time_points);
+  // 5. activity: MACs, time stamps, PEs
+  r.macs = n.instances * static_cast<long>(a.workload.macs_per_instance());
   r.time_stamps = n.time_stamps;
   r.active_pes = n.active_pes;
   r.avg_active_pes = detail::ratio(n.space_time_points, n.time_stamps);
-  const auto& accesses = a.workload.accesses();                           // 6. volumes, reuse
-  for (std::size_t i = 0; i < accesses.size(); ++i)
-    r.tensors.push_back(detail::tensor_metrics(accesses[i], n.tensors[i], n.instances));
-  r.delay.compute = detail::compute_delay(r.macs, n.active_pes, n.space_time_points,  // 7. delay
-                                          n.time_stamps, a.options.compute_delay);
-  r.delay.ingress = detail::transfer_delay(detail::unique_bits(r.tensors, workload::AccessKind::kRead),
-                                           a.arch.bandwidth_bits_per_cycle(), a.arch.avg_latency_cycles());
-  r.delay.egress = detail::transfer_delay(detail::unique_bits(r.tensors, workload::AccessKind::kWrite),
-                                          a.arch.bandwidth_bits_per_cycle(), a.arch.avg_latency_cycles());
-  r.delay.total = std::max({r.delay.compute, r.delay.ingress, r.delay.egress});
-  r.energy = detail::energy(r.macs, r.tensors, a.options.energy);         // 8. energy
+  // 6. volumes and reuse, per tensor
+  for (std::size_t i = 0; i < a.workload.accesses().size(); ++i)
+    r.tensors.push_back(
+        detail::tensor_metrics(a.workload.accesses()[i], n.tensors[i], n.instances));
+  // 7. delay: compute, ingress (reads), egress (writes), overlapped
+  r.delay = detail::delay(r.macs, n, r.tensors, a.arch, a.options.compute_delay);
+  // 8. energy
+  r.energy = detail::energy(r.macs, r.tensors, a.options.energy);
   return r;
 }
 

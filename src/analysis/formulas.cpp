@@ -1,5 +1,6 @@
 #include "analysis/formulas.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "tenet/error.hpp"
@@ -47,8 +48,8 @@ Integer compute_delay(const Integer& macs, const Integer& active_pes,
   Integer divisor = active_pes;
   if (convention == ComputeDelayConvention::kAvgActivePes) {
     divisor = 0;
-    if (time_stamps > 0) mpz_fdiv_q(divisor.get_mpz_t(), space_time_points.get_mpz_t(),
-                                    time_stamps.get_mpz_t());
+    if (time_stamps > 0)
+      mpz_fdiv_q(divisor.get_mpz_t(), space_time_points.get_mpz_t(), time_stamps.get_mpz_t());
   }
   if (divisor <= 0) throw InternalError("compute delay: no active PE");
   Integer delay;
@@ -59,7 +60,8 @@ Integer compute_delay(const Integer& macs, const Integer& active_pes,
 Integer transfer_delay(const Integer& bits, long long bandwidth_bits_per_cycle,
                        long long avg_latency_cycles) {
   Integer cycles;
-  mpz_fdiv_q(cycles.get_mpz_t(), bits.get_mpz_t(), Integer(static_cast<long>(bandwidth_bits_per_cycle)).get_mpz_t());
+  mpz_fdiv_q(cycles.get_mpz_t(), bits.get_mpz_t(),
+             Integer(static_cast<long>(bandwidth_bits_per_cycle)).get_mpz_t());
   return cycles + Integer(static_cast<long>(avg_latency_cycles)) - 1;
 }
 
@@ -68,6 +70,19 @@ Integer unique_bits(const std::vector<TensorMetrics>& tensors, workload::AccessK
   for (const TensorMetrics& t : tensors)
     if (t.kind == kind) bits += t.unique_volume * t.bits;
   return bits;
+}
+
+Delay delay(const Integer& macs, const Counts& counts, const std::vector<TensorMetrics>& tensors,
+            const arch::Architecture& arch, ComputeDelayConvention convention) {
+  Delay d;
+  d.compute = compute_delay(macs, counts.active_pes, counts.space_time_points, counts.time_stamps,
+                            convention);
+  d.ingress = transfer_delay(unique_bits(tensors, workload::AccessKind::kRead),
+                             arch.bandwidth_bits_per_cycle(), arch.avg_latency_cycles());
+  d.egress = transfer_delay(unique_bits(tensors, workload::AccessKind::kWrite),
+                            arch.bandwidth_bits_per_cycle(), arch.avg_latency_cycles());
+  d.total = std::max({d.compute, d.ingress, d.egress});
+  return d;
 }
 
 double energy(const Integer& macs, const std::vector<TensorMetrics>& tensors,

@@ -46,6 +46,11 @@ Integer transfer_delay(const Integer& bits, long long bandwidth_bits_per_cycle,
 // Σ bits_X × Unique_X over the accesses of this kind  [bits].
 Integer unique_bits(const std::vector<TensorMetrics>& tensors, workload::AccessKind kind);
 
+// The TENET delay: compute (by `convention`), ingress from the unique volume of the reads,
+// egress from the writes, total = the maximum (communication overlapped with compute).
+Delay delay(const Integer& macs, const Counts& counts, const std::vector<TensorMetrics>& tensors,
+            const arch::Architecture& arch, ComputeDelayConvention convention);
+
 // MACs + Σ_X (l1 × 2 × Total_X + l2 × 2 × Unique_X)  [MAC-energy units].
 double energy(const Integer& macs, const std::vector<TensorMetrics>& tensors,
               const EnergyConstants& constants);

@@ -1,5 +1,7 @@
 #include "analysis/metric_sets.hpp"
 
+#include <isl/aff.h>
+#include <isl/ctx.h>
 #include <isl/map.h>
 #include <isl/set.h>
 
@@ -30,6 +32,16 @@ SpaceTime build_space_time(const isl::set& domain, const mapping::Mapping& mappi
   st.time_stamps = pe_to_time.range();
   st.active_pes = pe_to_time.domain();
   return st;
+}
+
+isl::map inverse_space_time(const isl::map& theta) {
+  isl::map inverse = theta.reverse();
+  isl_pw_multi_aff* function = isl_pw_multi_aff_from_map(inverse.copy());
+  if (!function) {  // not single-valued: Θ is not injective on D
+    isl_ctx_reset_error(inverse.ctx().get());
+    return inverse;
+  }
+  return isl::manage(isl_map_from_pw_multi_aff(function));
 }
 
 isl::map previous_time_stamp(const isl::set& time_stamps) {
@@ -83,7 +95,7 @@ MetricSets build_metric_sets(const workload::Workload& workload, const arch::Arc
   sets.domain = workload.domain();
   sets.space_time = build_space_time(sets.domain, mapping);
   const Neighbours neighbours = build_neighbours(arch, sets.space_time, neighbourhood);
-  const isl::map theta_inverse = sets.space_time.theta.reverse();
+  const isl::map theta_inverse = inverse_space_time(sets.space_time.theta);
   for (const workload::Access& access : workload.accesses())
     sets.tensors.push_back(
         build_tensor_sets(access.relation, sets.domain, theta_inverse, neighbours));

@@ -42,6 +42,11 @@ struct MetricSets {
 
 SpaceTime build_space_time(const isl::set& domain, const mapping::Mapping& mapping);
 
+// Θ^-1 : [PE -> T] -> S. When Θ is injective on D it is computed as an explicit affine function
+// (no local variables, which keeps every later composition cheap); otherwise as the plain
+// reverse relation.
+isl::map inverse_space_time(const isl::map& theta);
+
 // t -> prev(t), the lexicographically largest occupied time stamp before t.
 isl::map previous_time_stamp(const isl::set& time_stamps);
 

@@ -33,12 +33,14 @@ ParameterFix::ParameterFix(const std::vector<std::string>& names, const Paramete
     : values_(values) {
   for (const std::string& name : names)
     if (!values.count(name))
-      throw InputError(error_code::kMissingField, "", "/parameters/" + name,
-                       "the inputs use the isl parameter " + name + " but no value was given for it");
+      throw InputError(
+          error_code::kMissingField, "", "/parameters/" + name,
+          "the inputs use the isl parameter " + name + " but no value was given for it");
   for (const auto& [name, value] : values)
     if (!std::binary_search(names.begin(), names.end(), name))
-      throw InputError(error_code::kUnknownName, "", "/parameters/" + name,
-                       "a value was given for " + name + ", which is not a parameter of the inputs");
+      throw InputError(
+          error_code::kUnknownName, "", "/parameters/" + name,
+          "a value was given for " + name + ", which is not a parameter of the inputs");
 }
 
 isl::set ParameterFix::apply(const isl::set& set) const {

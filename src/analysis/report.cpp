@@ -6,8 +6,10 @@ namespace tenet::analysis {
 
 const char* to_string(ComputeDelayConvention c) {
   switch (c) {
-    case ComputeDelayConvention::kActivePes: return "active-pes";
-    case ComputeDelayConvention::kAvgActivePes: return "avg-active-pes";
+    case ComputeDelayConvention::kActivePes:
+      return "active-pes";
+    case ComputeDelayConvention::kAvgActivePes:
+      return "avg-active-pes";
   }
   return "?";
 }
@@ -15,8 +17,7 @@ const char* to_string(ComputeDelayConvention c) {
 bool operator==(const TensorMetrics& a, const TensorMetrics& b) {
   return a.name == b.name && a.kind == b.kind && a.role == b.role && a.bits == b.bits &&
          a.total_volume == b.total_volume && a.space_time_volume == b.space_time_volume &&
-         a.unique_volume == b.unique_volume &&
-         a.temporal_reuse_volume == b.temporal_reuse_volume &&
+         a.unique_volume == b.unique_volume && a.temporal_reuse_volume == b.temporal_reuse_volume &&
          a.spatial_reuse_volume == b.spatial_reuse_volume && a.reuse_factor == b.reuse_factor &&
          a.temporal_reuse == b.temporal_reuse && a.spatial_reuse == b.spatial_reuse;
 }

@@ -11,8 +11,8 @@ namespace tenet::analysis::detail {
 // Throws InputError (range) for an invalid neighbourhood (hops < 0).
 void check_options(const Options& options);
 
-// Tuples that must fit, and maps that must be functions on the domain. Throws InputError
-// (space, non-injective).
+// Inputs that must be present and tuples that must fit. Throws InputError (missing-field,
+// space). That the maps are functions is an invariant of mapping::Mapping.
 void check_spaces(const workload::Workload& workload, const arch::Architecture& arch,
                   const mapping::Mapping& mapping);
 

@@ -25,9 +25,9 @@ struct Access {
 };
 
 struct Problem {
-  std::vector<Tuple> instances;               // the iteration domain D
-  std::function<Tuple(const Tuple&)> pe;      // space map
-  std::function<Tuple(const Tuple&)> time;    // time map
+  std::vector<Tuple> instances;             // the iteration domain D
+  std::function<Tuple(const Tuple&)> pe;    // space map
+  std::function<Tuple(const Tuple&)> time;  // time map
   std::vector<Access> accesses;
   std::vector<std::pair<Tuple, Tuple>> links;  // source PE -> destination PE (inside the PE domain)
   long long bandwidth = 64, latency = 1, macs_per_instance = 1;

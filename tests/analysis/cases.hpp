@@ -45,11 +45,13 @@ struct Gemm {
 inline tenet::workload::Workload gemm_workload(const Gemm& g) {
   return tenet::workload::Workload(
       "gemm",
-      set_of(fmt::format("{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", g.m,
-                         g.n, g.k)),
-      {{"A", AccessKind::kRead, map_of("{ S[i,j,k] -> A[i,k] }"), g.a_bits, OperandRole::kActivation},
+      set_of(fmt::format("{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", g.m, g.n,
+                         g.k)),
+      {{"A", AccessKind::kRead, map_of("{ S[i,j,k] -> A[i,k] }"), g.a_bits,
+        OperandRole::kActivation},
        {"B", AccessKind::kRead, map_of("{ S[i,j,k] -> B[k,j] }"), g.b_bits, OperandRole::kWeight},
-       {"C", AccessKind::kWrite, map_of("{ S[i,j,k] -> C[i,j] }"), g.c_bits, OperandRole::kOutput}});
+       {"C", AccessKind::kWrite, map_of("{ S[i,j,k] -> C[i,j] }"), g.c_bits,
+        OperandRole::kOutput}});
 }
 
 inline std::vector<brute::Tuple> box(const std::vector<long long>& extents) {
@@ -100,15 +102,18 @@ inline tenet::mapping::Mapping gemm_mapping(Flow f, long long R, long long C) {
   switch (f) {
     case Flow::os:
       space = fmt::format("{{ S[i,j,k] -> PE[i mod {0}, j mod {1}] }}", R, C);
-      time = fmt::format("{{ S[i,j,k] -> T[floor(i/{0}), floor(j/{1}), (i mod {0}) + (j mod {1}) + k] }}", R, C);
+      time = fmt::format(
+          "{{ S[i,j,k] -> T[floor(i/{0}), floor(j/{1}), (i mod {0}) + (j mod {1}) + k] }}", R, C);
       break;
     case Flow::ws:
       space = fmt::format("{{ S[i,j,k] -> PE[k mod {0}, j mod {1}] }}", R, C);
-      time = fmt::format("{{ S[i,j,k] -> T[floor(j/{1}), floor(k/{0}), i + (j mod {1}) + (k mod {0})] }}", R, C);
+      time = fmt::format(
+          "{{ S[i,j,k] -> T[floor(j/{1}), floor(k/{0}), i + (j mod {1}) + (k mod {0})] }}", R, C);
       break;
     case Flow::is:
       space = fmt::format("{{ S[i,j,k] -> PE[k mod {0}, i mod {1}] }}", R, C);
-      time = fmt::format("{{ S[i,j,k] -> T[floor(i/{1}), floor(k/{0}), j + (i mod {1}) + (k mod {0})] }}", R, C);
+      time = fmt::format(
+          "{{ S[i,j,k] -> T[floor(i/{1}), floor(k/{0}), j + (i mod {1}) + (k mod {0})] }}", R, C);
       break;
   }
   return tenet::mapping::Mapping(name_of(f), map_of(space), map_of(time));
@@ -129,10 +134,17 @@ inline brute::Problem gemm_problem(const Gemm& g, Flow f, long long R, long long
     if (f == Flow::ws) return {j / C, k / R, i + j % C + k % R};
     return {i / C, k / R, j + i % C + k % R};
   };
-  p.accesses = {
-      {"A", false, g.a_bits, [](const brute::Tuple& s) { return std::vector<brute::Tuple>{{s[0], s[2]}}; }},
-      {"B", false, g.b_bits, [](const brute::Tuple& s) { return std::vector<brute::Tuple>{{s[2], s[1]}}; }},
-      {"C", true, g.c_bits, [](const brute::Tuple& s) { return std::vector<brute::Tuple>{{s[0], s[1]}}; }}};
+  p.accesses = {{"A", false, g.a_bits,
+                 [](const brute::Tuple& s) {
+                   return std::vector<brute::Tuple>{{s[0], s[2]}};
+                 }},
+                {"B", false, g.b_bits,
+                 [](const brute::Tuple& s) {
+                   return std::vector<brute::Tuple>{{s[2], s[1]}};
+                 }},
+                {"C", true, g.c_bits, [](const brute::Tuple& s) {
+                   return std::vector<brute::Tuple>{{s[0], s[1]}};
+                 }}};
   p.links = grid_links(R, C);
   return p;
 }
@@ -150,7 +162,9 @@ inline tenet::analysis::Options options_for(const brute::Neighbourhood& nb) {
   return o;
 }
 
-inline tenet::analysis::Integer big(long long v) { return tenet::analysis::Integer(static_cast<long>(v)); }
+inline tenet::analysis::Integer big(long long v) {
+  return tenet::analysis::Integer(static_cast<long>(v));
+}
 
 // Every metric of the report against the brute-force evaluation.
 inline void check_report(const Report& r, const brute::Result& e, bool avg_convention = false) {

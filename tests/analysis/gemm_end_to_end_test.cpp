@@ -10,7 +10,8 @@ using cases::Flow;
 
 void check_case(const cases::Case& c, const brute::Neighbourhood& nb) {
   INFO(c.label << ", hops " << nb.hops << ", same " << nb.same_time << ", prev " << nb.prev_time);
-  const auto report = tenet::analysis::analyze(c.workload, c.arch, c.mapping, cases::options_for(nb));
+  const auto report =
+      tenet::analysis::analyze(c.workload, c.arch, c.mapping, cases::options_for(nb));
   cases::check_report(report, brute::evaluate(c.problem, nb));
 }
 
@@ -26,7 +27,8 @@ TEST_CASE("random small GEMMs, sizes not multiples of the array, default neighbo
   std::mt19937 rng(20240601);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int iteration = 0; iteration < 36; ++iteration) {
-    const cases::Gemm g{pick(1, 13), pick(1, 11), pick(1, 9), pick(1, 16), pick(1, 16), pick(1, 32)};
+    const cases::Gemm g{pick(1, 13), pick(1, 11), pick(1, 9),
+                        pick(1, 16), pick(1, 16), pick(1, 32)};
     const Flow f = static_cast<Flow>(iteration % 3);
     check_case(cases::gemm_case(g, f, pick(1, 4), pick(1, 5)), {});
   }
@@ -35,7 +37,7 @@ TEST_CASE("random small GEMMs, sizes not multiples of the array, default neighbo
 TEST_CASE("random small GEMMs under every neighbourhood option", "[analysis][gemm][random]") {
   std::mt19937 rng(7);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const brute::Neighbourhood options[] = {{0, true, true},  {0, false, true}, {1, true, false},
+  const brute::Neighbourhood options[] = {{0, true, true},  {0, false, true},  {1, true, false},
                                           {1, false, true}, {1, false, false}, {2, true, true},
                                           {2, false, true}, {3, true, false}};
   int iteration = 0;

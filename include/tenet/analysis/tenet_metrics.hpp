@@ -22,9 +22,9 @@ using poly::Integer;
 // stamp before t. (q, t) itself is never its own neighbour.
 // TENET default: one hop, same and previous time stamp.
 struct Neighbourhood {
-  int hops = 1;            // interconnect hops composed (0 = same PE only); must be >= 0
-  bool same_time = true;   // neighbours at the same time stamp
-  bool prev_time = true;   // neighbours at the previous occupied time stamp
+  int hops = 1;           // interconnect hops composed (0 = same PE only); must be >= 0
+  bool same_time = true;  // neighbours at the same time stamp
+  bool prev_time = true;  // neighbours at the previous occupied time stamp
   friend bool operator==(const Neighbourhood& a, const Neighbourhood& b) {
     return a.hops == b.hops && a.same_time == b.same_time && a.prev_time == b.prev_time;
   }
@@ -41,8 +41,8 @@ struct EnergyConstants {
 };
 
 enum class ComputeDelayConvention {
-  kActivePes,        // floor(MACs / ActivePE)            (TENET master)
-  kAvgActivePes,     // floor(MACs / floor(AvgActivePE))  (TENET tutorial branch)
+  kActivePes,     // floor(MACs / ActivePE)            (TENET master)
+  kAvgActivePes,  // floor(MACs / floor(AvgActivePE))  (TENET tutorial branch)
 };
 const char* to_string(ComputeDelayConvention c);  // "active-pes", "avg-active-pes"
 
@@ -81,10 +81,10 @@ struct Delay {
 };
 
 struct Multiplicity {
-  Integer instances;             // |D|
-  Integer space_time_points;     // |Θ(D)|
-  bool injective = true;         // one instance per (PE, time stamp): |D| = |Θ(D)|
-  double average = 1;            // instances / space_time_points
+  Integer instances;          // |D|
+  Integer space_time_points;  // |Θ(D)|
+  bool injective = true;      // one instance per (PE, time stamp): |D| = |Θ(D)|
+  double average = 1;         // instances / space_time_points
   friend bool operator==(const Multiplicity& a, const Multiplicity& b) {
     return a.instances == b.instances && a.space_time_points == b.space_time_points &&
            a.injective == b.injective && a.average == b.average;
@@ -92,15 +92,16 @@ struct Multiplicity {
 };
 
 struct Report {
-  Integer macs;                  // |D| × MACs per instance
-  Integer time_stamps;           // |T_D|
-  Integer active_pes;            // |P_D|
-  double avg_active_pes = 0;     // |ST_D| / |T_D|
+  Integer macs;               // |D| × MACs per instance
+  Integer time_stamps;        // |T_D|
+  Integer active_pes;         // |P_D|
+  double avg_active_pes = 0;  // |ST_D| / |T_D|
   Delay delay;
-  double energy = 0;             // MAC-energy units
+  double energy = 0;  // MAC-energy units
   Multiplicity multiplicity;
-  std::vector<TensorMetrics> tensors;  // in workload access order (a tensor read and written appears once per kind)
-  poly::CountReport counting;    // which counting strategies were used (not part of ==)
+  std::vector<TensorMetrics>
+      tensors;  // in workload access order (a tensor read and written appears once per kind)
+  poly::CountReport counting;  // which counting strategies were used (not part of ==)
 
   friend bool operator==(const Report& a, const Report& b);
   friend bool operator!=(const Report& a, const Report& b) { return !(a == b); }

@@ -43,7 +43,8 @@ struct CountOptions {
   bool isl_detect_equalities = false;
   bool isl_remove_redundancies = false;
   // Budget of isl's enumeration (the last resort, used when coefficients exceed 2^62 or a
-  // system is too complex): at most this many points in the bounding box of a piece.
+  // system is too complex): at most this many points of work per piece, estimated as the
+  // product of its bounding-box ranges except the largest. Over budget: InputError(overflow).
   long long isl_fallback_max_points = 20000000;
 };
 

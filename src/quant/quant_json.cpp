@@ -10,6 +10,7 @@
 
 #include "json_fields.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/config_paths.hpp"
 #include "tenet/quant/bitblas.hpp"
 
 namespace tenet::quant {
@@ -189,18 +190,6 @@ json dequant_json(const DequantSpec& d) {
   return j;
 }
 
-bool valid_preset_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  }) && name.find("..") == std::string::npos;
-}
-
-void add_if_directory(std::vector<std::string>& dirs, const std::string& dir) {
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return;
-  if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-}
-
 }  // namespace
 
 QuantSpec parse_quant_spec(const json& document, const std::string& file) {
@@ -232,30 +221,9 @@ json to_json(const QuantSpec& spec) {
   return j;
 }
 
-std::vector<std::string> config_search_path() {
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("TENET_CONFIG_DIR")) add_if_directory(dirs, env);
-#ifdef TENET_SOURCE_CONFIG_DIR
-  add_if_directory(dirs, TENET_SOURCE_CONFIG_DIR);
-#endif
-#ifdef TENET_INSTALL_CONFIG_DIR
-  add_if_directory(dirs, TENET_INSTALL_CONFIG_DIR);
-#endif
-  return dirs;
-}
+std::vector<std::string> config_search_path() { return io::config_search_path(); }
 
-std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  for (const auto& dir : config_search_path()) {
-    std::error_code ec;
-    for (fs::directory_iterator it(fs::path(dir) / "quant", ec), end; !ec && it != end;
-         it.increment(ec))
-      if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
-}
+std::vector<std::string> preset_names() { return io::config_names("quant"); }
 
 json read_json_file(const std::string& path) {
   std::ifstream in(path);
@@ -268,13 +236,7 @@ json read_json_file(const std::string& path) {
 }
 
 QuantSpec load_preset(const std::string& name) {
-  if (valid_preset_name(name)) {
-    for (const auto& dir : config_search_path()) {
-      const fs::path file = fs::path(dir) / "quant" / (name + ".json");
-      std::error_code ec;
-      if (fs::is_regular_file(file, ec)) return load_quant(file.string());
-    }
-  }
+  if (const auto file = io::find_config("quant", name)) return load_quant(*file);
   std::string known;
   for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
   throw InputError(error_code::kUnknownName, "", "",

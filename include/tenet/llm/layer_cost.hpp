@@ -16,7 +16,7 @@ struct LayerCost {
   std::string bound;       // what limits it: "compute", "sram", "dram", "dequant", ...
   double utilization = 0;  // fraction of PE-cycles doing useful MACs, 0..1
   Integer dram_bytes;      // bytes moved between DRAM and the global buffer (reads + writes)
-  Integer sram_bytes;      // bytes moved between the global buffer and the PE array
+  Integer sram_bytes;      // bytes of global-buffer (SRAM) accesses: array side + DRAM fills/drains
   double energy_pj = 0;    // energy of the call, picojoules
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
@@ -27,12 +27,16 @@ struct LayerCost {
 // Evaluates one matmul entry (ignoring its count). Must be pure and thread-safe.
 using LayerEvaluator = std::function<LayerCost(const MatmulShape&)>;
 
-// What the CLI asks for (--arch, --dataflow, --quant, --timing); empty = the cost model's default.
+// What the CLI asks for (--arch, --array, --dataflow, --quant, --timing, --tile, --dequant-rate);
+// empty / 0 = the cost model's default (docs/llm.md#the-evaluation-seam).
 struct EvaluatorSpec {
   std::string arch;      // preset name or architecture JSON file
   std::string dataflow;  // "os" | "ws" | "is" | ...
   std::string quant;     // quantization preset name or JSON file
   std::string timing;    // timing model name
+  std::string array;     // "RxC": overrides the accelerator's PE array shape
+  std::string tile;      // buffer tiling "MxNxK[:order]" or "auto"
+  long long dequant_rate = 0;  // dequant unit elements/cycle (0 = scheme's, else the default)
 };
 
 // A configured cost model: the evaluator and the clock that turns cycles into seconds.

@@ -1,0 +1,136 @@
+// Evaluating sweep points: the cost of every matmul of the point's workload on the point's
+// accelerator (llm::evaluate_layer), summed as `tenet model` does (llm::build_model_report),
+// and optionally the TENET relation-centric metrics (analysis::Analyzer).
+//
+// Reuse of work (docs/sweep.md#reuse-of-work):
+// - SweepMemo holds one entry per distinct layer evaluation, keyed by everything the cost depends
+//   on: (architecture point, quantization scheme, dataflow, tiling, the matmul's batch, M, N, K,
+//   layout, B operand, weights_quantized, epilogue_ops). A model's repeated layers and the points
+//   that share them are evaluated once; it is shared by all threads.
+// - Relation-centric metrics use one parametric Analyzer per (architecture point, dataflow) and
+//   thread: the isl set algebra is built once, each GEMM shape only fixes the parameters.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tenet/analysis/analyzer.hpp"
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/llm/layer_cost.hpp"
+#include "tenet/sweep/memo.hpp"
+#include "tenet/sweep/sweep_plan.hpp"
+#include "tenet/sweep/sweep_point.hpp"
+
+namespace tenet::sweep {
+
+using poly::Integer;
+
+// What one evaluation of a layer depends on.
+struct LayerKey {
+  std::size_t arch = 0, quant = 0, tiling = 0;
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  std::int64_t batch = 1, m = 1, n = 1, k = 1;
+  llm::Layout layout = llm::Layout::kNT;
+  llm::OperandKind b_operand = llm::OperandKind::kWeight;
+  int weights_quantized = -1;  // -1 unset, 0, 1
+  int epilogue_ops = 0;
+  friend bool operator==(const LayerKey& a, const LayerKey& b);
+};
+struct LayerKeyHash {
+  std::size_t operator()(const LayerKey& k) const;
+};
+
+// A layer's cost, or why it cannot be evaluated (an expected outcome in a sweep: e.g. a scheme
+// whose precision the accelerator lacks).
+struct LayerOutcome {
+  std::optional<llm::LayerCost> cost;
+  std::string error;
+};
+
+// TENET's metrics of one GEMM (untiled systolic mapping on the point's array), summed over
+// count × batch for a workload.
+struct RelationMetrics {
+  Integer delay;          // TENET delay (time stamps, communication overlapped)   [cycles]
+  double energy = 0;      // TENET energy                                        [MAC units]
+  Integer unique_volume;  // Σ over tensors: elements fetched from the scratchpad [elements]
+  Integer total_volume;   // Σ over tensors: (instance, element) accesses         [elements]
+  friend bool operator==(const RelationMetrics& a, const RelationMetrics& b) {
+    return a.delay == b.delay && a.energy == b.energy && a.unique_volume == b.unique_volume &&
+           a.total_volume == b.total_volume;
+  }
+};
+
+struct RelationKey {
+  std::size_t arch = 0;
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  std::int64_t m = 1, n = 1, k = 1;
+  friend bool operator==(const RelationKey& a, const RelationKey& b) {
+    return a.arch == b.arch && a.dataflow == b.dataflow && a.m == b.m && a.n == b.n && a.k == b.k;
+  }
+};
+struct RelationKeyHash {
+  std::size_t operator()(const RelationKey& k) const;
+};
+struct RelationOutcome {
+  std::optional<RelationMetrics> metrics;
+  std::string error;
+};
+
+struct SweepMemo {
+  Memo<LayerKey, LayerOutcome, LayerKeyHash> layers;
+  Memo<RelationKey, RelationOutcome, RelationKeyHash> relations;
+};
+
+// The metrics of one point (units in docs/sweep.md#columns).
+struct PointMetrics {
+  std::string status = "ok";  // "ok" or "error"
+  std::string error;          // why, when status is "error"
+  std::int64_t matmuls = 0;   // distinct matmul entries of the workload
+  Integer calls, macs;        // Σ count, Σ count·batch·M·N·K
+  Integer cycles;             // Σ count·cycles (calls run one after another)
+  double seconds = 0;         // cycles / clock
+  double energy_pj = 0;
+  Integer dram_bytes, sram_bytes;
+  double utilization = 0;      // cycle-weighted mean over the matmuls
+  std::string bound;           // the bound of the matmuls holding the most cycles
+  std::optional<double> tokens_per_second;
+  std::optional<RelationMetrics> relation;  // only when the spec asks for it
+  friend bool operator==(const PointMetrics& a, const PointMetrics& b);
+};
+
+struct EvaluatorStats {
+  std::uint64_t layer_requests = 0;      // layer costs asked for (Σ over points of their matmuls)
+  std::uint64_t layer_evaluations = 0;   // llm::evaluate_layer calls
+  std::uint64_t relation_requests = 0, relation_evaluations = 0;
+};
+
+// Evaluates points of one plan. One PointEvaluator per thread (it keeps isl objects of its
+// thread); `memo` may be shared by all of them, or null to evaluate every layer afresh.
+class PointEvaluator {
+ public:
+  PointEvaluator(const SweepPlan& plan, SweepMemo* memo);
+  ~PointEvaluator();
+  PointEvaluator(const PointEvaluator&) = delete;
+  PointEvaluator& operator=(const PointEvaluator&) = delete;
+
+  PointMetrics evaluate(const SweepPoint& point);
+  const EvaluatorStats& stats() const { return stats_; }  // of this evaluator only
+
+ private:
+  const arch::Accelerator& accelerator(std::size_t arch_index);
+  LayerOutcome layer(const SweepPoint& point, const llm::MatmulShape& shape);
+  RelationOutcome relation(const SweepPoint& point, const llm::MatmulShape& shape);
+
+  const SweepPlan& plan_;
+  SweepMemo* memo_;
+  EvaluatorStats stats_;
+  std::map<std::size_t, arch::Accelerator> accelerators_;  // recently used, bounded
+  std::map<std::pair<std::size_t, int>, analysis::Analyzer> analyzers_;
+};
+
+}  // namespace tenet::sweep

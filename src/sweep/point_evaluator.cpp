@@ -1,0 +1,212 @@
+#include "tenet/sweep/point_evaluator.hpp"
+
+#include <functional>
+
+#include "tenet/error.hpp"
+#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/llm/model_report.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/poly/parse.hpp"
+
+namespace tenet::sweep {
+namespace {
+
+constexpr std::size_t kAcceleratorCache = 64;
+
+std::size_t mix(std::size_t h, std::uint64_t v) {
+  return h ^ (std::hash<std::uint64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+// Thrown out of the cost model when a layer cannot be evaluated; becomes the point's error.
+struct LayerFailure {
+  std::string message;
+};
+
+// A GEMM whose sizes are the isl parameters M, N, K (bounded so that the workload is finite).
+workload::Workload parametric_gemm() {
+  const workload::Workload concrete = mapping::make_gemm_workload({1, 1, 1});
+  const isl::set domain = poly::parse_set(
+      "[M, N, K] -> { S[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < K and "
+      "1 <= M <= 1000000000 and 1 <= N <= 1000000000 and 1 <= K <= 1000000000 }",
+      {"", "parametric GEMM"});
+  return workload::Workload("gemm", domain, concrete.accesses());
+}
+
+RelationMetrics relation_of(const analysis::Report& r) {
+  RelationMetrics m;
+  m.delay = r.delay.total;
+  m.energy = r.energy;
+  for (const analysis::TensorMetrics& t : r.tensors) {
+    m.unique_volume += t.unique_volume;
+    m.total_volume += t.total_volume;
+  }
+  return m;
+}
+
+void add_scaled(RelationMetrics& sum, const RelationMetrics& one, const Integer& times) {
+  sum.delay += one.delay * times;
+  sum.energy += one.energy * times.get_d();
+  sum.unique_volume += one.unique_volume * times;
+  sum.total_volume += one.total_volume * times;
+}
+
+// The bound of the matmuls holding the most cycles (ties: the first seen).
+std::string dominant_bound(const llm::ModelReport& report) {
+  std::vector<std::pair<std::string, Integer>> by_bound;
+  for (const llm::LayerReport& l : report.layers) {
+    auto it = std::find_if(by_bound.begin(), by_bound.end(),
+                           [&](const auto& b) { return b.first == l.per_call.bound; });
+    if (it == by_bound.end()) by_bound.push_back({l.per_call.bound, l.total.cycles});
+    else it->second += l.total.cycles;
+  }
+  std::string best;
+  Integer most = -1;
+  for (const auto& [bound, cycles] : by_bound)
+    if (cycles > most) best = bound, most = cycles;
+  return best;
+}
+
+}  // namespace
+
+bool operator==(const LayerKey& a, const LayerKey& b) {
+  return a.arch == b.arch && a.quant == b.quant && a.tiling == b.tiling &&
+         a.dataflow == b.dataflow && a.batch == b.batch && a.m == b.m && a.n == b.n &&
+         a.k == b.k && a.layout == b.layout && a.b_operand == b.b_operand &&
+         a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops;
+}
+
+std::size_t LayerKeyHash::operator()(const LayerKey& k) const {
+  std::size_t h = 0;
+  for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
+                          std::uint64_t(k.dataflow), std::uint64_t(k.batch), std::uint64_t(k.m),
+                          std::uint64_t(k.n), std::uint64_t(k.k), std::uint64_t(k.layout),
+                          std::uint64_t(k.b_operand), std::uint64_t(k.weights_quantized + 1),
+                          std::uint64_t(k.epilogue_ops)})
+    h = mix(h, v);
+  return h;
+}
+
+std::size_t RelationKeyHash::operator()(const RelationKey& k) const {
+  std::size_t h = 0;
+  for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.dataflow), std::uint64_t(k.m),
+                          std::uint64_t(k.n), std::uint64_t(k.k)})
+    h = mix(h, v);
+  return h;
+}
+
+bool operator==(const PointMetrics& a, const PointMetrics& b) {
+  return a.status == b.status && a.error == b.error && a.matmuls == b.matmuls &&
+         a.calls == b.calls && a.macs == b.macs && a.cycles == b.cycles &&
+         a.seconds == b.seconds && a.energy_pj == b.energy_pj && a.dram_bytes == b.dram_bytes &&
+         a.sram_bytes == b.sram_bytes && a.utilization == b.utilization && a.bound == b.bound &&
+         a.tokens_per_second == b.tokens_per_second && a.relation == b.relation;
+}
+
+PointEvaluator::PointEvaluator(const SweepPlan& plan, SweepMemo* memo) : plan_(plan), memo_(memo) {}
+PointEvaluator::~PointEvaluator() = default;
+
+const arch::Accelerator& PointEvaluator::accelerator(std::size_t arch_index) {
+  auto found = accelerators_.find(arch_index);
+  if (found != accelerators_.end()) return found->second;
+  if (accelerators_.size() >= kAcceleratorCache) accelerators_.clear();
+  return accelerators_.emplace(arch_index, arch::Accelerator(plan_.accelerator_spec(arch_index)))
+      .first->second;
+}
+
+LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {
+  const PointCoords& c = point.coords;
+  auto compute = [&]() -> LayerOutcome {
+    ++stats_.layer_evaluations;
+    llm::LayerOptions options;
+    const TilingValue& t = plan_.tilings()[c.tiling];
+    options.choose_tiling = t.automatic;
+    options.tiling = t.tiling;
+    options.dequant_elements_per_cycle = plan_.arch_variant(c.arch).dequant_rate;
+    try {
+      return {llm::evaluate_layer(accelerator(c.arch), plan_.dataflows()[c.dataflow],
+                                  plan_.quants()[c.quant].spec, s, options),
+              ""};
+    } catch (const InputError& e) {
+      return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
+    }
+  };
+  ++stats_.layer_requests;
+  if (!memo_) return compute();
+  LayerKey key{c.arch, c.quant, c.tiling, plan_.dataflows()[c.dataflow], s.batch, s.m, s.n, s.k,
+               s.layout, s.b_operand,
+               s.weights_quantized ? int(*s.weights_quantized) : -1, s.epilogue_ops};
+  return memo_->layers.get(key, compute);
+}
+
+RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::MatmulShape& s) {
+  const PointCoords& c = point.coords;
+  const mapping::Dataflow dataflow = plan_.dataflows()[c.dataflow];
+  auto compute = [&]() -> RelationOutcome {
+    ++stats_.relation_evaluations;
+    try {
+      auto key = std::make_pair(c.arch, static_cast<int>(dataflow));
+      auto found = analyzers_.find(key);
+      if (found == analyzers_.end()) {
+        const arch::Accelerator& acc = accelerator(c.arch);
+        found = analyzers_
+                    .emplace(key, analysis::Analyzer(parametric_gemm(), acc.architecture(),
+                                                     mapping::make_systolic_mapping(
+                                                         dataflow, acc.rows(), acc.cols())))
+                    .first;
+      }
+      return {relation_of(found->second.evaluate({{"M", s.m}, {"N", s.n}, {"K", s.k}})), ""};
+    } catch (const InputError& e) {
+      return {std::nullopt, "relation-centric: " + e.message()};
+    }
+  };
+  ++stats_.relation_requests;
+  if (!memo_) return compute();
+  return memo_->relations.get(RelationKey{c.arch, dataflow, s.m, s.n, s.k}, compute);
+}
+
+PointMetrics PointEvaluator::evaluate(const SweepPoint& point) {
+  const WorkloadInstance& w = plan_.workloads()[point.coords.workload];
+  PointMetrics out;
+  out.matmuls = static_cast<std::int64_t>(w.matmuls.size());
+  llm::CostModel model;
+  model.clock_hz = plan_.arch_variant(point.coords.arch).clock_mhz * 1e6;
+  model.evaluate = [&](const llm::MatmulShape& s) {
+    LayerOutcome o = layer(point, s);
+    if (!o.cost) throw LayerFailure{s.name + ": " + o.error};
+    return *o.cost;
+  };
+  llm::ReportContext context;
+  context.tokens = w.tokens;
+  try {
+    const llm::ModelReport report = llm::build_model_report(w.matmuls, model, context);
+    const llm::ReportTotals& t = report.totals;
+    out.calls = t.calls, out.macs = t.macs, out.cycles = t.cycles;
+    out.seconds = t.seconds, out.energy_pj = t.energy_pj;
+    out.dram_bytes = t.dram_bytes, out.sram_bytes = t.sram_bytes;
+    out.utilization = t.utilization;
+    out.bound = dominant_bound(report);
+    out.tokens_per_second = t.tokens_per_second;
+  } catch (const LayerFailure& f) {
+    PointMetrics failed;
+    failed.status = "error";
+    failed.error = f.message;
+    failed.matmuls = out.matmuls;
+    return failed;
+  }
+  if (plan_.spec().relation_centric) {
+    RelationMetrics sum;
+    for (const llm::MatmulShape& s : w.matmuls) {
+      const RelationOutcome r = relation(point, s);
+      if (!r.metrics) {
+        out.status = "error";
+        out.error = s.name + ": " + r.error;
+        return out;
+      }
+      add_scaled(sum, *r.metrics, Integer(static_cast<long>(s.count)) * Integer(static_cast<long>(s.batch)));
+    }
+    out.relation = sum;
+  }
+  return out;
+}
+
+}  // namespace tenet::sweep

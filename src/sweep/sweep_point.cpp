@@ -1,0 +1,82 @@
+#include "tenet/sweep/sweep_point.hpp"
+
+#include <fmt/format.h>
+
+namespace tenet::sweep {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson bandwidth_value(const arch::Bandwidth& b) {
+  if (b.unlimited) return "unlimited";
+  return b.bytes_per_cycle;
+}
+
+ojson optional_value(const std::optional<std::int64_t>& v) { return v ? ojson(*v) : ojson(); }
+
+void add_workload(ojson& p, const WorkloadInstance& w) {
+  p["workload"] = w.workload;
+  p["kind"] = w.kind;
+  p["phase"] = w.phase == llm::Phase::kUnspecified ? ojson() : ojson(llm::to_string(w.phase));
+  p["batch"] = w.kind == "log" ? ojson() : ojson(w.batch);
+  p["seq_len"] = optional_value(w.seq_len);
+  p["layer"] = w.layer.empty() ? ojson() : ojson(w.layer);
+  const bool single = w.matmuls.size() == 1 && !w.layer.empty();
+  p["m"] = single ? ojson(w.matmuls[0].m) : ojson();
+  p["n"] = single ? ojson(w.matmuls[0].n) : ojson();
+  p["k"] = single ? ojson(w.matmuls[0].k) : ojson();
+}
+
+void add_arch(ojson& p, const ArchVariant& a) {
+  p["arch"] = a.preset;
+  p["rows"] = a.rows;
+  p["cols"] = a.cols;
+  p["buffer_bytes"] = a.buffer_bytes;
+  p["sram_bandwidth"] = bandwidth_value(a.sram_bandwidth);
+  p["dram_bandwidth"] = bandwidth_value(a.dram_bandwidth);
+  p["dram_latency"] = a.dram_latency;
+  p["clock_mhz"] = a.clock_mhz;
+  p["dequant_rate"] = a.dequant_rate;
+}
+
+}  // namespace
+
+const std::vector<std::string>& parameter_columns() {
+  static const std::vector<std::string> columns{
+      "workload", "kind",         "phase",          "batch",          "seq_len",
+      "layer",    "m",            "n",              "k",              "quant",
+      "arch",     "rows",         "cols",           "buffer_bytes",   "sram_bandwidth",
+      "dram_bandwidth", "dram_latency", "clock_mhz", "dequant_rate",  "dataflow",
+      "tiling"};
+  return columns;
+}
+
+SweepPoint make_point(const SweepPlan& plan, std::uint64_t index) {
+  SweepPoint pt;
+  pt.index = index;
+  pt.coords = plan.coords(index);
+  ojson p = ojson::object();
+  add_workload(p, plan.workloads()[pt.coords.workload]);
+  p["quant"] = plan.quants()[pt.coords.quant].name;
+  add_arch(p, plan.arch_variant(pt.coords.arch));
+  p["dataflow"] = mapping::to_string(plan.dataflows()[pt.coords.dataflow]);
+  p["tiling"] = plan.tilings()[pt.coords.tiling].text;
+  pt.params = std::move(p);
+  pt.id = point_id(pt.params);
+  return pt;
+}
+
+std::uint64_t fnv1a64(const std::string& bytes) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string point_id(const nlohmann::ordered_json& params) {
+  return fmt::format("{:016x}", fnv1a64(params.dump()));
+}
+
+}  // namespace tenet::sweep

@@ -1,0 +1,463 @@
+#include "tenet/sweep/sweep_spec.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "io/json_errors.hpp"
+#include "io/text_file.hpp"
+#include "tenet/error.hpp"
+#include "tenet/io/spec.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+
+namespace tenet::sweep {
+namespace {
+
+using json = nlohmann::json;
+using io::detail::ErrorList;
+
+bool operator_eq_bw(const arch::Bandwidth& a, const arch::Bandwidth& b) { return a == b; }
+
+// Reads one document, collecting every error with its JSON pointer.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+  ErrorList& errors() { return errors_; }
+
+  void error(const char* code, const std::string& where, const std::string& message) {
+    errors_.add(InputError(code, file_, where, message));
+  }
+
+  static std::string at(const std::string& pointer, const std::string& key) {
+    return pointer + "/" + io::detail::escape_pointer_token(key);
+  }
+  static std::string at(const std::string& pointer, std::size_t index) {
+    return pointer + "/" + std::to_string(index);
+  }
+
+  // An object whose keys are all in `known`; false (with an error) otherwise.
+  bool object(const json& j, const std::string& pointer, const std::set<std::string>& known) {
+    if (!j.is_object()) {
+      error(error_code::kType, pointer, "expected an object");
+      return false;
+    }
+    for (const auto& [key, value] : j.items()) {
+      (void)value;
+      if (!known.count(key)) {
+        std::string list;
+        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+        error(error_code::kUnknownField, at(pointer, key),
+              "unknown key \"" + key + "\" (expected one of: " + list + ")");
+      }
+    }
+    return true;
+  }
+
+  std::optional<std::string> string(const json& j, const std::string& pointer) {
+    if (j.is_string() && !j.get<std::string>().empty()) return j.get<std::string>();
+    error(error_code::kType, pointer, "expected a non-empty string");
+    return std::nullopt;
+  }
+
+  std::optional<bool> boolean(const json& j, const std::string& pointer) {
+    if (j.is_boolean()) return j.get<bool>();
+    error(error_code::kType, pointer, "expected true or false");
+    return std::nullopt;
+  }
+
+  std::optional<std::int64_t> integer(const json& j, const std::string& pointer,
+                                      std::int64_t min) {
+    if (!j.is_number_integer()) {
+      error(error_code::kType, pointer, "expected an integer");
+      return std::nullopt;
+    }
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(INT64_MAX)) {
+      error(error_code::kOverflow, pointer, "expected an integer that fits 64 bits");
+      return std::nullopt;
+    }
+    const std::int64_t v = j.get<std::int64_t>();
+    if (v < min) {
+      error(error_code::kRange, pointer,
+            "expected an integer >= " + std::to_string(min) + ", got " + std::to_string(v));
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  std::optional<double> number(const json& j, const std::string& pointer) {
+    if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() <= 0) {
+      error(j.is_number() ? error_code::kRange : error_code::kType, pointer,
+            "expected a number > 0");
+      return std::nullopt;
+    }
+    return j.get<double>();
+  }
+
+  // An integer axis: a value, a list of values, or a range object
+  //   {"from": a, "to": b, "step": s}   a, a+s, ... <= b
+  //   {"from": a, "to": b, "times": f}  a, a*f, a*f^2, ... <= b  (f >= 2)
+  Axis<std::int64_t> integer_axis(const json& j, const std::string& pointer, std::int64_t min) {
+    Axis<std::int64_t> out;
+    if (j.is_array()) {
+      if (j.empty()) error(error_code::kRange, pointer, "empty axis: give at least one value");
+      for (std::size_t i = 0; i < j.size(); ++i)
+        if (auto v = integer(j[i], at(pointer, i), min)) out.push_back({*v, at(pointer, i)});
+      return out;
+    }
+    if (j.is_object()) return range_axis(j, pointer, min);
+    if (auto v = integer(j, pointer, min)) out.push_back({*v, pointer});
+    return out;
+  }
+
+  Axis<std::int64_t> range_axis(const json& j, const std::string& pointer, std::int64_t min) {
+    Axis<std::int64_t> out;
+    if (!object(j, pointer, {"from", "to", "step", "times"})) return out;
+    const bool has_step = j.contains("step"), has_times = j.contains("times");
+    if (!j.contains("from") || !j.contains("to") || has_step == has_times) {
+      error(error_code::kMissingField, pointer,
+            "a range needs \"from\", \"to\" and exactly one of \"step\" or \"times\"");
+      return out;
+    }
+    const auto from = integer(j["from"], at(pointer, "from"), min);
+    const auto to = integer(j["to"], at(pointer, "to"), min);
+    const std::string by_where = at(pointer, has_step ? "step" : "times");
+    const auto by = integer(j[has_step ? "step" : "times"], by_where,
+                            std::numeric_limits<std::int64_t>::min());
+    if (!from || !to || !by) return out;
+    if (has_step && *by <= 0) {
+      error(error_code::kRange, by_where, "a range step must be > 0");
+      return out;
+    }
+    if (has_times && *by < 2) {
+      error(error_code::kRange, by_where, "a geometric range factor must be >= 2");
+      return out;
+    }
+    if (*to < *from) {
+      error(error_code::kRange, at(pointer, "to"), "\"to\" is below \"from\": the range is empty");
+      return out;
+    }
+    if (has_times && *from <= 0) {
+      error(error_code::kRange, at(pointer, "from"), "a geometric range starts above 0");
+      return out;
+    }
+    for (std::int64_t v = *from;;) {
+      if (static_cast<std::int64_t>(out.size()) >= kMaxAxisValues) {
+        error(error_code::kRange, pointer,
+              "the range has more than " + std::to_string(kMaxAxisValues) + " values");
+        return {};
+      }
+      out.push_back({v, pointer});
+      const __int128 next = has_step ? static_cast<__int128>(v) + *by : static_cast<__int128>(v) * *by;
+      if (next > *to) break;
+      v = static_cast<std::int64_t>(next);
+    }
+    return out;
+  }
+
+  // A string axis: a string or a non-empty list of strings.
+  Axis<std::string> string_axis(const json& j, const std::string& pointer) {
+    Axis<std::string> out;
+    if (j.is_array()) {
+      if (j.empty()) error(error_code::kRange, pointer, "empty axis: give at least one value");
+      for (std::size_t i = 0; i < j.size(); ++i)
+        if (auto v = string(j[i], at(pointer, i))) out.push_back({*v, at(pointer, i)});
+      return out;
+    }
+    if (auto v = string(j, pointer)) out.push_back({*v, pointer});
+    return out;
+  }
+
+  // A list of JSON values (a single value counts as a list of one).
+  static std::vector<std::pair<json, std::string>> items(const json& j, const std::string& p) {
+    std::vector<std::pair<json, std::string>> out;
+    if (!j.is_array()) return {{j, p}};
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back({j[i], at(p, i)});
+    return out;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  ErrorList errors_;
+};
+
+template <class T, class F>
+Axis<T> checked_axis(Reader& r, const json& j, const std::string& pointer, F convert) {
+  Axis<T> out;
+  if (j.is_array() && j.empty()) {
+    r.error(error_code::kRange, pointer, "empty axis: give at least one value");
+    return out;
+  }
+  for (const auto& [value, where] : Reader::items(j, pointer)) {
+    try {
+      if (auto v = convert(value, where)) out.push_back({*v, where});
+    } catch (const InputError& e) {
+      r.error(e.code().c_str(), where, e.message());
+    }
+  }
+  return out;
+}
+
+std::optional<arch::Bandwidth> bandwidth_of(Reader& r, const json& j, const std::string& where) {
+  if (j.is_string() && j.get<std::string>() == "unlimited") return arch::Bandwidth::infinite();
+  if (j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() > 0)
+    return arch::Bandwidth::of(j.get<double>());
+  r.error(j.is_number() ? error_code::kRange : error_code::kType, where,
+          "expected a bandwidth in bytes per cycle (> 0) or \"unlimited\"");
+  return std::nullopt;
+}
+
+Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
+                                                 const std::string& pointer) {
+  if (j.is_object()) {  // a range of square arrays
+    Axis<std::pair<long long, long long>> out;
+    for (const auto& v : r.range_axis(j, pointer, 1)) out.push_back({{v.value, v.value}, v.pointer});
+    return out;
+  }
+  return checked_axis<std::pair<long long, long long>>(
+      r, j, pointer,
+      [&](const json& v, const std::string& where) -> std::optional<std::pair<long long, long long>> {
+        if (!v.is_string()) {
+          r.error(error_code::kType, where, "expected an array shape \"RxC\"");
+          return std::nullopt;
+        }
+        return arch::parse_array_shape(v.get<std::string>(), where);
+      });
+}
+
+ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
+  ArchAxes a;
+  if (!r.object(j, p,
+                {"presets", "array", "global_buffer_bytes", "sram_bandwidth_bytes_per_cycle",
+                 "dram_bandwidth_bytes_per_cycle", "dram_latency_cycles", "clock_mhz",
+                 "dequant_elements_per_cycle"}))
+    return a;
+  if (!j.contains("presets"))
+    r.error(error_code::kMissingField, Reader::at(p, "presets"),
+            "give at least one accelerator preset name or architecture file");
+  else
+    a.presets = r.string_axis(j["presets"], Reader::at(p, "presets"));
+  auto ints = [&](const char* key, std::int64_t min) {
+    return j.contains(key) ? r.integer_axis(j[key], Reader::at(p, key), min) : Axis<std::int64_t>{};
+  };
+  auto to_ll = [](const Axis<std::int64_t>& in) {
+    Axis<long long> out;
+    for (const auto& v : in) out.push_back({v.value, v.pointer});
+    return out;
+  };
+  if (j.contains("array")) a.arrays = array_axis(r, j["array"], Reader::at(p, "array"));
+  a.buffer_bytes = to_ll(ints("global_buffer_bytes", 1));
+  a.dram_latency = to_ll(ints("dram_latency_cycles", 0));
+  a.dequant_rate = to_ll(ints("dequant_elements_per_cycle", 0));
+  for (const char* key : {"sram_bandwidth_bytes_per_cycle", "dram_bandwidth_bytes_per_cycle"}) {
+    if (!j.contains(key)) continue;
+    auto axis = checked_axis<arch::Bandwidth>(
+        r, j[key], Reader::at(p, key),
+        [&](const json& v, const std::string& where) { return bandwidth_of(r, v, where); });
+    (std::string(key)[0] == 's' ? a.sram_bandwidth : a.dram_bandwidth) = axis;
+  }
+  if (j.contains("clock_mhz"))
+    a.clock_mhz = checked_axis<double>(r, j["clock_mhz"], Reader::at(p, "clock_mhz"),
+                                       [&](const json& v, const std::string& where) {
+                                         return r.number(v, where);
+                                       });
+  return a;
+}
+
+std::optional<LayerRows> layer_rows(Reader& r, const json& j, const std::string& where) {
+  if (j == "total") return LayerRows::kTotal;
+  if (j == "each") return LayerRows::kEach;
+  r.error(j.is_string() ? error_code::kUnknownName : error_code::kType, where,
+          "expected \"total\" (one row per workload) or \"each\" (one row per matmul)");
+  return std::nullopt;
+}
+
+void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSpec& m) {
+  if (!r.object(j, p,
+                {"model", "phase", "batch", "prompt", "context", "qkv", "gate_up", "lm_head",
+                 "layers"}))
+    return;
+  if (auto f = r.string(j["model"], Reader::at(p, "model"))) m.file = {*f, Reader::at(p, "model")};
+  const std::string phase_p = Reader::at(p, "phase");
+  if (!j.contains("phase"))
+    r.error(error_code::kMissingField, phase_p, "give \"prefill\", \"decode\" or both");
+  else
+    m.phases = checked_axis<llm::Phase>(
+        r, j["phase"], phase_p, [&](const json& v, const std::string& where) -> std::optional<llm::Phase> {
+          if (!v.is_string()) {
+            r.error(error_code::kType, where, "expected \"prefill\" or \"decode\"");
+            return std::nullopt;
+          }
+          return llm::parse_phase(v.get<std::string>());
+        });
+  m.batches = j.contains("batch") ? r.integer_axis(j["batch"], Reader::at(p, "batch"), 1)
+                                  : Axis<std::int64_t>{{1, p}};
+  bool prefill = false, decode = false;
+  for (const auto& ph : m.phases) (ph.value == llm::Phase::kPrefill ? prefill : decode) = true;
+  auto lengths = [&](const char* key, bool needed, Axis<std::int64_t>& out) {
+    const std::string where = Reader::at(p, key);
+    if (j.contains(key)) {
+      if (!needed)
+        r.error(error_code::kUsage, where,
+                std::string("\"") + key + "\" is given but no phase uses it");
+      else
+        out = r.integer_axis(j[key], where, 1);
+    } else if (needed) {
+      r.error(error_code::kMissingField, where,
+              std::string("the ") + (key[0] == 'p' ? "prefill" : "decode") +
+                  " phase needs \"" + key + "\" (tokens)");
+    }
+  };
+  if (!m.phases.empty()) {
+    lengths("prompt", prefill, m.prompts);
+    lengths("context", decode, m.contexts);
+  }
+  auto choice = [&](const char* key, const char* yes, const char* no, bool& out) {
+    if (!j.contains(key)) return;
+    if (j[key] == yes) out = true;
+    else if (j[key] == no) out = false;
+    else
+      r.error(error_code::kUnknownName, Reader::at(p, key),
+              std::string("expected \"") + yes + "\" or \"" + no + "\"");
+  };
+  choice("qkv", "fused", "separate", m.fused_qkv);
+  choice("gate_up", "fused", "separate", m.fused_gate_up);
+  choice("lm_head", "all", "last", m.lm_head_all);
+  if (j.contains("layers"))
+    if (auto l = layer_rows(r, j["layers"], Reader::at(p, "layers"))) m.layers = *l;
+}
+
+void parse_log(Reader& r, const json& j, const std::string& p, LogWorkloadSpec& l) {
+  if (!r.object(j, p, {"log", "lenient", "layers"})) return;
+  if (auto f = r.string(j["log"], Reader::at(p, "log"))) l.file = {*f, Reader::at(p, "log")};
+  if (j.contains("lenient"))
+    if (auto b = r.boolean(j["lenient"], Reader::at(p, "lenient"))) l.lenient = *b;
+  if (j.contains("layers"))
+    if (auto rows = layer_rows(r, j["layers"], Reader::at(p, "layers"))) l.layers = *rows;
+}
+
+void parse_gemm(Reader& r, const json& j, const std::string& p, GemmWorkloadSpec& g) {
+  if (!r.object(j, p, {"gemm", "name"})) return;
+  g.pointer = Reader::at(p, "gemm");
+  g.name = "gemm";
+  if (j.contains("name"))
+    if (auto n = r.string(j["name"], Reader::at(p, "name"))) g.name = *n;
+  const json& s = j["gemm"];
+  const std::string& sp = g.pointer;
+  if (!r.object(s, sp, {"m", "n", "k", "batch", "b"})) return;
+  for (const char* key : {"m", "n", "k"}) {
+    if (!s.contains(key)) {
+      r.error(error_code::kMissingField, Reader::at(sp, key), "a GEMM needs m, n and k");
+      continue;
+    }
+    Axis<std::int64_t> axis = r.integer_axis(s[key], Reader::at(sp, key), 1);
+    (key[0] == 'm' ? g.m : key[0] == 'n' ? g.n : g.k) = std::move(axis);
+  }
+  g.batches = s.contains("batch") ? r.integer_axis(s["batch"], Reader::at(sp, "batch"), 1)
+                                  : Axis<std::int64_t>{{1, sp}};
+  if (s.contains("b")) {
+    try {
+      if (auto b = r.string(s["b"], Reader::at(sp, "b")))
+        g.b_operand = llm::parse_operand_kind(*b);
+    } catch (const InputError& e) {
+      r.error(e.code().c_str(), Reader::at(sp, "b"), e.message());
+    }
+  }
+}
+
+std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::string& p) {
+  std::vector<WorkloadSpec> out;
+  if (!j.is_array() || j.empty()) {
+    r.error(j.is_array() ? error_code::kRange : error_code::kType, p,
+            "expected a non-empty list of workloads ({\"model\": ...}, {\"log\": ...} or "
+            "{\"gemm\": ...})");
+    return out;
+  }
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string wp = Reader::at(p, i);
+    WorkloadSpec w;
+    w.pointer = wp;
+    const json& item = j[i];
+    const int kinds = item.is_object() ? int(item.contains("model")) + int(item.contains("log")) +
+                                             int(item.contains("gemm"))
+                                       : 0;
+    if (kinds != 1) {
+      r.error(item.is_object() ? error_code::kMissingField : error_code::kType, wp,
+              "a workload has exactly one of \"model\", \"log\" or \"gemm\"");
+      continue;
+    }
+    if (item.contains("model")) w.kind = WorkloadSpec::Kind::kModel, parse_model(r, item, wp, w.model);
+    else if (item.contains("log")) w.kind = WorkloadSpec::Kind::kLog, parse_log(r, item, wp, w.log);
+    else w.kind = WorkloadSpec::Kind::kGemm, parse_gemm(r, item, wp, w.gemm);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool operator==(const ArchAxes& a, const ArchAxes& b) {
+  return a.presets == b.presets && a.arrays == b.arrays && a.buffer_bytes == b.buffer_bytes &&
+         a.sram_bandwidth == b.sram_bandwidth && a.dram_bandwidth == b.dram_bandwidth &&
+         a.dram_latency == b.dram_latency && a.clock_mhz == b.clock_mhz &&
+         a.dequant_rate == b.dequant_rate;
+}
+
+SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
+  (void)operator_eq_bw;
+  Reader r(file);
+  SweepSpec s;
+  s.file = file;
+  s.tilings = {{TilingChoice{}, ""}};
+  s.quant = {{"q0f16", ""}};
+  if (!r.object(document, "",
+                {"name", "architectures", "dataflows", "tilings", "quant", "workloads",
+                 "relation_centric"})) {
+    r.errors().throw_if_any();
+  }
+  if (document.contains("name"))
+    if (auto n = r.string(document["name"], "/name")) s.name = *n;
+  if (!document.contains("architectures"))
+    r.error(error_code::kMissingField, "/architectures", "the sweep needs \"architectures\"");
+  else
+    s.arch = parse_arch(r, document["architectures"], "/architectures");
+  if (!document.contains("dataflows")) {
+    r.error(error_code::kMissingField, "/dataflows", "give the dataflows to sweep (os, ws, is)");
+  } else {
+    s.dataflows = checked_axis<std::string>(
+        r, document["dataflows"], "/dataflows",
+        [&](const json& v, const std::string& where) -> std::optional<std::string> {
+          auto name = r.string(v, where);
+          if (name) mapping::parse_dataflow(*name);  // throws unknown-name
+          return name;
+        });
+  }
+  if (document.contains("tilings"))
+    s.tilings = checked_axis<TilingChoice>(
+        r, document["tilings"], "/tilings",
+        [&](const json& v, const std::string& where) -> std::optional<TilingChoice> {
+          auto text = r.string(v, where);
+          if (!text) return std::nullopt;
+          if (*text == "auto") return TilingChoice{true, "auto"};
+          return TilingChoice{false, mapping::to_string(mapping::parse_tiling(*text, where))};
+        });
+  if (document.contains("quant")) s.quant = r.string_axis(document["quant"], "/quant");
+  if (!document.contains("workloads"))
+    r.error(error_code::kMissingField, "/workloads", "the sweep needs \"workloads\"");
+  else
+    s.workloads = parse_workloads(r, document["workloads"], "/workloads");
+  if (document.contains("relation_centric"))
+    if (auto b = r.boolean(document["relation_centric"], "/relation_centric"))
+      s.relation_centric = *b;
+  r.errors().throw_if_any();
+  return s;
+}
+
+SweepSpec load_sweep_spec(const std::string& path) {
+  const std::string text = io::detail::read_text_file(path);
+  return parse_sweep_spec(io::parse_json_strict(text, path), path);
+}
+
+}  // namespace tenet::sweep

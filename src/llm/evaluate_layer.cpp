@@ -104,6 +104,10 @@ AppliedScheme apply_scheme(const QuantSpec& scheme, const MatmulShape& shape) {
       a.spec.kv_cache = activations_as_b(scheme.activations);
       break;
   }
+  // Nothing left to dequantize (e.g. unquantized logged weights of a weight-only scheme).
+  const bool kv_quantized = a.spec.kv_cache && a.spec.kv_cache->quantized();
+  if (!a.spec.weights.quantized() && !kv_quantized)
+    a.spec.dequant.placement = quant::DequantPlacement::kNone;
   quant::validate(a.spec);
   return a;
 }

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
+#include "cli/analyze_hw.hpp"
 #include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/error.hpp"
@@ -46,12 +48,14 @@ struct OutputOptions {
 struct AnalyzeOptions {
   InputOptions input;
   AnalysisFlags analysis;
+  HardwareOptions hardware;
   OutputOptions output;
 };
 
 // ---- options ------------------------------------------------------------------------------
 
-void add_input_options(CLI::App& app, InputOptions& o) {
+// Returns the --gemm option (the hardware options depend on it).
+CLI::Option* add_input_options(CLI::App& app, InputOptions& o) {
   const char* group =
       "Input (exactly one of: --spec, the three --tenet-* files, --tenet-experiment, --gemm)";
   auto* spec = app.add_option("--spec", o.spec, "JSON spec (docs/formats.md)")->group(group);
@@ -71,7 +75,9 @@ void add_input_options(CLI::App& app, InputOptions& o) {
       app.add_option("--gemm", o.gemm, "GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")
           ->group(group);
   auto* array =
-      app.add_option("--array", o.array, "GEMM generator: PE array RxC, e.g. 16x16")->group(group);
+      app.add_option("--array", o.array,
+                     "GEMM generator: PE array RxC, e.g. 16x16 (with --arch: overrides its shape)")
+          ->group(group);
   auto* flow =
       app.add_option("--dataflow", o.dataflow, "GEMM generator: os, ws or is")->group(group);
   const char* gen = "GEMM generator settings";
@@ -94,10 +100,11 @@ void add_input_options(CLI::App& app, InputOptions& o) {
   pe->needs(stmt);
   map->needs(stmt);
   data->needs(exp);
-  gemm->needs(array)->needs(flow);
+  gemm->needs(flow);  // and --array or --arch: checked in resolve_gemm_setup's caller
   array->needs(gemm);
   flow->needs(gemm);
   for (auto* setting : settings) setting->needs(gemm);
+  return gemm;
 }
 
 void add_analysis_options(CLI::App& app, AnalysisFlags& o) {
@@ -155,16 +162,17 @@ auto for_option(const char* option, F&& f) {
   }
 }
 
-io::Problem generate_gemm(const InputOptions& o) {
-  const auto shape = for_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
-  const auto array = for_option("--array", [&] { return io::parse_array_shape(o.array); });
-  const auto flow = for_option("--dataflow", [&] { return mapping::parse_dataflow(o.dataflow); });
+io::Problem generate_gemm(const InputOptions& o, const GemmSetup& setup) {
+  const arch::Accelerator& acc = setup.accelerator;
   try {
-    return io::Problem{mapping::make_gemm_workload(shape, {o.bits_a, o.bits_b, o.bits_c}),
-                       mapping::make_systolic_array(array.rows, array.cols, o.bandwidth, o.latency),
-                       mapping::make_systolic_mapping(flow, array.rows, array.cols), std::nullopt,
-                       std::nullopt};
+    return io::Problem{gemm_workload(setup, {o.bits_a, o.bits_b, o.bits_c}),
+                       setup.from_arch ? acc.architecture()
+                                       : mapping::make_systolic_array(acc.rows(), acc.cols(),
+                                                                      o.bandwidth, o.latency),
+                       mapping::make_systolic_mapping(setup.dataflow, acc.rows(), acc.cols()),
+                       std::nullopt, std::nullopt};
   } catch (const InputError& e) {
+    if (!e.file().empty() || e.where().rfind("--", 0) == 0) throw;
     throw on_option(e);
   }
 }
@@ -188,11 +196,19 @@ InputFiles input_files(const InputOptions& o) {
                              "--tenet-experiment or --gemm/--array/--dataflow");
 }
 
-io::Problem load_problem(const InputOptions& o, const InputFiles& files) {
+io::Problem load_problem(const InputOptions& o, const InputFiles& files,
+                         const std::optional<GemmSetup>& setup) {
   if (!files.spec.empty()) return io::load_spec(files.spec);
   if (!files.statement.empty())
     return io::load_tenet_files(files.statement, files.pe, files.mapping);
-  return generate_gemm(o);
+  return generate_gemm(o, *setup);
+}
+
+std::optional<GemmSetup> gemm_setup(const AnalyzeOptions& o, const InputFiles& files) {
+  if (!files.gemm) return std::nullopt;
+  if (o.input.array.empty() && o.hardware.arch.empty())
+    throw CLI::ValidationError("--gemm", "needs --array RxC or --arch NAME|FILE");
+  return resolve_gemm_setup(o.input.gemm, o.input.array, o.input.dataflow, o.hardware);
 }
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
@@ -247,26 +263,55 @@ void write_output(const std::string& text, const OutputOptions& o) {
     throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
 }
 
+std::string render(const analysis::Report& report, io::ReportFormat format,
+                   const io::ReportContext& context, const HardwareReport& hardware) {
+  switch (format) {
+    case io::ReportFormat::kJson: {
+      nlohmann::ordered_json j = io::report_to_json(report, context);
+      merge_keys(j, hardware.keys);
+      return j.dump(2) + "\n";
+    }
+    case io::ReportFormat::kCsv:
+      return io::report_to_csv(report) + keys_to_csv_rows(hardware.keys);
+    case io::ReportFormat::kTable:
+      break;
+  }
+  const std::string table = io::report_to_table(report, context);
+  return hardware.table.empty() ? table : table + "\n" + hardware.table;
+}
+
 void run_analyze(const AnalyzeOptions& o) {
   const auto format =
       for_option("--format", [&] { return io::parse_report_format(o.output.format); });
   const InputFiles files = input_files(o.input);
-  const io::Problem problem = load_problem(o.input, files);
+  const std::optional<GemmSetup> setup = gemm_setup(o, files);
+  const io::Problem problem = load_problem(o.input, files, setup);
   const analysis::Options options = analysis_options(o.analysis, problem);
-  const analysis::Report report = [&] {
+  analysis::Report report = [&] {
     try {
       return analysis::analyze(problem.workload, problem.architecture, problem.mapping, options);
     } catch (const InputError& e) {
       throw locate_analysis_error(e, files, o.analysis);
     }
   }();
-  write_output(io::format_report(report, format, {&problem, &options}), o.output);
+  HardwareReport hardware;
+  if (setup) {
+    if (setup->scheme) rename_quant_tensors(report, problem.workload);
+    hardware = evaluate_hardware(*setup, o.hardware, {o.input.bits_a, o.input.bits_b,
+                                                      o.input.bits_c});
+  }
+  write_output(render(report, format, {&problem, &options}, hardware), o.output);
 }
 
 void setup_analyze(CLI::App& sub) {
   auto options = std::make_shared<AnalyzeOptions>();
-  add_input_options(sub, options->input);
+  CLI::Option* gemm = add_input_options(sub, options->input);
   add_analysis_options(sub, options->analysis);
+  add_hardware_options(sub, options->hardware, gemm);
+  for (const char* generator : {"--bandwidth", "--latency"})
+    sub.get_option(generator)->excludes("--arch");
+  for (const char* bits : {"--bits-a", "--bits-b", "--bits-c"})
+    sub.get_option(bits)->excludes("--quant");
   add_output_options(sub, options->output);
   sub.callback([options] { run_analyze(*options); });
 }

@@ -1,0 +1,325 @@
+#include "cli/analyze_hw.hpp"
+
+#include <fmt/core.h>
+
+#include <map>
+
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/format.hpp"
+#include "tenet/hw/problem.hpp"
+#include "tenet/hw/tiling_search.hpp"
+#include "tenet/io/shape_text.hpp"
+#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/quant/apply.hpp"
+#include "tenet/quant/quant_costs.hpp"
+#include "tenet/quant/quant_hw_format.hpp"
+#include "tenet/quant/quant_json.hpp"
+
+namespace tenet::cli {
+namespace {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+// Runs `f`, placing an InputError that has no file and no location on `option`.
+template <typename F>
+auto on_option(const char* option, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.where().empty() || !e.file().empty()) throw;
+    throw InputError(e.code(), "", option, e.message());
+  }
+}
+
+long long as_ll(const poly::Integer& v) { return poly::to_int64(v); }
+
+std::string with_commas(const poly::Integer& v) {
+  const std::string digits = poly::Integer(abs(v)).get_str();
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+bool parse_timing(const std::string& timing, bool from_arch) {
+  if (timing.empty()) return from_arch;
+  if (timing == "systolic") return true;
+  if (timing == "tenet") return false;
+  throw InputError(error_code::kUnknownName, "", "--timing",
+                   "expected systolic or tenet, got \"" + timing + "\"");
+}
+
+mapping::Tiling tiling_of(const HardwareOptions& o) {
+  if (o.tile == "auto") {
+    if (!o.loop_order.empty())
+      throw InputError(error_code::kUsage, "", "--loop-order",
+                       "a loop order needs explicit tile sizes (--tile MxNxK); with --tile auto "
+                       "the order is chosen with the tiles");
+    return {};
+  }
+  mapping::Tiling t = mapping::parse_tiling(o.tile, "--tile");
+  if (!o.loop_order.empty())
+    t.order = mapping::parse_tiling("0x0x0:" + o.loop_order, "--loop-order").order;
+  return t;
+}
+
+// The dequant throughput of the TENET-timing quantization summary: --dequant-rate, else the
+// scheme's, else the default unit of llm::default_dequant_rate.
+quant::QuantSpec with_dequant_rate(quant::QuantSpec spec, const GemmSetup& s, long long rate) {
+  quant::DequantSpec& d = spec.dequant;
+  if (rate > 0) {
+    d.elements_per_cycle = rate;
+    d.ops_per_cycle = 0;
+  } else if (d.elements_per_cycle <= 0 && d.ops_per_cycle <= 0) {
+    d.elements_per_cycle = llm::default_dequant_rate(s.accelerator, s.dataflow);
+  }
+  return spec;
+}
+
+json tenet_quant_keys(const quant::QuantSpec& spec, const quant::QuantCosts& c) {
+  const quant::QuantOps& ops = c.ops;
+  json keys = json::object();
+  keys["quant"] = {{"scheme", spec.name},
+                   {"mac_precision",
+                    {{"a", quant::to_string(c.mac.a)},
+                     {"b", quant::to_string(c.mac.b)},
+                     {"accumulate", quant::to_string(c.mac.accumulate)}}},
+                   {"effective_bits_per_weight", c.effective_bits_per_weight.get_d()},
+                   {"weight_bytes", as_ll(c.weight_bytes)}};
+  const bool dequantizes = quant::dequantizes(spec);
+  keys["dequant"] = {
+      {"ops", as_ll(ops.dequant)},
+      {"cycles", c.dequant_cycles ? json(as_ll(*c.dequant_cycles)) : json(0)},
+      {"elements", as_ll(ops.dequant_elements)},
+      {"ops_per_element", ops.dequant_ops_per_element},
+      {"placement", quant::to_string(dequantizes ? spec.dequant.placement
+                                                 : quant::DequantPlacement::kNone)}};
+  keys["epilogue"] = {{"ops", as_ll(ops.epilogue)}};
+  keys["rescale"] = {{"ops", as_ll(ops.rescale)}};
+  keys["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
+  keys["quantize"] = {{"activation_ops", as_ll(ops.activation_quant)},
+                      {"output_ops", as_ll(ops.output_quant)}};
+  keys["tensors"] = json::object();
+  for (const quant::TensorStorage& t : c.tensors)
+    keys["tensors"][t.name] = {{"bits", t.bits},
+                               {"storage_bits", t.word_bits},
+                               {"elements", as_ll(t.elements)},
+                               {"words", as_ll(t.words)},
+                               {"storage_bytes", as_ll(t.bytes())}};
+  return keys;
+}
+
+std::string tenet_quant_table(const quant::QuantSpec& spec, const quant::QuantCosts& c) {
+  const quant::QuantOps& ops = c.ops;
+  std::string out = fmt::format(
+      "Quantization {} (TENET timing: no hardware model; dequant work counts each weight once)\n",
+      spec.name);
+  out += fmt::format("  MACs                 {} x {} -> {}\n", quant::to_string(c.mac.a),
+                     quant::to_string(c.mac.b), quant::to_string(c.mac.accumulate));
+  out += fmt::format("  bits per weight      {:.4g} bits (weights + scales/zeros: {} bytes)\n",
+                     c.effective_bits_per_weight.get_d(), with_commas(c.weight_bytes));
+  out += fmt::format("  dequant              {} ops ({} elements x {} ops), {} cycles\n",
+                     with_commas(ops.dequant), with_commas(ops.dequant_elements),
+                     ops.dequant_ops_per_element,
+                     c.dequant_cycles ? with_commas(*c.dequant_cycles) : std::string("0"));
+  out += fmt::format("  epilogue / rescale   {} / {} ops\n", with_commas(ops.epilogue),
+                     with_commas(ops.rescale));
+  out += fmt::format("  quantize A / C       {} / {} ops\n", with_commas(ops.activation_quant),
+                     with_commas(ops.output_quant));
+  out += "  tensor storage (bits per value, word bits, elements, words, bytes):\n";
+  for (const quant::TensorStorage& t : c.tensors)
+    out += fmt::format("    {:<9} {:>3} {:>3} {:>16} {:>16} {:>16}\n", t.name, t.bits,
+                       t.word_bits, with_commas(t.elements), with_commas(t.words),
+                       with_commas(t.bytes()));
+  return out;
+}
+
+std::string unit_of(const std::string& path, const std::string& leaf) {
+  if (path.rfind("energy_pj", 0) == 0 || leaf == "energy_pj") return "pJ";
+  if (path.rfind("cycles", 0) == 0 || path.rfind("busy_cycles", 0) == 0 || leaf == "cycles" ||
+      leaf == "cycles_per_mac" || leaf == "latency_cycles")
+    return "cycles";
+  if (leaf.find("bytes") != std::string::npos || path.rfind("bytes", 0) == 0) return "bytes";
+  static const std::map<std::string, std::string> units{
+      {"sram_reads", "elements"},       {"sram_writes", "elements"},
+      {"sram_array_reads", "elements"}, {"sram_array_writes", "elements"},
+      {"dram_reads", "elements"},       {"dram_writes", "elements"},
+      {"register_reads", "elements"},   {"register_writes", "elements"},
+      {"elements", "elements"},         {"words", "words"},
+      {"bits", "bits per value"},       {"storage_bits", "bits per element as stored"},
+      {"utilization", "0-1"},           {"mapping_efficiency", "0-1"},
+      {"seconds", "s"},                 {"macs", "MACs"},
+      {"folds", "folds"},               {"tiles", "tiles"},
+      {"ops", "ops"},                   {"activation_ops", "ops"},
+      {"output_ops", "ops"},            {"ops_per_element", "ops per element"},
+      {"macs_per_cycle_per_pe", "MACs/cycle"}, {"effective_bits_per_weight", "bits per weight"},
+      {"rows", "PEs"},                  {"cols", "PEs"}};
+  const auto it = units.find(leaf);
+  return it == units.end() ? "" : it->second;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string value_text(const json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+void flatten(const json& v, const std::string& section, const std::string& name,
+             const std::string& path, std::string& out) {
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      flatten(it.value(), section, name, path.empty() ? it.key() : path + "." + it.key(), out);
+    return;
+  }
+  const std::string leaf = path.substr(path.find_last_of('.') + 1);
+  out += csv_field(section) + "," + csv_field(name) + "," + csv_field(path) + "," +
+         csv_field(value_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
+}
+
+}  // namespace
+
+void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) {
+  const char* group = "Hardware, timing and quantization (with --gemm)";
+  CLI::Option* options[] = {
+      app.add_option("--arch", o.arch,
+                     "accelerator: preset name (configs/arch) or architecture JSON file; "
+                     "--array overrides its shape")
+          ->group(group),
+      app.add_option("--timing", o.timing,
+                     "systolic (hardware model: cycles, accesses, energy; default with --arch) or "
+                     "tenet (the TENET delay only; default without --arch)")
+          ->group(group),
+      app.add_option("--quant", o.quant,
+                     "quantization scheme: preset name (configs/quant) or JSON file; B is the "
+                     "weight operand")
+          ->group(group),
+      app.add_option("--tile", o.tile,
+                     "systolic timing: buffer tiling MxNxK[:ORDER] (0 = whole dimension) or "
+                     "auto (default: chosen to fit the buffer)")
+          ->group(group),
+      app.add_option("--loop-order", o.loop_order,
+                     "systolic timing: tile loop order, a permutation of mnk (outermost first); "
+                     "needs --tile MxNxK")
+          ->group(group),
+      app.add_option("--dequant-rate", o.dequant_rate,
+                     "dequant unit throughput, elements/cycle (default: the scheme's, else one "
+                     "per array column; is: per row)")
+          ->group(group)};
+  for (CLI::Option* option : options) option->needs(gemm);
+}
+
+GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
+                             const std::string& dataflow, const HardwareOptions& o) {
+  const mapping::GemmShape shape = on_option("--gemm", [&] { return io::parse_gemm_shape(gemm); });
+  const mapping::Dataflow flow =
+      on_option("--dataflow", [&] { return mapping::parse_dataflow(dataflow); });
+  const bool from_arch = !o.arch.empty();
+  arch::Accelerator acc = [&] {
+    if (from_arch) {
+      arch::Accelerator a =
+          on_option("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
+      if (array.empty()) return a;
+      const auto [rows, cols] = arch::parse_array_shape(array, "--array");
+      return arch::with_array_shape(a, rows, cols);
+    }
+    const auto a = on_option("--array", [&] { return io::parse_array_shape(array); });
+    return arch::make_ideal_systolic(a.rows, a.cols);
+  }();
+  GemmSetup s{shape, flow, std::move(acc), from_arch, parse_timing(o.timing, from_arch), {}};
+  if (!o.quant.empty()) s.scheme = on_option("--quant", [&] { return quant::load_quant(o.quant); });
+  if (o.dequant_rate < 0)
+    throw InputError(error_code::kRange, "", "--dequant-rate",
+                     fmt::format("expected a throughput > 0, got {}", o.dequant_rate));
+  return s;
+}
+
+workload::Workload gemm_workload(const GemmSetup& s, const mapping::GemmBits& bits) {
+  workload::Workload w = mapping::make_gemm_workload(s.shape, bits);
+  if (!s.scheme) return w;
+  return on_option("--quant", [&] { return quant::apply(w, *s.scheme); });
+}
+
+void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload) {
+  std::map<std::string, std::string> names;
+  for (const workload::Access& a : workload.accesses()) names[a.tensor] = quant::report_name(a);
+  for (analysis::TensorMetrics& t : report.tensors) {
+    const auto it = names.find(t.name);
+    if (it != names.end()) t.name = it->second;
+  }
+}
+
+HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
+                                 const mapping::GemmBits& bits) {
+  HardwareReport r;
+  r.keys["tensors"] = json::object();
+  if (!s.systolic) {
+    if (!s.scheme) return r;
+    const quant::QuantSpec spec = with_dequant_rate(*s.scheme, s, o.dequant_rate);
+    const quant::QuantCosts c =
+        quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
+    r.keys = tenet_quant_keys(spec, c);
+    r.table = tenet_quant_table(spec, c);
+    return r;
+  }
+  const mapping::Tiling tiling = tiling_of(o);
+  if (s.scheme) {
+    llm::MatmulShape shape;
+    shape.name = "gemm";
+    shape.m = s.shape.m, shape.n = s.shape.n, shape.k = s.shape.k;
+    llm::LayerOptions lo;
+    lo.choose_tiling = o.tile == "auto";
+    lo.tiling = tiling;
+    lo.dequant_elements_per_cycle = o.dequant_rate;
+    const auto e = llm::evaluate_layer_detail(s.accelerator, s.dataflow, *s.scheme, shape, lo);
+    quant::merge_into(r.keys, e.product);
+    r.table = hw::format_table(e.product.hw) + quant::format_table(e.product);
+    return r;
+  }
+  const hw::GemmProblem problem = hw::make_gemm_problem(s.shape, bits);
+  const mapping::Tiling chosen =
+      o.tile == "auto" ? hw::choose_tiling(s.accelerator, problem, s.dataflow) : tiling;
+  const hw::Result result = hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen);
+  hw::merge_into(r.keys, result);
+  r.table = hw::format_table(result);
+  return r;
+}
+
+void merge_keys(ojson& report, const json& extra) {
+  for (auto it = extra.begin(); it != extra.end(); ++it) {
+    if (it.key() != "tensors") {
+      report[it.key()] = ojson::parse(it.value().dump());
+      continue;
+    }
+    for (auto t = it.value().begin(); t != it.value().end(); ++t) {
+      ojson& entry = report["tensors"][t.key()];
+      for (auto f = t.value().begin(); f != t.value().end(); ++f)
+        if (!entry.contains(f.key())) entry[f.key()] = ojson::parse(f.value().dump());
+    }
+  }
+}
+
+std::string keys_to_csv_rows(const json& extra) {
+  std::string out;
+  for (auto it = extra.begin(); it != extra.end(); ++it) {
+    if (it.key() == "tensors") {
+      for (auto t = it.value().begin(); t != it.value().end(); ++t)
+        flatten(t.value(), "tensor", t.key(), "", out);
+      continue;
+    }
+    flatten(it.value(), "hardware", "", it.key(), out);
+  }
+  return out;
+}
+
+}  // namespace tenet::cli

@@ -1,0 +1,66 @@
+// The hardware, timing and quantization side of `tenet analyze --gemm` (internal to the CLI):
+// options, the accelerator / scheme they select, the quantized workload for the relation-centric
+// analysis, and the hardware model's keys added to the report (docs/cli.md, docs/output.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "tenet/analysis/tenet_metrics.hpp"
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/quant/quant_spec.hpp"
+#include "tenet/workload/workload.hpp"
+
+namespace tenet::cli {
+
+struct HardwareOptions {
+  std::string arch;     // --arch NAME|FILE
+  std::string timing;   // --timing systolic|tenet (empty: systolic with --arch, else tenet)
+  std::string quant;    // --quant NAME|FILE
+  std::string tile = "auto";  // --tile MxNxK[:ORDER] | auto
+  std::string loop_order;     // --loop-order ORDER (overrides the order of --tile)
+  long long dequant_rate = 0;  // --dequant-rate elements/cycle
+};
+
+// Adds the options (group "Hardware, timing and quantization (with --gemm)"); each needs `gemm`.
+void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm);
+
+// The accelerator, dataflow, shape, timing and scheme a `--gemm` analysis uses.
+struct GemmSetup {
+  mapping::GemmShape shape;
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  arch::Accelerator accelerator;  // --arch (shape overridden by --array), else the ideal array
+  bool from_arch = false;         // accelerator came from --arch
+  bool systolic = false;          // --timing systolic (explicit, or implied by --arch)
+  std::optional<quant::QuantSpec> scheme;
+};
+
+// `array` may be empty when --arch is given. Errors name the option they come from.
+GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
+                             const std::string& dataflow, const HardwareOptions& o);
+
+// The GEMM workload with the scheme applied (bits, scale/zero accesses) when there is one.
+workload::Workload gemm_workload(const GemmSetup& s, const mapping::GemmBits& bits);
+
+// Scale / zero tensors get their report names ("B_scale" -> "B.scale").
+void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload);
+
+// What the hardware model adds: JSON keys (merged into the report: top-level keys added,
+// per-tensor fields added beside the relation-centric ones) and a table with units.
+struct HardwareReport {
+  nlohmann::json keys = nlohmann::json::object();
+  std::string table;
+};
+HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
+                                 const mapping::GemmBits& bits);
+
+// Adds `extra` to a report: top-level keys are set, tensors.NAME fields added where absent.
+void merge_keys(nlohmann::ordered_json& report, const nlohmann::json& extra);
+// CSV rows (section,name,metric,value,unit) of the added keys: section "hardware" (or
+// "quantization") for report-level keys, "tensor" for per-tensor fields.
+std::string keys_to_csv_rows(const nlohmann::json& extra);
+
+}  // namespace tenet::cli

@@ -1,6 +1,7 @@
 #include "tenet/sweep/sweep_plan.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 
 #include "tenet/arch/accelerator_presets.hpp"
@@ -43,6 +44,23 @@ auto at_field(const SweepSpec& spec, const std::string& pointer, F&& load) -> de
     }
     throw InputError(e.code(), spec.file, pointer, message);
   }
+}
+
+bool path_like(const std::string& name) {
+  return name.find('/') != std::string::npos ||
+         (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
+}
+
+// A file named in the spec: relative paths are relative to the spec file's directory.
+std::string input_path(const SweepSpec& spec, const std::string& name) {
+  const std::filesystem::path p(name);
+  if (spec.file.empty() || p.is_absolute()) return name;
+  return (std::filesystem::path(spec.file).parent_path() / p).lexically_normal().string();
+}
+
+// A preset name, or a file (path-like names) relative to the spec.
+std::string preset_or_path(const SweepSpec& spec, const std::string& name) {
+  return path_like(name) ? input_path(spec, name) : name;
 }
 
 long long buffer_total(const arch::GlobalBuffer& gb) {
@@ -165,7 +183,7 @@ void add_instance(std::vector<WorkloadInstance>& out, WorkloadInstance w, LayerR
 void expand_model(const SweepSpec& spec, const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
   const ModelWorkloadSpec& m = w.model;
   const llm::ModelConfig config =
-      at_field(spec, m.file.pointer, [&] { return llm::load_model_config(m.file.value); });
+      at_field(spec, m.file.pointer, [&] { return llm::load_model_config(input_path(spec, m.file.value)); });
   for (const auto& phase : m.phases)
     for (const auto& batch : m.batches) {
       const bool prefill = phase.value == llm::Phase::kPrefill;
@@ -194,7 +212,7 @@ void expand_log(const SweepSpec& spec, const WorkloadSpec& w, std::vector<Worklo
   io::LogReadOptions options;
   options.lenient = w.log.lenient;
   const io::WorkloadLog log = at_field(
-      spec, w.log.file.pointer, [&] { return io::read_workload_log_file(w.log.file.value, options); });
+      spec, w.log.file.pointer, [&] { return io::read_workload_log_file(input_path(spec, w.log.file.value), options); });
   if (log.entries.empty())
     throw InputError(error_code::kRange, spec.file, w.log.file.pointer,
                      "the log " + w.log.file.value + " holds no matmul record");
@@ -292,7 +310,7 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
   p.spec_ = spec;
   for (const auto& name : spec.arch.presets)
     p.presets_.push_back(at_field(spec, name.pointer, [&] {
-      return arch::load_accelerator_preset(name.value).spec();
+      return arch::load_accelerator_preset(preset_or_path(spec, name.value)).spec();
     }));
   check_arch_axes(spec, p.presets_);
   p.arch_radix_ = {spec.arch.presets.size()};
@@ -302,7 +320,7 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
     p.arch_count_ = checked_product(p.arch_count_, p.arch_radix_.back(), spec.file);
   }
   for (const auto& q : spec.quant)
-    p.quants_.push_back({q.value, at_field(spec, q.pointer, [&] { return quant::load_quant(q.value); })});
+    p.quants_.push_back({q.value, at_field(spec, q.pointer, [&] { return quant::load_quant(preset_or_path(spec, q.value)); })});
   for (const auto& d : spec.dataflows) p.dataflows_.push_back(mapping::parse_dataflow(d.value));
   for (const auto& t : spec.tilings) {
     TilingValue v{t.value.automatic, {}, t.value.text};

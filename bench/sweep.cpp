@@ -1,0 +1,132 @@
+// Sweep throughput (docs/sweep.md#performance).
+//
+//   BM_layer/<dataflow>/<tiling>   one llm::evaluate_layer call per iteration, cycling over the
+//                                  distinct matmuls of Llama-2-7B prefill (prompt 2048) and decode
+//                                  (context 2048), q4f16_1 on scalable-32x32; no memo. Counter
+//                                  evals_per_s_per_core = evaluations / CPU second.
+//   BM_sweep/<memo>                a sweep (1 thread) of those two workloads x 3 dataflows x
+//                                  4 schemes x 4 buffer sizes, auto tiling, with and without the
+//                                  memo: points/s, evaluate_layer calls and layer costs per CPU s.
+//   BM_whole_model                 the issue's figure: Llama-2-7B prefill + decode, all layers,
+//                                  4 schemes x 3 dataflows, 2 threads (wall time).
+#include <benchmark/benchmark.h>
+
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/llm/model_config.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+#include "tenet/quant/quant_json.hpp"
+#include "tenet/sweep/sweep_plan.hpp"
+#include "tenet/sweep/sweep_runner.hpp"
+#include "tenet/sweep/sweep_spec.hpp"
+
+namespace {
+
+using namespace tenet;
+
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+std::vector<llm::MatmulShape> llama_shapes() {
+  const llm::ModelConfig model =
+      llm::load_model_config(std::string(TENET_SOURCE_DIR) + "/workloads/models/llama-2-7b.json");
+  llm::GenerationOptions prefill;
+  prefill.prompt = 2048;
+  llm::GenerationOptions decode;
+  decode.phase = llm::Phase::kDecode;
+  decode.context = 2048;
+  std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(model, prefill);
+  for (const auto& s : llm::generate_matmuls(model, decode)) shapes.push_back(s);
+  return shapes;
+}
+
+const mapping::Dataflow kFlows[] = {mapping::Dataflow::kOutputStationary,
+                                    mapping::Dataflow::kWeightStationary,
+                                    mapping::Dataflow::kInputStationary};
+
+// range(0): dataflow; range(1): 0 = fixed tiling 512x512x512, 1 = auto (hw::choose_tiling).
+void BM_layer(benchmark::State& state) {
+  const arch::Accelerator acc = arch::load_accelerator_preset("scalable-32x32");
+  const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
+  const std::vector<llm::MatmulShape> shapes = llama_shapes();
+  llm::LayerOptions options;
+  options.choose_tiling = state.range(1) == 1;
+  options.tiling = {512, 512, 512};
+  const mapping::Dataflow flow = kFlows[state.range(0)];
+  std::size_t i = 0;
+  const double cpu0 = cpu_seconds();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(llm::evaluate_layer(acc, flow, scheme, shapes[i], options));
+    i = (i + 1) % shapes.size();
+  }
+  const double cpu = cpu_seconds() - cpu0;
+  state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
+  state.SetLabel(std::string(mapping::to_string(flow)) + (options.choose_tiling ? " auto" : " 512^3"));
+}
+BENCHMARK(BM_layer)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
+
+sweep::SweepPlan plan_of(const std::string& text) {
+  sweep::SweepSpec spec = sweep::parse_sweep_spec(nlohmann::json::parse(text),
+                                                  std::string(TENET_SOURCE_DIR) +
+                                                      "/workloads/sweeps/bench.json");
+  return sweep::make_sweep_plan(spec);
+}
+
+const char* kBufferSweep = R"({
+  "architectures": {"presets": ["scalable-32x32"],
+                    "global_buffer_bytes": [1048576, 2097152, 4194304, 8388608]},
+  "dataflows": ["os", "ws", "is"],
+  "quant": ["q0f16", "q4f16_1", "smoothquant_w8a8", "e4m3_e4m3_f16"],
+  "workloads": [{"model": "../models/llama-2-7b.json", "phase": ["prefill", "decode"],
+                 "prompt": 2048, "context": 2048, "layers": "each"}]
+})";
+
+// range(0): 1 = memo, 0 = none.
+void BM_sweep(benchmark::State& state) {
+  const sweep::SweepPlan plan = plan_of(kBufferSweep);
+  sweep::RunOptions options;
+  options.memo = state.range(0) == 1;
+  std::uint64_t points = 0, evaluations = 0, requests = 0;
+  const double cpu0 = cpu_seconds();
+  for (auto _ : state) {
+    const sweep::RunSummary s = sweep::run_sweep(plan, options, [](const sweep::SweepRow&) {});
+    points += s.written, evaluations += s.layer_evaluations, requests += s.layer_requests;
+  }
+  const double cpu = cpu_seconds() - cpu0;
+  state.counters["points"] = static_cast<double>(plan.size());
+  state.counters["points_per_cpu_s"] = points / cpu;
+  state.counters["evaluate_layer_calls_per_cpu_s"] = evaluations / cpu;
+  state.counters["layer_costs_per_cpu_s"] = requests / cpu;
+  state.SetLabel(options.memo ? "memo" : "no memo");
+}
+BENCHMARK(BM_sweep)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+const char* kWholeModel = R"({
+  "architectures": {"presets": ["scalable-32x32"]},
+  "dataflows": ["os", "ws", "is"],
+  "quant": ["q0f16", "q4f16_1", "smoothquant_w8a8", "e4m3_e4m3_f16"],
+  "workloads": [{"model": "../models/llama-2-7b.json", "phase": ["prefill", "decode"],
+                 "prompt": 2048, "context": 2048}]
+})";
+
+void BM_whole_model(benchmark::State& state) {
+  const sweep::SweepPlan plan = plan_of(kWholeModel);
+  sweep::RunOptions options;
+  options.threads = 2;
+  std::uint64_t evaluations = 0, requests = 0;
+  for (auto _ : state) {
+    const sweep::RunSummary s = sweep::run_sweep(plan, options, [](const sweep::SweepRow&) {});
+    evaluations = s.layer_evaluations, requests = s.layer_requests;
+  }
+  state.counters["points"] = static_cast<double>(plan.size());
+  state.counters["evaluate_layer_calls"] = static_cast<double>(evaluations);
+  state.counters["layer_costs"] = static_cast<double>(requests);
+}
+BENCHMARK(BM_whole_model)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -2,9 +2,33 @@
 
 #include <fmt/core.h>
 
+#include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
+#include "tenet/llm/scheme_comparison.hpp"
 
 namespace tenet::cli {
+namespace {
+
+// "a,b,c" -> {a, b, c}; an empty item is an error naming --quant.
+std::vector<std::string> split_schemes(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    if (item.empty())
+      throw InputError(error_code::kParse, "", "--quant",
+                       "expected a scheme or a comma-separated list of schemes, got \"" + text +
+                           "\"");
+    items.push_back(item);
+    item.clear();
+  }
+  return items;
+}
+
+}  // namespace
 
 void add_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("--format", o.format, "Output: table (default), json or csv")
@@ -13,10 +37,20 @@ void add_report_options(CLI::App& sub, ReportOptions& o) {
                "List the matmuls (shapes and counts) without evaluating their cost");
   sub.add_flag("--merge-shapes", o.merge_shapes,
                "Merge entries with identical calls (names joined with '+')");
-  sub.add_option("--arch", o.cost.arch, "Accelerator: preset name or architecture JSON file");
-  sub.add_option("--dataflow", o.cost.dataflow, "Dataflow (os, ws, is, ...)");
-  sub.add_option("--quant", o.cost.quant, "Quantization scheme: preset name or JSON file");
-  sub.add_option("--timing", o.cost.timing, "Timing model");
+  sub.add_option("--arch", o.cost.arch,
+                 "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
+  sub.add_option("--array", o.cost.array, "Override the accelerator's PE array shape, RxC");
+  sub.add_option("--dataflow", o.cost.dataflow, "Dataflow: os (default), ws or is");
+  sub.add_option("--quant", o.cost.quant,
+                 "Quantization scheme(s): preset name or JSON file; a comma-separated list "
+                 "compares them side by side (default q0f16, or a log record's scheme)");
+  sub.add_option("--timing", o.cost.timing, "Timing model: systolic (the only one per layer)");
+  sub.add_option("--tile", o.cost.tile,
+                 "Buffer tiling MxNxK[:ORDER] for every matmul, or auto (default: chosen per "
+                 "matmul)");
+  sub.add_option("--dequant-rate", o.cost.dequant_rate,
+                 "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
+                 "array column)");
 }
 
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,
@@ -27,9 +61,22 @@ void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportCon
     fmt::print("{}", llm::format_shapes(shapes, context, format));
     return;
   }
-  const llm::CostModel model = llm::make_layer_evaluator(o.cost);
-  const llm::ModelReport report = llm::build_model_report(shapes, model, context);
-  fmt::print("{}", llm::format_model_report(report, format));
+  const std::vector<std::string> schemes =
+      o.cost.quant.empty() ? std::vector<std::string>{} : split_schemes(o.cost.quant);
+  if (schemes.size() <= 1) {
+    const llm::CostModel model = llm::make_layer_evaluator(o.cost);
+    const llm::ModelReport report = llm::build_model_report(shapes, model, context);
+    fmt::print("{}", llm::format_model_report(report, format));
+    return;
+  }
+  std::vector<llm::SchemeReport> reports;
+  for (const std::string& scheme : schemes) {
+    llm::EvaluatorSpec spec = o.cost;
+    spec.quant = scheme;
+    const llm::CostModel model = llm::make_layer_evaluator(spec);
+    reports.push_back({scheme, llm::build_model_report(shapes, model, context)});
+  }
+  fmt::print("{}", llm::format_comparison(reports, format));
 }
 
 }  // namespace tenet::cli

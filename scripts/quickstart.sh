@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Quick start: installs the dependencies, builds the `tenet` command-line tool (Release, into
+# build/) and reports Llama-2-7B on the default accelerator (scalable-32x32: a 32x32 systolic
+# array of precision-scalable PEs, 2 MiB buffer, 64 B/cycle DRAM, 1 GHz) under four quantization
+# schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${TENET_BUILD_DIR:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash scripts/setup.sh
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$jobs" --target tenet_cli >/dev/null
+tenet="$build/tenet"
+
+schemes=q0f16,q4f16_1,smoothquant_w8a8,awq_w4a16_g128
+model=workloads/models/llama-2-7b.json
+
+echo "== $tenet model --model $model --phase decode --context 2048 --quant $schemes"
+"$tenet" model --model "$model" --phase decode --context 2048 --quant "$schemes"
+echo
+echo "== $tenet model --model $model --phase prefill --prompt 512 --quant $schemes"
+"$tenet" model --model "$model" --phase prefill --prompt 512 --quant "$schemes"
+echo
+echo "More: $tenet model --help, $tenet analyze --help, $tenet compare --help; docs/cli.md."

@@ -1,0 +1,104 @@
+// Mapping search: for one matmul on one accelerator under one quantization scheme, the best
+// (dataflow, buffer tile sizes, loop order) under an objective, and the Pareto front of latency
+// vs energy (docs/sweep.md#tenet-search).
+//
+// Candidates: every dataflow asked for x tile extents per GEMM dimension (the whole dimension,
+// the array extent the dimension is cut by times 2^e, near-even splits into 2..8 pieces rounded
+// up to that extent — the candidates of hw::choose_tiling) x the distinct loop orders. A
+// candidate must fit the global buffer: every operand's tile (x2 when double-buffered) fits its
+// partition, so no operand is refetched from DRAM. The built-in mappings (each dataflow with
+// hw::choose_tiling's tiling, what `tenet sweep` / `tenet model` evaluate) are always evaluated
+// and compete too, fitting or not, so the winner is never worse than the best built-in.
+//
+// Evaluation in three levels, each a lower bound of the next:
+//   L0  closed form, no evaluation: compute cycles (fold pipeline, docs/hardware.md) and the MAC
+//       energy;
+//   L1  the hardware model only (hw::evaluate_gemm of the quantized problem): its cycles, and
+//       MAC + SRAM + DRAM energy (the DRAM part of weights dequantized into SRAM left out);
+//   L2  the full evaluation (llm::evaluate_layer_detail).
+// Candidates are visited in increasing L0 objective; one is pruned at L0 or L1 when its bound is
+// dominated by an evaluated candidate (front mode), or cannot beat the best one (winner mode).
+// Either way the winner is exact; in front mode the front is exact as well.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/llm/layer_cost.hpp"
+#include "tenet/llm/matmul_shape.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/quant/quant_spec.hpp"
+
+namespace tenet::sweep {
+
+enum class Objective { kLatency, kEnergy, kEdp };
+const char* to_string(Objective o);                       // "latency", "energy", "edp"
+Objective parse_objective(const std::string& name);       // else InputError(unknown-name)
+
+struct Candidate {
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  mapping::Tiling tiling;  // resolved (concrete extents)
+  friend bool operator==(const Candidate& a, const Candidate& b) {
+    return a.dataflow == b.dataflow && a.tiling == b.tiling;
+  }
+};
+
+struct EvaluatedCandidate {
+  Candidate candidate;
+  bool built_in = false;  // a dataflow with hw::choose_tiling's tiling
+  bool fits = true;       // every operand tile fits its buffer partition
+  llm::LayerCost cost;    // one call (all batch products)
+  double seconds = 0;     // cost.cycles / clock
+  double objective = 0;   // cycles, pJ, or pJ·s (edp = energy × seconds)
+};
+
+struct SearchOptions {
+  Objective objective = Objective::kLatency;
+  std::vector<mapping::Dataflow> dataflows{mapping::Dataflow::kOutputStationary,
+                                           mapping::Dataflow::kWeightStationary,
+                                           mapping::Dataflow::kInputStationary};
+  bool exact_front = true;  // prune by dominance (exact front) or by the objective (winner only)
+  bool prune = true;        // false: evaluate every candidate fully (for tests and comparisons)
+  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = evaluate_layer's default rule
+};
+
+struct SearchCounts {
+  std::uint64_t candidates = 0;   // generated (built-ins included)
+  std::uint64_t too_big = 0;      // left out: a tile does not fit the buffer
+  std::uint64_t pruned_l0 = 0;    // pruned on the closed-form bound
+  std::uint64_t pruned_l1 = 0;    // pruned on the hardware-model bound
+  std::uint64_t evaluated = 0;    // fully evaluated (L2)
+  std::uint64_t failed = 0;       // evaluation errors (e.g. a precision the array lacks)
+  std::uint64_t pruned() const { return pruned_l0 + pruned_l1; }
+};
+
+struct LayerSearch {
+  llm::MatmulShape shape;
+  Objective objective = Objective::kLatency;
+  std::optional<EvaluatedCandidate> best;   // none if no candidate could be evaluated
+  std::vector<EvaluatedCandidate> front;    // Pareto front, by increasing latency
+  std::vector<EvaluatedCandidate> built_in; // one per dataflow (evaluated fully)
+  SearchCounts counts;
+  std::string error;  // the first evaluation error, when nothing could be evaluated
+};
+
+// Lower bound L0 of the cycles of one product (compute cycles + 1, the fold pipeline of
+// docs/hardware.md), for a resolved tiling. `macs_per_cycle`, `cycles_per_mac`: the PE's rate.
+long long compute_cycles_bound(mapping::Dataflow dataflow, const mapping::GemmShape& shape,
+                               const mapping::Tiling& tiling, long long rows, long long cols,
+                               long long macs_per_cycle, long long cycles_per_mac);
+
+// Throws InputError for a scheme that does not fit the matmul (quant::validate) or an
+// accelerator without the precision the scheme needs.
+LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
+                         const llm::MatmulShape& shape, const SearchOptions& options = {});
+
+// Objective value of a cost.
+double objective_value(Objective o, const llm::LayerCost& cost, double seconds);
+
+}  // namespace tenet::sweep

@@ -1,0 +1,111 @@
+// `tenet search`: the best mapping (dataflow, tile sizes, loop order) of every matmul of a model,
+// a log or one GEMM, under an objective, with the Pareto front. The work is in tenet::sweep.
+#include <iostream>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+#include "tenet/io/shape_text.hpp"
+#include "tenet/io/workload_log.hpp"
+#include "tenet/llm/model_config.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+#include "tenet/quant/quant_json.hpp"
+#include "tenet/sweep/mapping_search.hpp"
+#include "tenet/sweep/search_report.hpp"
+
+namespace tenet::cli {
+namespace {
+
+struct SearchCliOptions {
+  std::string arch = arch::kDefaultAccelerator, quant = "q0f16";
+  std::string model, phase = "prefill", log, gemm;
+  std::int64_t batch = 1, prompt = 0, context = 0;
+  std::string objective = "latency", dataflows = "os,ws,is", front = "exact", format = "table";
+  long long dequant_rate = 0;
+};
+
+std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
+  const int given = int(!o.model.empty()) + int(!o.log.empty()) + int(!o.gemm.empty());
+  if (given != 1)
+    throw InputError(error_code::kUsage, "", "--model",
+                     "give exactly one of --model, --log or --gemm");
+  if (!o.log.empty()) return io::read_workload_log_file(o.log).entries;
+  if (!o.gemm.empty()) {
+    const mapping::GemmShape g = io::parse_gemm_shape(o.gemm);
+    llm::MatmulShape s;
+    s.name = "gemm";
+    s.batch = o.batch, s.m = g.m, s.n = g.n, s.k = g.k;
+    return {s};
+  }
+  llm::GenerationOptions g;
+  g.phase = llm::parse_phase(o.phase);
+  g.batch = o.batch;
+  g.prompt = o.prompt;
+  g.context = o.context;
+  return llm::generate_matmuls(llm::load_model_config(o.model), g);
+}
+
+std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
+  std::vector<mapping::Dataflow> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    try {
+      out.push_back(mapping::parse_dataflow(list.substr(start, comma - start)));
+    } catch (const InputError& e) {
+      throw InputError(e.code(), "", "--dataflows", e.message());
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+void run(const SearchCliOptions& o) {
+  const arch::Accelerator acc = arch::load_accelerator_preset(o.arch);
+  const quant::QuantSpec scheme = quant::load_quant(o.quant);
+  sweep::SearchOptions options;
+  options.objective = sweep::parse_objective(o.objective);
+  options.dataflows = dataflows_of(o.dataflows);
+  options.exact_front = o.front == "exact";
+  options.dequant_rate = o.dequant_rate;
+  std::vector<sweep::LayerSearch> results;
+  for (const llm::MatmulShape& s : shapes_of(o))
+    results.push_back(sweep::search_layer(acc, scheme, s, options));
+  if (o.format == "json") std::cout << sweep::search_json(results).dump(2) << "\n";
+  else std::cout << sweep::format_search_table(results, true);
+}
+
+void setup(CLI::App& sub) {
+  auto o = std::make_shared<SearchCliOptions>();
+  sub.add_option("--arch", o->arch, "Accelerator preset or architecture file");
+  sub.add_option("--quant", o->quant, "Quantization preset or file (default q0f16)");
+  sub.add_option("--model", o->model, "Hugging Face config.json");
+  sub.add_option("--phase", o->phase, "prefill (default) or decode")
+      ->check(CLI::IsMember({"prefill", "decode"}));
+  sub.add_option("--batch", o->batch, "Sequences (model) or GEMM batch (default 1)");
+  sub.add_option("--prompt", o->prompt, "Prompt tokens (prefill)");
+  sub.add_option("--context", o->context, "KV-cache tokens (decode)");
+  sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
+  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
+  sub.add_option("--objective", o->objective, "latency (default), energy or edp")
+      ->check(CLI::IsMember({"latency", "energy", "edp"}));
+  sub.add_option("--dataflows", o->dataflows, "Dataflows to search (default os,ws,is)");
+  sub.add_option("--front", o->front,
+                 "exact: the whole Pareto front (default); winner: prune harder, the front "
+                 "holds only the evaluated candidates")
+      ->check(CLI::IsMember({"exact", "winner"}));
+  sub.add_option("--dequant-rate", o->dequant_rate, "Dequant unit elements/cycle (0 = default)");
+  sub.add_option("--format", o->format, "table (default) or json")
+      ->check(CLI::IsMember({"table", "json"}));
+  sub.callback([o] { run(*o); });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("search",
+                       "Best mapping (dataflow, tiles, loop order) per matmul under an objective, "
+                       "with the latency/energy Pareto front",
+                       setup, 72);
+
+}  // namespace tenet::cli

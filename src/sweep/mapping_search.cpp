@@ -1,0 +1,322 @@
+#include "tenet/sweep/mapping_search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <tuple>
+
+#include "tenet/error.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
+#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/quant/quant_hw.hpp"
+
+namespace tenet::sweep {
+namespace {
+
+using mapping::Dataflow;
+using mapping::GemmDim;
+using mapping::Tiling;
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+long long size_of(const mapping::GemmShape& s, GemmDim d) {
+  return d == GemmDim::kM ? s.m : d == GemmDim::kN ? s.n : s.k;
+}
+
+// Fold pieces of one dimension over all its tiles (a tile is cut every `split`; 0 = not cut).
+long long fold_intervals(long long size, long long tile, long long split) {
+  const long long tiles = ceil_div(size, tile);
+  const long long last = size - (tiles - 1) * tile;
+  if (split <= 0) return tiles;
+  return (tiles - 1) * ceil_div(tile, split) + ceil_div(last, split);
+}
+
+// Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
+std::vector<long long> extents(long long size, long long unit) {
+  unit = std::min(unit, size);
+  std::set<long long> out{size};
+  for (long long t = unit; t < size && out.size() < 24; t *= 2) out.insert(t);
+  for (long long parts = 2; parts <= 8; ++parts) {
+    const long long even = ceil_div(ceil_div(size, parts), unit) * unit;
+    if (even < size) out.insert(even);
+  }
+  return {out.begin(), out.end()};
+}
+
+// Loop orders that differ for this tiling: permutations of the dimensions with more than one
+// tile; dimensions with one tile follow in m, n, k order (their place does not matter).
+std::vector<std::array<GemmDim, 3>> orders(const mapping::GemmShape& s, const Tiling& t) {
+  std::vector<GemmDim> multi, single;
+  for (GemmDim d : {GemmDim::kM, GemmDim::kN, GemmDim::kK})
+    (ceil_div(size_of(s, d), t.extent(d)) > 1 ? multi : single).push_back(d);
+  std::vector<std::array<GemmDim, 3>> out;
+  std::sort(multi.begin(), multi.end());
+  do {
+    std::array<GemmDim, 3> o{};
+    std::size_t i = 0;
+    for (GemmDim d : multi) o[i++] = d;
+    for (GemmDim d : single) o[i++] = d;
+    out.push_back(o);
+  } while (std::next_permutation(multi.begin(), multi.end()));
+  return out;
+}
+
+struct Pending {
+  Candidate candidate;
+  double l0_cycles = 0;  // per call
+  double l0_objective = 0;
+  std::size_t order = 0;  // generation order (ties)
+};
+
+struct Bound {
+  double seconds = 0, energy = 0;
+};
+
+class Search {
+ public:
+  Search(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
+         const llm::MatmulShape& shape, const SearchOptions& options)
+      : acc_(acc), scheme_(scheme), shape_(shape), options_(options),
+        applied_(llm::apply_scheme(scheme, shape)),
+        gemm_{shape.m, shape.n, shape.k},
+        problem_(quant::make_quant_problem(acc, gemm_, applied_.spec, applied_.apply)),
+        rate_(acc.mac_rate(problem_.precision)),
+        clock_hz_(acc.spec().clock_mhz * 1e6) {
+    out_.shape = shape;
+    out_.objective = options.objective;
+    layer_options_.dequant_elements_per_cycle = options.dequant_rate;
+    const double macs = static_cast<double>(shape.m) * shape.n * shape.k * shape.batch;
+    min_energy_ = macs * acc.mac_energy_pj(problem_.precision);
+  }
+
+  LayerSearch run() {
+    evaluate_built_ins();
+    std::vector<Pending> pending = generate();
+    out_.counts.candidates = pending.size() + out_.built_in.size();
+    for (const Pending& p : pending) visit(p);
+    finish();
+    return std::move(out_);
+  }
+
+ private:
+  double objective(double seconds, double energy) const {
+    switch (options_.objective) {
+      case Objective::kLatency: return seconds;
+      case Objective::kEnergy: return energy;
+      case Objective::kEdp: return seconds * energy;
+    }
+    return seconds;
+  }
+
+  // Can a candidate whose cost is at least `b` still matter?
+  bool pruned_by(const Bound& b) const {
+    if (!options_.prune) return false;
+    if (!options_.exact_front)
+      return best_ && objective(b.seconds, b.energy) >= objective(best_->seconds, best_->cost.energy_pj);
+    for (const EvaluatedCandidate& e : evaluated_)
+      if (e.fits || e.built_in)
+        if (e.seconds <= b.seconds && e.cost.energy_pj <= b.energy) return true;
+    return false;
+  }
+
+  std::optional<EvaluatedCandidate> evaluate(const Candidate& c, bool built_in, bool fits) {
+    llm::LayerOptions o = layer_options_;
+    o.choose_tiling = false;
+    o.tiling = c.tiling;
+    try {
+      const llm::LayerEvaluation e = llm::evaluate_layer_detail(acc_, c.dataflow, scheme_, shape_, o);
+      EvaluatedCandidate x{c, built_in, fits, e.cost, 0, 0};
+      x.seconds = e.cost.cycles.get_d() / clock_hz_;
+      x.objective = objective_value(options_.objective, e.cost, x.seconds);
+      ++out_.counts.evaluated;
+      return x;
+    } catch (const InputError& err) {
+      ++out_.counts.failed;
+      if (out_.error.empty()) out_.error = err.message();
+      return std::nullopt;
+    }
+  }
+
+  void keep(const EvaluatedCandidate& x) {
+    evaluated_.push_back(x);
+    if (!x.fits && !x.built_in) return;
+    if (!best_ || better(x, *best_)) best_ = x;
+  }
+
+  static bool better(const EvaluatedCandidate& a, const EvaluatedCandidate& b) {
+    return std::tie(a.objective, a.seconds, a.cost.energy_pj) <
+           std::tie(b.objective, b.seconds, b.cost.energy_pj);
+  }
+
+  void evaluate_built_ins() {
+    for (Dataflow d : options_.dataflows) {
+      const Tiling t = hw::choose_tiling(acc_, problem_, d, layer_options_.hw);
+      const hw::Result r = hw::evaluate_gemm(acc_, problem_, d, t, layer_options_.hw);
+      if (auto x = evaluate({d, r.tiling}, true, all_resident(r))) {
+        out_.built_in.push_back(*x);
+        keep(*x);
+      }
+    }
+  }
+
+  static bool all_resident(const hw::Result& r) {
+    for (const hw::TensorResult& t : r.tensors)
+      if (!t.resident) return false;
+    return true;
+  }
+
+  std::vector<Pending> generate() {
+    std::vector<Pending> out;
+    const double batch = static_cast<double>(shape_.batch);
+    for (Dataflow d : options_.dataflows) {
+      const mapping::DataflowDims dims = mapping::dataflow_dims(d);
+      std::array<std::vector<long long>, 3> ext;
+      for (GemmDim g : {GemmDim::kM, GemmDim::kN, GemmDim::kK}) {
+        long long unit = 64;
+        if (g == dims.rows) unit = acc_.rows() * (g == GemmDim::kK ? rate_.macs_per_cycle : 1);
+        if (g == dims.cols) unit = acc_.cols();
+        ext[static_cast<int>(g)] = extents(size_of(gemm_, g), unit);
+      }
+      for (long long tm : ext[0])
+        for (long long tn : ext[1])
+          for (long long tk : ext[2])
+            for (const auto& order : orders(gemm_, Tiling{tm, tn, tk, {}})) {
+              const Candidate c{d, Tiling{tm, tn, tk, order}};
+              if (is_built_in(c)) continue;
+              const double cycles =
+                  batch * static_cast<double>(compute_cycles_bound(
+                              d, gemm_, c.tiling, acc_.rows(), acc_.cols(), rate_.macs_per_cycle,
+                              rate_.cycles_per_mac));
+              out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
+            }
+    }
+    std::sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {
+      return std::tie(a.l0_objective, a.order) < std::tie(b.l0_objective, b.order);
+    });
+    return out;
+  }
+
+  bool is_built_in(const Candidate& c) const {
+    for (const EvaluatedCandidate& b : out_.built_in)
+      if (b.candidate.dataflow == c.dataflow && b.candidate.tiling == c.tiling) return true;
+    return false;
+  }
+
+  void visit(const Pending& p) {
+    if (pruned_by({p.l0_cycles / clock_hz_, min_energy_})) {
+      ++out_.counts.pruned_l0;
+      return;
+    }
+    const hw::Result r = hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow,
+                                           p.candidate.tiling, layer_options_.hw);
+    if (!all_resident(r)) {
+      ++out_.counts.too_big;
+      return;
+    }
+    if (pruned_by(l1_bound(r))) {
+      ++out_.counts.pruned_l1;
+      return;
+    }
+    if (auto x = evaluate(p.candidate, false, true)) keep(*x);
+  }
+
+  // MAC + SRAM + DRAM energy of the hardware model (the DRAM of weights dequantized into SRAM is
+  // counted in their packed format by the full evaluation: left out here), and its cycles.
+  Bound l1_bound(const hw::Result& r) const {
+    const bool into_sram = applied_.spec.dequant.placement == quant::DequantPlacement::kDramToSram;
+    double energy = r.energy_pj.mac + r.energy_pj.sram;
+    for (const hw::TensorResult& t : r.tensors)
+      if (!(into_sram && t.name == "B")) energy += t.energy_pj.dram;
+    const double batch = static_cast<double>(shape_.batch);
+    return {batch * static_cast<double>(r.cycles.total + 1) / clock_hz_, batch * energy};
+  }
+
+  void finish() {
+    out_.best = best_;
+    std::vector<EvaluatedCandidate> pool;
+    for (const EvaluatedCandidate& e : evaluated_)
+      if (e.fits || e.built_in) pool.push_back(e);
+    std::sort(pool.begin(), pool.end(), [](const EvaluatedCandidate& a, const EvaluatedCandidate& b) {
+      return std::tie(a.seconds, a.cost.energy_pj) < std::tie(b.seconds, b.cost.energy_pj);
+    });
+    for (const EvaluatedCandidate& e : pool)
+      if (out_.front.empty() || e.cost.energy_pj < out_.front.back().cost.energy_pj)
+        out_.front.push_back(e);
+  }
+
+  const arch::Accelerator& acc_;
+  const quant::QuantSpec& scheme_;
+  const llm::MatmulShape& shape_;
+  const SearchOptions& options_;
+  llm::AppliedScheme applied_;
+  mapping::GemmShape gemm_;
+  hw::GemmProblem problem_;
+  arch::MacRate rate_;
+  double clock_hz_ = 1;
+  double min_energy_ = 0;
+  llm::LayerOptions layer_options_;
+  std::vector<EvaluatedCandidate> evaluated_;
+  std::optional<EvaluatedCandidate> best_;
+  LayerSearch out_;
+};
+
+}  // namespace
+
+const char* to_string(Objective o) {
+  switch (o) {
+    case Objective::kLatency: return "latency";
+    case Objective::kEnergy: return "energy";
+    case Objective::kEdp: return "edp";
+  }
+  return "?";
+}
+
+Objective parse_objective(const std::string& name) {
+  if (name == "latency") return Objective::kLatency;
+  if (name == "energy") return Objective::kEnergy;
+  if (name == "edp") return Objective::kEdp;
+  throw InputError(error_code::kUnknownName, "", "--objective",
+                   "unknown objective '" + name + "' (expected latency, energy or edp)");
+}
+
+double objective_value(Objective o, const llm::LayerCost& cost, double seconds) {
+  switch (o) {
+    case Objective::kLatency: return cost.cycles.get_d();
+    case Objective::kEnergy: return cost.energy_pj;
+    case Objective::kEdp: return cost.energy_pj * seconds;
+  }
+  return 0;
+}
+
+long long compute_cycles_bound(Dataflow dataflow, const mapping::GemmShape& shape,
+                               const Tiling& tiling, long long rows, long long cols,
+                               long long macs_per_cycle, long long cycles_per_mac) {
+  const mapping::DataflowDims dims = mapping::dataflow_dims(dataflow);
+  const Tiling t = mapping::resolve_tiling(tiling, shape);
+  const long long lanes = dims.rows == GemmDim::kK ? macs_per_cycle : 1;
+  const long long fr = fold_intervals(size_of(shape, dims.rows), t.extent(dims.rows), rows * lanes);
+  const long long fc = fold_intervals(size_of(shape, dims.cols), t.extent(dims.cols), cols);
+  const long long n = size_of(shape, dims.stream), ts = t.extent(dims.stream);
+  const long long tiles = ceil_div(n, ts), last = n - (tiles - 1) * ts;
+  auto stream = [&](long long length) {
+    return cycles_per_mac * (dims.stream == GemmDim::kK ? ceil_div(length, macs_per_cycle) : length);
+  };
+  const long long base = dataflow == Dataflow::kOutputStationary ? rows + cols - 2
+                                                                 : 2 * rows + cols - 2;
+  const __int128 folds = static_cast<__int128>(fr) * fc * tiles;
+  const __int128 streamed = static_cast<__int128>(tiles - 1) * stream(ts) + stream(last);
+  const __int128 cycles = folds * base + static_cast<__int128>(fr) * fc * streamed;
+  if (cycles > INT64_MAX)
+    throw InputError(error_code::kOverflow, "", "", "a cycle count does not fit in 64 bits");
+  return static_cast<long long>(cycles);
+}
+
+LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
+                         const llm::MatmulShape& shape, const SearchOptions& options) {
+  if (options.dataflows.empty())
+    throw InputError(error_code::kRange, "", "--dataflows", "give at least one dataflow");
+  return Search(acc, scheme, shape, options).run();
+}
+
+}  // namespace tenet::sweep

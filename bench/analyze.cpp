@@ -38,6 +38,13 @@ Problem parametric_gemm(mapping::Dataflow flow, long long pes) {
   return p;
 }
 
+// Counting without the engine's per-thread memo, so that repeated iterations pay full price.
+analysis::Options cold() {
+  analysis::Options o;
+  o.count.memoize = false;
+  return o;
+}
+
 mapping::Dataflow flow_of(int64_t index) { return static_cast<mapping::Dataflow>(index); }
 
 void set_label(benchmark::State& state, long long m, long long n, long long k, int64_t flow) {
@@ -48,21 +55,21 @@ void set_label(benchmark::State& state, long long m, long long n, long long k, i
 void BM_analyze(benchmark::State& state) {
   const Problem p =
       gemm(state.range(0), state.range(1), state.range(2), flow_of(state.range(3)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::analyze(p.workload, p.arch, p.mapping));
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::analyze(p.workload, p.arch, p.mapping, cold()));
   set_label(state, state.range(0), state.range(1), state.range(2), state.range(3));
 }
 
 void BM_set_algebra(benchmark::State& state) {
   const Problem p =
       gemm(state.range(0), state.range(1), state.range(2), flow_of(state.range(3)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping));
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
   set_label(state, state.range(0), state.range(1), state.range(2), state.range(3));
 }
 
 void BM_counting(benchmark::State& state) {
   const Problem p =
       gemm(state.range(0), state.range(1), state.range(2), flow_of(state.range(3)), 16);
-  const analysis::Analyzer analyzer(p.workload, p.arch, p.mapping);
+  const analysis::Analyzer analyzer(p.workload, p.arch, p.mapping, cold());
   for (auto _ : state) benchmark::DoNotOptimize(analyzer.evaluate());
   set_label(state, state.range(0), state.range(1), state.range(2), state.range(3));
 }
@@ -70,7 +77,7 @@ void BM_counting(benchmark::State& state) {
 // One parametric Analyzer per dataflow, evaluated at a new shape each iteration.
 void BM_parametric_evaluate(benchmark::State& state) {
   const Problem p = parametric_gemm(flow_of(state.range(0)), 16);
-  const analysis::Analyzer analyzer(p.workload, p.arch, p.mapping);
+  const analysis::Analyzer analyzer(p.workload, p.arch, p.mapping, cold());
   const long long shapes[][3] = {{4096, 11008, 4096},
                                  {4000, 11008, 4095},
                                  {1, 4096, 4096},
@@ -87,7 +94,7 @@ void BM_parametric_evaluate(benchmark::State& state) {
 
 void BM_parametric_set_algebra(benchmark::State& state) {
   const Problem p = parametric_gemm(flow_of(state.range(0)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping));
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
   state.SetLabel(fmt::format("{} 16x16", mapping::to_string(flow_of(state.range(0)))));
 }
 
@@ -106,7 +113,7 @@ std::vector<isl::set> metric_sets_128(int64_t flow) {
 void BM_count_128_engine(benchmark::State& state) {
   const auto sets = metric_sets_128(state.range(0));
   for (auto _ : state)
-    for (const isl::set& s : sets) benchmark::DoNotOptimize(poly::count(s));
+    for (const isl::set& s : sets) benchmark::DoNotOptimize(poly::count(s, cold().count));
   state.SetLabel(
       fmt::format("{} sets, {} 16x16", sets.size(), mapping::to_string(flow_of(state.range(0)))));
 }

@@ -56,7 +56,7 @@ void check_options(const Options& options) {
 void check_spaces(const workload::Workload& workload, const arch::Architecture& arch,
                   const mapping::Mapping& mapping) {
   const isl::set& domain = workload.domain();
-  require(!domain.is_null(), error_code::kMissingField, "/domain",
+  require(!domain.is_null(), error_code::kMissingField, "/workload/domain",
           "the iteration domain is missing");
   require(!arch.pe_domain().is_null(), error_code::kMissingField, "/architecture/pe_domain",
           "the PE domain is missing");

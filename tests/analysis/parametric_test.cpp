@@ -67,7 +67,7 @@ TEST_CASE("parameter values are checked", "[analysis][parametric][errors]") {
   CHECK(code_of({{"M", 2}, {"N", 2}}) == "missing-field /parameters/K");
   CHECK(code_of({}) == "missing-field /parameters/K");
   CHECK(code_of({{"M", 2}, {"N", 2}, {"K", 2}, {"X", 1}}) == "unknown-name /parameters/X");
-  CHECK(code_of({{"M", 0}, {"N", 2}, {"K", 2}}) == "range /domain");
+  CHECK(code_of({{"M", 0}, {"N", 2}, {"K", 2}}) == "range /workload/domain");
   CHECK(code_of({{"M", 2}, {"N", 2}, {"K", 2}}) == "no error");
   // analyze() has no way to give values
   try {

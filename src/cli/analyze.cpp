@@ -297,8 +297,8 @@ void run_analyze(const AnalyzeOptions& o) {
   HardwareReport hardware;
   if (setup) {
     if (setup->scheme) rename_quant_tensors(report, problem.workload);
-    hardware = evaluate_hardware(*setup, o.hardware, {o.input.bits_a, o.input.bits_b,
-                                                      o.input.bits_c});
+    hardware =
+        evaluate_hardware(*setup, o.hardware, {o.input.bits_a, o.input.bits_b, o.input.bits_c});
   }
   write_output(render(report, format, {&problem, &options}, hardware), o.output);
 }

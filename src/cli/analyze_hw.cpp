@@ -93,13 +93,12 @@ json tenet_quant_keys(const quant::QuantSpec& spec, const quant::QuantCosts& c) 
                    {"effective_bits_per_weight", c.effective_bits_per_weight.get_d()},
                    {"weight_bytes", as_ll(c.weight_bytes)}};
   const bool dequantizes = quant::dequantizes(spec);
-  keys["dequant"] = {
-      {"ops", as_ll(ops.dequant)},
-      {"cycles", c.dequant_cycles ? json(as_ll(*c.dequant_cycles)) : json(0)},
-      {"elements", as_ll(ops.dequant_elements)},
-      {"ops_per_element", ops.dequant_ops_per_element},
-      {"placement", quant::to_string(dequantizes ? spec.dequant.placement
-                                                 : quant::DequantPlacement::kNone)}};
+  keys["dequant"] = {{"ops", as_ll(ops.dequant)},
+                     {"cycles", c.dequant_cycles ? json(as_ll(*c.dequant_cycles)) : json(0)},
+                     {"elements", as_ll(ops.dequant_elements)},
+                     {"ops_per_element", ops.dequant_ops_per_element},
+                     {"placement", quant::to_string(dequantizes ? spec.dequant.placement
+                                                                : quant::DequantPlacement::kNone)}};
   keys["epilogue"] = {{"ops", as_ll(ops.epilogue)}};
   keys["rescale"] = {{"ops", as_ll(ops.rescale)}};
   keys["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
@@ -134,9 +133,8 @@ std::string tenet_quant_table(const quant::QuantSpec& spec, const quant::QuantCo
                      with_commas(ops.output_quant));
   out += "  tensor storage (bits per value, word bits, elements, words, bytes):\n";
   for (const quant::TensorStorage& t : c.tensors)
-    out += fmt::format("    {:<9} {:>3} {:>3} {:>16} {:>16} {:>16}\n", t.name, t.bits,
-                       t.word_bits, with_commas(t.elements), with_commas(t.words),
-                       with_commas(t.bytes()));
+    out += fmt::format("    {:<9} {:>3} {:>3} {:>16} {:>16} {:>16}\n", t.name, t.bits, t.word_bits,
+                       with_commas(t.elements), with_commas(t.words), with_commas(t.bytes()));
   return out;
 }
 
@@ -147,19 +145,32 @@ std::string unit_of(const std::string& path, const std::string& leaf) {
     return "cycles";
   if (leaf.find("bytes") != std::string::npos || path.rfind("bytes", 0) == 0) return "bytes";
   static const std::map<std::string, std::string> units{
-      {"sram_reads", "elements"},       {"sram_writes", "elements"},
-      {"sram_array_reads", "elements"}, {"sram_array_writes", "elements"},
-      {"dram_reads", "elements"},       {"dram_writes", "elements"},
-      {"register_reads", "elements"},   {"register_writes", "elements"},
-      {"elements", "elements"},         {"words", "words"},
-      {"bits", "bits per value"},       {"storage_bits", "bits per element as stored"},
-      {"utilization", "0-1"},           {"mapping_efficiency", "0-1"},
-      {"seconds", "s"},                 {"macs", "MACs"},
-      {"folds", "folds"},               {"tiles", "tiles"},
-      {"ops", "ops"},                   {"activation_ops", "ops"},
-      {"output_ops", "ops"},            {"ops_per_element", "ops per element"},
-      {"macs_per_cycle_per_pe", "MACs/cycle"}, {"effective_bits_per_weight", "bits per weight"},
-      {"rows", "PEs"},                  {"cols", "PEs"}};
+      {"sram_reads", "elements"},
+      {"sram_writes", "elements"},
+      {"sram_array_reads", "elements"},
+      {"sram_array_writes", "elements"},
+      {"dram_reads", "elements"},
+      {"dram_writes", "elements"},
+      {"register_reads", "elements"},
+      {"register_writes", "elements"},
+      {"elements", "elements"},
+      {"words", "words"},
+      {"bits", "bits per value"},
+      {"storage_bits", "bits per element as stored"},
+      {"utilization", "0-1"},
+      {"mapping_efficiency", "0-1"},
+      {"seconds", "s"},
+      {"macs", "MACs"},
+      {"folds", "folds"},
+      {"tiles", "tiles"},
+      {"ops", "ops"},
+      {"activation_ops", "ops"},
+      {"output_ops", "ops"},
+      {"ops_per_element", "ops per element"},
+      {"macs_per_cycle_per_pe", "MACs/cycle"},
+      {"effective_bits_per_weight", "bits per weight"},
+      {"rows", "PEs"},
+      {"cols", "PEs"}};
   const auto it = units.find(leaf);
   return it == units.end() ? "" : it->second;
 }
@@ -171,9 +182,7 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string value_text(const json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
+std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 void flatten(const json& v, const std::string& section, const std::string& name,
              const std::string& path, std::string& out) {
@@ -266,8 +275,7 @@ HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
   if (!s.systolic) {
     if (!s.scheme) return r;
     const quant::QuantSpec spec = with_dequant_rate(*s.scheme, s, o.dequant_rate);
-    const quant::QuantCosts c =
-        quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
+    const quant::QuantCosts c = quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
     r.keys = tenet_quant_keys(spec, c);
     r.table = tenet_quant_table(spec, c);
     return r;

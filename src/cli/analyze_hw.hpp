@@ -17,11 +17,11 @@
 namespace tenet::cli {
 
 struct HardwareOptions {
-  std::string arch;     // --arch NAME|FILE
-  std::string timing;   // --timing systolic|tenet (empty: systolic with --arch, else tenet)
-  std::string quant;    // --quant NAME|FILE
-  std::string tile = "auto";  // --tile MxNxK[:ORDER] | auto
-  std::string loop_order;     // --loop-order ORDER (overrides the order of --tile)
+  std::string arch;            // --arch NAME|FILE
+  std::string timing;          // --timing systolic|tenet (empty: systolic with --arch, else tenet)
+  std::string quant;           // --quant NAME|FILE
+  std::string tile = "auto";   // --tile MxNxK[:ORDER] | auto
+  std::string loop_order;      // --loop-order ORDER (overrides the order of --tile)
   long long dequant_rate = 0;  // --dequant-rate elements/cycle
 };
 

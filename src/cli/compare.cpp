@@ -2,13 +2,12 @@
 // quantization schemes, side by side (docs/quantization.md#tenet-compare).
 #include <fmt/core.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/command.hpp"
-#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/shape_text.hpp"
 #include "tenet/mapping/tiling.hpp"
@@ -18,8 +17,6 @@
 
 namespace tenet::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct CompareOptions {
   std::string quant, gemm, arch, array, dataflow = "ws", tile = "auto", format = "table", output;
@@ -54,24 +51,6 @@ std::vector<std::string> split_list(const std::string& text) {
     item.clear();
   }
   return items;
-}
-
-arch::Accelerator load_arch(const std::string& name_or_file) {
-  std::error_code ec;
-  if (fs::is_regular_file(name_or_file, ec)) return arch::load_accelerator(name_or_file);
-  std::string known;
-  for (const auto& dir : quant::config_search_path()) {
-    const fs::path file = fs::path(dir) / "arch" / (name_or_file + ".json");
-    if (name_or_file.find('/') == std::string::npos && fs::is_regular_file(file, ec))
-      return arch::load_accelerator(file.string());
-    for (fs::directory_iterator it(fs::path(dir) / "arch", ec), end; !ec && it != end;
-         it.increment(ec))
-      if (it->path().extension() == ".json")
-        known += (known.empty() ? "" : ", ") + it->path().stem().string();
-  }
-  throw InputError(error_code::kUnknownName, "", "--arch",
-                   fmt::format("\"{}\" is neither a file nor an architecture preset ({})",
-                               name_or_file, known.empty() ? "none found" : known));
 }
 
 quant::QuantHwOptions hw_options(const CompareOptions& o) {
@@ -114,7 +93,8 @@ void run_compare(const CompareOptions& o) {
   if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
     throw InputError(error_code::kRange, "", "--gemm",
                      "expected M, N, K > 0, got \"" + o.gemm + "\"");
-  arch::Accelerator acc = load_arch(o.arch);
+  arch::Accelerator acc =
+      on_option("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
   if (!o.array.empty()) {
     const auto [rows, cols] = arch::parse_array_shape(o.array, "--array");
     acc = arch::with_array_shape(acc, rows, cols);

@@ -19,9 +19,9 @@ std::vector<std::string> split_schemes(const std::string& text) {
       continue;
     }
     if (item.empty())
-      throw InputError(error_code::kParse, "", "--quant",
-                       "expected a scheme or a comma-separated list of schemes, got \"" + text +
-                           "\"");
+      throw InputError(
+          error_code::kParse, "", "--quant",
+          "expected a scheme or a comma-separated list of schemes, got \"" + text + "\"");
     items.push_back(item);
     item.clear();
   }

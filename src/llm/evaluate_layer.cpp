@@ -60,8 +60,8 @@ quant::QuantHwOptions hw_options(const arch::Accelerator& acc, mapping::Dataflow
 double epilogue_energy(const MatmulShape& s, const QuantSpec& spec,
                        const quant::OpEnergyTable& table) {
   if (s.epilogue_ops <= 0) return 0;
-  const double outputs = static_cast<double>(s.batch) * static_cast<double>(s.m) *
-                         static_cast<double>(s.n);
+  const double outputs =
+      static_cast<double>(s.batch) * static_cast<double>(s.m) * static_cast<double>(s.n);
   return outputs * s.epilogue_ops * table.lookup(spec.output.dtype).add_pj;
 }
 
@@ -73,8 +73,8 @@ double utilization_of(const quant::QuantHwResult& r) {
                        static_cast<double>(h.macs_per_cycle);
   const double cycles = static_cast<double>(std::max<long long>(r.total_cycles, 1));
   if (lanes <= 0) return 0;
-  const double u = static_cast<double>(h.macs) * static_cast<double>(h.cycles_per_mac) /
-                   (cycles * lanes);
+  const double u =
+      static_cast<double>(h.macs) * static_cast<double>(h.cycles_per_mac) / (cycles * lanes);
   return std::min(u, 1.0);
 }
 

@@ -81,8 +81,8 @@ class SchemeSource {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = logged_.find(s.quant);
     if (it == logged_.end()) {
-      auto spec = std::make_shared<quant::QuantSpec>(on_option(
-          "quant", [&] { return quant::load_quant(s.quant); }));
+      auto spec = std::make_shared<quant::QuantSpec>(
+          on_option("quant", [&] { return quant::load_quant(s.quant); }));
       it = logged_.emplace(s.quant, std::move(spec)).first;
     }
     return it->second;
@@ -111,10 +111,10 @@ CostModel make_layer_evaluator(const EvaluatorSpec& spec) {
 
   CostModel model;
   model.clock_hz = acc->spec().clock_mhz * 1e6;
-  model.description = fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}",
-                                  acc->name(), acc->rows(), acc->cols(), acc->spec().clock_mhz,
-                                  flow_name, schemes->describe(),
-                                  options.choose_tiling ? "auto" : spec.tile);
+  model.description =
+      fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc->name(),
+                  acc->rows(), acc->cols(), acc->spec().clock_mhz, flow_name, schemes->describe(),
+                  options.choose_tiling ? "auto" : spec.tile);
   model.evaluate = [acc, dataflow, options, schemes](const MatmulShape& shape) {
     return evaluate_layer(*acc, dataflow, *schemes->for_shape(shape), shape, options);
   };

@@ -65,8 +65,8 @@ std::string mj(double pj) { return fmt::format("{:.3f}", pj * 1e-9); }
 
 std::string summary_table(const std::vector<SchemeSummary>& rows) {
   std::vector<std::vector<std::string>> cells{{"scheme", "time (ms)", "tokens/s", "speed-up",
-                                               "DRAM (MiB)", "energy (mJ)", "energy ratio",
-                                               "util", "dominant bound"}};
+                                               "DRAM (MiB)", "energy (mJ)", "energy ratio", "util",
+                                               "dominant bound"}};
   for (const SchemeSummary& s : rows)
     cells.push_back({s.scheme, ms(s.seconds),
                      s.tokens_per_second ? fmt::format("{:.2f}", *s.tokens_per_second) : "-",
@@ -85,13 +85,15 @@ std::string layer_table(const std::vector<SchemeReport>& schemes) {
   const ModelReport& first = schemes.front().report;
   for (std::size_t i = 0; i < first.layers.size(); ++i) {
     const MatmulShape& shape = first.layers[i].shape;
-    std::vector<std::string> row{shape.name,           std::to_string(shape.batch),
-                                 std::to_string(shape.m), std::to_string(shape.n),
-                                 std::to_string(shape.k), std::to_string(shape.count)};
+    std::vector<std::string> row{shape.name,
+                                 std::to_string(shape.batch),
+                                 std::to_string(shape.m),
+                                 std::to_string(shape.n),
+                                 std::to_string(shape.k),
+                                 std::to_string(shape.count)};
     for (const SchemeReport& s : schemes) {
       const LayerReport& l = s.report.layers[i];
-      row.push_back(ms(to_double(l.total.cycles) / s.report.clock_hz) + " (" + l.total.bound +
-                    ")");
+      row.push_back(ms(to_double(l.total.cycles) / s.report.clock_hz) + " (" + l.total.bound + ")");
     }
     cells.push_back(std::move(row));
   }
@@ -122,9 +124,7 @@ std::string comparison_json(const std::vector<SchemeReport>& schemes,
                     {"totals", one["totals"]}});
   }
   const ModelReport& first = schemes.front().report;
-  json doc = {{"source", first.source},
-              {"inputs", first.inputs},
-              {"schemes", std::move(list)}};
+  json doc = {{"source", first.source}, {"inputs", first.inputs}, {"schemes", std::move(list)}};
   return doc.dump(2) + "\n";
 }
 

@@ -69,8 +69,8 @@ TEST_CASE("analyze --arch: hardware keys, equal to hw::evaluate_gemm", "[cli][an
   CHECK(j["cycles"]["total"] == r.cycles.total);
   CHECK(j["cycles"]["compute"] == r.cycles.compute);
   CHECK(j["cycles"]["stall"] == r.cycles.stall);
-  CHECK(j["cycles"]["stall"] == j["cycles"]["total"].get<long long>() -
-                                    j["cycles"]["compute"].get<long long>());
+  CHECK(j["cycles"]["stall"] ==
+        j["cycles"]["total"].get<long long>() - j["cycles"]["compute"].get<long long>());
   CHECK(j["utilization"].get<double>() == Approx(r.utilization));
   CHECK(j["utilization"].get<double>() > 0);
   CHECK(j["utilization"].get<double>() <= 1);
@@ -78,8 +78,8 @@ TEST_CASE("analyze --arch: hardware keys, equal to hw::evaluate_gemm", "[cli][an
   CHECK(j["dram_bytes"] == r.dram_bytes);
   const json& e = j["energy_pj"];
   CHECK(e["total"].get<double>() ==
-        Approx(e["mac"].get<double>() + e["register_file"].get<double>() +
-               e["sram"].get<double>() + e["dram"].get<double>()));
+        Approx(e["mac"].get<double>() + e["register_file"].get<double>() + e["sram"].get<double>() +
+               e["dram"].get<double>()));
   CHECK(e["total"].get<double>() == Approx(r.energy_pj.total));
   for (const char* t : {"A", "B", "C"}) {
     const hw::TensorResult& x = r.tensor(t);
@@ -127,8 +127,7 @@ TEST_CASE("analyze: --tile and --loop-order reach the hardware model", "[cli][an
       "--gemm 64,96,128 --arch systolic-16x16 --dataflow ws --tile 32x48x64 --loop-order nmk");
   CHECK(j["tiling"] == "32x48x64:nmk");
   CHECK(j["tiles"] == 2 * 2 * 2);
-  check_fails("--gemm 8,8,8 --arch systolic-8x8 --dataflow ws --loop-order nmk", 2,
-              "--loop-order");
+  check_fails("--gemm 8,8,8 --arch systolic-8x8 --dataflow ws --loop-order nmk", 2, "--loop-order");
   check_fails("--gemm 8,8,8 --arch systolic-8x8 --dataflow ws --tile 4x4 ", 2, "--tile");
 }
 

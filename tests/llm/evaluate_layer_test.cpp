@@ -73,8 +73,8 @@ TEST_CASE("evaluate_layer equals evaluate_quant_gemm with the same options") {
   q.choose_tiling = true;
   q.dequant_elements_per_cycle = 8;
   q.apply.b_layout = quant::BLayout::kNK;
-  const auto direct =
-      quant::evaluate_quant_gemm(scalable(), {37, 200, 300}, scheme, Dataflow::kWeightStationary, q);
+  const auto direct = quant::evaluate_quant_gemm(scalable(), {37, 200, 300}, scheme,
+                                                 Dataflow::kWeightStationary, q);
   LayerOptions o;
   o.dequant_elements_per_cycle = 8;
   const LayerCost c = evaluate_layer(scalable(), Dataflow::kWeightStationary, scheme, shape, o);
@@ -122,9 +122,9 @@ TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
 }
 
 TEST_CASE("KV cache without a kv_cache section: the activations' format") {
-  const auto q4 = evaluate_layer_detail(scalable(), Dataflow::kOutputStationary,
-                                        quant::load_preset("q4f16_1"),
-                                        kv_shape(1, 4, 50, 64, Layout::kNT));
+  const auto q4 =
+      evaluate_layer_detail(scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
+                            kv_shape(1, 4, 50, 64, Layout::kNT));
   CHECK(q4.product.tensor("B").bits == 16);
   CHECK_FALSE(has_tensor(q4.product, "B.scale"));
   CHECK(q4.product.placement == quant::DequantPlacement::kNone);
@@ -190,8 +190,8 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(def.clock_hz == 1e9);
   CHECK(def.description.find("scalable-32x32") != std::string::npos);
   const MatmulShape s = weight_shape(1, 512, 512);
-  CHECK(def.evaluate(s) == evaluate_layer(scalable(), Dataflow::kOutputStationary,
-                                          quant::load_preset("q0f16"), s));
+  CHECK(def.evaluate(s) ==
+        evaluate_layer(scalable(), Dataflow::kOutputStationary, quant::load_preset("q0f16"), s));
 
   EvaluatorSpec spec;
   spec.arch = "tpu-v1";

@@ -63,10 +63,10 @@ AppliedScheme apply_scheme(const quant::QuantSpec& scheme, const MatmulShape& sh
 // The detailed evaluation of one entry.
 struct LayerEvaluation {
   AppliedScheme scheme;
-  quant::QuantHwOptions options;   // what was passed to quant::evaluate_quant_gemm
-  quant::QuantHwResult product;    // ONE of the `batch` products
-  double epilogue_energy_pj = 0;   // the fused epilogue of one call (all batch products)
-  LayerCost cost;                  // one call (all batch products); count is not applied
+  quant::QuantHwOptions options;  // what was passed to quant::evaluate_quant_gemm
+  quant::QuantHwResult product;   // ONE of the `batch` products
+  double epilogue_energy_pj = 0;  // the fused epilogue of one call (all batch products)
+  LayerCost cost;                 // one call (all batch products); count is not applied
 };
 
 // Throws InputError for a scheme that does not fit the matmul or the accelerator (unsupported

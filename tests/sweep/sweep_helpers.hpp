@@ -1,0 +1,86 @@
+// Shared helpers of the sweep tests: a scratch directory, small sweep specs, running the CLI.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "tenet/sweep/sweep_plan.hpp"
+#include "tenet/sweep/sweep_spec.hpp"
+
+namespace sweep_test {
+
+inline std::string source(const std::string& relative) {
+  return std::string(TENET_SOURCE_DIR) + "/" + relative;
+}
+
+// A fresh directory under the system temp dir, removed at the end of the test.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name) {
+    path_ = std::filesystem::temp_directory_path() /
+            ("tenet-sweep-test-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// 5 workloads (4 GEMMs, GPT-2 decode) x 2 schemes x 4 architectures x 3 dataflows = 120 points.
+inline nlohmann::json small_spec_json() {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "name": "small",
+    "architectures": {"presets": ["systolic-8x8"], "array": ["4x4", "8x8"],
+                      "global_buffer_bytes": [4096, 65536]},
+    "dataflows": ["os", "ws", "is"],
+    "quant": ["q0f16", "q4f16_1"],
+    "workloads": [
+      {"gemm": {"m": [1, 37], "n": 64, "k": [48, 100]}, "name": "g"},
+      {"model": "MODEL", "phase": "decode", "context": 16}
+    ]
+  })");
+  j["workloads"][1]["model"] = source("workloads/models/gpt2.json");
+  return j;
+}
+
+inline tenet::sweep::SweepPlan plan_of(const nlohmann::json& spec) {
+  return tenet::sweep::make_sweep_plan(tenet::sweep::parse_sweep_spec(spec, "spec.json"));
+}
+
+struct Run {
+  int status = -1;
+  std::string output;
+};
+
+inline Run run_cli(const std::string& args) {
+  Run r;
+  FILE* pipe = popen(("'" + std::string(TENET_CLI_PATH) + "' " + args + " 2>&1").c_str(), "r");
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.output.append(buffer, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+}  // namespace sweep_test

@@ -115,9 +115,12 @@ std::ostream& operator<<(std::ostream& os, const Report& r);
 //   partial-mapping  the mapping is not defined on every domain point (the message holds the
 //                    missing points as an isl set);
 //   space            map tuples that do not fit the statement / the PE domain;
-//   non-injective    a space or time map that is not a function on the domain;
-//   range            instances placed outside the PE domain, hops < 0;
-//   missing-field    the inputs have isl parameters (use analysis::Analyzer to give them values).
+//   range            instances placed outside the PE domain (the message holds those PEs),
+//                    hops < 0, an empty domain;
+//   missing-field    an empty (default-constructed) input, or inputs with isl parameters (use
+//                    analysis::Analyzer to give them values).
+// (That the maps are functions is an invariant of mapping::Mapping.) `where` is a JSON pointer
+// of the spec format: /mapping/space, /mapping/time, /workload/domain, /neighbourhood/hops.
 // Equivalent to Analyzer(workload, arch, mapping, options).evaluate().
 Report analyze(const workload::Workload& workload, const arch::Architecture& arch,
                const mapping::Mapping& mapping, const Options& options = {});

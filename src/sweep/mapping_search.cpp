@@ -222,12 +222,17 @@ class Search {
   }
 
   // MAC + SRAM + DRAM energy of the hardware model (the DRAM of weights dequantized into SRAM is
-  // counted in their packed format by the full evaluation: left out here), and its cycles.
+  // counted in their packed format by the full evaluation: left out here) + the register files
+  // of A and C, and its cycles.
   Bound l1_bound(const hw::Result& r) const {
     const bool into_sram = applied_.spec.dequant.placement == quant::DequantPlacement::kDramToSram;
     double energy = r.energy_pj.mac + r.energy_pj.sram;
-    for (const hw::TensorResult& t : r.tensors)
+    for (const hw::TensorResult& t : r.tensors) {
       if (!(into_sram && t.name == "B")) energy += t.energy_pj.dram;
+      // register files of A and C (the full evaluation counts B's in its dequantized format)
+      if (t.role == workload::OperandRole::kActivation || t.role == workload::OperandRole::kOutput)
+        energy += t.energy_pj.register_file;
+    }
     const double batch = static_cast<double>(shape_.batch);
     return {batch * static_cast<double>(r.cycles.total + 1) / clock_hz_, batch * energy};
   }

@@ -253,12 +253,21 @@ ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
   a.dequant_rate = to_ll(ints("dequant_elements_per_cycle", 0));
   for (const char* key : {"sram_bandwidth_bytes_per_cycle", "dram_bandwidth_bytes_per_cycle"}) {
     if (!j.contains(key)) continue;
-    auto axis = checked_axis<arch::Bandwidth>(
-        r, j[key], Reader::at(p, key),
-        [&](const json& v, const std::string& where) { return bandwidth_of(r, v, where); });
+    Axis<arch::Bandwidth> axis;
+    if (j[key].is_object()) {
+      for (const auto& v : r.range_axis(j[key], Reader::at(p, key), 1))
+        axis.push_back({arch::Bandwidth::of(static_cast<double>(v.value)), v.pointer});
+    } else {
+      axis = checked_axis<arch::Bandwidth>(
+          r, j[key], Reader::at(p, key),
+          [&](const json& v, const std::string& where) { return bandwidth_of(r, v, where); });
+    }
     (std::string(key)[0] == 's' ? a.sram_bandwidth : a.dram_bandwidth) = axis;
   }
-  if (j.contains("clock_mhz"))
+  if (j.contains("clock_mhz") && j["clock_mhz"].is_object()) {
+    for (const auto& v : r.range_axis(j["clock_mhz"], Reader::at(p, "clock_mhz"), 1))
+      a.clock_mhz.push_back({static_cast<double>(v.value), v.pointer});
+  } else if (j.contains("clock_mhz"))
     a.clock_mhz = checked_axis<double>(r, j["clock_mhz"], Reader::at(p, "clock_mhz"),
                                        [&](const json& v, const std::string& where) {
                                          return r.number(v, where);

@@ -14,7 +14,8 @@
 //   L0  closed form, no evaluation: compute cycles (fold pipeline, docs/hardware.md) and the MAC
 //       energy;
 //   L1  the hardware model only (hw::evaluate_gemm of the quantized problem): its cycles, and
-//       MAC + SRAM + DRAM energy (the DRAM part of weights dequantized into SRAM left out);
+//       MAC + SRAM + DRAM energy (the DRAM part of weights dequantized into SRAM left out) + the
+//       register-file energy of A and C;
 //   L2  the full evaluation (llm::evaluate_layer_detail).
 // Candidates are visited in increasing L0 objective; one is pruned at L0 or L1 when its bound is
 // dominated by an evaluated candidate (front mode), or cannot beat the best one (winner mode).

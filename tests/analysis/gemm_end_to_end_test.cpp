@@ -26,7 +26,7 @@ TEST_CASE("random small GEMMs, sizes not multiples of the array, default neighbo
           "[analysis][gemm][random]") {
   std::mt19937 rng(20240601);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int iteration = 0; iteration < 36; ++iteration) {
+  for (int iteration = 0; iteration < 90; ++iteration) {
     const cases::Gemm g{pick(1, 13), pick(1, 11), pick(1, 9),
                         pick(1, 16), pick(1, 16), pick(1, 32)};
     const Flow f = static_cast<Flow>(iteration % 3);
@@ -42,12 +42,13 @@ TEST_CASE("random small GEMMs under every neighbourhood option", "[analysis][gem
                                           {2, false, true}, {3, true, false}};
   int iteration = 0;
   for (const auto& nb : options)
-    for (Flow f : {Flow::os, Flow::ws, Flow::is}) {
-      const cases::Gemm g{pick(1, 9), pick(1, 8), pick(1, 7)};
-      check_case(cases::gemm_case(g, f, pick(1, 4), pick(2, 5)), nb);
-      ++iteration;
-    }
-  CHECK(iteration == 24);
+    for (Flow f : {Flow::os, Flow::ws, Flow::is})
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        const cases::Gemm g{pick(1, 9), pick(1, 8), pick(1, 7)};
+        check_case(cases::gemm_case(g, f, pick(1, 4), pick(2, 5)), nb);
+        ++iteration;
+      }
+  CHECK(iteration == 48);
 }
 
 TEST_CASE("the compute delay of the tutorial branch uses floor(AvgActivePE)", "[analysis][gemm]") {

@@ -132,7 +132,7 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
   };
   ++stats_.layer_requests;
   if (!memo_) return compute();
-  LayerKey key{c.arch, c.quant, c.tiling, plan_.dataflows()[c.dataflow], s.batch, s.m, s.n, s.k,
+  LayerKey key{plan_.evaluation_arch(c.arch), c.quant, c.tiling, plan_.dataflows()[c.dataflow], s.batch, s.m, s.n, s.k,
                s.layout, s.b_operand,
                s.weights_quantized ? int(*s.weights_quantized) : -1, s.epilogue_ops};
   return memo_->layers.get(key, compute);

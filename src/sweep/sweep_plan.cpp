@@ -300,6 +300,15 @@ ArchVariant SweepPlan::arch_variant(std::size_t arch_index) const {
   return v;
 }
 
+std::size_t SweepPlan::evaluation_arch(std::size_t arch_index) const {
+  // digits below the clock's (the dequant rate) times the clock axis size
+  std::size_t inner = 1;
+  for (int axis = kClock + 1; axis < kArchAxes; ++axis) inner *= arch_radix_[axis + 1];
+  const std::size_t clock = arch_radix_[kClock + 1];
+  const std::size_t digit = (arch_index / inner) % clock;
+  return arch_index - digit * inner;
+}
+
 arch::AcceleratorSpec SweepPlan::accelerator_spec(std::size_t arch_index) const {
   const auto [preset, choice] = arch_digits(arch_index, arch_radix_);
   return apply_axes(presets_[preset], spec_.arch, choice);

@@ -252,3 +252,27 @@ TEST_CASE("progress text", "[sweep][progress]") {
   p.done = 0;
   CHECK(eta_seconds(p) < 0);
 }
+
+TEST_CASE("points that differ only in their clock share their evaluations", "[sweep][run][memo]") {
+  json spec = small_spec_json();
+  spec["architectures"]["array"] = {"8x8"};
+  spec["architectures"]["global_buffer_bytes"] = {65536};
+  spec["quant"] = {"q0f16"};
+  RunSummary one, two;
+  const SweepPlan single = plan_of(spec);
+  rows_of(single, {}, &one);
+  spec["architectures"]["clock_mhz"] = {500, 1000};
+  const SweepPlan clocks = plan_of(spec);
+  const auto rows = rows_of(clocks, {}, &two);
+  CHECK(clocks.size() == 2 * single.size());
+  CHECK(two.layer_requests == 2 * one.layer_requests);
+  CHECK(two.layer_evaluations == one.layer_evaluations);
+  // the same cycles at half the clock take twice the seconds
+  PointEvaluator evaluator(clocks, nullptr);
+  const PointMetrics slow = evaluator.evaluate(make_point(clocks, 0));
+  const PointMetrics fast = evaluator.evaluate(make_point(clocks, 3));  // next clock, same rest
+  REQUIRE(make_point(clocks, 3).params["clock_mhz"] == 1000.0);
+  CHECK(slow.cycles == fast.cycles);
+  CHECK(slow.energy_pj == fast.energy_pj);
+  CHECK(slow.seconds == Approx(2 * fast.seconds));
+}

@@ -80,6 +80,9 @@ class SweepPlan {
   ArchVariant arch_variant(std::size_t arch_index) const;
   // The accelerator of an architecture point (validated when the plan was made).
   arch::AcceleratorSpec accelerator_spec(std::size_t arch_index) const;
+  // The architecture point with the same costs in cycles and energy: the clock does not change
+  // them, so arch points that differ only in their clock share one (the memo key uses it).
+  std::size_t evaluation_arch(std::size_t arch_index) const;
 
   friend SweepPlan make_sweep_plan(const SweepSpec& spec);
 

@@ -65,14 +65,14 @@ void BM_layer(benchmark::State& state) {
   }
   const double cpu = cpu_seconds() - cpu0;
   state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
-  state.SetLabel(std::string(mapping::to_string(flow)) + (options.choose_tiling ? " auto" : " 512^3"));
+  state.SetLabel(std::string(mapping::to_string(flow)) +
+                 (options.choose_tiling ? " auto" : " 512^3"));
 }
 BENCHMARK(BM_layer)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 sweep::SweepPlan plan_of(const std::string& text) {
-  sweep::SweepSpec spec = sweep::parse_sweep_spec(nlohmann::json::parse(text),
-                                                  std::string(TENET_SOURCE_DIR) +
-                                                      "/workloads/sweeps/bench.json");
+  sweep::SweepSpec spec = sweep::parse_sweep_spec(
+      nlohmann::json::parse(text), std::string(TENET_SOURCE_DIR) + "/workloads/sweeps/bench.json");
   return sweep::make_sweep_plan(spec);
 }
 

@@ -1,11 +1,12 @@
 // `tenet merge`: joins the outputs of sweep shards (or of repeated / resumed runs) into one file.
+#include "tenet/sweep/merge.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "cli/command.hpp"
-#include "tenet/sweep/merge.hpp"
 
 namespace tenet::cli {
 namespace {

@@ -72,8 +72,10 @@ void run(const SearchCliOptions& o) {
   std::vector<sweep::LayerSearch> results;
   for (const llm::MatmulShape& s : shapes_of(o))
     results.push_back(sweep::search_layer(acc, scheme, s, options));
-  if (o.format == "json") std::cout << sweep::search_json(results).dump(2) << "\n";
-  else std::cout << sweep::format_search_table(results, true);
+  if (o.format == "json")
+    std::cout << sweep::search_json(results).dump(2) << "\n";
+  else
+    std::cout << sweep::format_search_table(results, true);
 }
 
 void setup(CLI::App& sub) {

@@ -45,8 +45,10 @@ class ProgressPrinter {
     const bool last = p.done >= p.total;
     if (!last && now - last_ < (bar_ ? 0.1 : 5.0)) return;
     last_ = now;
-    if (bar_) std::fprintf(stderr, "\r%s", sweep::format_progress_bar(p, width_ - 1).c_str());
-    else std::fprintf(stderr, "%s\n", sweep::format_progress_line(p).c_str());
+    if (bar_)
+      std::fprintf(stderr, "\r%s", sweep::format_progress_bar(p, width_ - 1).c_str());
+    else
+      std::fprintf(stderr, "%s\n", sweep::format_progress_line(p).c_str());
     std::fflush(stderr);
     drawn_ = true;
   }
@@ -72,17 +74,16 @@ void run(const SweepOptions& o) {
   f.run.progress = [printer](const sweep::Progress& p) { (*printer)(p); };
   const sweep::RunSummary s = sweep::run_sweep_to_file(plan, o.out, f);
   printer->done();
-  std::fprintf(stderr,
-               "%s\n",
-               fmt::format("sweep: {} points, {} in shard {}, {} already present, {} written "
-                           "({} with errors) to {}; {} layer evaluations for {} layer costs; "
-                           "{:.3f} s",
-                           s.points, s.in_shard, f.run.shard.index == 1 && f.run.shard.count == 1
-                                                     ? std::string("1/1")
-                                                     : o.shard,
-                           s.skipped, s.written, s.errors, o.out, s.layer_evaluations,
-                           s.layer_requests, s.seconds)
-                   .c_str());
+  std::fprintf(
+      stderr, "%s\n",
+      fmt::format("sweep: {} points, {} in shard {}, {} already present, {} written "
+                  "({} with errors) to {}; {} layer evaluations for {} layer costs; "
+                  "{:.3f} s",
+                  s.points, s.in_shard,
+                  f.run.shard.index == 1 && f.run.shard.count == 1 ? std::string("1/1") : o.shard,
+                  s.skipped, s.written, s.errors, o.out, s.layer_evaluations, s.layer_requests,
+                  s.seconds)
+          .c_str());
 }
 
 void setup(CLI::App& sub) {

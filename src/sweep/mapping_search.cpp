@@ -77,7 +77,10 @@ class Search {
  public:
   Search(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
          const llm::MatmulShape& shape, const SearchOptions& options)
-      : acc_(acc), scheme_(scheme), shape_(shape), options_(options),
+      : acc_(acc),
+        scheme_(scheme),
+        shape_(shape),
+        options_(options),
         applied_(llm::apply_scheme(scheme, shape)),
         gemm_{shape.m, shape.n, shape.k},
         problem_(quant::make_quant_problem(acc, gemm_, applied_.spec, applied_.apply)),
@@ -102,9 +105,12 @@ class Search {
  private:
   double objective(double seconds, double energy) const {
     switch (options_.objective) {
-      case Objective::kLatency: return seconds;
-      case Objective::kEnergy: return energy;
-      case Objective::kEdp: return seconds * energy;
+      case Objective::kLatency:
+        return seconds;
+      case Objective::kEnergy:
+        return energy;
+      case Objective::kEdp:
+        return seconds * energy;
     }
     return seconds;
   }
@@ -113,7 +119,8 @@ class Search {
   bool pruned_by(const Bound& b) const {
     if (!options_.prune) return false;
     if (!options_.exact_front)
-      return best_ && objective(b.seconds, b.energy) >= objective(best_->seconds, best_->cost.energy_pj);
+      return best_ &&
+             objective(b.seconds, b.energy) >= objective(best_->seconds, best_->cost.energy_pj);
     for (const EvaluatedCandidate& e : evaluated_)
       if (e.fits || e.built_in)
         if (e.seconds <= b.seconds && e.cost.energy_pj <= b.energy) return true;
@@ -125,7 +132,8 @@ class Search {
     o.choose_tiling = false;
     o.tiling = c.tiling;
     try {
-      const llm::LayerEvaluation e = llm::evaluate_layer_detail(acc_, c.dataflow, scheme_, shape_, o);
+      const llm::LayerEvaluation e =
+          llm::evaluate_layer_detail(acc_, c.dataflow, scheme_, shape_, o);
       EvaluatedCandidate x{c, built_in, fits, e.cost, 0, 0};
       x.seconds = e.cost.cycles.get_d() / clock_hz_;
       x.objective = objective_value(options_.objective, e.cost, x.seconds);
@@ -184,10 +192,9 @@ class Search {
             for (const auto& order : orders(gemm_, Tiling{tm, tn, tk, {}})) {
               const Candidate c{d, Tiling{tm, tn, tk, order}};
               if (is_built_in(c)) continue;
-              const double cycles =
-                  batch * static_cast<double>(compute_cycles_bound(
-                              d, gemm_, c.tiling, acc_.rows(), acc_.cols(), rate_.macs_per_cycle,
-                              rate_.cycles_per_mac));
+              const double cycles = batch * static_cast<double>(compute_cycles_bound(
+                                                d, gemm_, c.tiling, acc_.rows(), acc_.cols(),
+                                                rate_.macs_per_cycle, rate_.cycles_per_mac));
               out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
             }
     }
@@ -208,8 +215,8 @@ class Search {
       ++out_.counts.pruned_l0;
       return;
     }
-    const hw::Result r = hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow,
-                                           p.candidate.tiling, layer_options_.hw);
+    const hw::Result r = hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow, p.candidate.tiling,
+                                           layer_options_.hw);
     if (!all_resident(r)) {
       ++out_.counts.too_big;
       return;
@@ -242,9 +249,10 @@ class Search {
     std::vector<EvaluatedCandidate> pool;
     for (const EvaluatedCandidate& e : evaluated_)
       if (e.fits || e.built_in) pool.push_back(e);
-    std::sort(pool.begin(), pool.end(), [](const EvaluatedCandidate& a, const EvaluatedCandidate& b) {
-      return std::tie(a.seconds, a.cost.energy_pj) < std::tie(b.seconds, b.cost.energy_pj);
-    });
+    std::sort(
+        pool.begin(), pool.end(), [](const EvaluatedCandidate& a, const EvaluatedCandidate& b) {
+          return std::tie(a.seconds, a.cost.energy_pj) < std::tie(b.seconds, b.cost.energy_pj);
+        });
     for (const EvaluatedCandidate& e : pool)
       if (out_.front.empty() || e.cost.energy_pj < out_.front.back().cost.energy_pj)
         out_.front.push_back(e);
@@ -270,9 +278,12 @@ class Search {
 
 const char* to_string(Objective o) {
   switch (o) {
-    case Objective::kLatency: return "latency";
-    case Objective::kEnergy: return "energy";
-    case Objective::kEdp: return "edp";
+    case Objective::kLatency:
+      return "latency";
+    case Objective::kEnergy:
+      return "energy";
+    case Objective::kEdp:
+      return "edp";
   }
   return "?";
 }
@@ -287,9 +298,12 @@ Objective parse_objective(const std::string& name) {
 
 double objective_value(Objective o, const llm::LayerCost& cost, double seconds) {
   switch (o) {
-    case Objective::kLatency: return cost.cycles.get_d();
-    case Objective::kEnergy: return cost.energy_pj;
-    case Objective::kEdp: return cost.energy_pj * seconds;
+    case Objective::kLatency:
+      return cost.cycles.get_d();
+    case Objective::kEnergy:
+      return cost.energy_pj;
+    case Objective::kEdp:
+      return cost.energy_pj * seconds;
   }
   return 0;
 }
@@ -305,10 +319,11 @@ long long compute_cycles_bound(Dataflow dataflow, const mapping::GemmShape& shap
   const long long n = size_of(shape, dims.stream), ts = t.extent(dims.stream);
   const long long tiles = ceil_div(n, ts), last = n - (tiles - 1) * ts;
   auto stream = [&](long long length) {
-    return cycles_per_mac * (dims.stream == GemmDim::kK ? ceil_div(length, macs_per_cycle) : length);
+    return cycles_per_mac *
+           (dims.stream == GemmDim::kK ? ceil_div(length, macs_per_cycle) : length);
   };
-  const long long base = dataflow == Dataflow::kOutputStationary ? rows + cols - 2
-                                                                 : 2 * rows + cols - 2;
+  const long long base =
+      dataflow == Dataflow::kOutputStationary ? rows + cols - 2 : 2 * rows + cols - 2;
   const __int128 folds = static_cast<__int128>(fr) * fc * tiles;
   const __int128 streamed = static_cast<__int128>(tiles - 1) * stream(ts) + stream(last);
   const __int128 cycles = folds * base + static_cast<__int128>(fr) * fc * streamed;

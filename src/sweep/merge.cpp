@@ -18,14 +18,16 @@ void write_file(const std::string& path, const std::string& header,
   const std::string temp = path + ".merge-tmp";
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(error_code::kIo, path, "--out", "cannot open the output for writing");
+    if (!out)
+      throw InputError(error_code::kIo, path, "--out", "cannot open the output for writing");
     out << header;
     for (const auto& [index, row] : rows) out << row.line;
     if (!out.flush()) throw InputError(error_code::kIo, path, "--out", "cannot write the output");
   }
   std::error_code ec;
   std::filesystem::rename(temp, path, ec);
-  if (ec) throw InputError(error_code::kIo, path, "--out", "cannot write the output: " + ec.message());
+  if (ec)
+    throw InputError(error_code::kIo, path, "--out", "cannot write the output: " + ec.message());
 }
 
 }  // namespace
@@ -46,11 +48,12 @@ MergeSummary merge_tables(const std::vector<std::string>& inputs, const std::str
     const StoredTable t = read_table(input, format);
     if (t.truncated) ++summary.truncated;
     if (t.columns.empty()) continue;
-    if (columns.empty()) columns = t.columns, columns_from = input;
+    if (columns.empty())
+      columns = t.columns, columns_from = input;
     else if (t.columns != columns)
-      throw InputError(error_code::kUsage, input, "columns",
-                       "the columns differ from those of " + columns_from +
-                           " (outputs of different sweeps?)");
+      throw InputError(
+          error_code::kUsage, input, "columns",
+          "the columns differ from those of " + columns_from + " (outputs of different sweeps?)");
     for (const StoredRow& row : t.rows) {
       const auto seen = index_of_id.find(row.id);
       if (seen != index_of_id.end()) {

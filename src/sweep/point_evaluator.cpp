@@ -56,8 +56,10 @@ std::string dominant_bound(const llm::ModelReport& report) {
   for (const llm::LayerReport& l : report.layers) {
     auto it = std::find_if(by_bound.begin(), by_bound.end(),
                            [&](const auto& b) { return b.first == l.per_call.bound; });
-    if (it == by_bound.end()) by_bound.push_back({l.per_call.bound, l.total.cycles});
-    else it->second += l.total.cycles;
+    if (it == by_bound.end())
+      by_bound.push_back({l.per_call.bound, l.total.cycles});
+    else
+      it->second += l.total.cycles;
   }
   std::string best;
   Integer most = -1;
@@ -70,18 +72,18 @@ std::string dominant_bound(const llm::ModelReport& report) {
 
 bool operator==(const LayerKey& a, const LayerKey& b) {
   return a.arch == b.arch && a.quant == b.quant && a.tiling == b.tiling &&
-         a.dataflow == b.dataflow && a.batch == b.batch && a.m == b.m && a.n == b.n &&
-         a.k == b.k && a.layout == b.layout && a.b_operand == b.b_operand &&
+         a.dataflow == b.dataflow && a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k &&
+         a.layout == b.layout && a.b_operand == b.b_operand &&
          a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops;
 }
 
 std::size_t LayerKeyHash::operator()(const LayerKey& k) const {
   std::size_t h = 0;
-  for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
-                          std::uint64_t(k.dataflow), std::uint64_t(k.batch), std::uint64_t(k.m),
-                          std::uint64_t(k.n), std::uint64_t(k.k), std::uint64_t(k.layout),
-                          std::uint64_t(k.b_operand), std::uint64_t(k.weights_quantized + 1),
-                          std::uint64_t(k.epilogue_ops)})
+  for (std::uint64_t v :
+       {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
+        std::uint64_t(k.dataflow), std::uint64_t(k.batch), std::uint64_t(k.m), std::uint64_t(k.n),
+        std::uint64_t(k.k), std::uint64_t(k.layout), std::uint64_t(k.b_operand),
+        std::uint64_t(k.weights_quantized + 1), std::uint64_t(k.epilogue_ops)})
     h = mix(h, v);
   return h;
 }
@@ -96,8 +98,8 @@ std::size_t RelationKeyHash::operator()(const RelationKey& k) const {
 
 bool operator==(const PointMetrics& a, const PointMetrics& b) {
   return a.status == b.status && a.error == b.error && a.matmuls == b.matmuls &&
-         a.calls == b.calls && a.macs == b.macs && a.cycles == b.cycles &&
-         a.seconds == b.seconds && a.energy_pj == b.energy_pj && a.dram_bytes == b.dram_bytes &&
+         a.calls == b.calls && a.macs == b.macs && a.cycles == b.cycles && a.seconds == b.seconds &&
+         a.energy_pj == b.energy_pj && a.dram_bytes == b.dram_bytes &&
          a.sram_bytes == b.sram_bytes && a.utilization == b.utilization && a.bound == b.bound &&
          a.tokens_per_second == b.tokens_per_second && a.relation == b.relation;
 }
@@ -132,9 +134,18 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
   };
   ++stats_.layer_requests;
   if (!memo_) return compute();
-  LayerKey key{plan_.evaluation_arch(c.arch), c.quant, c.tiling, plan_.dataflows()[c.dataflow], s.batch, s.m, s.n, s.k,
-               s.layout, s.b_operand,
-               s.weights_quantized ? int(*s.weights_quantized) : -1, s.epilogue_ops};
+  LayerKey key{plan_.evaluation_arch(c.arch),
+               c.quant,
+               c.tiling,
+               plan_.dataflows()[c.dataflow],
+               s.batch,
+               s.m,
+               s.n,
+               s.k,
+               s.layout,
+               s.b_operand,
+               s.weights_quantized ? int(*s.weights_quantized) : -1,
+               s.epilogue_ops};
   return memo_->layers.get(key, compute);
 }
 
@@ -202,7 +213,8 @@ PointMetrics PointEvaluator::evaluate(const SweepPoint& point) {
         out.error = s.name + ": " + r.error;
         return out;
       }
-      add_scaled(sum, *r.metrics, Integer(static_cast<long>(s.count)) * Integer(static_cast<long>(s.batch)));
+      add_scaled(sum, *r.metrics,
+                 Integer(static_cast<long>(s.count)) * Integer(static_cast<long>(s.batch)));
     }
     out.relation = sum;
   }

@@ -12,9 +12,7 @@ double fraction(const Progress& p) {
   return p.total == 0 ? 1.0 : std::min(1.0, static_cast<double>(p.done) / p.total);
 }
 
-double rate(const Progress& p) {
-  return p.elapsed_seconds > 0 ? p.done / p.elapsed_seconds : 0.0;
-}
+double rate(const Progress& p) { return p.elapsed_seconds > 0 ? p.done / p.elapsed_seconds : 0.0; }
 
 }  // namespace
 
@@ -33,9 +31,9 @@ std::string format_duration(double seconds) {
 }
 
 std::string format_progress_bar(const Progress& p, int width) {
-  const std::string tail = fmt::format(" {:5.1f}%  {}/{} points  {:.1f}/s  ETA {}",
-                                       100 * fraction(p), p.done, p.total, rate(p),
-                                       format_duration(eta_seconds(p)));
+  const std::string tail =
+      fmt::format(" {:5.1f}%  {}/{} points  {:.1f}/s  ETA {}", 100 * fraction(p), p.done, p.total,
+                  rate(p), format_duration(eta_seconds(p)));
   const int bar = std::max(10, width - static_cast<int>(tail.size()) - 3);
   const int filled = static_cast<int>(std::floor(fraction(p) * bar));
   std::string text = "[" + std::string(filled, '#') + std::string(bar - filled, '.') + "]" + tail;

@@ -36,10 +36,10 @@ const EvaluatedCandidate* best_built_in(const LayerSearch& l) {
 }
 
 std::string counts_text(const SearchCounts& c) {
-  return fmt::format("{} candidates: {} evaluated, {} pruned ({} on the closed-form bound, {} on "
-                     "the hardware-model bound), {} do not fit the buffer, {} failed",
-                     c.candidates, c.evaluated, c.pruned(), c.pruned_l0, c.pruned_l1, c.too_big,
-                     c.failed);
+  return fmt::format(
+      "{} candidates: {} evaluated, {} pruned ({} on the closed-form bound, {} on "
+      "the hardware-model bound), {} do not fit the buffer, {} failed",
+      c.candidates, c.evaluated, c.pruned(), c.pruned_l0, c.pruned_l1, c.too_big, c.failed);
 }
 
 std::string point_text(const EvaluatedCandidate& e) {
@@ -56,14 +56,18 @@ std::string describe(const Candidate& c) {
 ojson search_json(const std::vector<LayerSearch>& layers) {
   ojson out = ojson::array();
   for (const LayerSearch& l : layers) {
-    ojson j = {{"name", l.shape.name}, {"batch", l.shape.batch}, {"M", l.shape.m},
-               {"N", l.shape.n},       {"K", l.shape.k},         {"count", l.shape.count},
+    ojson j = {{"name", l.shape.name},
+               {"batch", l.shape.batch},
+               {"M", l.shape.m},
+               {"N", l.shape.n},
+               {"K", l.shape.k},
+               {"count", l.shape.count},
                {"objective", to_string(l.objective)}};
     j["best"] = l.best ? candidate_json(*l.best) : ojson();
     const EvaluatedCandidate* b = best_built_in(l);
     j["best_built_in"] = b ? candidate_json(*b) : ojson();
-    j["improvement"] = l.best && b && l.best->objective > 0 ? ojson(b->objective / l.best->objective)
-                                                            : ojson();
+    j["improvement"] =
+        l.best && b && l.best->objective > 0 ? ojson(b->objective / l.best->objective) : ojson();
     j["front"] = ojson::array();
     for (const EvaluatedCandidate& e : l.front) j["front"].push_back(candidate_json(e));
     j["counts"] = {{"candidates", l.counts.candidates}, {"evaluated", l.counts.evaluated},

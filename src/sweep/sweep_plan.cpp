@@ -19,13 +19,20 @@ enum ArchAxis { kArray, kBuffer, kSram, kDram, kLatency, kClock, kDequant, kArch
 
 std::size_t axis_size(const ArchAxes& a, int axis) {
   switch (axis) {
-    case kArray: return a.arrays.size();
-    case kBuffer: return a.buffer_bytes.size();
-    case kSram: return a.sram_bandwidth.size();
-    case kDram: return a.dram_bandwidth.size();
-    case kLatency: return a.dram_latency.size();
-    case kClock: return a.clock_mhz.size();
-    case kDequant: return a.dequant_rate.size();
+    case kArray:
+      return a.arrays.size();
+    case kBuffer:
+      return a.buffer_bytes.size();
+    case kSram:
+      return a.sram_bandwidth.size();
+    case kDram:
+      return a.dram_bandwidth.size();
+    case kLatency:
+      return a.dram_latency.size();
+    case kClock:
+      return a.clock_mhz.size();
+    case kDequant:
+      return a.dequant_rate.size();
   }
   return 0;
 }
@@ -109,8 +116,10 @@ void set_sram_bandwidth(arch::GlobalBuffer& gb, const arch::Bandwidth& total) {
   const arch::Bandwidth old = sram_total(gb);
   const double parts = static_cast<double>(gb.partitions.size());
   for (auto& [key, part] : gb.partitions) {
-    if (total.unlimited) part.bandwidth = total;
-    else if (old.unlimited) part.bandwidth = arch::Bandwidth::of(total.bytes_per_cycle / parts);
+    if (total.unlimited)
+      part.bandwidth = total;
+    else if (old.unlimited)
+      part.bandwidth = arch::Bandwidth::of(total.bytes_per_cycle / parts);
     else
       part.bandwidth = arch::Bandwidth::of(total.bytes_per_cycle *
                                            (part.bandwidth.bytes_per_cycle / old.bytes_per_cycle));
@@ -122,8 +131,10 @@ void set_sram_bandwidth(arch::GlobalBuffer& gb, const arch::Bandwidth& total) {
 arch::AcceleratorSpec apply_axes(arch::AcceleratorSpec s, const ArchAxes& a,
                                  const std::array<std::size_t, kArchAxes>& choice) {
   if (!a.arrays.empty()) std::tie(s.rows, s.cols) = a.arrays[choice[kArray]].value;
-  if (!a.buffer_bytes.empty()) set_buffer_bytes(s.global_buffer, a.buffer_bytes[choice[kBuffer]].value);
-  if (!a.sram_bandwidth.empty()) set_sram_bandwidth(s.global_buffer, a.sram_bandwidth[choice[kSram]].value);
+  if (!a.buffer_bytes.empty())
+    set_buffer_bytes(s.global_buffer, a.buffer_bytes[choice[kBuffer]].value);
+  if (!a.sram_bandwidth.empty())
+    set_sram_bandwidth(s.global_buffer, a.sram_bandwidth[choice[kSram]].value);
   if (!a.dram_bandwidth.empty()) s.dram.bandwidth = a.dram_bandwidth[choice[kDram]].value;
   if (!a.dram_latency.empty()) s.dram.latency_cycles = a.dram_latency[choice[kLatency]].value;
   if (!a.clock_mhz.empty()) s.clock_mhz = a.clock_mhz[choice[kClock]].value;
@@ -133,13 +144,20 @@ arch::AcceleratorSpec apply_axes(arch::AcceleratorSpec s, const ArchAxes& a,
 // The pointer of the value an axis contributes to a variant (for error messages).
 std::string axis_pointer(const ArchAxes& a, int axis, std::size_t i) {
   switch (axis) {
-    case kArray: return a.arrays[i].pointer;
-    case kBuffer: return a.buffer_bytes[i].pointer;
-    case kSram: return a.sram_bandwidth[i].pointer;
-    case kDram: return a.dram_bandwidth[i].pointer;
-    case kLatency: return a.dram_latency[i].pointer;
-    case kClock: return a.clock_mhz[i].pointer;
-    case kDequant: return a.dequant_rate[i].pointer;
+    case kArray:
+      return a.arrays[i].pointer;
+    case kBuffer:
+      return a.buffer_bytes[i].pointer;
+    case kSram:
+      return a.sram_bandwidth[i].pointer;
+    case kDram:
+      return a.dram_bandwidth[i].pointer;
+    case kLatency:
+      return a.dram_latency[i].pointer;
+    case kClock:
+      return a.clock_mhz[i].pointer;
+    case kDequant:
+      return a.dequant_rate[i].pointer;
   }
   return "";
 }
@@ -153,13 +171,26 @@ void check_arch_axes(const SweepSpec& spec, const std::vector<arch::AcceleratorS
         ArchAxes only;
         only.presets = spec.arch.presets;
         switch (axis) {
-          case kArray: only.arrays = {spec.arch.arrays[i]}; break;
-          case kBuffer: only.buffer_bytes = {spec.arch.buffer_bytes[i]}; break;
-          case kSram: only.sram_bandwidth = {spec.arch.sram_bandwidth[i]}; break;
-          case kDram: only.dram_bandwidth = {spec.arch.dram_bandwidth[i]}; break;
-          case kLatency: only.dram_latency = {spec.arch.dram_latency[i]}; break;
-          case kClock: only.clock_mhz = {spec.arch.clock_mhz[i]}; break;
-          default: continue;
+          case kArray:
+            only.arrays = {spec.arch.arrays[i]};
+            break;
+          case kBuffer:
+            only.buffer_bytes = {spec.arch.buffer_bytes[i]};
+            break;
+          case kSram:
+            only.sram_bandwidth = {spec.arch.sram_bandwidth[i]};
+            break;
+          case kDram:
+            only.dram_bandwidth = {spec.arch.dram_bandwidth[i]};
+            break;
+          case kLatency:
+            only.dram_latency = {spec.arch.dram_latency[i]};
+            break;
+          case kClock:
+            only.clock_mhz = {spec.arch.clock_mhz[i]};
+            break;
+          default:
+            continue;
         }
         at_field(spec, axis_pointer(spec.arch, axis, i),
                  [&] { return arch::Accelerator(apply_axes(preset, only, choice)); });
@@ -180,10 +211,11 @@ void add_instance(std::vector<WorkloadInstance>& out, WorkloadInstance w, LayerR
   }
 }
 
-void expand_model(const SweepSpec& spec, const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
+void expand_model(const SweepSpec& spec, const WorkloadSpec& w,
+                  std::vector<WorkloadInstance>& out) {
   const ModelWorkloadSpec& m = w.model;
-  const llm::ModelConfig config =
-      at_field(spec, m.file.pointer, [&] { return llm::load_model_config(input_path(spec, m.file.value)); });
+  const llm::ModelConfig config = at_field(
+      spec, m.file.pointer, [&] { return llm::load_model_config(input_path(spec, m.file.value)); });
   for (const auto& phase : m.phases)
     for (const auto& batch : m.batches) {
       const bool prefill = phase.value == llm::Phase::kPrefill;
@@ -202,7 +234,8 @@ void expand_model(const SweepSpec& spec, const WorkloadSpec& w, std::vector<Work
         inst.batch = batch.value;
         inst.seq_len = len.value;
         inst.tokens = prefill ? batch.value * len.value : batch.value;
-        inst.matmuls = at_field(spec, len.pointer, [&] { return llm::generate_matmuls(config, g); });
+        inst.matmuls =
+            at_field(spec, len.pointer, [&] { return llm::generate_matmuls(config, g); });
         add_instance(out, std::move(inst), m.layers);
       }
     }
@@ -211,8 +244,9 @@ void expand_model(const SweepSpec& spec, const WorkloadSpec& w, std::vector<Work
 void expand_log(const SweepSpec& spec, const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
   io::LogReadOptions options;
   options.lenient = w.log.lenient;
-  const io::WorkloadLog log = at_field(
-      spec, w.log.file.pointer, [&] { return io::read_workload_log_file(input_path(spec, w.log.file.value), options); });
+  const io::WorkloadLog log = at_field(spec, w.log.file.pointer, [&] {
+    return io::read_workload_log_file(input_path(spec, w.log.file.value), options);
+  });
   if (log.entries.empty())
     throw InputError(error_code::kRange, spec.file, w.log.file.pointer,
                      "the log " + w.log.file.value + " holds no matmul record");
@@ -296,7 +330,8 @@ ArchVariant SweepPlan::arch_variant(std::size_t arch_index) const {
   v.dram_bandwidth = s.dram.bandwidth;
   v.dram_latency = s.dram.latency_cycles;
   v.clock_mhz = s.clock_mhz;
-  v.dequant_rate = spec_.arch.dequant_rate.empty() ? 0 : spec_.arch.dequant_rate[choice[kDequant]].value;
+  v.dequant_rate =
+      spec_.arch.dequant_rate.empty() ? 0 : spec_.arch.dequant_rate[choice[kDequant]].value;
   return v;
 }
 
@@ -329,7 +364,9 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
     p.arch_count_ = checked_product(p.arch_count_, p.arch_radix_.back(), spec.file);
   }
   for (const auto& q : spec.quant)
-    p.quants_.push_back({q.value, at_field(spec, q.pointer, [&] { return quant::load_quant(preset_or_path(spec, q.value)); })});
+    p.quants_.push_back({q.value, at_field(spec, q.pointer, [&] {
+                           return quant::load_quant(preset_or_path(spec, q.value));
+                         })});
   for (const auto& d : spec.dataflows) p.dataflows_.push_back(mapping::parse_dataflow(d.value));
   for (const auto& t : spec.tilings) {
     TilingValue v{t.value.automatic, {}, t.value.text};
@@ -337,9 +374,12 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
     p.tilings_.push_back(v);
   }
   for (const WorkloadSpec& w : spec.workloads) {
-    if (w.kind == WorkloadSpec::Kind::kModel) expand_model(spec, w, p.workloads_);
-    else if (w.kind == WorkloadSpec::Kind::kLog) expand_log(spec, w, p.workloads_);
-    else expand_gemm(w, p.workloads_);
+    if (w.kind == WorkloadSpec::Kind::kModel)
+      expand_model(spec, w, p.workloads_);
+    else if (w.kind == WorkloadSpec::Kind::kLog)
+      expand_log(spec, w, p.workloads_);
+    else
+      expand_gemm(w, p.workloads_);
   }
   std::uint64_t n = p.workloads_.size();
   for (std::uint64_t f : {std::uint64_t(p.quants_.size()), std::uint64_t(p.arch_count_),

@@ -42,12 +42,27 @@ void add_arch(ojson& p, const ArchVariant& a) {
 }  // namespace
 
 const std::vector<std::string>& parameter_columns() {
-  static const std::vector<std::string> columns{
-      "workload", "kind",         "phase",          "batch",          "seq_len",
-      "layer",    "m",            "n",              "k",              "quant",
-      "arch",     "rows",         "cols",           "buffer_bytes",   "sram_bandwidth",
-      "dram_bandwidth", "dram_latency", "clock_mhz", "dequant_rate",  "dataflow",
-      "tiling"};
+  static const std::vector<std::string> columns{"workload",
+                                                "kind",
+                                                "phase",
+                                                "batch",
+                                                "seq_len",
+                                                "layer",
+                                                "m",
+                                                "n",
+                                                "k",
+                                                "quant",
+                                                "arch",
+                                                "rows",
+                                                "cols",
+                                                "buffer_bytes",
+                                                "sram_bandwidth",
+                                                "dram_bandwidth",
+                                                "dram_latency",
+                                                "clock_mhz",
+                                                "dequant_rate",
+                                                "dataflow",
+                                                "tiling"};
   return columns;
 }
 

@@ -182,7 +182,8 @@ class TableWriter {
 
  private:
   void flush() {
-    if (std::fflush(file_) != 0) throw InputError(error_code::kIo, path_, "", "cannot write the output");
+    if (std::fflush(file_) != 0)
+      throw InputError(error_code::kIo, path_, "", "cannot write the output");
     last_flush_ = Clock::now();
   }
   std::string path_;
@@ -207,8 +208,10 @@ Shard parse_shard(const std::string& text, const std::string& option) {
 
 RunSummary run_sweep(const SweepPlan& plan, const RunOptions& options,
                      const std::function<void(const SweepRow&)>& sink) {
-  if (options.threads < 1) throw InputError(error_code::kRange, "", "--threads", "expected >= 1 thread");
-  if (options.shard.count < 1 || options.shard.index < 1 || options.shard.index > options.shard.count)
+  if (options.threads < 1)
+    throw InputError(error_code::kRange, "", "--threads", "expected >= 1 thread");
+  if (options.shard.count < 1 || options.shard.index < 1 ||
+      options.shard.index > options.shard.count)
     throw InputError(error_code::kRange, "", "--shard", "expected 1 <= i <= n");
   std::unique_ptr<SweepMemo> memo = options.memo ? std::make_unique<SweepMemo>() : nullptr;
   Run run(plan, options, sink);

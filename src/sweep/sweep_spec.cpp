@@ -66,8 +66,7 @@ class Reader {
     return std::nullopt;
   }
 
-  std::optional<std::int64_t> integer(const json& j, const std::string& pointer,
-                                      std::int64_t min) {
+  std::optional<std::int64_t> integer(const json& j, const std::string& pointer, std::int64_t min) {
     if (!j.is_number_integer()) {
       error(error_code::kType, pointer, "expected an integer");
       return std::nullopt;
@@ -122,8 +121,8 @@ class Reader {
     const auto from = integer(j["from"], at(pointer, "from"), min);
     const auto to = integer(j["to"], at(pointer, "to"), min);
     const std::string by_where = at(pointer, has_step ? "step" : "times");
-    const auto by = integer(j[has_step ? "step" : "times"], by_where,
-                            std::numeric_limits<std::int64_t>::min());
+    const auto by =
+        integer(j[has_step ? "step" : "times"], by_where, std::numeric_limits<std::int64_t>::min());
     if (!from || !to || !by) return out;
     if (has_step && *by <= 0) {
       error(error_code::kRange, by_where, "a range step must be > 0");
@@ -148,7 +147,8 @@ class Reader {
         return {};
       }
       out.push_back({v, pointer});
-      const __int128 next = has_step ? static_cast<__int128>(v) + *by : static_cast<__int128>(v) * *by;
+      const __int128 next =
+          has_step ? static_cast<__int128>(v) + *by : static_cast<__int128>(v) * *by;
       if (next > *to) break;
       v = static_cast<std::int64_t>(next);
     }
@@ -213,12 +213,14 @@ Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
                                                  const std::string& pointer) {
   if (j.is_object()) {  // a range of square arrays
     Axis<std::pair<long long, long long>> out;
-    for (const auto& v : r.range_axis(j, pointer, 1)) out.push_back({{v.value, v.value}, v.pointer});
+    for (const auto& v : r.range_axis(j, pointer, 1))
+      out.push_back({{v.value, v.value}, v.pointer});
     return out;
   }
   return checked_axis<std::pair<long long, long long>>(
       r, j, pointer,
-      [&](const json& v, const std::string& where) -> std::optional<std::pair<long long, long long>> {
+      [&](const json& v,
+          const std::string& where) -> std::optional<std::pair<long long, long long>> {
         if (!v.is_string()) {
           r.error(error_code::kType, where, "expected an array shape \"RxC\"");
           return std::nullopt;
@@ -268,10 +270,9 @@ ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
     for (const auto& v : r.range_axis(j["clock_mhz"], Reader::at(p, "clock_mhz"), 1))
       a.clock_mhz.push_back({static_cast<double>(v.value), v.pointer});
   } else if (j.contains("clock_mhz"))
-    a.clock_mhz = checked_axis<double>(r, j["clock_mhz"], Reader::at(p, "clock_mhz"),
-                                       [&](const json& v, const std::string& where) {
-                                         return r.number(v, where);
-                                       });
+    a.clock_mhz = checked_axis<double>(
+        r, j["clock_mhz"], Reader::at(p, "clock_mhz"),
+        [&](const json& v, const std::string& where) { return r.number(v, where); });
   return a;
 }
 
@@ -284,9 +285,9 @@ std::optional<LayerRows> layer_rows(Reader& r, const json& j, const std::string&
 }
 
 void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSpec& m) {
-  if (!r.object(j, p,
-                {"model", "phase", "batch", "prompt", "context", "qkv", "gate_up", "lm_head",
-                 "layers"}))
+  if (!r.object(
+          j, p,
+          {"model", "phase", "batch", "prompt", "context", "qkv", "gate_up", "lm_head", "layers"}))
     return;
   if (auto f = r.string(j["model"], Reader::at(p, "model"))) m.file = {*f, Reader::at(p, "model")};
   const std::string phase_p = Reader::at(p, "phase");
@@ -294,7 +295,8 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
     r.error(error_code::kMissingField, phase_p, "give \"prefill\", \"decode\" or both");
   else
     m.phases = checked_axis<llm::Phase>(
-        r, j["phase"], phase_p, [&](const json& v, const std::string& where) -> std::optional<llm::Phase> {
+        r, j["phase"], phase_p,
+        [&](const json& v, const std::string& where) -> std::optional<llm::Phase> {
           if (!v.is_string()) {
             r.error(error_code::kType, where, "expected \"prefill\" or \"decode\"");
             return std::nullopt;
@@ -315,8 +317,8 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
         out = r.integer_axis(j[key], where, 1);
     } else if (needed) {
       r.error(error_code::kMissingField, where,
-              std::string("the ") + (key[0] == 'p' ? "prefill" : "decode") +
-                  " phase needs \"" + key + "\" (tokens)");
+              std::string("the ") + (key[0] == 'p' ? "prefill" : "decode") + " phase needs \"" +
+                  key + "\" (tokens)");
     }
   };
   if (!m.phases.empty()) {
@@ -325,8 +327,10 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
   }
   auto choice = [&](const char* key, const char* yes, const char* no, bool& out) {
     if (!j.contains(key)) return;
-    if (j[key] == yes) out = true;
-    else if (j[key] == no) out = false;
+    if (j[key] == yes)
+      out = true;
+    else if (j[key] == no)
+      out = false;
     else
       r.error(error_code::kUnknownName, Reader::at(p, key),
               std::string("expected \"") + yes + "\" or \"" + no + "\"");
@@ -368,8 +372,7 @@ void parse_gemm(Reader& r, const json& j, const std::string& p, GemmWorkloadSpec
                                   : Axis<std::int64_t>{{1, sp}};
   if (s.contains("b")) {
     try {
-      if (auto b = r.string(s["b"], Reader::at(sp, "b")))
-        g.b_operand = llm::parse_operand_kind(*b);
+      if (auto b = r.string(s["b"], Reader::at(sp, "b"))) g.b_operand = llm::parse_operand_kind(*b);
     } catch (const InputError& e) {
       r.error(e.code().c_str(), Reader::at(sp, "b"), e.message());
     }
@@ -397,9 +400,12 @@ std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::s
               "a workload has exactly one of \"model\", \"log\" or \"gemm\"");
       continue;
     }
-    if (item.contains("model")) w.kind = WorkloadSpec::Kind::kModel, parse_model(r, item, wp, w.model);
-    else if (item.contains("log")) w.kind = WorkloadSpec::Kind::kLog, parse_log(r, item, wp, w.log);
-    else w.kind = WorkloadSpec::Kind::kGemm, parse_gemm(r, item, wp, w.gemm);
+    if (item.contains("model"))
+      w.kind = WorkloadSpec::Kind::kModel, parse_model(r, item, wp, w.model);
+    else if (item.contains("log"))
+      w.kind = WorkloadSpec::Kind::kLog, parse_log(r, item, wp, w.log);
+    else
+      w.kind = WorkloadSpec::Kind::kGemm, parse_gemm(r, item, wp, w.gemm);
     out.push_back(std::move(w));
   }
   return out;

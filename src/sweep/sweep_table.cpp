@@ -13,9 +13,9 @@ using ojson = nlohmann::ordered_json;
 
 const std::vector<std::string>& metric_columns() {
   static const std::vector<std::string> columns{
-      "status",     "error",      "matmuls",     "calls", "macs",
-      "cycles",     "seconds",    "energy_pj",   "dram_bytes", "sram_bytes",
-      "utilization", "bound",     "tokens_per_second"};
+      "status",      "error",   "matmuls",          "calls",      "macs",
+      "cycles",      "seconds", "energy_pj",        "dram_bytes", "sram_bytes",
+      "utilization", "bound",   "tokens_per_second"};
   return columns;
 }
 
@@ -38,7 +38,8 @@ std::string one_line(std::string text) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string csv_field(const ojson& v) {
@@ -87,7 +88,8 @@ StoredRow jsonl_row(const std::string& text, StoredTable& t, std::size_t line) {
                      "expected a sweep row object with \"index\" and \"id\"");
   std::vector<std::string> keys;
   for (const auto& [key, value] : row.items()) keys.push_back(key);
-  if (t.columns.empty()) t.columns = keys;
+  if (t.columns.empty())
+    t.columns = keys;
   else if (keys != t.columns)
     throw InputError(error_code::kParse, t.file, where,
                      "the row's keys differ from the first row's");
@@ -140,8 +142,9 @@ ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_cen
   row["rc_energy_mac_units"] = rc ? ojson(r.energy) : ojson();
   row["rc_unique_elements"] = rc ? integer_value(r.unique_volume) : ojson();
   row["rc_total_accesses"] = rc ? integer_value(r.total_volume) : ojson();
-  row["rc_reuse_factor"] =
-      rc && r.unique_volume > 0 ? ojson(mpq_class(r.total_volume, r.unique_volume).get_d()) : ojson();
+  row["rc_reuse_factor"] = rc && r.unique_volume > 0
+                               ? ojson(mpq_class(r.total_volume, r.unique_volume).get_d())
+                               : ojson();
   return row;
 }
 
@@ -171,9 +174,12 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        fields.back() += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        fields.back() += c;
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {

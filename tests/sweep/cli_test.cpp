@@ -25,8 +25,8 @@ TEST_CASE("tenet sweep shards merged with tenet merge equal the unsharded run", 
   std::string inputs;
   for (int i = 1; i <= 3; ++i) {
     const std::string out = dir.file("part" + std::to_string(i) + ".csv");
-    const auto r = run_cli("sweep --spec " + quoted(spec) + " --out " + quoted(out) +
-                           " --shard " + std::to_string(i) + "/3 --progress lines");
+    const auto r = run_cli("sweep --spec " + quoted(spec) + " --out " + quoted(out) + " --shard " +
+                           std::to_string(i) + "/3 --progress lines");
     REQUIRE(r.status == 0);
     CHECK(r.output.find("40 in shard") != std::string::npos);
     CHECK(r.output.find("sweep: 40/40 points (100.0%)") != std::string::npos);  // plain progress
@@ -63,7 +63,8 @@ TEST_CASE("a bad sweep spec fails before any work, naming the field", "[sweep][c
   const Case cases[] = {
       {"/dataflows", nlohmann::json::array(), "/dataflows"},
       {"/architectures/sram", 5, "/architectures/sram"},
-      {"/architectures/clock_mhz", {{"from", 100}, {"to", 900}, {"step", 0}},
+      {"/architectures/clock_mhz",
+       {{"from", 100}, {"to", 900}, {"step", 0}},
        "/architectures/clock_mhz/step"},
       {"/quant/0", "q9f16", "/quant/0"},
   };
@@ -87,13 +88,15 @@ TEST_CASE("tenet search prints the winner, the front and the counts", "[sweep][c
   CHECK(r.output.find("best built-in") != std::string::npos);
   CHECK(r.output.find("Pareto front") != std::string::npos);
   CHECK(r.output.find("evaluated") != std::string::npos);
-  const auto j = run_cli("search --gemm 64,256,128 --arch systolic-16x16 --format json --front winner");
+  const auto j =
+      run_cli("search --gemm 64,256,128 --arch systolic-16x16 --format json --front winner");
   REQUIRE(j.status == 0);
   const auto doc = nlohmann::json::parse(j.output);
   REQUIRE(doc.size() == 1);
   CHECK(doc[0]["counts"]["evaluated"].get<int>() > 0);
   CHECK(doc[0]["counts"]["pruned"].get<int>() > 0);
-  CHECK(doc[0]["best"]["cycles"].get<long long>() <= doc[0]["best_built_in"]["cycles"].get<long long>());
+  CHECK(doc[0]["best"]["cycles"].get<long long>() <=
+        doc[0]["best_built_in"]["cycles"].get<long long>());
   CHECK(run_cli("search --gemm 64,256,128 --dataflows os,xs").status == 2);
   CHECK(run_cli("search --arch systolic-16x16").status == 2);  // no workload
 }

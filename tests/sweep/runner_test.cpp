@@ -1,7 +1,6 @@
 // Running sweeps: the same rows whatever the threads, shards, memo, interruptions and resumes;
 // rows equal to the per-layer evaluation summed by hand.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <set>
 #include <tuple>
@@ -131,8 +130,8 @@ TEST_CASE("a sweep point is the sum of its layers' evaluations", "[sweep][run]")
   tenet::poly::Integer cycles, dram;
   double energy = 0;
   for (const auto& s : plan.workloads()[p.coords.workload].matmuls) {
-    const auto c = tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kWeightStationary,
-                                              scheme, s);
+    const auto c =
+        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s);
     cycles += c.cycles * s.count;
     dram += c.dram_bytes * s.count;
     energy += c.energy_pj * s.count;
@@ -223,8 +222,8 @@ TEST_CASE("merge joins shard files, drops duplicates and orders by index", "[swe
     run_sweep_to_file(small_plan(), shards.back(), o);
   }
   shards.push_back(shards[1]);  // a shard given twice
-  const MergeSummary s = merge_tables({shards[2], shards[0], shards[1], shards[3]},
-                                      dir.file("merged.jsonl"));
+  const MergeSummary s =
+      merge_tables({shards[2], shards[0], shards[1], shards[3]}, dir.file("merged.jsonl"));
   CHECK(s.rows == small_plan().size());
   CHECK(s.duplicates == 40);
   CHECK(sweep_test::read_text(dir.file("merged.jsonl")) == sweep_test::read_text(full));

@@ -1,7 +1,6 @@
 // Sweep specs: axes and ranges, the canonical point order, stable ids, and bad specs failing
 // before any evaluation with the JSON pointer of the bad field.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "sweep_helpers.hpp"
@@ -156,10 +155,12 @@ TEST_CASE("bad sweep specs name the field", "[sweep][spec][errors]") {
         "range /architectures/global_buffer_bytes/1");
   CHECK(error_of(with(spec, P("/architectures/clock_mhz"), {1000, -5})) ==
         "range /architectures/clock_mhz/1");
-  CHECK(error_of(with(spec, P("/architectures/array/1"), "8by8")) == "parse /architectures/array/1");
+  CHECK(error_of(with(spec, P("/architectures/array/1"), "8by8")) ==
+        "parse /architectures/array/1");
   CHECK(error_of(with(spec, P("/dataflows/1"), "xs")) == "unknown-name /dataflows/1");
   CHECK(error_of(with(spec, P("/tilings"), {"auto", "8x8"})) == "parse /tilings/1");
-  CHECK(error_of(with(spec, P("/workloads/1/phase"), "train")) == "unknown-name /workloads/1/phase");
+  CHECK(error_of(with(spec, P("/workloads/1/phase"), "train")) ==
+        "unknown-name /workloads/1/phase");
   CHECK(error_of(with(spec, P("/workloads/1/prompt"), 8)) == "usage /workloads/1/prompt");
   CHECK(error_of(with(spec, P("/workloads/1/phase"), "prefill")) ==
         "missing-field /workloads/1/prompt");

@@ -38,8 +38,8 @@
 namespace tenet::sweep {
 
 enum class Objective { kLatency, kEnergy, kEdp };
-const char* to_string(Objective o);                       // "latency", "energy", "edp"
-Objective parse_objective(const std::string& name);       // else InputError(unknown-name)
+const char* to_string(Objective o);                  // "latency", "energy", "edp"
+Objective parse_objective(const std::string& name);  // else InputError(unknown-name)
 
 struct Candidate {
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
@@ -63,27 +63,27 @@ struct SearchOptions {
   std::vector<mapping::Dataflow> dataflows{mapping::Dataflow::kOutputStationary,
                                            mapping::Dataflow::kWeightStationary,
                                            mapping::Dataflow::kInputStationary};
-  bool exact_front = true;  // prune by dominance (exact front) or by the objective (winner only)
-  bool prune = true;        // false: evaluate every candidate fully (for tests and comparisons)
+  bool exact_front = true;     // prune by dominance (exact front) or by the objective (winner only)
+  bool prune = true;           // false: evaluate every candidate fully (for tests and comparisons)
   long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = evaluate_layer's default rule
 };
 
 struct SearchCounts {
-  std::uint64_t candidates = 0;   // generated (built-ins included)
-  std::uint64_t too_big = 0;      // left out: a tile does not fit the buffer
-  std::uint64_t pruned_l0 = 0;    // pruned on the closed-form bound
-  std::uint64_t pruned_l1 = 0;    // pruned on the hardware-model bound
-  std::uint64_t evaluated = 0;    // fully evaluated (L2)
-  std::uint64_t failed = 0;       // evaluation errors (e.g. a precision the array lacks)
+  std::uint64_t candidates = 0;  // generated (built-ins included)
+  std::uint64_t too_big = 0;     // left out: a tile does not fit the buffer
+  std::uint64_t pruned_l0 = 0;   // pruned on the closed-form bound
+  std::uint64_t pruned_l1 = 0;   // pruned on the hardware-model bound
+  std::uint64_t evaluated = 0;   // fully evaluated (L2)
+  std::uint64_t failed = 0;      // evaluation errors (e.g. a precision the array lacks)
   std::uint64_t pruned() const { return pruned_l0 + pruned_l1; }
 };
 
 struct LayerSearch {
   llm::MatmulShape shape;
   Objective objective = Objective::kLatency;
-  std::optional<EvaluatedCandidate> best;   // none if no candidate could be evaluated
-  std::vector<EvaluatedCandidate> front;    // Pareto front, by increasing latency
-  std::vector<EvaluatedCandidate> built_in; // one per dataflow (evaluated fully)
+  std::optional<EvaluatedCandidate> best;    // none if no candidate could be evaluated
+  std::vector<EvaluatedCandidate> front;     // Pareto front, by increasing latency
+  std::vector<EvaluatedCandidate> built_in;  // one per dataflow (evaluated fully)
   SearchCounts counts;
   std::string error;  // the first evaluation error, when nothing could be evaluated
 };

@@ -5,8 +5,8 @@
 // Reuse of work (docs/sweep.md#reuse-of-work):
 // - SweepMemo holds one entry per distinct layer evaluation, keyed by everything the cost depends
 //   on: (architecture point up to its clock, quantization scheme, dataflow, tiling, the matmul's
-//   batch, M, N, K, layout, B operand, weights_quantized, epilogue_ops). A model's repeated layers and the points
-//   that share them are evaluated once; it is shared by all threads.
+//   batch, M, N, K, layout, B operand, weights_quantized, epilogue_ops). A model's repeated layers
+//   and the points that share them are evaluated once; it is shared by all threads.
 // - Relation-centric metrics use one parametric Analyzer per (architecture point, dataflow) and
 //   thread: the isl set algebra is built once, each GEMM shape only fixes the parameters.
 #pragma once
@@ -97,16 +97,16 @@ struct PointMetrics {
   double seconds = 0;         // cycles / clock
   double energy_pj = 0;
   Integer dram_bytes, sram_bytes;
-  double utilization = 0;      // cycle-weighted mean over the matmuls
-  std::string bound;           // the bound of the matmuls holding the most cycles
+  double utilization = 0;  // cycle-weighted mean over the matmuls
+  std::string bound;       // the bound of the matmuls holding the most cycles
   std::optional<double> tokens_per_second;
   std::optional<RelationMetrics> relation;  // only when the spec asks for it
   friend bool operator==(const PointMetrics& a, const PointMetrics& b);
 };
 
 struct EvaluatorStats {
-  std::uint64_t layer_requests = 0;      // layer costs asked for (Σ over points of their matmuls)
-  std::uint64_t layer_evaluations = 0;   // llm::evaluate_layer calls
+  std::uint64_t layer_requests = 0;     // layer costs asked for (Σ over points of their matmuls)
+  std::uint64_t layer_evaluations = 0;  // llm::evaluate_layer calls
   std::uint64_t relation_requests = 0, relation_evaluations = 0;
 };
 

@@ -28,12 +28,12 @@ namespace tenet::sweep {
 struct ArchVariant {
   std::string preset;  // as written in the spec
   long long rows = 0, cols = 0;
-  long long buffer_bytes = 0;     // total global-buffer capacity (all partitions)
-  arch::Bandwidth sram_bandwidth; // total array-side bandwidth (unlimited if any port is)
+  long long buffer_bytes = 0;      // total global-buffer capacity (all partitions)
+  arch::Bandwidth sram_bandwidth;  // total array-side bandwidth (unlimited if any port is)
   arch::Bandwidth dram_bandwidth;
-  long long dram_latency = 0;     // cycles
+  long long dram_latency = 0;  // cycles
   double clock_mhz = 0;
-  long long dequant_rate = 0;     // dequant unit elements/cycle; 0 = the default rule
+  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = the default rule
   friend bool operator==(const ArchVariant& a, const ArchVariant& b);
 };
 
@@ -44,9 +44,9 @@ struct WorkloadInstance {
   std::string kind;      // "model", "log", "gemm"
   llm::Phase phase = llm::Phase::kUnspecified;
   std::int64_t batch = 1;
-  std::optional<std::int64_t> seq_len;  // prompt (prefill) or context (decode) tokens
-  std::string layer;                    // the matmul's name for per-layer rows, else ""
-  std::optional<std::int64_t> tokens;   // tokens processed (prefill) or produced (decode)
+  std::optional<std::int64_t> seq_len;    // prompt (prefill) or context (decode) tokens
+  std::string layer;                      // the matmul's name for per-layer rows, else ""
+  std::optional<std::int64_t> tokens;     // tokens processed (prefill) or produced (decode)
   std::vector<llm::MatmulShape> matmuls;  // aggregated, with counts
 };
 

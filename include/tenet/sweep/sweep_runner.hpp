@@ -38,8 +38,8 @@ struct RunOptions {
   unsigned threads = 1;  // >= 1; each has its own isl context and PointEvaluator
   Shard shard;
   std::unordered_set<std::string> skip_ids;  // points already written (resume)
-  std::optional<std::uint64_t> limit;        // stop after this many rows (tests: an interrupted run)
-  bool memo = true;                          // false: every layer evaluated afresh
+  std::optional<std::uint64_t> limit;  // stop after this many rows (tests: an interrupted run)
+  bool memo = true;                    // false: every layer evaluated afresh
   // Called after each row is handed to the sink, from the thread that did it (one at a time).
   std::function<void(const Progress&)> progress;
 };

@@ -32,14 +32,14 @@ using Axis = std::vector<AxisValue<T>>;
 
 // Architecture axes. `presets` is never empty; an empty optional axis keeps the preset's value.
 struct ArchAxes {
-  Axis<std::string> presets;                       // preset names or architecture files
-  Axis<std::pair<long long, long long>> arrays;    // PE array rows x cols
-  Axis<long long> buffer_bytes;                    // total global-buffer capacity
-  Axis<arch::Bandwidth> sram_bandwidth;            // total array-side SRAM bandwidth
+  Axis<std::string> presets;                     // preset names or architecture files
+  Axis<std::pair<long long, long long>> arrays;  // PE array rows x cols
+  Axis<long long> buffer_bytes;                  // total global-buffer capacity
+  Axis<arch::Bandwidth> sram_bandwidth;          // total array-side SRAM bandwidth
   Axis<arch::Bandwidth> dram_bandwidth;
-  Axis<long long> dram_latency;                    // cycles
+  Axis<long long> dram_latency;  // cycles
   Axis<double> clock_mhz;
-  Axis<long long> dequant_rate;                    // dequant unit elements/cycle, 0 = default
+  Axis<long long> dequant_rate;  // dequant unit elements/cycle, 0 = default
   friend bool operator==(const ArchAxes& a, const ArchAxes& b);
 };
 
@@ -57,11 +57,11 @@ struct TilingChoice {
 enum class LayerRows { kTotal, kEach };
 
 struct ModelWorkloadSpec {
-  AxisValue<std::string> file;            // Hugging Face config.json
-  Axis<llm::Phase> phases;                // prefill and/or decode
-  Axis<std::int64_t> batches;             // default {1}
-  Axis<std::int64_t> prompts;             // prefill lengths (required with prefill)
-  Axis<std::int64_t> contexts;            // decode lengths (required with decode)
+  AxisValue<std::string> file;  // Hugging Face config.json
+  Axis<llm::Phase> phases;      // prefill and/or decode
+  Axis<std::int64_t> batches;   // default {1}
+  Axis<std::int64_t> prompts;   // prefill lengths (required with prefill)
+  Axis<std::int64_t> contexts;  // decode lengths (required with decode)
   bool fused_qkv = true, fused_gate_up = true, lm_head_all = false;
   LayerRows layers = LayerRows::kTotal;
 };

@@ -149,7 +149,7 @@ TEST_CASE("the MAC precision follows the operand width", "[arch]") {
   CHECK_THROWS_AS(acc.mac_rate("bf16"), InputError);
 }
 
-TEST_CASE("--array overrides the PE array shape", "[arch]") {
+TEST_CASE("The array option (--array RxC) overrides the PE array shape", "[arch]") {
   CHECK(parse_array_shape("16x32") == std::make_pair(16LL, 32LL));
   CHECK(parse_array_shape("8*4") == std::make_pair(8LL, 4LL));
   for (const char* bad : {"16", "x16", "16x", "0x4", "-4x4", "4xq", "99999999999999999999x2"}) {

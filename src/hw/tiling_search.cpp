@@ -1,10 +1,12 @@
 #include "tenet/hw/tiling_search.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "hw/model.hpp"
+#include "tenet/error.hpp"
 
 namespace tenet::hw {
 namespace {
@@ -12,11 +14,16 @@ namespace {
 using mapping::GemmDim;
 using mapping::Tiling;
 
+constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
+
 // Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
-std::vector<long long> candidates(long long size, long long unit) {
+std::vector<long long> extents_for(long long size, long long unit) {
+  unit = std::min(unit, size);
   std::set<long long> out{size};
-  for (long long t = unit; t < size && out.size() < 24; t *= 2) out.insert(t);
-  for (long long parts = 2; parts <= 8; ++parts) {
+  for (long long t = unit; t < size; t *= 2) out.insert(t);
+  for (long long p = 1; p < size; p *= 2)
+    if (p > unit) out.insert(p);
+  for (long long parts = 2; parts <= 4; ++parts) {
     const long long even = detail::ceil_div(detail::ceil_div(size, parts), unit) * unit;
     if (even < size) out.insert(even);
   }
@@ -28,47 +35,209 @@ const std::array<std::array<GemmDim, 3>, 6> kOrders{{
     {GemmDim::kM, GemmDim::kK, GemmDim::kN}, {GemmDim::kK, GemmDim::kM, GemmDim::kN},
     {GemmDim::kN, GemmDim::kK, GemmDim::kM}, {GemmDim::kK, GemmDim::kN, GemmDim::kM}}};
 
-struct Scored {
-  double dram_bytes;
-  long long tiles;
+// Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
+// `first` is the index of the first of them in the enumeration order.
+struct Group {
+  std::vector<Tiling> tilings;
+  size_t first = 0;
+};
+
+std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
+                                    mapping::Dataflow dataflow, const Options& options) {
+  // The untiled model gives the array split of every dimension.
+  const detail::Model whole(acc, problem, dataflow, Tiling{}, options);
+  const detail::Plan& plan = whole.plan();
+  std::array<std::vector<long long>, 3> ext;
+  for (int d = 0; d < 3; ++d)
+    ext[d] = extents_for(plan.dim[d].size, plan.dim[d].split > 0 ? plan.dim[d].split : kStreamUnit);
+  std::vector<Group> groups;
+  size_t index = 0;
+  for (long long tm : ext[0])
+    for (long long tn : ext[1])
+      for (long long tk : ext[2]) {
+        const std::array<bool, 3> cut{tm < plan.dim[0].size, tn < plan.dim[1].size,
+                                      tk < plan.dim[2].size};
+        Group g{{}, index};
+        std::set<std::vector<GemmDim>> seen;  // orders restricted to the cut dimensions
+        for (const auto& order : kOrders) {
+          std::vector<GemmDim> key;
+          for (GemmDim d : order)
+            if (cut[static_cast<int>(d)]) key.push_back(d);
+          if (seen.insert(key).second) g.tilings.push_back(Tiling{tm, tn, tk, order});
+        }
+        index += g.tilings.size();
+        groups.push_back(std::move(g));
+      }
+  return groups;
+}
+
+long long ceil_bytes(long long elements, int bits) {
+  return static_cast<long long>((static_cast<__int128>(elements) * bits + 7) / 8);
+}
+
+// Result::dram_bytes without building the Result.
+long long dram_bytes(const detail::Model& m) {
+  long long total = 0;
+  for (const detail::OperandPlan& x : m.operands())
+    total = detail::add(total, ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op.bits));
+  return total;
+}
+
+struct Score {
+  long long cycles = 0;  // Result::cycles.total
+  long long dram = 0;    // Result::dram_bytes
+  double energy = 0;     // Result::energy_pj.total (energy and edp objectives only)
+  double edp = 0;
+  long long tiles = 0;
+  size_t index = 0;
   Tiling tiling;
+};
+
+bool better(const Score& a, const Score& b, TilingObjective o) {
+  switch (o) {
+    case TilingObjective::kLatency:
+      return std::tie(a.cycles, a.dram, a.tiles, a.index) <
+             std::tie(b.cycles, b.dram, b.tiles, b.index);
+    case TilingObjective::kEnergy:
+      return std::tie(a.energy, a.cycles, a.dram, a.tiles, a.index) <
+             std::tie(b.energy, b.cycles, b.dram, b.tiles, b.index);
+    case TilingObjective::kDramBytes:
+      return std::tie(a.dram, a.cycles, a.tiles, a.index) <
+             std::tie(b.dram, b.cycles, b.tiles, b.index);
+    case TilingObjective::kEdp:
+      return std::tie(a.edp, a.cycles, a.dram, a.tiles, a.index) <
+             std::tie(b.edp, b.cycles, b.dram, b.tiles, b.index);
+  }
+  return false;
+}
+
+Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjective o) {
+  Score s;
+  s.tiling = t, s.index = index, s.tiles = m.tiles();
+  if (o == TilingObjective::kEnergy || o == TilingObjective::kEdp) {
+    const Result r = m.result();
+    s.cycles = r.cycles.total, s.dram = r.dram_bytes, s.energy = r.energy_pj.total;
+    s.edp = s.energy * static_cast<double>(s.cycles);
+  } else {
+    s.cycles = m.timing().total - 1;
+    s.dram = dram_bytes(m);
+  }
+  return s;
+}
+
+class Search {
+ public:
+  Search(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
+         const Options& options, TilingObjective objective)
+      : acc_(acc), problem_(problem), dataflow_(dataflow), options_(options), objective_(objective) {}
+
+  detail::Model model(const Tiling& t) const {
+    return detail::Model(acc_, problem_, dataflow_, t, options_);
+  }
+
+  void consider(const detail::Model& m, const Tiling& t, size_t index) {
+    const Score s = score(m, t, index, objective_);
+    if (!best_ || better(s, *best_, objective_)) best_ = s;
+  }
+
+  // Candidates whose compute cycles (a lower bound of their total cycles) exceed the best total
+  // cannot win when cycles come first.
+  bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
+
+  // kLatency: groups by increasing compute cycles until the bound exceeds the best total.
+  void by_latency(const std::vector<Group>& groups) {
+    std::vector<std::pair<long long, size_t>> order;  // (compute cycles, group)
+    for (size_t g = 0; g < groups.size(); ++g)
+      order.push_back({model(groups[g].tilings.front()).compute_cycles(), g});
+    std::stable_sort(order.begin(), order.end());
+    for (const auto& [bound, g] : order) {
+      if (beaten(bound)) break;
+      for (size_t i = 0; i < groups[g].tilings.size(); ++i)
+        consider(model(groups[g].tilings[i]), groups[g].tilings[i], groups[g].first + i);
+    }
+  }
+
+  // kDramBytes: the fewest bytes (cheap, no timing), then cycles among those, pruned as above.
+  void by_dram(const std::vector<Group>& groups) {
+    struct Entry {
+      long long dram, bound;
+      size_t index;
+      Tiling tiling;
+    };
+    std::vector<Entry> entries;
+    for (const Group& g : groups)
+      for (size_t i = 0; i < g.tilings.size(); ++i) {
+        const detail::Model m = model(g.tilings[i]);
+        entries.push_back({dram_bytes(m), m.compute_cycles(), g.first + i, g.tilings[i]});
+      }
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+      return std::tie(a.dram, a.bound) < std::tie(b.dram, b.bound);
+    });
+    for (const Entry& e : entries) {
+      if (e.dram != entries.front().dram || beaten(e.bound)) break;
+      consider(model(e.tiling), e.tiling, e.index);
+    }
+  }
+
+  // kEnergy, kEdp: every candidate.
+  void everything(const std::vector<Group>& groups) {
+    for (const Group& g : groups)
+      for (size_t i = 0; i < g.tilings.size(); ++i)
+        consider(model(g.tilings[i]), g.tilings[i], g.first + i);
+  }
+
+  Tiling best() const { return best_->tiling; }
+
+ private:
+  const arch::Accelerator& acc_;
+  const GemmProblem& problem_;
+  mapping::Dataflow dataflow_;
+  Options options_;
+  TilingObjective objective_;
+  std::optional<Score> best_;
 };
 
 }  // namespace
 
+const char* to_string(TilingObjective objective) {
+  switch (objective) {
+    case TilingObjective::kLatency: return "latency";
+    case TilingObjective::kEnergy: return "energy";
+    case TilingObjective::kDramBytes: return "dram_bytes";
+    case TilingObjective::kEdp: return "edp";
+  }
+  return "?";
+}
+
+TilingObjective parse_tiling_objective(const std::string& text, const std::string& option) {
+  for (TilingObjective o : {TilingObjective::kLatency, TilingObjective::kEnergy,
+                            TilingObjective::kDramBytes, TilingObjective::kEdp})
+    if (text == to_string(o)) return o;
+  throw InputError(error_code::kUnknownName, "", option,
+                   "unknown tiling objective \"" + text +
+                       "\"; expected one of latency, energy, dram_bytes, edp");
+}
+
+std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmProblem& problem,
+                                      mapping::Dataflow dataflow) {
+  std::vector<Tiling> out;
+  for (const Group& g : candidate_groups(acc, problem, dataflow, Options{}))
+    for (const Tiling& t : g.tilings) out.push_back(mapping::resolve_tiling(t, problem.shape));
+  return out;
+}
+
 Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
-                     mapping::Dataflow dataflow, const Options& options) {
-  // The untiled model gives the array split of every dimension.
-  const detail::Model whole(acc, problem, dataflow, Tiling{}, options);
-  const detail::Plan& plan = whole.plan();
-  std::array<std::vector<long long>, 3> extents;
-  for (int d = 0; d < 3; ++d) {
-    const long long unit = plan.dim[d].split > 0 ? plan.dim[d].split : 64;
-    extents[d] = candidates(plan.dim[d].size, std::min(unit, plan.dim[d].size));
+                     mapping::Dataflow dataflow, const Options& options,
+                     const TilingSearchOptions& search) {
+  const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
+  Search s(acc, problem, dataflow, options, search.objective);
+  switch (search.objective) {
+    case TilingObjective::kLatency: s.by_latency(groups); break;
+    case TilingObjective::kDramBytes: s.by_dram(groups); break;
+    case TilingObjective::kEnergy:
+    case TilingObjective::kEdp: s.everything(groups); break;
   }
-  // Pass 1: DRAM bytes of every candidate (cheap); pass 2: timing of the best few.
-  std::vector<Scored> scored;
-  for (long long tm : extents[0])
-    for (long long tn : extents[1])
-      for (long long tk : extents[2])
-        for (const auto& order : kOrders) {
-          Tiling t{tm, tn, tk, order};
-          const detail::Model m(acc, problem, dataflow, t, options);
-          scored.push_back({m.dram_bytes(), m.tiles(), t});
-          if (m.tiles() == 1) break;  // the loop order does not matter for one tile
-        }
-  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
-    return std::tie(a.dram_bytes, a.tiles) < std::tie(b.dram_bytes, b.tiles);
-  });
-  const size_t finalists = std::min<size_t>(scored.size(), 12);
-  Tiling best = scored.front().tiling;
-  long long best_cycles = -1;
-  for (size_t i = 0; i < finalists && scored[i].dram_bytes == scored.front().dram_bytes; ++i) {
-    const detail::Model m(acc, problem, dataflow, scored[i].tiling, options);
-    const long long cycles = m.timing().total;
-    if (best_cycles < 0 || cycles < best_cycles) best = scored[i].tiling, best_cycles = cycles;
-  }
-  return mapping::resolve_tiling(best, problem.shape);
+  return mapping::resolve_tiling(s.best(), problem.shape);
 }
 
 }  // namespace tenet::hw

@@ -1,6 +1,9 @@
-// Choosing a buffer-level tiling: tile extents and loop order such that the tiles fit the
-// global buffer, minimising DRAM traffic, then cycles, then the number of tiles.
+// Choosing a buffer-level tiling: tile extents and loop order, scored by the full hardware model
+// (evaluate_gemm: total cycles with SRAM / DRAM stalls, DRAM bytes, energy) under an objective.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
@@ -9,10 +12,36 @@
 
 namespace tenet::hw {
 
-// Candidates per dimension: the whole dimension, multiples of the array extent the dimension is
-// mapped to (x 2^e), and near-even splits into 2..8 pieces; all six loop orders. When the whole
-// GEMM fits, the untiled run is chosen.
+// What the search minimises; ties are broken as listed, then by fewer tiles, then by the first
+// candidate in the enumeration order of tiling_candidates().
+enum class TilingObjective {
+  kLatency,    // Result::cycles.total, then Result::dram_bytes (the default)
+  kEnergy,     // Result::energy_pj.total, then cycles, then DRAM bytes
+  kDramBytes,  // Result::dram_bytes, then cycles
+  kEdp,        // energy_pj.total x cycles.total, then cycles, then DRAM bytes
+};
+const char* to_string(TilingObjective objective);  // "latency", "energy", "dram_bytes", "edp"
+// Throws InputError(unknown-name, "", option) naming the accepted values.
+TilingObjective parse_tiling_objective(const std::string& text,
+                                       const std::string& option = "--tiling-objective");
+
+struct TilingSearchOptions {
+  TilingObjective objective = TilingObjective::kLatency;
+};
+
+// The search space, resolved against the shape. Per dimension: the whole dimension, multiples
+// of the array extent it is mapped to (x 2^e; 64 for the streamed dimension), powers of two
+// above that extent and near-even splits into 2..4 pieces rounded up to it, all below the
+// dimension; then every loop order that differs on the dimensions with more than one tile.
+std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
+                                               const GemmProblem& problem,
+                                               mapping::Dataflow dataflow);
+
+// The candidate that minimises the objective (same result as evaluating every candidate with
+// evaluate_gemm; candidates whose stall-free compute cycles, a lower bound of their total, cannot
+// win are skipped under kLatency). Returned resolved against the shape.
 mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
-                              mapping::Dataflow dataflow, const Options& options = {});
+                              mapping::Dataflow dataflow, const Options& options = {},
+                              const TilingSearchOptions& search = {});
 
 }  // namespace tenet::hw

@@ -1,0 +1,116 @@
+// The tiling search against brute force: every candidate of tiling_candidates() evaluated with
+// evaluate_gemm; the chosen tiling must be optimal for each objective.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
+
+using namespace tenet;
+using namespace hwtest;
+
+namespace {
+
+struct Case {
+  std::string name;
+  Accelerator acc;
+  hw::GemmProblem problem;
+};
+
+hw::GemmProblem quantized(const GemmShape& shape) {
+  hw::GemmProblem p = hw::make_gemm_problem(shape, {16, 4, 32});
+  p.operands.push_back({"sB", workload::OperandRole::kScale, 16, false, {0, 1, 8}});
+  p.precision = "fp16";
+  return p;
+}
+
+std::vector<Case> cases() {
+  return {
+      {"small buffer, slow DRAM", make_acc(4, 4, 2048, Bandwidth::of(8), Bandwidth::of(2), 20),
+       hw::make_gemm_problem({37, 50, 29})},
+      {"8x8, 8 KiB, DRAM 4 B/cycle", make_acc(8, 8, 8192, Bandwidth::infinite(), Bandwidth::of(4), 50),
+       hw::make_gemm_problem({64, 96, 80})},
+      {"4-bit weights with scales", make_acc(4, 8, 4096, Bandwidth::of(16), Bandwidth::of(3), 10),
+       quantized({45, 70, 130})},
+      {"packed MACs, everything fits", make_acc(8, 4, 1 << 20, Bandwidth::of(32), Bandwidth::of(8), 5, 2),
+       hw::make_gemm_problem({33, 17, 100})},
+      {"compute-bound, 16 KiB", make_acc(4, 4, 16384, Bandwidth::infinite(), Bandwidth::of(32), 10),
+       hw::make_gemm_problem({64, 256, 256})},
+  };
+}
+
+double edp(const hw::Result& r) { return r.energy_pj.total * static_cast<double>(r.cycles.total); }
+
+}  // namespace
+
+TEST_CASE("tiling candidates are resolved, distinct and include the untiled run", "[hw][tiling]") {
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
+                        Dataflow::kInputStationary}) {
+      const std::vector<Tiling> all = hw::tiling_candidates(c.acc, c.problem, df);
+      const std::set<std::string> distinct = [&] {
+        std::set<std::string> s;
+        for (const Tiling& t : all) s.insert(mapping::to_string(t));
+        return s;
+      }();
+      CHECK(distinct.size() == all.size());
+      CHECK(std::count(all.begin(), all.end(), mapping::resolve_tiling({}, c.problem.shape)) == 1);
+      for (const Tiling& t : all) CHECK(mapping::resolve_tiling(t, c.problem.shape) == t);
+      CHECK(all.size() > 6);
+    }
+  }
+}
+
+TEST_CASE("the chosen tiling is optimal over the candidates for every objective", "[hw][tiling]") {
+  bool latency_beats_dram_choice = false;
+  for (const Case& c : cases()) {
+    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
+                        Dataflow::kInputStationary}) {
+      INFO(c.name << ", " << mapping::to_string(df));
+      std::vector<hw::Result> brute;
+      for (const Tiling& t : hw::tiling_candidates(c.acc, c.problem, df))
+        brute.push_back(hw::evaluate_gemm(c.acc, c.problem, df, t));
+      auto chosen = [&](hw::TilingObjective o) {
+        return hw::evaluate_gemm(c.acc, c.problem, df, hw::choose_tiling(c.acc, c.problem, df, {}, {o}));
+      };
+      const hw::Result fast = chosen(hw::TilingObjective::kLatency);
+      const hw::Result lean = chosen(hw::TilingObjective::kDramBytes);
+      const hw::Result frugal = chosen(hw::TilingObjective::kEnergy);
+      const hw::Result balanced = chosen(hw::TilingObjective::kEdp);
+      CHECK(hw::choose_tiling(c.acc, c.problem, df) == fast.tiling);  // latency is the default
+      for (const hw::Result& r : brute) {
+        INFO(mapping::to_string(r.tiling));
+        CHECK(fast.cycles.total <= r.cycles.total);
+        if (r.cycles.total == fast.cycles.total) CHECK(fast.dram_bytes <= r.dram_bytes);
+        CHECK(lean.dram_bytes <= r.dram_bytes);
+        if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
+        CHECK(frugal.energy_pj.total <= r.energy_pj.total);
+        CHECK(edp(balanced) <= edp(r));
+      }
+      if (fast.cycles.total < lean.cycles.total) latency_beats_dram_choice = true;
+    }
+  }
+  // The objectives differ: somewhere the fewest-bytes tiling is slower.
+  CHECK(latency_beats_dram_choice);
+}
+
+TEST_CASE("tiling objectives print and parse", "[hw][tiling]") {
+  for (hw::TilingObjective o : {hw::TilingObjective::kLatency, hw::TilingObjective::kEnergy,
+                                hw::TilingObjective::kDramBytes, hw::TilingObjective::kEdp})
+    CHECK(hw::parse_tiling_objective(hw::to_string(o)) == o);
+  try {
+    hw::parse_tiling_objective("speed", "--objective");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.code() == error_code::kUnknownName);
+    CHECK(e.where() == "--objective");
+    CHECK(e.message().find("dram_bytes") != std::string::npos);
+  }
+}

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -19,22 +20,9 @@ using namespace tenet;
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
+using Run = tenet::test::CliRun;
 
-Run run(const std::string& args) {
-  Run r;
-  FILE* pipe = popen(("'" + std::string(TENET_CLI_PATH) + "' " + args + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Run run(const std::string& args) { return tenet::test::run_cli(args); }
 
 json run_json(const std::string& args) {
   const Run r = run("analyze " + args + " --format json");

@@ -10,26 +10,15 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.hpp"
+
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
+using Run = tenet::test::CliRun;
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) { return tenet::test::shell_quoted(s); }
 
-Run run(const std::string& args) {
-  Run r;
-  FILE* pipe = popen((quoted(TENET_CLI_PATH) + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Run run(const std::string& args) { return tenet::test::run_cli(args); }
 
 nlohmann::json run_json(const std::string& args) {
   Run r = run(args + " --format json");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/llm/evaluate_layer.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -17,23 +18,10 @@ using namespace tenet;
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
+using Run = tenet::test::CliRun;
 
 Run run(const std::string& args) {
-  Run r;
-  const std::string command = "cd '" + std::string(TENET_SOURCE_DIR) + "' && '" +
-                              std::string(TENET_CLI_PATH) + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return tenet::test::run_cli(args, std::string(TENET_SOURCE_DIR));
 }
 
 json run_json(const std::string& args) {

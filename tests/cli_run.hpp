@@ -15,7 +15,11 @@ struct CliRun {
   std::string out;  // stdout and stderr
 };
 
-inline std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }
+inline std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
 // `workdir` empty: the test's working directory.
 inline CliRun run_cli(const std::string& args, const std::string& workdir = "") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -17,16 +18,7 @@ isl::map map_of(const char* text) { return isl::map(poly::thread_context().get()
 const char* kPes = "{ PE[x,y] : 0 <= x < 3 and 0 <= y < 2 }";
 const char* kLinks = "{ PE[x,y] -> PE[x+1,y]; PE[x,y] -> PE[x,y+1] }";
 
-template <typename F>
-InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 }  // namespace
 

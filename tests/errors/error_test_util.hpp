@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli_run.hpp"
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 
 namespace error_test {
@@ -16,16 +18,7 @@ inline std::string fixture(const std::string& name) {
   return std::string(TENET_TEST_DATA_DIR) + "/errors/" + name;
 }
 
-template <typename F>
-tenet::InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const tenet::InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 struct CliResult {
   int exit_code = -1;
@@ -40,16 +33,8 @@ inline std::string quoted(const std::string& s) {
 
 // Runs `tenet <arguments>` (arguments already quoted where needed).
 inline CliResult run_cli(const std::string& arguments) {
-  const std::string command = quoted(TENET_CLI_PATH) + " " + arguments + " 2>&1";
-  CliResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  const tenet::test::CliRun run = tenet::test::run_cli(arguments);
+  return {run.exit_code, run.out};
 }
 
 }  // namespace error_test

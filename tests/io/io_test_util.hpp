@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -23,15 +24,6 @@ inline isl::map map_of(const std::string& text) {
   return isl::map(tenet::poly::thread_context().get(), text);
 }
 
-template <typename F>
-tenet::InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const tenet::InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 }  // namespace io_test

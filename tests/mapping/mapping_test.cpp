@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -13,16 +14,7 @@ namespace {
 
 isl::map map_of(const char* text) { return isl::map(poly::thread_context().get(), text); }
 
-template <typename F>
-InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -12,16 +13,7 @@ namespace {
 
 isl::map map_of(const char* text) { return isl::map(poly::thread_context().get(), text); }
 
-template <typename F>
-InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 // Evaluates a single-valued map at an integer point of S[i,j,k].
 std::vector<long> image(const isl::map& map, long i, long j, long k) {

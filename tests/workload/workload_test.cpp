@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "input_error_of.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -25,16 +26,7 @@ std::vector<Access> gemm_accesses() {
 
 const char* kDomain = "{ S[i,j,k] : 0 <= i < 4 and 0 <= j < 5 and 0 <= k < 6 }";
 
-template <typename F>
-InputError error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected an InputError");
-  throw std::logic_error("unreachable");
-}
+using tenet::test::error_of;
 
 }  // namespace
 

@@ -6,7 +6,7 @@
 
 #include "analysis/formulas.hpp"
 #include "analysis/metric_sets.hpp"
-#include "analysis/parameters.hpp"
+#include "tenet/poly/parameters.hpp"
 #include "analysis/validation.hpp"
 #include "tenet/error.hpp"
 
@@ -18,7 +18,7 @@ std::vector<std::string> input_parameters(const workload::Workload& workload,
                                           const mapping::Mapping& mapping) {
   std::vector<isl::map> maps{arch.interconnect(), mapping.space_map(), mapping.time_map()};
   for (const workload::Access& a : workload.accesses()) maps.push_back(a.relation);
-  return detail::parameter_names({workload.domain(), arch.pe_domain()}, maps);
+  return poly::parameter_names({workload.domain(), arch.pe_domain()}, maps);
 }
 
 // Constraints implied by the others (LP redundancy) removed. Fixing the sizes and composing
@@ -30,7 +30,7 @@ isl::set without_redundancies(const isl::set& set) {
 
 // Counts every metric set for one problem size. |A^st_X| = |A_X ∩ D| when Θ is injective on D
 // (|D| = |Θ(D)|), and the intersection of two reuse sets is empty when one of them is.
-detail::Counts count_metric_sets(const detail::MetricSets& sets, const detail::ParameterFix& shape,
+detail::Counts count_metric_sets(const detail::MetricSets& sets, const poly::ParameterFix& shape,
                                  const poly::CountOptions& options, poly::CountReport* report) {
   auto count = [&](const isl::set& set) {
     return poly::count(without_redundancies(shape.apply(set)), options, report);
@@ -54,7 +54,7 @@ detail::Counts count_metric_sets(const detail::MetricSets& sets, const detail::P
   return n;
 }
 
-void require_instances(const Integer& instances, const detail::ParameterFix& shape) {
+void require_instances(const Integer& instances, const poly::ParameterFix& shape) {
   if (instances > 0) return;
   throw InputError(error_code::kRange, "", "/workload/domain",
                    "expected a non-empty iteration domain" +
@@ -88,7 +88,7 @@ Analyzer::Analyzer(const workload::Workload& workload, const arch::Architecture&
   // 3. mapping coverage: missing domain points, PEs outside the PE domain (checked now when
   //    there are no parameters, else per evaluation)
   a.gaps = detail::find_mapping_gaps(workload, arch, mapping);
-  if (a.parameters.empty()) detail::check_mapping_gaps(a.gaps, detail::ParameterFix({}, {}));
+  if (a.parameters.empty()) detail::check_mapping_gaps(a.gaps, poly::ParameterFix({}, {}));
   // 4. metric sets: space-time view, neighbourhood, per-tensor reuse sets
   a.sets = detail::build_metric_sets(workload, arch, mapping, options.neighbourhood);
 }
@@ -109,7 +109,7 @@ Report Analyzer::evaluate(const ParameterValues& values) const {
   const Impl& a = *impl_;
   Report r;
   // 1. problem size
-  const detail::ParameterFix shape(a.parameters, values);
+  const poly::ParameterFix shape(a.parameters, values);
   // 2. mapping coverage for this size
   if (!a.parameters.empty()) detail::check_mapping_gaps(a.gaps, shape);
   // 3. counting: the exact cardinality of every metric set

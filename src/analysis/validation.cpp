@@ -37,7 +37,7 @@ void check_function(const isl::map& map, const isl::set& domain, const char* whe
 }
 
 void require_empty(const isl::set& set, const char* code, const char* where,
-                   const std::string& message, const ParameterFix& shape) {
+                   const std::string& message, const poly::ParameterFix& shape) {
   if (set.is_null()) return;
   const isl::set fixed = shape.apply(set);
   if (fixed.is_empty()) return;
@@ -76,7 +76,7 @@ MappingGaps find_mapping_gaps(const workload::Workload& workload, const arch::Ar
                      domain.apply(mapping.space_map()).subtract(arch.pe_domain())};
 }
 
-void check_mapping_gaps(const MappingGaps& gaps, const ParameterFix& shape) {
+void check_mapping_gaps(const MappingGaps& gaps, const poly::ParameterFix& shape) {
   require_empty(gaps.missing_space, error_code::kPartialMapping, "/mapping/space",
                 "the space map is not defined on every domain point; missing points", shape);
   require_empty(gaps.missing_time, error_code::kPartialMapping, "/mapping/time",

@@ -3,7 +3,7 @@
 
 #include <isl/cpp.h>
 
-#include "analysis/parameters.hpp"
+#include "tenet/poly/parameters.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 
 namespace tenet::analysis::detail {
@@ -28,6 +28,6 @@ MappingGaps find_mapping_gaps(const workload::Workload& workload, const arch::Ar
 
 // Throws InputError partial-mapping (naming the missing points as an isl set) or range
 // (naming the PE points outside the PE domain) for these parameter values.
-void check_mapping_gaps(const MappingGaps& gaps, const ParameterFix& shape);
+void check_mapping_gaps(const MappingGaps& gaps, const poly::ParameterFix& shape);
 
 }  // namespace tenet::analysis::detail

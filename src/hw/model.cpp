@@ -80,8 +80,12 @@ double OperandPlan::dram_bytes_if(bool keep) const {
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options)
+    : Model(acc, problem, dataflow, tiling, options, Build{}) {}
+
+Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
+             const mapping::Tiling& tiling, const Options& options, Build build)
     : acc_(acc), options_(options) {
-  validate(problem);
+  if (build.validate) validate(problem);
   plan_.shape = problem.shape;
   plan_.tiling = mapping::resolve_tiling(tiling, problem.shape);
   plan_.dataflow = dataflow;
@@ -101,6 +105,8 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.dim[at(plan_.dims.cols)].split = plan_.cols;
   plan_.base = dataflow == Dataflow::kOutputStationary ? plan_.rows + plan_.cols - 2
                                                        : 2 * plan_.rows + plan_.cols - 2;
+  if (!build.operands) return;
+  ops_.reserve(problem.operands.size());
   for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{op});
   plan_operands();
   choose_residency();

@@ -73,8 +73,16 @@ struct Timing {
 
 class Model {
  public:
+  // How much to build. The tiling search validates the problem once, and bounds candidates by
+  // compute_cycles(), which needs the plan only.
+  struct Build {
+    bool validate = true;  // hw::validate(problem) first
+    bool operands = true;  // plan the operands and their residency (all but the plan needs it)
+  };
   Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
         const mapping::Tiling& tiling, const Options& options);
+  Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
+        const mapping::Tiling& tiling, const Options& options, Build build);
 
   const Plan& plan() const { return plan_; }
   const std::vector<OperandPlan>& operands() const { return ops_; }

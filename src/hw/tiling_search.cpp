@@ -45,26 +45,33 @@ struct Group {
 std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
                                     mapping::Dataflow dataflow, const Options& options) {
   // The untiled model gives the array split of every dimension.
-  const detail::Model whole(acc, problem, dataflow, Tiling{}, options);
+  const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {true, false});
   const detail::Plan& plan = whole.plan();
   std::array<std::vector<long long>, 3> ext;
   for (int d = 0; d < 3; ++d)
     ext[d] = extents_for(plan.dim[d].size, plan.dim[d].split > 0 ? plan.dim[d].split : kStreamUnit);
+  // Per set of cut dimensions (bit d = dimension d has more than one tile): the loop orders that
+  // differ once restricted to the cut dimensions (the first of each class).
+  std::array<std::vector<int>, 8> distinct_orders;
+  for (int mask = 0; mask < 8; ++mask) {
+    std::set<std::vector<GemmDim>> seen;
+    for (int o = 0; o < static_cast<int>(kOrders.size()); ++o) {
+      std::vector<GemmDim> key;
+      for (GemmDim d : kOrders[o])
+        if (mask & (1 << static_cast<int>(d))) key.push_back(d);
+      if (seen.insert(key).second) distinct_orders[mask].push_back(o);
+    }
+  }
   std::vector<Group> groups;
+  groups.reserve(ext[0].size() * ext[1].size() * ext[2].size());
   size_t index = 0;
   for (long long tm : ext[0])
     for (long long tn : ext[1])
       for (long long tk : ext[2]) {
-        const std::array<bool, 3> cut{tm < plan.dim[0].size, tn < plan.dim[1].size,
-                                      tk < plan.dim[2].size};
+        const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
+                         (tk < plan.dim[2].size ? 4 : 0);
         Group g{{}, index};
-        std::set<std::vector<GemmDim>> seen;  // orders restricted to the cut dimensions
-        for (const auto& order : kOrders) {
-          std::vector<GemmDim> key;
-          for (GemmDim d : order)
-            if (cut[static_cast<int>(d)]) key.push_back(d);
-          if (seen.insert(key).second) g.tilings.push_back(Tiling{tm, tn, tk, order});
-        }
+        for (int o : distinct_orders[mask]) g.tilings.push_back(Tiling{tm, tn, tk, kOrders[o]});
         index += g.tilings.size();
         groups.push_back(std::move(g));
       }
@@ -131,11 +138,16 @@ class Search {
          const Options& options, TilingObjective objective)
       : acc_(acc), problem_(problem), dataflow_(dataflow), options_(options), objective_(objective) {}
 
+  // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_);
+    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, true});
+  }
+  long long compute_cycles(const Tiling& t) const {
+    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, false}).compute_cycles();
   }
 
   void consider(const detail::Model& m, const Tiling& t, size_t index) {
+    ++evaluated_;
     const Score s = score(m, t, index, objective_);
     if (!best_ || better(s, *best_, objective_)) best_ = s;
   }
@@ -148,7 +160,7 @@ class Search {
   void by_latency(const std::vector<Group>& groups) {
     std::vector<std::pair<long long, size_t>> order;  // (compute cycles, group)
     for (size_t g = 0; g < groups.size(); ++g)
-      order.push_back({model(groups[g].tilings.front()).compute_cycles(), g});
+      order.push_back({compute_cycles(groups[g].tilings.front()), g});
     std::stable_sort(order.begin(), order.end());
     for (const auto& [bound, g] : order) {
       if (beaten(bound)) break;
@@ -187,6 +199,7 @@ class Search {
   }
 
   Tiling best() const { return best_->tiling; }
+  long long evaluated() const { return evaluated_; }
 
  private:
   const arch::Accelerator& acc_;
@@ -195,6 +208,7 @@ class Search {
   Options options_;
   TilingObjective objective_;
   std::optional<Score> best_;
+  long long evaluated_ = 0;
 };
 
 }  // namespace
@@ -229,6 +243,7 @@ std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmPr
 Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const Options& options,
                      const TilingSearchOptions& search) {
+  validate(problem);
   const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
   Search s(acc, problem, dataflow, options, search.objective);
   switch (search.objective) {
@@ -236,6 +251,11 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
     case TilingObjective::kDramBytes: s.by_dram(groups); break;
     case TilingObjective::kEnergy:
     case TilingObjective::kEdp: s.everything(groups); break;
+  }
+  if (search.stats) {
+    long long candidates = 0;
+    for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
+    *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
   }
   return mapping::resolve_tiling(s.best(), problem.shape);
 }

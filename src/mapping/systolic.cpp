@@ -46,21 +46,35 @@ Dataflow parse_dataflow(const std::string& name) {
                    "unknown dataflow \"" + name + "\", expected one of os, ws, is");
 }
 
+namespace {
+
+std::vector<workload::Access> gemm_accesses(const GemmBits& bits) {
+  using workload::AccessKind;
+  using workload::OperandRole;
+  return {{"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
+           OperandRole::kActivation},
+          {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
+          {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c,
+           OperandRole::kOutput}};
+}
+
+}  // namespace
+
 workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits) {
   require_positive(shape.m, "m", "rows of A and C");
   require_positive(shape.n, "n", "columns of B and C");
   require_positive(shape.k, "k", "reduction length");
-  using workload::AccessKind;
-  using workload::OperandRole;
-  std::vector<workload::Access> accesses{
-      {"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
-       OperandRole::kActivation},
-      {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
-      {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput}};
   isl::set domain = make_set(fmt::format(
       "{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", shape.m, shape.n, shape.k));
   return workload::Workload(fmt::format("gemm {}x{}x{}", shape.m, shape.n, shape.k),
-                            std::move(domain), std::move(accesses));
+                            std::move(domain), gemm_accesses(bits));
+}
+
+workload::Workload make_parametric_gemm_workload(const GemmBits& bits) {
+  isl::set domain = make_set(
+      "[M, N, K] -> { S[i,j,k] : 0 <= i < M and 0 <= j < N and 0 <= k < K and "
+      "1 <= M <= 1000000000 and 1 <= N <= 1000000000 and 1 <= K <= 1000000000 }");
+  return workload::Workload("gemm MxNxK", std::move(domain), gemm_accesses(bits));
 }
 
 Mapping make_systolic_mapping(Dataflow dataflow, long long rows, long long cols) {

@@ -7,6 +7,7 @@
 
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
+#include "tenet/poly/parameters.hpp"
 
 namespace tenet::quant {
 namespace {
@@ -14,18 +15,48 @@ namespace {
 using workload::Access;
 using workload::OperandRole;
 
-struct Context {
+// The parametric sets whose counts make up the costs, and how they combine: built once by
+// QuantAnalyzer's constructor (isl set algebra), counted per evaluation.
+struct Plan {
+  std::vector<isl::set> sets;  // distinct (isl is_equal) sets to count
+  int domain = -1;
+
+  struct Tensor {
+    TensorStorage proto;  // name, role, bits, word_bits
+    int elements = -1;    // set index
+    int words = -1;       // set index (= elements when not packed)
+  };
+  std::vector<Tensor> tensors;  // one per report name, in access order
+  std::vector<int> weight_tensors;  // indices into tensors: B and its scale/zero tensors
+  int b_tensor = -1;
+
+  bool dequantizes = false;
+  int dequant_ops_per_element = 0;
+  int dequant_set = -1;  // -1: the options' dequant_elements
+
+  struct Term {
+    Integer QuantOps::*field;
+    int set;
+    int multiplier;
+  };
+  std::vector<Term> terms;  // ops += count(set) × multiplier
+};
+
+struct Builder {
   const QuantSpec& spec;
   const CostOptions& options;
   const workload::Workload& w;  // quantized
+  Plan& plan;
 
-  Integer count_range(const isl::map& relation) const {
-    return poly::count(relation.intersect_domain(w.domain()).range(), options.count);
+  int add(const isl::set& set) {
+    for (std::size_t i = 0; i < plan.sets.size(); ++i)
+      if (plan.sets[i].is_equal(set)) return static_cast<int>(i);
+    plan.sets.push_back(set);
+    return static_cast<int>(plan.sets.size() - 1);
   }
+  int range(const isl::map& relation) { return add(relation.intersect_domain(w.domain()).range()); }
   // Distinct (a-element, b-element) pairs used together by some instance.
-  Integer count_pairs(const isl::map& a, const isl::map& b) const {
-    return count_range(a.range_product(b));
-  }
+  int pairs(const isl::map& a, const isl::map& b) { return range(a.range_product(b)); }
   const Access* role(OperandRole r) const {
     for (const auto& a : w.accesses())
       if (a.role == r) return &a;
@@ -35,6 +66,11 @@ struct Context {
     for (const auto& a : w.accesses())
       if (a.tensor == id) return &a;
     return nullptr;
+  }
+  int tensor_index(const std::string& name) const {
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i)
+      if (plan.tensors[i].proto.name == name) return static_cast<int>(i);
+    throw InternalError("QuantAnalyzer: no tensor named " + name);
   }
   bool b_is_kv() const { return options.apply.b == BOperand::kKvCache; }
   OperandKind b_kind() const { return b_is_kv() ? OperandKind::kKvCache : OperandKind::kWeights; }
@@ -46,7 +82,7 @@ Integer ceil_div(const Integer& a, const Integer& b) { return (a + b - 1) / b; }
 Integer big(long long v) { return Integer(static_cast<long>(v)); }
 
 // Operand kind of a quantized operand access (nullopt for scale/zero/other tensors).
-std::optional<OperandKind> kind_of(const Context& c, const Access& a) {
+std::optional<OperandKind> kind_of(const Builder& c, const Access& a) {
   switch (a.role) {
     case OperandRole::kActivation:
       return OperandKind::kActivations;
@@ -59,52 +95,53 @@ std::optional<OperandKind> kind_of(const Context& c, const Access& a) {
   }
 }
 
-TensorStorage storage_of(const Context& c, const Access& a) {
-  TensorStorage s;
+Plan::Tensor storage_of(Builder& c, const Access& a) {
+  Plan::Tensor t;
+  TensorStorage& s = t.proto;
   s.name = report_name(a);
   s.role = a.role;
   s.bits = s.word_bits = a.bits;
-  s.elements = c.count_range(a.relation);
-  s.words = s.elements;
+  t.elements = t.words = c.range(a.relation);
   const auto kind = kind_of(c, a);
-  if (!kind) return s;
+  if (!kind) return t;
   const OperandSpec& op = c.spec.operand(*kind);
-  if (!op.packing) return s;
+  if (!op.packing) return t;
   s.word_bits = op.packing->storage_bits;
-  s.words = c.count_range(a.relation.apply_range(packing_map(a, *kind, op, c.options.apply)));
-  return s;
+  t.words = c.range(a.relation.apply_range(packing_map(a, *kind, op, c.options.apply)));
+  return t;
 }
 
-std::vector<TensorStorage> storage_of_all(const Context& c) {
-  std::vector<TensorStorage> out;
+void plan_storage(Builder& c) {
   for (const auto& a : c.w.accesses()) {
     bool seen = false;
-    for (const auto& s : out) seen = seen || s.name == report_name(a);
-    if (!seen) out.push_back(storage_of(c, a));
+    for (const auto& t : c.plan.tensors) seen = seen || t.proto.name == report_name(a);
+    if (!seen) c.plan.tensors.push_back(storage_of(c, a));
   }
-  return out;
 }
 
 // The tensors that make up the weights in memory: B and its scale/zero tensors.
-std::vector<std::string> weight_tensor_names(const Context& c, const Access& b) {
-  std::vector<std::string> names{b.tensor};
+void plan_weights(Builder& c) {
+  const Access* b = c.role(OperandRole::kWeight);
+  if (!b) return;
+  std::vector<std::string> names{b->tensor};
   for (std::size_t l = 0; l < c.b_spec().scales.size(); ++l) {
-    names.push_back(scale_tensor_id(b.tensor, l));
-    if (c.b_spec().scales[l].zero) names.push_back(zero_tensor_id(b.tensor, l));
+    names.push_back(scale_tensor_id(b->tensor, l));
+    if (c.b_spec().scales[l].zero) names.push_back(zero_tensor_id(b->tensor, l));
   }
-  return names;
+  for (const auto& id : names)
+    c.plan.weight_tensors.push_back(c.tensor_index(report_name(*c.tensor(id))));
+  c.plan.b_tensor = c.tensor_index(report_name(*b));
 }
 
 // B elements dequantized: once each (dram_to_sram) or once per M-tile that uses them.
-Integer dequant_elements(const Context& c, const Access& b) {
-  if (c.options.dequant_elements) return *c.options.dequant_elements;
+int dequant_set(Builder& c, const Access& b) {
   const Access* a = c.role(OperandRole::kActivation);
   const long long tile = c.options.tile_m;
   if (c.spec.dequant.placement == DequantPlacement::kDramToSram || tile <= 0 || !a)
-    return c.count_range(b.relation);
+    return c.range(b.relation);
   const isl::map to_tile(poly::thread_context().get(),
                          fmt::format("{{ {}[m, k] -> Mtile[floor(m/{})] }}", a->tensor, tile));
-  return c.count_pairs(b.relation, a->relation.apply_range(to_tile));
+  return c.pairs(b.relation, a->relation.apply_range(to_tile));
 }
 
 int quantize_ops_per_element(const OperandSpec& op) {
@@ -118,53 +155,77 @@ DataType epilogue_type(const QuantSpec& spec) {
   return spec.accumulator.is_float() ? spec.accumulator : DataType::fp32();
 }
 
-struct ScaleWork {
-  Integer epilogue, rescale, zero_sums;
-};
-
-// Work of the scale levels of one operand that are not consumed by a dequantization.
-ScaleWork scale_work(const Context& c, const Access& x, const OperandSpec& op, bool is_b,
-                     const Access& out, const TensorStorage& a_store,
-                     const TensorStorage& b_store) {
-  ScaleWork work;
-  const Integer outputs = c.count_range(out.relation);
+// Work of the scale levels of one operand that are not consumed by a dequantization:
+// i,j-indexed factors cost one epilogue op per output, k-indexed ones one rescale per (output,
+// scale element) pair; a zero point adds the same again plus its row/column sums.
+void plan_scale_work(Builder& c, const Access& x, const OperandSpec& op, bool is_b,
+                     const Access& out, int a_elements, int b_elements) {
+  const int outputs = c.range(out.relation);
   for (std::size_t l = 0; l < op.scales.size(); ++l) {
     const ScaleLevel& level = op.scales[l];
     if (is_b && applied_in_dequant(c.spec, level)) continue;
     const bool k_indexed = indexed_by_k(level.granularity);
-    const Access& s = *c.tensor(scale_tensor_id(x.tensor, l));
-    (k_indexed ? work.rescale : work.epilogue) +=
-        k_indexed ? c.count_pairs(out.relation, s.relation) : outputs;
+    for (const Access* factor : {c.tensor(scale_tensor_id(x.tensor, l)),
+                                 level.zero ? c.tensor(zero_tensor_id(x.tensor, l)) : nullptr}) {
+      if (!factor) continue;
+      if (k_indexed)
+        c.plan.terms.push_back({&QuantOps::rescale, c.pairs(out.relation, factor->relation), 1});
+      else
+        c.plan.terms.push_back({&QuantOps::epilogue, outputs, 1});
+    }
     if (!level.zero) continue;
-    const Access& z = *c.tensor(zero_tensor_id(x.tensor, l));
-    (k_indexed ? work.rescale : work.epilogue) +=
-        k_indexed ? c.count_pairs(out.relation, z.relation) : outputs;
     // z_B · Σ_k A (each A element once) or z_A · Σ_k B (offline unless B is the KV cache).
-    work.zero_sums += is_b ? a_store.elements : (c.b_is_kv() ? b_store.elements : Integer(0));
+    const int sums = is_b ? a_elements : (c.b_is_kv() ? b_elements : -1);
+    if (sums >= 0) c.plan.terms.push_back({&QuantOps::zero_sums, sums, 1});
   }
-  return work;
 }
 
-double dequant_energy(const Context& c, const QuantOps& ops, const OpEnergyTable& t) {
-  const DataType target = dequant_target(c.spec);
-  if (c.spec.dequant.ops_per_element) return ops.dequant.get_d() * t.lookup(target).add_pj;
-  const DequantOps d = dequant_op_breakdown(c.spec, c.b_spec());
-  const int word = c.b_spec().packing ? c.b_spec().packing->storage_bits : 32;
+void plan_ops(Builder& c) {
+  Plan& p = c.plan;
+  const Access* a = c.role(OperandRole::kActivation);
+  const Access* b = c.role(OperandRole::kWeight);
+  const Access* out = c.role(OperandRole::kOutput);
+  const int a_elements = a ? p.tensors[c.tensor_index(report_name(*a))].elements : -1;
+  const int b_elements = b ? p.tensors[c.tensor_index(report_name(*b))].elements : -1;
+  if (b && dequantizes(c.spec, c.b_spec())) {
+    p.dequantizes = true;
+    p.dequant_ops_per_element = dequant_ops_per_element(c.spec, c.b_spec());
+    if (!c.options.dequant_elements) p.dequant_set = dequant_set(c, *b);
+  }
+  if (out) {
+    for (const auto& [x, op, is_b] :
+         {std::tuple{a, &c.spec.activations, false}, std::tuple{b, &c.b_spec(), true}})
+      if (x) plan_scale_work(c, *x, *op, is_b, *out, a_elements, b_elements);
+    if (c.spec.output.quantized())
+      p.terms.push_back({&QuantOps::output_quant, c.range(out->relation),
+                         quantize_ops_per_element(c.spec.output)});
+  }
+  if (a && c.spec.activations.quantized())
+    p.terms.push_back(
+        {&QuantOps::activation_quant, a_elements, quantize_ops_per_element(c.spec.activations)});
+}
+
+double dequant_energy(const QuantSpec& spec, const OperandSpec& b, const QuantOps& ops,
+                      const OpEnergyTable& t) {
+  const DataType target = dequant_target(spec);
+  if (spec.dequant.ops_per_element) return ops.dequant.get_d() * t.lookup(target).add_pj;
+  const DequantOps d = dequant_op_breakdown(spec, b);
+  const int word = b.packing ? b.packing->storage_bits : 32;
   const double per_element = d.unpack * t.lookup(DataType::signed_int(word)).add_pj +
                              (d.convert + d.offset) * t.lookup(target).add_pj +
                              d.scale * t.lookup(target).mul_pj;
   return ops.dequant_elements.get_d() * per_element;
 }
 
-ComputeEnergy energy_of(const Context& c, const QuantCosts& q) {
-  const OpEnergyTable& t = c.options.energy;
-  const OpEnergy epi = t.lookup(epilogue_type(c.spec));
+ComputeEnergy energy_of(const QuantSpec& spec, const OperandSpec& b, const QuantCosts& q,
+                        const OpEnergyTable& t) {
+  const OpEnergy epi = t.lookup(epilogue_type(spec));
   ComputeEnergy e;
   e.mac = q.macs.get_d() * q.mac_energy_pj;
-  e.dequant = dequant_energy(c, q.ops, t);
+  e.dequant = dequant_energy(spec, b, q.ops, t);
   e.epilogue = q.ops.epilogue.get_d() * epi.mul_pj;
   e.rescale = q.ops.rescale.get_d() * (epi.mul_pj + epi.add_pj);
-  e.zero_sums = q.ops.zero_sums.get_d() * t.lookup(c.spec.activations.dtype).add_pj;
+  e.zero_sums = q.ops.zero_sums.get_d() * t.lookup(spec.activations.dtype).add_pj;
   e.quantize = Integer(q.ops.activation_quant + q.ops.output_quant).get_d() * epi.add_pj;
   return e;
 }
@@ -176,47 +237,6 @@ std::optional<Integer> dequant_cycles(const QuantSpec& spec, const OperandSpec& 
     return ceil_div(ops.dequant_elements, big(spec.dequant.elements_per_cycle));
   if (spec.dequant.ops_per_cycle > 0) return ceil_div(ops.dequant, big(spec.dequant.ops_per_cycle));
   return std::nullopt;
-}
-
-void count_ops(const Context& c, QuantCosts& q) {
-  const Access* a = c.role(OperandRole::kActivation);
-  const Access* b = c.role(OperandRole::kWeight);
-  const Access* out = c.role(OperandRole::kOutput);
-  const TensorStorage none;
-  const TensorStorage& a_store = a ? q.tensor(report_name(*a)) : none;
-  const TensorStorage& b_store = b ? q.tensor(report_name(*b)) : none;
-  if (b && dequantizes(c.spec, c.b_spec())) {
-    q.ops.dequant_elements = dequant_elements(c, *b);
-    q.ops.dequant_ops_per_element = dequant_ops_per_element(c.spec, c.b_spec());
-    q.ops.dequant = q.ops.dequant_elements * q.ops.dequant_ops_per_element;
-  }
-  if (out) {
-    for (const auto& [x, op, is_b] :
-         {std::tuple{a, &c.spec.activations, false}, std::tuple{b, &c.b_spec(), true}}) {
-      if (!x) continue;
-      const ScaleWork w = scale_work(c, *x, *op, is_b, *out, a_store, b_store);
-      q.ops.epilogue += w.epilogue;
-      q.ops.rescale += w.rescale;
-      q.ops.zero_sums += w.zero_sums;
-    }
-    if (c.spec.output.quantized())
-      q.ops.output_quant = c.count_range(out->relation) * quantize_ops_per_element(c.spec.output);
-  }
-  if (a && c.spec.activations.quantized())
-    q.ops.activation_quant = a_store.elements * quantize_ops_per_element(c.spec.activations);
-}
-
-void weight_totals(const Context& c, QuantCosts& q) {
-  const Access* b = c.role(OperandRole::kWeight);
-  if (!b) return;
-  for (const auto& id : weight_tensor_names(c, *b)) {
-    const TensorStorage& s = q.tensor(report_name(*c.tensor(id)));
-    q.weight_storage_bits += s.storage_bits();
-    q.weight_bytes += s.bytes();
-  }
-  const Integer elements = q.tensor(report_name(*b)).elements;
-  q.effective_bits_per_weight = mpq_class(q.weight_storage_bits, elements);
-  q.effective_bits_per_weight.canonicalize();
 }
 
 }  // namespace
@@ -234,20 +254,108 @@ const TensorStorage& QuantCosts::tensor(const std::string& name) const {
   throw InternalError("QuantCosts: no tensor named " + name);
 }
 
+struct QuantAnalyzer::Impl {
+  QuantSpec spec;
+  CostOptions options;
+  workload::Workload quantized;
+  std::vector<std::string> parameters;
+  Plan plan;
+  MacPrecision mac;
+
+  Impl(const workload::Workload& gemm, const QuantSpec& s, const CostOptions& o)
+      : spec(s), options(o), quantized(apply(gemm, s, o.apply)) {
+    Builder c{spec, options, quantized, plan};
+    std::vector<isl::map> relations;
+    for (const auto& a : quantized.accesses()) relations.push_back(a.relation);
+    parameters = poly::parameter_names({quantized.domain()}, relations);
+    plan.domain = c.add(quantized.domain());
+    plan_storage(c);
+    plan_weights(c);
+    plan_ops(c);
+    mac = mac_precision(spec, c.b_spec());
+  }
+  const OperandSpec& b_spec() const {
+    return spec.operand(options.apply.b == BOperand::kKvCache ? OperandKind::kKvCache
+                                                              : OperandKind::kWeights);
+  }
+};
+
+QuantAnalyzer::QuantAnalyzer(const workload::Workload& gemm, const QuantSpec& spec,
+                             const CostOptions& options)
+    : impl_(std::make_unique<Impl>(gemm, spec, options)) {}
+QuantAnalyzer::~QuantAnalyzer() = default;
+QuantAnalyzer::QuantAnalyzer(const QuantAnalyzer& o) : impl_(std::make_unique<Impl>(*o.impl_)) {}
+QuantAnalyzer& QuantAnalyzer::operator=(const QuantAnalyzer& o) {
+  if (this != &o) impl_ = std::make_unique<Impl>(*o.impl_);
+  return *this;
+}
+QuantAnalyzer::QuantAnalyzer(QuantAnalyzer&&) noexcept = default;
+QuantAnalyzer& QuantAnalyzer::operator=(QuantAnalyzer&&) noexcept = default;
+
+const QuantSpec& QuantAnalyzer::spec() const { return impl_->spec; }
+const CostOptions& QuantAnalyzer::options() const { return impl_->options; }
+const workload::Workload& QuantAnalyzer::quantized() const { return impl_->quantized; }
+std::vector<std::string> QuantAnalyzer::parameters() const { return impl_->parameters; }
+
+QuantCosts QuantAnalyzer::evaluate(const poly::ParameterValues& values) const {
+  return evaluate(values, impl_->options);
+}
+
+QuantCosts QuantAnalyzer::evaluate(const poly::ParameterValues& values,
+                                   const CostOptions& options) const {
+  const Impl& m = *impl_;
+  const Plan& p = m.plan;
+  if (options.apply != m.options.apply || options.tile_m != m.options.tile_m)
+    throw InternalError("QuantAnalyzer::evaluate: apply options or tile_m differ from the ones "
+                        "the analyzer was built for");
+  const poly::ParameterFix fix(m.parameters, values);
+  // Count each set once (the dequant set only when no figure is given).
+  std::vector<Integer> counts(p.sets.size());
+  for (std::size_t i = 0; i < p.sets.size(); ++i)
+    if (static_cast<int>(i) != p.dequant_set || !options.dequant_elements)
+      counts[i] = poly::count(fix.apply(p.sets[i]), options.count);
+  if (!fix.empty() && counts[p.domain] == 0)
+    throw InputError(error_code::kRange, "", "/parameters",
+                     "the workload has no instance for " +
+                         (fix.empty() ? std::string("its sizes") : fix.describe()));
+
+  QuantCosts q;
+  for (const Plan::Tensor& t : p.tensors) {
+    TensorStorage s = t.proto;
+    s.elements = counts[t.elements];
+    s.words = counts[t.words];
+    q.tensors.push_back(std::move(s));
+  }
+  q.macs = counts[p.domain] * big(m.quantized.macs_per_instance());
+  q.mac = m.mac;
+  q.mac_energy_pj = mac_energy_pj(options.energy, q.mac.a, q.mac.b, q.mac.accumulate);
+  if (p.b_tensor >= 0) {
+    for (int i : p.weight_tensors) {
+      q.weight_storage_bits += q.tensors[i].storage_bits();
+      q.weight_bytes += q.tensors[i].bytes();
+    }
+    q.effective_bits_per_weight = mpq_class(q.weight_storage_bits, q.tensors[p.b_tensor].elements);
+    q.effective_bits_per_weight.canonicalize();
+  }
+  if (p.dequantizes) {
+    if (options.dequant_elements)
+      q.ops.dequant_elements = *options.dequant_elements;
+    else if (p.dequant_set >= 0)
+      q.ops.dequant_elements = counts[p.dequant_set];
+    else
+      throw InternalError("QuantAnalyzer: built with a dequant_elements figure, none given");
+    q.ops.dequant_ops_per_element = p.dequant_ops_per_element;
+    q.ops.dequant = q.ops.dequant_elements * q.ops.dequant_ops_per_element;
+  }
+  for (const Plan::Term& t : p.terms) q.ops.*t.field += counts[t.set] * t.multiplier;
+  q.dequant_cycles = dequant_cycles(m.spec, m.b_spec(), q.ops);
+  q.energy = energy_of(m.spec, m.b_spec(), q, options.energy);
+  return q;
+}
+
 QuantCosts analyze_quant(const workload::Workload& gemm, const QuantSpec& spec,
                          const CostOptions& options) {
-  QuantCosts q;
-  q.quantized = apply(gemm, spec, options.apply);
-  const Context c{spec, options, q.quantized};
-  q.tensors = storage_of_all(c);
-  q.macs = poly::count(q.quantized.domain(), options.count) * big(q.quantized.macs_per_instance());
-  q.mac = mac_precision(spec, c.b_spec());
-  q.mac_energy_pj = mac_energy_pj(options.energy, q.mac.a, q.mac.b, q.mac.accumulate);
-  weight_totals(c, q);
-  count_ops(c, q);
-  q.dequant_cycles = dequant_cycles(spec, c.b_spec(), q.ops);
-  q.energy = energy_of(c, q);
-  return q;
+  return QuantAnalyzer(gemm, spec, options).evaluate();
 }
 
 }  // namespace tenet::quant

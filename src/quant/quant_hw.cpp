@@ -7,6 +7,8 @@
 
 #include "tenet/error.hpp"
 #include "tenet/hw/tiling_search.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/poly/context.hpp"
 
 namespace tenet::quant {
 namespace {
@@ -207,6 +209,40 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
   return x;
 }
 
+// The quantization analysis of a GEMM, built once per (scheme, apply options, whether the
+// dequant work is given) and thread on the parametric GEMM [M, N, K], counted per shape: the
+// isl set algebra does not depend on the sizes (issue 6: reuse of work).
+class AnalyzerCache {
+ public:
+  const QuantAnalyzer& get(const QuantSpec& spec, const ApplyOptions& apply, bool dequant_given) {
+    for (const Entry& e : entries_)
+      if (e.dequant_given == dequant_given && e.analyzer.options().apply == apply &&
+          e.analyzer.spec() == spec)
+        return e.analyzer;
+    if (entries_.size() >= kCapacity) entries_.erase(entries_.begin());
+    CostOptions options;
+    options.apply = apply;
+    if (dequant_given) options.dequant_elements = Integer(0);
+    entries_.push_back({dequant_given,
+                        QuantAnalyzer(mapping::make_parametric_gemm_workload(), spec, options)});
+    return entries_.back().analyzer;
+  }
+
+ private:
+  static constexpr std::size_t kCapacity = 64;
+  struct Entry {
+    bool dequant_given;
+    QuantAnalyzer analyzer;
+  };
+  std::vector<Entry> entries_;
+};
+
+AnalyzerCache& analyzer_cache() {
+  poly::thread_context();  // created first, destroyed after the cache (poly/context.hpp)
+  thread_local AnalyzerCache cache;
+  return cache;
+}
+
 }  // namespace
 
 const char* to_string(QuantBound b) {
@@ -263,15 +299,20 @@ QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::G
   r.hw = hw::evaluate_gemm(acc, r.problem, dataflow, tiling, options.hw);
   const hw::Result shadow_hw = hw::evaluate_gemm(acc, shadow, dataflow, r.hw.tiling, options.hw);
 
+  // The generated GEMM indexes B[k, j] whatever B's memory layout (the layout does not change
+  // any count): it is analysed as such.
   CostOptions cost;
   cost.apply = options.apply;
+  cost.apply.b_layout = BLayout::kKN;
   cost.energy = options.energy;
   cost.count = options.count;
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
   if (dequantizes(spec, b))
     cost.dequant_elements = poly::Integer(static_cast<long>(
         into_sram ? r.hw.tensor("B").dram_reads : shadow_hw.tensor("B").sram_array_reads));
-  r.costs = analyze_quant(mapping::make_gemm_workload(shape), spec, cost);
+  r.costs = analyzer_cache()
+                .get(spec, cost.apply, cost.dequant_elements.has_value())
+                .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
 
   r.placement = dequantizes(spec, b) ? spec.dequant.placement : DequantPlacement::kNone;
   r.dequant_cycles = dequant_unit_cycles(spec, options, r.costs);

@@ -23,14 +23,6 @@ struct LayerFailure {
 };
 
 // A GEMM whose sizes are the isl parameters M, N, K (bounded so that the workload is finite).
-workload::Workload parametric_gemm() {
-  const workload::Workload concrete = mapping::make_gemm_workload({1, 1, 1});
-  const isl::set domain = poly::parse_set(
-      "[M, N, K] -> { S[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < K and "
-      "1 <= M <= 1000000000 and 1 <= N <= 1000000000 and 1 <= K <= 1000000000 }",
-      {"", "parametric GEMM"});
-  return workload::Workload("gemm", domain, concrete.accesses());
-}
 
 RelationMetrics relation_of(const analysis::Report& r) {
   RelationMetrics m;
@@ -160,7 +152,7 @@ RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::Mat
       if (found == analyzers_.end()) {
         const arch::Accelerator& acc = accelerator(c.arch);
         found = analyzers_
-                    .emplace(key, analysis::Analyzer(parametric_gemm(), acc.architecture(),
+                    .emplace(key, analysis::Analyzer(mapping::make_parametric_gemm_workload(), acc.architecture(),
                                                      mapping::make_systolic_mapping(
                                                          dataflow, acc.rows(), acc.cols())))
                     .first;

@@ -16,11 +16,12 @@
 #include <vector>
 
 #include "tenet/analysis/tenet_metrics.hpp"
+#include "tenet/poly/parameters.hpp"
 
 namespace tenet::analysis {
 
 // Values of the isl parameters, by name.
-using ParameterValues = std::map<std::string, long long>;
+using ParameterValues = poly::ParameterValues;
 
 class Analyzer {
  public:

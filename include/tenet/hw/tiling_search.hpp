@@ -25,8 +25,16 @@ const char* to_string(TilingObjective objective);  // "latency", "energy", "dram
 TilingObjective parse_tiling_objective(const std::string& text,
                                        const std::string& option = "--tiling-objective");
 
+// How much work one search did.
+struct TilingSearchStats {
+  long long candidates = 0;  // tilings in the search space
+  long long evaluated = 0;   // scored with the full model (timing / result)
+  long long pruned = 0;      // skipped: their lower bound could not beat the best
+};
+
 struct TilingSearchOptions {
   TilingObjective objective = TilingObjective::kLatency;
+  TilingSearchStats* stats = nullptr;  // filled in when not null
 };
 
 // The search space, resolved against the shape. Per dimension: the whole dimension, multiples

@@ -34,6 +34,10 @@ struct GemmBits {
 
 // Throws InputError(range) if a size is <= 0.
 workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits = {});
+// The same matmul with its sizes as isl parameters [M, N, K] (each bounded to 1..10^9), for the
+// analyzers that build their sets once and count them per size (analysis::Analyzer,
+// quant::QuantAnalyzer).
+workload::Workload make_parametric_gemm_workload(const GemmBits& bits = {});
 Mapping make_systolic_mapping(Dataflow dataflow, long long rows, long long cols);
 // An R×C array with systolic links between horizontal and vertical neighbours, data flowing
 // towards increasing row and column indices (PE[x,y] -> PE[x+1,y] and PE[x,y] -> PE[x,y+1]).

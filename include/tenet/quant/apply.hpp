@@ -28,6 +28,10 @@ struct ApplyOptions {
   BOperand b = BOperand::kWeights;
   KvTokenAxis kv_token_axis = KvTokenAxis::kN;
   BLayout b_layout = BLayout::kKN;
+  friend bool operator==(const ApplyOptions& x, const ApplyOptions& y) {
+    return x.b == y.b && x.kv_token_axis == y.kv_token_axis && x.b_layout == y.b_layout;
+  }
+  friend bool operator!=(const ApplyOptions& x, const ApplyOptions& y) { return !(x == y); }
 };
 
 // The operands are found by role (kActivation = A[i,k], kWeight = B, kOutput = C[i,j]); each must

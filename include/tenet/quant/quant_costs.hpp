@@ -7,11 +7,13 @@
 
 #include <gmpxx.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tenet/poly/count.hpp"
+#include "tenet/poly/parameters.hpp"
 #include "tenet/quant/apply.hpp"
 #include "tenet/quant/op_energy.hpp"
 #include "tenet/quant/quant_spec.hpp"
@@ -69,8 +71,9 @@ struct ComputeEnergy {
   double total() const { return mac + dequant + epilogue + rescale + zero_sums + quantize; }
 };
 
+// The quantized workload itself (bits, scale/zero accesses) is apply(gemm, spec) or
+// QuantAnalyzer::quantized().
 struct QuantCosts {
-  workload::Workload quantized;        // the workload with bits and scale/zero accesses
   std::vector<TensorStorage> tensors;  // in the quantized workload's access order
   Integer macs;
   MacPrecision mac;
@@ -86,8 +89,44 @@ struct QuantCosts {
 };
 
 // `gemm` is the plain matmul (operands by role, as apply() needs). Pure; throws InputError for
-// a spec that does not fit the workload.
+// a spec that does not fit the workload. = QuantAnalyzer(gemm, spec, options).evaluate().
 QuantCosts analyze_quant(const workload::Workload& gemm, const QuantSpec& spec,
                          const CostOptions& options = {});
+
+// analyze_quant split in two, like analysis::Analyzer: the set algebra (applying the scheme,
+// scale and packing maps, ranges, pair sets) once per (workload structure, scheme, apply
+// options, tile_m), the exact counting per problem size. `gemm` may carry isl parameters (e.g.
+// mapping::make_parametric_gemm_workload()); evaluate() fixes them and counts. Results are
+// identical to analyze_quant on the workload with those sizes.
+//
+// Holds isl objects of the thread that built it (poly/context.hpp): use it on that thread only.
+class QuantAnalyzer {
+ public:
+  // Throws InputError as analyze_quant. options.apply and options.tile_m shape the sets;
+  // options.dequant_elements, energy and count are defaults for evaluate().
+  QuantAnalyzer(const workload::Workload& gemm, const QuantSpec& spec,
+                const CostOptions& options = {});
+  ~QuantAnalyzer();
+  QuantAnalyzer(const QuantAnalyzer&);
+  QuantAnalyzer& operator=(const QuantAnalyzer&);
+  QuantAnalyzer(QuantAnalyzer&&) noexcept;
+  QuantAnalyzer& operator=(QuantAnalyzer&&) noexcept;
+
+  const QuantSpec& spec() const;
+  const CostOptions& options() const;
+  const workload::Workload& quantized() const;  // parametric if `gemm` was
+  std::vector<std::string> parameters() const;  // sorted isl parameter names
+
+  // Throws InputError: missing-field / unknown-name (parameter values, see poly::ParameterFix),
+  // range (no instance for these values).
+  QuantCosts evaluate(const poly::ParameterValues& values = {}) const;
+  // The same with other per-evaluation options (energy table, count options, dequant_elements);
+  // options.apply and options.tile_m must be the constructor's (InternalError otherwise).
+  QuantCosts evaluate(const poly::ParameterValues& values, const CostOptions& options) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace tenet::quant

@@ -1,4 +1,4 @@
-#include "analysis/parameters.hpp"
+#include "tenet/poly/parameters.hpp"
 
 #include <isl/set.h>
 #include <isl/space.h>
@@ -8,7 +8,7 @@
 
 #include "tenet/error.hpp"
 
-namespace tenet::analysis::detail {
+namespace tenet::poly {
 namespace {
 
 void add_names(isl::space space, std::vector<std::string>& names) {
@@ -61,4 +61,4 @@ std::string ParameterFix::describe() const {
   return text;
 }
 
-}  // namespace tenet::analysis::detail
+}  // namespace tenet::poly

@@ -1,4 +1,5 @@
-// Problem sizes given as isl parameters: which parameters the inputs use, and fixing them.
+// Problem sizes given as isl parameters: which parameters some isl objects use, and fixing them
+// (analysis::Analyzer, quant::QuantAnalyzer).
 #pragma once
 
 #include <isl/cpp.h>
@@ -6,9 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "tenet/analysis/analyzer.hpp"
+#include <map>
 
-namespace tenet::analysis::detail {
+namespace tenet::poly {
+
+// Values of isl parameters, by name.
+using ParameterValues = std::map<std::string, long long>;
 
 // Sorted, distinct parameter names of all the given objects.
 std::vector<std::string> parameter_names(const std::vector<isl::set>& sets,
@@ -31,4 +35,4 @@ class ParameterFix {
   ParameterValues values_;
 };
 
-}  // namespace tenet::analysis::detail
+}  // namespace tenet::poly

@@ -227,6 +227,39 @@ long long Model::compute_cycles() const {
   return add(add(mul(folds(), plan_.base), mul(spatial, streamed)), -1);
 }
 
+// The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
+// g <= 1, or cut into tiles that are multiples of its group g, or not cut), every distinct
+// element of X except those of one tile: a
+// resident input's tile is fetched whenever its tile coordinates change, except the first one
+// (before cycle 0); a resident output's tile is written back when they change, except the last
+// one; a non-resident operand streams at least its tile's elements in every tile. Each window
+// takes at least bytes / bandwidth cycles, and total >= the sum of the windows (a tile takes
+// max(folds, window), or their sum). Other operands are left out: their tile classes use
+// representative group counts. Rounding: every window is ceil(bytes / bw - 1e-9).
+long long Model::dram_cycles_lower_bound() const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  double bytes = 0;
+  for (const OperandPlan& x : ops_) {
+    bool plain = true;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = x.op.group[d];
+      const DimPlan& dp = plan_.dim[d];
+      plain = plain && (g <= 1 || dp.tiles() == 1 || dp.tile % g == 0);
+    }
+    if (!plain) continue;
+    double moved = bytes_of(x.unique, x.op.bits);
+    if (x.resident) moved -= bytes_of(tile_volume(x, x.op.output ? last : first), x.op.bits);
+    bytes += std::max(0.0, moved);
+  }
+  const double cycles = bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
+                        1e-9 * static_cast<double>(tiles()) - 2;
+  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
 long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {
   long long v = 1;
   for (int d = 0; d < 3; ++d) {

@@ -90,6 +90,9 @@ class Model {
   long long tiles() const;
   long long folds() const;
   long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
+  // A lower bound of timing().total - 1 from the DRAM channel alone (0 with unlimited DRAM
+  // bandwidth); needs the operands (Build::operands).
+  long long dram_cycles_lower_bound() const;
   Timing timing() const;
   Result result() const;
 

@@ -1,7 +1,10 @@
 #include "tenet/hw/tiling_search.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <set>
 #include <tuple>
 
@@ -156,16 +159,48 @@ class Search {
   // cannot win when cycles come first.
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
-  // kLatency: groups by increasing compute cycles until the bound exceeds the best total.
+  // kLatency: best-first on lower bounds of the score (cycles, DRAM bytes, tiles, index). A
+  // group (same extents) is bounded by its compute cycles, from the plan alone; taking it out
+  // expands it into its loop orders, each with its operands planned: bound max(compute cycles,
+  // DRAM-channel bound) and its exact DRAM bytes and tile count. Taking out a candidate times it
+  // unless (bound, bytes, tiles, index) already loses to the best score (its real cycles are >=
+  // the bound); once the smallest bound left exceeds the best cycles, nothing left can win.
   void by_latency(const std::vector<Group>& groups) {
-    std::vector<std::pair<long long, size_t>> order;  // (compute cycles, group)
+    struct Node {
+      long long bound, dram, tiles;  // dram = tiles = -1 for a group (expanded first)
+      size_t index;                  // enumeration index (group: of its first candidate)
+      size_t group;
+      long long model;  // -1: the group itself, else its candidate's model
+      bool operator>(const Node& o) const {
+        return std::tie(bound, dram, tiles, index, model) >
+               std::tie(o.bound, o.dram, o.tiles, o.index, o.model);
+      }
+    };
+    std::priority_queue<Node, std::vector<Node>, std::greater<Node>> open;
     for (size_t g = 0; g < groups.size(); ++g)
-      order.push_back({compute_cycles(groups[g].tilings.front()), g});
-    std::stable_sort(order.begin(), order.end());
-    for (const auto& [bound, g] : order) {
-      if (beaten(bound)) break;
-      for (size_t i = 0; i < groups[g].tilings.size(); ++i)
-        consider(model(groups[g].tilings[i]), groups[g].tilings[i], groups[g].first + i);
+      open.push({compute_cycles(groups[g].tilings.front()), -1, -1, groups[g].first, g, -1});
+    std::deque<detail::Model> models;
+    std::vector<size_t> candidate_of;  // model -> its tiling's position in its group
+    while (!open.empty()) {
+      const Node n = open.top();
+      open.pop();
+      if (beaten(n.bound)) break;
+      const Group& g = groups[n.group];
+      if (n.model < 0) {
+        for (size_t i = 0; i < g.tilings.size(); ++i) {
+          models.push_back(model(g.tilings[i]));
+          candidate_of.push_back(i);
+          const detail::Model& m = models.back();
+          open.push({std::max(n.bound, m.dram_cycles_lower_bound()), dram_bytes(m), m.tiles(),
+                     g.first + i, n.group, static_cast<long long>(models.size() - 1)});
+        }
+        continue;
+      }
+      if (best_ && std::tie(n.bound, n.dram, n.tiles, n.index) >
+                       std::tie(best_->cycles, best_->dram, best_->tiles, best_->index))
+        continue;
+      const size_t i = candidate_of[static_cast<size_t>(n.model)];
+      consider(models[static_cast<size_t>(n.model)], g.tilings[i], g.first + i);
     }
   }
 

@@ -1,0 +1,96 @@
+// The lower bounds the latency search prunes with, and the search itself, on random problems:
+// every bound is <= the cycles the full model gives, and the chosen tiling equals the best of
+// all candidates evaluated one by one (cycles, then DRAM bytes, then fewer tiles, then the
+// first candidate).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <tuple>
+
+#include "fixtures.hpp"
+#include "hw/model.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
+
+using namespace tenet;
+using namespace hwtest;
+
+namespace {
+
+// A problem with optional quantized B (packed words along k, group scales) and odd sizes.
+hw::GemmProblem random_problem(std::mt19937& rng) {
+  std::uniform_int_distribution<long long> size(1, 70), pick(0, 3);
+  const GemmShape shape{pick(rng) == 0 ? 1 : size(rng), size(rng), size(rng)};
+  if (pick(rng) < 2) return hw::make_gemm_problem(shape);
+  hw::GemmProblem p = hw::make_gemm_problem(shape, {16, 32, 16});
+  const long long word = pick(rng) < 2 ? 8 : 4;
+  p.operands[1].group = {0, 1, word};  // B as packed words of `word` values along k
+  const long long g = std::uniform_int_distribution<long long>(2, 40)(rng);
+  p.operands.push_back({"B.scale", workload::OperandRole::kScale, 16, false, {0, 1, g}});
+  p.precision = "fp16";
+  return p;
+}
+
+Accelerator random_acc(std::mt19937& rng) {
+  std::uniform_int_distribution<long long> dim(2, 8), buffer(256, 16384), bw(1, 32), lat(0, 40);
+  const Bandwidth sram = bw(rng) % 3 == 0 ? Bandwidth::infinite() : Bandwidth::of(2 * bw(rng));
+  return make_acc(dim(rng), dim(rng), buffer(rng), sram, Bandwidth::of(bw(rng)), lat(rng));
+}
+
+}  // namespace
+
+TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
+  std::mt19937 rng(11);
+  long long checked = 0, tight = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Accelerator acc = random_acc(rng);
+    const hw::GemmProblem p = random_problem(rng);
+    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
+                        Dataflow::kInputStationary})
+      for (const Tiling& t : hw::tiling_candidates(acc, p, df)) {
+        const hw::detail::Model m(acc, p, df, t, {});
+        const long long cycles = m.timing().total - 1;
+        INFO(p.shape.m << "x" << p.shape.n << "x" << p.shape.k << " " << mapping::to_string(df)
+                       << " " << mapping::to_string(t));
+        REQUIRE(m.compute_cycles() <= cycles);
+        REQUIRE(m.dram_cycles_lower_bound() <= cycles);
+        ++checked;
+        if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight;
+      }
+  }
+  CHECK(checked > 5000);
+  CHECK(tight > 100);  // the DRAM bound is the binding one on many candidates
+}
+
+TEST_CASE("the latency search equals exhaustive evaluation on random problems",
+          "[hw][tiling][bounds]") {
+  std::mt19937 rng(5);
+  long long pruned = 0, candidates = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    const Accelerator acc = random_acc(rng);
+    const hw::GemmProblem p = random_problem(rng);
+    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
+                        Dataflow::kInputStationary}) {
+      const std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
+      std::tuple<long long, long long, long long, size_t> best{-1, 0, 0, 0};
+      size_t best_index = 0;
+      for (size_t i = 0; i < all.size(); ++i) {
+        const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
+        const hw::detail::Model m(acc, p, df, all[i], {});
+        const std::tuple<long long, long long, long long, size_t> score{r.cycles.total,
+                                                                        r.dram_bytes, m.tiles(), i};
+        if (std::get<0>(best) < 0 || score < best) best = score, best_index = i;
+      }
+      hw::TilingSearchStats stats;
+      hw::TilingSearchOptions options;
+      options.stats = &stats;
+      INFO(p.shape.m << "x" << p.shape.n << "x" << p.shape.k << " " << mapping::to_string(df));
+      CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best_index]);
+      CHECK(stats.candidates == static_cast<long long>(all.size()));
+      CHECK(stats.evaluated + stats.pruned == stats.candidates);
+      CHECK(stats.evaluated >= 1);
+      pruned += stats.pruned, candidates += stats.candidates;
+    }
+  }
+  CHECK(pruned * 2 > candidates);  // most candidates are never timed
+}

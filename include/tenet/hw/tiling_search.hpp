@@ -46,8 +46,9 @@ std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
                                                mapping::Dataflow dataflow);
 
 // The candidate that minimises the objective (same result as evaluating every candidate with
-// evaluate_gemm; candidates whose stall-free compute cycles, a lower bound of their total, cannot
-// win are skipped under kLatency). Returned resolved against the shape.
+// evaluate_gemm). Under kLatency a best-first search on lower bounds (compute cycles, a
+// DRAM-channel bound, exact DRAM bytes) times only candidates that can still win
+// (docs/hardware.md). Returned resolved against the shape.
 mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                               mapping::Dataflow dataflow, const Options& options = {},
                               const TilingSearchOptions& search = {});

@@ -485,18 +485,26 @@ Result Model::result() const {
   r.folds = folds();
   r.tiles = tiles();
   fill_cycles(r);
-  r.energy_pj.mac = static_cast<double>(r.macs) * plan_.mac_pj;
-  for (const OperandPlan& x : ops_) {
-    TensorResult tr = tensor_result(x, r.macs);
-    r.dram_bytes = add(r.dram_bytes, tr.dram_bytes);
-    r.energy_pj.register_file += tr.energy_pj.register_file;
-    r.energy_pj.sram += tr.energy_pj.sram;
-    r.energy_pj.dram += tr.energy_pj.dram;
-    r.tensors.push_back(std::move(tr));
-  }
-  r.energy_pj.total = r.energy_pj.mac + r.energy_pj.register_file + r.energy_pj.sram +
-                      r.energy_pj.dram;
+  for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
+  r.energy_pj = energy(&r.dram_bytes);
   return r;
+}
+
+EnergyBreakdown Model::energy(long long* dram_bytes) const {
+  const long long macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
+  EnergyBreakdown e;
+  long long bytes = 0;
+  e.mac = static_cast<double>(macs) * plan_.mac_pj;
+  for (const OperandPlan& x : ops_) {
+    const TensorResult tr = tensor_result(x, macs);
+    bytes = add(bytes, tr.dram_bytes);
+    e.register_file += tr.energy_pj.register_file;
+    e.sram += tr.energy_pj.sram;
+    e.dram += tr.energy_pj.dram;
+  }
+  e.total = e.mac + e.register_file + e.sram + e.dram;
+  if (dram_bytes) *dram_bytes = bytes;
+  return e;
 }
 
 }  // namespace tenet::hw::detail

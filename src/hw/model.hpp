@@ -94,6 +94,8 @@ class Model {
   // bandwidth); needs the operands (Build::operands).
   long long dram_cycles_lower_bound() const;
   Timing timing() const;
+  // Result::energy_pj and dram_bytes without the timing (needs Build::operands); result() uses it.
+  EnergyBreakdown energy(long long* dram_bytes = nullptr) const;
   Result result() const;
 
  private:

@@ -226,11 +226,44 @@ class Search {
     }
   }
 
-  // kEnergy, kEdp: every candidate.
-  void everything(const std::vector<Group>& groups) {
-    for (const Group& g : groups)
-      for (size_t i = 0; i < g.tilings.size(); ++i)
-        consider(model(g.tilings[i]), g.tilings[i], g.first + i);
+  // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
+  // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or
+  // energy x cycle bound, then the cycle bound, bytes, tiles, index), they are timed until the
+  // next bound loses to the best score.
+  void by_energy(const std::vector<Group>& groups) {
+    struct Entry {
+      double key;
+      long long bound, dram, tiles;
+      size_t index;
+      const Group* group;
+      size_t position;
+      auto score() const { return std::tie(key, bound, dram, tiles, index); }
+    };
+    std::vector<Entry> entries;
+    for (const Group& g : groups) {
+      const long long compute = compute_cycles(g.tilings.front());
+      for (size_t i = 0; i < g.tilings.size(); ++i) {
+        const detail::Model m = model(g.tilings[i]);
+        Entry e{0, std::max(compute, m.dram_cycles_lower_bound()), 0, m.tiles(), g.first + i,
+                &g, i};
+        const double energy = m.energy(&e.dram).total;
+        e.key = objective_ == TilingObjective::kEnergy ? energy
+                                                         : energy * static_cast<double>(e.bound);
+        entries.push_back(e);
+      }
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.score() < b.score(); });
+    for (const Entry& e : entries) {
+      if (best_) {
+        const double best_key = objective_ == TilingObjective::kEnergy ? best_->energy : best_->edp;
+        if (std::tie(e.key, e.bound, e.dram, e.tiles, e.index) >
+            std::tie(best_key, best_->cycles, best_->dram, best_->tiles, best_->index))
+          break;
+      }
+      const Tiling& t = e.group->tilings[e.position];
+      consider(model(t), t, e.index);
+    }
   }
 
   Tiling best() const { return best_->tiling; }
@@ -285,7 +318,7 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
     case TilingObjective::kLatency: s.by_latency(groups); break;
     case TilingObjective::kDramBytes: s.by_dram(groups); break;
     case TilingObjective::kEnergy:
-    case TilingObjective::kEdp: s.everything(groups); break;
+    case TilingObjective::kEdp: s.by_energy(groups); break;
   }
   if (search.stats) {
     long long candidates = 0;

@@ -4,6 +4,7 @@
 // first candidate).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <tuple>
 
@@ -62,7 +63,7 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
   CHECK(tight > 100);  // the DRAM bound is the binding one on many candidates
 }
 
-TEST_CASE("the latency search equals exhaustive evaluation on random problems",
+TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on random problems",
           "[hw][tiling][bounds]") {
   std::mt19937 rng(5);
   long long pruned = 0, candidates = 0;
@@ -72,24 +73,33 @@ TEST_CASE("the latency search equals exhaustive evaluation on random problems",
     for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
                         Dataflow::kInputStationary}) {
       const std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
-      std::tuple<long long, long long, long long, size_t> best{-1, 0, 0, 0};
-      size_t best_index = 0;
+      // Scores as documented: (objective, then cycles, DRAM bytes, tiles, enumeration index).
+      using Score = std::tuple<double, long long, long long, long long, size_t>;
+      std::vector<Score> latency, energy, edp;
       for (size_t i = 0; i < all.size(); ++i) {
         const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
-        const hw::detail::Model m(acc, p, df, all[i], {});
-        const std::tuple<long long, long long, long long, size_t> score{r.cycles.total,
-                                                                        r.dram_bytes, m.tiles(), i};
-        if (std::get<0>(best) < 0 || score < best) best = score, best_index = i;
+        const long long c = r.cycles.total, b = r.dram_bytes, t = r.tiles;
+        latency.push_back({static_cast<double>(c), c, b, t, i});
+        energy.push_back({r.energy_pj.total, c, b, t, i});
+        edp.push_back({r.energy_pj.total * static_cast<double>(c), c, b, t, i});
       }
-      hw::TilingSearchStats stats;
-      hw::TilingSearchOptions options;
-      options.stats = &stats;
       INFO(p.shape.m << "x" << p.shape.n << "x" << p.shape.k << " " << mapping::to_string(df));
-      CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best_index]);
-      CHECK(stats.candidates == static_cast<long long>(all.size()));
-      CHECK(stats.evaluated + stats.pruned == stats.candidates);
-      CHECK(stats.evaluated >= 1);
-      pruned += stats.pruned, candidates += stats.candidates;
+      for (const auto& [objective, scores] :
+           {std::pair{hw::TilingObjective::kLatency, &latency},
+            std::pair{hw::TilingObjective::kEnergy, &energy},
+            std::pair{hw::TilingObjective::kEdp, &edp}}) {
+        INFO(hw::to_string(objective));
+        const size_t best = std::get<4>(*std::min_element(scores->begin(), scores->end()));
+        hw::TilingSearchStats stats;
+        hw::TilingSearchOptions options;
+        options.objective = objective;
+        options.stats = &stats;
+        CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
+        CHECK(stats.candidates == static_cast<long long>(all.size()));
+        CHECK(stats.evaluated + stats.pruned == stats.candidates);
+        CHECK(stats.evaluated >= 1);
+        pruned += stats.pruned, candidates += stats.candidates;
+      }
     }
   }
   CHECK(pruned * 2 > candidates);  // most candidates are never timed

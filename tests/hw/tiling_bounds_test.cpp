@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <tuple>
 
 #include "fixtures.hpp"
@@ -38,69 +39,74 @@ Accelerator random_acc(std::mt19937& rng) {
   return make_acc(dim(rng), dim(rng), buffer(rng), sram, Bandwidth::of(bw(rng)), lat(rng));
 }
 
-}  // namespace
-
-TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
-  std::mt19937 rng(11);
-  long long checked = 0, tight = 0;
-  for (int trial = 0; trial < 60; ++trial) {
+// Calls f(acc, problem, dataflow, candidates, label) on `trials` random cases.
+template <typename F>
+void for_random_cases(unsigned seed, int trials, F f) {
+  std::mt19937 rng(seed);
+  for (int trial = 0; trial < trials; ++trial) {
     const Accelerator acc = random_acc(rng);
     const hw::GemmProblem p = random_problem(rng);
     for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary})
-      for (const Tiling& t : hw::tiling_candidates(acc, p, df)) {
-        const hw::detail::Model m(acc, p, df, t, {});
-        const long long cycles = m.timing().total - 1;
-        INFO(p.shape.m << "x" << p.shape.n << "x" << p.shape.k << " " << mapping::to_string(df)
-                       << " " << mapping::to_string(t));
-        REQUIRE(m.compute_cycles() <= cycles);
-        REQUIRE(m.dram_cycles_lower_bound() <= cycles);
-        ++checked;
-        if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight;
-      }
+                        Dataflow::kInputStationary}) {
+      const std::string label = std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) +
+                                "x" + std::to_string(p.shape.k) + " " + mapping::to_string(df);
+      f(acc, p, df, hw::tiling_candidates(acc, p, df), label);
+    }
   }
+}
+
+}  // namespace
+
+TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
+  long long checked = 0, tight = 0;
+  for_random_cases(11, 60, [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
+                               const std::vector<Tiling>& all, const std::string& label) {
+    for (const Tiling& t : all) {
+      const hw::detail::Model m(acc, p, df, t, {});
+      const long long cycles = m.timing().total - 1;
+      INFO(label << " " << mapping::to_string(t));
+      REQUIRE(m.compute_cycles() <= cycles);
+      REQUIRE(m.dram_cycles_lower_bound() <= cycles);
+      ++checked;
+      if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight;
+    }
+  });
   CHECK(checked > 5000);
   CHECK(tight > 100);  // the DRAM bound is the binding one on many candidates
 }
 
 TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on random problems",
           "[hw][tiling][bounds]") {
-  std::mt19937 rng(5);
   long long pruned = 0, candidates = 0;
-  for (int trial = 0; trial < 80; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
-    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary}) {
-      const std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
-      // Scores as documented: (objective, then cycles, DRAM bytes, tiles, enumeration index).
-      using Score = std::tuple<double, long long, long long, long long, size_t>;
-      std::vector<Score> latency, energy, edp;
-      for (size_t i = 0; i < all.size(); ++i) {
-        const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
-        const long long c = r.cycles.total, b = r.dram_bytes, t = r.tiles;
-        latency.push_back({static_cast<double>(c), c, b, t, i});
-        energy.push_back({r.energy_pj.total, c, b, t, i});
-        edp.push_back({r.energy_pj.total * static_cast<double>(c), c, b, t, i});
-      }
-      INFO(p.shape.m << "x" << p.shape.n << "x" << p.shape.k << " " << mapping::to_string(df));
-      for (const auto& [objective, scores] :
-           {std::pair{hw::TilingObjective::kLatency, &latency},
-            std::pair{hw::TilingObjective::kEnergy, &energy},
-            std::pair{hw::TilingObjective::kEdp, &edp}}) {
-        INFO(hw::to_string(objective));
-        const size_t best = std::get<4>(*std::min_element(scores->begin(), scores->end()));
-        hw::TilingSearchStats stats;
-        hw::TilingSearchOptions options;
-        options.objective = objective;
-        options.stats = &stats;
-        CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
-        CHECK(stats.candidates == static_cast<long long>(all.size()));
-        CHECK(stats.evaluated + stats.pruned == stats.candidates);
-        CHECK(stats.evaluated >= 1);
-        pruned += stats.pruned, candidates += stats.candidates;
-      }
+  for_random_cases(5, 80, [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
+                              const std::vector<Tiling>& all, const std::string& label) {
+    // Scores as documented: (objective, then cycles, DRAM bytes, tiles, enumeration index).
+    using Score = std::tuple<double, long long, long long, long long, size_t>;
+    std::vector<Score> latency, energy, edp;
+    for (size_t i = 0; i < all.size(); ++i) {
+      const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
+      const long long c = r.cycles.total, b = r.dram_bytes, t = r.tiles;
+      latency.push_back({static_cast<double>(c), c, b, t, i});
+      energy.push_back({r.energy_pj.total, c, b, t, i});
+      edp.push_back({r.energy_pj.total * static_cast<double>(c), c, b, t, i});
     }
-  }
+    INFO(label);
+    for (const auto& [objective, scores] :
+         {std::pair{hw::TilingObjective::kLatency, &latency},
+          std::pair{hw::TilingObjective::kEnergy, &energy},
+          std::pair{hw::TilingObjective::kEdp, &edp}}) {
+      INFO(hw::to_string(objective));
+      const size_t best = std::get<4>(*std::min_element(scores->begin(), scores->end()));
+      hw::TilingSearchStats stats;
+      hw::TilingSearchOptions options;
+      options.objective = objective;
+      options.stats = &stats;
+      CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
+      CHECK(stats.candidates == static_cast<long long>(all.size()));
+      CHECK(stats.evaluated + stats.pruned == stats.candidates);
+      CHECK(stats.evaluated >= 1);
+      pruned += stats.pruned, candidates += stats.candidates;
+    }
+  });
   CHECK(pruned * 2 > candidates);  // most candidates are never timed
 }

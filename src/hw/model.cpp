@@ -229,13 +229,13 @@ long long Model::compute_cycles() const {
 
 // The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
 // g <= 1, or cut into tiles that are multiples of its group g, or not cut), every distinct
-// element of X except those of one tile: a
-// resident input's tile is fetched whenever its tile coordinates change, except the first one
-// (before cycle 0); a resident output's tile is written back when they change, except the last
-// one; a non-resident operand streams at least its tile's elements in every tile. Each window
-// takes at least bytes / bandwidth cycles, and total >= the sum of the windows (a tile takes
-// max(folds, window), or their sum). Other operands are left out: their tile classes use
-// representative group counts. Rounding: every window is ceil(bytes / bw - 1e-9).
+// element of X except those of one tile: a resident input's tile is fetched whenever its tile
+// coordinates change, except the first one (before cycle 0); a resident output's tile is written
+// back when they change, except the last one; a non-resident operand streams at least its tile's
+// elements in every tile. Each window takes at least bytes / bandwidth cycles, plus the latency
+// when it is not empty, and total >= the sum of the windows (a tile takes max(folds, window), or
+// their sum). Other operands are left out: their tile classes use representative group counts.
+// Rounding: every window is ceil(bytes / bw - 1e-9).
 long long Model::dram_cycles_lower_bound() const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
@@ -255,9 +255,46 @@ long long Model::dram_cycles_lower_bound() const {
     if (x.resident) moved -= bytes_of(tile_volume(x, x.op.output ? last : first), x.op.bits);
     bytes += std::max(0.0, moved);
   }
-  const double cycles = bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
+  // Every tile but the last has a non-empty window (latency included) when each dimension cut
+  // into several tiles indexes some input: that input's next tile is fetched (resident) or its
+  // own traffic streams (not resident).
+  bool windows_nonempty = true;
+  for (int d = 0; d < 3; ++d) {
+    if (plan_.dim[d].tiles() <= 1) continue;
+    bool indexed = false;
+    for (const OperandPlan& x : ops_) indexed = indexed || (!x.op.output && x.op.group[d] > 0);
+    windows_nonempty = windows_nonempty && indexed;
+  }
+  const double latency =
+      windows_nonempty ? static_cast<double>(tiles() - 1) * static_cast<double>(dram.latency_cycles)
+                       : 0.0;
+  const double cycles = latency + bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
                         1e-9 * static_cast<double>(tiles()) - 2;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
+// Σ over tiles of with_sram >= Σ over folds of the port cycles; a fold's port cycles on a partition
+// are >= (the fold's distinct elements of the partition's operands, in bytes, twice for a
+// revisited output) / bandwidth: fold_port_cycles counts max_distinct_groups >= the distinct
+// elements of any piece, and the distinct elements of all folds are fold_accesses.
+long long Model::sram_cycles_lower_bound() const {
+  if (options_.unlimited_sram_bandwidth) return 0;
+  double best = 0;
+  for (const PartitionPlan& part : partitions_) {
+    if (part.bandwidth.unlimited) continue;
+    double bytes = 0;
+    for (int i : part.members) {
+      const OperandPlan& x = ops_[i];
+      bytes += bytes_of(x.fold_accesses, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
+    }
+    best = std::max(best, bytes / part.bandwidth.bytes_per_cycle);
+  }
+  const double cycles = best * (1 - 1e-9) - 1e-9 * static_cast<double>(folds()) - 2;
+  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
+long long Model::cycles_lower_bound() const {
+  return std::max({compute_cycles(), dram_cycles_lower_bound(), sram_cycles_lower_bound()});
 }
 
 long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {

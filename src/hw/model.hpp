@@ -93,6 +93,10 @@ class Model {
   // A lower bound of timing().total - 1 from the DRAM channel alone (0 with unlimited DRAM
   // bandwidth); needs the operands (Build::operands).
   long long dram_cycles_lower_bound() const;
+  // The same from the array-side SRAM ports: every fold moves its distinct elements per partition.
+  long long sram_cycles_lower_bound() const;
+  // max(compute_cycles(), the DRAM bound, the SRAM bound).
+  long long cycles_lower_bound() const;
   Timing timing() const;
   // Result::energy_pj and dram_bytes without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy(long long* dram_bytes = nullptr) const;

@@ -162,7 +162,7 @@ class Search {
   // kLatency: best-first on lower bounds of the score (cycles, DRAM bytes, tiles, index). A
   // group (same extents) is bounded by its compute cycles, from the plan alone; taking it out
   // expands it into its loop orders, each with its operands planned: bound max(compute cycles,
-  // DRAM-channel bound) and its exact DRAM bytes and tile count. Taking out a candidate times it
+  // DRAM-channel bound, SRAM-port bound) and its exact DRAM bytes and tile count. Taking out a candidate times it
   // unless (bound, bytes, tiles, index) already loses to the best score (its real cycles are >=
   // the bound); once the smallest bound left exceeds the best cycles, nothing left can win.
   void by_latency(const std::vector<Group>& groups) {
@@ -191,7 +191,7 @@ class Search {
           models.push_back(model(g.tilings[i]));
           candidate_of.push_back(i);
           const detail::Model& m = models.back();
-          open.push({std::max(n.bound, m.dram_cycles_lower_bound()), dram_bytes(m), m.tiles(),
+          open.push({std::max(n.bound, m.cycles_lower_bound()), dram_bytes(m), m.tiles(),
                      g.first + i, n.group, static_cast<long long>(models.size() - 1)});
         }
         continue;
@@ -244,7 +244,7 @@ class Search {
       const long long compute = compute_cycles(g.tilings.front());
       for (size_t i = 0; i < g.tilings.size(); ++i) {
         const detail::Model m = model(g.tilings[i]);
-        Entry e{0, std::max(compute, m.dram_cycles_lower_bound()), 0, m.tiles(), g.first + i,
+        Entry e{0, std::max(compute, m.cycles_lower_bound()), 0, m.tiles(), g.first + i,
                 &g, i};
         const double energy = m.energy(&e.dram).total;
         e.key = objective_ == TilingObjective::kEnergy ? energy

@@ -58,7 +58,7 @@ void for_random_cases(unsigned seed, int trials, F f) {
 }  // namespace
 
 TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
-  long long checked = 0, tight = 0;
+  long long checked = 0, tight_dram = 0, tight_sram = 0;
   for_random_cases(11, 60, [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
                                const std::vector<Tiling>& all, const std::string& label) {
     for (const Tiling& t : all) {
@@ -67,12 +67,16 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
       INFO(label << " " << mapping::to_string(t));
       REQUIRE(m.compute_cycles() <= cycles);
       REQUIRE(m.dram_cycles_lower_bound() <= cycles);
+      REQUIRE(m.sram_cycles_lower_bound() <= cycles);
       ++checked;
-      if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight;
+      if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
+      if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
     }
   });
   CHECK(checked > 5000);
-  CHECK(tight > 100);  // the DRAM bound is the binding one on many candidates
+  // Each bound is the binding one on many candidates.
+  CHECK(tight_dram > 100);
+  CHECK(tight_sram > 100);
 }
 
 TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on random problems",

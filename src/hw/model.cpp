@@ -252,7 +252,8 @@ long long Model::dram_cycles_lower_bound() const {
     }
     if (!plain) continue;
     double moved = bytes_of(x.unique, x.op.bits);
-    if (x.resident) moved -= bytes_of(tile_volume(x, x.op.output ? last : first), x.op.bits);
+    if (x.resident && !options_.edge_transfers)  // else the edge windows move that tile too
+      moved -= bytes_of(tile_volume(x, x.op.output ? last : first), x.op.bits);
     bytes += std::max(0.0, moved);
   }
   // Every tile but the last has a non-empty window (latency included) when each dimension cut
@@ -386,6 +387,29 @@ TileCycles Model::time_tile(const TileIndex& q) const {
 // The DRAM transfer window that overlaps tile q: prefetch of what the next tile needs (inputs
 // whose tile changes, partial sums revisited), write-back of the previous tile's outputs that
 // change, and the fold-level traffic of tile q for operands that do not fit the buffer.
+// Options::edge_transfers: the first tile's resident inputs and the last tile's resident outputs,
+// each a window of its own (latency + transfer), not overlapped with any fold.
+long long Model::edge_transfer_cycles() const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (!options_.edge_transfers || options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited)
+    return 0;
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  double fill = 0, drain = 0;
+  for (const OperandPlan& x : ops_) {
+    if (!x.resident) continue;  // streamed inside every tile's own window
+    if (x.op.output)
+      drain += bytes_of(tile_volume(x, last), x.op.bits);
+    else
+      fill += bytes_of(tile_volume(x, first), x.op.bits);
+  }
+  long long cycles = 0;
+  for (double bytes : {fill, drain})
+    if (bytes > 0) cycles = add(cycles, add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)));
+  return cycles;
+}
+
 long long Model::dram_window(const TileIndex& q) const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
@@ -441,6 +465,10 @@ Timing Model::timing() const {
         t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
         t.dram_busy = add(t.dram_busy, mul(count, window));
       }
+  const long long edges = edge_transfer_cycles();
+  t.total = add(t.total, edges);
+  t.dram_stall = add(t.dram_stall, edges);
+  t.dram_busy = add(t.dram_busy, edges);
   if (t.pipeline != compute_cycles() + 1)
     throw InternalError(fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
                                     "form {}",

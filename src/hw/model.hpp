@@ -115,6 +115,7 @@ class Model {
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
   long long dram_window(const TileIndex& q) const;
+  long long edge_transfer_cycles() const;
 
   const arch::Accelerator& acc_;
   Options options_;

@@ -68,6 +68,10 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
       REQUIRE(m.compute_cycles() <= cycles);
       REQUIRE(m.dram_cycles_lower_bound() <= cycles);
       REQUIRE(m.sram_cycles_lower_bound() <= cycles);
+      hw::Options edges;
+      edges.edge_transfers = true;
+      const hw::detail::Model cold(acc, p, df, t, edges);
+      REQUIRE(cold.cycles_lower_bound() <= cold.timing().total - 1);
       ++checked;
       if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
       if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
@@ -111,6 +115,17 @@ TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on r
       CHECK(stats.evaluated >= 1);
       pruned += stats.pruned, candidates += stats.candidates;
     }
+    // With edge transfers (a different cost, the same search) under latency.
+    hw::Options edges;
+    edges.edge_transfers = true;
+    std::tuple<long long, long long, long long, size_t> cold_best{-1, 0, 0, 0};
+    for (size_t i = 0; i < all.size(); ++i) {
+      const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i], edges);
+      const std::tuple<long long, long long, long long, size_t> score{r.cycles.total,
+                                                                      r.dram_bytes, r.tiles, i};
+      if (std::get<0>(cold_best) < 0 || score < cold_best) cold_best = score;
+    }
+    CHECK(hw::choose_tiling(acc, p, df, edges) == all[std::get<3>(cold_best)]);
   });
   CHECK(pruned * 2 > candidates);  // most candidates are never timed
 }

@@ -63,6 +63,16 @@ TEST_CASE("DRAM transfers overlap the previous tile; the excess stalls", "[hw][t
       hw::evaluate_gemm(Accelerator(single), problem, Dataflow::kOutputStationary, tiling);
   CHECK(serial.cycles.total == 61);
   CHECK(serial.cycles.stall_dram == 34);
+  // Edge transfers: tile 0's A and B (128 bytes: 2 + 32 cycles) before the first fold and C's
+  // write-back (4x4 16-bit = 32 bytes: 2 + 8 cycles) after the last: 47 + 34 + 10 = 91.
+  hw::Options edges;
+  edges.edge_transfers = true;
+  const hw::Result cold =
+      hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::of(4), 2),
+                        problem, Dataflow::kOutputStationary, tiling, edges);
+  CHECK(cold.cycles.total == 91);
+  CHECK(cold.cycles.stall_dram == 64);
+  CHECK(cold.busy.dram == 78);
 }
 
 TEST_CASE("precision-scalable PEs pack the reduction dimension", "[hw][timing]") {
@@ -94,6 +104,7 @@ namespace {
 // indexed plainly (group 0 or 1). Shared buffer of bandwidth `sram`; DRAM `dram`, `latency`.
 struct BruteTiming {
   long long total = 0, compute = 0, stall_sram = 0, stall_dram = 0;
+  long long edges = 0;  // Options::edge_transfers: first tile's fill + last tile's write-back
 };
 
 BruteTiming brute_timing(const std::vector<Tile>& tiles, const hw::GemmProblem& p,
@@ -161,6 +172,16 @@ BruteTiming brute_timing(const std::vector<Tile>& tiles, const hw::GemmProblem& 
   }
   out.total -= 1;
   out.compute -= 1;
+  double fill = 0, drain = 0;
+  for (size_t x = 0; x < p.operands.size(); ++x) {
+    const hw::Operand& op = p.operands[x];
+    if (!r.tensor(op.name).resident) continue;
+    (op.output ? drain : fill) +=
+        tile_sets[op.output ? tiles.size() - 1 : 0][x].size() * op.bits / 8.0;
+  }
+  for (double bytes : {fill, drain})
+    if (dram > 0 && bytes > 0)
+      out.edges += latency + static_cast<long long>(std::ceil(bytes / dram - 1e-9));
   return out;
 }
 
@@ -171,6 +192,7 @@ TEST_CASE("tile-class timing equals a walk over every tile and fold", "[hw][timi
   auto pick = [&](long long lo, long long hi) {
     return std::uniform_int_distribution<long long>(lo, hi)(rng);
   };
+  int edges_seen = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const Dataflow df = static_cast<Dataflow>(pick(0, 2));
     const long long R = pick(1, 4), C = pick(1, 4), pack = pick(1, 2);
@@ -205,9 +227,18 @@ TEST_CASE("tile-class timing equals a walk over every tile and fold", "[hw][timi
     CHECK(r.cycles.stall_sram == b.stall_sram);
     CHECK(r.cycles.stall_dram == b.stall_dram);
     CHECK(r.cycles.total == r.cycles.compute + r.cycles.stall);
+    hw::Options edges;
+    edges.edge_transfers = true;
+    const hw::Result e = hw::evaluate_gemm(acc, p, df, tiling, edges);
+    CHECK(e.cycles.total == b.total + b.edges);
+    CHECK(e.cycles.stall_dram == b.stall_dram + b.edges);
+    CHECK(e.cycles.compute == b.compute);
+    CHECK(e.dram_bytes == r.dram_bytes);
+    edges_seen += b.edges > 0 ? 1 : 0;
     CHECK(r.utilization >= 0);
     CHECK(r.utilization <= 1);
     CHECK(r.mapping_efficiency > 0);
     CHECK(r.mapping_efficiency <= 1);
   }
+  CHECK(edges_seen > 100);
 }

@@ -15,6 +15,12 @@ struct Options {
   bool unlimited_sram_bandwidth = false;  // no SRAM stalls whatever the configured bandwidth
   bool unlimited_dram_bandwidth = false;  // no DRAM stalls whatever the configured bandwidth
   bool unlimited_buffer = false;          // every operand resident whatever its size
+  // Charge the first tile's DRAM fill (resident inputs, before the first fold) and the last
+  // tile's write-back (resident outputs, after the last fold) to cycles.total, as DRAM stall.
+  // Off by default (SCALE-Sim's convention: both lie outside the counted cycles); on, a matmul
+  // is costed as if nothing of it were on chip when it starts (e.g. decode attention, whose KV
+  // cache of one head may fit the buffer whole).
+  bool edge_transfers = false;
 };
 
 // `tiling` is resolved against the shape (0 = whole dimension). The default, untiled run with

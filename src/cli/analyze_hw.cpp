@@ -196,36 +196,72 @@ void flatten(const json& v, const std::string& section, const std::string& name,
          csv_field(value_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
 }
 
+// The hardware model's report (systolic timing): the quantized GEMM through llm::evaluate_layer
+// with a scheme, else the plain GEMM through hw::evaluate_gemm.
+HardwareReport systolic_report(const GemmSetup& s, const HardwareOptions& o,
+                               const mapping::GemmBits& bits) {
+  HardwareReport r;
+  r.keys["tensors"] = json::object();
+  const mapping::Tiling tiling = tiling_of(o);
+  if (s.scheme) {
+    llm::MatmulShape shape;
+    shape.name = "gemm";
+    shape.m = s.shape.m, shape.n = s.shape.n, shape.k = s.shape.k;
+    llm::LayerOptions lo;
+    lo.choose_tiling = o.tile == "auto";
+    lo.tiling_objective = s.tiling_objective;
+    lo.tiling = tiling;
+    lo.dequant_elements_per_cycle = o.dequant_rate;
+    const auto e = llm::evaluate_layer_detail(s.accelerator, s.dataflow, *s.scheme, shape, lo);
+    quant::merge_into(r.keys, e.product);
+    r.table = hw::format_table(e.product.hw) + quant::format_table(e.product);
+    return r;
+  }
+  const hw::GemmProblem problem = hw::make_gemm_problem(s.shape, bits);
+  const mapping::Tiling chosen =
+      o.tile == "auto"
+          ? hw::choose_tiling(s.accelerator, problem, s.dataflow, {}, {s.tiling_objective})
+          : tiling;
+  const hw::Result result = hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen);
+  hw::merge_into(r.keys, result);
+  r.table = hw::format_table(result);
+  return r;
+}
+
 }  // namespace
 
 void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) {
+  struct TextOption {
+    const char* name;
+    std::string HardwareOptions::*value;
+    const char* description;
+  };
+  static const TextOption text_options[] = {
+      {"--arch", &HardwareOptions::arch,
+       "accelerator: preset name (configs/arch) or architecture JSON file; --array overrides its "
+       "shape"},
+      {"--timing", &HardwareOptions::timing,
+       "systolic (hardware model: cycles, accesses, energy; default with --arch) or tenet (the "
+       "TENET delay only; default without --arch)"},
+      {"--quant", &HardwareOptions::quant,
+       "quantization scheme: preset name (configs/quant) or JSON file; B is the weight operand"},
+      {"--tile", &HardwareOptions::tile,
+       "systolic timing: buffer tiling MxNxK[:ORDER] (0 = whole dimension) or auto (default: "
+       "chosen to fit the buffer)"},
+      {"--tiling-objective", &HardwareOptions::tiling_objective,
+       "systolic timing with --tile auto: what the chosen tiling minimises: latency (default), "
+       "energy, dram_bytes or edp"},
+      {"--loop-order", &HardwareOptions::loop_order,
+       "systolic timing: tile loop order, a permutation of mnk (outermost first); needs --tile "
+       "MxNxK"}};
   const char* group = "Hardware, timing and quantization (with --gemm)";
-  CLI::Option* options[] = {
-      app.add_option("--arch", o.arch,
-                     "accelerator: preset name (configs/arch) or architecture JSON file; "
-                     "--array overrides its shape")
-          ->group(group),
-      app.add_option("--timing", o.timing,
-                     "systolic (hardware model: cycles, accesses, energy; default with --arch) or "
-                     "tenet (the TENET delay only; default without --arch)")
-          ->group(group),
-      app.add_option("--quant", o.quant,
-                     "quantization scheme: preset name (configs/quant) or JSON file; B is the "
-                     "weight operand")
-          ->group(group),
-      app.add_option("--tile", o.tile,
-                     "systolic timing: buffer tiling MxNxK[:ORDER] (0 = whole dimension) or "
-                     "auto (default: chosen to fit the buffer)")
-          ->group(group),
-      app.add_option("--loop-order", o.loop_order,
-                     "systolic timing: tile loop order, a permutation of mnk (outermost first); "
-                     "needs --tile MxNxK")
-          ->group(group),
-      app.add_option("--dequant-rate", o.dequant_rate,
-                     "dequant unit throughput, elements/cycle (default: the scheme's, else one "
-                     "per array column; is: per row)")
-          ->group(group)};
-  for (CLI::Option* option : options) option->needs(gemm);
+  for (const TextOption& t : text_options)
+    app.add_option(t.name, o.*t.value, t.description)->group(group)->needs(gemm);
+  app.add_option("--dequant-rate", o.dequant_rate,
+                 "dequant unit throughput, elements/cycle (default: the scheme's, else one per "
+                 "array column; is: per row)")
+      ->group(group)
+      ->needs(gemm);
 }
 
 GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
@@ -246,6 +282,7 @@ GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
     return arch::make_ideal_systolic(a.rows, a.cols);
   }();
   GemmSetup s{shape, flow, std::move(acc), from_arch, parse_timing(o.timing, from_arch), {}};
+  s.tiling_objective = llm::tiling_objective_for(o.tiling_objective, o.tile);
   if (!o.quant.empty()) s.scheme = on_option("--quant", [&] { return quant::load_quant(o.quant); });
   if (o.dequant_rate < 0)
     throw InputError(error_code::kRange, "", "--dequant-rate",
@@ -270,36 +307,18 @@ void rename_quant_tensors(analysis::Report& report, const workload::Workload& wo
 
 HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
                                  const mapping::GemmBits& bits) {
+  if (s.systolic) {
+    HardwareReport r = systolic_report(s, o, bits);
+    if (o.tile == "auto") r.keys["tiling_objective"] = hw::to_string(s.tiling_objective);
+    return r;
+  }
   HardwareReport r;
   r.keys["tensors"] = json::object();
-  if (!s.systolic) {
-    if (!s.scheme) return r;
-    const quant::QuantSpec spec = with_dequant_rate(*s.scheme, s, o.dequant_rate);
-    const quant::QuantCosts c = quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
-    r.keys = tenet_quant_keys(spec, c);
-    r.table = tenet_quant_table(spec, c);
-    return r;
-  }
-  const mapping::Tiling tiling = tiling_of(o);
-  if (s.scheme) {
-    llm::MatmulShape shape;
-    shape.name = "gemm";
-    shape.m = s.shape.m, shape.n = s.shape.n, shape.k = s.shape.k;
-    llm::LayerOptions lo;
-    lo.choose_tiling = o.tile == "auto";
-    lo.tiling = tiling;
-    lo.dequant_elements_per_cycle = o.dequant_rate;
-    const auto e = llm::evaluate_layer_detail(s.accelerator, s.dataflow, *s.scheme, shape, lo);
-    quant::merge_into(r.keys, e.product);
-    r.table = hw::format_table(e.product.hw) + quant::format_table(e.product);
-    return r;
-  }
-  const hw::GemmProblem problem = hw::make_gemm_problem(s.shape, bits);
-  const mapping::Tiling chosen =
-      o.tile == "auto" ? hw::choose_tiling(s.accelerator, problem, s.dataflow) : tiling;
-  const hw::Result result = hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen);
-  hw::merge_into(r.keys, result);
-  r.table = hw::format_table(result);
+  if (!s.scheme) return r;
+  const quant::QuantSpec spec = with_dequant_rate(*s.scheme, s, o.dequant_rate);
+  const quant::QuantCosts c = quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
+  r.keys = tenet_quant_keys(spec, c);
+  r.table = tenet_quant_table(spec, c);
   return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_spec.hpp"
 #include "tenet/workload/workload.hpp"
@@ -21,6 +22,7 @@ struct HardwareOptions {
   std::string timing;          // --timing systolic|tenet (empty: systolic with --arch, else tenet)
   std::string quant;           // --quant NAME|FILE
   std::string tile = "auto";   // --tile MxNxK[:ORDER] | auto
+  std::string tiling_objective;  // --tiling-objective NAME (empty: latency), with --tile auto
   std::string loop_order;      // --loop-order ORDER (overrides the order of --tile)
   long long dequant_rate = 0;  // --dequant-rate elements/cycle
 };
@@ -36,6 +38,7 @@ struct GemmSetup {
   bool from_arch = false;         // accelerator came from --arch
   bool systolic = false;          // --timing systolic (explicit, or implied by --arch)
   std::optional<quant::QuantSpec> scheme;
+  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;  // --tiling-objective
 };
 
 // `array` may be empty when --arch is given. Errors name the option they come from.

@@ -10,6 +10,7 @@
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/shape_text.hpp"
+#include "tenet/llm/evaluate_layer.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_hw_format.hpp"
@@ -20,6 +21,7 @@ namespace {
 
 struct CompareOptions {
   std::string quant, gemm, arch, array, dataflow = "ws", tile = "auto", format = "table", output;
+  std::string tiling_objective;  // empty: latency
   long long dequant_rate = 0, dequant_ops_rate = 0;
   bool kv = false;
   std::string kv_token_axis = "n";
@@ -61,6 +63,7 @@ quant::QuantHwOptions hw_options(const CompareOptions& o) {
     q.choose_tiling = true;
   else
     q.tiling = mapping::parse_tiling(o.tile, "--tile");
+  q.tiling_objective = llm::tiling_objective_for(o.tiling_objective, o.tile);
   if (o.kv) {
     q.apply.b = quant::BOperand::kKvCache;
     if (o.kv_token_axis != "n" && o.kv_token_axis != "k")
@@ -123,6 +126,9 @@ void setup_compare(CLI::App& sub) {
   sub.add_option("--array", o->array, "override the PE array shape, RxC");
   sub.add_option("--dataflow", o->dataflow, "os, ws (default) or is");
   sub.add_option("--tile", o->tile, "buffer tiling MxNxK[:order], or auto (default: chosen)");
+  sub.add_option("--tiling-objective", o->tiling_objective,
+                 "with --tile auto: what the chosen tiling minimises: latency (default), energy, "
+                 "dram_bytes or edp");
   sub.add_option("--dequant-rate", o->dequant_rate,
                  "dequant unit throughput, elements per cycle (overrides the scheme's)");
   sub.add_option("--dequant-ops-rate", o->dequant_ops_rate,

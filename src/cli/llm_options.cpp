@@ -48,6 +48,9 @@ void add_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("--tile", o.cost.tile,
                  "Buffer tiling MxNxK[:ORDER] for every matmul, or auto (default: chosen per "
                  "matmul)");
+  sub.add_option("--tiling-objective", o.cost.tiling_objective,
+                 "With --tile auto: what each matmul's tiling minimises: latency (default), "
+                 "energy, dram_bytes or edp");
   sub.add_option("--dequant-rate", o.cost.dequant_rate,
                  "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
                  "array column)");

@@ -47,6 +47,7 @@ quant::QuantHwOptions hw_options(const arch::Accelerator& acc, mapping::Dataflow
   q.apply = applied.apply;
   q.tiling = o.tiling;
   q.choose_tiling = o.choose_tiling;
+  q.tiling_objective = o.tiling_objective;
   q.hw = o.hw;
   q.dequant_elements_per_cycle = o.dequant_elements_per_cycle;
   q.dequant_ops_per_cycle = o.dequant_ops_per_cycle;
@@ -79,6 +80,17 @@ double utilization_of(const quant::QuantHwResult& r) {
 }
 
 }  // namespace
+
+hw::TilingObjective tiling_objective_for(const std::string& name, const std::string& tile,
+                                         const std::string& option) {
+  if (name.empty()) return hw::TilingObjective::kLatency;
+  const hw::TilingObjective objective = hw::parse_tiling_objective(name, option);
+  if (!tile.empty() && tile != "auto")
+    throw InputError(error_code::kUsage, "", option,
+                     "the objective chooses the tiling of --tile auto; with --tile " + tile +
+                         " there is nothing to choose");
+  return objective;
+}
 
 long long default_dequant_rate(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
   return dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();

@@ -9,6 +9,7 @@
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/evaluate_layer.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -50,6 +51,7 @@ LayerOptions layer_options(const EvaluatorSpec& spec) {
     o.choose_tiling = false;
     o.tiling = mapping::parse_tiling(spec.tile, "--tile");
   }
+  o.tiling_objective = tiling_objective_for(spec.tiling_objective, spec.tile);
   return o;
 }
 
@@ -111,10 +113,11 @@ CostModel make_layer_evaluator(const EvaluatorSpec& spec) {
 
   CostModel model;
   model.clock_hz = acc->spec().clock_mhz * 1e6;
-  model.description =
-      fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc->name(),
-                  acc->rows(), acc->cols(), acc->spec().clock_mhz, flow_name, schemes->describe(),
-                  options.choose_tiling ? "auto" : spec.tile);
+  model.description = fmt::format(
+      "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc->name(), acc->rows(),
+      acc->cols(), acc->spec().clock_mhz, flow_name, schemes->describe(),
+      options.choose_tiling ? fmt::format("auto ({})", hw::to_string(options.tiling_objective))
+                            : spec.tile);
   model.evaluate = [acc, dataflow, options, schemes](const MatmulShape& shape) {
     return evaluate_layer(*acc, dataflow, *schemes->for_shape(shape), shape, options);
   };

@@ -293,9 +293,10 @@ QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::G
   const OperandSpec& b = spec.operand(b_kind(options.apply));
   r.problem = make_quant_problem(acc, shape, spec, options.apply);
   const hw::GemmProblem shadow = shadow_problem(r.problem, spec, b);
-  const mapping::Tiling tiling = options.choose_tiling
-                                     ? hw::choose_tiling(acc, r.problem, dataflow, options.hw)
-                                     : options.tiling;
+  const mapping::Tiling tiling =
+      options.choose_tiling
+          ? hw::choose_tiling(acc, r.problem, dataflow, options.hw, {options.tiling_objective})
+          : options.tiling;
   r.hw = hw::evaluate_gemm(acc, r.problem, dataflow, tiling, options.hw);
   const hw::Result shadow_hw = hw::evaluate_gemm(acc, shadow, dataflow, r.hw.tiling, options.hw);
 

@@ -159,7 +159,8 @@ class Search {
 
   void evaluate_built_ins() {
     for (Dataflow d : options_.dataflows) {
-      const Tiling t = hw::choose_tiling(acc_, problem_, d, layer_options_.hw);
+      const Tiling t = hw::choose_tiling(acc_, problem_, d, layer_options_.hw,
+                                         {layer_options_.tiling_objective});
       const hw::Result r = hw::evaluate_gemm(acc_, problem_, d, t, layer_options_.hw);
       if (auto x = evaluate({d, r.tiling}, true, all_resident(r))) {
         out_.built_in.push_back(*x);

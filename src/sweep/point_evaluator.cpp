@@ -64,18 +64,19 @@ std::string dominant_bound(const llm::ModelReport& report) {
 
 bool operator==(const LayerKey& a, const LayerKey& b) {
   return a.arch == b.arch && a.quant == b.quant && a.tiling == b.tiling &&
-         a.dataflow == b.dataflow && a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k &&
-         a.layout == b.layout && a.b_operand == b.b_operand &&
-         a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops;
+         a.tiling_objective == b.tiling_objective && a.dataflow == b.dataflow &&
+         a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.layout == b.layout &&
+         a.b_operand == b.b_operand && a.weights_quantized == b.weights_quantized &&
+         a.epilogue_ops == b.epilogue_ops;
 }
 
 std::size_t LayerKeyHash::operator()(const LayerKey& k) const {
   std::size_t h = 0;
-  for (std::uint64_t v :
-       {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
-        std::uint64_t(k.dataflow), std::uint64_t(k.batch), std::uint64_t(k.m), std::uint64_t(k.n),
-        std::uint64_t(k.k), std::uint64_t(k.layout), std::uint64_t(k.b_operand),
-        std::uint64_t(k.weights_quantized + 1), std::uint64_t(k.epilogue_ops)})
+  for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
+                          std::uint64_t(k.tiling_objective), std::uint64_t(k.dataflow),
+                          std::uint64_t(k.batch), std::uint64_t(k.m), std::uint64_t(k.n),
+                          std::uint64_t(k.k), std::uint64_t(k.layout), std::uint64_t(k.b_operand),
+                          std::uint64_t(k.weights_quantized + 1), std::uint64_t(k.epilogue_ops)})
     h = mix(h, v);
   return h;
 }
@@ -115,6 +116,7 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
     const TilingValue& t = plan_.tilings()[c.tiling];
     options.choose_tiling = t.automatic;
     options.tiling = t.tiling;
+    options.tiling_objective = t.objective;
     options.dequant_elements_per_cycle = plan_.arch_variant(c.arch).dequant_rate;
     try {
       return {llm::evaluate_layer(accelerator(c.arch), plan_.dataflows()[c.dataflow],
@@ -129,6 +131,7 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
   LayerKey key{plan_.evaluation_arch(c.arch),
                c.quant,
                c.tiling,
+               plan_.tilings()[c.tiling].objective,
                plan_.dataflows()[c.dataflow],
                s.batch,
                s.m,

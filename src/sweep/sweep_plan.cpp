@@ -369,8 +369,11 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
                          })});
   for (const auto& d : spec.dataflows) p.dataflows_.push_back(mapping::parse_dataflow(d.value));
   for (const auto& t : spec.tilings) {
-    TilingValue v{t.value.automatic, {}, t.value.text};
-    if (!v.automatic) v.tiling = mapping::parse_tiling(t.value.text, t.pointer);
+    TilingValue v{t.value.automatic, {}, spec.tiling_objective, t.value.text};
+    if (!v.automatic)
+      v.tiling = mapping::parse_tiling(t.value.text, t.pointer);
+    else if (v.objective != hw::TilingObjective::kLatency)
+      v.text += std::string(":") + hw::to_string(v.objective);
     p.tilings_.push_back(v);
   }
   for (const WorkloadSpec& w : spec.workloads) {

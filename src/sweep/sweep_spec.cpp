@@ -276,6 +276,21 @@ ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
   return a;
 }
 
+std::optional<hw::TilingObjective> tiling_objective_of(Reader& r, const json& j,
+                                                       const std::string& where) {
+  if (!j.is_string()) {
+    r.error(error_code::kType, where,
+            "expected \"latency\", \"energy\", \"dram_bytes\" or \"edp\"");
+    return std::nullopt;
+  }
+  try {
+    return hw::parse_tiling_objective(j.get<std::string>(), where);
+  } catch (const InputError& e) {
+    r.error(e.code().c_str(), where, e.message());
+    return std::nullopt;
+  }
+}
+
 std::optional<LayerRows> layer_rows(Reader& r, const json& j, const std::string& where) {
   if (j == "total") return LayerRows::kTotal;
   if (j == "each") return LayerRows::kEach;
@@ -428,8 +443,8 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
   s.tilings = {{TilingChoice{}, ""}};
   s.quant = {{"q0f16", ""}};
   if (!r.object(document, "",
-                {"name", "architectures", "dataflows", "tilings", "quant", "workloads",
-                 "relation_centric"})) {
+                {"name", "architectures", "dataflows", "tilings", "tiling_objective", "quant",
+                 "workloads", "relation_centric"})) {
     r.errors().throw_if_any();
   }
   if (document.contains("name"))
@@ -458,6 +473,9 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
           if (*text == "auto") return TilingChoice{true, "auto"};
           return TilingChoice{false, mapping::to_string(mapping::parse_tiling(*text, where))};
         });
+  if (document.contains("tiling_objective"))
+    if (auto o = tiling_objective_of(r, document["tiling_objective"], "/tiling_objective"))
+      s.tiling_objective = *o;
   if (document.contains("quant")) s.quant = r.string_axis(document["quant"], "/quant");
   if (!document.contains("workloads"))
     r.error(error_code::kMissingField, "/workloads", "the sweep needs \"workloads\"");

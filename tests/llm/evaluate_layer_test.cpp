@@ -6,6 +6,7 @@
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using namespace tenet;
@@ -83,6 +84,40 @@ TEST_CASE("evaluate_layer equals evaluate_quant_gemm with the same options") {
   CHECK(c.energy_pj == Approx(direct.energy.total()));
   CHECK(c.utilization > 0);
   CHECK(c.utilization <= 1);
+}
+
+TEST_CASE("LayerOptions.tiling_objective reaches hw::choose_tiling") {
+  // 100x200x300 on systolic-8x8 (os): the latency and DRAM-traffic optima differ.
+  const auto acc = arch::load_accelerator_preset("systolic-8x8");
+  const auto flow = Dataflow::kOutputStationary;
+  for (const char* name : {"q0f16", "q4f16_1"}) {
+    const auto scheme = quant::load_preset(name);
+    std::vector<mapping::Tiling> chosen;
+    for (const hw::TilingObjective objective :
+         {hw::TilingObjective::kLatency, hw::TilingObjective::kEnergy,
+          hw::TilingObjective::kDramBytes, hw::TilingObjective::kEdp}) {
+      INFO(name << " " << hw::to_string(objective));
+      LayerOptions o;
+      o.tiling_objective = objective;
+      const auto e = evaluate_layer_detail(acc, flow, scheme, weight_shape(100, 200, 300), o);
+      CHECK(e.options.tiling_objective == objective);
+      CHECK(e.options.choose_tiling);
+      CHECK(e.product.hw.tiling ==
+            hw::choose_tiling(acc, e.product.problem, flow, e.options.hw, {objective}));
+      chosen.push_back(e.product.hw.tiling);
+    }
+    CHECK_FALSE(chosen[0] == chosen[2]);  // latency and dram_bytes choose differently here
+  }
+  // make_layer_evaluator: EvaluatorSpec::tiling_objective by name.
+  EvaluatorSpec spec;
+  spec.arch = "systolic-8x8";
+  spec.tiling_objective = "dram_bytes";
+  LayerOptions o;
+  o.tiling_objective = hw::TilingObjective::kDramBytes;
+  const MatmulShape s = weight_shape(100, 200, 300);
+  const auto q0 = quant::load_preset("q0f16");
+  CHECK(make_layer_evaluator(spec).evaluate(s) == evaluate_layer(acc, flow, q0, s, o));
+  CHECK_FALSE(make_layer_evaluator(spec).evaluate(s) == evaluate_layer(acc, flow, q0, s));
 }
 
 TEST_CASE("batch products run one after another: cycles, bytes, energy x batch") {
@@ -236,6 +271,13 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   bad = {};
   bad.tile = "12xbad";
   CHECK(where_of(bad) == "--tile");
+  bad = {};
+  bad.tiling_objective = "fastest";
+  CHECK(where_of(bad) == "--tiling-objective");
+  bad = {};
+  bad.tile = "8x8x8";
+  bad.tiling_objective = "energy";  // nothing to choose
+  CHECK(where_of(bad) == "--tiling-objective");
 }
 
 TEST_CASE("arch presets: by name, by file, unknown names listed") {

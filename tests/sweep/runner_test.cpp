@@ -145,6 +145,40 @@ TEST_CASE("a sweep point is the sum of its layers' evaluations", "[sweep][run]")
   CHECK(*m.tokens_per_second == Approx(1 / m.seconds));  // decode: one token per sequence
 }
 
+TEST_CASE("tiling_objective reaches every layer evaluation; the memo keeps objectives apart",
+          "[sweep][run][memo]") {
+  // 100x200x300 on systolic-8x8 (os): the latency and dram_bytes tilings differ.
+  json spec = small_spec_json();
+  spec["architectures"] = {{"presets", {"systolic-8x8"}}};
+  spec["dataflows"] = {"os"};
+  spec["quant"] = {"q0f16"};
+  spec["workloads"] = {{{"gemm", {{"m", 100}, {"n", 200}, {"k", 300}}}}};
+  const tenet::arch::Accelerator acc = tenet::arch::load_accelerator_preset("systolic-8x8");
+  const auto scheme = tenet::quant::load_preset("q0f16");
+  std::map<std::string, PointMetrics> by_objective;
+  SweepMemo memo;  // shared by both plans: the same layer and indices, another objective
+  for (const char* name : {"latency", "dram_bytes"}) {
+    spec["tiling_objective"] = name;
+    const SweepPlan plan = plan_of(spec);
+    REQUIRE(plan.size() == 1);
+    const SweepPoint p = make_point(plan, 0);
+    PointEvaluator evaluator(plan, &memo);
+    const PointMetrics m = evaluator.evaluate(p);
+    tenet::llm::LayerOptions o;
+    o.tiling_objective = tenet::hw::parse_tiling_objective(name);
+    const auto& s = plan.workloads()[0].matmuls.at(0);
+    const auto c =
+        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o);
+    INFO(name);
+    CHECK(m.status == "ok");
+    CHECK(m.cycles == c.cycles * s.count);
+    CHECK(m.dram_bytes == c.dram_bytes * s.count);
+    by_objective[name] = m;
+  }
+  CHECK(by_objective["latency"].cycles < by_objective["dram_bytes"].cycles);
+  CHECK(by_objective["dram_bytes"].dram_bytes < by_objective["latency"].dram_bytes);
+}
+
 TEST_CASE("a point that cannot be evaluated is a row with its reason", "[sweep][run]") {
   json spec = small_spec_json();
   spec["quant"] = {"q0f32"};

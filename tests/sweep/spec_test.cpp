@@ -67,6 +67,29 @@ TEST_CASE("a square-array range and explicit tilings", "[sweep][spec]") {
   CHECK(s.tilings[1].value.text == "16x16x0:nkm");
 }
 
+TEST_CASE("tiling_objective: one for the sweep, named in the auto tilings' rows", "[sweep][spec]") {
+  json spec = small_spec_json();
+  spec["tilings"] = {"auto", "16x16x0:nkm"};
+  const SweepPlan latency = plan_of(spec);
+  CHECK(latency.spec().tiling_objective == tenet::hw::TilingObjective::kLatency);  // default
+  CHECK(latency.tilings()[0].text == "auto");
+  for (const char* name : {"latency", "energy", "dram_bytes", "edp"}) {
+    spec["tiling_objective"] = name;
+    const SweepPlan plan = plan_of(spec);
+    const tenet::hw::TilingObjective objective = tenet::hw::parse_tiling_objective(name);
+    CHECK(plan.spec().tiling_objective == objective);
+    REQUIRE(plan.tilings().size() == 2);
+    CHECK(plan.tilings()[0].automatic);
+    CHECK(plan.tilings()[0].objective == objective);
+    CHECK(plan.tilings()[0].text == (objective == tenet::hw::TilingObjective::kLatency
+                                         ? std::string("auto")
+                                         : std::string("auto:") + name));
+    CHECK(plan.tilings()[1].text == "16x16x0:nkm");  // explicit tilings have no objective
+    CHECK(make_point(plan, 0).params["tiling"] == plan.tilings()[0].text);
+    CHECK(plan.size() == latency.size());  // not an axis
+  }
+}
+
 TEST_CASE("the number of points is the product of the axes, decoded in canonical order",
           "[sweep][plan]") {
   const SweepPlan plan = plan_of(small_spec_json());
@@ -159,6 +182,9 @@ TEST_CASE("bad sweep specs name the field", "[sweep][spec][errors]") {
         "parse /architectures/array/1");
   CHECK(error_of(with(spec, P("/dataflows/1"), "xs")) == "unknown-name /dataflows/1");
   CHECK(error_of(with(spec, P("/tilings"), {"auto", "8x8"})) == "parse /tilings/1");
+  CHECK(error_of(with(spec, P("/tiling_objective"), "speed")) == "unknown-name /tiling_objective");
+  CHECK(error_of(with(spec, P("/tiling_objective"), json::array({"energy"}))) ==
+        "type /tiling_objective");
   CHECK(error_of(with(spec, P("/workloads/1/phase"), "train")) ==
         "unknown-name /workloads/1/phase");
   CHECK(error_of(with(spec, P("/workloads/1/prompt"), 8)) == "usage /workloads/1/prompt");

@@ -27,6 +27,7 @@
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -39,12 +40,20 @@ namespace tenet::llm {
 struct LayerOptions {
   bool choose_tiling = true;  // hw::choose_tiling per matmul; false: use `tiling`
   mapping::Tiling tiling;     // buffer tiling when choose_tiling is false (0 = whole dimension)
+  // What hw::choose_tiling minimises when choose_tiling is true.
+  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
   hw::Options hw;             // bandwidth / buffer idealisations
   // Dequant unit throughput (only used when the matmul dequantizes). Non-zero values override
   // the scheme's dequant.throughput; when neither is given, default_dequant_rate applies.
   long long dequant_elements_per_cycle = 0;
   long long dequant_ops_per_cycle = 0;
 };
+
+// The objective a --tiling-objective option names, for the tiling text of --tile ("" or "auto":
+// chosen automatically). An empty name is latency. Throws InputError(unknown-name) for another
+// name and InputError(usage) for a name given with an explicit tiling, both located at `option`.
+hw::TilingObjective tiling_objective_for(const std::string& name, const std::string& tile,
+                                         const std::string& option = "--tiling-objective");
 
 // The default dequant unit: as many elements per cycle as the array has input lanes on the edge
 // B enters through (os, ws: the columns; is: the rows), i.e. a unit that can feed B to the array

@@ -36,6 +36,8 @@ struct EvaluatorSpec {
   std::string timing;    // timing model name
   std::string array;     // "RxC": overrides the accelerator's PE array shape
   std::string tile;      // buffer tiling "MxNxK[:order]" or "auto"
+  // What "auto" tilings minimise: latency (empty = latency), energy, dram_bytes or edp.
+  std::string tiling_objective;
   long long dequant_rate = 0;  // dequant unit elements/cycle (0 = scheme's, else the default)
 };
 

@@ -12,6 +12,7 @@
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/problem.hpp"
 #include "tenet/hw/result.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_costs.hpp"
@@ -23,6 +24,8 @@ struct QuantHwOptions {
   ApplyOptions apply;
   mapping::Tiling tiling;      // buffer tiling (0 = whole dimension)
   bool choose_tiling = false;  // pick one with hw::choose_tiling instead
+  // What hw::choose_tiling minimises when choose_tiling is true.
+  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
   hw::Options hw;
   // Throughput of the dequant unit; overrides dequant.throughput of the spec (0 = keep).
   long long dequant_elements_per_cycle = 0;

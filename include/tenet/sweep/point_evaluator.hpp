@@ -4,9 +4,10 @@
 //
 // Reuse of work (docs/sweep.md#reuse-of-work):
 // - SweepMemo holds one entry per distinct layer evaluation, keyed by everything the cost depends
-//   on: (architecture point up to its clock, quantization scheme, dataflow, tiling, the matmul's
-//   batch, M, N, K, layout, B operand, weights_quantized, epilogue_ops). A model's repeated layers
-//   and the points that share them are evaluated once; it is shared by all threads.
+//   on: (architecture point up to its clock, quantization scheme, dataflow, tiling and its
+//   objective, the matmul's batch, M, N, K, layout, B operand, weights_quantized, epilogue_ops).
+//   A model's repeated layers and the points that share them are evaluated once; it is shared by
+//   all threads.
 // - Relation-centric metrics use one parametric Analyzer per (architecture point, dataflow) and
 //   thread: the isl set algebra is built once, each GEMM shape only fixes the parameters.
 #pragma once
@@ -34,6 +35,7 @@ using poly::Integer;
 struct LayerKey {
   std::size_t arch = 0;  // SweepPlan::evaluation_arch
   std::size_t quant = 0, tiling = 0;
+  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
   std::int64_t batch = 1, m = 1, n = 1, k = 1;
   llm::Layout layout = llm::Layout::kNT;

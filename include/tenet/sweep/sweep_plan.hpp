@@ -58,7 +58,9 @@ struct QuantChoice {
 struct TilingValue {
   bool automatic = true;
   mapping::Tiling tiling;
-  std::string text;  // "auto" or "MxNxK:order"
+  hw::TilingObjective objective = hw::TilingObjective::kLatency;  // of an automatic tiling
+  // "auto" (objective latency), "auto:<objective>" (another objective) or "MxNxK:order"
+  std::string text;
 };
 
 // Where a point sits on each axis.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 
 namespace tenet::sweep {
@@ -93,6 +94,8 @@ struct SweepSpec {
   ArchAxes arch;
   Axis<std::string> dataflows;  // "os" | "ws" | "is"
   Axis<TilingChoice> tilings;   // default {auto}
+  // What the "auto" tilings minimise (one for the whole sweep; explicit tilings ignore it).
+  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
   Axis<std::string> quant;      // preset names or files; default {"q0f16"}
   std::vector<WorkloadSpec> workloads;
   bool relation_centric = false;  // add the TENET relation-centric metrics to each row

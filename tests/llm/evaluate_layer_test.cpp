@@ -3,6 +3,9 @@
 #include "tenet/llm/evaluate_layer.hpp"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
@@ -253,31 +256,28 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
     }
     return std::string("no error");
   };
-  EvaluatorSpec bad;
-  bad.arch = "no-such-accelerator";
-  CHECK(where_of(bad) == "--arch");
-  bad = {};
-  bad.dataflow = "diagonal";
-  CHECK(where_of(bad) == "--dataflow");
-  bad = {};
-  bad.quant = "q9f99";
-  CHECK(where_of(bad) == "--quant");
-  bad = {};
-  bad.timing = "tenet";
-  CHECK(where_of(bad) == "--timing");
-  bad = {};
-  bad.array = "0x4";
-  CHECK(where_of(bad) == "--array");
-  bad = {};
-  bad.tile = "12xbad";
-  CHECK(where_of(bad) == "--tile");
-  bad = {};
-  bad.tiling_objective = "fastest";
-  CHECK(where_of(bad) == "--tiling-objective");
-  bad = {};
-  bad.tile = "8x8x8";
-  bad.tiling_objective = "energy";  // nothing to choose
-  CHECK(where_of(bad) == "--tiling-objective");
+  // Each case sets text options of a default spec; the error is located on the option.
+  using Field = std::string EvaluatorSpec::*;
+  struct Case {
+    std::vector<std::pair<Field, const char*>> set;
+    const char* where;
+  };
+  const Case cases[] = {
+      {{{&EvaluatorSpec::arch, "no-such-accelerator"}}, "--arch"},
+      {{{&EvaluatorSpec::dataflow, "diagonal"}}, "--dataflow"},
+      {{{&EvaluatorSpec::quant, "q9f99"}}, "--quant"},
+      {{{&EvaluatorSpec::timing, "tenet"}}, "--timing"},
+      {{{&EvaluatorSpec::array, "0x4"}}, "--array"},
+      {{{&EvaluatorSpec::tile, "12xbad"}}, "--tile"},
+      {{{&EvaluatorSpec::tiling_objective, "fastest"}}, "--tiling-objective"},
+      {{{&EvaluatorSpec::tile, "8x8x8"}, {&EvaluatorSpec::tiling_objective, "energy"}},
+       "--tiling-objective"},  // nothing to choose
+  };
+  for (const Case& c : cases) {
+    EvaluatorSpec bad;
+    for (const auto& [field, value] : c.set) bad.*field = value;
+    CHECK(where_of(bad) == c.where);
+  }
 }
 
 TEST_CASE("arch presets: by name, by file, unknown names listed") {

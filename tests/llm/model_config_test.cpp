@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "tenet/error.hpp"
 
@@ -53,48 +55,48 @@ void check_error(const json& doc, const std::string& code, const std::string& wh
 
 }  // namespace
 
-TEST_CASE("bundled model configs carry the published sizes", "[llm][config]") {
+TEST_CASE("bundled model configs carry the published sizes, names and windows", "[llm][config]") {
+  const std::int64_t kNone = 0;  // no sliding window
   struct Expected {
     const char* file;
+    const char* name;  // "_name_or_path", else the file name
+    const char* model_type;
     ModelFamily family;
-    std::int64_t h, layers, heads, kv, d, inter, vocab, context;
+    std::int64_t h, layers, heads, kv, d, inter, vocab, context, window;
   };
-  // Public values (Hugging Face config.json of each model; see docs/llm.md).
+  // Public values (Hugging Face config.json of each model; see docs/llm.md). Sliding windows:
+  // Mistral's applies; Qwen2's is switched off (use_sliding_window false).
   const Expected cases[] = {
-      {"gpt2.json", ModelFamily::kGpt2, 768, 12, 12, 12, 64, 3072, 50257, 1024},
-      {"gpt2-medium.json", ModelFamily::kGpt2, 1024, 24, 16, 16, 64, 4096, 50257, 1024},
-      {"llama-2-7b.json", ModelFamily::kLlama, 4096, 32, 32, 32, 128, 11008, 32000, 4096},
-      {"llama-2-13b.json", ModelFamily::kLlama, 5120, 40, 40, 40, 128, 13824, 32000, 4096},
-      {"llama-3-8b.json", ModelFamily::kLlama, 4096, 32, 32, 8, 128, 14336, 128256, 8192},
-      {"llama-3.2-1b.json", ModelFamily::kLlama, 2048, 16, 32, 8, 64, 8192, 128256, 131072},
-      {"mistral-7b-v0.1.json", ModelFamily::kLlama, 4096, 32, 32, 8, 128, 14336, 32000, 32768},
-      {"qwen2-7b.json", ModelFamily::kLlama, 3584, 28, 28, 4, 128, 18944, 152064, 131072},
+      {"gpt2.json", "gpt2", "gpt2", ModelFamily::kGpt2, 768, 12, 12, 12, 64, 3072, 50257, 1024,
+       kNone},
+      {"gpt2-medium.json", "gpt2-medium", "gpt2", ModelFamily::kGpt2, 1024, 24, 16, 16, 64, 4096,
+       50257, 1024, kNone},
+      {"llama-2-7b.json", "meta-llama/Llama-2-7b-hf", "llama", ModelFamily::kLlama, 4096, 32, 32,
+       32, 128, 11008, 32000, 4096, kNone},
+      {"llama-2-13b.json", "meta-llama/Llama-2-13b-hf", "llama", ModelFamily::kLlama, 5120, 40, 40,
+       40, 128, 13824, 32000, 4096, kNone},
+      {"llama-3-8b.json", "meta-llama/Meta-Llama-3-8B", "llama", ModelFamily::kLlama, 4096, 32, 32,
+       8, 128, 14336, 128256, 8192, kNone},
+      {"llama-3.2-1b.json", "meta-llama/Llama-3.2-1B", "llama", ModelFamily::kLlama, 2048, 16, 32,
+       8, 64, 8192, 128256, 131072, kNone},
+      {"mistral-7b-v0.1.json", "mistralai/Mistral-7B-v0.1", "mistral", ModelFamily::kLlama, 4096,
+       32, 32, 8, 128, 14336, 32000, 32768, 4096},
+      {"qwen2-7b.json", "Qwen/Qwen2-7B", "qwen2", ModelFamily::kLlama, 3584, 28, 28, 4, 128, 18944,
+       152064, 131072, kNone},
   };
   for (const Expected& x : cases) {
-    INFO(x.file);
+    ModelConfig expected;
+    expected.name = x.name;
+    expected.model_type = x.model_type;
+    expected.family = x.family;
+    expected.hidden = x.h, expected.layers = x.layers;
+    expected.heads = x.heads, expected.kv_heads = x.kv, expected.head_dim = x.d;
+    expected.intermediate = x.inter, expected.vocab = x.vocab, expected.max_positions = x.context;
+    if (x.window != kNone) expected.sliding_window = x.window;
     const ModelConfig c = load_model_config(model_path(x.file));
-    CHECK(c.family == x.family);
-    CHECK(c.hidden == x.h);
-    CHECK(c.layers == x.layers);
-    CHECK(c.heads == x.heads);
-    CHECK(c.kv_heads == x.kv);
-    CHECK(c.head_dim == x.d);
-    CHECK(c.intermediate == x.inter);
-    CHECK(c.vocab == x.vocab);
-    CHECK(c.max_positions == x.context);
+    CHECK(c == expected);  // every field, both printed on failure
     CHECK(c.group_size() == x.heads / x.kv);
   }
-}
-
-TEST_CASE("sliding windows: Mistral's applies, Qwen2's is switched off", "[llm][config]") {
-  CHECK(load_model_config(model_path("mistral-7b-v0.1.json")).sliding_window == 4096);
-  CHECK_FALSE(load_model_config(model_path("qwen2-7b.json")).sliding_window.has_value());
-  CHECK_FALSE(load_model_config(model_path("llama-2-7b.json")).sliding_window.has_value());
-}
-
-TEST_CASE("names: _name_or_path, else the file name", "[llm][config]") {
-  CHECK(load_model_config(model_path("llama-2-7b.json")).name == "meta-llama/Llama-2-7b-hf");
-  CHECK(load_model_config(model_path("gpt2-medium.json")).name == "gpt2-medium");
 }
 
 TEST_CASE("GPT-2 n_inner: null or absent means 4·n_embd, a value is taken", "[llm][config]") {
@@ -134,76 +136,63 @@ TEST_CASE("num_key_value_heads absent means no GQA; head_dim overrides h/n_h", "
 TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
           "[llm][config][errors]") {
   namespace code = tenet::error_code;
-  json doc = llama_like();
-  doc.erase("hidden_size");
-  check_error(doc, code::kMissingField, "/hidden_size");
-
-  doc = llama_like();
-  doc["num_attention_heads"] = 30;  // 4096 % 30 != 0
-  check_error(doc, code::kRange, "/num_attention_heads");
-
-  doc = llama_like();
-  doc["num_key_value_heads"] = 5;  // 32 % 5 != 0
-  check_error(doc, code::kRange, "/num_key_value_heads");
-
-  doc = llama_like();
-  doc["intermediate_size"] = 0;
-  check_error(doc, code::kRange, "/intermediate_size");
-
-  doc = llama_like();
-  doc["num_hidden_layers"] = -2;
-  check_error(doc, code::kRange, "/num_hidden_layers");
-
-  doc = llama_like();
-  doc["vocab_size"] = "32000";
-  check_error(doc, code::kType, "/vocab_size");
-
-  doc = llama_like();
-  doc["hidden_size"] = 4096.5;
-  check_error(doc, code::kType, "/hidden_size");
-
-  doc = llama_like();
-  doc["hidden_size"] = nullptr;
-  check_error(doc, code::kType, "/hidden_size");
-
-  doc = llama_like();
-  doc["max_position_embeddings"] = 18446744073709551615ULL;  // 2^64 - 1
-  check_error(doc, code::kOverflow, "/max_position_embeddings");
-
-  doc = llama_like();
-  doc["vocab_size"] = 1e30;
-  check_error(doc, code::kOverflow, "/vocab_size");
-
-  doc = llama_like();
-  doc["intermediate_size"] = std::int64_t{1} << 62;  // 2·I overflows
-  check_error(doc, code::kOverflow, "/intermediate_size");
-
-  doc = gpt2_like();
-  doc["n_embd"] = std::int64_t{1} << 62;  // 4·n_embd (the default n_inner) overflows
-  doc["n_head"] = 1;
-  check_error(doc, code::kOverflow, "/n_embd");
-
-  doc = gpt2_like();
-  doc.erase("n_embd");
-  check_error(doc, code::kMissingField, "/n_embd");
-
-  doc = gpt2_like();
-  doc["n_head"] = 15;
-  check_error(doc, code::kRange, "/n_head");
-
-  doc = llama_like();
-  doc["model_type"] = "t5";
-  check_error(doc, code::kUnknownName, "/model_type");
-
-  doc = llama_like();
-  doc["model_type"] = 7;
-  check_error(doc, code::kType, "/model_type");
-
-  doc = llama_like();
-  doc.erase("model_type");
-  doc["architectures"] = {"BertModel"};
-  check_error(doc, code::kUnknownName, "/architectures/0");
-
+  // One change to a valid document: a key set to a value, or erased (value absent).
+  struct Edit {
+    const char* key;
+    std::optional<json> value;
+  };
+  struct Case {
+    json (*base)();
+    std::vector<Edit> edits;
+    const char* code;
+    const char* where;
+  };
+  const std::optional<json> erased;
+  const Case cases[] = {
+      {llama_like, {{"hidden_size", erased}}, code::kMissingField, "/hidden_size"},
+      {llama_like,
+       {{"num_attention_heads", 30}},
+       code::kRange,
+       "/num_attention_heads"},  // 4096 % 30
+      {llama_like, {{"num_key_value_heads", 5}}, code::kRange, "/num_key_value_heads"},  // 32 % 5
+      {llama_like, {{"intermediate_size", 0}}, code::kRange, "/intermediate_size"},
+      {llama_like, {{"num_hidden_layers", -2}}, code::kRange, "/num_hidden_layers"},
+      {llama_like, {{"vocab_size", "32000"}}, code::kType, "/vocab_size"},
+      {llama_like, {{"hidden_size", 4096.5}}, code::kType, "/hidden_size"},
+      {llama_like, {{"hidden_size", nullptr}}, code::kType, "/hidden_size"},
+      {llama_like,
+       {{"max_position_embeddings", 18446744073709551615ULL}},  // 2^64 - 1
+       code::kOverflow,
+       "/max_position_embeddings"},
+      {llama_like, {{"vocab_size", 1e30}}, code::kOverflow, "/vocab_size"},
+      {llama_like,
+       {{"intermediate_size", std::int64_t{1} << 62}},  // 2·I overflows
+       code::kOverflow,
+       "/intermediate_size"},
+      {gpt2_like,
+       {{"n_embd", std::int64_t{1} << 62}, {"n_head", 1}},  // 4·n_embd (default n_inner) overflows
+       code::kOverflow,
+       "/n_embd"},
+      {gpt2_like, {{"n_embd", erased}}, code::kMissingField, "/n_embd"},
+      {gpt2_like, {{"n_head", 15}}, code::kRange, "/n_head"},
+      {llama_like, {{"model_type", "t5"}}, code::kUnknownName, "/model_type"},
+      {llama_like, {{"model_type", 7}}, code::kType, "/model_type"},
+      {llama_like,
+       {{"model_type", erased}, {"architectures", json::array({"BertModel"})}},
+       code::kUnknownName,
+       "/architectures/0"},
+  };
+  for (const Case& c : cases) {
+    json doc = c.base();
+    for (const Edit& e : c.edits) {
+      if (e.value)
+        doc[e.key] = *e.value;
+      else
+        doc.erase(e.key);
+    }
+    INFO(doc.dump());
+    check_error(doc, c.code, c.where);
+  }
   check_error(json::array({1, 2}), code::kType, "");
   check_error(json::object(), code::kMissingField, "/hidden_size");
 }

@@ -32,24 +32,25 @@ struct Row {
   OperandKind b;
 };
 
+// The entry a row describes (generated entries carry no log fields: weights_quantized unset,
+// no epilogue ops, no scheme, default data types).
+MatmulShape shape_of(const Row& r, Phase phase) {
+  MatmulShape s;
+  s.name = r.name;
+  s.batch = r.batch, s.m = r.m, s.n = r.n, s.k = r.k;
+  s.count = r.count;
+  s.phase = phase;
+  s.layout = r.layout;
+  s.b_operand = r.b;
+  return s;
+}
+
 // The generated list must hold exactly these rows, in this order.
 void check_rows(const std::vector<MatmulShape>& shapes, const std::vector<Row>& rows, Phase phase) {
   REQUIRE(shapes.size() == rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    const MatmulShape& s = shapes[i];
-    INFO(s);
-    CHECK(s.name == r.name);
-    CHECK(s.batch == r.batch);
-    CHECK(s.m == r.m);
-    CHECK(s.n == r.n);
-    CHECK(s.k == r.k);
-    CHECK(s.count == r.count);
-    CHECK(s.layout == r.layout);
-    CHECK(s.b_operand == r.b);
-    CHECK(s.has_weights() == (r.b == OperandKind::kWeight));
-    CHECK(s.phase == phase);
-    CHECK_FALSE(s.weights_quantized.has_value());
+    CHECK(shapes[i] == shape_of(rows[i], phase));  // every field, printed on failure
+    CHECK(shapes[i].has_weights() == (rows[i].b == OperandKind::kWeight));
   }
 }
 
@@ -82,87 +83,91 @@ std::int64_t weight_macs(const std::vector<MatmulShape>& shapes) {
   return total;
 }
 
+// The reference rows of three models, prefill and decode.
+struct GenerationCase {
+  const char* title;
+  const char* model;
+  GenerationOptions options;
+  std::vector<Row> rows;
+};
+
+const std::vector<GenerationCase>& generation_cases() {
+  static const std::vector<GenerationCase> cases = {
+      // h 1024, n_h = n_kv = 16, d 64, r 1, I 4·1024, V 50257, 24 layers; B 1, S 37 -> T 37.
+      {"GPT-2 medium prefill: the seed's prompt of 37 tokens",
+       "gpt2-medium.json",
+       prefill(1, 37),
+       {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W},  // (n_h + 2·n_kv)·d = 3072
+        {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
+        {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
+        {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},  // the seed's kernel
+        {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W},
+        {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W},
+        {"lm_head", 1, 1, 50257, 1024, 1, NT, W}}},  // last token only
+      {"GPT-2 medium decode",
+       "gpt2-medium.json",
+       decode(1, 100),
+       {{"attn.c_attn", 1, 1, 3072, 1024, 24, NT, W},
+        {"attn.qk", 16, 1, 100, 64, 24, NT, KV},  // M = r = 1, N = L
+        {"attn.pv", 16, 1, 64, 100, 24, NN, KV},  // K = L
+        {"attn.c_proj", 1, 1, 1024, 1024, 24, NT, W},
+        {"mlp.c_fc", 1, 1, 4096, 1024, 24, NT, W},
+        {"mlp.c_proj", 1, 1, 1024, 4096, 24, NT, W},
+        {"lm_head", 1, 1, 50257, 1024, 1, NT, W}}},
+      // h 4096, n_h = n_kv = 32, d 128, r 1, I 11008, V 32000; T = 1024; B·n_kv = 64.
+      {"Llama-2-7B prefill, batch 2, prompt 512",
+       "llama-2-7b.json",
+       prefill(2, 512),
+       {{"self_attn.qkv_proj", 1, 1024, 12288, 4096, 32, NT, W},
+        {"self_attn.qk", 64, 512, 512, 128, 32, NT, KV},
+        {"self_attn.pv", 64, 512, 128, 512, 32, NN, KV},
+        {"self_attn.o_proj", 1, 1024, 4096, 4096, 32, NT, W},
+        {"mlp.gate_up_proj", 1, 1024, 22016, 4096, 32, NT, W},  // 2·I
+        {"mlp.down_proj", 1, 1024, 4096, 11008, 32, NT, W},
+        {"lm_head", 1, 2, 32000, 4096, 1, NT, W}}},  // M = B
+      {"Llama-2-7B decode, context 2048",
+       "llama-2-7b.json",
+       decode(1, 2048),
+       {{"self_attn.qkv_proj", 1, 1, 12288, 4096, 32, NT, W},
+        {"self_attn.qk", 32, 1, 2048, 128, 32, NT, KV},
+        {"self_attn.pv", 32, 1, 128, 2048, 32, NN, KV},
+        {"self_attn.o_proj", 1, 1, 4096, 4096, 32, NT, W},
+        {"mlp.gate_up_proj", 1, 1, 22016, 4096, 32, NT, W},
+        {"mlp.down_proj", 1, 1, 4096, 11008, 32, NT, W},
+        {"lm_head", 1, 1, 32000, 4096, 1, NT, W}}},
+      // h 4096, n_h 32, n_kv 8, d 128, r 4, I 14336, V 128256; B 1, S 512.
+      {"Llama-3-8B prefill with GQA: n_kv 8, r 4",
+       "llama-3-8b.json",
+       prefill(1, 512),
+       {{"self_attn.qkv_proj", 1, 512, (32 + 2 * 8) * 128, 4096, 32, NT, W},  // 6144
+        {"self_attn.qk", 8, 4 * 512, 512, 128, 32, NT, KV},  // M = r·S, × B·n_kv = 8
+        {"self_attn.pv", 8, 4 * 512, 128, 512, 32, NN, KV},
+        {"self_attn.o_proj", 1, 512, 4096, 4096, 32, NT, W},
+        {"mlp.gate_up_proj", 1, 512, 28672, 4096, 32, NT, W},
+        {"mlp.down_proj", 1, 512, 4096, 14336, 32, NT, W},
+        {"lm_head", 1, 1, 128256, 4096, 1, NT, W}}},
+      {"Llama-3-8B decode with GQA, batch 4, context 2048",
+       "llama-3-8b.json",
+       decode(4, 2048),
+       {{"self_attn.qkv_proj", 1, 4, 6144, 4096, 32, NT, W},
+        {"self_attn.qk", 32, 4, 2048, 128, 32, NT, KV},  // M = r, × B·n_kv = 32
+        {"self_attn.pv", 32, 4, 128, 2048, 32, NN, KV},
+        {"self_attn.o_proj", 1, 4, 4096, 4096, 32, NT, W},
+        {"mlp.gate_up_proj", 1, 4, 28672, 4096, 32, NT, W},
+        {"mlp.down_proj", 1, 4, 4096, 14336, 32, NT, W},
+        {"lm_head", 1, 4, 128256, 4096, 1, NT, W}}},
+  };
+  return cases;
+}
+
 }  // namespace
 
-TEST_CASE("GPT-2 medium prefill: the seed's prompt of 37 tokens", "[llm][matmuls]") {
-  // h 1024, n_h = n_kv = 16, d 64, r 1, I 4·1024, V 50257, 24 layers; B 1, S 37 -> T 37.
-  const auto shapes = generate_matmuls(model("gpt2-medium.json"), prefill(1, 37));
-  check_rows(shapes,
-             {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W},  // (n_h + 2·n_kv)·d = 3072
-              {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
-              {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
-              {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},  // the seed's kernel
-              {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W},
-              {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W},
-              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},  // last token only
-             Phase::kPrefill);
-}
-
-TEST_CASE("GPT-2 medium decode", "[llm][matmuls]") {
-  const auto shapes = generate_matmuls(model("gpt2-medium.json"), decode(1, 100));
-  check_rows(shapes,
-             {{"attn.c_attn", 1, 1, 3072, 1024, 24, NT, W},
-              {"attn.qk", 16, 1, 100, 64, 24, NT, KV},  // M = r = 1, N = L
-              {"attn.pv", 16, 1, 64, 100, 24, NN, KV},  // K = L
-              {"attn.c_proj", 1, 1, 1024, 1024, 24, NT, W},
-              {"mlp.c_fc", 1, 1, 4096, 1024, 24, NT, W},
-              {"mlp.c_proj", 1, 1, 1024, 4096, 24, NT, W},
-              {"lm_head", 1, 1, 50257, 1024, 1, NT, W}},
-             Phase::kDecode);
-}
-
-TEST_CASE("Llama-2-7B prefill, batch 2, prompt 512", "[llm][matmuls]") {
-  // h 4096, n_h = n_kv = 32, d 128, r 1, I 11008, V 32000; T = 1024; B·n_kv = 64.
-  const auto shapes = generate_matmuls(model("llama-2-7b.json"), prefill(2, 512));
-  check_rows(shapes,
-             {{"self_attn.qkv_proj", 1, 1024, 12288, 4096, 32, NT, W},
-              {"self_attn.qk", 64, 512, 512, 128, 32, NT, KV},
-              {"self_attn.pv", 64, 512, 128, 512, 32, NN, KV},
-              {"self_attn.o_proj", 1, 1024, 4096, 4096, 32, NT, W},
-              {"mlp.gate_up_proj", 1, 1024, 22016, 4096, 32, NT, W},  // 2·I
-              {"mlp.down_proj", 1, 1024, 4096, 11008, 32, NT, W},
-              {"lm_head", 1, 2, 32000, 4096, 1, NT, W}},  // M = B
-             Phase::kPrefill);
-}
-
-TEST_CASE("Llama-2-7B decode, context 2048", "[llm][matmuls]") {
-  const auto shapes = generate_matmuls(model("llama-2-7b.json"), decode(1, 2048));
-  check_rows(shapes,
-             {{"self_attn.qkv_proj", 1, 1, 12288, 4096, 32, NT, W},
-              {"self_attn.qk", 32, 1, 2048, 128, 32, NT, KV},
-              {"self_attn.pv", 32, 1, 128, 2048, 32, NN, KV},
-              {"self_attn.o_proj", 1, 1, 4096, 4096, 32, NT, W},
-              {"mlp.gate_up_proj", 1, 1, 22016, 4096, 32, NT, W},
-              {"mlp.down_proj", 1, 1, 4096, 11008, 32, NT, W},
-              {"lm_head", 1, 1, 32000, 4096, 1, NT, W}},
-             Phase::kDecode);
-}
-
-TEST_CASE("Llama-3-8B prefill with GQA: n_kv 8, r 4", "[llm][matmuls]") {
-  // h 4096, n_h 32, n_kv 8, d 128, r 4, I 14336, V 128256; B 1, S 512.
-  const auto shapes = generate_matmuls(model("llama-3-8b.json"), prefill(1, 512));
-  check_rows(shapes,
-             {{"self_attn.qkv_proj", 1, 512, (32 + 2 * 8) * 128, 4096, 32, NT, W},  // 6144
-              {"self_attn.qk", 8, 4 * 512, 512, 128, 32, NT, KV},  // M = r·S, × B·n_kv = 8
-              {"self_attn.pv", 8, 4 * 512, 128, 512, 32, NN, KV},
-              {"self_attn.o_proj", 1, 512, 4096, 4096, 32, NT, W},
-              {"mlp.gate_up_proj", 1, 512, 28672, 4096, 32, NT, W},
-              {"mlp.down_proj", 1, 512, 4096, 14336, 32, NT, W},
-              {"lm_head", 1, 1, 128256, 4096, 1, NT, W}},
-             Phase::kPrefill);
-}
-
-TEST_CASE("Llama-3-8B decode with GQA, batch 4, context 2048", "[llm][matmuls]") {
-  const auto shapes = generate_matmuls(model("llama-3-8b.json"), decode(4, 2048));
-  check_rows(shapes,
-             {{"self_attn.qkv_proj", 1, 4, 6144, 4096, 32, NT, W},
-              {"self_attn.qk", 32, 4, 2048, 128, 32, NT, KV},  // M = r, × B·n_kv = 32
-              {"self_attn.pv", 32, 4, 128, 2048, 32, NN, KV},
-              {"self_attn.o_proj", 1, 4, 4096, 4096, 32, NT, W},
-              {"mlp.gate_up_proj", 1, 4, 28672, 4096, 32, NT, W},
-              {"mlp.down_proj", 1, 4, 4096, 14336, 32, NT, W},
-              {"lm_head", 1, 4, 128256, 4096, 1, NT, W}},
-             Phase::kDecode);
+TEST_CASE("generated matmuls equal the reference rows (GPT-2 medium, Llama-2-7B, Llama-3-8B)",
+          "[llm][matmuls]") {
+  for (const GenerationCase& c : generation_cases()) {
+    INFO(c.title);
+    check_rows(generate_matmuls(model(c.model), c.options), c.rows, c.options.phase);
+  }
 }
 
 TEST_CASE("separate Q, K, V and gate, up projections", "[llm][matmuls]") {

@@ -212,17 +212,21 @@ HardwareReport systolic_report(const GemmSetup& s, const HardwareOptions& o,
     lo.tiling_objective = s.tiling_objective;
     lo.tiling = tiling;
     lo.dequant_elements_per_cycle = o.dequant_rate;
+    lo.hw.edge_transfers = o.edge_transfers;
     const auto e = llm::evaluate_layer_detail(s.accelerator, s.dataflow, *s.scheme, shape, lo);
     quant::merge_into(r.keys, e.product);
     r.table = hw::format_table(e.product.hw) + quant::format_table(e.product);
     return r;
   }
   const hw::GemmProblem problem = hw::make_gemm_problem(s.shape, bits);
+  hw::Options hw_options;
+  hw_options.edge_transfers = o.edge_transfers;
   const mapping::Tiling chosen =
       o.tile == "auto"
-          ? hw::choose_tiling(s.accelerator, problem, s.dataflow, {}, {s.tiling_objective})
+          ? hw::choose_tiling(s.accelerator, problem, s.dataflow, hw_options, {s.tiling_objective})
           : tiling;
-  const hw::Result result = hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen);
+  const hw::Result result =
+      hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen, hw_options);
   hw::merge_into(r.keys, result);
   r.table = hw::format_table(result);
   return r;
@@ -262,6 +266,7 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
                  "array column; is: per row)")
       ->group(group)
       ->needs(gemm);
+  app.add_flag("--edge-transfers", o.edge_transfers, kEdgeTransfersHelp)->group(group)->needs(gemm);
 }
 
 GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,

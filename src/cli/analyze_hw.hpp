@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -25,6 +26,7 @@ struct HardwareOptions {
   std::string tiling_objective;  // --tiling-objective NAME (empty: latency), with --tile auto
   std::string loop_order;      // --loop-order ORDER (overrides the order of --tile)
   long long dequant_rate = 0;  // --dequant-rate elements/cycle
+  bool edge_transfers = false; // --edge-transfers (hw::Options::edge_transfers)
 };
 
 // Adds the options (group "Hardware, timing and quantization (with --gemm)"); each needs `gemm`.

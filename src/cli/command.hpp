@@ -28,6 +28,11 @@ struct CommandRegistration {
   }
 };
 
+// Help of --edge-transfers (analyze, compare, model, log: hw::Options::edge_transfers).
+inline constexpr const char* kEdgeTransfersHelp =
+    "systolic timing: also charge the first tile's DRAM fill and the last tile's write-back "
+    "(default: both lie outside the counted cycles, as in SCALE-Sim)";
+
 }  // namespace tenet::cli
 
 #define TENET_CLI_CONCAT2(a, b) a##b

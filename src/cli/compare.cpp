@@ -24,6 +24,7 @@ struct CompareOptions {
   std::string tiling_objective;  // empty: latency
   long long dequant_rate = 0, dequant_ops_rate = 0;
   bool kv = false;
+  bool edge_transfers = false;
   std::string kv_token_axis = "n";
 };
 
@@ -64,6 +65,7 @@ quant::QuantHwOptions hw_options(const CompareOptions& o) {
   else
     q.tiling = mapping::parse_tiling(o.tile, "--tile");
   q.tiling_objective = llm::tiling_objective_for(o.tiling_objective, o.tile);
+  q.hw.edge_transfers = o.edge_transfers;
   if (o.kv) {
     q.apply.b = quant::BOperand::kKvCache;
     if (o.kv_token_axis != "n" && o.kv_token_axis != "k")
@@ -131,6 +133,7 @@ void setup_compare(CLI::App& sub) {
                  "dram_bytes or edp");
   sub.add_option("--dequant-rate", o->dequant_rate,
                  "dequant unit throughput, elements per cycle (overrides the scheme's)");
+  sub.add_flag("--edge-transfers", o->edge_transfers, kEdgeTransfersHelp);
   sub.add_option("--dequant-ops-rate", o->dequant_ops_rate,
                  "dequant unit throughput, ALU ops per cycle (overrides the scheme's)")
       ->excludes("--dequant-rate");

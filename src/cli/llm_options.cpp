@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/command.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
@@ -54,6 +55,7 @@ void add_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("--dequant-rate", o.cost.dequant_rate,
                  "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
                  "array column)");
+  sub.add_flag("--edge-transfers", o.cost.edge_transfers, kEdgeTransfersHelp);
 }
 
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,

@@ -52,6 +52,7 @@ LayerOptions layer_options(const EvaluatorSpec& spec) {
     o.tiling = mapping::parse_tiling(spec.tile, "--tile");
   }
   o.tiling_objective = tiling_objective_for(spec.tiling_objective, spec.tile);
+  o.hw.edge_transfers = spec.edge_transfers;
   return o;
 }
 
@@ -118,6 +119,7 @@ CostModel make_layer_evaluator(const EvaluatorSpec& spec) {
       acc->cols(), acc->spec().clock_mhz, flow_name, schemes->describe(),
       options.choose_tiling ? fmt::format("auto ({})", hw::to_string(options.tiling_objective))
                             : spec.tile);
+  if (options.hw.edge_transfers) model.description += ", edge transfers";
   model.evaluate = [acc, dataflow, options, schemes](const MatmulShape& shape) {
     return evaluate_layer(*acc, dataflow, *schemes->for_shape(shape), shape, options);
   };

@@ -39,6 +39,7 @@ struct EvaluatorSpec {
   // What "auto" tilings minimise: latency (empty = latency), energy, dram_bytes or edp.
   std::string tiling_objective;
   long long dequant_rate = 0;  // dequant unit elements/cycle (0 = scheme's, else the default)
+  bool edge_transfers = false;  // hw::Options::edge_transfers
 };
 
 // A configured cost model: the evaluator and the clock that turns cycles into seconds.

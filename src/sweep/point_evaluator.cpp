@@ -118,6 +118,7 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
     options.tiling = t.tiling;
     options.tiling_objective = t.objective;
     options.dequant_elements_per_cycle = plan_.arch_variant(c.arch).dequant_rate;
+    options.hw.edge_transfers = plan_.arch_variant(c.arch).edge_transfers;
     try {
       return {llm::evaluate_layer(accelerator(c.arch), plan_.dataflows()[c.dataflow],
                                   plan_.quants()[c.quant].spec, s, options),

@@ -15,7 +15,8 @@ namespace tenet::sweep {
 namespace {
 
 // The arch axes in point order, after the preset.
-enum ArchAxis { kArray, kBuffer, kSram, kDram, kLatency, kClock, kDequant, kArchAxes };
+// Axes after kClock are evaluation options, not accelerator parameters (see evaluation_arch).
+enum ArchAxis { kArray, kBuffer, kSram, kDram, kLatency, kClock, kDequant, kEdge, kArchAxes };
 
 std::size_t axis_size(const ArchAxes& a, int axis) {
   switch (axis) {
@@ -33,6 +34,8 @@ std::size_t axis_size(const ArchAxes& a, int axis) {
       return a.clock_mhz.size();
     case kDequant:
       return a.dequant_rate.size();
+    case kEdge:
+      return a.edge_transfers.size();
   }
   return 0;
 }
@@ -158,6 +161,8 @@ std::string axis_pointer(const ArchAxes& a, int axis, std::size_t i) {
       return a.clock_mhz[i].pointer;
     case kDequant:
       return a.dequant_rate[i].pointer;
+    case kEdge:
+      return a.edge_transfers[i].pointer;
   }
   return "";
 }
@@ -289,7 +294,8 @@ bool operator==(const ArchVariant& a, const ArchVariant& b) {
   return a.preset == b.preset && a.rows == b.rows && a.cols == b.cols &&
          a.buffer_bytes == b.buffer_bytes && a.sram_bandwidth == b.sram_bandwidth &&
          a.dram_bandwidth == b.dram_bandwidth && a.dram_latency == b.dram_latency &&
-         a.clock_mhz == b.clock_mhz && a.dequant_rate == b.dequant_rate;
+         a.clock_mhz == b.clock_mhz && a.dequant_rate == b.dequant_rate &&
+         a.edge_transfers == b.edge_transfers;
 }
 
 PointCoords SweepPlan::coords(std::uint64_t index) const {
@@ -332,6 +338,8 @@ ArchVariant SweepPlan::arch_variant(std::size_t arch_index) const {
   v.clock_mhz = s.clock_mhz;
   v.dequant_rate =
       spec_.arch.dequant_rate.empty() ? 0 : spec_.arch.dequant_rate[choice[kDequant]].value;
+  v.edge_transfers =
+      !spec_.arch.edge_transfers.empty() && spec_.arch.edge_transfers[choice[kEdge]].value;
   return v;
 }
 

@@ -37,6 +37,7 @@ void add_arch(ojson& p, const ArchVariant& a) {
   p["dram_latency"] = a.dram_latency;
   p["clock_mhz"] = a.clock_mhz;
   p["dequant_rate"] = a.dequant_rate;
+  p["edge_transfers"] = a.edge_transfers;
 }
 
 }  // namespace
@@ -61,6 +62,7 @@ const std::vector<std::string>& parameter_columns() {
                                                 "dram_latency",
                                                 "clock_mhz",
                                                 "dequant_rate",
+                                                "edge_transfers",
                                                 "dataflow",
                                                 "tiling"};
   return columns;

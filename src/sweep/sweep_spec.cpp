@@ -234,7 +234,7 @@ ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
   if (!r.object(j, p,
                 {"presets", "array", "global_buffer_bytes", "sram_bandwidth_bytes_per_cycle",
                  "dram_bandwidth_bytes_per_cycle", "dram_latency_cycles", "clock_mhz",
-                 "dequant_elements_per_cycle"}))
+                 "dequant_elements_per_cycle", "edge_transfers"}))
     return a;
   if (!j.contains("presets"))
     r.error(error_code::kMissingField, Reader::at(p, "presets"),
@@ -253,6 +253,10 @@ ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
   a.buffer_bytes = to_ll(ints("global_buffer_bytes", 1));
   a.dram_latency = to_ll(ints("dram_latency_cycles", 0));
   a.dequant_rate = to_ll(ints("dequant_elements_per_cycle", 0));
+  if (j.contains("edge_transfers"))
+    a.edge_transfers = checked_axis<bool>(
+        r, j["edge_transfers"], Reader::at(p, "edge_transfers"),
+        [&](const json& v, const std::string& where) { return r.boolean(v, where); });
   for (const char* key : {"sram_bandwidth_bytes_per_cycle", "dram_bandwidth_bytes_per_cycle"}) {
     if (!j.contains(key)) continue;
     Axis<arch::Bandwidth> axis;
@@ -432,7 +436,7 @@ bool operator==(const ArchAxes& a, const ArchAxes& b) {
   return a.presets == b.presets && a.arrays == b.arrays && a.buffer_bytes == b.buffer_bytes &&
          a.sram_bandwidth == b.sram_bandwidth && a.dram_bandwidth == b.dram_bandwidth &&
          a.dram_latency == b.dram_latency && a.clock_mhz == b.clock_mhz &&
-         a.dequant_rate == b.dequant_rate;
+         a.dequant_rate == b.dequant_rate && a.edge_transfers == b.edge_transfers;
 }
 
 SweepSpec parse_sweep_spec(const json& document, const std::string& file) {

@@ -1,6 +1,8 @@
 // Running sweeps: the same rows whatever the threads, shards, memo, interruptions and resumes;
 // rows equal to the per-layer evaluation summed by hand.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -49,11 +51,15 @@ const std::vector<std::string>& reference_rows() {
 TEST_CASE("one row per point, in index order, all evaluated", "[sweep][run]") {
   const auto& rows = reference_rows();
   REQUIRE(rows.size() == small_plan().size());
+  const std::vector<std::string> columns = sweep_columns(false);
+  const std::size_t status =
+      std::find(columns.begin(), columns.end(), "status") - columns.begin();
+  REQUIRE(status < columns.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto fields = split_csv_line(rows[i].substr(0, rows[i].size() - 1));
     CHECK(fields[0] == std::to_string(i));
     CHECK(fields[1] == make_point(small_plan(), i).id);
-    CHECK(fields[23] == "ok");  // status
+    CHECK(fields.at(status) == "ok");
   }
 }
 
@@ -177,6 +183,40 @@ TEST_CASE("tiling_objective reaches every layer evaluation; the memo keeps objec
   }
   CHECK(by_objective["latency"].cycles < by_objective["dram_bytes"].cycles);
   CHECK(by_objective["dram_bytes"].dram_bytes < by_objective["latency"].dram_bytes);
+}
+
+TEST_CASE("edge_transfers: an architecture axis that reaches every layer evaluation",
+          "[sweep][run][memo]") {
+  json spec = small_spec_json();
+  spec["architectures"] = {{"presets", {"systolic-8x8"}}, {"edge_transfers", {false, true}}};
+  spec["dataflows"] = {"ws"};
+  spec["quant"] = {"q4f16_1"};
+  spec["workloads"] = {{{"gemm", {{"m", 37}, {"n", 200}, {"k", 300}}}}};
+  const SweepPlan plan = plan_of(spec);
+  REQUIRE(plan.size() == 2);
+  const tenet::arch::Accelerator acc = tenet::arch::load_accelerator_preset("systolic-8x8");
+  const auto scheme = tenet::quant::load_preset("q4f16_1");
+  SweepMemo memo;
+  PointEvaluator evaluator(plan, &memo);
+  std::vector<PointMetrics> metrics;
+  for (std::uint64_t i = 0; i < 2; ++i) {
+    const SweepPoint p = make_point(plan, i);
+    CHECK(p.params["edge_transfers"] == (i == 1));
+    CHECK(p.params["tiling"] == "auto");  // the default tiling axis
+    const PointMetrics m = evaluator.evaluate(p);
+    tenet::llm::LayerOptions o;
+    o.hw.edge_transfers = i == 1;
+    const auto& s = plan.workloads()[0].matmuls.at(0);
+    const auto c =
+        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o);
+    INFO("edge_transfers " << i);
+    CHECK(m.status == "ok");
+    CHECK(m.cycles == c.cycles * s.count);
+    CHECK(m.energy_pj == c.energy_pj * s.count);
+    metrics.push_back(m);
+  }
+  CHECK(metrics[1].cycles > metrics[0].cycles);  // the memo kept the two apart
+  CHECK(make_point(plan, 0).id != make_point(plan, 1).id);
 }
 
 TEST_CASE("a point that cannot be evaluated is a row with its reason", "[sweep][run]") {

@@ -183,6 +183,10 @@ TEST_CASE("bad sweep specs name the field", "[sweep][spec][errors]") {
   CHECK(error_of(with(spec, P("/dataflows/1"), "xs")) == "unknown-name /dataflows/1");
   CHECK(error_of(with(spec, P("/tilings"), {"auto", "8x8"})) == "parse /tilings/1");
   CHECK(error_of(with(spec, P("/tiling_objective"), "speed")) == "unknown-name /tiling_objective");
+  CHECK(error_of(with(spec, P("/architectures/edge_transfers"), json::array())) ==
+        "range /architectures/edge_transfers");
+  CHECK(error_of(with(spec, P("/architectures/edge_transfers"), {false, "yes"})) ==
+        "type /architectures/edge_transfers/1");
   CHECK(error_of(with(spec, P("/tiling_objective"), json::array({"energy"}))) ==
         "type /tiling_objective");
   CHECK(error_of(with(spec, P("/workloads/1/phase"), "train")) ==

@@ -23,7 +23,8 @@ struct SweepPoint {
 };
 
 // workload, kind, phase, batch, seq_len, layer, m, n, k, quant, arch, rows, cols, buffer_bytes,
-// sram_bandwidth, dram_bandwidth, dram_latency, clock_mhz, dequant_rate, dataflow, tiling.
+// sram_bandwidth, dram_bandwidth, dram_latency, clock_mhz, dequant_rate, edge_transfers,
+// dataflow, tiling.
 const std::vector<std::string>& parameter_columns();
 
 // Throws InternalError for an index >= plan.size().

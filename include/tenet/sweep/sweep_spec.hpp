@@ -41,13 +41,14 @@ struct ArchAxes {
   Axis<long long> dram_latency;  // cycles
   Axis<double> clock_mhz;
   Axis<long long> dequant_rate;  // dequant unit elements/cycle, 0 = default
+  Axis<bool> edge_transfers;     // hw::Options::edge_transfers (default false)
   friend bool operator==(const ArchAxes& a, const ArchAxes& b);
 };
 
 // A buffer tiling choice: "auto" (hw::choose_tiling per matmul) or an explicit tiling text.
 struct TilingChoice {
   bool automatic = true;
-  std::string text;  // "auto" or mapping::parse_tiling's form
+  std::string text = "auto";  // "auto" or mapping::parse_tiling's form
   friend bool operator==(const TilingChoice& a, const TilingChoice& b) {
     return a.automatic == b.automatic && a.text == b.text;
   }

@@ -26,7 +26,7 @@ long long num(const json& v) { return v.get<long long>(); }
 
 }  // namespace
 
-TEST_CASE("--edge-transfers: tenet analyze charges the first fill and the last write-back",
+TEST_CASE("cli --edge-transfers: tenet analyze charges the first fill and the last write-back",
           "[cli][edge-transfers]") {
   const std::string gemm = "analyze --gemm 100,200,300 --arch systolic-8x8 --dataflow os";
   const json warm = run_json(gemm);
@@ -52,7 +52,7 @@ TEST_CASE("--edge-transfers: tenet analyze charges the first fill and the last w
         num(cold_fixed["cycles"]["stall_dram"]) - num(warm_fixed["cycles"]["stall_dram"]));
 }
 
-TEST_CASE("--edge-transfers: compare, model and log cost more cycles, never fewer",
+TEST_CASE("cli --edge-transfers: compare, model and log cost more cycles, never fewer",
           "[cli][edge-transfers]") {
   const std::string compare =
       "compare --quant q0f16,q4f16_1 --gemm 1,4096,4096 --arch scalable-32x32 --dataflow os "

@@ -137,7 +137,7 @@ TEST_CASE("model / log --tiling-objective: per-matmul tilings of that objective"
       "--arch systolic-8x8");
 }
 
-TEST_CASE("--tiling-objective errors exit 2 naming the option", "[cli][errors]") {
+TEST_CASE("cli --tiling-objective errors exit 2 naming the option", "[cli][errors]") {
   const std::string model =
       "model --model workloads/models/gpt2-medium.json --phase decode "
       "--context 30 --arch systolic-8x8";

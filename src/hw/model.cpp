@@ -61,21 +61,21 @@ long long Plan::stream_cycles(long long length) const {
 long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? pack : 1; }
 
 long long OperandPlan::dram_reads() const {
-  if (!op.output) return resident ? resident_volume : fold_accesses;
+  if (!op->output) return resident ? resident_volume : fold_accesses;
   return resident ? resident_volume - unique : fold_rmw_reads;
 }
 
 long long OperandPlan::dram_writes() const {
-  if (!op.output) return 0;
+  if (!op->output) return 0;
   return resident ? resident_volume : fold_accesses;
 }
 
 double OperandPlan::dram_bytes_if(bool keep) const {
   long long elements;
-  if (!op.output) elements = keep ? resident_volume : fold_accesses;
+  if (!op->output) elements = keep ? resident_volume : fold_accesses;
   else elements = keep ? add(resident_volume, resident_volume - unique)
                        : add(fold_accesses, fold_rmw_reads);
-  return bytes_of(elements, op.bits);
+  return bytes_of(elements, op->bits);
 }
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
@@ -107,7 +107,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
                                                        : 2 * plan_.rows + plan_.cols - 2;
   if (!build.operands) return;
   ops_.reserve(problem.operands.size());
-  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{op});
+  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
   plan_operands();
   choose_residency();
 }
@@ -122,10 +122,10 @@ void Model::plan_operands() {
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
-      if (x.op.group[d] > 0 && plan_.dim[d].tiles() > 1) innermost = p;
+      if (x.op->group[d] > 0 && plan_.dim[d].tiles() > 1) innermost = p;
     }
     for (int d = 0; d < 3; ++d) {
-      const long long g = x.op.group[d];
+      const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
       fold[d] = dp.fold_sum(g);
       whole[d] = g == 0 ? 1 : ceil_div(dp.size, g);
@@ -133,15 +133,15 @@ void Model::plan_operands() {
     }
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
-      const long long g = x.op.group[d];
+      const long long g = x.op->group[d];
       volume[p] = g > 0 ? plan_.dim[d].tile_sum(g) : p <= innermost ? plan_.dim[d].tiles() : 1;
     }
     x.unique = product(whole);
     x.fold_accesses = product(fold);
-    x.fold_rmw_reads = x.op.output ? x.fold_accesses - x.unique : 0;
+    x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
-    x.footprint_bytes = mul(ceil_bytes(product(footprint), x.op.bits), copies);
-    x.stationary = x.op.group[at(plan_.dims.stream)] == 0;
+    x.footprint_bytes = mul(ceil_bytes(product(footprint), x.op->bits), copies);
+    x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
   }
 }
 
@@ -156,7 +156,7 @@ void Model::choose_residency() {
     for (const auto& [key, part] : gb.partitions)
       partitions_.push_back({key, part.bytes, part.bandwidth, {}});
     for (size_t i = 0; i < ops_.size(); ++i) {
-      const std::string role = role_key(ops_[i].op.role);
+      const std::string role = role_key(ops_[i].op->role);
       int holder = -1;
       int p = 0;
       for (const auto& [key, part] : gb.partitions) {
@@ -166,7 +166,7 @@ void Model::choose_residency() {
       }
       if (holder < 0)
         throw InputError(error_code::kUsage, "", "/global_buffer/partitions",
-                         "no global-buffer partition holds operand \"" + ops_[i].op.name +
+                         "no global-buffer partition holds operand \"" + ops_[i].op->name +
                              "\" (role " + role + "); add \"" + role +
                              "\" to the \"holds\" list of a partition");
       partitions_[holder].members.push_back(static_cast<int>(i));
@@ -179,6 +179,11 @@ void Model::choose_residency() {
       throw InputError(error_code::kUsage, "", "operands",
                        "at most 16 operands may share one global-buffer partition");
     const unsigned all = (1u << members.size()) - 1;
+    std::array<double, 16> kept{}, streamed{};  // DRAM bytes of each member either way
+    for (size_t b = 0; b < members.size(); ++b) {
+      kept[b] = ops_[members[b]].dram_bytes_if(true);
+      streamed[b] = ops_[members[b]].dram_bytes_if(false);
+    }
     unsigned best = 0;
     double best_cost = 0;
     bool have = false;
@@ -186,10 +191,9 @@ void Model::choose_residency() {
       long long used = 0;
       double cost = 0;
       for (size_t b = 0; b < members.size(); ++b) {
-        const OperandPlan& x = ops_[members[b]];
         const bool keep = (mask >> b) & 1u;
-        if (keep) used = add(used, x.footprint_bytes);
-        cost += x.dram_bytes_if(keep);
+        if (keep) used = add(used, ops_[members[b]].footprint_bytes);
+        cost += keep ? kept[b] : streamed[b];
       }
       if (!options_.unlimited_buffer && used > partitions_[p].bytes) continue;
       if (!have || cost < best_cost ||
@@ -246,14 +250,14 @@ long long Model::dram_cycles_lower_bound() const {
   for (const OperandPlan& x : ops_) {
     bool plain = true;
     for (int d = 0; d < 3; ++d) {
-      const long long g = x.op.group[d];
+      const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
       plain = plain && (g <= 1 || dp.tiles() == 1 || dp.tile % g == 0);
     }
     if (!plain) continue;
-    double moved = bytes_of(x.unique, x.op.bits);
+    double moved = bytes_of(x.unique, x.op->bits);
     if (x.resident && !options_.edge_transfers)  // else the edge windows move that tile too
-      moved -= bytes_of(tile_volume(x, x.op.output ? last : first), x.op.bits);
+      moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
     bytes += std::max(0.0, moved);
   }
   // Every tile but the last has a non-empty window (latency included) when each dimension cut
@@ -263,7 +267,7 @@ long long Model::dram_cycles_lower_bound() const {
   for (int d = 0; d < 3; ++d) {
     if (plan_.dim[d].tiles() <= 1) continue;
     bool indexed = false;
-    for (const OperandPlan& x : ops_) indexed = indexed || (!x.op.output && x.op.group[d] > 0);
+    for (const OperandPlan& x : ops_) indexed = indexed || (!x.op->output && x.op->group[d] > 0);
     windows_nonempty = windows_nonempty && indexed;
   }
   const double latency =
@@ -286,7 +290,7 @@ long long Model::sram_cycles_lower_bound() const {
     double bytes = 0;
     for (int i : part.members) {
       const OperandPlan& x = ops_[i];
-      bytes += bytes_of(x.fold_accesses, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
+      bytes += bytes_of(x.fold_accesses, x.op->bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
     }
     best = std::max(best, bytes / part.bandwidth.bytes_per_cycle);
   }
@@ -302,15 +306,15 @@ long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {
   long long v = 1;
   for (int d = 0; d < 3; ++d) {
     const DimPlan& dp = plan_.dim[d];
-    if (x.op.group[d] > 0)
-      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), x.op.group[d]));
+    if (x.op->group[d] > 0)
+      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), x.op->group[d]));
   }
   return v;
 }
 
 long long Model::tile_stream(const OperandPlan& x, const TileIndex& q) const {
   long long v = 1;
-  for (int d = 0; d < 3; ++d) v = mul(v, plan_.dim[d].fold_sum_in_tile(q[d], x.op.group[d]));
+  for (int d = 0; d < 3; ++d) v = mul(v, plan_.dim[d].fold_sum_in_tile(q[d], x.op->group[d]));
   return v;
 }
 
@@ -355,8 +359,8 @@ long long Model::fold_port_cycles(const std::array<long long, 3>& lengths) const
       const OperandPlan& x = ops_[i];
       long long distinct = 1;
       for (int d = 0; d < 3; ++d)
-        if (x.op.group[d] > 0) distinct = mul(distinct, max_distinct_groups(lengths[d], x.op.group[d]));
-      bytes += bytes_of(distinct, x.op.bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
+        if (x.op->group[d] > 0) distinct = mul(distinct, max_distinct_groups(lengths[d], x.op->group[d]));
+      bytes += bytes_of(distinct, x.op->bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
     }
     port = std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
   }
@@ -399,10 +403,10 @@ long long Model::edge_transfer_cycles() const {
   double fill = 0, drain = 0;
   for (const OperandPlan& x : ops_) {
     if (!x.resident) continue;  // streamed inside every tile's own window
-    if (x.op.output)
-      drain += bytes_of(tile_volume(x, last), x.op.bits);
+    if (x.op->output)
+      drain += bytes_of(tile_volume(x, last), x.op->bits);
     else
-      fill += bytes_of(tile_volume(x, first), x.op.bits);
+      fill += bytes_of(tile_volume(x, first), x.op->bits);
   }
   long long cycles = 0;
   for (double bytes : {fill, drain})
@@ -416,12 +420,12 @@ long long Model::dram_window(const TileIndex& q) const {
   const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
   auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
     for (int d = 0; d < 3; ++d)
-      if (x.op.group[d] > 0 && a[d] != b[d]) return true;
+      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
     return false;
   };
   auto revisit = [](const OperandPlan& x, const TileIndex& t) {
     for (int d = 0; d < 3; ++d)
-      if (x.op.group[d] == 0 && t[d] > 0) return true;
+      if (x.op->group[d] == 0 && t[d] > 0) return true;
     return false;
   };
   double bytes = 0;
@@ -429,14 +433,14 @@ long long Model::dram_window(const TileIndex& q) const {
     if (!x.resident) {
       const long long moved = tile_stream(x, q);
       long long elements = moved;
-      if (x.op.output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
-      bytes += bytes_of(elements, x.op.bits);
+      if (x.op->output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+      bytes += bytes_of(elements, x.op->bits);
       continue;
     }
-    if (next && changed(x, q, *next) && (!x.op.output || revisit(x, *next)))
-      bytes += bytes_of(tile_volume(x, *next), x.op.bits);
-    if (x.op.output && prev && changed(x, *prev, q))
-      bytes += bytes_of(tile_volume(x, *prev), x.op.bits);
+    if (next && changed(x, q, *next) && (!x.op->output || revisit(x, *next)))
+      bytes += bytes_of(tile_volume(x, *next), x.op->bits);
+    if (x.op->output && prev && changed(x, *prev, q))
+      bytes += bytes_of(tile_volume(x, *prev), x.op->bits);
   }
   if (bytes <= 0) return 0;
   return add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false));
@@ -520,15 +524,15 @@ void Model::fill_cycles(Result& r) const {
 // Step 5b: one tensor's accesses per level (the SRAM counts both its sides) and energy.
 TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   TensorResult tr;
-  tr.name = x.op.name, tr.role = x.op.role, tr.bits = x.op.bits, tr.output = x.op.output;
+  tr.name = x.op->name, tr.role = x.op->role, tr.bits = x.op->bits, tr.output = x.op->output;
   tr.stationary = x.stationary, tr.resident = x.resident;
   tr.footprint_bytes = x.footprint_bytes;
   tr.register_reads = macs;
-  tr.register_writes = x.op.output || !x.stationary ? macs : x.fold_accesses;
+  tr.register_writes = x.op->output || !x.stationary ? macs : x.fold_accesses;
   tr.dram_reads = x.dram_reads();
   tr.dram_writes = x.dram_writes();
-  tr.sram_array_reads = x.op.output ? x.fold_rmw_reads : x.fold_accesses;
-  tr.sram_array_writes = x.op.output ? x.fold_accesses : 0;
+  tr.sram_array_reads = x.op->output ? x.fold_rmw_reads : x.fold_accesses;
+  tr.sram_array_writes = x.op->output ? x.fold_accesses : 0;
   tr.sram_reads = add(tr.sram_array_reads, tr.dram_writes);   // + drains to DRAM
   tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
   tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);

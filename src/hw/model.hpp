@@ -36,7 +36,7 @@ struct Plan {
 };
 
 struct OperandPlan {
-  Operand op;
+  const Operand* op = nullptr;  // in the GemmProblem the Model was built from (outlives it)
   int partition = 0;
   long long unique = 0;          // |tensor|
   long long fold_accesses = 0;   // array side: reads of an input, writes of an output

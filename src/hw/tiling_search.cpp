@@ -89,7 +89,7 @@ long long ceil_bytes(long long elements, int bits) {
 long long dram_bytes(const detail::Model& m) {
   long long total = 0;
   for (const detail::OperandPlan& x : m.operands())
-    total = detail::add(total, ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op.bits));
+    total = detail::add(total, ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op->bits));
   return total;
 }
 

@@ -145,9 +145,10 @@ class Search {
   detail::Model model(const Tiling& t) const {
     return detail::Model(acc_, problem_, dataflow_, t, options_, {false, true});
   }
-  long long compute_cycles(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, false}).compute_cycles();
+  detail::Model plan_only(const Tiling& t) const {
+    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, false});
   }
+  long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 
   void consider(const detail::Model& m, const Tiling& t, size_t index) {
     ++evaluated_;
@@ -160,14 +161,16 @@ class Search {
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
   // kLatency: best-first on lower bounds of the score (cycles, DRAM bytes, tiles, index). A
-  // group (same extents) is bounded by its compute cycles, from the plan alone; taking it out
+  // group (same extents) is bounded by its compute cycles and tile count, from the plan alone,
+  // and the DRAM bytes every candidate moves at least (least_dram_bytes); taking it out
   // expands it into its loop orders, each with its operands planned: bound max(compute cycles,
-  // DRAM-channel bound, SRAM-port bound) and its exact DRAM bytes and tile count. Taking out a candidate times it
-  // unless (bound, bytes, tiles, index) already loses to the best score (its real cycles are >=
-  // the bound); once the smallest bound left exceeds the best cycles, nothing left can win.
+  // DRAM-channel bound, SRAM-port bound) and its exact DRAM bytes and tile count. Taking out a
+  // candidate times it. A node whose (bound, bytes, tiles, index) already loses to the best score
+  // is dropped (its candidates' real cycles are >= the bound); once the smallest bound left
+  // exceeds the best cycles, nothing left can win.
   void by_latency(const std::vector<Group>& groups) {
     struct Node {
-      long long bound, dram, tiles;  // dram = tiles = -1 for a group (expanded first)
+      long long bound, dram, tiles;  // a group: dram = the bytes every candidate moves at least
       size_t index;                  // enumeration index (group: of its first candidate)
       size_t group;
       long long model;  // -1: the group itself, else its candidate's model
@@ -176,15 +179,22 @@ class Search {
                std::tie(o.bound, o.dram, o.tiles, o.index, o.model);
       }
     };
+    const long long least_dram = least_dram_bytes();
     std::priority_queue<Node, std::vector<Node>, std::greater<Node>> open;
-    for (size_t g = 0; g < groups.size(); ++g)
-      open.push({compute_cycles(groups[g].tilings.front()), -1, -1, groups[g].first, g, -1});
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const detail::Model plan = plan_only(groups[g].tilings.front());
+      open.push({plan.compute_cycles(), least_dram, plan.tiles(), groups[g].first, g, -1});
+    }
     std::deque<detail::Model> models;
     std::vector<size_t> candidate_of;  // model -> its tiling's position in its group
     while (!open.empty()) {
       const Node n = open.top();
       open.pop();
       if (beaten(n.bound)) break;
+      // Every candidate of the node scores at least (bound, dram, tiles, index).
+      if (best_ && std::tie(n.bound, n.dram, n.tiles, n.index) >
+                       std::tie(best_->cycles, best_->dram, best_->tiles, best_->index))
+        continue;
       const Group& g = groups[n.group];
       if (n.model < 0) {
         for (size_t i = 0; i < g.tilings.size(); ++i) {
@@ -196,12 +206,24 @@ class Search {
         }
         continue;
       }
-      if (best_ && std::tie(n.bound, n.dram, n.tiles, n.index) >
-                       std::tie(best_->cycles, best_->dram, best_->tiles, best_->index))
-        continue;
       const size_t i = candidate_of[static_cast<size_t>(n.model)];
       consider(models[static_cast<size_t>(n.model)], g.tilings[i], g.first + i);
     }
+  }
+
+  // Σ over operands of the bytes of their distinct elements: every candidate reads each input
+  // element from DRAM and writes each output element at least once.
+  long long least_dram_bytes() const {
+    long long total = 0;
+    for (const Operand& op : problem_.operands) {
+      long long unique = 1;
+      for (int d = 0; d < 3; ++d) {
+        const long long size = d == 0 ? problem_.shape.m : d == 1 ? problem_.shape.n : problem_.shape.k;
+        if (op.group[d] > 0) unique = detail::mul(unique, detail::ceil_div(size, op.group[d]));
+      }
+      total = detail::add(total, ceil_bytes(unique, op.bits));
+    }
+    return total;
   }
 
   // kDramBytes: the fewest bytes (cheap, no timing), then cycles among those, pruned as above.

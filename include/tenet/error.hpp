@@ -48,6 +48,18 @@ class InputError : public std::runtime_error {
   std::string code_, file_, where_, message_;
 };
 
+// Runs f(); an InputError it throws that names neither a file nor a location is rethrown located
+// at `where` (e.g. the command-line option the value came from). Other errors pass unchanged.
+template <typename F>
+auto with_location(const std::string& where, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.where().empty() || !e.file().empty()) throw;
+    throw InputError(e.code(), "", where, e.message());
+  }
+}
+
 class InternalError : public std::logic_error {
  public:
   explicit InternalError(const std::string& message)

@@ -24,17 +24,6 @@ namespace {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-// Runs `f`, placing an InputError that has no file and no location on `option`.
-template <typename F>
-auto on_option(const char* option, F&& f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    if (!e.where().empty() || !e.file().empty()) throw;
-    throw InputError(e.code(), "", option, e.message());
-  }
-}
-
 long long as_ll(const poly::Integer& v) { return poly::to_int64(v); }
 
 std::string with_commas(const poly::Integer& v) {
@@ -271,24 +260,24 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
 
 GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
                              const std::string& dataflow, const HardwareOptions& o) {
-  const mapping::GemmShape shape = on_option("--gemm", [&] { return io::parse_gemm_shape(gemm); });
+  const mapping::GemmShape shape = with_location("--gemm", [&] { return io::parse_gemm_shape(gemm); });
   const mapping::Dataflow flow =
-      on_option("--dataflow", [&] { return mapping::parse_dataflow(dataflow); });
+      with_location("--dataflow", [&] { return mapping::parse_dataflow(dataflow); });
   const bool from_arch = !o.arch.empty();
   arch::Accelerator acc = [&] {
     if (from_arch) {
       arch::Accelerator a =
-          on_option("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
+          with_location("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
       if (array.empty()) return a;
       const auto [rows, cols] = arch::parse_array_shape(array, "--array");
       return arch::with_array_shape(a, rows, cols);
     }
-    const auto a = on_option("--array", [&] { return io::parse_array_shape(array); });
+    const auto a = with_location("--array", [&] { return io::parse_array_shape(array); });
     return arch::make_ideal_systolic(a.rows, a.cols);
   }();
   GemmSetup s{shape, flow, std::move(acc), from_arch, parse_timing(o.timing, from_arch), {}};
   s.tiling_objective = llm::tiling_objective_for(o.tiling_objective, o.tile);
-  if (!o.quant.empty()) s.scheme = on_option("--quant", [&] { return quant::load_quant(o.quant); });
+  if (!o.quant.empty()) s.scheme = with_location("--quant", [&] { return quant::load_quant(o.quant); });
   if (o.dequant_rate < 0)
     throw InputError(error_code::kRange, "", "--dequant-rate",
                      fmt::format("expected a throughput > 0, got {}", o.dequant_rate));
@@ -298,7 +287,7 @@ GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
 workload::Workload gemm_workload(const GemmSetup& s, const mapping::GemmBits& bits) {
   workload::Workload w = mapping::make_gemm_workload(s.shape, bits);
   if (!s.scheme) return w;
-  return on_option("--quant", [&] { return quant::apply(w, *s.scheme); });
+  return with_location("--quant", [&] { return quant::apply(w, *s.scheme); });
 }
 
 void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload) {

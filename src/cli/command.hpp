@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tenet/error.hpp"
+
 namespace tenet::cli {
 
 // Adds the subcommand's options to `sub` and sets its callback (sub->callback(...)).
@@ -27,6 +29,25 @@ struct CommandRegistration {
     command_registry().push_back({std::move(name), std::move(description), std::move(setup), order});
   }
 };
+
+// --quant "a,b,c" -> {a, b, c}; an empty item is InputError(parse) at --quant.
+inline std::vector<std::string> split_scheme_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    if (item.empty())
+      throw InputError(
+          error_code::kParse, "", "--quant",
+          "expected a scheme or a comma-separated list of schemes, got \"" + text + "\"");
+    items.push_back(item);
+    item.clear();
+  }
+  return items;
+}
 
 // Help of --edge-transfers (analyze, compare, model, log: hw::Options::edge_transfers).
 inline constexpr const char* kEdgeTransfersHelp =

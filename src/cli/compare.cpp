@@ -28,34 +28,6 @@ struct CompareOptions {
   std::string kv_token_axis = "n";
 };
 
-// Runs `f`, placing an InputError without a location on `option`.
-template <typename F>
-auto on_option(const char* option, F&& f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    if (!e.where().empty() || !e.file().empty()) throw;
-    throw InputError(e.code(), "", option, e.message());
-  }
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::string item;
-  for (char c : text + ",") {
-    if (c != ',') {
-      item += c;
-      continue;
-    }
-    if (item.empty())
-      throw InputError(error_code::kParse, "", "--quant",
-                       "expected a comma-separated list of schemes, got \"" + text + "\"");
-    items.push_back(item);
-    item.clear();
-  }
-  return items;
-}
-
 quant::QuantHwOptions hw_options(const CompareOptions& o) {
   quant::QuantHwOptions q;
   q.dequant_elements_per_cycle = o.dequant_rate;
@@ -94,22 +66,22 @@ void run_compare(const CompareOptions& o) {
     throw InputError(error_code::kUnknownName, "", "--format",
                      "expected table or json, got \"" + o.format + "\"");
   const mapping::GemmShape shape =
-      on_option("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
+      with_location("--gemm", [&] { return io::parse_gemm_shape(o.gemm); });
   if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0)
     throw InputError(error_code::kRange, "", "--gemm",
                      "expected M, N, K > 0, got \"" + o.gemm + "\"");
   arch::Accelerator acc =
-      on_option("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
+      with_location("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
   if (!o.array.empty()) {
     const auto [rows, cols] = arch::parse_array_shape(o.array, "--array");
     acc = arch::with_array_shape(acc, rows, cols);
   }
   const mapping::Dataflow dataflow =
-      on_option("--dataflow", [&] { return mapping::parse_dataflow(o.dataflow); });
+      with_location("--dataflow", [&] { return mapping::parse_dataflow(o.dataflow); });
   const quant::QuantHwOptions options = hw_options(o);
   std::vector<quant::QuantHwResult> results;
-  for (const std::string& scheme : split_list(o.quant)) {
-    const quant::QuantSpec spec = on_option("--quant", [&] { return quant::load_quant(scheme); });
+  for (const std::string& scheme : split_scheme_list(o.quant)) {
+    const quant::QuantSpec spec = with_location("--quant", [&] { return quant::load_quant(scheme); });
     results.push_back(quant::evaluate_quant_gemm(acc, shape, spec, dataflow, options));
   }
   write(o.format == "json" ? quant::comparison_json(results).dump(2) + "\n"

@@ -8,28 +8,6 @@
 #include "tenet/llm/scheme_comparison.hpp"
 
 namespace tenet::cli {
-namespace {
-
-// "a,b,c" -> {a, b, c}; an empty item is an error naming --quant.
-std::vector<std::string> split_schemes(const std::string& text) {
-  std::vector<std::string> items;
-  std::string item;
-  for (char c : text + ",") {
-    if (c != ',') {
-      item += c;
-      continue;
-    }
-    if (item.empty())
-      throw InputError(
-          error_code::kParse, "", "--quant",
-          "expected a scheme or a comma-separated list of schemes, got \"" + text + "\"");
-    items.push_back(item);
-    item.clear();
-  }
-  return items;
-}
-
-}  // namespace
 
 void add_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("--format", o.format, "Output: table (default), json or csv")
@@ -67,7 +45,7 @@ void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportCon
     return;
   }
   const std::vector<std::string> schemes =
-      o.cost.quant.empty() ? std::vector<std::string>{} : split_schemes(o.cost.quant);
+      o.cost.quant.empty() ? std::vector<std::string>{} : split_scheme_list(o.cost.quant);
   if (schemes.size() <= 1) {
     const llm::CostModel model = llm::make_layer_evaluator(o.cost);
     const llm::ModelReport report = llm::build_model_report(shapes, model, context);

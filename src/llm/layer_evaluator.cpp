@@ -20,20 +20,9 @@ namespace {
 constexpr const char* kDefaultDataflow = "os";
 constexpr const char* kDefaultScheme = "q0f16";
 
-// Runs `f`, placing an InputError that has neither a file nor a location on `option`.
-template <typename F>
-auto on_option(const char* option, F&& f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    if (!e.where().empty() || !e.file().empty()) throw;
-    throw InputError(e.code(), "", option, e.message());
-  }
-}
-
 arch::Accelerator accelerator_of(const EvaluatorSpec& spec) {
   const std::string name = spec.arch.empty() ? arch::kDefaultAccelerator : spec.arch;
-  arch::Accelerator acc = on_option("--arch", [&] { return arch::load_accelerator_preset(name); });
+  arch::Accelerator acc = with_location("--arch", [&] { return arch::load_accelerator_preset(name); });
   if (!spec.array.empty()) {
     const auto [rows, cols] = arch::parse_array_shape(spec.array, "--array");
     acc = arch::with_array_shape(acc, rows, cols);
@@ -73,7 +62,7 @@ class SchemeSource {
   explicit SchemeSource(const std::string& forced) {
     if (!forced.empty())
       forced_ = std::make_shared<quant::QuantSpec>(
-          on_option("--quant", [&] { return quant::load_quant(forced); }));
+          with_location("--quant", [&] { return quant::load_quant(forced); }));
     else
       fallback_ = std::make_shared<quant::QuantSpec>(quant::load_quant(kDefaultScheme));
   }
@@ -85,7 +74,7 @@ class SchemeSource {
     auto it = logged_.find(s.quant);
     if (it == logged_.end()) {
       auto spec = std::make_shared<quant::QuantSpec>(
-          on_option("quant", [&] { return quant::load_quant(s.quant); }));
+          with_location("quant", [&] { return quant::load_quant(s.quant); }));
       it = logged_.emplace(s.quant, std::move(spec)).first;
     }
     return it->second;
@@ -108,7 +97,7 @@ CostModel make_layer_evaluator(const EvaluatorSpec& spec) {
   auto acc = std::make_shared<const arch::Accelerator>(accelerator_of(spec));
   const std::string flow_name = spec.dataflow.empty() ? kDefaultDataflow : spec.dataflow;
   const mapping::Dataflow dataflow =
-      on_option("--dataflow", [&] { return mapping::parse_dataflow(flow_name); });
+      with_location("--dataflow", [&] { return mapping::parse_dataflow(flow_name); });
   const LayerOptions options = layer_options(spec);
   auto schemes = std::make_shared<const SchemeSource>(spec.quant);
 

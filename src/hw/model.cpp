@@ -37,6 +37,14 @@ long long product(const std::array<long long, 3>& v) { return mul(mul(v[0], v[1]
 
 double bytes_of(long long elements, int bits) { return static_cast<double>(elements) * bits / 8.0; }
 
+// Cycles to move `bytes` through a port; 0 when the port is ideal.
+long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
+  if (ideal || bw.unlimited || bytes <= 0) return 0;
+  return static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9));
+}
+
+}  // namespace
+
 long long ceil_bytes(long long elements, int bits) {
   const __int128 bits_total = static_cast<__int128>(elements) * bits;
   const __int128 bytes = (bits_total + 7) / 8;
@@ -45,13 +53,12 @@ long long ceil_bytes(long long elements, int bits) {
   return static_cast<long long>(bytes);
 }
 
-// Cycles to move `bytes` through a port; 0 when the port is ideal.
-long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
-  if (ideal || bw.unlimited || bytes <= 0) return 0;
-  return static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9));
+long long distinct_elements(const Operand& op, const mapping::GemmShape& shape) {
+  long long n = 1;
+  for (int d = 0; d < 3; ++d)
+    if (op.group[d] > 0) n = mul(n, ceil_div(shape_size(shape, d), op.group[d]));
+  return n;
 }
-
-}  // namespace
 
 long long Plan::stream_cycles(long long length) const {
   const bool packed = dims.stream == GemmDim::kK;
@@ -118,7 +125,7 @@ void Model::plan_operands() {
   const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
   const long long copies = gb.double_buffered ? 2 : 1;
   for (OperandPlan& x : ops_) {
-    std::array<long long, 3> fold{}, whole{}, volume{}, footprint{};
+    std::array<long long, 3> fold{}, volume{}, footprint{};
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
@@ -128,7 +135,6 @@ void Model::plan_operands() {
       const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
       fold[d] = dp.fold_sum(g);
-      whole[d] = g == 0 ? 1 : ceil_div(dp.size, g);
       footprint[d] = g == 0 ? 1 : g == 1 ? dp.tile : max_distinct_groups(dp.tile, g);
     }
     for (int p = 0; p < 3; ++p) {
@@ -136,7 +142,7 @@ void Model::plan_operands() {
       const long long g = x.op->group[d];
       volume[p] = g > 0 ? plan_.dim[d].tile_sum(g) : p <= innermost ? plan_.dim[d].tiles() : 1;
     }
-    x.unique = product(whole);
+    x.unique = distinct_elements(*x.op, plan_.shape);
     x.fold_accesses = product(fold);
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);

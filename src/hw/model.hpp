@@ -71,6 +71,11 @@ struct Timing {
   long long sram_busy = 0, dram_busy = 0;
 };
 
+// ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
+long long ceil_bytes(long long elements, int bits);
+// Distinct elements of an operand over the whole problem: Π over its indices of ⌈size / group⌉.
+long long distinct_elements(const Operand& op, const mapping::GemmShape& shape);
+
 class Model {
  public:
   // How much to build. The tiling search validates the problem once, and bounds candidates by

@@ -81,15 +81,12 @@ std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProb
   return groups;
 }
 
-long long ceil_bytes(long long elements, int bits) {
-  return static_cast<long long>((static_cast<__int128>(elements) * bits + 7) / 8);
-}
-
 // Result::dram_bytes without building the Result.
 long long dram_bytes(const detail::Model& m) {
   long long total = 0;
   for (const detail::OperandPlan& x : m.operands())
-    total = detail::add(total, ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op->bits));
+    total = detail::add(
+        total, detail::ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op->bits));
   return total;
 }
 
@@ -215,14 +212,9 @@ class Search {
   // element from DRAM and writes each output element at least once.
   long long least_dram_bytes() const {
     long long total = 0;
-    for (const Operand& op : problem_.operands) {
-      long long unique = 1;
-      for (int d = 0; d < 3; ++d) {
-        const long long size = d == 0 ? problem_.shape.m : d == 1 ? problem_.shape.n : problem_.shape.k;
-        if (op.group[d] > 0) unique = detail::mul(unique, detail::ceil_div(size, op.group[d]));
-      }
-      total = detail::add(total, ceil_bytes(unique, op.bits));
-    }
+    for (const Operand& op : problem_.operands)
+      total = detail::add(total, detail::ceil_bytes(detail::distinct_elements(op, problem_.shape),
+                                                    op.bits));
     return total;
   }
 

@@ -95,6 +95,7 @@ class Search {
 
   LayerSearch run() {
     evaluate_built_ins();
+    add_tiling_independent_energy();
     std::vector<Pending> pending = generate();
     out_.counts.candidates = pending.size() + out_.built_in.size();
     for (const Pending& p : pending) visit(p);
@@ -229,9 +230,38 @@ class Search {
     if (auto x = evaluate(p.candidate, false, true)) keep(*x);
   }
 
+  // Energy every mapping of this layer spends, whatever its tiling: the quantization work outside
+  // the array (epilogue, partial-sum rescaling, zero-point sums, quantization; the fused epilogue
+  // of a logged kernel), which depends on counts of the quantized workload only, and the
+  // dequantization of every distinct B element at least once (the dequant energy is linear in
+  // the elements dequantized: SRAM reads of B, or its DRAM loads, each >= the distinct elements).
+  // Added to the L0 and L1 energy bounds; scaled by 1 - 1e-9 against rounding.
+  void add_tiling_independent_energy() {
+    llm::LayerOptions o = layer_options_;
+    o.choose_tiling = false;
+    o.tiling = {};  // any tiling gives the same figures
+    try {
+      const llm::LayerEvaluation e =
+          llm::evaluate_layer_detail(acc_, options_.dataflows.front(), scheme_, shape_, o);
+      const quant::QuantEnergy& q = e.product.energy;
+      const quant::QuantOps& ops = e.product.costs.ops;
+      double dequant = 0;
+      if (ops.dequant_elements > 0)
+        dequant = q.dequant / ops.dequant_elements.get_d() *
+                  e.product.costs.tensor("B").elements.get_d();
+      const double batch = static_cast<double>(shape_.batch);
+      fixed_energy_ = (batch * (q.epilogue + q.rescale + q.zero_sums + q.quantize + dequant) +
+                       e.epilogue_energy_pj) *
+                      (1 - 1e-9);
+    } catch (const InputError&) {
+      fixed_energy_ = 0;  // the candidates report the error themselves
+    }
+    min_energy_ += fixed_energy_;
+  }
+
   // MAC + SRAM + DRAM energy of the hardware model (the DRAM of weights dequantized into SRAM is
   // counted in their packed format by the full evaluation: left out here) + the register files
-  // of A and C, and its cycles.
+  // of A and C + the tiling-independent energy, and its cycles.
   Bound l1_bound(const hw::Result& r) const {
     const bool into_sram = applied_.spec.dequant.placement == quant::DequantPlacement::kDramToSram;
     double energy = r.energy_pj.mac + r.energy_pj.sram;
@@ -242,7 +272,8 @@ class Search {
         energy += t.energy_pj.register_file;
     }
     const double batch = static_cast<double>(shape_.batch);
-    return {batch * static_cast<double>(r.cycles.total + 1) / clock_hz_, batch * energy};
+    return {batch * static_cast<double>(r.cycles.total + 1) / clock_hz_,
+            batch * energy + fixed_energy_};
   }
 
   void finish() {
@@ -268,7 +299,8 @@ class Search {
   hw::GemmProblem problem_;
   arch::MacRate rate_;
   double clock_hz_ = 1;
-  double min_energy_ = 0;
+  double min_energy_ = 0;    // L0 energy bound: MACs (+ fixed_energy_ once known)
+  double fixed_energy_ = 0;  // see add_tiling_independent_energy
   llm::LayerOptions layer_options_;
   std::vector<EvaluatedCandidate> evaluated_;
   std::optional<EvaluatedCandidate> best_;

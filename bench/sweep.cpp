@@ -10,6 +10,9 @@
 //                                  layer costs per CPU second.
 //   BM_whole_model                 the figure: Llama-2-7B prefill + decode, all layers,
 //                                  4 schemes x 3 dataflows, 2 threads (wall time).
+//   BM_choose_tiling/<df>/<obj>    hw::choose_tiling alone on the same 14 quantized problems
+//                                  (q4f16_1, scalable-32x32): searches per CPU second, candidates
+//                                  and timed candidates per search; obj 0 = latency, 1 = energy.
 #include <benchmark/benchmark.h>
 
 #include <ctime>
@@ -17,9 +20,11 @@
 #include <vector>
 
 #include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/evaluate_layer.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
+#include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
 #include "tenet/sweep/sweep_runner.hpp"
@@ -128,6 +133,37 @@ void BM_whole_model(benchmark::State& state) {
   state.counters["layer_costs"] = static_cast<double>(requests);
 }
 BENCHMARK(BM_whole_model)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// range(0): dataflow; range(1): 0 = latency, 1 = energy objective.
+void BM_choose_tiling(benchmark::State& state) {
+  const arch::Accelerator acc = arch::load_accelerator_preset("scalable-32x32");
+  const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
+  std::vector<hw::GemmProblem> problems;
+  for (const llm::MatmulShape& s : llama_shapes()) {
+    const llm::AppliedScheme a = llm::apply_scheme(scheme, s);
+    problems.push_back(quant::make_quant_problem(acc, {s.m, s.n, s.k}, a.spec, a.apply));
+  }
+  const mapping::Dataflow flow = kFlows[state.range(0)];
+  hw::TilingSearchStats stats;
+  hw::TilingSearchOptions options;
+  options.objective = state.range(1) == 0 ? hw::TilingObjective::kLatency : hw::TilingObjective::kEnergy;
+  options.stats = &stats;
+  long long candidates = 0, timed = 0;
+  std::size_t i = 0;
+  const double cpu0 = cpu_seconds();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(hw::choose_tiling(acc, problems[i], flow, {}, options));
+    candidates += stats.candidates, timed += stats.evaluated;
+    i = (i + 1) % problems.size();
+  }
+  const double cpu = cpu_seconds() - cpu0;
+  const double n = static_cast<double>(state.iterations());
+  state.counters["searches_per_s_per_core"] = n / cpu;
+  state.counters["candidates_per_search"] = candidates / n;
+  state.counters["timed_per_search"] = timed / n;
+  state.SetLabel(std::string(mapping::to_string(flow)) + " " + hw::to_string(options.objective));
+}
+BENCHMARK(BM_choose_tiling)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

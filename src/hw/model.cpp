@@ -211,9 +211,10 @@ void Model::choose_residency() {
   }
 }
 
-double Model::dram_bytes() const {
-  double total = 0;
-  for (const OperandPlan& x : ops_) total += x.dram_bytes_if(x.resident);
+long long Model::dram_bytes() const {
+  long long total = 0;
+  for (const OperandPlan& x : ops_)
+    total = add(total, ceil_bytes(add(x.dram_reads(), x.dram_writes()), x.op->bits));
   return total;
 }
 
@@ -561,24 +562,22 @@ Result Model::result() const {
   r.tiles = tiles();
   fill_cycles(r);
   for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
-  r.energy_pj = energy(&r.dram_bytes);
+  r.dram_bytes = dram_bytes();
+  r.energy_pj = energy();
   return r;
 }
 
-EnergyBreakdown Model::energy(long long* dram_bytes) const {
+EnergyBreakdown Model::energy() const {
   const long long macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
   EnergyBreakdown e;
-  long long bytes = 0;
   e.mac = static_cast<double>(macs) * plan_.mac_pj;
   for (const OperandPlan& x : ops_) {
     const TensorResult tr = tensor_result(x, macs);
-    bytes = add(bytes, tr.dram_bytes);
     e.register_file += tr.energy_pj.register_file;
     e.sram += tr.energy_pj.sram;
     e.dram += tr.energy_pj.dram;
   }
   e.total = e.mac + e.register_file + e.sram + e.dram;
-  if (dram_bytes) *dram_bytes = bytes;
   return e;
 }
 

@@ -91,7 +91,7 @@ class Model {
 
   const Plan& plan() const { return plan_; }
   const std::vector<OperandPlan>& operands() const { return ops_; }
-  double dram_bytes() const;  // all tensors
+  long long dram_bytes() const;  // Result::dram_bytes (all tensors), without the timing
   long long tiles() const;
   long long folds() const;
   long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
@@ -103,8 +103,8 @@ class Model {
   // max(compute_cycles(), the DRAM bound, the SRAM bound).
   long long cycles_lower_bound() const;
   Timing timing() const;
-  // Result::energy_pj and dram_bytes without the timing (needs Build::operands); result() uses it.
-  EnergyBreakdown energy(long long* dram_bytes = nullptr) const;
+  // Result::energy_pj without the timing (needs Build::operands); result() uses it.
+  EnergyBreakdown energy() const;
   Result result() const;
 
  private:

@@ -81,15 +81,6 @@ std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProb
   return groups;
 }
 
-// Result::dram_bytes without building the Result.
-long long dram_bytes(const detail::Model& m) {
-  long long total = 0;
-  for (const detail::OperandPlan& x : m.operands())
-    total = detail::add(
-        total, detail::ceil_bytes(detail::add(x.dram_reads(), x.dram_writes()), x.op->bits));
-  return total;
-}
-
 struct Score {
   long long cycles = 0;  // Result::cycles.total
   long long dram = 0;    // Result::dram_bytes
@@ -127,7 +118,7 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
     s.edp = s.energy * static_cast<double>(s.cycles);
   } else {
     s.cycles = m.timing().total - 1;
-    s.dram = dram_bytes(m);
+    s.dram = m.dram_bytes();
   }
   return s;
 }
@@ -198,7 +189,7 @@ class Search {
           models.push_back(model(g.tilings[i]));
           candidate_of.push_back(i);
           const detail::Model& m = models.back();
-          open.push({std::max(n.bound, m.cycles_lower_bound()), dram_bytes(m), m.tiles(),
+          open.push({std::max(n.bound, m.cycles_lower_bound()), m.dram_bytes(), m.tiles(),
                      g.first + i, n.group, static_cast<long long>(models.size() - 1)});
         }
         continue;
@@ -229,7 +220,7 @@ class Search {
     for (const Group& g : groups)
       for (size_t i = 0; i < g.tilings.size(); ++i) {
         const detail::Model m = model(g.tilings[i]);
-        entries.push_back({dram_bytes(m), m.compute_cycles(), g.first + i, g.tilings[i]});
+        entries.push_back({m.dram_bytes(), m.compute_cycles(), g.first + i, g.tilings[i]});
       }
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
       return std::tie(a.dram, a.bound) < std::tie(b.dram, b.bound);
@@ -258,9 +249,9 @@ class Search {
       const long long compute = compute_cycles(g.tilings.front());
       for (size_t i = 0; i < g.tilings.size(); ++i) {
         const detail::Model m = model(g.tilings[i]);
-        Entry e{0, std::max(compute, m.cycles_lower_bound()), 0, m.tiles(), g.first + i,
-                &g, i};
-        const double energy = m.energy(&e.dram).total;
+        Entry e{0, std::max(compute, m.cycles_lower_bound()), m.dram_bytes(), m.tiles(),
+                g.first + i, &g, i};
+        const double energy = m.energy().total;
         e.key = objective_ == TilingObjective::kEnergy ? energy
                                                          : energy * static_cast<double>(e.bound);
         entries.push_back(e);

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "tenet/io/workload_log.hpp"
+#include "tenet/input/workload_log.hpp"
 
 namespace {
 
@@ -61,7 +61,7 @@ void BM_ingest(benchmark::State& state) {
   const long rss_before = max_rss_kib();
   std::size_t distinct = 0;
   for (auto _ : state) {
-    const tenet::io::WorkloadLog log = tenet::io::read_workload_log_file(path);
+    const tenet::input::WorkloadLog log = tenet::input::read_workload_log_file(path);
     if (log.records != lines) state.SkipWithError("wrong record count");
     distinct = log.entries.size();
   }

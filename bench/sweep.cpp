@@ -1,6 +1,6 @@
 // Sweep throughput (docs/sweep.md#performance).
 //
-//   BM_layer/<dataflow>/<tiling>   one llm::evaluate_layer call per iteration, cycling over the
+//   BM_layer/<dataflow>/<tiling>   one eval::evaluate call per iteration, cycling over the
 //                                  distinct matmuls of Llama-2-7B prefill (prompt 2048) and decode
 //                                  (context 2048), q4f16_1 on scalable-32x32; no memo. Counter
 //                                  evals_per_s_per_core = evaluations / CPU second.
@@ -21,7 +21,7 @@
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_hw.hpp"
@@ -58,20 +58,23 @@ void BM_layer(benchmark::State& state) {
   const arch::Accelerator acc = arch::load_accelerator_preset("scalable-32x32");
   const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
   const std::vector<llm::MatmulShape> shapes = llama_shapes();
-  llm::LayerOptions options;
-  options.choose_tiling = state.range(1) == 1;
-  options.tiling = {512, 512, 512};
-  const mapping::Dataflow flow = kFlows[state.range(0)];
+  eval::Request request;
+  request.accelerator = std::make_shared<const arch::Accelerator>(acc);
+  request.scheme = std::make_shared<const quant::QuantSpec>(scheme);
+  request.dataflow = kFlows[state.range(0)];
+  if (state.range(1) == 0) request.tiling = mapping::Tiling{512, 512, 512};
+  const mapping::Dataflow flow = request.dataflow;
   std::size_t i = 0;
   const double cpu0 = cpu_seconds();
   for (auto _ : state) {
-    benchmark::DoNotOptimize(llm::evaluate_layer(acc, flow, scheme, shapes[i], options));
+    request.matmul = shapes[i];
+    benchmark::DoNotOptimize(eval::evaluate(request).cost);
     i = (i + 1) % shapes.size();
   }
   const double cpu = cpu_seconds() - cpu0;
   state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
   state.SetLabel(std::string(mapping::to_string(flow)) +
-                 (options.choose_tiling ? " auto" : " 512^3"));
+                 (request.tiling ? " 512^3" : " auto"));
 }
 BENCHMARK(BM_layer)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
@@ -140,7 +143,7 @@ void BM_choose_tiling(benchmark::State& state) {
   const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
   std::vector<hw::GemmProblem> problems;
   for (const llm::MatmulShape& s : llama_shapes()) {
-    const llm::AppliedScheme a = llm::apply_scheme(scheme, s);
+    const eval::AppliedScheme a = eval::apply_quantization(scheme, s);
     problems.push_back(quant::make_quant_problem(acc, {s.m, s.n, s.k}, a.spec, a.apply));
   }
   const mapping::Dataflow flow = kFlows[state.range(0)];

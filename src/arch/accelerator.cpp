@@ -377,26 +377,4 @@ Accelerator with_array_shape(const Accelerator& acc, long long rows, long long c
   }
 }
 
-std::pair<long long, long long> parse_array_shape(const std::string& text,
-                                                  const std::string& option) {
-  const size_t sep = text.find_first_of("xX*,");
-  auto fail = [&](const char* code, const std::string& why) {
-    throw InputError(code, "", option, "expected an array shape ROWSxCOLS (e.g. 16x16), got \"" +
-                                           text + "\"" + why);
-  };
-  if (sep == std::string::npos) fail(error_code::kParse, "");
-  auto number = [&](const std::string& part) -> long long {
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) {
-      if (!part.empty() && part[0] == '-' && part.find_first_not_of("0123456789", 1) == std::string::npos)
-        fail(error_code::kRange, ": sizes must be > 0");
-      fail(error_code::kParse, "");
-    }
-    if (part.size() > 18) fail(error_code::kOverflow, ": the size does not fit 64 bits");
-    long long v = std::stoll(part);
-    if (v <= 0) fail(error_code::kRange, ": sizes must be > 0");
-    return v;
-  };
-  return {number(text.substr(0, sep)), number(text.substr(sep + 1))};
-}
-
 }  // namespace tenet::arch

@@ -14,11 +14,12 @@
 #include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/problem.hpp"
-#include "tenet/io/report_format.hpp"
-#include "tenet/io/shape_text.hpp"
-#include "tenet/io/spec.hpp"
-#include "tenet/io/tenet_files.hpp"
+#include "tenet/input/problem.hpp"
+#include "tenet/report/tenet_report.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/input/spec.hpp"
+#include "tenet/input/tenet_files.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/mapping/systolic.hpp"
 
 namespace tenet::cli {
@@ -162,21 +163,6 @@ auto for_option(const char* option, F&& f) {
   }
 }
 
-io::Problem generate_gemm(const InputOptions& o, const GemmSetup& setup) {
-  const arch::Accelerator& acc = setup.accelerator;
-  try {
-    return io::Problem{gemm_workload(setup, {o.bits_a, o.bits_b, o.bits_c}),
-                       setup.from_arch ? acc.architecture()
-                                       : mapping::make_systolic_array(acc.rows(), acc.cols(),
-                                                                      o.bandwidth, o.latency),
-                       mapping::make_systolic_mapping(setup.dataflow, acc.rows(), acc.cols()),
-                       std::nullopt, std::nullopt};
-  } catch (const InputError& e) {
-    if (!e.file().empty() || e.where().rfind("--", 0) == 0) throw;
-    throw on_option(e);
-  }
-}
-
 // Where the problem came from, to place errors the analysis reports on the right file.
 struct InputFiles {
   std::string spec, statement, pe, mapping;  // empty when not from files
@@ -187,7 +173,7 @@ InputFiles input_files(const InputOptions& o) {
   if (!o.spec.empty()) return {o.spec, "", "", "", false};
   if (!o.tenet_stmt.empty()) return {"", o.tenet_stmt, o.tenet_pe, o.tenet_map, false};
   if (!o.tenet_experiment.empty()) {
-    const auto e = io::read_tenet_experiment(o.tenet_experiment, o.tenet_data_dir);
+    const auto e = input::read_tenet_experiment(o.tenet_experiment, o.tenet_data_dir);
     return {"", e.statement, e.pe, e.mapping, false};
   }
   if (!o.gemm.empty()) return {"", "", "", "", true};
@@ -196,19 +182,9 @@ InputFiles input_files(const InputOptions& o) {
                              "--tenet-experiment or --gemm/--array/--dataflow");
 }
 
-io::Problem load_problem(const InputOptions& o, const InputFiles& files,
-                         const std::optional<GemmSetup>& setup) {
-  if (!files.spec.empty()) return io::load_spec(files.spec);
-  if (!files.statement.empty())
-    return io::load_tenet_files(files.statement, files.pe, files.mapping);
-  return generate_gemm(o, *setup);
-}
-
-std::optional<GemmSetup> gemm_setup(const AnalyzeOptions& o, const InputFiles& files) {
-  if (!files.gemm) return std::nullopt;
-  if (o.input.array.empty() && o.hardware.arch.empty())
-    throw CLI::ValidationError("--gemm", "needs --array RxC or --arch NAME|FILE");
-  return resolve_gemm_setup(o.input.gemm, o.input.array, o.input.dataflow, o.hardware);
+input::Problem load_problem(const InputFiles& files) {
+  if (!files.spec.empty()) return input::load_spec(files.spec);
+  return input::load_tenet_files(files.statement, files.pe, files.mapping);
 }
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
@@ -222,10 +198,10 @@ InputError locate_analysis_error(const InputError& e, const InputFiles& files,
     return InputError(e.code(), "", "--hops", e.message());
   if (!files.spec.empty()) return e.located(files.spec, "");
   if (files.gemm) {
-    const char* option = starts_with(w, "/mapping")        ? "--dataflow"
-                         : starts_with(w, "/architecture") ? "--array"
-                                                           : "--gemm";
-    return InputError(e.code(), "", option, e.message());
+    if (starts_with(w, "--") || !option_for_field(w).empty()) return e;  // already placed
+    if (starts_with(w, "/mapping")) return InputError(e.code(), "", "--dataflow", e.message());
+    if (starts_with(w, "/architecture")) return InputError(e.code(), "", "--array", e.message());
+    return on_option(e);
   }
   if (starts_with(w, "/mapping/space"))
     return InputError(e.code(), files.mapping, "line 1", e.message());
@@ -238,14 +214,14 @@ InputError locate_analysis_error(const InputError& e, const InputFiles& files,
 }
 
 // Spec settings, overridden by the flags given on the command line.
-analysis::Options analysis_options(const AnalysisFlags& f, const io::Problem& problem) {
-  analysis::Options options = io::analysis_options(problem);
+analysis::Options analysis_options(const AnalysisFlags& f, const input::Problem* problem) {
+  analysis::Options options = problem ? input::analysis_options(*problem) : analysis::Options{};
   if (f.hops_option && f.hops_option->count() > 0) options.neighbourhood.hops = f.hops;
   if (f.no_same_time) options.neighbourhood.same_time = false;
   if (f.no_prev_time) options.neighbourhood.prev_time = false;
   if (!f.compute_delay.empty())
     options.compute_delay =
-        for_option("--compute-delay", [&] { return io::parse_compute_delay(f.compute_delay); });
+        for_option("--compute-delay", [&] { return input::parse_compute_delay(f.compute_delay); });
   return options;
 }
 
@@ -263,44 +239,58 @@ void write_output(const std::string& text, const OutputOptions& o) {
     throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
 }
 
-std::string render(const analysis::Report& report, io::ReportFormat format,
-                   const io::ReportContext& context, const HardwareReport& hardware) {
+std::string render(const analysis::Report& report, report::ReportFormat format,
+                   const report::ReportContext& context, const HardwareReport& hardware) {
   switch (format) {
-    case io::ReportFormat::kJson: {
-      nlohmann::ordered_json j = io::report_to_json(report, context);
+    case report::ReportFormat::kJson: {
+      nlohmann::ordered_json j = report::report_to_json(report, context);
       merge_keys(j, hardware.keys);
       return j.dump(2) + "\n";
     }
-    case io::ReportFormat::kCsv:
-      return io::report_to_csv(report) + keys_to_csv_rows(hardware.keys);
-    case io::ReportFormat::kTable:
+    case report::ReportFormat::kCsv:
+      return report::report_to_csv(report) + keys_to_csv_rows(hardware.keys);
+    case report::ReportFormat::kTable:
       break;
   }
-  const std::string table = io::report_to_table(report, context);
+  const std::string table = report::report_to_table(report, context);
   return hardware.table.empty() ? table : table + "\n" + hardware.table;
+}
+
+// The request: the GEMM generator's (--gemm, with the hardware options) or a loaded problem.
+eval::Request analyze_request(const AnalyzeOptions& o, const InputFiles& files) {
+  eval::Request r;
+  if (files.gemm) {
+    if (o.input.array.empty() && o.hardware.arch.empty())
+      throw CLI::ValidationError("--gemm", "needs --array RxC or --arch NAME|FILE");
+    r = gemm_request(o.input.gemm, o.input.array, o.input.dataflow, o.hardware,
+                     {o.input.bits_a, o.input.bits_b, o.input.bits_c}, o.input.bandwidth,
+                     o.input.latency);
+  } else {
+    r.problem = load_problem(files);
+  }
+  r.analysis = analysis_options(o.analysis, r.problem ? &*r.problem : nullptr);
+  return r;
 }
 
 void run_analyze(const AnalyzeOptions& o) {
   const auto format =
-      for_option("--format", [&] { return io::parse_report_format(o.output.format); });
+      for_option("--format", [&] { return report::parse_report_format(o.output.format); });
   const InputFiles files = input_files(o.input);
-  const std::optional<GemmSetup> setup = gemm_setup(o, files);
-  const io::Problem problem = load_problem(o.input, files, setup);
-  const analysis::Options options = analysis_options(o.analysis, problem);
-  analysis::Report report = [&] {
+  const eval::Request request = analyze_request(o, files);
+  const eval::Evaluation e = [&] {
     try {
-      return analysis::analyze(problem.workload, problem.architecture, problem.mapping, options);
-    } catch (const InputError& e) {
-      throw locate_analysis_error(e, files, o.analysis);
+      return eval::evaluate(request);
+    } catch (const InputError& err) {
+      throw locate_analysis_error(err, files, o.analysis);
     }
   }();
+  analysis::Report report = *e.relations;
   HardwareReport hardware;
-  if (setup) {
-    if (setup->scheme) rename_quant_tensors(report, problem.workload);
-    hardware =
-        evaluate_hardware(*setup, o.hardware, {o.input.bits_a, o.input.bits_b, o.input.bits_c});
+  if (files.gemm) {
+    if (e.scheme) rename_quant_tensors(report, e.analyzed->workload);
+    hardware = hardware_report(e, request);
   }
-  write_output(render(report, format, {&problem, &options}, hardware), o.output);
+  write_output(render(report, format, {&*e.analyzed, &request.analysis}, hardware), o.output);
 }
 
 void setup_analyze(CLI::App& sub) {

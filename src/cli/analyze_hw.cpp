@@ -8,10 +8,10 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/format.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/io/shape_text.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/eval/settings.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/apply.hpp"
 #include "tenet/quant/quant_costs.hpp"
@@ -34,41 +34,6 @@ std::string with_commas(const poly::Integer& v) {
     out += digits[i];
   }
   return (v < 0 ? "-" : "") + out;
-}
-
-bool parse_timing(const std::string& timing, bool from_arch) {
-  if (timing.empty()) return from_arch;
-  if (timing == "systolic") return true;
-  if (timing == "tenet") return false;
-  throw InputError(error_code::kUnknownName, "", "--timing",
-                   "expected systolic or tenet, got \"" + timing + "\"");
-}
-
-mapping::Tiling tiling_of(const HardwareOptions& o) {
-  if (o.tile == "auto") {
-    if (!o.loop_order.empty())
-      throw InputError(error_code::kUsage, "", "--loop-order",
-                       "a loop order needs explicit tile sizes (--tile MxNxK); with --tile auto "
-                       "the order is chosen with the tiles");
-    return {};
-  }
-  mapping::Tiling t = mapping::parse_tiling(o.tile, "--tile");
-  if (!o.loop_order.empty())
-    t.order = mapping::parse_tiling("0x0x0:" + o.loop_order, "--loop-order").order;
-  return t;
-}
-
-// The dequant throughput of the TENET-timing quantization summary: --dequant-rate, else the
-// scheme's, else the default unit of llm::default_dequant_rate.
-quant::QuantSpec with_dequant_rate(quant::QuantSpec spec, const GemmSetup& s, long long rate) {
-  quant::DequantSpec& d = spec.dequant;
-  if (rate > 0) {
-    d.elements_per_cycle = rate;
-    d.ops_per_cycle = 0;
-  } else if (d.elements_per_cycle <= 0 && d.ops_per_cycle <= 0) {
-    d.elements_per_cycle = llm::default_dequant_rate(s.accelerator, s.dataflow);
-  }
-  return spec;
 }
 
 json tenet_quant_keys(const quant::QuantSpec& spec, const quant::QuantCosts& c) {
@@ -185,40 +150,19 @@ void flatten(const json& v, const std::string& section, const std::string& name,
          csv_field(value_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
 }
 
-// The hardware model's report (systolic timing): the quantized GEMM through llm::evaluate_layer
-// with a scheme, else the plain GEMM through hw::evaluate_gemm.
-HardwareReport systolic_report(const GemmSetup& s, const HardwareOptions& o,
-                               const mapping::GemmBits& bits) {
-  HardwareReport r;
-  r.keys["tensors"] = json::object();
-  const mapping::Tiling tiling = tiling_of(o);
-  if (s.scheme) {
-    llm::MatmulShape shape;
-    shape.name = "gemm";
-    shape.m = s.shape.m, shape.n = s.shape.n, shape.k = s.shape.k;
-    llm::LayerOptions lo;
-    lo.choose_tiling = o.tile == "auto";
-    lo.tiling_objective = s.tiling_objective;
-    lo.tiling = tiling;
-    lo.dequant_elements_per_cycle = o.dequant_rate;
-    lo.hw.edge_transfers = o.edge_transfers;
-    const auto e = llm::evaluate_layer_detail(s.accelerator, s.dataflow, *s.scheme, shape, lo);
-    quant::merge_into(r.keys, e.product);
-    r.table = hw::format_table(e.product.hw) + quant::format_table(e.product);
-    return r;
+// The tiling of --tile / --loop-order: none for auto (the search chooses it and its order).
+std::optional<mapping::Tiling> tiling_of(const HardwareOptions& o) {
+  if (o.tile == "auto") {
+    if (!o.loop_order.empty())
+      throw InputError(error_code::kUsage, "", "--loop-order",
+                       "a loop order needs explicit tile sizes (--tile MxNxK); with --tile auto "
+                       "the order is chosen with the tiles");
+    return std::nullopt;
   }
-  const hw::GemmProblem problem = hw::make_gemm_problem(s.shape, bits);
-  hw::Options hw_options;
-  hw_options.edge_transfers = o.edge_transfers;
-  const mapping::Tiling chosen =
-      o.tile == "auto"
-          ? hw::choose_tiling(s.accelerator, problem, s.dataflow, hw_options, {s.tiling_objective})
-          : tiling;
-  const hw::Result result =
-      hw::evaluate_gemm(s.accelerator, problem, s.dataflow, chosen, hw_options);
-  hw::merge_into(r.keys, result);
-  r.table = hw::format_table(result);
-  return r;
+  mapping::Tiling t = mapping::parse_tiling(o.tile, "--tile");
+  if (!o.loop_order.empty())
+    t.order = mapping::parse_tiling("0x0x0:" + o.loop_order, "--loop-order").order;
+  return t;
 }
 
 }  // namespace
@@ -258,36 +202,41 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
   app.add_flag("--edge-transfers", o.edge_transfers, kEdgeTransfersHelp)->group(group)->needs(gemm);
 }
 
-GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
-                             const std::string& dataflow, const HardwareOptions& o) {
-  const mapping::GemmShape shape = with_location("--gemm", [&] { return io::parse_gemm_shape(gemm); });
-  const mapping::Dataflow flow =
-      with_location("--dataflow", [&] { return mapping::parse_dataflow(dataflow); });
-  const bool from_arch = !o.arch.empty();
-  arch::Accelerator acc = [&] {
-    if (from_arch) {
-      arch::Accelerator a =
-          with_location("--arch", [&] { return arch::load_accelerator_preset(o.arch); });
-      if (array.empty()) return a;
-      const auto [rows, cols] = arch::parse_array_shape(array, "--array");
-      return arch::with_array_shape(a, rows, cols);
-    }
-    const auto a = with_location("--array", [&] { return io::parse_array_shape(array); });
-    return arch::make_ideal_systolic(a.rows, a.cols);
-  }();
-  GemmSetup s{shape, flow, std::move(acc), from_arch, parse_timing(o.timing, from_arch), {}};
-  s.tiling_objective = llm::tiling_objective_for(o.tiling_objective, o.tile);
-  if (!o.quant.empty()) s.scheme = with_location("--quant", [&] { return quant::load_quant(o.quant); });
-  if (o.dequant_rate < 0)
-    throw InputError(error_code::kRange, "", "--dequant-rate",
-                     fmt::format("expected a throughput > 0, got {}", o.dequant_rate));
-  return s;
-}
-
-workload::Workload gemm_workload(const GemmSetup& s, const mapping::GemmBits& bits) {
-  workload::Workload w = mapping::make_gemm_workload(s.shape, bits);
-  if (!s.scheme) return w;
-  return with_location("--quant", [&] { return quant::apply(w, *s.scheme); });
+eval::Request gemm_request(const std::string& gemm, const std::string& array,
+                           const std::string& dataflow, const HardwareOptions& o,
+                           const mapping::GemmBits& bits, long long bandwidth, long long latency) {
+  eval::Settings settings;
+  settings.arch = o.arch;
+  settings.array = array;
+  settings.dataflow = dataflow;
+  settings.quant = o.quant;
+  settings.timing = o.timing.empty() ? (o.arch.empty() ? "tenet" : "systolic") : o.timing;
+  settings.tiling_objective = o.tiling_objective;
+  settings.tile = o.tile;
+  settings.dequant_rate = o.dequant_rate;
+  settings.edge_transfers = o.edge_transfers;
+  eval::Request r;
+  if (o.arch.empty()) {  // the ideal array of --array
+    settings.arch.clear();
+    settings.array.clear();
+    r = eval::make_request(settings);
+    const mapping::ArrayShape a =
+        with_location("--array", [&] { return mapping::parse_array_shape(array); });
+    r.accelerator =
+        std::make_shared<const arch::Accelerator>(arch::make_ideal_systolic(a.rows, a.cols));
+    r.architecture = with_location(
+        "--array", [&] { return mapping::make_systolic_array(a.rows, a.cols, bandwidth, latency); });
+  } else {
+    r = eval::make_request(settings);
+  }
+  r.tiling = tiling_of(o);
+  const mapping::GemmShape shape =
+      with_location("--gemm", [&] { return mapping::parse_gemm_shape(gemm); });
+  r.matmul.name = "gemm";
+  r.matmul.m = shape.m, r.matmul.n = shape.n, r.matmul.k = shape.k;
+  r.bits = bits;
+  r.relation_centric = true;
+  return r;
 }
 
 void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload) {
@@ -299,20 +248,23 @@ void rename_quant_tensors(analysis::Report& report, const workload::Workload& wo
   }
 }
 
-HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
-                                 const mapping::GemmBits& bits) {
-  if (s.systolic) {
-    HardwareReport r = systolic_report(s, o, bits);
-    if (o.tile == "auto") r.keys["tiling_objective"] = hw::to_string(s.tiling_objective);
-    return r;
-  }
+HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& request) {
   HardwareReport r;
   r.keys["tensors"] = json::object();
-  if (!s.scheme) return r;
-  const quant::QuantSpec spec = with_dequant_rate(*s.scheme, s, o.dequant_rate);
-  const quant::QuantCosts c = quant::analyze_quant(mapping::make_gemm_workload(s.shape), spec);
-  r.keys = tenet_quant_keys(spec, c);
-  r.table = tenet_quant_table(spec, c);
+  if (request.timing == eval::Timing::kTenet) {
+    if (!e.tenet_quant) return r;
+    r.keys = tenet_quant_keys(e.scheme->spec, *e.tenet_quant);
+    r.table = tenet_quant_table(e.scheme->spec, *e.tenet_quant);
+    return r;
+  }
+  if (e.product) {
+    quant::merge_into(r.keys, *e.product);
+    r.table = hw::format_table(e.product->hw) + quant::format_table(*e.product);
+  } else {
+    hw::merge_into(r.keys, *e.hardware);
+    r.table = hw::format_table(*e.hardware);
+  }
+  if (!request.tiling) r.keys["tiling_objective"] = hw::to_string(request.tiling_objective);
   return r;
 }
 

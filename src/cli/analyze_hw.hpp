@@ -11,6 +11,8 @@
 #include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/eval/evaluation.hpp"
+#include "tenet/eval/request.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_spec.hpp"
@@ -32,23 +34,13 @@ struct HardwareOptions {
 // Adds the options (group "Hardware, timing and quantization (with --gemm)"); each needs `gemm`.
 void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm);
 
-// The accelerator, dataflow, shape, timing and scheme a `--gemm` analysis uses.
-struct GemmSetup {
-  mapping::GemmShape shape;
-  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
-  arch::Accelerator accelerator;  // --arch (shape overridden by --array), else the ideal array
-  bool from_arch = false;         // accelerator came from --arch
-  bool systolic = false;          // --timing systolic (explicit, or implied by --arch)
-  std::optional<quant::QuantSpec> scheme;
-  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;  // --tiling-objective
-};
-
-// `array` may be empty when --arch is given. Errors name the option they come from.
-GemmSetup resolve_gemm_setup(const std::string& gemm, const std::string& array,
-                             const std::string& dataflow, const HardwareOptions& o);
-
-// The GEMM workload with the scheme applied (bits, scale/zero accesses) when there is one.
-workload::Workload gemm_workload(const GemmSetup& s, const mapping::GemmBits& bits);
+// The request of `analyze --gemm`: the accelerator of --arch (shape overridden by --array), else
+// the ideal systolic array of --array whose TENET view has the generator's --bandwidth and
+// --latency; timing systolic by default with --arch, tenet without; the relation-centric
+// analysis always. Errors name the option they come from.
+eval::Request gemm_request(const std::string& gemm, const std::string& array,
+                           const std::string& dataflow, const HardwareOptions& o,
+                           const mapping::GemmBits& bits, long long bandwidth, long long latency);
 
 // Scale / zero tensors get their report names ("B_scale" -> "B.scale").
 void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload);
@@ -59,8 +51,9 @@ struct HardwareReport {
   nlohmann::json keys = nlohmann::json::object();
   std::string table;
 };
-HardwareReport evaluate_hardware(const GemmSetup& s, const HardwareOptions& o,
-                                 const mapping::GemmBits& bits);
+// The hardware model's part of an evaluation (systolic timing), or the quantization summary of
+// TENET timing.
+HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& request);
 
 // Adds `extra` to a report: top-level keys are set, tensors.NAME fields added where absent.
 void merge_keys(nlohmann::ordered_json& report, const nlohmann::json& extra);

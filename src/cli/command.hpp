@@ -24,6 +24,13 @@ struct CommandInfo {
 
 std::vector<CommandInfo>& command_registry();
 
+// The library names the fields of a request (arch, tile, tiling_objective, ...: eval/settings.hpp);
+// an error at one of them, with no file, is reported at the option that sets it (--arch, --tile,
+// --tiling-objective, ...). main() applies it to every InputError; tests may call it.
+InputError with_option_names(const InputError& e);
+// The option of a request field, or "" if `field` is not one.
+std::string option_for_field(const std::string& field);
+
 struct CommandRegistration {
   CommandRegistration(std::string name, std::string description, CommandSetup setup, int order) {
     command_registry().push_back({std::move(name), std::move(description), std::move(setup), order});

@@ -16,24 +16,32 @@ void add_report_options(CLI::App& sub, ReportOptions& o) {
                "List the matmuls (shapes and counts) without evaluating their cost");
   sub.add_flag("--merge-shapes", o.merge_shapes,
                "Merge entries with identical calls (names joined with '+')");
-  sub.add_option("--arch", o.cost.arch,
-                 "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
-  sub.add_option("--array", o.cost.array, "Override the accelerator's PE array shape, RxC");
-  sub.add_option("--dataflow", o.cost.dataflow, "Dataflow: os (default), ws or is");
-  sub.add_option("--quant", o.cost.quant,
-                 "Quantization scheme(s): preset name or JSON file; a comma-separated list "
-                 "compares them side by side (default q0f16, or a log record's scheme)");
-  sub.add_option("--timing", o.cost.timing, "Timing model: systolic (the only one per layer)");
-  sub.add_option("--tile", o.cost.tile,
-                 "Buffer tiling MxNxK[:ORDER] for every matmul, or auto (default: chosen per "
-                 "matmul)");
-  sub.add_option("--tiling-objective", o.cost.tiling_objective,
-                 "With --tile auto: what each matmul's tiling minimises: latency (default), "
-                 "energy, dram_bytes or edp");
-  sub.add_option("--dequant-rate", o.cost.dequant_rate,
-                 "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
-                 "array column)");
-  sub.add_flag("--edge-transfers", o.cost.edge_transfers, kEdgeTransfersHelp);
+  add_settings_options(sub, o.cost, "");
+}
+
+void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& group) {
+  auto in = [&](CLI::Option* option) { return group.empty() ? option : option->group(group); };
+  in(sub.add_option("--arch", s.arch,
+                    "Accelerator: preset name or architecture JSON file (default scalable-32x32)"));
+  in(sub.add_option("--array", s.array, "Override the accelerator's PE array shape, RxC"));
+  in(sub.add_option("--dataflow", s.dataflow, "Dataflow: os (default), ws or is"));
+  in(sub.add_option("--quant", s.quant,
+                    "Quantization scheme(s): preset name or JSON file; a comma-separated list "
+                    "compares them side by side (default q0f16, or a log record's scheme)"));
+  in(sub.add_option("--timing", s.timing, "Timing model: systolic (the only one per layer)"));
+  in(sub.add_option("--tile", s.tile,
+                    "Buffer tiling MxNxK[:ORDER] for every matmul, or auto (default: chosen per "
+                    "matmul)"));
+  in(sub.add_option("--tiling-objective", s.tiling_objective,
+                    "With --tile auto: what each matmul's tiling minimises: latency (default), "
+                    "energy, dram_bytes or edp"));
+  in(sub.add_option("--dequant-rate", s.dequant_rate,
+                    "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
+                    "array column; is: per row)"));
+  in(sub.add_option("--dequant-ops-rate", s.dequant_ops_rate,
+                    "Dequant unit throughput, ALU ops/cycle (instead of --dequant-rate)"))
+      ->excludes("--dequant-rate");
+  in(sub.add_flag("--edge-transfers", s.edge_transfers, kEdgeTransfersHelp));
 }
 
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,
@@ -47,16 +55,16 @@ void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportCon
   const std::vector<std::string> schemes =
       o.cost.quant.empty() ? std::vector<std::string>{} : split_scheme_list(o.cost.quant);
   if (schemes.size() <= 1) {
-    const llm::CostModel model = llm::make_layer_evaluator(o.cost);
+    const llm::CostModel model = eval::make_cost_model(o.cost);
     const llm::ModelReport report = llm::build_model_report(shapes, model, context);
     fmt::print("{}", llm::format_model_report(report, format));
     return;
   }
   std::vector<llm::SchemeReport> reports;
   for (const std::string& scheme : schemes) {
-    llm::EvaluatorSpec spec = o.cost;
-    spec.quant = scheme;
-    const llm::CostModel model = llm::make_layer_evaluator(spec);
+    eval::Settings settings = o.cost;
+    settings.quant = scheme;
+    const llm::CostModel model = eval::make_cost_model(settings);
     reports.push_back({scheme, llm::build_model_report(shapes, model, context)});
   }
   fmt::print("{}", llm::format_comparison(reports, format));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tenet/eval/settings.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_report.hpp"
 
@@ -14,10 +15,15 @@ struct ReportOptions {
   std::string format = "table";
   bool shapes_only = false;
   bool merge_shapes = false;
-  llm::EvaluatorSpec cost;
+  eval::Settings cost;
 };
 
 void add_report_options(CLI::App& sub, ReportOptions& o);
+
+// The evaluation settings as options (--arch, --array, --dataflow, --quant, --timing, --tile,
+// --tiling-objective, --dequant-rate, --dequant-ops-rate, --edge-transfers), in `group` if not
+// empty. Every command that costs matmuls uses these.
+void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& group);
 
 // Prints the shapes (--shapes-only) or builds the cost model and prints the report.
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,

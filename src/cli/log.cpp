@@ -7,7 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
-#include "tenet/io/workload_log.hpp"
+#include "tenet/input/workload_log.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -20,7 +20,7 @@ struct LogOptions {
   ReportOptions report;
 };
 
-nlohmann::ordered_json log_facts(const io::WorkloadLog& log) {
+nlohmann::ordered_json log_facts(const input::WorkloadLog& log) {
   nlohmann::ordered_json skipped_lines = log.skipped_lines;
   return {{"lines", log.lines},
           {"records", log.records},
@@ -32,7 +32,7 @@ nlohmann::ordered_json log_facts(const io::WorkloadLog& log) {
           {"skipped_lines", skipped_lines}};
 }
 
-void warn_skipped(const io::WorkloadLog& log) {
+void warn_skipped(const input::WorkloadLog& log) {
   if (log.skipped == 0) return;
   std::string lines;
   for (std::int64_t n : log.skipped_lines) lines += (lines.empty() ? "" : ", ") + std::to_string(n);
@@ -42,10 +42,10 @@ void warn_skipped(const io::WorkloadLog& log) {
 }
 
 void run_log(const LogOptions& o) {
-  io::LogReadOptions read;
-  read.format = io::parse_log_format(o.log_format);
+  input::LogReadOptions read;
+  read.format = input::parse_log_format(o.log_format);
   read.lenient = o.lenient;
-  const io::WorkloadLog log = io::read_workload_log_file(o.input, read);
+  const input::WorkloadLog log = input::read_workload_log_file(o.input, read);
   warn_skipped(log);
   llm::ReportContext context;
   context.source = o.input;

@@ -5,11 +5,35 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <map>
 
 #include "cli/command.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::cli {
+
+std::string option_for_field(const std::string& field) {
+  // Request fields (eval/settings.hpp) -> the options that set them.
+  static const std::map<std::string, std::string> options{
+      {"arch", "--arch"},
+      {"array", "--array"},
+      {"dataflow", "--dataflow"},
+      {"quant", "--quant"},
+      {"timing", "--timing"},
+      {"tile", "--tile"},
+      {"loop_order", "--loop-order"},
+      {"tiling_objective", "--tiling-objective"},
+      {"dequant_rate", "--dequant-rate"},
+      {"dequant_ops_rate", "--dequant-ops-rate"}};
+  const auto it = options.find(field);
+  return it == options.end() ? "" : it->second;
+}
+
+InputError with_option_names(const InputError& e) {
+  if (!e.file().empty()) return e;
+  const std::string option = option_for_field(e.where());
+  return option.empty() ? e : InputError(e.code(), "", option, e.message());
+}
 
 std::vector<CommandInfo>& command_registry() {
   static std::vector<CommandInfo> registry;
@@ -32,7 +56,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;
   } catch (const tenet::InputError& e) {
-    fmt::print(stderr, "tenet: error: {}\n", e.what());
+    fmt::print(stderr, "tenet: error: {}\n", with_option_names(e).what());
     return 2;
   } catch (const tenet::InternalError& e) {
     fmt::print(stderr, "tenet: {}\n", e.what());

@@ -6,8 +6,8 @@
 #include "cli/command.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/shape_text.hpp"
-#include "tenet/io/workload_log.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -30,9 +30,9 @@ std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
   if (given != 1)
     throw InputError(error_code::kUsage, "", "--model",
                      "give exactly one of --model, --log or --gemm");
-  if (!o.log.empty()) return io::read_workload_log_file(o.log).entries;
+  if (!o.log.empty()) return input::read_workload_log_file(o.log).entries;
   if (!o.gemm.empty()) {
-    const mapping::GemmShape g = io::parse_gemm_shape(o.gemm);
+    const mapping::GemmShape g = mapping::parse_gemm_shape(o.gemm);
     llm::MatmulShape s;
     s.name = "gemm";
     s.batch = o.batch, s.m = g.m, s.n = g.n, s.k = g.k;

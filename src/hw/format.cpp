@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 
 namespace tenet::hw {
 namespace {
@@ -49,6 +49,7 @@ json to_json(const Result& r) {
   return {{"cycles",
            {{"total", r.cycles.total},
             {"compute", r.cycles.compute},
+            {"last_write_index", r.cycles.last_write_index},
             {"stall", r.cycles.stall},
             {"stall_sram", r.cycles.stall_sram},
             {"stall_dram", r.cycles.stall_dram}}},

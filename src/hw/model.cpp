@@ -509,8 +509,9 @@ void add_energy(TensorResult& t, const arch::EnergyTable& e) {
 // Step 5a: cycles, utilisation, mapping efficiency, the bounding resource and time.
 void Model::fill_cycles(Result& r) const {
   const Timing t = timing();
-  r.cycles.compute = t.pipeline - 1;
-  r.cycles.total = t.total - 1;
+  r.cycles.compute = t.pipeline;
+  r.cycles.total = t.total;
+  r.cycles.last_write_index = t.total - 1;
   r.cycles.stall_sram = t.sram_stall;
   r.cycles.stall_dram = t.dram_stall;
   r.cycles.stall = add(t.sram_stall, t.dram_stall);
@@ -525,7 +526,7 @@ void Model::fill_cycles(Result& r) const {
                                   plan_.dim[at(plan_.dims.stream)].tiles()});
   r.mapping_efficiency = static_cast<double>(used) / (static_cast<double>(r.folds) * plan_.rows *
                                                       plan_.row_lanes() * plan_.cols);
-  r.seconds = static_cast<double>(r.cycles.total + 1) / (acc_.spec().clock_mhz * 1e6);
+  r.seconds = static_cast<double>(r.cycles.total) / (acc_.spec().clock_mhz * 1e6);
 }
 
 // Step 5b: one tensor's accesses per level (the SRAM counts both its sides) and energy.

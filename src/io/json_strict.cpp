@@ -7,7 +7,7 @@
 
 #include "io/json_errors.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/spec.hpp"
+#include "tenet/io/json_strict.hpp"
 
 namespace tenet::io {
 namespace {

@@ -115,31 +115,7 @@ void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKi
   }
 }
 
-// B as the array sees it: the dequantized (or stored) values, one per element.
-hw::GemmProblem shadow_problem(hw::GemmProblem p, const QuantSpec& spec, const OperandSpec& b) {
-  for (auto& x : p.operands)
-    if (x.name == "B") x.bits = array_bits(spec, b), x.group = {0, 1, 1};
-  return p;
-}
-
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, const QuantCosts& c) {
-  if (c.ops.dequant_elements == 0) return 0;
-  const long long epc = o.dequant_elements_per_cycle ? o.dequant_elements_per_cycle
-                        : o.dequant_ops_per_cycle    ? 0
-                                                     : spec.dequant.elements_per_cycle;
-  const long long opc = o.dequant_ops_per_cycle        ? o.dequant_ops_per_cycle
-                        : o.dequant_elements_per_cycle ? 0
-                                                       : spec.dequant.ops_per_cycle;
-  if (epc > 0) return ceil_div(poly::to_int64(c.ops.dequant_elements), epc);
-  if (opc > 0) return ceil_div(poly::to_int64(c.ops.dequant), opc);
-  throw InputError(
-      error_code::kMissingField, "", "/dequant/throughput",
-      fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
-                  "the dequant unit's throughput (dequant.throughput, or --dequant-rate)",
-                  spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
-}
 
 QuantBound bound_of(const hw::ResourceCycles& busy, long long dequant) {
   const std::array<long long, 4> t{busy.compute, busy.sram, busy.dram, dequant};
@@ -285,42 +261,65 @@ hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::
   return p;
 }
 
-QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::GemmShape& shape,
-                                  const QuantSpec& spec, mapping::Dataflow dataflow,
-                                  const QuantHwOptions& options) {
-  QuantHwResult r;
-  r.scheme = spec.name;
-  const OperandSpec& b = spec.operand(b_kind(options.apply));
-  r.problem = make_quant_problem(acc, shape, spec, options.apply);
-  const hw::GemmProblem shadow = shadow_problem(r.problem, spec, b);
-  const mapping::Tiling tiling =
-      options.choose_tiling
-          ? hw::choose_tiling(acc, r.problem, dataflow, options.hw, {options.tiling_objective})
-          : options.tiling;
-  r.hw = hw::evaluate_gemm(acc, r.problem, dataflow, tiling, options.hw);
-  const hw::Result shadow_hw = hw::evaluate_gemm(acc, shadow, dataflow, r.hw.tiling, options.hw);
+hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,
+                                        const ApplyOptions& apply) {
+  const OperandSpec& b = spec.operand(b_kind(apply));
+  hw::GemmProblem p = stored;
+  for (auto& x : p.operands)
+    if (x.name == "B") x.bits = array_bits(spec, b), x.group = {0, 1, 1};
+  return p;
+}
 
+QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
+                             const ApplyOptions& apply, const hw::Result& stored,
+                             const hw::Result& array_view, const OpEnergyTable& energy,
+                             const poly::CountOptions& count) {
+  const OperandSpec& b = spec.operand(b_kind(apply));
   // The generated GEMM indexes B[k, j] whatever B's memory layout (the layout does not change
   // any count): it is analysed as such.
   CostOptions cost;
-  cost.apply = options.apply;
+  cost.apply = apply;
   cost.apply.b_layout = BLayout::kKN;
-  cost.energy = options.energy;
-  cost.count = options.count;
+  cost.energy = energy;
+  cost.count = count;
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
   if (dequantizes(spec, b))
     cost.dequant_elements = poly::Integer(static_cast<long>(
-        into_sram ? r.hw.tensor("B").dram_reads : shadow_hw.tensor("B").sram_array_reads));
-  r.costs = analyzer_cache()
-                .get(spec, cost.apply, cost.dequant_elements.has_value())
-                .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+        into_sram ? stored.tensor("B").dram_reads : array_view.tensor("B").sram_array_reads));
+  return analyzer_cache()
+      .get(spec, cost.apply, cost.dequant_elements.has_value())
+      .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+}
 
+long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c) {
+  if (c.ops.dequant_elements == 0) return 0;
+  if (rate.elements_per_cycle > 0)
+    return ceil_div(poly::to_int64(c.ops.dequant_elements), rate.elements_per_cycle);
+  if (rate.ops_per_cycle > 0) return ceil_div(poly::to_int64(c.ops.dequant), rate.ops_per_cycle);
+  throw InputError(
+      error_code::kMissingField, "", "/dequant/throughput",
+      fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
+                  "the dequant unit's throughput (dequant.throughput)",
+                  spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
+}
+
+QuantHwResult make_quant_result(const arch::Accelerator& acc, const QuantSpec& spec,
+                                const ApplyOptions& apply, hw::GemmProblem problem,
+                                hw::Result stored, const hw::Result& array_view, QuantCosts costs,
+                                long long dequant_cycles) {
+  QuantHwResult r;
+  r.scheme = spec.name;
+  r.problem = std::move(problem);
+  r.hw = std::move(stored);
+  r.costs = std::move(costs);
+  const OperandSpec& b = spec.operand(b_kind(apply));
+  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
   r.placement = dequantizes(spec, b) ? spec.dequant.placement : DequantPlacement::kNone;
-  r.dequant_cycles = dequant_unit_cycles(spec, options, r.costs);
+  r.dequant_cycles = dequant_cycles;
   r.total_cycles = std::max(r.hw.cycles.total, r.dequant_cycles);
   r.bound = bound_of(r.hw.busy, r.dequant_cycles);
 
-  const Evaluation e{spec, b, r.hw, shadow_hw, r.costs, into_sram && dequantizes(spec, b)};
+  const Evaluation e{spec, b, r.hw, array_view, r.costs, into_sram && dequantizes(spec, b)};
   for (const hw::TensorResult& t : r.hw.tensors) {
     r.traffic.push_back(traffic_of(e, t, acc.spec().energy, r.energy));
     r.dram_bytes += r.traffic.back().dram_bytes;

@@ -4,7 +4,7 @@
 
 #include "tenet/error.hpp"
 #include "tenet/hw/format.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 
 namespace tenet::quant {
 namespace {
@@ -143,7 +143,7 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
                       {"sram", r.sram_bytes},
                       {"register_file", r.register_file_bytes}}},
                     {"energy_pj", r.energy.total()},
-                    {"speedup", ratio(first.total_cycles + 1.0, r.total_cycles + 1.0)},
+                    {"speedup", ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles))},
                     {"energy_ratio", ratio(r.energy.total(), first.energy.total())},
                     {"report", to_json(r)}});
   }
@@ -165,7 +165,7 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
                        r.scheme, with_commas(r.total_cycles), to_string(r.bound),
                        with_commas(r.dram_bytes), with_commas(r.sram_bytes),
                        with_commas(r.register_file_bytes), r.energy.total(),
-                       ratio(first.total_cycles + 1.0, r.total_cycles + 1.0),
+                       ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),
                        ratio(r.energy.total(), first.energy.total()));
   out +=
       "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "

@@ -8,7 +8,7 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/quant/quant_hw.hpp"
 
 namespace tenet::sweep {
@@ -78,17 +78,16 @@ class Search {
   Search(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
          const llm::MatmulShape& shape, const SearchOptions& options)
       : acc_(acc),
-        scheme_(scheme),
         shape_(shape),
         options_(options),
-        applied_(llm::apply_scheme(scheme, shape)),
+        base_(base_request(acc, scheme, shape, options)),
+        applied_(eval::apply_quantization(scheme, shape)),
         gemm_{shape.m, shape.n, shape.k},
-        problem_(quant::make_quant_problem(acc, gemm_, applied_.spec, applied_.apply)),
+        problem_(eval::build_hw_problem(base_, applied_)),
         rate_(acc.mac_rate(problem_.precision)),
         clock_hz_(acc.spec().clock_mhz * 1e6) {
     out_.shape = shape;
     out_.objective = options.objective;
-    layer_options_.dequant_elements_per_cycle = options.dequant_rate;
     const double macs = static_cast<double>(shape.m) * shape.n * shape.k * shape.batch;
     min_energy_ = macs * acc.mac_energy_pj(problem_.precision);
   }
@@ -128,13 +127,28 @@ class Search {
     return false;
   }
 
-  std::optional<EvaluatedCandidate> evaluate(const Candidate& c, bool built_in, bool fits) {
-    llm::LayerOptions o = layer_options_;
-    o.choose_tiling = false;
-    o.tiling = c.tiling;
+  static eval::Request base_request(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
+                                    const llm::MatmulShape& shape, const SearchOptions& options) {
+    eval::Request r;
+    r.matmul = shape;
+    r.accelerator = std::make_shared<const arch::Accelerator>(acc);
+    r.scheme = std::make_shared<const quant::QuantSpec>(scheme);
+    r.dequant_rate.elements_per_cycle = options.dequant_rate;
+    return r;
+  }
+
+  // The full evaluation (the pipeline) of a dataflow with a tiling (none: the tiling search's).
+  eval::Evaluation evaluate_mapping(Dataflow d, const std::optional<Tiling>& t) const {
+    eval::Request r = base_;
+    r.dataflow = d;
+    r.tiling = t;
+    return eval::evaluate(r);
+  }
+
+  std::optional<EvaluatedCandidate> evaluate(const Candidate& c, bool built_in, bool fits,
+                                             const eval::Evaluation* done = nullptr) {
     try {
-      const llm::LayerEvaluation e =
-          llm::evaluate_layer_detail(acc_, c.dataflow, scheme_, shape_, o);
+      const eval::Evaluation e = done ? *done : evaluate_mapping(c.dataflow, c.tiling);
       EvaluatedCandidate x{c, built_in, fits, e.cost, 0, 0};
       x.seconds = e.cost.cycles.get_d() / clock_hz_;
       x.objective = objective_value(options_.objective, e.cost, x.seconds);
@@ -160,10 +174,15 @@ class Search {
 
   void evaluate_built_ins() {
     for (Dataflow d : options_.dataflows) {
-      const Tiling t = hw::choose_tiling(acc_, problem_, d, layer_options_.hw,
-                                         {layer_options_.tiling_objective});
-      const hw::Result r = hw::evaluate_gemm(acc_, problem_, d, t, layer_options_.hw);
-      if (auto x = evaluate({d, r.tiling}, true, all_resident(r))) {
+      std::optional<eval::Evaluation> e;
+      try {
+        e = evaluate_mapping(d, std::nullopt);
+      } catch (const InputError& err) {
+        ++out_.counts.failed;
+        if (out_.error.empty()) out_.error = err.message();
+        continue;
+      }
+      if (auto x = evaluate({d, e->tiling}, true, all_resident(e->hw()), &*e)) {
         out_.built_in.push_back(*x);
         keep(*x);
       }
@@ -217,8 +236,8 @@ class Search {
       ++out_.counts.pruned_l0;
       return;
     }
-    const hw::Result r = hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow, p.candidate.tiling,
-                                           layer_options_.hw);
+    const hw::Result r =
+        hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow, p.candidate.tiling, base_.hw);
     if (!all_resident(r)) {
       ++out_.counts.too_big;
       return;
@@ -237,18 +256,15 @@ class Search {
   // the elements dequantized: SRAM reads of B, or its DRAM loads, each >= the distinct elements).
   // Added to the L0 and L1 energy bounds; scaled by 1 - 1e-9 against rounding.
   void add_tiling_independent_energy() {
-    llm::LayerOptions o = layer_options_;
-    o.choose_tiling = false;
-    o.tiling = {};  // any tiling gives the same figures
     try {
-      const llm::LayerEvaluation e =
-          llm::evaluate_layer_detail(acc_, options_.dataflows.front(), scheme_, shape_, o);
-      const quant::QuantEnergy& q = e.product.energy;
-      const quant::QuantOps& ops = e.product.costs.ops;
+      // any tiling gives the same figures
+      const eval::Evaluation e = evaluate_mapping(options_.dataflows.front(), Tiling{});
+      const quant::QuantEnergy& q = e.product->energy;
+      const quant::QuantOps& ops = e.product->costs.ops;
       double dequant = 0;
       if (ops.dequant_elements > 0)
         dequant = q.dequant / ops.dequant_elements.get_d() *
-                  e.product.costs.tensor("B").elements.get_d();
+                  e.product->costs.tensor("B").elements.get_d();
       const double batch = static_cast<double>(shape_.batch);
       fixed_energy_ = (batch * (q.epilogue + q.rescale + q.zero_sums + q.quantize + dequant) +
                        e.epilogue_energy_pj) *
@@ -272,7 +288,7 @@ class Search {
         energy += t.energy_pj.register_file;
     }
     const double batch = static_cast<double>(shape_.batch);
-    return {batch * static_cast<double>(r.cycles.total + 1) / clock_hz_,
+    return {batch * static_cast<double>(r.cycles.total) / clock_hz_,
             batch * energy + fixed_energy_};
   }
 
@@ -291,17 +307,16 @@ class Search {
   }
 
   const arch::Accelerator& acc_;
-  const quant::QuantSpec& scheme_;
   const llm::MatmulShape& shape_;
   const SearchOptions& options_;
-  llm::AppliedScheme applied_;
+  eval::Request base_;  // the request of every candidate: its dataflow and tiling vary
+  eval::AppliedScheme applied_;
   mapping::GemmShape gemm_;
   hw::GemmProblem problem_;
   arch::MacRate rate_;
   double clock_hz_ = 1;
   double min_energy_ = 0;    // L0 energy bound: MACs (+ fixed_energy_ once known)
   double fixed_energy_ = 0;  // see add_tiling_independent_energy
-  llm::LayerOptions layer_options_;
   std::vector<EvaluatedCandidate> evaluated_;
   std::optional<EvaluatedCandidate> best_;
   LayerSearch out_;

@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "tenet/error.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/model_report.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/parse.hpp"
@@ -62,25 +62,6 @@ std::string dominant_bound(const llm::ModelReport& report) {
 
 }  // namespace
 
-bool operator==(const LayerKey& a, const LayerKey& b) {
-  return a.arch == b.arch && a.quant == b.quant && a.tiling == b.tiling &&
-         a.tiling_objective == b.tiling_objective && a.dataflow == b.dataflow &&
-         a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.layout == b.layout &&
-         a.b_operand == b.b_operand && a.weights_quantized == b.weights_quantized &&
-         a.epilogue_ops == b.epilogue_ops;
-}
-
-std::size_t LayerKeyHash::operator()(const LayerKey& k) const {
-  std::size_t h = 0;
-  for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.quant), std::uint64_t(k.tiling),
-                          std::uint64_t(k.tiling_objective), std::uint64_t(k.dataflow),
-                          std::uint64_t(k.batch), std::uint64_t(k.m), std::uint64_t(k.n),
-                          std::uint64_t(k.k), std::uint64_t(k.layout), std::uint64_t(k.b_operand),
-                          std::uint64_t(k.weights_quantized + 1), std::uint64_t(k.epilogue_ops)})
-    h = mix(h, v);
-  return h;
-}
-
 std::size_t RelationKeyHash::operator()(const RelationKey& k) const {
   std::size_t h = 0;
   for (std::uint64_t v : {std::uint64_t(k.arch), std::uint64_t(k.dataflow), std::uint64_t(k.m),
@@ -97,52 +78,48 @@ bool operator==(const PointMetrics& a, const PointMetrics& b) {
          a.tokens_per_second == b.tokens_per_second && a.relation == b.relation;
 }
 
-PointEvaluator::PointEvaluator(const SweepPlan& plan, SweepMemo* memo) : plan_(plan), memo_(memo) {}
+PointEvaluator::PointEvaluator(const SweepPlan& plan, SweepMemo* memo) : plan_(plan), memo_(memo) {
+  for (const QuantChoice& q : plan_.quants())
+    schemes_.push_back(std::make_shared<const quant::QuantSpec>(q.spec));
+}
 PointEvaluator::~PointEvaluator() = default;
 
-const arch::Accelerator& PointEvaluator::accelerator(std::size_t arch_index) {
+const std::shared_ptr<const arch::Accelerator>& PointEvaluator::accelerator(
+    std::size_t arch_index) {
   auto found = accelerators_.find(arch_index);
   if (found != accelerators_.end()) return found->second;
   if (accelerators_.size() >= kAcceleratorCache) accelerators_.clear();
-  return accelerators_.emplace(arch_index, arch::Accelerator(plan_.accelerator_spec(arch_index)))
+  return accelerators_
+      .emplace(arch_index,
+               std::make_shared<const arch::Accelerator>(plan_.accelerator_spec(arch_index)))
       .first->second;
 }
 
 LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {
   const PointCoords& c = point.coords;
+  const TilingValue& t = plan_.tilings()[c.tiling];
+  eval::Request r;
+  r.matmul = s;
+  r.dataflow = plan_.dataflows()[c.dataflow];
+  if (!t.automatic) r.tiling = t.tiling;
+  r.tiling_objective = t.objective;
+  r.scheme = schemes_[c.quant];
+  r.dequant_rate.elements_per_cycle = plan_.arch_variant(c.arch).dequant_rate;
+  r.hw.edge_transfers = plan_.arch_variant(c.arch).edge_transfers;
+  r.accelerator_id = plan_.evaluation_arch(c.arch);
+  r.scheme_id = c.quant;
+  r.accelerator = accelerator(c.arch);
   auto compute = [&]() -> LayerOutcome {
     ++stats_.layer_evaluations;
-    llm::LayerOptions options;
-    const TilingValue& t = plan_.tilings()[c.tiling];
-    options.choose_tiling = t.automatic;
-    options.tiling = t.tiling;
-    options.tiling_objective = t.objective;
-    options.dequant_elements_per_cycle = plan_.arch_variant(c.arch).dequant_rate;
-    options.hw.edge_transfers = plan_.arch_variant(c.arch).edge_transfers;
     try {
-      return {llm::evaluate_layer(accelerator(c.arch), plan_.dataflows()[c.dataflow],
-                                  plan_.quants()[c.quant].spec, s, options),
-              ""};
+      return {eval::evaluate(r).cost, ""};
     } catch (const InputError& e) {
       return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
     }
   };
   ++stats_.layer_requests;
   if (!memo_) return compute();
-  LayerKey key{plan_.evaluation_arch(c.arch),
-               c.quant,
-               c.tiling,
-               plan_.tilings()[c.tiling].objective,
-               plan_.dataflows()[c.dataflow],
-               s.batch,
-               s.m,
-               s.n,
-               s.k,
-               s.layout,
-               s.b_operand,
-               s.weights_quantized ? int(*s.weights_quantized) : -1,
-               s.epilogue_ops};
-  return memo_->layers.get(key, compute);
+  return memo_->layers.get(r, compute);
 }
 
 RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::MatmulShape& s) {
@@ -154,7 +131,7 @@ RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::Mat
       auto key = std::make_pair(c.arch, static_cast<int>(dataflow));
       auto found = analyzers_.find(key);
       if (found == analyzers_.end()) {
-        const arch::Accelerator& acc = accelerator(c.arch);
+        const arch::Accelerator& acc = *accelerator(c.arch);
         found = analyzers_
                     .emplace(key, analysis::Analyzer(mapping::make_parametric_gemm_workload(), acc.architecture(),
                                                      mapping::make_systolic_mapping(

@@ -6,7 +6,7 @@
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/workload_log.hpp"
+#include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -247,10 +247,10 @@ void expand_model(const SweepSpec& spec, const WorkloadSpec& w,
 }
 
 void expand_log(const SweepSpec& spec, const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
-  io::LogReadOptions options;
+  input::LogReadOptions options;
   options.lenient = w.log.lenient;
-  const io::WorkloadLog log = at_field(spec, w.log.file.pointer, [&] {
-    return io::read_workload_log_file(input_path(spec, w.log.file.value), options);
+  const input::WorkloadLog log = at_field(spec, w.log.file.pointer, [&] {
+    return input::read_workload_log_file(input_path(spec, w.log.file.value), options);
   });
   if (log.entries.empty())
     throw InputError(error_code::kRange, spec.file, w.log.file.pointer,

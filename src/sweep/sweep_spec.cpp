@@ -7,7 +7,8 @@
 #include "io/json_errors.hpp"
 #include "io/text_file.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/spec.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/input/spec.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 
@@ -225,7 +226,9 @@ Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
           r.error(error_code::kType, where, "expected an array shape \"RxC\"");
           return std::nullopt;
         }
-        return arch::parse_array_shape(v.get<std::string>(), where);
+        const mapping::ArrayShape a = with_location(
+            where, [&] { return mapping::parse_array_shape(v.get<std::string>()); });
+        return std::make_pair(a.rows, a.cols);
       });
 }
 

@@ -10,7 +10,7 @@
 
 #include "cli_run.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "layer_request.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using nlohmann::json;
@@ -89,7 +89,7 @@ TEST_CASE("tenet model: totals, tokens/s and per-call costs from evaluate_layer"
   const auto q4 = quant::load_preset("q4f16_1");
   for (const json& l : doc["layers"]) {
     const llm::LayerCost c =
-        llm::evaluate_layer(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l));
+        tenet::eval::evaluate(tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l))).cost;
     INFO(l["name"]);
     CHECK(l["per_call"]["cycles"] == poly::to_int64(c.cycles));
     CHECK(l["per_call"]["dram_bytes"] == poly::to_int64(c.dram_bytes));

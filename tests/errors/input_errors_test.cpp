@@ -5,8 +5,8 @@
 
 #include "errors/error_test_util.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
-#include "tenet/io/spec.hpp"
-#include "tenet/io/tenet_files.hpp"
+#include "tenet/input/spec.hpp"
+#include "tenet/input/tenet_files.hpp"
 
 using namespace tenet;
 using namespace error_test;
@@ -45,7 +45,7 @@ TEST_CASE("bad TENET statement files", "[errors][tenet]") {
       {"wrong_statement.s", error_code::kSpace, "line 3", "statement"},
   };
   for (const auto& c : cases)
-    check_case(c, [](const std::string& p) { io::read_tenet_statement(p); });
+    check_case(c, [](const std::string& p) { input::read_tenet_statement(p); });
 }
 
 TEST_CASE("bad TENET PE files", "[errors][tenet]") {
@@ -57,19 +57,19 @@ TEST_CASE("bad TENET PE files", "[errors][tenet]") {
       {"zero_bandwidth.p", error_code::kRange, "line 3", "bandwidth > 0"},
       {"wrong_interconnect.p", error_code::kSpace, "line 2", "interconnect"},
   };
-  for (const auto& c : cases) check_case(c, [](const std::string& p) { io::read_tenet_pe(p); });
+  for (const auto& c : cases) check_case(c, [](const std::string& p) { input::read_tenet_pe(p); });
 }
 
 TEST_CASE("bad TENET mapping and experiment files", "[errors][tenet]") {
   check_case({"bad_isl.m", error_code::kIslSyntax, "line 2", "expected an isl map"},
-             [](const std::string& p) { io::read_tenet_mapping(p); });
+             [](const std::string& p) { input::read_tenet_mapping(p); });
   check_case({"multivalued.m", error_code::kNonInjective, "line 1", "function"},
-             [](const std::string& p) { io::read_tenet_mapping(p); });
+             [](const std::string& p) { input::read_tenet_mapping(p); });
   check_case({"experiment_two_paths", error_code::kParse, "line 3", "three paths"},
-             [](const std::string& p) { io::read_tenet_experiment(p); });
+             [](const std::string& p) { input::read_tenet_experiment(p); });
   check_case({"experiment_missing", error_code::kIo, "", "missing.s"},
-             [](const std::string& p) { io::read_tenet_experiment(p); });
-  auto e = error_of([] { io::read_tenet_statement(fixture("no_such_file.s")); });
+             [](const std::string& p) { input::read_tenet_experiment(p); });
+  auto e = error_of([] { input::read_tenet_statement(fixture("no_such_file.s")); });
   CHECK(e.code() == error_code::kIo);
 }
 
@@ -91,11 +91,11 @@ TEST_CASE("bad JSON specs", "[errors][spec]") {
        "does not match"},
       {"zero_latency.json", error_code::kRange, "/architecture/avg_latency_cycles", "latency"},
   };
-  for (const auto& c : cases) check_case(c, [](const std::string& p) { io::load_spec(p); });
+  for (const auto& c : cases) check_case(c, [](const std::string& p) { input::load_spec(p); });
 }
 
 TEST_CASE("a spec with several mistakes reports them all", "[errors][spec]") {
-  auto e = error_of([] { io::load_spec(fixture("several_errors.json")); });
+  auto e = error_of([] { input::load_spec(fixture("several_errors.json")); });
   CHECK(e.code() == error_code::kType);
   CHECK(e.where() == "/workload/macs_per_instance");
   CHECK(e.message().find("and 2 more error(s)") != std::string::npos);
@@ -104,7 +104,7 @@ TEST_CASE("a spec with several mistakes reports them all", "[errors][spec]") {
 }
 
 TEST_CASE("a mapping missing points is reported by the analysis", "[errors][spec]") {
-  io::Problem p = io::load_spec(fixture("partial_mapping.json"));
+  input::Problem p = input::load_spec(fixture("partial_mapping.json"));
   auto e = error_of([&] { analysis::analyze(p.workload, p.architecture, p.mapping); });
   CHECK(e.code() == error_code::kPartialMapping);
   CHECK(e.where() == "/mapping/space");

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/mapping/tiling.hpp"
 
 namespace hwtest {

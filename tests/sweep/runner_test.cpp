@@ -10,7 +10,7 @@
 #include "sweep_helpers.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "layer_request.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/merge.hpp"
 #include "tenet/sweep/progress_text.hpp"
@@ -137,7 +137,7 @@ TEST_CASE("a sweep point is the sum of its layers' evaluations", "[sweep][run]")
   double energy = 0;
   for (const auto& s : plan.workloads()[p.coords.workload].matmuls) {
     const auto c =
-        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s);
+        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s)).cost;
     cycles += c.cycles * s.count;
     dram += c.dram_bytes * s.count;
     energy += c.energy_pj * s.count;
@@ -170,11 +170,11 @@ TEST_CASE("tiling_objective reaches every layer evaluation; the memo keeps objec
     const SweepPoint p = make_point(plan, 0);
     PointEvaluator evaluator(plan, &memo);
     const PointMetrics m = evaluator.evaluate(p);
-    tenet::llm::LayerOptions o;
+    tenet::test::LayerOptions o;
     o.tiling_objective = tenet::hw::parse_tiling_objective(name);
     const auto& s = plan.workloads()[0].matmuls.at(0);
     const auto c =
-        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o);
+        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o)).cost;
     INFO(name);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);
@@ -204,11 +204,11 @@ TEST_CASE("edge_transfers: an architecture axis that reaches every layer evaluat
     CHECK(p.params["edge_transfers"] == (i == 1));
     CHECK(p.params["tiling"] == "auto");  // the default tiling axis
     const PointMetrics m = evaluator.evaluate(p);
-    tenet::llm::LayerOptions o;
+    tenet::test::LayerOptions o;
     o.hw.edge_transfers = i == 1;
     const auto& s = plan.workloads()[0].matmuls.at(0);
     const auto c =
-        tenet::llm::evaluate_layer(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o);
+        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o)).cost;
     INFO("edge_transfers " << i);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);

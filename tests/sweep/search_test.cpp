@@ -7,7 +7,7 @@
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "layer_request.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -120,10 +120,10 @@ TEST_CASE("searched mappings fit the buffer and are costed as evaluate_layer doe
   const auto s = sweep::search_layer(acc, scheme, shape, o);
   REQUIRE(s.best);
   for (const auto& e : s.front) {
-    llm::LayerOptions lo;
+    tenet::test::LayerOptions lo;
     lo.choose_tiling = false;
     lo.tiling = e.candidate.tiling;
-    const auto d = llm::evaluate_layer_detail(acc, e.candidate.dataflow, scheme, shape, lo);
+    const auto d = tenet::eval::evaluate(tenet::test::layer_request(acc, e.candidate.dataflow, scheme, shape, lo));
     CHECK(d.cost == e.cost);
     if (!e.built_in) {
       CHECK(e.fits);

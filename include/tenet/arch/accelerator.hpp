@@ -149,8 +149,5 @@ Accelerator make_ideal_systolic(long long rows, long long cols);
 
 // The same accelerator with another PE array shape (the `--array RxC` override).
 Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols);
-// "RxC" (also "R*C" or "R,C") -> {R, C}; throws InputError(parse | range | overflow, "", option).
-std::pair<long long, long long> parse_array_shape(const std::string& text,
-                                                  const std::string& option = "--array");
 
 }  // namespace tenet::arch

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "tenet/arch/accelerator.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/result.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"

@@ -2,7 +2,7 @@
 // the relation-defined counterpart of the closed forms in evaluate_gemm.
 #pragma once
 
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/poly/count.hpp"
 

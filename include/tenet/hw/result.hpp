@@ -18,13 +18,17 @@ enum class Bound { kCompute, kSram, kDram };
 const char* to_string(Bound b);  // "compute", "sram", "dram"
 
 struct Cycles {
-  long long total = 0;       // zero-based index of the last output write (SCALE-Sim convention)
-  long long compute = 0;     // the same without any stall
+  long long total = 0;       // clock cycles of the GEMM (a count), stalls included
+  long long compute = 0;     // the same without any stall (a count)
+  // SCALE-Sim's convention: the zero-based index of the cycle of the last output write
+  // (= total - 1). Kept for comparisons with SCALE-Sim; never a duration.
+  long long last_write_index = 0;
   long long stall = 0;       // total - compute = stall_sram + stall_dram
   long long stall_sram = 0;  // folds stretched by the array-side SRAM bandwidth
   long long stall_dram = 0;  // tiles waiting for double-buffered DRAM transfers
   friend bool operator==(const Cycles& a, const Cycles& b) {
-    return a.total == b.total && a.compute == b.compute && a.stall == b.stall &&
+    return a.total == b.total && a.compute == b.compute &&
+           a.last_write_index == b.last_write_index && a.stall == b.stall &&
            a.stall_sram == b.stall_sram && a.stall_dram == b.stall_dram;
   }
 };
@@ -87,12 +91,11 @@ struct Result {
   long long tiles = 0;  // buffer tiles
   Cycles cycles;
   ResourceCycles busy;
-  // MACs x cycles_per_mac / (cycles.total x rows x cols x macs_per_cycle), at most 1 (the
-  // SCALE-Sim definition for 1 MAC per cycle).
+  // MACs x cycles_per_mac / (cycles.total x rows x cols x macs_per_cycle), at most 1.
   double utilization = 0;
   double mapping_efficiency = 0;  // used PE lanes / offered PE lanes over all folds, 0..1
   Bound bound = Bound::kCompute;
-  double seconds = 0;  // (cycles.total + 1) / clock
+  double seconds = 0;  // cycles.total / clock
   std::vector<TensorResult> tensors;
   long long dram_bytes = 0;  // sum over tensors
   EnergyBreakdown energy_pj;

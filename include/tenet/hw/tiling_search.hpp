@@ -7,7 +7,7 @@
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/mapping/tiling.hpp"
 
 namespace tenet::hw {

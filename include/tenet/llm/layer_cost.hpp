@@ -24,23 +24,9 @@ struct LayerCost {
   friend std::ostream& operator<<(std::ostream& os, const LayerCost& c);
 };
 
-// Evaluates one matmul entry (ignoring its count). Must be pure and thread-safe.
+// Evaluates one matmul entry (ignoring its count). Must be pure and thread-safe. Built by
+// eval::make_cost_model (eval/settings.hpp) over the evaluation pipeline.
 using LayerEvaluator = std::function<LayerCost(const MatmulShape&)>;
-
-// What the CLI asks for (--arch, --array, --dataflow, --quant, --timing, --tile, --dequant-rate);
-// empty / 0 = the cost model's default (docs/llm.md#the-evaluation-seam).
-struct EvaluatorSpec {
-  std::string arch;      // preset name or architecture JSON file
-  std::string dataflow;  // "os" | "ws" | "is" | ...
-  std::string quant;     // quantization preset name or JSON file
-  std::string timing;    // timing model name
-  std::string array;     // "RxC": overrides the accelerator's PE array shape
-  std::string tile;      // buffer tiling "MxNxK[:order]" or "auto"
-  // What "auto" tilings minimise: latency (empty = latency), energy, dram_bytes or edp.
-  std::string tiling_objective;
-  long long dequant_rate = 0;  // dequant unit elements/cycle (0 = scheme's, else the default)
-  bool edge_transfers = false;  // hw::Options::edge_transfers
-};
 
 // A configured cost model: the evaluator and the clock that turns cycles into seconds.
 struct CostModel {
@@ -48,9 +34,5 @@ struct CostModel {
   double clock_hz = 0;      // > 0
   std::string description;  // one line for report headers, e.g. "32x32 ws, q4f16_1, 1 GHz"
 };
-
-// Builds the cost model for a spec. Defined by the hardware/quantization side of the library
-// (src/llm/layer_evaluator.cpp). Throws InputError for a bad or unavailable spec.
-CostModel make_layer_evaluator(const EvaluatorSpec& spec);
 
 }  // namespace tenet::llm

@@ -10,7 +10,7 @@
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/result.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -20,18 +20,15 @@
 
 namespace tenet::quant {
 
-struct QuantHwOptions {
-  ApplyOptions apply;
-  mapping::Tiling tiling;      // buffer tiling (0 = whole dimension)
-  bool choose_tiling = false;  // pick one with hw::choose_tiling instead
-  // What hw::choose_tiling minimises when choose_tiling is true.
-  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
-  hw::Options hw;
-  // Throughput of the dequant unit; overrides dequant.throughput of the spec (0 = keep).
-  long long dequant_elements_per_cycle = 0;
-  long long dequant_ops_per_cycle = 0;
-  OpEnergyTable energy = OpEnergyTable::defaults_45nm();  // ops outside the MAC
-  poly::CountOptions count;
+// The dequant unit's throughput: elements or ALU ops per cycle (the pipeline resolves which:
+// eval/defaults.hpp). Both 0 = not given.
+struct DequantRate {
+  long long elements_per_cycle = 0;
+  long long ops_per_cycle = 0;
+  bool given() const { return elements_per_cycle > 0 || ops_per_cycle > 0; }
+  friend bool operator==(const DequantRate& a, const DequantRate& b) {
+    return a.elements_per_cycle == b.elements_per_cycle && a.ops_per_cycle == b.ops_per_cycle;
+  }
 };
 
 // The resource whose busy cycles are the largest (ties go to the earlier one).
@@ -64,7 +61,7 @@ struct QuantHwResult {
   QuantCosts costs;         // exact quantities; dequant elements from the mapping
   DequantPlacement placement = DequantPlacement::kNone;  // where B is dequantized (none if not)
   long long dequant_cycles = 0;  // busy cycles of the dequant unit (0: nothing to dequantize)
-  long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles)
+  long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles): clock cycles (a count)
   QuantBound bound = QuantBound::kCompute;
   std::vector<TensorTraffic> traffic;                                 // in problem operand order
   long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
@@ -81,10 +78,33 @@ struct QuantHwResult {
 hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::GemmShape& shape,
                                    const QuantSpec& spec, const ApplyOptions& apply = {});
 
-// Throws InputError(missing-field, "/dequant/throughput") when the scheme dequantizes but no
-// throughput is given, and the hardware model's InputErrors (unsupported precision, ...).
-QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::GemmShape& shape,
-                                  const QuantSpec& spec, mapping::Dataflow dataflow,
-                                  const QuantHwOptions& options = {});
+// ---- The stages of a quantized GEMM ---------------------------------------------------------
+// eval/pipeline.cpp runs them in order (apply -> problem -> tiling -> hardware -> counts ->
+// dequant unit -> traffic and energy); nothing else composes them.
+
+// B as the array sees it: the dequantized (or stored) values, one per element (the register-file
+// traffic of B and the dequant elements of sram_to_array are counted on this problem).
+hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,
+                                        const ApplyOptions& apply = {});
+
+// The exact quantization counts of the GEMM (QuantAnalyzer, built once per thread and scheme):
+// tensors, ops, energy of the quantization work; the dequantized elements are taken from the
+// hardware model (`stored`: B's DRAM reads for dram_to_sram; `array_view`: its array-side SRAM
+// reads otherwise).
+QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
+                             const ApplyOptions& apply, const hw::Result& stored,
+                             const hw::Result& array_view, const OpEnergyTable& energy,
+                             const poly::CountOptions& count = {});
+
+// Busy cycles of the dequant unit (0 when nothing is dequantized). Throws
+// InputError(missing-field, "/dequant/throughput") when something is but no rate is given.
+long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c);
+
+// The quantized product assembled from the stages: the bound over compute / SRAM / DRAM /
+// dequant unit, bytes per tensor and level in storage format, energy per component.
+QuantHwResult make_quant_result(const arch::Accelerator& acc, const QuantSpec& spec,
+                                const ApplyOptions& apply, hw::GemmProblem problem,
+                                hw::Result stored, const hw::Result& array_view, QuantCosts costs,
+                                long long dequant_cycles);
 
 }  // namespace tenet::quant

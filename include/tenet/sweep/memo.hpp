@@ -11,7 +11,7 @@
 
 namespace tenet::sweep {
 
-template <class Key, class Value, class Hash = std::hash<Key>>
+template <class Key, class Value, class Hash = std::hash<Key>, class Equal = std::equal_to<Key>>
 class Memo {
  public:
   // The value for `key`, computing it with `compute()` if nobody has. An exception thrown by
@@ -52,7 +52,7 @@ class Memo {
 
  private:
   mutable std::mutex mutex_;
-  std::unordered_map<Key, std::shared_future<Value>, Hash> table_;
+  std::unordered_map<Key, std::shared_future<Value>, Hash, Equal> table_;
   std::atomic<std::uint64_t> requests_{0}, computed_{0};
 };
 

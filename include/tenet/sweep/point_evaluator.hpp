@@ -3,9 +3,10 @@
 // and optionally the TENET relation-centric metrics (analysis::Analyzer).
 //
 // Reuse of work (docs/sweep.md#reuse-of-work):
-// - SweepMemo holds one entry per distinct layer evaluation, keyed by everything the cost depends
-//   on: (architecture point up to its clock, quantization scheme, dataflow, tiling and its
-//   objective, the matmul's batch, M, N, K, layout, B operand, weights_quantized, epilogue_ops).
+// - SweepMemo holds one entry per distinct layer evaluation, keyed by the evaluation request
+//   (eval::Request: architecture point up to its clock, quantization scheme, dataflow, tiling and
+//   its objective, the matmul's batch, M, N, K, layout, B operand, weights_quantized,
+//   epilogue_ops, options).
 //   A model's repeated layers and the points that share them are evaluated once; it is shared by
 //   all threads.
 // - Relation-centric metrics use one parametric Analyzer per (architecture point, dataflow) and
@@ -22,6 +23,7 @@
 
 #include "tenet/analysis/analyzer.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/eval/request.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/sweep/memo.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
@@ -30,23 +32,6 @@
 namespace tenet::sweep {
 
 using poly::Integer;
-
-// What one evaluation of a layer depends on.
-struct LayerKey {
-  std::size_t arch = 0;  // SweepPlan::evaluation_arch
-  std::size_t quant = 0, tiling = 0;
-  hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
-  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
-  std::int64_t batch = 1, m = 1, n = 1, k = 1;
-  llm::Layout layout = llm::Layout::kNT;
-  llm::OperandKind b_operand = llm::OperandKind::kWeight;
-  int weights_quantized = -1;  // -1 unset, 0, 1
-  int epilogue_ops = 0;
-  friend bool operator==(const LayerKey& a, const LayerKey& b);
-};
-struct LayerKeyHash {
-  std::size_t operator()(const LayerKey& k) const;
-};
 
 // A layer's cost, or why it cannot be evaluated (an expected outcome in a sweep: e.g. a scheme
 // whose precision the accelerator lacks).
@@ -85,7 +70,9 @@ struct RelationOutcome {
 };
 
 struct SweepMemo {
-  Memo<LayerKey, LayerOutcome, LayerKeyHash> layers;
+  // Keyed by the evaluation request (eval::hash / eval::same_evaluation; accelerator and scheme
+  // by their plan indices).
+  Memo<eval::Request, LayerOutcome, eval::RequestHash, eval::SameEvaluation> layers;
   Memo<RelationKey, RelationOutcome, RelationKeyHash> relations;
 };
 
@@ -108,7 +95,7 @@ struct PointMetrics {
 
 struct EvaluatorStats {
   std::uint64_t layer_requests = 0;     // layer costs asked for (Σ over points of their matmuls)
-  std::uint64_t layer_evaluations = 0;  // llm::evaluate_layer calls
+  std::uint64_t layer_evaluations = 0;  // eval::evaluate calls
   std::uint64_t relation_requests = 0, relation_evaluations = 0;
 };
 
@@ -125,14 +112,15 @@ class PointEvaluator {
   const EvaluatorStats& stats() const { return stats_; }  // of this evaluator only
 
  private:
-  const arch::Accelerator& accelerator(std::size_t arch_index);
+  const std::shared_ptr<const arch::Accelerator>& accelerator(std::size_t arch_index);
   LayerOutcome layer(const SweepPoint& point, const llm::MatmulShape& shape);
   RelationOutcome relation(const SweepPoint& point, const llm::MatmulShape& shape);
 
   const SweepPlan& plan_;
   SweepMemo* memo_;
   EvaluatorStats stats_;
-  std::map<std::size_t, arch::Accelerator> accelerators_;  // recently used, bounded
+  std::map<std::size_t, std::shared_ptr<const arch::Accelerator>> accelerators_;  // bounded
+  std::vector<std::shared_ptr<const quant::QuantSpec>> schemes_;  // per plan quant index
   std::map<std::pair<std::size_t, int>, analysis::Analyzer> analyzers_;
 };
 

@@ -1,0 +1,42 @@
+// The one set of defaults of every command, the sweeps, the search and the library
+// (docs/architecture.md#defaults lists them as a table). A request that leaves a setting unset
+// gets the value below, whichever door it came through.
+#pragma once
+
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/hw/tiling_search.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/quant/quant_hw.hpp"
+#include "tenet/quant/quant_spec.hpp"
+
+namespace tenet::eval::defaults {
+
+// The accelerator preset of commands given no --arch (configs/arch/<name>.json).
+inline constexpr const char* kAccelerator = arch::kDefaultAccelerator;
+// Output-stationary: every command and the library (compare used ws before issue 10).
+inline constexpr mapping::Dataflow kDataflow = mapping::Dataflow::kOutputStationary;
+// The quantization scheme of commands given no --quant (and log rows naming none).
+inline constexpr const char* kScheme = "q0f16";
+// What an automatically chosen tiling minimises.
+inline constexpr hw::TilingObjective kTilingObjective = hw::TilingObjective::kLatency;
+// The first DRAM fill and the last write-back are outside the counted cycles (SCALE-Sim).
+inline constexpr bool kEdgeTransfers = false;
+
+// The dequant unit when neither the request nor the scheme gives a throughput: as many elements
+// per cycle as the array has input lanes on the edge B enters through (os, ws: the columns; is:
+// the rows), i.e. a unit that feeds B to the array at its full edge rate.
+long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow);
+
+// The throughput used: the request's, else the scheme's (dequant.throughput), else the default
+// unit above. Elements and ops per cycle are exclusive: the first level that gives either wins.
+quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
+                                        const quant::QuantSpec& scheme,
+                                        const arch::Accelerator& acc, mapping::Dataflow dataflow);
+
+// The MAC precision of an unquantized GEMM: Accelerator::select_precision of the widest input
+// (hw::GemmProblem::precision left empty); of a quantized one: the multiplier type's precision
+// if the accelerator has it, else the first of its family at least as wide
+// (quant::make_quant_problem).
+
+}  // namespace tenet::eval::defaults

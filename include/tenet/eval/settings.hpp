@@ -1,0 +1,51 @@
+// Evaluation settings as text, as the sweep spec and the command line give them, and their
+// resolution into a Request template (everything but the workload) and into the cost model of
+// `tenet model` / `tenet log`. Errors name the field (arch, array, dataflow, quant, timing, tile,
+// tiling_objective, dequant_rate); the CLI maps fields to its options (--tiling-objective ...).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "tenet/eval/request.hpp"
+#include "tenet/llm/layer_cost.hpp"
+
+namespace tenet::eval {
+
+struct Settings {
+  std::string arch;      // preset name or architecture JSON file (empty: defaults::kAccelerator)
+  std::string array;     // "RxC": overrides the accelerator's PE array shape
+  std::string dataflow;  // "os" | "ws" | "is" (empty: defaults::kDataflow)
+  // Quantization preset name or JSON file. Empty: the scheme a log row names, else
+  // defaults::kScheme.
+  std::string quant;
+  std::string timing;  // "systolic" (empty) | "tenet"
+  std::string tile;    // buffer tiling "MxNxK[:order]" or "auto" (empty: auto)
+  // What "auto" tilings minimise: latency (empty), energy, dram_bytes or edp.
+  std::string tiling_objective;
+  long long dequant_rate = 0;       // dequant unit elements/cycle (0: the scheme's, else default)
+  long long dequant_ops_rate = 0;   // or ALU ops/cycle (exclusive with dequant_rate)
+  bool edge_transfers = defaults::kEdgeTransfers;
+};
+
+// The accelerator of `arch` (default preset when empty) with `array` applied.
+arch::Accelerator resolve_accelerator(const std::string& arch, const std::string& array);
+// "auto" / "" -> none (the search chooses); else the parsed tiling (where "tile").
+std::optional<mapping::Tiling> resolve_tiling(const std::string& tile);
+// The objective of an automatic tiling; InputError(usage, "tiling_objective") with an explicit
+// tiling, InputError(unknown-name) for another name.
+hw::TilingObjective resolve_tiling_objective(const std::string& name, const std::string& tile);
+// A scheme by preset name or file (where "quant" for errors without a file).
+quant::QuantSpec resolve_scheme(const std::string& name_or_file);
+
+// A request with every setting resolved (accelerator loaded, scheme loaded unless `quant` is
+// empty) and an empty matmul.
+Request make_request(const Settings& settings);
+
+// The cost model of a model or log report: each matmul through eval::evaluate with the
+// request of `settings`; the scheme is `quant`, else the one a log row names (loaded once),
+// else defaults::kScheme. Systolic timing only (InputError(usage, "timing") for tenet).
+llm::CostModel make_cost_model(const Settings& settings);
+
+}  // namespace tenet::eval

@@ -1,0 +1,67 @@
+// Stage "apply quantization": the rules that bind a scheme to one matmul
+// (docs/llm.md#the-evaluation-seam).
+#include "tenet/eval/pipeline.hpp"
+
+namespace tenet::eval {
+namespace {
+
+using quant::Granularity;
+using quant::OperandSpec;
+using quant::QuantSpec;
+
+// The activations' format as the B operand of an activation x activation product (the KV cache
+// of a scheme without a kv_cache section, or an activation B).
+OperandSpec activations_as_b(const OperandSpec& activations) {
+  OperandSpec b = activations;
+  b.packing.reset();
+  for (quant::ScaleLevel& level : b.scales)
+    if (level.granularity == Granularity::kPerInputChannel)
+      level.granularity = Granularity::kPerChannel;
+  return b;
+}
+
+// Weights a logged kernel does not dequantize: stored in the type the MAC takes.
+OperandSpec unquantized_weights(const QuantSpec& scheme) {
+  OperandSpec w;
+  w.dtype = quant::dequant_target(scheme);
+  return w;
+}
+
+// The KV cache's token axis follows the layout: NT (B stored N x K, one row per token, Q·Kᵀ) ->
+// tokens along N; NN (K x N, P·V) -> tokens along K.
+quant::KvTokenAxis token_axis(llm::Layout layout) {
+  return layout == llm::Layout::kNT ? quant::KvTokenAxis::kN : quant::KvTokenAxis::kK;
+}
+
+}  // namespace
+
+AppliedScheme apply_quantization(const QuantSpec& scheme, const llm::MatmulShape& shape) {
+  AppliedScheme a{scheme, {}};
+  switch (shape.b_operand) {
+    case llm::OperandKind::kWeight:
+      a.apply.b = quant::BOperand::kWeights;
+      a.apply.b_layout =
+          shape.layout == llm::Layout::kNT ? quant::BLayout::kNK : quant::BLayout::kKN;
+      if (shape.weights_quantized == false && quant::dequantizes(scheme))
+        a.spec.weights = unquantized_weights(scheme);
+      break;
+    case llm::OperandKind::kKvCache:
+      a.apply.b = quant::BOperand::kKvCache;
+      a.apply.kv_token_axis = token_axis(shape.layout);
+      if (!a.spec.kv_cache) a.spec.kv_cache = activations_as_b(scheme.activations);
+      break;
+    case llm::OperandKind::kActivation:
+      a.apply.b = quant::BOperand::kKvCache;
+      a.apply.kv_token_axis = token_axis(shape.layout);
+      a.spec.kv_cache = activations_as_b(scheme.activations);
+      break;
+  }
+  // Nothing left to dequantize (e.g. unquantized logged weights of a weight-only scheme).
+  const bool kv_quantized = a.spec.kv_cache && a.spec.kv_cache->quantized();
+  if (!a.spec.weights.quantized() && !kv_quantized)
+    a.spec.dequant.placement = quant::DequantPlacement::kNone;
+  quant::validate(a.spec);
+  return a;
+}
+
+}  // namespace tenet::eval

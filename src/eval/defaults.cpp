@@ -1,0 +1,19 @@
+#include "tenet/eval/defaults.hpp"
+
+namespace tenet::eval::defaults {
+
+long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
+  return dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
+}
+
+quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
+                                        const quant::QuantSpec& scheme,
+                                        const arch::Accelerator& acc, mapping::Dataflow dataflow) {
+  if (requested.given()) return requested;
+  const quant::DequantRate from_scheme{scheme.dequant.elements_per_cycle,
+                                       scheme.dequant.ops_per_cycle};
+  if (from_scheme.given()) return from_scheme;
+  return {dequant_elements_per_cycle(acc, dataflow), 0};
+}
+
+}  // namespace tenet::eval::defaults

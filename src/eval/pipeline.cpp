@@ -1,0 +1,219 @@
+// The evaluation pipeline: one function, evaluate(), lists the stages in the order they run;
+// each stage is a named function below it. Stages live here and nowhere else: a command that
+// needs a number asks evaluate() for it.
+#include "tenet/eval/pipeline.hpp"
+
+#include <algorithm>
+
+#include "tenet/error.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/quant/apply.hpp"
+
+namespace tenet::eval {
+namespace {
+
+using poly::Integer;
+
+// ---- resolve inputs --------------------------------------------------------------------------
+
+void resolve_inputs(const Request& r) {
+  if (r.problem) return;
+  if (!r.accelerator) throw InternalError("eval::evaluate: a matmul request needs an accelerator");
+  const llm::MatmulShape& s = r.matmul;
+  if (s.batch < 1 || s.m < 1 || s.n < 1 || s.k < 1)
+    throw InputError(error_code::kRange, "", s.name.empty() ? "matmul" : s.name,
+                     "expected batch, M, N, K >= 1");
+}
+
+// ---- build the workload (relation-centric view) ---------------------------------------------
+
+// The GEMM as isl relations, with its quantization tensors; B is indexed B[k, j].
+workload::Workload build_workload(const Request& r, const std::optional<AppliedScheme>& s) {
+  workload::Workload w = mapping::make_gemm_workload(gemm_shape(r.matmul), r.bits);
+  if (!s) return w;
+  quant::ApplyOptions apply = s->apply;
+  apply.b_layout = quant::BLayout::kKN;
+  return quant::apply(w, s->spec, apply);
+}
+
+// ---- choose the mapping ------------------------------------------------------------------------
+
+mapping::Tiling choose_mapping(const Request& r, const hw::GemmProblem& p,
+                               hw::TilingSearchStats& stats) {
+  if (r.tiling) return *r.tiling;
+  return hw::choose_tiling(*r.accelerator, p, r.dataflow, r.hw, {r.tiling_objective, &stats});
+}
+
+// ---- relation-centric analysis ---------------------------------------------------------------
+
+// The untiled systolic mapping of the GEMM on the PE array.
+input::Problem relation_problem(const Request& r, workload::Workload w) {
+  const arch::Accelerator& acc = *r.accelerator;
+  return {std::move(w), r.architecture ? *r.architecture : acc.architecture(),
+          mapping::make_systolic_mapping(r.dataflow, acc.rows(), acc.cols()), std::nullopt,
+          std::nullopt};
+}
+
+analysis::Report analyze_relations(const input::Problem& p, const analysis::Options& options) {
+  return analysis::analyze(p.workload, p.architecture, p.mapping, options);
+}
+
+// ---- hardware timing and traffic -------------------------------------------------------------
+
+struct HardwareRun {
+  hw::Result stored;                     // operands as stored
+  std::optional<hw::Result> array_view;  // quantized: B as the array sees it
+};
+
+HardwareRun time_hardware(const Request& r, const hw::GemmProblem& p,
+                          const std::optional<AppliedScheme>& s, const mapping::Tiling& tiling) {
+  HardwareRun run{hw::evaluate_gemm(*r.accelerator, p, r.dataflow, tiling, r.hw), std::nullopt};
+  if (s)
+    run.array_view =
+        hw::evaluate_gemm(*r.accelerator, quant::make_array_view_problem(p, s->spec, s->apply),
+                          r.dataflow, run.stored.tiling, r.hw);
+  return run;
+}
+
+// ---- quantization counts and the dequant unit ------------------------------------------------
+
+quant::QuantCosts count_quantization(const Request& r, const AppliedScheme& s,
+                                     const HardwareRun& run) {
+  return quant::count_quant_costs(gemm_shape(r.matmul), s.spec, s.apply, run.stored,
+                                  *run.array_view, quant::OpEnergyTable::defaults_45nm());
+}
+
+// TENET timing: no hardware model; every weight is dequantized once.
+quant::QuantCosts count_tenet_quantization(const Request& r, const AppliedScheme& s,
+                                           const quant::DequantRate& rate) {
+  quant::QuantSpec spec = s.spec;
+  spec.dequant.elements_per_cycle = rate.elements_per_cycle;
+  spec.dequant.ops_per_cycle = rate.ops_per_cycle;
+  quant::CostOptions options;
+  options.apply = s.apply;
+  options.apply.b_layout = quant::BLayout::kKN;
+  return quant::analyze_quant(mapping::make_gemm_workload(gemm_shape(r.matmul)), spec, options);
+}
+
+// ---- energy ----------------------------------------------------------------------------------
+
+// The fused epilogue of a logged kernel: one add at the output type per op and output element.
+double epilogue_energy(const llm::MatmulShape& s, const quant::QuantSpec* spec) {
+  if (s.epilogue_ops <= 0) return 0;
+  const double outputs =
+      static_cast<double>(s.batch) * static_cast<double>(s.m) * static_cast<double>(s.n);
+  const quant::DataType out = spec ? spec->output.dtype : quant::DataType::fp16();
+  return outputs * s.epilogue_ops *
+         quant::OpEnergyTable::defaults_45nm().lookup(out).add_pj;
+}
+
+// ---- result ----------------------------------------------------------------------------------
+
+Integer big(long long v) { return Integer(static_cast<long>(v)); }
+
+// MACs x cycles per MAC / (cycles x PE lanes) over the cycles that include the dequant unit.
+double utilization(const hw::Result& h, long long cycles) {
+  const double lanes = static_cast<double>(h.rows) * static_cast<double>(h.cols) *
+                       static_cast<double>(h.macs_per_cycle);
+  if (lanes <= 0) return 0;
+  const double u = static_cast<double>(h.macs) * static_cast<double>(h.cycles_per_mac) /
+                   (static_cast<double>(std::max<long long>(cycles, 1)) * lanes);
+  return std::min(u, 1.0);
+}
+
+Integer sram_bytes(const hw::Result& h) {
+  Integer bytes;
+  for (const hw::TensorResult& t : h.tensors)
+    bytes += ((big(t.sram_reads) + big(t.sram_writes)) * t.bits + 7) / 8;
+  return bytes;
+}
+
+// The cost of one call: `batch` products one after another (cycles, bytes and energy x batch;
+// utilization and bound those of one product).
+llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
+  const Integer b = big(batch);
+  llm::LayerCost c;
+  if (e.product) {
+    const quant::QuantHwResult& p = *e.product;
+    c.cycles = b * big(p.total_cycles);
+    c.bound = quant::to_string(p.bound);
+    c.utilization = utilization(p.hw, p.total_cycles);
+    c.dram_bytes = b * big(p.dram_bytes);
+    c.sram_bytes = b * big(p.sram_bytes);
+    c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
+    return c;
+  }
+  const hw::Result& h = *e.hardware;
+  c.cycles = b * big(h.cycles.total);
+  c.bound = hw::to_string(h.bound);
+  c.utilization = utilization(h, h.cycles.total);
+  c.dram_bytes = b * big(h.dram_bytes);
+  c.sram_bytes = b * sram_bytes(h);
+  c.energy_pj = static_cast<double>(batch) * h.energy_pj.total + e.epilogue_energy_pj;
+  return c;
+}
+
+}  // namespace
+
+// ---- the pipeline ----------------------------------------------------------------------------
+
+Evaluation evaluate(const Request& r) {
+  Evaluation e;
+  resolve_inputs(r);
+  if (r.problem) {  // a loaded problem: the relation-centric analysis is all there is
+    e.analyzed = r.problem;
+    e.relations = analyze_relations(*e.analyzed, r.analysis);
+    return e;
+  }
+  const arch::Accelerator& acc = *r.accelerator;
+  if (r.scheme) {
+    e.scheme = apply_quantization(*r.scheme, r.matmul);
+    if (quant::dequantizes(e.scheme->spec))
+      e.dequant_rate =
+          defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow);
+  }
+  if (r.relation_centric || r.timing == Timing::kTenet)
+    e.analyzed = relation_problem(r, build_workload(r, e.scheme));
+  e.problem = build_hw_problem(r, e.scheme);
+  if (r.timing == Timing::kTenet) {
+    e.relations = analyze_relations(*e.analyzed, r.analysis);
+    if (e.scheme) e.tenet_quant = count_tenet_quantization(r, *e.scheme, e.dequant_rate);
+    return e;
+  }
+  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.tiling_search);
+  if (r.relation_centric) e.relations = analyze_relations(*e.analyzed, r.analysis);
+  HardwareRun run = time_hardware(r, e.problem, e.scheme, chosen);
+  e.tiling = run.stored.tiling;
+  if (e.scheme) {
+    quant::QuantCosts counts = count_quantization(r, *e.scheme, run);
+    const long long dequant_cycles =
+        quant::dequant_unit_cycles(e.scheme->spec, e.dequant_rate, counts);
+    e.product = quant::make_quant_result(acc, e.scheme->spec, e.scheme->apply, e.problem,
+                                         std::move(run.stored), *run.array_view,
+                                         std::move(counts), dequant_cycles);
+  } else {
+    e.hardware = std::move(run.stored);
+  }
+  e.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
+  e.cost = layer_cost(e, r.matmul.batch);
+  return e;
+}
+
+const hw::Result& Evaluation::hw() const {
+  if (product) return product->hw;
+  if (hardware) return *hardware;
+  throw InternalError("Evaluation::hw: no hardware model ran (TENET timing)");
+}
+
+mapping::GemmShape gemm_shape(const llm::MatmulShape& m) { return {m.m, m.n, m.k}; }
+
+hw::GemmProblem build_hw_problem(const Request& r, const std::optional<AppliedScheme>& s) {
+  const mapping::GemmShape shape = gemm_shape(r.matmul);
+  if (s) return quant::make_quant_problem(*r.accelerator, shape, s->spec, s->apply);
+  hw::GemmProblem p = hw::make_gemm_problem(shape, r.bits);
+  hw::validate(p);
+  return p;
+}
+
+}  // namespace tenet::eval

@@ -1,0 +1,135 @@
+// Settings (text) -> Request template and the cost model of model / log reports.
+#include "tenet/eval/settings.hpp"
+
+#include <fmt/core.h>
+
+#include <map>
+#include <mutex>
+
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/quant/quant_json.hpp"
+
+namespace tenet::eval {
+namespace {
+
+Timing resolve_timing(const std::string& timing) {
+  if (timing.empty() || timing == "systolic") return Timing::kSystolic;
+  if (timing == "tenet") return Timing::kTenet;
+  throw InputError(error_code::kUnknownName, "", "timing",
+                   "expected systolic or tenet, got \"" + timing + "\"");
+}
+
+quant::DequantRate resolve_dequant_rate(const Settings& s) {
+  if (s.dequant_rate < 0 || s.dequant_ops_rate < 0)
+    throw InputError(error_code::kRange, "", s.dequant_rate < 0 ? "dequant_rate" : "dequant_ops_rate",
+                     fmt::format("expected a throughput > 0, got {}",
+                                 s.dequant_rate < 0 ? s.dequant_rate : s.dequant_ops_rate));
+  if (s.dequant_rate > 0 && s.dequant_ops_rate > 0)
+    throw InputError(error_code::kUsage, "", "dequant_ops_rate",
+                     "give the dequant unit's throughput in elements or in ops per cycle, not both");
+  return {s.dequant_rate, s.dequant_ops_rate};
+}
+
+// The schemes of a cost model: the forced one, else a log row's (loaded once), else the default.
+class SchemeSource {
+ public:
+  explicit SchemeSource(std::shared_ptr<const quant::QuantSpec> forced)
+      : forced_(std::move(forced)) {
+    if (!forced_)
+      fallback_ = std::make_shared<quant::QuantSpec>(quant::load_quant(defaults::kScheme));
+  }
+
+  std::shared_ptr<const quant::QuantSpec> for_shape(const llm::MatmulShape& s) const {
+    if (forced_) return forced_;
+    if (s.quant.empty()) return fallback_;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = logged_.find(s.quant);
+    if (it == logged_.end()) {
+      auto spec = std::make_shared<quant::QuantSpec>(resolve_scheme(s.quant));
+      it = logged_.emplace(s.quant, std::move(spec)).first;
+    }
+    return it->second;
+  }
+
+  std::string describe() const {
+    return forced_ ? forced_->name : std::string(defaults::kScheme) + " (or the log's quant)";
+  }
+
+ private:
+  std::shared_ptr<const quant::QuantSpec> forced_, fallback_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::shared_ptr<const quant::QuantSpec>> logged_;
+};
+
+}  // namespace
+
+arch::Accelerator resolve_accelerator(const std::string& arch, const std::string& array) {
+  const std::string name = arch.empty() ? defaults::kAccelerator : arch;
+  arch::Accelerator acc = with_location("arch", [&] { return arch::load_accelerator_preset(name); });
+  if (array.empty()) return acc;
+  const mapping::ArrayShape a = with_location("array", [&] { return mapping::parse_array_shape(array); });
+  return arch::with_array_shape(acc, a.rows, a.cols);
+}
+
+std::optional<mapping::Tiling> resolve_tiling(const std::string& tile) {
+  if (tile.empty() || tile == "auto") return std::nullopt;
+  return mapping::parse_tiling(tile, "tile");
+}
+
+hw::TilingObjective resolve_tiling_objective(const std::string& name, const std::string& tile) {
+  if (name.empty()) return defaults::kTilingObjective;
+  const hw::TilingObjective objective = hw::parse_tiling_objective(name, "tiling_objective");
+  if (!tile.empty() && tile != "auto")
+    throw InputError(error_code::kUsage, "", "tiling_objective",
+                     "the objective chooses an automatic tiling; with the tiling " + tile +
+                         " there is nothing to choose");
+  return objective;
+}
+
+quant::QuantSpec resolve_scheme(const std::string& name_or_file) {
+  return with_location("quant", [&] { return quant::load_quant(name_or_file); });
+}
+
+Request make_request(const Settings& s) {
+  Request r;
+  r.timing = resolve_timing(s.timing);
+  r.accelerator = std::make_shared<const arch::Accelerator>(resolve_accelerator(s.arch, s.array));
+  if (!s.dataflow.empty())
+    r.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(s.dataflow); });
+  r.tiling = resolve_tiling(s.tile);
+  r.tiling_objective = resolve_tiling_objective(s.tiling_objective, s.tile);
+  r.dequant_rate = resolve_dequant_rate(s);
+  r.hw.edge_transfers = s.edge_transfers;
+  if (!s.quant.empty()) r.scheme = std::make_shared<const quant::QuantSpec>(resolve_scheme(s.quant));
+  return r;
+}
+
+llm::CostModel make_cost_model(const Settings& settings) {
+  const Request base = make_request(settings);
+  if (base.timing == Timing::kTenet)
+    throw InputError(error_code::kUsage, "", "timing",
+                     "per-layer costs use the systolic timing model; the TENET delay is "
+                     "available for one workload with `tenet analyze --timing tenet`");
+  auto schemes = std::make_shared<const SchemeSource>(base.scheme);
+  const arch::Accelerator& acc = *base.accelerator;
+  llm::CostModel model;
+  model.clock_hz = acc.spec().clock_mhz * 1e6;
+  model.description = fmt::format(
+      "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc.name(), acc.rows(),
+      acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow), schemes->describe(),
+      base.tiling ? mapping::to_string(*base.tiling)
+                  : fmt::format("auto ({})", hw::to_string(base.tiling_objective)));
+  if (base.hw.edge_transfers) model.description += ", edge transfers";
+  model.evaluate = [base, schemes](const llm::MatmulShape& shape) {
+    Request r = base;
+    r.matmul = shape;
+    r.scheme = schemes->for_shape(shape);
+    return evaluate(r).cost;
+  };
+  return model;
+}
+
+}  // namespace tenet::eval

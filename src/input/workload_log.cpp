@@ -1,0 +1,652 @@
+#include "tenet/input/workload_log.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <istream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "io/flat_json.hpp"
+#include "input/workload_log_detail.hpp"
+#include "llm/checked_int.hpp"
+#include "tenet/error.hpp"
+#include "tenet/llm/kernel_name.hpp"
+
+namespace tenet::input {
+namespace {
+
+using llm::MatmulShape;
+using nlohmann::json;
+
+const char* kTextForm = "`<kernel>: <batch>, <M>, <N>, <K>` with positive integers";
+
+std::string line_where(std::int64_t line) { return "line " + std::to_string(line); }
+
+std::string excerpt(std::string_view text) {
+  if (text.size() <= 60) return std::string(text);
+  return std::string(text.substr(0, 57)) + "...";
+}
+
+std::string_view trim(std::string_view s) {
+  const char* space = " \t\r\n\f\v";
+  const std::size_t first = s.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+// ---- text lines -------------------------------------------------------------------------------
+
+std::optional<std::int64_t> parse_positive(std::string_view text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value <= 0) return std::nullopt;
+  return value;
+}
+
+// Where a line is, for errors (the "line N" text is only built when an error is thrown).
+struct LineSite {
+  const std::string& file;
+  std::int64_t number;
+  [[noreturn]] void fail(const char* code, const std::string& message) const {
+    throw InputError(code, file, line_where(number), message);
+  }
+};
+
+constexpr std::size_t kMaxExtents = 8;
+
+struct Extents {
+  std::array<std::int64_t, kMaxExtents> values{};
+  std::size_t size = 0;
+};
+
+Extents parse_extents(std::string_view list, const LineSite& at, std::string_view line) {
+  Extents extents;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    const std::string_view item = trim(list.substr(start, end - start));
+    const auto value = parse_positive(item);
+    if (!value) {
+      at.fail(error_code::kParse, "expected " + std::string(kTextForm) + "; '" + excerpt(item) +
+                                      "' is not a positive 64-bit integer in '" + excerpt(line) +
+                                      "'");
+    }
+    if (extents.size == kMaxExtents) {
+      at.fail(error_code::kParse, "expected " + std::string(kTextForm) + ", got more than " +
+                                      std::to_string(kMaxExtents) + " numbers");
+    }
+    extents.values[extents.size++] = *value;
+    start = end + 1;
+  }
+  return extents;
+}
+
+MatmulShape parse_text_line(std::string_view line, const LineSite& at) {
+  const std::size_t colon = line.rfind(':');
+  const std::string_view kernel =
+      colon == std::string_view::npos ? "" : trim(line.substr(0, colon));
+  if (kernel.empty()) {
+    at.fail(error_code::kParse,
+            "expected " + std::string(kTextForm) + ", got '" + excerpt(line) + "'");
+  }
+  const Extents e = parse_extents(line.substr(colon + 1), at, line);
+  if (e.size < 3) {
+    at.fail(error_code::kParse, "expected " + std::string(kTextForm) + " (at least M, N, K), got " +
+                                    std::to_string(e.size) + " number(s) in '" + excerpt(line) +
+                                    "'");
+  }
+  MatmulShape s;
+  s.name = std::string(kernel);
+  for (std::size_t i = 0; i + 3 < e.size; ++i) {
+    if (__builtin_mul_overflow(s.batch, e.values[i], &s.batch)) {
+      at.fail(error_code::kOverflow,
+              "the batch (product of the leading extents) does not fit in "
+              "64 bits in '" +
+                  excerpt(line) + "'");
+    }
+  }
+  s.m = e.values[e.size - 3];
+  s.n = e.values[e.size - 2];
+  s.k = e.values[e.size - 1];
+  return s;
+}
+
+// ---- JSON lines -------------------------------------------------------------------------------
+
+struct JsonField {
+  const std::string& file;
+  std::int64_t line;
+  std::string where(const std::string& key) const {
+    return line_where(line) + (key.empty() ? "" : ", /" + key);
+  }
+  [[noreturn]] void fail(const char* code, const std::string& key, const std::string& msg) const {
+    throw InputError(code, file, where(key), msg);
+  }
+};
+
+std::int64_t json_int(const json& v, const JsonField& at, const std::string& key,
+                      std::int64_t minimum,
+                      std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) {
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    at.fail(error_code::kOverflow, key, "value " + v.dump() + " does not fit in 64 bits");
+  }
+  if (!v.is_number_integer()) {
+    at.fail(error_code::kType, key, "expected an integer, got " + excerpt(v.dump()));
+  }
+  const std::int64_t value = v.get<std::int64_t>();
+  if (value < minimum || value > maximum) {
+    at.fail(error_code::kRange, key,
+            "expected an integer >= " + std::to_string(minimum) +
+                (maximum < std::numeric_limits<std::int64_t>::max()
+                     ? " and <= " + std::to_string(maximum)
+                     : std::string()) +
+                ", got " + std::to_string(value));
+  }
+  return value;
+}
+
+bool json_bool(const json& v, const JsonField& at, const std::string& key) {
+  if (!v.is_boolean())
+    at.fail(error_code::kType, key, "expected true or false, got " + excerpt(v.dump()));
+  return v.get<bool>();
+}
+
+std::string json_string(const json& v, const JsonField& at, const std::string& key) {
+  if (!v.is_string())
+    at.fail(error_code::kType, key, "expected a string, got " + excerpt(v.dump()));
+  return v.get<std::string>();
+}
+
+template <typename T>
+T json_enum(const json& v, const JsonField& at, const std::string& key,
+            T (*parse)(const std::string&)) {
+  const std::string text = json_string(v, at, key);
+  try {
+    return parse(text);
+  } catch (const InputError& e) {
+    throw InputError(e.code(), at.file, at.where(key), e.message());
+  }
+}
+
+// A JSON record being read: the shape and whether the record gave the layout.
+struct Record {
+  MatmulShape shape;
+  std::optional<llm::Layout> layout;
+};
+
+using FieldReader = void (*)(const json& value, const JsonField& at, const std::string& key,
+                             Record& r);
+
+struct FieldEntry {
+  const char* key;
+  FieldReader read;
+};
+
+constexpr std::int64_t kMaxEpilogueOps = 1 << 20;
+
+// The accepted keys of a record, in the order of the schema.
+const FieldEntry kFields[] = {
+    {"kernel", [](auto& v, auto& at, auto& k, Record& r) { r.shape.name = json_string(v, at, k); }},
+    {"batch", [](auto& v, auto& at, auto& k, Record& r) { r.shape.batch = json_int(v, at, k, 1); }},
+    {"M", [](auto& v, auto& at, auto& k, Record& r) { r.shape.m = json_int(v, at, k, 1); }},
+    {"N", [](auto& v, auto& at, auto& k, Record& r) { r.shape.n = json_int(v, at, k, 1); }},
+    {"K", [](auto& v, auto& at, auto& k, Record& r) { r.shape.k = json_int(v, at, k, 1); }},
+    {"count", [](auto& v, auto& at, auto& k, Record& r) { r.shape.count = json_int(v, at, k, 1); }},
+    {"phase", [](auto& v, auto& at, auto& k,
+                 Record& r) { r.shape.phase = json_enum(v, at, k, llm::parse_phase); }},
+    {"layout", [](auto& v, auto& at, auto& k,
+                  Record& r) { r.layout = json_enum(v, at, k, llm::parse_layout); }},
+    {"b_operand",
+     [](auto& v, auto& at, auto& k, Record& r) {
+       r.shape.b_operand = json_enum(v, at, k, llm::parse_operand_kind);
+     }},
+    {"weights_quantized", [](auto& v, auto& at, auto& k,
+                             Record& r) { r.shape.weights_quantized = json_bool(v, at, k); }},
+    {"epilogue_ops",
+     [](auto& v, auto& at, auto& k, Record& r) {
+       r.shape.epilogue_ops = static_cast<int>(json_int(v, at, k, 0, kMaxEpilogueOps));
+     }},
+    {"quant", [](auto& v, auto& at, auto& k, Record& r) { r.shape.quant = json_string(v, at, k); }},
+    {"in_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.in = json_string(v, at, k); }},
+    {"w_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.w = json_string(v, at, k); }},
+    {"out_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.out = json_string(v, at, k); }},
+    {"accum_dtype",
+     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.accum = json_string(v, at, k); }},
+};
+
+std::string accepted_keys() {
+  std::string keys;
+  for (const FieldEntry& f : kFields) keys += (keys.empty() ? "" : ", ") + std::string(f.key);
+  return keys;
+}
+
+void apply_field(const std::string& key, const json& value, const JsonField& at, Record& r) {
+  for (const FieldEntry& f : kFields) {
+    if (key == f.key) return f.read(value, at, key, r);
+  }
+  at.fail(error_code::kUnknownField, key,
+          "unknown field '" + key + "' (expected " + accepted_keys() + ")");
+}
+
+void require_fields(const json& doc, const JsonField& at) {
+  for (const char* key : {"kernel", "M", "N", "K"}) {
+    if (!doc.contains(key)) {
+      at.fail(error_code::kMissingField, key, std::string("missing '") + key + "' in the record");
+    }
+  }
+}
+
+MatmulShape parse_json_dom(std::string_view line, const std::string& file, std::int64_t number,
+                           bool& layout_given) {
+  const JsonField at{file, number};
+  json doc;
+  try {
+    doc = json::parse(line.begin(), line.end());
+  } catch (const json::parse_error& e) {
+    at.fail(error_code::kParse, "", std::string("not a valid JSON record: ") + e.what());
+  }
+  if (!doc.is_object())
+    at.fail(error_code::kType, "", "expected a JSON object, got " + excerpt(doc.dump()));
+  require_fields(doc, at);
+  Record r;
+  for (const auto& [key, value] : doc.items()) apply_field(key, value, at, r);
+  if (r.shape.name.empty())
+    at.fail(error_code::kRange, "kernel", "expected a non-empty kernel name");
+  layout_given = r.layout.has_value();
+  if (r.layout) r.shape.layout = *r.layout;
+  return r.shape;
+}
+
+// ---- JSON lines, fast path --------------------------------------------------------------------
+
+using io::detail::FlatValue;
+
+bool flat_int(const FlatValue& v, std::int64_t minimum, std::int64_t maximum, std::int64_t& out) {
+  if (v.kind != FlatValue::Kind::kInteger || v.integer < minimum || v.integer > maximum) {
+    return false;
+  }
+  out = v.integer;
+  return true;
+}
+
+bool flat_positive(const FlatValue& v, std::int64_t& out) {
+  return flat_int(v, 1, std::numeric_limits<std::int64_t>::max(), out);
+}
+
+bool flat_string(const FlatValue& v, std::string& out) {
+  if (v.kind != FlatValue::Kind::kString) return false;
+  out.assign(v.text);
+  return true;
+}
+
+template <typename T>
+bool flat_enum(const FlatValue& v, T (*parse)(const std::string&), T& out) {
+  if (v.kind != FlatValue::Kind::kString) return false;
+  try {
+    out = parse(std::string(v.text));
+  } catch (const InputError&) {
+    return false;
+  }
+  return true;
+}
+
+using FlatReader = bool (*)(const FlatValue& v, Record& r);
+
+struct FlatEntry {
+  std::string_view key;
+  FlatReader read;
+};
+
+// The same keys and checks as kFields; false = let the full parser report it.
+const FlatEntry kFlatFields[] = {
+    {"kernel", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.name); }},
+    {"batch", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.batch); }},
+    {"M", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.m); }},
+    {"N", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.n); }},
+    {"K", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.k); }},
+    {"count", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.count); }},
+    {"phase",
+     [](const FlatValue& v, Record& r) { return flat_enum(v, llm::parse_phase, r.shape.phase); }},
+    {"layout",
+     [](const FlatValue& v, Record& r) {
+       llm::Layout layout = llm::Layout::kNT;
+       if (!flat_enum(v, llm::parse_layout, layout)) return false;
+       r.layout = layout;
+       return true;
+     }},
+    {"b_operand",
+     [](const FlatValue& v, Record& r) {
+       return flat_enum(v, llm::parse_operand_kind, r.shape.b_operand);
+     }},
+    {"weights_quantized",
+     [](const FlatValue& v, Record& r) {
+       if (v.kind != FlatValue::Kind::kBoolean) return false;
+       r.shape.weights_quantized = v.boolean;
+       return true;
+     }},
+    {"epilogue_ops",
+     [](const FlatValue& v, Record& r) {
+       std::int64_t ops = 0;
+       if (!flat_int(v, 0, kMaxEpilogueOps, ops)) return false;
+       r.shape.epilogue_ops = static_cast<int>(ops);
+       return true;
+     }},
+    {"quant", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.quant); }},
+    {"in_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.in); }},
+    {"w_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.w); }},
+    {"out_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.out); }},
+    {"accum_dtype",
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.accum); }},
+};
+
+bool apply_flat_member(const io::detail::FlatMember& m, Record& r) {
+  for (const FlatEntry& f : kFlatFields) {
+    if (m.key == f.key) return f.read(m.value, r);
+  }
+  return false;  // unknown key
+}
+
+bool has_required_keys(const io::detail::FlatObject& o) {
+  int found = 0;
+  for (std::size_t i = 0; i < o.size; ++i) {
+    const std::string_view k = o.members[i].key;
+    found += k == "kernel" || k == "M" || k == "N" || k == "K";
+  }
+  return found == 4;  // keys are distinct
+}
+
+std::optional<MatmulShape> parse_json_fast(std::string_view line, bool& layout_given) {
+  io::detail::FlatObject o;
+  if (!io::detail::scan_flat_object(line, o) || !has_required_keys(o)) return std::nullopt;
+  Record r;
+  for (std::size_t i = 0; i < o.size; ++i) {
+    if (!apply_flat_member(o.members[i], r)) return std::nullopt;
+  }
+  if (r.shape.name.empty()) return std::nullopt;
+  layout_given = r.layout.has_value();
+  if (r.layout) r.shape.layout = *r.layout;
+  return std::move(r.shape);
+}
+
+// Kernel traits by name: a log repeats a few kernel names millions of times.
+class TraitsCache {
+ public:
+  const llm::KernelTraits& get(const std::string& kernel) {
+    auto it = cache_.find(kernel);
+    if (it != cache_.end()) return it->second;
+    if (cache_.size() >= kMaxNames) {
+      last_ = llm::interpret_kernel_name(kernel);
+      return last_;
+    }
+    return cache_.emplace(kernel, llm::interpret_kernel_name(kernel)).first->second;
+  }
+
+ private:
+  static constexpr std::size_t kMaxNames = 4096;
+  std::unordered_map<std::string, llm::KernelTraits> cache_;
+  llm::KernelTraits last_;
+};
+
+// The kernel name fills in what the record does not say.
+void apply_kernel_traits(MatmulShape& s, bool layout_given, const llm::KernelTraits& t,
+                         const LineSite& at) {
+  if (!s.weights_quantized) s.weights_quantized = t.weights_quantized;
+  if (s.epilogue_ops == 0) s.epilogue_ops = t.epilogue_ops;
+  if (layout_given) return;
+  if (!t.layout) {
+    at.fail(error_code::kMissingField, "the kernel name '" + excerpt(s.name) +
+                                           "' has no NT_matmul/matmul piece to tell the layout; "
+                                           "write a JSON record with \"layout\": \"NT\" or \"NN\"");
+  }
+  s.layout = *t.layout;
+}
+
+bool starts_json(std::string_view line) { return !line.empty() && line.front() == '{'; }
+
+MatmulShape parse_json(std::string_view text, const LineSite& at, bool& layout_given) {
+  if (auto fast = parse_json_fast(text, layout_given)) return std::move(*fast);
+  return parse_json_dom(text, at.file, at.number, layout_given);
+}
+
+MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& at,
+                       TraitsCache& traits) {
+  const std::string_view text = trim(line);
+  const bool json =
+      format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
+  bool layout_given = false;
+  MatmulShape s = json ? parse_json(text, at, layout_given) : parse_text_line(text, at);
+  apply_kernel_traits(s, layout_given, traits.get(s.name), at);
+  return s;
+}
+
+// ---- streaming --------------------------------------------------------------------------------
+
+// Reads lines of at most `max_bytes` bytes; longer lines are reported and skipped to their end.
+class LineReader {
+ public:
+  LineReader(std::istream& in, std::size_t max_bytes) : in_(in), max_(max_bytes), buf_(1 << 16) {}
+
+  // false at end of input; else `line` holds the line without '\n' and `too_long` says
+  // whether it was cut.
+  bool next(std::string& line, bool& too_long) {
+    line.clear();
+    too_long = false;
+    bool any = false;
+    while (true) {
+      if (pos_ == len_ && !refill()) return any;
+      any = true;
+      const char* start = buf_.data() + pos_;
+      const void* nl = std::memchr(start, '\n', len_ - pos_);
+      const std::size_t n = nl ? static_cast<const char*>(nl) - start : len_ - pos_;
+      append(start, n, line, too_long);
+      pos_ += n;
+      if (nl) {
+        ++pos_;
+        return true;
+      }
+    }
+  }
+
+ private:
+  bool refill() {
+    in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    len_ = static_cast<std::size_t>(in_.gcount());
+    pos_ = 0;
+    return len_ > 0;
+  }
+  void append(const char* p, std::size_t n, std::string& line, bool& too_long) const {
+    if (too_long) return;
+    if (line.size() + n > max_) {
+      too_long = true;
+      return;
+    }
+    line.append(p, n);
+  }
+
+  std::istream& in_;
+  std::size_t max_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, len_ = 0;
+};
+
+// Distinct entries, found through a hash set of indices into `entries` (no key copies).
+class Aggregator {
+ public:
+  explicit Aggregator(std::vector<MatmulShape>& entries)
+      : entries_(entries), index_(64, Hash{this}, Equal{this}) {}
+
+  // Index of the entry equal to `s` (name and call), or nothing.
+  std::optional<std::size_t> find(const MatmulShape& s) {
+    probe_ = &s;
+    auto it = index_.find(kProbe);
+    probe_ = nullptr;
+    if (it == index_.end()) return std::nullopt;
+    return *it;
+  }
+  void insert(MatmulShape s) {
+    entries_.push_back(std::move(s));
+    index_.insert(entries_.size() - 1);
+  }
+
+ private:
+  static constexpr std::size_t kProbe = std::numeric_limits<std::size_t>::max();
+  const MatmulShape& at(std::size_t i) const { return i == kProbe ? *probe_ : entries_[i]; }
+
+  struct Hash {
+    const Aggregator* self;
+    std::size_t operator()(std::size_t i) const {
+      const MatmulShape& s = self->at(i);
+      std::size_t h = std::hash<std::string>()(s.name);
+      for (std::int64_t v : {s.batch, s.m, s.n, s.k})
+        h = h * 1000003u ^ std::hash<std::int64_t>()(v);
+      return h;
+    }
+  };
+  struct Equal {
+    const Aggregator* self;
+    bool operator()(std::size_t a, std::size_t b) const {
+      const MatmulShape& x = self->at(a);
+      const MatmulShape& y = self->at(b);
+      return x.name == y.name && llm::same_call(x, y);
+    }
+  };
+
+  std::vector<MatmulShape>& entries_;
+  const MatmulShape* probe_ = nullptr;
+  std::unordered_set<std::size_t, Hash, Equal> index_;
+};
+
+class LogIngest {
+ public:
+  LogIngest(const std::string& file, const LogReadOptions& options)
+      : options_(options), aggregator_(log_.entries) {
+    log_.file = file;
+  }
+
+  void line(std::string_view text, bool too_long) {
+    const std::int64_t number = ++log_.lines;
+    if (number == 1 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 BOM
+    text = trim(text);
+    if (!too_long && text.empty()) return;
+    std::optional<MatmulShape> record;
+    try {
+      if (too_long) {
+        throw InputError(error_code::kParse, log_.file, line_where(number),
+                         "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
+      }
+      record = parse_line(text, options_.format, LineSite{log_.file, number}, traits_);
+    } catch (const InputError& e) {
+      if (!options_.lenient) throw;
+      skip(number, e);
+      return;
+    }
+    add(std::move(*record), number, starts_json(text));
+  }
+
+  WorkloadLog finish() { return std::move(log_); }
+
+ private:
+  void add(MatmulShape s, std::int64_t number, bool json) {
+    ++log_.records;
+    ++(json ? log_.json_records : log_.text_records);
+    log_.calls += llm::Integer(static_cast<long>(s.count));
+    if (auto i = aggregator_.find(s)) {
+      MatmulShape& e = log_.entries[*i];
+      e.count = llm::detail::checked_add(e.count, s.count, log_.file, line_where(number),
+                                         "count of " + excerpt(e.name));
+      return;
+    }
+    if (log_.entries.size() >= options_.max_distinct) {
+      throw InputError(error_code::kRange, log_.file, line_where(number),
+                       "more than " + std::to_string(options_.max_distinct) +
+                           " distinct matmul calls (raise LogReadOptions::max_distinct)");
+    }
+    aggregator_.insert(std::move(s));
+  }
+
+  void skip(std::int64_t number, const InputError& e) {
+    ++log_.skipped;
+    if (log_.skipped_lines.size() < options_.max_reported_skips)
+      log_.skipped_lines.push_back(number);
+    if (log_.first_skip_reason.empty()) log_.first_skip_reason = e.what();
+  }
+
+  const LogReadOptions& options_;
+  WorkloadLog log_;
+  Aggregator aggregator_;
+  TraitsCache traits_;
+};
+
+}  // namespace
+
+const char* to_string(LogFormat f) {
+  switch (f) {
+    case LogFormat::kAuto:
+      return "auto";
+    case LogFormat::kText:
+      return "text";
+    case LogFormat::kJsonl:
+      return "jsonl";
+  }
+  throw InternalError("bad LogFormat");
+}
+
+LogFormat parse_log_format(const std::string& name) {
+  if (name == "auto") return LogFormat::kAuto;
+  if (name == "text") return LogFormat::kText;
+  if (name == "jsonl") return LogFormat::kJsonl;
+  throw InputError(error_code::kUnknownName, "", "",
+                   "unknown log format '" + name + "' (expected auto, text or jsonl)");
+}
+
+MatmulShape parse_log_line(const std::string& line, LogFormat format, const std::string& file,
+                           std::int64_t line_number) {
+  TraitsCache traits;
+  return parse_line(line, format, LineSite{file, line_number}, traits);
+}
+
+WorkloadLog read_workload_log(std::istream& in, const std::string& file,
+                              const LogReadOptions& options) {
+  LogIngest ingest(file, options);
+  LineReader reader(in, options.max_line_bytes);
+  std::string line;
+  bool too_long = false;
+  while (reader.next(line, too_long)) ingest.line(line, too_long);
+  if (in.bad()) throw InputError(error_code::kIo, file, "", "read error");
+  return ingest.finish();
+}
+
+WorkloadLog read_workload_log_file(const std::string& path, const LogReadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the log for reading");
+  return read_workload_log(in, path, options);
+}
+
+namespace detail {
+
+llm::MatmulShape parse_json_record(std::string_view line, const std::string& file,
+                                   std::int64_t number, bool& layout_given) {
+  return parse_json_dom(line, file, number, layout_given);
+}
+
+std::optional<llm::MatmulShape> parse_json_record_fast(std::string_view line, bool& layout_given) {
+  return parse_json_fast(line, layout_given);
+}
+
+}  // namespace detail
+
+}  // namespace tenet::input

@@ -1,0 +1,297 @@
+// evaluate_layer / make_layer_evaluator: the seam rules (which quantization applies to B, batch,
+// layout, logged flags) checked against direct calls of the quantized hardware model.
+#include "layer_request.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/tiling_search.hpp"
+#include "tenet/quant/quant_json.hpp"
+
+using namespace tenet;
+using namespace tenet::llm;
+using mapping::Dataflow;
+
+namespace {
+
+Integer big(long long v) { return Integer(static_cast<long>(v)); }
+
+MatmulShape weight_shape(std::int64_t m, std::int64_t n, std::int64_t k) {
+  MatmulShape s;
+  s.name = "proj";
+  s.m = m, s.n = n, s.k = k;
+  return s;
+}
+
+MatmulShape kv_shape(std::int64_t batch, std::int64_t m, std::int64_t n, std::int64_t k,
+                     Layout layout) {
+  MatmulShape s = weight_shape(m, n, k);
+  s.name = layout == Layout::kNT ? "qk" : "pv";
+  s.batch = batch;
+  s.layout = layout;
+  s.b_operand = OperandKind::kKvCache;
+  return s;
+}
+
+bool has_tensor(const quant::QuantHwResult& r, const std::string& name) {
+  for (const auto& t : r.traffic)
+    if (t.name == name) return true;
+  return false;
+}
+
+const arch::Accelerator& scalable() {
+  static const arch::Accelerator acc = arch::load_accelerator_preset("scalable-32x32");
+  return acc;
+}
+
+}  // namespace
+
+TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 example)") {
+  const auto q4 = quant::load_preset("q4f16_1");
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, q4,
+                                       weight_shape(1, 1024, 1024)));
+  CHECK(e.product.tensor("B").dram_bytes == 524288);
+  CHECK(e.product.tensor("B.scale").dram_bytes == 65536);
+  CHECK(e.cost.dram_bytes == big(e.product.dram_bytes));
+  CHECK(e.cost.sram_bytes == big(e.product.sram_bytes));
+  CHECK(e.cost.cycles == big(e.product.total_cycles + 1));
+  CHECK(e.cost.energy_pj == Approx(e.product.energy.total()));
+  CHECK(e.cost.bound == quant::to_string(e.product.bound));
+  // No throughput in the preset: the default unit (one element per array column per cycle).
+  CHECK(e.options.dequant_elements_per_cycle == 32);
+  CHECK(default_dequant_rate(scalable(), Dataflow::kInputStationary) == scalable().rows());
+
+  const auto f16 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                         quant::load_preset("q0f16"), weight_shape(1, 1024, 1024)));
+  CHECK(f16.product.tensor("B").dram_bytes == 2097152);
+}
+
+TEST_CASE("evaluate_layer equals evaluate_quant_gemm with the same options") {
+  const auto scheme = quant::load_preset("awq_w4a16_g128");
+  const auto shape = weight_shape(37, 200, 300);
+  quant::QuantHwOptions q;
+  q.choose_tiling = true;
+  q.dequant_elements_per_cycle = 8;
+  q.apply.b_layout = quant::BLayout::kNK;
+  const auto direct = quant::evaluate_quant_gemm(scalable(), {37, 200, 300}, scheme,
+                                                 Dataflow::kWeightStationary, q);
+  tenet::test::LayerOptions o;
+  o.dequant_elements_per_cycle = 8;
+  const LayerCost c = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o)).cost;
+  CHECK(c.cycles == big(direct.total_cycles + 1));
+  CHECK(c.dram_bytes == big(direct.dram_bytes));
+  CHECK(c.energy_pj == Approx(direct.energy.total()));
+  CHECK(c.utilization > 0);
+  CHECK(c.utilization <= 1);
+}
+
+TEST_CASE("tenet::test::LayerOptions.tiling_objective reaches hw::choose_tiling") {
+  // 100x200x300 on systolic-8x8 (os): the latency and DRAM-traffic optima differ.
+  const auto acc = arch::load_accelerator_preset("systolic-8x8");
+  const auto flow = Dataflow::kOutputStationary;
+  for (const char* name : {"q0f16", "q4f16_1"}) {
+    const auto scheme = quant::load_preset(name);
+    std::vector<mapping::Tiling> chosen;
+    for (const hw::TilingObjective objective :
+         {hw::TilingObjective::kLatency, hw::TilingObjective::kEnergy,
+          hw::TilingObjective::kDramBytes, hw::TilingObjective::kEdp}) {
+      INFO(name << " " << hw::to_string(objective));
+      tenet::test::LayerOptions o;
+      o.tiling_objective = objective;
+      const auto e = tenet::eval::evaluate(tenet::test::layer_request(acc, flow, scheme, weight_shape(100, 200, 300), o));
+      CHECK(e.options.tiling_objective == objective);
+      CHECK(e.options.choose_tiling);
+      CHECK(e.product.hw.tiling ==
+            hw::choose_tiling(acc, e.product.problem, flow, e.options.hw, {objective}));
+      chosen.push_back(e.product.hw.tiling);
+    }
+    CHECK_FALSE(chosen[0] == chosen[2]);  // latency and dram_bytes choose differently here
+  }
+  // make_layer_evaluator: EvaluatorSpec::tiling_objective by name.
+  EvaluatorSpec spec;
+  spec.arch = "systolic-8x8";
+  spec.tiling_objective = "dram_bytes";
+  tenet::test::LayerOptions o;
+  o.tiling_objective = hw::TilingObjective::kDramBytes;
+  const MatmulShape s = weight_shape(100, 200, 300);
+  const auto q0 = quant::load_preset("q0f16");
+  CHECK(make_layer_evaluator(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
+  CHECK_FALSE(make_layer_evaluator(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
+}
+
+TEST_CASE("batch products run one after another: cycles, bytes, energy x batch") {
+  const auto scheme = quant::load_preset("kv_int8");
+  for (std::int64_t batch : {1, 3, 8}) {
+    const auto one = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
+                                           kv_shape(1, 4, 77, 64, Layout::kNT)));
+    const auto many = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
+                                            kv_shape(batch, 4, 77, 64, Layout::kNT)));
+    const Integer b(static_cast<long>(batch));
+    CHECK(many.cost.cycles == one.cost.cycles * b);
+    CHECK(many.cost.dram_bytes == one.cost.dram_bytes * b);
+    CHECK(many.cost.sram_bytes == one.cost.sram_bytes * b);
+    CHECK(many.cost.energy_pj == Approx(one.cost.energy_pj * static_cast<double>(batch)));
+    CHECK(many.cost.utilization == one.cost.utilization);
+    CHECK(many.cost.bound == one.cost.bound);
+  }
+}
+
+TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
+  const auto scheme = quant::load_preset("kv_int8");  // int8, one fp16 scale per token
+  const auto qk = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
+                                        kv_shape(2, 4, 77, 64, Layout::kNT)));
+  CHECK(qk.scheme.apply.b == quant::BOperand::kKvCache);
+  CHECK(qk.scheme.apply.kv_token_axis == quant::KvTokenAxis::kN);
+  CHECK(qk.product.tensor("B").bits == 8);
+  CHECK(qk.product.costs.tensor("B.scale").elements == 77);  // one per token = N
+  const auto pv = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
+                                        kv_shape(2, 4, 64, 77, Layout::kNN)));
+  CHECK(pv.scheme.apply.kv_token_axis == quant::KvTokenAxis::kK);
+  CHECK(pv.product.costs.tensor("B.scale").elements == 77);  // tokens = K
+  // The weights of the same scheme are not quantized.
+  const auto w = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
+                                       weight_shape(4, 64, 77)));
+  CHECK(w.product.tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(w.product, "B.scale"));
+}
+
+TEST_CASE("KV cache without a kv_cache section: the activations' format") {
+  const auto q4 =
+      tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
+                            kv_shape(1, 4, 50, 64, Layout::kNT)));
+  CHECK(q4.product.tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(q4.product, "B.scale"));
+  CHECK(q4.product.placement == quant::DequantPlacement::kNone);
+  // SmoothQuant: int8 activations with a dynamic per-token scale -> int8 KV, per-token scale.
+  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                        quant::load_preset("smoothquant_w8a8"),
+                                        kv_shape(1, 4, 50, 64, Layout::kNT)));
+  CHECK(sq.product.tensor("B").bits == 8);
+  CHECK(sq.product.costs.tensor("B.scale").elements == 50);
+  CHECK(sq.product.hw.precision == "int8");
+}
+
+TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
+  MatmulShape s = kv_shape(1, 8, 40, 16, Layout::kNN);
+  s.b_operand = OperandKind::kActivation;
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                       quant::load_preset("kv_int8"), s));
+  CHECK(e.product.tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(e.product, "B.scale"));
+}
+
+TEST_CASE("logged weights_quantized=false: unquantized weights only for dequantizing schemes") {
+  MatmulShape s = weight_shape(5, 96, 128);
+  s.weights_quantized = false;
+  const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                        quant::load_preset("q4f16_1"), s));
+  CHECK(q4.product.tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(q4.product, "B.scale"));
+  CHECK(q4.product.dequant_cycles == 0);
+  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                        quant::load_preset("smoothquant_w8a8"), s));
+  CHECK(sq.product.tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
+  s.weights_quantized = true;
+  const auto q4q = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                         quant::load_preset("q4f16_1"), s));
+  CHECK(q4q.product.tensor("B").bits == 4);
+}
+
+TEST_CASE("layout NT / NN does not change the cost of a weight matmul") {
+  for (const char* name : {"q0f16", "q4f16_1", "gptq_w4a16_g128", "smoothquant_w8a8"}) {
+    const auto scheme = quant::load_preset(name);
+    MatmulShape nt = weight_shape(17, 300, 260), nn = nt;
+    nn.layout = Layout::kNN;
+    CHECK(tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nt)).cost ==
+          tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nn)).cost);
+  }
+}
+
+TEST_CASE("epilogue ops add energy only: one add at the output type per op and element") {
+  const auto scheme = quant::load_preset("q0f16");
+  MatmulShape s = weight_shape(3, 64, 64);
+  const LayerCost plain = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s)).cost;
+  s.epilogue_ops = 2;
+  s.batch = 1;
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s));
+  CHECK(e.cost.cycles == plain.cycles);
+  CHECK(e.epilogue_energy_pj == Approx(2 * 3 * 64 * 0.4));  // fp16 add: 0.4 pJ
+  CHECK(e.cost.energy_pj == Approx(plain.energy_pj + e.epilogue_energy_pj));
+}
+
+TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
+  const CostModel def = make_layer_evaluator({});
+  CHECK(def.clock_hz == 1e9);
+  CHECK(def.description.find("scalable-32x32") != std::string::npos);
+  const MatmulShape s = weight_shape(1, 512, 512);
+  CHECK(def.evaluate(s) ==
+        tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q0f16"), s)).cost);
+
+  EvaluatorSpec spec;
+  spec.arch = "tpu-v1";
+  spec.array = "64x64";
+  spec.dataflow = "ws";
+  spec.quant = "smoothquant_w8a8";
+  const CostModel tpu = make_layer_evaluator(spec);
+  CHECK(tpu.clock_hz == Approx(700e6));
+  const auto acc = arch::with_array_shape(arch::load_accelerator_preset("tpu-v1"), 64, 64);
+  CHECK(tpu.evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, Dataflow::kWeightStationary,
+                                          quant::load_preset("smoothquant_w8a8"), s)).cost);
+
+  // A log record's scheme is used when --quant is not given.
+  MatmulShape logged = s;
+  logged.quant = "q4f16_1";
+  CHECK(def.evaluate(logged) == tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                               quant::load_preset("q4f16_1"), logged)).cost);
+
+  auto where_of = [](const EvaluatorSpec& bad) {
+    try {
+      make_layer_evaluator(bad);
+    } catch (const InputError& e) {
+      return e.where();
+    }
+    return std::string("no error");
+  };
+  // Each case sets text options of a default spec; the error is located on the option.
+  using Field = std::string EvaluatorSpec::*;
+  struct Case {
+    std::vector<std::pair<Field, const char*>> set;
+    const char* where;
+  };
+  const Case cases[] = {
+      {{{&EvaluatorSpec::arch, "no-such-accelerator"}}, "--arch"},
+      {{{&EvaluatorSpec::dataflow, "diagonal"}}, "--dataflow"},
+      {{{&EvaluatorSpec::quant, "q9f99"}}, "--quant"},
+      {{{&EvaluatorSpec::timing, "tenet"}}, "--timing"},
+      {{{&EvaluatorSpec::array, "0x4"}}, "--array"},
+      {{{&EvaluatorSpec::tile, "12xbad"}}, "--tile"},
+      {{{&EvaluatorSpec::tiling_objective, "fastest"}}, "--tiling-objective"},
+      {{{&EvaluatorSpec::tile, "8x8x8"}, {&EvaluatorSpec::tiling_objective, "energy"}},
+       "--tiling-objective"},  // nothing to choose
+  };
+  for (const Case& c : cases) {
+    EvaluatorSpec bad;
+    for (const auto& [field, value] : c.set) bad.*field = value;
+    CHECK(where_of(bad) == c.where);
+  }
+}
+
+TEST_CASE("arch presets: by name, by file, unknown names listed") {
+  const auto names = arch::accelerator_preset_names();
+  CHECK(std::find(names.begin(), names.end(), arch::kDefaultAccelerator) != names.end());
+  const auto by_file = arch::load_accelerator_preset(std::string(TENET_SOURCE_DIR) +
+                                                     "/configs/arch/systolic-8x8.json");
+  CHECK(by_file == arch::load_accelerator_preset("systolic-8x8"));
+  try {
+    arch::load_accelerator_preset("systolic-9x9");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.code() == error_code::kUnknownName);
+    CHECK(e.message().find("systolic-8x8") != std::string::npos);
+  }
+  CHECK_THROWS_AS(arch::load_accelerator_preset("missing/dir/x.json"), InputError);
+}

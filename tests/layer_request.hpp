@@ -32,3 +32,40 @@ inline eval::Request layer_request(const arch::Accelerator& acc, mapping::Datafl
 }
 
 }  // namespace tenet::test
+
+namespace tenet::test {
+
+// The quantized GEMM C = A·B of the quant tests: B as `apply` says (weights, or the KV cache with
+// its token axis), run through the pipeline; the product of the evaluation.
+struct QuantGemmOptions {
+  quant::ApplyOptions apply;
+  mapping::Tiling tiling;      // 0 = whole dimension
+  bool choose_tiling = false;  // the tiling search instead
+  hw::Options hw;
+  long long dequant_elements_per_cycle = 0, dequant_ops_per_cycle = 0;
+};
+
+inline quant::QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc,
+                                                const mapping::GemmShape& shape,
+                                                const quant::QuantSpec& spec,
+                                                mapping::Dataflow dataflow,
+                                                const QuantGemmOptions& o = {}) {
+  llm::MatmulShape m;
+  m.name = "gemm";
+  m.m = shape.m, m.n = shape.n, m.k = shape.k;
+  if (o.apply.b == quant::BOperand::kKvCache) {
+    m.b_operand = llm::OperandKind::kKvCache;
+    m.layout = o.apply.kv_token_axis == quant::KvTokenAxis::kN ? llm::Layout::kNT : llm::Layout::kNN;
+  } else {
+    m.layout = o.apply.b_layout == quant::BLayout::kNK ? llm::Layout::kNT : llm::Layout::kNN;
+  }
+  LayerOptions lo;
+  lo.choose_tiling = o.choose_tiling;
+  lo.tiling = o.tiling;
+  lo.hw = o.hw;
+  lo.dequant_elements_per_cycle = o.dequant_elements_per_cycle;
+  lo.dequant_ops_per_cycle = o.dequant_ops_per_cycle;
+  return *eval::evaluate(layer_request(acc, dataflow, spec, m, lo)).product;
+}
+
+}  // namespace tenet::test

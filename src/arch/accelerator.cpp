@@ -362,7 +362,7 @@ Accelerator make_ideal_systolic(long long rows, long long cols) {
   try {
     return Accelerator(with_energy_defaults(std::move(spec)));
   } catch (const InputError& e) {
-    throw InputError(e.code(), "", "--array", e.message());
+    throw InputError(e.code(), "", "array", e.message());
   }
 }
 
@@ -373,7 +373,7 @@ Accelerator with_array_shape(const Accelerator& acc, long long rows, long long c
   try {
     return Accelerator(std::move(spec));
   } catch (const InputError& e) {
-    throw InputError(e.code(), "", "--array", e.message());
+    throw InputError(e.code(), "", "array", e.message());
   }
 }
 

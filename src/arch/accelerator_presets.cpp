@@ -30,7 +30,7 @@ Accelerator load_accelerator_preset(const std::string& name_or_file) {
   if (const auto file = io::find_config("arch", name_or_file)) return load_accelerator(*file);
   const std::string known = io::config_names_text("arch");
   throw InputError(
-      error_code::kUnknownName, "", "--arch",
+      error_code::kUnknownName, "", "arch",
       fmt::format("\"{}\" is neither a file nor an architecture preset (expected one "
                   "of: {})",
                   name_or_file, known.empty() ? "none found; set TENET_CONFIG_DIR" : known));

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <map>
+#include <set>
+#include <string>
 
 #include "cli/command.hpp"
 #include "tenet/error.hpp"
@@ -13,20 +14,18 @@
 namespace tenet::cli {
 
 std::string option_for_field(const std::string& field) {
-  // Request fields (eval/settings.hpp) -> the options that set them.
-  static const std::map<std::string, std::string> options{
-      {"arch", "--arch"},
-      {"array", "--array"},
-      {"dataflow", "--dataflow"},
-      {"quant", "--quant"},
-      {"timing", "--timing"},
-      {"tile", "--tile"},
-      {"loop_order", "--loop-order"},
-      {"tiling_objective", "--tiling-objective"},
-      {"dequant_rate", "--dequant-rate"},
-      {"dequant_ops_rate", "--dequant-ops-rate"}};
-  const auto it = options.find(field);
-  return it == options.end() ? "" : it->second;
+  // Request and command fields named by the library (eval/settings.hpp, llm generation options,
+  // sweep and search settings) -> the options that set them: "tiling_objective" ->
+  // "--tiling-objective".
+  static const std::set<std::string> fields{
+      "arch",   "array",   "dataflow", "dataflows", "quant",  "timing",      "tile",
+      "loop_order", "tiling_objective", "dequant_rate", "dequant_ops_rate", "format", "objective",
+      "gemm",   "batch",   "prompt",   "context",   "phase",  "threads",     "shard",
+      "resume", "out"};
+  if (!fields.count(field)) return "";
+  std::string option = "--" + field;
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
 }
 
 InputError with_option_names(const InputError& e) {

@@ -21,9 +21,15 @@ void resolve_inputs(const Request& r) {
   if (r.problem) return;
   if (!r.accelerator) throw InternalError("eval::evaluate: a matmul request needs an accelerator");
   const llm::MatmulShape& s = r.matmul;
-  if (s.batch < 1 || s.m < 1 || s.n < 1 || s.k < 1)
+  if (s.batch < 1)
     throw InputError(error_code::kRange, "", s.name.empty() ? "matmul" : s.name,
-                     "expected batch, M, N, K >= 1");
+                     "expected batch >= 1, got " + std::to_string(s.batch));
+  try {
+    mapping::check_gemm_shape(gemm_shape(s));
+  } catch (const InputError& e) {  // placed on the matmul, which names M, N or K
+    if (s.name.empty() || s.name == "gemm") throw;
+    throw InputError(e.code(), "", s.name, e.message());
+  }
 }
 
 // ---- build the workload (relation-centric view) ---------------------------------------------

@@ -38,7 +38,7 @@ void validate(const GemmProblem& p) {
   const char* names[] = {"m", "n", "k"};
   for (int d = 0; d < 3; ++d)
     if (sizes[d] <= 0)
-      throw InputError(error_code::kRange, "", "--gemm",
+      throw InputError(error_code::kRange, "", "gemm",
                        fmt::format("expected {} > 0, got {}", names[d], sizes[d]));
   if (p.operands.empty())
     throw InputError(error_code::kUsage, "", "operands", "a GEMM needs at least one operand");

@@ -336,7 +336,7 @@ ReportFormat parse_report_format(const std::string& name) {
   if (name == "table") return ReportFormat::kTable;
   if (name == "json") return ReportFormat::kJson;
   if (name == "csv") return ReportFormat::kCsv;
-  throw InputError(error_code::kUnknownName, "", "--format",
+  throw InputError(error_code::kUnknownName, "", "format",
                    "unknown format '" + name + "' (expected table, json or csv)");
 }
 

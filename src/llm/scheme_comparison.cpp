@@ -168,7 +168,7 @@ DominantBound dominant_bound(const ModelReport& report) {
 
 std::vector<SchemeSummary> summarize(const std::vector<SchemeReport>& schemes) {
   if (schemes.empty())
-    throw InputError(error_code::kUsage, "", "--quant", "no quantization scheme to compare");
+    throw InputError(error_code::kUsage, "", "quant", "no quantization scheme to compare");
   std::vector<SchemeSummary> out;
   const ReportTotals& base = schemes.front().report.totals;
   for (const SchemeReport& s : schemes) {

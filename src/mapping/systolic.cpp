@@ -60,10 +60,14 @@ std::vector<workload::Access> gemm_accesses(const GemmBits& bits) {
 
 }  // namespace
 
-workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits) {
+void check_gemm_shape(const GemmShape& shape) {
   require_positive(shape.m, "m", "rows of A and C");
   require_positive(shape.n, "n", "columns of B and C");
   require_positive(shape.k, "k", "reduction length");
+}
+
+workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits) {
+  check_gemm_shape(shape);
   isl::set domain = make_set(fmt::format(
       "{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", shape.m, shape.n, shape.k));
   return workload::Workload(fmt::format("gemm {}x{}x{}", shape.m, shape.n, shape.k),

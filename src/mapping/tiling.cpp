@@ -18,7 +18,7 @@ long long dim_size(const GemmShape& s, GemmDim d) {
 
 void require_positive(long long value, const char* what) {
   if (value <= 0)
-    throw InputError(error_code::kRange, "", "--array",
+    throw InputError(error_code::kRange, "", "array",
                      fmt::format("expected {} > 0, got {}", what, value));
 }
 
@@ -99,14 +99,14 @@ Tiling resolve_tiling(const Tiling& tiling, const GemmShape& shape) {
   const long long sizes[] = {shape.m, shape.n, shape.k};
   for (int d = 0; d < 3; ++d) {
     if (*fields[d] < 0)
-      throw InputError(error_code::kRange, "", "--tile",
+      throw InputError(error_code::kRange, "", "tile",
                        fmt::format("expected tile sizes >= 0, got {}", *fields[d]));
     if (*fields[d] == 0 || *fields[d] > sizes[d]) *fields[d] = sizes[d];
   }
   bool seen[3] = {false, false, false};
   for (GemmDim d : t.order) {
     if (seen[static_cast<int>(d)])
-      throw InputError(error_code::kRange, "", "--tile",
+      throw InputError(error_code::kRange, "", "tile",
                        "the loop order must name each of m, n, k once");
     seen[static_cast<int>(d)] = true;
   }

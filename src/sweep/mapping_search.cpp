@@ -340,7 +340,7 @@ Objective parse_objective(const std::string& name) {
   if (name == "latency") return Objective::kLatency;
   if (name == "energy") return Objective::kEnergy;
   if (name == "edp") return Objective::kEdp;
-  throw InputError(error_code::kUnknownName, "", "--objective",
+  throw InputError(error_code::kUnknownName, "", "objective",
                    "unknown objective '" + name + "' (expected latency, energy or edp)");
 }
 
@@ -383,7 +383,7 @@ long long compute_cycles_bound(Dataflow dataflow, const mapping::GemmShape& shap
 LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
                          const llm::MatmulShape& shape, const SearchOptions& options) {
   if (options.dataflows.empty())
-    throw InputError(error_code::kRange, "", "--dataflows", "give at least one dataflow");
+    throw InputError(error_code::kRange, "", "dataflows", "give at least one dataflow");
   return Search(acc, scheme, shape, options).run();
 }
 

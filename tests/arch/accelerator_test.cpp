@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/count.hpp"
@@ -150,16 +151,12 @@ TEST_CASE("the MAC precision follows the operand width", "[arch]") {
 }
 
 TEST_CASE("The array option (--array RxC) overrides the PE array shape", "[arch]") {
-  CHECK(parse_array_shape("16x32") == std::make_pair(16LL, 32LL));
-  CHECK(parse_array_shape("8*4") == std::make_pair(8LL, 4LL));
+  CHECK(mapping::parse_array_shape("16x32") == mapping::ArrayShape{16, 32});
+  CHECK(mapping::parse_array_shape("8*4") == mapping::ArrayShape{8, 4});
+  CHECK(mapping::parse_array_shape("8,4") == mapping::ArrayShape{8, 4});
   for (const char* bad : {"16", "x16", "16x", "0x4", "-4x4", "4xq", "99999999999999999999x2"}) {
     INFO(bad);
-    try {
-      parse_array_shape(bad);
-      FAIL("accepted " << bad);
-    } catch (const InputError& e) {
-      CHECK(e.where() == "--array");
-    }
+    CHECK_THROWS_AS(mapping::parse_array_shape(bad), InputError);
   }
   const Accelerator acc = with_array_shape(minimal(), 8, 2);
   CHECK(acc.rows() == 8);

@@ -1,6 +1,7 @@
-// evaluate_layer / make_layer_evaluator: the seam rules (which quantization applies to B, batch,
-// layout, logged flags) checked against direct calls of the quantized hardware model.
+// eval::evaluate / eval::make_cost_model: the rules of the pipeline's quantization stage (which
+// quantization applies to B, batch, layout, logged flags), the defaults and the settings' errors.
 #include "layer_request.hpp"
+#include "tenet/eval/settings.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
@@ -54,42 +55,42 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   const auto q4 = quant::load_preset("q4f16_1");
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, q4,
                                        weight_shape(1, 1024, 1024)));
-  CHECK(e.product.tensor("B").dram_bytes == 524288);
-  CHECK(e.product.tensor("B.scale").dram_bytes == 65536);
-  CHECK(e.cost.dram_bytes == big(e.product.dram_bytes));
-  CHECK(e.cost.sram_bytes == big(e.product.sram_bytes));
-  CHECK(e.cost.cycles == big(e.product.total_cycles + 1));
-  CHECK(e.cost.energy_pj == Approx(e.product.energy.total()));
-  CHECK(e.cost.bound == quant::to_string(e.product.bound));
+  CHECK(e.product->tensor("B").dram_bytes == 524288);
+  CHECK(e.product->tensor("B.scale").dram_bytes == 65536);
+  CHECK(e.cost.dram_bytes == big(e.product->dram_bytes));
+  CHECK(e.cost.sram_bytes == big(e.product->sram_bytes));
+  CHECK(e.cost.cycles == big(e.product->total_cycles));
+  CHECK(e.cost.energy_pj == Approx(e.product->energy.total()));
+  CHECK(e.cost.bound == quant::to_string(e.product->bound));
   // No throughput in the preset: the default unit (one element per array column per cycle).
-  CHECK(e.options.dequant_elements_per_cycle == 32);
-  CHECK(default_dequant_rate(scalable(), Dataflow::kInputStationary) == scalable().rows());
+  CHECK(e.dequant_rate.elements_per_cycle == 32);
+  CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) == scalable().rows());
 
   const auto f16 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                          quant::load_preset("q0f16"), weight_shape(1, 1024, 1024)));
-  CHECK(f16.product.tensor("B").dram_bytes == 2097152);
+  CHECK(f16.product->tensor("B").dram_bytes == 2097152);
 }
 
-TEST_CASE("evaluate_layer equals evaluate_quant_gemm with the same options") {
+TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK") {
   const auto scheme = quant::load_preset("awq_w4a16_g128");
   const auto shape = weight_shape(37, 200, 300);
-  quant::QuantHwOptions q;
-  q.choose_tiling = true;
-  q.dequant_elements_per_cycle = 8;
-  q.apply.b_layout = quant::BLayout::kNK;
-  const auto direct = quant::evaluate_quant_gemm(scalable(), {37, 200, 300}, scheme,
-                                                 Dataflow::kWeightStationary, q);
   tenet::test::LayerOptions o;
   o.dequant_elements_per_cycle = 8;
-  const LayerCost c = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o)).cost;
-  CHECK(c.cycles == big(direct.total_cycles + 1));
+  const auto e = tenet::eval::evaluate(
+      tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o));
+  CHECK(e.scheme->apply.b_layout == quant::BLayout::kNK);
+  const quant::QuantHwResult& direct = *e.product;
+  CHECK(direct.total_cycles == std::max(direct.hw.cycles.total, direct.dequant_cycles));
+  CHECK(direct.hw.cycles.last_write_index == direct.hw.cycles.total - 1);
+  const LayerCost& c = e.cost;
+  CHECK(c.cycles == big(direct.total_cycles));
   CHECK(c.dram_bytes == big(direct.dram_bytes));
   CHECK(c.energy_pj == Approx(direct.energy.total()));
   CHECK(c.utilization > 0);
   CHECK(c.utilization <= 1);
 }
 
-TEST_CASE("tenet::test::LayerOptions.tiling_objective reaches hw::choose_tiling") {
+TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
   // 100x200x300 on systolic-8x8 (os): the latency and DRAM-traffic optima differ.
   const auto acc = arch::load_accelerator_preset("systolic-8x8");
   const auto flow = Dataflow::kOutputStationary;
@@ -103,24 +104,22 @@ TEST_CASE("tenet::test::LayerOptions.tiling_objective reaches hw::choose_tiling"
       tenet::test::LayerOptions o;
       o.tiling_objective = objective;
       const auto e = tenet::eval::evaluate(tenet::test::layer_request(acc, flow, scheme, weight_shape(100, 200, 300), o));
-      CHECK(e.options.tiling_objective == objective);
-      CHECK(e.options.choose_tiling);
-      CHECK(e.product.hw.tiling ==
-            hw::choose_tiling(acc, e.product.problem, flow, e.options.hw, {objective}));
-      chosen.push_back(e.product.hw.tiling);
+      CHECK(e.product->hw.tiling ==
+            hw::choose_tiling(acc, e.product->problem, flow, {}, {objective}));
+      chosen.push_back(e.product->hw.tiling);
     }
     CHECK_FALSE(chosen[0] == chosen[2]);  // latency and dram_bytes choose differently here
   }
-  // make_layer_evaluator: EvaluatorSpec::tiling_objective by name.
-  EvaluatorSpec spec;
+  // make_cost_model: Settings::tiling_objective by name.
+  eval::Settings spec;
   spec.arch = "systolic-8x8";
   spec.tiling_objective = "dram_bytes";
   tenet::test::LayerOptions o;
   o.tiling_objective = hw::TilingObjective::kDramBytes;
   const MatmulShape s = weight_shape(100, 200, 300);
   const auto q0 = quant::load_preset("q0f16");
-  CHECK(make_layer_evaluator(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
-  CHECK_FALSE(make_layer_evaluator(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
+  CHECK(eval::make_cost_model(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
+  CHECK_FALSE(eval::make_cost_model(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
 }
 
 TEST_CASE("batch products run one after another: cycles, bytes, energy x batch") {
@@ -144,35 +143,35 @@ TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
   const auto scheme = quant::load_preset("kv_int8");  // int8, one fp16 scale per token
   const auto qk = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
                                         kv_shape(2, 4, 77, 64, Layout::kNT)));
-  CHECK(qk.scheme.apply.b == quant::BOperand::kKvCache);
-  CHECK(qk.scheme.apply.kv_token_axis == quant::KvTokenAxis::kN);
-  CHECK(qk.product.tensor("B").bits == 8);
-  CHECK(qk.product.costs.tensor("B.scale").elements == 77);  // one per token = N
+  CHECK(qk.scheme->apply.b == quant::BOperand::kKvCache);
+  CHECK(qk.scheme->apply.kv_token_axis == quant::KvTokenAxis::kN);
+  CHECK(qk.product->tensor("B").bits == 8);
+  CHECK(qk.product->costs.tensor("B.scale").elements == 77);  // one per token = N
   const auto pv = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
                                         kv_shape(2, 4, 64, 77, Layout::kNN)));
-  CHECK(pv.scheme.apply.kv_token_axis == quant::KvTokenAxis::kK);
-  CHECK(pv.product.costs.tensor("B.scale").elements == 77);  // tokens = K
+  CHECK(pv.scheme->apply.kv_token_axis == quant::KvTokenAxis::kK);
+  CHECK(pv.product->costs.tensor("B.scale").elements == 77);  // tokens = K
   // The weights of the same scheme are not quantized.
   const auto w = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
                                        weight_shape(4, 64, 77)));
-  CHECK(w.product.tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(w.product, "B.scale"));
+  CHECK(w.product->tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(*w.product, "B.scale"));
 }
 
 TEST_CASE("KV cache without a kv_cache section: the activations' format") {
   const auto q4 =
       tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
                             kv_shape(1, 4, 50, 64, Layout::kNT)));
-  CHECK(q4.product.tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(q4.product, "B.scale"));
-  CHECK(q4.product.placement == quant::DequantPlacement::kNone);
+  CHECK(q4.product->tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
+  CHECK(q4.product->placement == quant::DequantPlacement::kNone);
   // SmoothQuant: int8 activations with a dynamic per-token scale -> int8 KV, per-token scale.
   const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                         quant::load_preset("smoothquant_w8a8"),
                                         kv_shape(1, 4, 50, 64, Layout::kNT)));
-  CHECK(sq.product.tensor("B").bits == 8);
-  CHECK(sq.product.costs.tensor("B.scale").elements == 50);
-  CHECK(sq.product.hw.precision == "int8");
+  CHECK(sq.product->tensor("B").bits == 8);
+  CHECK(sq.product->costs.tensor("B.scale").elements == 50);
+  CHECK(sq.product->hw.precision == "int8");
 }
 
 TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
@@ -180,8 +179,8 @@ TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
   s.b_operand = OperandKind::kActivation;
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                        quant::load_preset("kv_int8"), s));
-  CHECK(e.product.tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(e.product, "B.scale"));
+  CHECK(e.product->tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(*e.product, "B.scale"));
 }
 
 TEST_CASE("logged weights_quantized=false: unquantized weights only for dequantizing schemes") {
@@ -189,16 +188,16 @@ TEST_CASE("logged weights_quantized=false: unquantized weights only for dequanti
   s.weights_quantized = false;
   const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                         quant::load_preset("q4f16_1"), s));
-  CHECK(q4.product.tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(q4.product, "B.scale"));
-  CHECK(q4.product.dequant_cycles == 0);
+  CHECK(q4.product->tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
+  CHECK(q4.product->dequant_cycles == 0);
   const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                         quant::load_preset("smoothquant_w8a8"), s));
-  CHECK(sq.product.tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
+  CHECK(sq.product->tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
   s.weights_quantized = true;
   const auto q4q = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                          quant::load_preset("q4f16_1"), s));
-  CHECK(q4q.product.tensor("B").bits == 4);
+  CHECK(q4q.product->tensor("B").bits == 4);
 }
 
 TEST_CASE("layout NT / NN does not change the cost of a weight matmul") {
@@ -224,19 +223,19 @@ TEST_CASE("epilogue ops add energy only: one add at the output type per op and e
 }
 
 TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
-  const CostModel def = make_layer_evaluator({});
+  const CostModel def = eval::make_cost_model({});
   CHECK(def.clock_hz == 1e9);
   CHECK(def.description.find("scalable-32x32") != std::string::npos);
   const MatmulShape s = weight_shape(1, 512, 512);
   CHECK(def.evaluate(s) ==
         tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q0f16"), s)).cost);
 
-  EvaluatorSpec spec;
+  eval::Settings spec;
   spec.arch = "tpu-v1";
   spec.array = "64x64";
   spec.dataflow = "ws";
   spec.quant = "smoothquant_w8a8";
-  const CostModel tpu = make_layer_evaluator(spec);
+  const CostModel tpu = eval::make_cost_model(spec);
   CHECK(tpu.clock_hz == Approx(700e6));
   const auto acc = arch::with_array_shape(arch::load_accelerator_preset("tpu-v1"), 64, 64);
   CHECK(tpu.evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, Dataflow::kWeightStationary,
@@ -248,33 +247,35 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(def.evaluate(logged) == tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                                quant::load_preset("q4f16_1"), logged)).cost);
 
-  auto where_of = [](const EvaluatorSpec& bad) {
+  auto where_of = [](const eval::Settings& bad) {
     try {
-      make_layer_evaluator(bad);
+      eval::make_cost_model(bad);
     } catch (const InputError& e) {
       return e.where();
     }
     return std::string("no error");
   };
-  // Each case sets text options of a default spec; the error is located on the option.
-  using Field = std::string EvaluatorSpec::*;
+  // Each case sets text fields of default settings; the error names the field (the CLI maps
+  // fields to its options).
+  using Field = std::string eval::Settings::*;
   struct Case {
     std::vector<std::pair<Field, const char*>> set;
     const char* where;
   };
   const Case cases[] = {
-      {{{&EvaluatorSpec::arch, "no-such-accelerator"}}, "--arch"},
-      {{{&EvaluatorSpec::dataflow, "diagonal"}}, "--dataflow"},
-      {{{&EvaluatorSpec::quant, "q9f99"}}, "--quant"},
-      {{{&EvaluatorSpec::timing, "tenet"}}, "--timing"},
-      {{{&EvaluatorSpec::array, "0x4"}}, "--array"},
-      {{{&EvaluatorSpec::tile, "12xbad"}}, "--tile"},
-      {{{&EvaluatorSpec::tiling_objective, "fastest"}}, "--tiling-objective"},
-      {{{&EvaluatorSpec::tile, "8x8x8"}, {&EvaluatorSpec::tiling_objective, "energy"}},
-       "--tiling-objective"},  // nothing to choose
+      {{{&eval::Settings::arch, "no-such-accelerator"}}, "arch"},
+      {{{&eval::Settings::dataflow, "diagonal"}}, "dataflow"},
+      {{{&eval::Settings::quant, "q9f99"}}, "quant"},
+      {{{&eval::Settings::timing, "tenet"}}, "timing"},
+      {{{&eval::Settings::timing, "fast"}}, "timing"},
+      {{{&eval::Settings::array, "0x4"}}, "array"},
+      {{{&eval::Settings::tile, "12xbad"}}, "tile"},
+      {{{&eval::Settings::tiling_objective, "fastest"}}, "tiling_objective"},
+      {{{&eval::Settings::tile, "8x8x8"}, {&eval::Settings::tiling_objective, "energy"}},
+       "tiling_objective"},  // nothing to choose
   };
   for (const Case& c : cases) {
-    EvaluatorSpec bad;
+    eval::Settings bad;
     for (const auto& [field, value] : c.set) bad.*field = value;
     CHECK(where_of(bad) == c.where);
   }

@@ -13,8 +13,8 @@
 #include "input/workload_log_detail.hpp"
 #include "tenet/error.hpp"
 
-using tenet::io::detail::parse_json_record;
-using tenet::io::detail::parse_json_record_fast;
+using tenet::input::detail::parse_json_record;
+using tenet::input::detail::parse_json_record_fast;
 using tenet::llm::MatmulShape;
 
 namespace {

@@ -62,7 +62,7 @@ TEST_CASE("cli compare: bad input exits 2 naming the option", "[quant][cli][erro
            {"--quant q0f16 --gemm 1,64,64 --arch no-such-arch", "--arch"},
            {"--quant q0f16 --gemm 1,64,64 --dataflow xs" + arch, "--dataflow"},
            {"--quant q0f16 --gemm 1,64,64 --format xml" + arch, "--format"},
-           {"--quant q4f16_1 --gemm 1,64,64" + arch, "/dequant/throughput"},
+           {"--quant q4f16_1 --gemm 1,64,64 --dequant-rate -3" + arch, "--dequant-rate"},
            {"--quant q0f16 --gemm 1,64,64 --kv --kv-token-axis z" + arch, "--kv-token-axis"},
        }) {
     INFO(c.args);
@@ -71,4 +71,6 @@ TEST_CASE("cli compare: bad input exits 2 naming the option", "[quant][cli][erro
     CHECK_THAT(r.out, Catch::Contains(c.expect));
   }
   CHECK(run_cli("--gemm 1,64,64" + arch).status == 1);  // --quant is required
+  // No dequant throughput anywhere: the default unit, as every command (issue 10).
+  CHECK(run_cli("--quant q4f16_1 --gemm 1,64,64" + arch).status == 0);
 }

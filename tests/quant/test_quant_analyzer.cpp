@@ -11,6 +11,7 @@
 #include "tenet/error.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_costs.hpp"
+#include "layer_request.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
 
@@ -178,12 +179,12 @@ TEST_CASE("quant analyzer: evaluate_quant_gemm's cached analysis equals analyze_
   for (int trial = 0; trial < 40; ++trial) {
     const QuantSpec spec = load_preset(schemes[trial % schemes.size()]);
     const mapping::GemmShape shape{size(rng), size(rng), size(rng)};
-    QuantHwOptions options;
+    tenet::test::QuantGemmOptions options;
     options.tiling = {16, 24, 40};
     options.dequant_elements_per_cycle = 8;
     options.apply.b_layout = trial % 3 == 0 ? BLayout::kNK : BLayout::kKN;
     const QuantHwResult r =
-        evaluate_quant_gemm(acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
+        tenet::test::evaluate_quant_gemm(acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
     INFO(spec.name << " " << shape.m << "x" << shape.n << "x" << shape.k);
     CostOptions cost;  // the generated GEMM indexes B[k, j]: analysed as kKN whatever the layout
     cost.dequant_elements = r.costs.ops.dequant_elements;

@@ -4,6 +4,7 @@
 #include "tenet/error.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/poly/count.hpp"
+#include "layer_request.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_hw_format.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -20,16 +21,16 @@ const arch::Accelerator& accelerator() {
   return acc;
 }
 
-QuantHwOptions with_rate(long long elements_per_cycle, bool tiled = false) {
-  QuantHwOptions o;
+tenet::test::QuantGemmOptions with_rate(long long elements_per_cycle, bool tiled = false) {
+  tenet::test::QuantGemmOptions o;
   o.dequant_elements_per_cycle = elements_per_cycle;
   o.choose_tiling = tiled;
   return o;
 }
 
 QuantHwResult run(const mapping::GemmShape& s, const std::string& preset, Dataflow d,
-                  const QuantHwOptions& o) {
-  return evaluate_quant_gemm(accelerator(), s, load_preset(preset), d, o);
+                  const tenet::test::QuantGemmOptions& o) {
+  return tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset(preset), d, o);
 }
 
 }  // namespace
@@ -77,7 +78,7 @@ TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[qua
   // Dequantizing into the SRAM: the DRAM still moves the packed bytes.
   QuantSpec into_sram = load_preset("q4f16_1");
   into_sram.dequant.placement = DequantPlacement::kDramToSram;
-  const QuantHwResult d = evaluate_quant_gemm(accelerator(), {1, 1024, 1024}, into_sram,
+  const QuantHwResult d = tenet::test::evaluate_quant_gemm(accelerator(), {1, 1024, 1024}, into_sram,
                                               Dataflow::kWeightStationary, with_rate(16));
   CHECK(d.tensor("B").dram_bytes == 524288);
   CHECK(d.problem.operands[1].bits == 16);  // the global buffer holds fp16 weights
@@ -98,9 +99,9 @@ TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the 
     for (const mapping::GemmShape& s :
          {mapping::GemmShape{37, 20, 33}, mapping::GemmShape{5, 70, 19},
           mapping::GemmShape{64, 16, 48}}) {
-      QuantHwOptions o = with_rate(8);
+      tenet::test::QuantGemmOptions o = with_rate(8);
       o.tiling = {24, 0, 0, {mapping::GemmDim::kN, mapping::GemmDim::kM, mapping::GemmDim::kK}};
-      const QuantHwResult r = evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
+      const QuantHwResult r = tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
       const isl::map folds = mapping::make_fold_map(d, 16, 16, s, r.hw.tiling);
       const auto gemm = mapping::make_gemm_workload(s);
       const isl::map b = gemm.accesses()[1].relation;
@@ -154,7 +155,7 @@ TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
 }
 
 TEST_CASE("quant hw: KV cache as the B operand", "[quant][hw][kv]") {
-  QuantHwOptions o = with_rate(8);
+  tenet::test::QuantGemmOptions o = with_rate(8);
   o.apply.b = BOperand::kKvCache;
   const QuantHwResult r = run({1, 512, 128}, "kv_int4", Dataflow::kWeightStationary, o);
   CHECK(r.tensor("B.scale").dram_bytes == 512 * 4 * 2);  // per token, 4 groups, fp16
@@ -162,16 +163,14 @@ TEST_CASE("quant hw: KV cache as the B operand", "[quant][hw][kv]") {
   CHECK(r.problem.operands[1].group == std::array<long long, 3>{0, 1, 4});  // packed along k
 }
 
-TEST_CASE("quant hw: errors", "[quant][hw][errors]") {
-  try {
-    run({1, 64, 64}, "q4f16_1", Dataflow::kWeightStationary, {});
-    FAIL("no error");
-  } catch (const InputError& e) {
-    CHECK(e.code() == error_code::kMissingField);
-    CHECK(e.where() == "/dequant/throughput");
-  }
+TEST_CASE("quant hw: the dequant unit's throughput: given, the scheme's, else the default",
+          "[quant][hw]") {
+  // No throughput anywhere: the default unit, one element per array column (os, ws) per cycle
+  // (issue 10: every command uses it; compare used to refuse).
+  CHECK(run({1, 64, 64}, "q4f16_1", Dataflow::kWeightStationary, {}).dequant_cycles ==
+        64 * 64 / accelerator().cols());
   QuantSpec with_unit = load_preset("q4f16_1");
   with_unit.dequant.elements_per_cycle = 32;
-  CHECK(evaluate_quant_gemm(accelerator(), {1, 64, 64}, with_unit, Dataflow::kWeightStationary)
+  CHECK(tenet::test::evaluate_quant_gemm(accelerator(), {1, 64, 64}, with_unit, Dataflow::kWeightStationary)
             .dequant_cycles == 64 * 64 / 32);
 }

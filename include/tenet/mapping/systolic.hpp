@@ -32,6 +32,9 @@ struct GemmBits {
   int a = 16, b = 16, c = 16;
 };
 
+// Throws InputError(range, "", "/m" | "/n" | "/k") if a size is <= 0.
+void check_gemm_shape(const GemmShape& shape);
+
 // Throws InputError(range) if a size is <= 0.
 workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits = {});
 // The same matmul with its sizes as isl parameters [M, N, K] (each bounded to 1..10^9), for the

@@ -46,7 +46,7 @@ struct Tiling {
 
 // "MxNxK" or "MxNxK:ORDER" (ORDER a permutation of "mnk", outermost first), e.g. "256x512x1024:nmk";
 // 0 keeps a dimension whole. Throws InputError(parse | range, "", option).
-Tiling parse_tiling(const std::string& text, const std::string& option = "--tile");
+Tiling parse_tiling(const std::string& text, const std::string& option = "tile");
 std::string to_string(const Tiling& t);  // the parse_tiling form, e.g. "256x512x1024:mnk"
 
 // Tile extents made concrete: 0 -> the whole dimension, larger than the dimension -> the

@@ -2,6 +2,7 @@
 // within 0.5 %, hand-derived shapes and MACs per family, and `tenet model` end to end on each.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -338,5 +339,31 @@ TEST_CASE("tenet model runs end to end on every bundled config (table, JSON, CSV
         }
       }
     }
+  }
+}
+
+TEST_CASE("MoE and MLA models through tenet sweep (CSV, JSON Lines) and tenet search",
+          "[llm][zoo][cli]") {
+  const std::string spec = std::string(TENET_TEST_DATA_DIR) + "/llm/moe-mla-sweep.json";
+  const std::string dir = std::string(TENET_BINARY_DIR) + "/tests";
+  for (const char* out : {"/moe-mla-sweep.csv", "/moe-mla-sweep.jsonl"}) {
+    const std::string path = dir + out;
+    std::remove(path.c_str());
+    const CliRun r =
+        run_cli("sweep --progress none --spec " + tenet::test::shell_quoted(spec) + " --out " +
+                tenet::test::shell_quoted(path));
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    // 2 dataflows × 2 schemes × (2 phases × 2 batches + 2 + 2) workload points
+    CHECK(r.out.find("32 written (0 with errors)") != std::string::npos);
+  }
+  for (const char* format : {"table", "json"}) {
+    const CliRun r = run_cli("search --model " + model_path("deepseek-v2-lite.json") +
+                             " --phase decode --context 128 --arch systolic-32x32 --format " +
+                             format);
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("self_attn.q_absorb") != std::string::npos);
+    CHECK(r.out.find("mlp.experts.gate_up_proj") != std::string::npos);
   }
 }

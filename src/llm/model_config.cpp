@@ -425,13 +425,38 @@ struct Reader {
     if (!w) return;
     c.sliding_window = *w;
     c.window_layers = c.layers;
-    if (type == "gemma2") {
+    if (auto listed = sliding_layers_listed()) {
+      c.window_layers = *listed;
+    } else if (type == "gemma2") {
       c.window_layers = (c.layers + 1) / 2;  // layers 0, 2, 4, ... are local
     } else if (type == "qwen2" || type == "qwen2_moe") {
       if (auto m = optional_int(doc, "max_window_layers", file))
         c.window_layers = std::max<std::int64_t>(0, c.layers - std::min(*m, c.layers));
     }
     if (c.window_layers == 0) c.sliding_window.reset();
+  }
+
+  // `layer_types` (newer configs): one "sliding_attention" / "full_attention" per layer.
+  std::optional<std::int64_t> sliding_layers_listed() {
+    auto it = doc.find("layer_types");
+    if (it == doc.end() || it->is_null()) return std::nullopt;
+    if (!it->is_array() || static_cast<std::int64_t>(it->size()) != c.layers) {
+      throw InputError(error_code::kType, file, "/layer_types",
+                       "expected an array of " + std::to_string(c.layers) +
+                           " layer kinds (one per layer), got " + describe(*it));
+    }
+    std::int64_t sliding = 0;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& v = (*it)[i];
+      if (v == "sliding_attention") {
+        ++sliding;
+      } else if (v != "full_attention") {
+        throw InputError(error_code::kUnknownName, file, "/layer_types/" + std::to_string(i),
+                         "expected \"sliding_attention\" or \"full_attention\", got " +
+                             describe(v));
+      }
+    }
+    return sliding;
   }
 
   void read_biases() {

@@ -220,6 +220,26 @@ TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40
   CHECK(parse_model_config(newer, "x").kv_heads == 8);
 }
 
+TEST_CASE("layer_types lists the sliding-window layers", "[llm][config]") {
+  json doc = llama_like();
+  doc["num_hidden_layers"] = 4;
+  doc["sliding_window"] = 512;
+  doc["layer_types"] = {"sliding_attention", "full_attention", "sliding_attention",
+                        "sliding_attention"};
+  CHECK(parse_model_config(doc, "x").window_layers == 3);
+  doc["layer_types"] = {"full_attention", "full_attention", "full_attention", "full_attention"};
+  CHECK_FALSE(parse_model_config(doc, "x").sliding_window);
+  doc["layer_types"] = {"full_attention"};
+  CHECK_THROWS_AS(parse_model_config(doc, "x"), InputError);
+  doc["layer_types"] = {"full_attention", "local", "full_attention", "full_attention"};
+  try {
+    parse_model_config(doc, "x");
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/layer_types/1");
+  }
+}
+
 TEST_CASE("an unknown family with the standard keys works and lists its assumptions",
           "[llm][config]") {
   json doc = llama_like();

@@ -176,6 +176,15 @@ const std::vector<Dialect>& dialects() {
                             {&N::qk, "attn.qk"}, {&N::pv, "attn.pv"}, {&N::gate, "mlp.w2"},
                             {&N::up, "mlp.w1"}, {&N::gate_up, "mlp.w2+w1"},
                             {&N::down, "mlp.c_proj"}})},
+      {"gptj", P, false, true, 1, false, false, true, false, false, true,
+       with(llama_names(), {{&N::q, "attn.q_proj"}, {&N::k, "attn.k_proj"}, {&N::v, "attn.v_proj"},
+                            {&N::qkv, "attn.qkv_proj"}, {&N::o, "attn.out_proj"},
+                            {&N::qk, "attn.qk"}, {&N::pv, "attn.pv"}, {&N::up, "mlp.fc_in"},
+                            {&N::down, "mlp.fc_out"}})},
+      {"qwen3", G, false, false, 2, false, false, false, false, false, false, llama_names()},
+      {"qwen3_moe", G, false, false, 2, false, false, false, false, false, false, llama_names()},
+      {"deepseek_v3", G, false, false, 2, false, false, false, false, false, false,
+       llama_names()},
       {"chatglm", G, false, false, 2, true, false, false, true, true, false,
        with(qkv_dense_names("self_attention."), {{&N::lm_head, "output_layer"}})},
   };
@@ -216,6 +225,8 @@ std::optional<std::string> type_of_architecture(const std::string& arch) {
       {"PhiForCausalLM", "phi"},           {"Phi3ForCausalLM", "phi3"},
       {"ChatGLMModel", "chatglm"},         {"ChatGLMForConditionalGeneration", "chatglm"},
       {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"Starcoder2ForCausalLM", "starcoder2"},
+      {"GPTJForCausalLM", "gptj"},         {"Qwen3ForCausalLM", "qwen3"},
+      {"Qwen3MoeForCausalLM", "qwen3_moe"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
   };
   for (const auto& [a, t] : table) {
     if (arch == a) return std::string(t);
@@ -304,7 +315,7 @@ struct Reader {
 
   void assume(const std::string& text) { c.assumptions.push_back(text); }
 
-  bool gpt2_keys() const { return type == "gpt2" || type == "gpt_bigcode"; }
+  bool gpt2_keys() const { return type == "gpt2" || type == "gpt_bigcode" || type == "gptj"; }
 
   void read_sizes() {
     const Field h = gpt2_keys()
@@ -402,11 +413,12 @@ struct Reader {
       if (!n_inner_null) assume("MLP width 4·hidden = " + std::to_string(c.intermediate));
       return;
     }
-    if (moe_pending) return;  // every layer is MoE: the expert width is read later
-    c.intermediate = required_int(doc, {"intermediate_size", "ffn_dim", "n_inner",
-                                        "ffn_hidden_size"},
-                                  file, "MLP width")
-                         .value;
+    if (c.moe && c.dense_layers() == 0) {  // every layer is MoE: no dense width needed
+      c.intermediate = c.moe->expert_intermediate;
+      return;
+    }
+    required_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, file,
+                 "MLP width");
   }
 
   // Qwen (v1) writes the sum of its two gated projections' widths.
@@ -469,7 +481,7 @@ struct Reader {
     if (auto b = optional_bool(doc, "add_qkv_bias", file)) c.qkv_bias = *b;
     if (auto b = optional_bool(doc, "add_bias_linear", file)) c.o_bias = c.mlp_bias = *b;
     if (type == "qwen" && flag("no_bias", true)) c.o_bias = c.mlp_bias = false;
-    c.lm_head_bias = type == "phi";
+    c.lm_head_bias = type == "phi" || type == "gptj";
   }
 
   void read_embeddings() {
@@ -485,7 +497,7 @@ struct Reader {
   }
 
   void read_structure() {
-    c.parallel_blocks = type == "phi" || (type == "falcon" && flag("parallel_attn", true)) ||
+    c.parallel_blocks = type == "phi" || type == "gptj" || (type == "falcon" && flag("parallel_attn", true)) ||
                         (type == "gpt_neox" && flag("use_parallel_residual", true));
     c.fused_qkv_weights = dialect.fused_qkv;
     c.fused_gate_up_weights = dialect.fused_gate_up;
@@ -502,17 +514,23 @@ struct Reader {
 
   void count_norms() {
     const std::int64_t one = dialect.layer_norm ? 2 * c.hidden : c.hidden;
-    std::int64_t total = checked_mul(c.layers * norms_per_layer() + 1, one, file,
-                                     pointer(hidden_key), "norm weights");
-    if (type == "bloom") total += 2 * c.hidden;  // word_embeddings_layernorm
-    if (c.mla) {
-      const std::int64_t per_layer = c.mla->kv_lora_rank + c.mla->q_lora_rank.value_or(0);
-      total += checked_mul(c.layers, per_layer, file, "/kv_lora_rank", "latent norm weights");
+    const std::string where = pointer(hidden_key);
+    const std::int64_t norms = checked_add(
+        checked_mul(c.layers, norms_per_layer(), file, where, "norms"), 1, file, where, "norms");
+    std::int64_t total = checked_mul(norms, one, file, where, "norm weights");
+    if (type == "bloom") {  // word_embeddings_layernorm
+      total = checked_add(total, 2 * c.hidden, file, where, "norm weights");
+    }
+    if (c.mla) {  // kv_a_layernorm (and q_a_layernorm)
+      const std::int64_t per_layer = checked_add(c.mla->kv_lora_rank,
+                                                 c.mla->q_lora_rank.value_or(0), file,
+                                                 "/kv_lora_rank", "latent norm width");
+      total = checked_add(
+          total, checked_mul(c.layers, per_layer, file, "/kv_lora_rank", "latent norm weights"),
+          file, "/kv_lora_rank", "norm weights");
     }
     c.norm_parameters = total;
   }
-
-  bool moe_pending = false;
 
   void read_moe() {
     auto experts = first_int(doc, {"num_local_experts", "n_routed_experts", "num_experts"}, file);
@@ -545,7 +563,7 @@ struct Reader {
   // decoder_sparse_step == 0 and i not in mlp_only_layers; otherwise every layer.
   std::int64_t count_moe_layers() {
     const std::int64_t n = c.layers;
-    if (type == "deepseek_v2" || doc.contains("first_k_dense_replace")) {
+    if (doc.contains("first_k_dense_replace")) {
       const std::int64_t first = doc.value("first_k_dense_replace", std::int64_t{0});
       const std::int64_t freq = optional_int(doc, "moe_layer_freq", file).value_or(1);
       if (first < 0) {
@@ -619,6 +637,14 @@ void check_derived_sizes(const std::string& file, const ModelConfig& c) {
   checked_add(q, kv2, file, "/num_attention_heads", "fused QKV width");
   checked_mul(2, c.intermediate, file, "/intermediate_size", "2·intermediate");
   checked_mul(c.vocab, c.embed_dim, file, "/vocab_size", "V·h");
+  if (c.mla) {
+    const MlaConfig& m = *c.mla;
+    const std::int64_t qk = checked_add(m.qk_nope_head_dim, m.qk_rope_head_dim, file,
+                                        "/qk_nope_head_dim", "MLA query head size");
+    checked_mul(c.heads, checked_add(qk, m.v_head_dim, file, "/v_head_dim", "MLA head sizes"),
+                file, "/num_attention_heads", "n_h·(d_nope + d_rope + d_v)");
+    checked_add(m.kv_lora_rank, m.qk_rope_head_dim, file, "/kv_lora_rank", "latent + rope");
+  }
   if (c.moe) {
     checked_mul(2 * c.moe->experts, c.moe->expert_intermediate, file, "/moe_intermediate_size",
                 "2·E·expert width");
@@ -659,25 +685,15 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
   Reader r{doc, file, dialect, known ? type : written, c, "", "", ""};
   r.note_generic();
   r.read_sizes();
-  r.moe_pending = first_int(doc, {"num_local_experts", "n_routed_experts", "num_experts"}, file)
-                      .has_value();
   r.read_kv_heads();
   r.read_head_dim();
   r.check_kv_heads();
+  r.read_moe();
   r.read_intermediate();
   r.read_window();
   r.read_biases();
   r.read_embeddings();
   r.read_structure();
-  r.read_moe();
-  if (c.intermediate == 0) {
-    if (c.moe && c.dense_layers() == 0) {
-      c.intermediate = c.moe->expert_intermediate;
-    } else {
-      required_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, file,
-                   "MLP width");
-    }
-  }
   r.read_mla();
   r.count_norms();
   r.note_fused();

@@ -125,6 +125,8 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
        49152, 8192, kNone, 0},
       {"starcoder2-7b.json", "starcoder2-7b", "starcoder2", P, 4608, 32, 36, 4, 128, 18432, 49152,
        16384, 4096, 32},
+      {"gpt-j-6b.json", "gpt-j-6b", "gptj", P, 4096, 28, 16, 16, 256, 16384, 50400, 2048, kNone,
+       0},
       {"chatglm3-6b.json", "THUDM/chatglm3-6b", "chatglm", G, 4096, 28, 32, 2, 128, 13696, 65024,
        8192, kNone, 0},
   };

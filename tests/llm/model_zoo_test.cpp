@@ -63,6 +63,7 @@ const Published kPublished[] = {
     {"starcoder.json", 15.5e9, "model card: bigcode/starcoder, 15.5B parameter model"},
     {"starcoder2-7b.json", 7.17e9, "hub: bigcode/starcoder2-7b (7.17B)"},
     {"chatglm3-6b.json", 6.24e9, "hub: THUDM/chatglm3-6b (6.24B)"},
+    {"gpt-j-6b.json", 6053381344, "model card: EleutherAI/gpt-j-6b, n_parameters 6,053,381,344"},
 };
 
 const MatmulShape& find(const std::vector<MatmulShape>& shapes, const std::string& name) {

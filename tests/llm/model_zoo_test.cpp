@@ -368,3 +368,39 @@ TEST_CASE("MoE and MLA models through tenet sweep (CSV, JSON Lines) and tenet se
     CHECK(r.out.find("mlp.experts.gate_up_proj") != std::string::npos);
   }
 }
+
+TEST_CASE("MAC totals of whole passes against hand derivations", "[llm][zoo]") {
+  // Mixtral prefill, S = 100: QKV, attention (r = 4, one 100×100 causal tile), O, router, 8
+  // experts × 25 tokens, lm_head of the last token.
+  const Integer mixtral = big(100) * 6144 * 4096 * 32 + big(2) * 8 * 400 * 100 * 128 * 32 +
+                          big(100) * 4096 * 4096 * 32 + big(100) * 8 * 4096 * 32 +
+                          big(25) * 28672 * 4096 * 256 + big(25) * 4096 * 14336 * 256 +
+                          big(32000) * 4096;
+  CHECK(total_macs(generate_matmuls(model("mixtral-8x7b-v0.1.json"), prefill(1, 100))) == mixtral);
+  // DeepSeek-V2-Lite decode, B = 1, L = 1000, absorbed MLA; layer 0 dense; 26 MoE layers with 6
+  // experts of one token and the 2 shared experts.
+  const Integer ds = big(3072) * 2048 * 27 + big(576) * 2048 * 27 + big(16) * 512 * 128 * 27 +
+                     big(16) * 1000 * 576 * 27 + big(16) * 512 * 1000 * 27 +
+                     big(16) * 128 * 512 * 27 + big(2048) * 2048 * 27 + big(21888) * 2048 +
+                     big(2048) * 10944 + big(64) * 2048 * 26 + big(2816) * 2048 * 6 * 26 +
+                     big(2048) * 1408 * 6 * 26 + big(5632) * 2048 * 26 + big(2048) * 2816 * 26 +
+                     big(102400) * 2048;
+  CHECK(total_macs(generate_matmuls(model("deepseek-v2-lite.json"), decode(1, 1000))) == ds);
+  // Qwen-7B prefill, S = 300 = 2·128 + 44: causal tiles 3 of 128×128, 2 of 44×128, 1 of 44×44
+  // per head (n_kv = n_h = 32); gated MLP of 2·11008.
+  const Integer tiles = big(3) * 128 * 128 + big(2) * 44 * 128 + big(44) * 44;
+  const Integer qwen = big(300) * 12288 * 4096 * 32 + big(2) * 32 * 32 * 128 * tiles +
+                       big(300) * 4096 * 4096 * 32 + big(300) * 22016 * 4096 * 32 +
+                       big(300) * 4096 * 11008 * 32 + big(151936) * 4096;
+  CHECK(total_macs(generate_matmuls(model("qwen-7b.json"), prefill(1, 300))) == qwen);
+  // the same with --attention dense: one 300×300 product per head
+  GenerationOptions dense = prefill(1, 300);
+  dense.attention = AttentionMask::kDense;
+  CHECK(total_macs(generate_matmuls(model("qwen-7b.json"), dense)) ==
+        qwen - big(2) * 32 * 32 * 128 * tiles + big(2) * 32 * 32 * 300 * 300 * 128);
+  // Gemma-2-9B decode, L = 6000: 21 local layers attend 4096 keys, 21 global 6000.
+  const Integer gemma = big(8192) * 3584 * 42 + big(2) * 8 * 2 * 256 * (4096 + 6000) * 21 +
+                        big(3584) * 4096 * 42 + big(28672) * 3584 * 42 + big(3584) * 14336 * 42 +
+                        big(256000) * 3584;
+  CHECK(total_macs(generate_matmuls(model("gemma-2-9b.json"), decode(1, 6000))) == gemma);
+}

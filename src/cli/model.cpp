@@ -58,7 +58,7 @@ llm::ReportContext report_context(const ModelOptions& o, const llm::ModelConfig&
     c.inputs["context"] = g.context;
     c.tokens = g.batch;
   }
-  c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
+  if (!model.mla) c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
   if (model.mlp == llm::MlpKind::kGated || model.moe) {
     c.inputs["gate_up"] = model.fused_gate_up_weights && !model.moe ? "fused" : o.gate_up;
   }

@@ -410,7 +410,10 @@ struct Reader {
     }
     if (n_inner_null || dialect.mlp_4h) {
       c.intermediate = checked_mul(4, c.hidden, file, pointer(hidden_key), "4·hidden");
-      if (!n_inner_null) assume("MLP width 4·hidden = " + std::to_string(c.intermediate));
+      if (!n_inner_null) {
+        assume("MLP width 4·hidden = " + std::to_string(c.intermediate) +
+               " (the family's default; the config states none)");
+      }
       return;
     }
     if (c.moe && c.dense_layers() == 0) {  // every layer is MoE: no dense width needed
@@ -615,6 +618,10 @@ struct Reader {
   }
 
   void note_generic() {
+    if (!doc.contains("model_type") && !doc.contains("architectures") && type == "gpt2") {
+      assume("no model_type or architectures: read as gpt2 (the keys are GPT-2's: n_embd)");
+      return;
+    }
     if (!type.empty() && find_dialect(type)) return;
     const std::string what = type.empty() ? "no known model_type or architecture"
                                           : "unknown model_type '" + type + "'";
@@ -622,11 +629,6 @@ struct Reader {
                   "RMSNorm, no biases, embeddings tied only if tie_word_embeddings says so)");
   }
 
-  void note_fused() {
-    if (c.fused_qkv_weights) assume("the checkpoint stores Q, K and V fused: " + c.names.qkv);
-    if (c.fused_gate_up_weights)
-      assume("the checkpoint stores gate and up fused: " + c.names.gate_up);
-  }
 };
 
 // The widest per-layer sizes the generator forms must fit in 64 bits.
@@ -696,7 +698,6 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
   r.read_structure();
   r.read_mla();
   r.count_norms();
-  r.note_fused();
   check_derived_sizes(file, c);
   return c;
 }

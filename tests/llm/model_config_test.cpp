@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <limits>
+#include <random>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tenet/error.hpp"
+#include "tenet/llm/model_matmuls.hpp"
 
 using nlohmann::json;
 using tenet::InputError;
@@ -220,6 +223,58 @@ TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40
   newer["num_kv_heads"] = 8;
   newer["new_decoder_architecture"] = true;
   CHECK(parse_model_config(newer, "x").kv_heads == 8);
+}
+
+TEST_CASE("MoE layers: first_k_dense_replace / moe_layer_freq and decoder_sparse_step / "
+          "mlp_only_layers against enumeration of the layers",
+          "[llm][config][moe]") {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::int64_t layers = 1 + rng() % 40;
+    json doc = llama_like();
+    doc["num_hidden_layers"] = layers;
+    doc["num_experts"] = 8;
+    doc["num_experts_per_tok"] = 2;
+    std::int64_t expected = 0;
+    if (trial % 2 == 0) {  // DeepSeek's rule
+      const std::int64_t first = rng() % 45, freq = 1 + rng() % 4;
+      doc["first_k_dense_replace"] = first;
+      doc["moe_layer_freq"] = freq;
+      for (std::int64_t i = 0; i < layers; ++i) expected += i >= first && i % freq == 0;
+    } else {  // Qwen-MoE's rule
+      const std::int64_t step = 1 + rng() % 4;
+      std::set<std::int64_t> only;
+      for (int j = 0; j < 3; ++j) only.insert(rng() % 50);
+      doc["decoder_sparse_step"] = step;
+      doc["mlp_only_layers"] = only;
+      for (std::int64_t i = 0; i < layers; ++i) expected += (i + 1) % step == 0 && !only.count(i);
+    }
+    INFO(doc.dump());
+    const ModelConfig c = parse_model_config(doc, "x");
+    CHECK((c.moe ? c.moe->moe_layers : 0) == expected);
+    CHECK(c.dense_layers() == layers - expected);
+  }
+}
+
+TEST_CASE("MLA with a query low-rank: q_a_proj and q_b_proj", "[llm][config][mla]") {
+  json doc = json::parse(std::ifstream(model_path("deepseek-v2-lite.json")));
+  doc["q_lora_rank"] = 1536;
+  const ModelConfig c = parse_model_config(doc, "x");
+  REQUIRE(c.mla);
+  CHECK(c.mla->q_lora_rank == 1536);
+  tenet::llm::GenerationOptions o;
+  o.prompt = 10;
+  const auto shapes = tenet::llm::generate_matmuls(c, o);
+  auto named = [&](const std::string& name) {
+    for (const auto& s : shapes)
+      if (s.name == name) return s;
+    FAIL("no " << name);
+    throw;
+  };
+  CHECK(named("self_attn.q_a_proj").n == 1536);
+  CHECK(named("self_attn.q_a_proj").k == 2048);
+  CHECK(named("self_attn.q_b_proj").n == 16 * 192);
+  CHECK(named("self_attn.q_b_proj").k == 1536);
 }
 
 TEST_CASE("layer_types lists the sliding-window layers", "[llm][config]") {

@@ -37,9 +37,10 @@ std::string key_list(Keys keys) {
   return out;
 }
 
-// The value of a positive integer field, or nothing when it is absent or null.
+// The value of an integer field >= `minimum` (a size: >= 1), or nothing when it is absent or
+// null.
 std::optional<std::int64_t> optional_int(const json& doc, const std::string& key,
-                                         const std::string& file) {
+                                         const std::string& file, std::int64_t minimum = 1) {
   auto it = doc.find(key);
   if (it == doc.end() || it->is_null()) return std::nullopt;
   const json& v = *it;
@@ -49,14 +50,15 @@ std::optional<std::int64_t> optional_int(const json& doc, const std::string& key
     throw InputError(error_code::kOverflow, file, pointer(key),
                      "value " + describe(v) + " does not fit in 64 bits");
   }
+  const char* expected = minimum > 0 ? "a positive integer" : "an integer >= 0";
   if (!v.is_number_integer()) {
     throw InputError(error_code::kType, file, pointer(key),
-                     "expected a positive integer, got " + describe(v));
+                     std::string("expected ") + expected + ", got " + describe(v));
   }
   const std::int64_t value = v.get<std::int64_t>();
-  if (value <= 0) {
+  if (value < minimum) {
     throw InputError(error_code::kRange, file, pointer(key),
-                     "expected a positive integer, got " + std::to_string(value));
+                     std::string("expected ") + expected + ", got " + std::to_string(value));
   }
   return value;
 }
@@ -380,9 +382,13 @@ struct Reader {
     const std::string written = doc.value("model_type", "");
     const bool new_arch = written == "RefinedWeb" || flag("new_decoder_architecture", false);
     if (new_arch) {
-      const Field f = required_int(doc, {"num_kv_heads", "n_head_kv"}, file,
-                                   "number of KV heads (new_decoder_architecture)");
-      c.kv_heads = f.value, kv_key = f.key;
+      if (auto f = first_int(doc, {"num_kv_heads", "n_head_kv"}, file)) {
+        c.kv_heads = f->value, kv_key = f->key;
+      } else {
+        c.kv_heads = c.heads;
+        assume("new_decoder_architecture without num_kv_heads or n_head_kv: one KV head per "
+               "query head (the transformers default)");
+      }
     } else if (flag("multi_query", true)) {
       c.kv_heads = 1, kv_key = "multi_query";
     } else {
@@ -567,12 +573,8 @@ struct Reader {
   std::int64_t count_moe_layers() {
     const std::int64_t n = c.layers;
     if (doc.contains("first_k_dense_replace")) {
-      const std::int64_t first = doc.value("first_k_dense_replace", std::int64_t{0});
+      const std::int64_t first = optional_int(doc, "first_k_dense_replace", file, 0).value_or(0);
       const std::int64_t freq = optional_int(doc, "moe_layer_freq", file).value_or(1);
-      if (first < 0) {
-        throw InputError(error_code::kRange, file, "/first_k_dense_replace",
-                         "expected a non-negative integer, got " + std::to_string(first));
-      }
       if (first >= n) return 0;
       return (n - 1) / freq - (first + freq - 1) / freq + 1;
     }

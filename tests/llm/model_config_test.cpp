@@ -223,6 +223,11 @@ TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40
   newer["num_kv_heads"] = 8;
   newer["new_decoder_architecture"] = true;
   CHECK(parse_model_config(newer, "x").kv_heads == 8);
+  newer.erase("num_kv_heads");  // transformers' default: n_kv = n_h, listed as an assumption
+  const ModelConfig no_kv = parse_model_config(newer, "x");
+  CHECK(no_kv.kv_heads == 128);
+  REQUIRE(no_kv.assumptions.size() == 3);  // + no context length, 4·h MLP
+  CHECK(no_kv.assumptions[1].find("num_kv_heads") != std::string::npos);
 }
 
 TEST_CASE("MoE layers: first_k_dense_replace / moe_layer_freq and decoder_sparse_step / "
@@ -425,9 +430,17 @@ TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
        code::kMissingField,
        "/multi_query_group_num"},
       {llama_like,
-       {{"model_type", "falcon"}, {"num_key_value_heads", erased}, {"new_decoder_architecture", true}},
-       code::kMissingField,
-       "/num_kv_heads"},
+       {{"num_local_experts", 8}, {"num_experts_per_tok", 2}, {"first_k_dense_replace", "1"}},
+       code::kType,
+       "/first_k_dense_replace"},
+      {llama_like,
+       {{"num_local_experts", 8}, {"num_experts_per_tok", 2}, {"first_k_dense_replace", -1}},
+       code::kRange,
+       "/first_k_dense_replace"},
+      {llama_like,
+       {{"num_local_experts", 8}, {"num_experts_per_tok", 2}, {"mlp_only_layers", 3}},
+       code::kType,
+       "/mlp_only_layers"},
       {llama_like, {{"model_type", 7}}, code::kType, "/model_type"},
       {llama_like,
        {{"model_type", erased}, {"architectures", json::array({"BertModel"})}},

@@ -5,8 +5,8 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/model_config.hpp"
 #include "tenet/llm/expert_routing.hpp"
+#include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/model_summary.hpp"
 

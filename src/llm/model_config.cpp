@@ -15,9 +15,9 @@
 namespace tenet::llm {
 namespace {
 
-using nlohmann::json;
 using detail::checked_add;
 using detail::checked_mul;
+using nlohmann::json;
 using Keys = std::initializer_list<const char*>;
 
 constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
@@ -98,9 +98,9 @@ Field required_int(const json& doc, Keys keys, const std::string& file,
                        "expected a positive integer (" + meaning + "), got null");
     }
   }
-  throw InputError(error_code::kMissingField, file, pointer(first),
-                   "no " + meaning + ": looked for " + key_list(keys) +
-                       " (expected a positive integer)");
+  throw InputError(
+      error_code::kMissingField, file, pointer(first),
+      "no " + meaning + ": looked for " + key_list(keys) + " (expected a positive integer)");
 }
 
 // ---- family conventions ---------------------------------------------------------------------
@@ -138,7 +138,8 @@ LayerNames qkv_dense_names(const std::string& attn) {
   return n;
 }
 
-LayerNames with(LayerNames n, std::initializer_list<std::pair<std::string LayerNames::*, const char*>> set) {
+LayerNames with(LayerNames n,
+                std::initializer_list<std::pair<std::string LayerNames::*, const char*>> set) {
   for (const auto& [member, value] : set) n.*member = value;
   return n;
 }
@@ -147,7 +148,8 @@ const std::vector<Dialect>& dialects() {
   using N = LayerNames;
   constexpr MlpKind P = MlpKind::kPlain, G = MlpKind::kGated;
   static const std::vector<Dialect> table = {
-      // type          mlp tie   LN  norms qkv_b  o_b  mlp_b fqkv  fgu   4h
+      // model_type, MLP, tied, LayerNorm (else RMSNorm), norms per layer, bias on qkv / o / MLP,
+      // checkpoint stores qkv / gate_up fused, MLP width 4·h by default, weight names
       {"gpt2", P, true, true, 2, true, true, true, true, false, true, gpt2_names()},
       {"gpt_bigcode", P, true, true, 2, true, true, true, true, false, true, gpt2_names()},
       {"gpt_neox", P, false, true, 2, true, true, true, true, false, false,
@@ -161,7 +163,8 @@ const std::vector<Dialect>& dialects() {
       {"starcoder2", P, true, true, 2, true, true, true, false, false, false,
        with(llama_names(), {{&N::up, "mlp.c_fc"}, {&N::down, "mlp.c_proj"}})},
       {"phi", P, false, true, 1, true, true, true, false, false, false,
-       with(llama_names(), {{&N::o, "self_attn.dense"}, {&N::up, "mlp.fc1"}, {&N::down, "mlp.fc2"}})},
+       with(llama_names(),
+            {{&N::o, "self_attn.dense"}, {&N::up, "mlp.fc1"}, {&N::down, "mlp.fc2"}})},
       {"llama", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"mistral", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"mixtral", G, false, false, 2, false, false, false, false, false, false,
@@ -171,22 +174,28 @@ const std::vector<Dialect>& dialects() {
       {"gemma", G, true, false, 2, false, false, false, false, false, false, llama_names()},
       {"gemma2", G, true, false, 4, false, false, false, false, false, false, llama_names()},
       {"phi3", G, false, false, 2, false, false, false, true, true, false, llama_names()},
-      {"deepseek_v2", G, false, false, 2, false, false, false, false, false, false,
-       llama_names()},
+      {"deepseek_v2", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"qwen", G, false, false, 2, true, false, false, true, false, false,
-       with(llama_names(), {{&N::qkv, "attn.c_attn"}, {&N::o, "attn.c_proj"},
-                            {&N::qk, "attn.qk"}, {&N::pv, "attn.pv"}, {&N::gate, "mlp.w2"},
-                            {&N::up, "mlp.w1"}, {&N::gate_up, "mlp.w2+w1"},
+       with(llama_names(), {{&N::qkv, "attn.c_attn"},
+                            {&N::o, "attn.c_proj"},
+                            {&N::qk, "attn.qk"},
+                            {&N::pv, "attn.pv"},
+                            {&N::gate, "mlp.w2"},
+                            {&N::up, "mlp.w1"},
                             {&N::down, "mlp.c_proj"}})},
       {"gptj", P, false, true, 1, false, false, true, false, false, true,
-       with(llama_names(), {{&N::q, "attn.q_proj"}, {&N::k, "attn.k_proj"}, {&N::v, "attn.v_proj"},
-                            {&N::qkv, "attn.qkv_proj"}, {&N::o, "attn.out_proj"},
-                            {&N::qk, "attn.qk"}, {&N::pv, "attn.pv"}, {&N::up, "mlp.fc_in"},
+       with(llama_names(), {{&N::q, "attn.q_proj"},
+                            {&N::k, "attn.k_proj"},
+                            {&N::v, "attn.v_proj"},
+                            {&N::qkv, "attn.qkv_proj"},
+                            {&N::o, "attn.out_proj"},
+                            {&N::qk, "attn.qk"},
+                            {&N::pv, "attn.pv"},
+                            {&N::up, "mlp.fc_in"},
                             {&N::down, "mlp.fc_out"}})},
       {"qwen3", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"qwen3_moe", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"deepseek_v3", G, false, false, 2, false, false, false, false, false, false,
-       llama_names()},
+      {"deepseek_v3", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"chatglm", G, false, false, 2, true, false, false, true, true, false,
        with(qkv_dense_names("self_attention."), {{&N::lm_head, "output_layer"}})},
   };
@@ -195,8 +204,8 @@ const std::vector<Dialect>& dialects() {
 
 // The generic reading of an unknown model_type: Llama's conventions.
 const Dialect& generic_dialect() {
-  static const Dialect d{"", MlpKind::kGated, false, false, 2, false, false, false,
-                         false, false, false, llama_names()};
+  static const Dialect d{"",    MlpKind::kGated, false, false, 2,     false,
+                         false, false,           false, false, false, llama_names()};
   return d;
 }
 
@@ -216,19 +225,32 @@ const Dialect* find_dialect(const std::string& type) {
 // architectures[0] → model_type, for configs without model_type.
 std::optional<std::string> type_of_architecture(const std::string& arch) {
   static const std::pair<const char*, const char*> table[] = {
-      {"GPT2LMHeadModel", "gpt2"},         {"GPT2Model", "gpt2"},
-      {"LlamaForCausalLM", "llama"},       {"MistralForCausalLM", "mistral"},
-      {"MixtralForCausalLM", "mixtral"},   {"Qwen2ForCausalLM", "qwen2"},
-      {"Qwen2MoeForCausalLM", "qwen2_moe"}, {"QWenLMHeadModel", "qwen"},
-      {"FalconForCausalLM", "falcon"},     {"RWForCausalLM", "falcon"},
-      {"GPTNeoXForCausalLM", "gpt_neox"},  {"OPTForCausalLM", "opt"},
-      {"BloomForCausalLM", "bloom"},       {"GPTBigCodeForCausalLM", "gpt_bigcode"},
-      {"GemmaForCausalLM", "gemma"},       {"Gemma2ForCausalLM", "gemma2"},
-      {"PhiForCausalLM", "phi"},           {"Phi3ForCausalLM", "phi3"},
-      {"ChatGLMModel", "chatglm"},         {"ChatGLMForConditionalGeneration", "chatglm"},
-      {"DeepseekV2ForCausalLM", "deepseek_v2"}, {"Starcoder2ForCausalLM", "starcoder2"},
-      {"GPTJForCausalLM", "gptj"},         {"Qwen3ForCausalLM", "qwen3"},
-      {"Qwen3MoeForCausalLM", "qwen3_moe"}, {"DeepseekV3ForCausalLM", "deepseek_v3"},
+      {"GPT2LMHeadModel", "gpt2"},
+      {"GPT2Model", "gpt2"},
+      {"LlamaForCausalLM", "llama"},
+      {"MistralForCausalLM", "mistral"},
+      {"MixtralForCausalLM", "mixtral"},
+      {"Qwen2ForCausalLM", "qwen2"},
+      {"Qwen2MoeForCausalLM", "qwen2_moe"},
+      {"QWenLMHeadModel", "qwen"},
+      {"FalconForCausalLM", "falcon"},
+      {"RWForCausalLM", "falcon"},
+      {"GPTNeoXForCausalLM", "gpt_neox"},
+      {"OPTForCausalLM", "opt"},
+      {"BloomForCausalLM", "bloom"},
+      {"GPTBigCodeForCausalLM", "gpt_bigcode"},
+      {"GemmaForCausalLM", "gemma"},
+      {"Gemma2ForCausalLM", "gemma2"},
+      {"PhiForCausalLM", "phi"},
+      {"Phi3ForCausalLM", "phi3"},
+      {"ChatGLMModel", "chatglm"},
+      {"ChatGLMForConditionalGeneration", "chatglm"},
+      {"DeepseekV2ForCausalLM", "deepseek_v2"},
+      {"Starcoder2ForCausalLM", "starcoder2"},
+      {"GPTJForCausalLM", "gptj"},
+      {"Qwen3ForCausalLM", "qwen3"},
+      {"Qwen3MoeForCausalLM", "qwen3_moe"},
+      {"DeepseekV3ForCausalLM", "deepseek_v3"},
   };
   for (const auto& [a, t] : table) {
     if (arch == a) return std::string(t);
@@ -237,10 +259,10 @@ std::optional<std::string> type_of_architecture(const std::string& arch) {
 }
 
 bool is_not_decoder_only(const std::string& name) {
-  static const char* types[] = {"bert", "roberta", "t5", "mt5", "bart", "whisper",
-                                "encoder-decoder"};
-  static const char* class_parts[] = {"Bert", "Roberta", "T5", "Bart", "Whisper", "ForMaskedLM",
-                                      "EncoderDecoder"};
+  static const char* types[] = {"bert",    "roberta",        "t5", "mt5", "bart",
+                                "whisper", "encoder-decoder"};
+  static const char* class_parts[] = {"Bert",        "Roberta",       "T5", "Bart", "Whisper",
+                                      "ForMaskedLM", "EncoderDecoder"};
   for (const char* t : types) {
     if (name == t) return true;
   }
@@ -253,8 +275,9 @@ bool is_not_decoder_only(const std::string& name) {
 void refuse_non_decoder(const std::string& name, const std::string& file, const char* where) {
   if (!is_not_decoder_only(name)) return;
   throw InputError(error_code::kUnknownName, file, where,
-                   "'" + name + "' is not a decoder-only language model (expected a causal LM "
-                   "such as llama, gpt2, falcon, mixtral, deepseek_v2)");
+                   "'" + name +
+                       "' is not a decoder-only language model (expected a causal LM "
+                       "such as llama, gpt2, falcon, mixtral, deepseek_v2)");
 }
 
 // model_type, else architectures[0], else the naming scheme of the sizes.
@@ -320,18 +343,17 @@ struct Reader {
   bool gpt2_keys() const { return type == "gpt2" || type == "gpt_bigcode" || type == "gptj"; }
 
   void read_sizes() {
-    const Field h = gpt2_keys()
-                        ? required_int(doc, {"n_embd", "hidden_size", "n_embed", "d_model"}, file,
-                                       "hidden size")
-                        : required_int(doc, {"hidden_size", "n_embd", "n_embed", "d_model"}, file,
-                                       "hidden size");
+    const Field h = gpt2_keys() ? required_int(doc, {"n_embd", "hidden_size", "n_embed", "d_model"},
+                                               file, "hidden size")
+                                : required_int(doc, {"hidden_size", "n_embd", "n_embed", "d_model"},
+                                               file, "hidden size");
     c.hidden = h.value, hidden_key = h.key;
     const char* meaning = "number of decoder layers";
-    c.layers = (gpt2_keys() ? required_int(doc, {"n_layer", "num_hidden_layers", "num_layers"},
-                                           file, meaning)
-                            : required_int(doc, {"num_hidden_layers", "n_layer", "num_layers"},
-                                           file, meaning))
-                   .value;
+    c.layers =
+        (gpt2_keys()
+             ? required_int(doc, {"n_layer", "num_hidden_layers", "num_layers"}, file, meaning)
+             : required_int(doc, {"num_hidden_layers", "n_layer", "num_layers"}, file, meaning))
+            .value;
     const Field n = gpt2_keys() ? required_int(doc, {"n_head", "num_attention_heads"}, file,
                                                "number of attention heads")
                                 : required_int(doc, {"num_attention_heads", "n_head"}, file,
@@ -342,15 +364,17 @@ struct Reader {
   }
 
   void read_context() {
-    if (auto f = first_int(doc, {"max_position_embeddings", "n_positions", "max_sequence_length",
-                                 "seq_length", "n_ctx"},
+    if (auto f = first_int(doc,
+                           {"max_position_embeddings", "n_positions", "max_sequence_length",
+                            "seq_length", "n_ctx"},
                            file)) {
       c.max_positions = f->value;
       return;
     }
     c.max_positions = kNoLimit;
-    assume("no context length (looked for max_position_embeddings, n_positions, "
-           "max_sequence_length, seq_length, n_ctx): prompt and context lengths are not capped");
+    assume(
+        "no context length (looked for max_position_embeddings, n_positions, "
+        "max_sequence_length, seq_length, n_ctx): prompt and context lengths are not capped");
   }
 
   bool flag(const char* key, bool otherwise) {
@@ -386,8 +410,9 @@ struct Reader {
         c.kv_heads = f->value, kv_key = f->key;
       } else {
         c.kv_heads = c.heads;
-        assume("new_decoder_architecture without num_kv_heads or n_head_kv: one KV head per "
-               "query head (the transformers default)");
+        assume(
+            "new_decoder_architecture without num_kv_heads or n_head_kv: one KV head per "
+            "query head (the transformers default)");
       }
     } else if (flag("multi_query", true)) {
       c.kv_heads = 1, kv_key = "multi_query";
@@ -408,8 +433,8 @@ struct Reader {
   void read_intermediate() {
     auto it = doc.find("n_inner");
     const bool n_inner_null = it != doc.end() && it->is_null();
-    if (auto f = first_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"},
-                           file)) {
+    if (auto f =
+            first_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, file)) {
       c.intermediate = f->value;
       if (type == "qwen") halve_qwen_intermediate(*f);
       return;
@@ -435,7 +460,8 @@ struct Reader {
     if (f.value % 2 != 0) {
       throw InputError(error_code::kRange, file, pointer(f.key),
                        "Qwen's intermediate_size is twice each projection's width: expected an "
-                       "even number, got " + std::to_string(f.value));
+                       "even number, got " +
+                           std::to_string(f.value));
     }
     c.intermediate = f.value / 2;
   }
@@ -472,9 +498,9 @@ struct Reader {
       if (v == "sliding_attention") {
         ++sliding;
       } else if (v != "full_attention") {
-        throw InputError(error_code::kUnknownName, file, "/layer_types/" + std::to_string(i),
-                         "expected \"sliding_attention\" or \"full_attention\", got " +
-                             describe(v));
+        throw InputError(
+            error_code::kUnknownName, file, "/layer_types/" + std::to_string(i),
+            "expected \"sliding_attention\" or \"full_attention\", got " + describe(v));
       }
     }
     return sliding;
@@ -498,15 +524,16 @@ struct Reader {
     c.embed_dim = c.hidden;
     if (type == "opt") {
       if (auto p = optional_int(doc, "word_embed_proj_dim", file)) c.embed_dim = *p;
-      c.position_rows = checked_add(c.max_positions, 2, file, "/max_position_embeddings",
-                                    "OPT's position rows");
+      c.position_rows =
+          checked_add(c.max_positions, 2, file, "/max_position_embeddings", "OPT's position rows");
     } else if (type == "gpt2" || type == "gpt_bigcode") {
       c.position_rows = c.max_positions;
     }
   }
 
   void read_structure() {
-    c.parallel_blocks = type == "phi" || type == "gptj" || (type == "falcon" && flag("parallel_attn", true)) ||
+    c.parallel_blocks = type == "phi" || type == "gptj" ||
+                        (type == "falcon" && flag("parallel_attn", true)) ||
                         (type == "gpt_neox" && flag("use_parallel_residual", true));
     c.fused_qkv_weights = dialect.fused_qkv;
     c.fused_gate_up_weights = dialect.fused_gate_up;
@@ -531,9 +558,9 @@ struct Reader {
       total = checked_add(total, 2 * c.hidden, file, where, "norm weights");
     }
     if (c.mla) {  // kv_a_layernorm (and q_a_layernorm)
-      const std::int64_t per_layer = checked_add(c.mla->kv_lora_rank,
-                                                 c.mla->q_lora_rank.value_or(0), file,
-                                                 "/kv_lora_rank", "latent norm width");
+      const std::int64_t per_layer =
+          checked_add(c.mla->kv_lora_rank, c.mla->q_lora_rank.value_or(0), file, "/kv_lora_rank",
+                      "latent norm width");
       total = checked_add(
           total, checked_mul(c.layers, per_layer, file, "/kv_lora_rank", "latent norm weights"),
           file, "/kv_lora_rank", "norm weights");
@@ -546,17 +573,16 @@ struct Reader {
     if (!experts) return;
     MoeConfig m;
     m.experts = experts->value;
-    const Field k =
-        required_int(doc, {"num_experts_per_tok"}, file, "experts per token (top-k)");
+    const Field k = required_int(doc, {"num_experts_per_tok"}, file, "experts per token (top-k)");
     if (k.value > m.experts) {
       throw InputError(error_code::kRange, file, pointer(k.key),
                        "num_experts_per_tok (" + std::to_string(k.value) + ") exceeds the " +
                            std::to_string(m.experts) + " experts of " + experts->key);
     }
     m.top_k = k.value;
-    m.expert_intermediate = required_int(doc, {"moe_intermediate_size", "intermediate_size"}, file,
-                                         "expert MLP width")
-                                .value;
+    m.expert_intermediate =
+        required_int(doc, {"moe_intermediate_size", "intermediate_size"}, file, "expert MLP width")
+            .value;
     if (auto s = optional_int(doc, "n_shared_experts", file)) {
       m.shared_intermediate = checked_mul(*s, m.expert_intermediate, file, "/n_shared_experts",
                                           "shared experts' width");
@@ -611,7 +637,8 @@ struct Reader {
     MlaConfig m;
     m.kv_lora_rank = *rank;
     m.q_lora_rank = optional_int(doc, "q_lora_rank", file);
-    m.qk_nope_head_dim = required_int(doc, {"qk_nope_head_dim"}, file, "MLA no-rope head size").value;
+    m.qk_nope_head_dim =
+        required_int(doc, {"qk_nope_head_dim"}, file, "MLA no-rope head size").value;
     m.qk_rope_head_dim = required_int(doc, {"qk_rope_head_dim"}, file, "MLA rope head size").value;
     m.v_head_dim = required_int(doc, {"v_head_dim"}, file, "MLA value head size").value;
     c.mla = m;
@@ -625,19 +652,19 @@ struct Reader {
       return;
     }
     if (!type.empty() && find_dialect(type)) return;
-    const std::string what = type.empty() ? "no known model_type or architecture"
-                                          : "unknown model_type '" + type + "'";
-    assume(what + ": read the standard keys with Llama's conventions (gated MLP gate/up/down, "
-                  "RMSNorm, no biases, embeddings tied only if tie_word_embeddings says so)");
+    const std::string what =
+        type.empty() ? "no known model_type or architecture" : "unknown model_type '" + type + "'";
+    assume(what +
+           ": read the standard keys with Llama's conventions (gated MLP gate/up/down, "
+           "RMSNorm, no biases, embeddings tied only if tie_word_embeddings says so)");
   }
-
 };
 
 // The widest per-layer sizes the generator forms must fit in 64 bits.
 void check_derived_sizes(const std::string& file, const ModelConfig& c) {
   const std::int64_t q = checked_mul(c.heads, c.head_dim, file, "/num_attention_heads", "n_h·d");
-  const std::int64_t kv2 = checked_mul(2 * c.kv_heads, c.head_dim, file, "/num_key_value_heads",
-                                       "2·n_kv·d");
+  const std::int64_t kv2 =
+      checked_mul(2 * c.kv_heads, c.head_dim, file, "/num_key_value_heads", "2·n_kv·d");
   checked_add(q, kv2, file, "/num_attention_heads", "fused QKV width");
   checked_mul(2, c.intermediate, file, "/intermediate_size", "2·intermediate");
   checked_mul(c.vocab, c.embed_dim, file, "/vocab_size", "V·h");
@@ -645,8 +672,8 @@ void check_derived_sizes(const std::string& file, const ModelConfig& c) {
     const MlaConfig& m = *c.mla;
     const std::int64_t qk = checked_add(m.qk_nope_head_dim, m.qk_rope_head_dim, file,
                                         "/qk_nope_head_dim", "MLA query head size");
-    checked_mul(c.heads, checked_add(qk, m.v_head_dim, file, "/v_head_dim", "MLA head sizes"),
-                file, "/num_attention_heads", "n_h·(d_nope + d_rope + d_v)");
+    checked_mul(c.heads, checked_add(qk, m.v_head_dim, file, "/v_head_dim", "MLA head sizes"), file,
+                "/num_attention_heads", "n_h·(d_nope + d_rope + d_v)");
     checked_add(m.kv_lora_rank, m.qk_rope_head_dim, file, "/kv_lora_rank", "latent + rope");
   }
   if (c.moe) {
@@ -734,8 +761,8 @@ bool operator==(const ModelConfig& a, const ModelConfig& b) {
          a.vocab == b.vocab && a.max_positions == b.max_positions &&
          a.sliding_window == b.sliding_window && a.window_layers == b.window_layers &&
          a.embed_dim == b.embed_dim && a.position_rows == b.position_rows &&
-         a.tie_embeddings == b.tie_embeddings && a.qkv_bias == b.qkv_bias &&
-         a.o_bias == b.o_bias && a.mlp_bias == b.mlp_bias && a.lm_head_bias == b.lm_head_bias &&
+         a.tie_embeddings == b.tie_embeddings && a.qkv_bias == b.qkv_bias && a.o_bias == b.o_bias &&
+         a.mlp_bias == b.mlp_bias && a.lm_head_bias == b.lm_head_bias &&
          a.parallel_blocks == b.parallel_blocks && a.fused_qkv_weights == b.fused_qkv_weights &&
          a.fused_gate_up_weights == b.fused_gate_up_weights &&
          a.norm_parameters == b.norm_parameters && a.names == b.names && a.moe == b.moe &&

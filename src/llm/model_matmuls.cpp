@@ -110,10 +110,10 @@ std::vector<Tile> causal_tiles(std::int64_t s, std::int64_t b, std::optional<std
                       : checked_mul(n, (n + 1) / 2, "", "--prompt", "tiles");
   };
   const std::int64_t full_tiles =
-      full <= reach ? triangle(full)
-                    : checked_add(triangle(reach),
-                                  checked_mul(full - reach, reach, "", "--prompt", "tiles"), "",
-                                  "--prompt", "tiles");
+      full <= reach
+          ? triangle(full)
+          : checked_add(triangle(reach), checked_mul(full - reach, reach, "", "--prompt", "tiles"),
+                        "", "--prompt", "tiles");
   std::vector<Tile> out;
   if (full_tiles > 0) out.push_back({b, b, full_tiles});
   if (rho > 0) {
@@ -145,8 +145,8 @@ struct AttentionShape {
   std::int64_t batch, group, qk_k, pv_n;
 };
 
-void add_kv_products(const ModelConfig& model, const GenerationOptions& o,
-                     const AttentionShape& a, std::vector<MatmulShape>& out) {
+void add_kv_products(const ModelConfig& model, const GenerationOptions& o, const AttentionShape& a,
+                     std::vector<MatmulShape>& out) {
   for (const AttentionGroup& g : attention_groups(model)) {
     std::vector<Tile> tiles;
     if (o.phase == Phase::kDecode) {
@@ -176,8 +176,8 @@ void add_attention(const ModelConfig& model, const GenerationOptions& o, const P
   const std::int64_t d = model.head_dim, h = model.hidden, layers = model.layers;
   const std::int64_t q_width = model.heads * d, kv_width = model.kv_heads * d;
   if (o.fused_qkv || model.fused_qkv_weights) {
-    push(out, projection(n.qkv, s.rows, q_width + 2 * kv_width, h, layers, o.phase,
-                         model.qkv_bias));
+    push(out,
+         projection(n.qkv, s.rows, q_width + 2 * kv_width, h, layers, o.phase, model.qkv_bias));
   } else {
     push(out, projection(n.q, s.rows, q_width, h, layers, o.phase, model.qkv_bias));
     push(out, projection(n.k, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
@@ -201,19 +201,20 @@ void add_mla(const ModelConfig& model, const GenerationOptions& o, const PassSiz
   } else {
     push(out, projection("self_attn.q_proj", s.rows, nh * qk_d, h, layers, p));
   }
-  push(out, projection("self_attn.kv_a_proj_with_mqa", s.rows, c + a.qk_rope_head_dim, h, layers,
-                       p));
+  push(out,
+       projection("self_attn.kv_a_proj_with_mqa", s.rows, c + a.qk_rope_head_dim, h, layers, p));
   if (resolved_mla_path(o) == MlaPath::kNaive) {
-    push(out, projection("self_attn.kv_b_proj", s.rows, nh * (a.qk_nope_head_dim + a.v_head_dim),
-                         c, layers, p));
+    push(out, projection("self_attn.kv_b_proj", s.rows, nh * (a.qk_nope_head_dim + a.v_head_dim), c,
+                         layers, p));
     add_kv_products(model, o, {"self_attn.qk", "self_attn.pv", o.batch * nh, 1, qk_d, a.v_head_dim},
                     out);
   } else {
-    MatmulShape q_absorb = projection("self_attn.q_absorb", s.rows, c, a.qk_nope_head_dim, layers, p);
+    MatmulShape q_absorb =
+        projection("self_attn.q_absorb", s.rows, c, a.qk_nope_head_dim, layers, p);
     q_absorb.batch = nh;  // W_UK of each head
     push(out, q_absorb);
-    add_kv_products(model, o, {"self_attn.qk", "self_attn.pv", o.batch, nh, c + a.qk_rope_head_dim, c},
-                    out);
+    add_kv_products(model, o,
+                    {"self_attn.qk", "self_attn.pv", o.batch, nh, c + a.qk_rope_head_dim, c}, out);
     MatmulShape v_absorb = projection("self_attn.v_absorb", s.rows, a.v_head_dim, c, layers, p);
     v_absorb.batch = nh;  // W_UV of each head
     push(out, v_absorb);
@@ -274,9 +275,9 @@ std::vector<ExpertGroup> routing_of(const MoeConfig& moe, const GenerationOption
   const std::int64_t slots = checked_mul(rows, moe.top_k, "", "--routing", "T·k");
   if (sum != slots) {
     throw InputError(error_code::kRange, "", "--routing",
-                     "the histogram routes " + std::to_string(sum) + " tokens; this pass routes T·k = " +
-                         std::to_string(rows) + "·" + std::to_string(moe.top_k) + " = " +
-                         std::to_string(slots));
+                     "the histogram routes " + std::to_string(sum) +
+                         " tokens; this pass routes T·k = " + std::to_string(rows) + "·" +
+                         std::to_string(moe.top_k) + " = " + std::to_string(slots));
   }
   return histogram_routing(o.routing);
 }
@@ -362,7 +363,8 @@ std::vector<MatmulShape> generate_matmuls(const ModelConfig& model, const Genera
   add_dense_mlp(model, o, sizes, out);
   add_moe(model, o, sizes, out);
   if (projected) {
-    push(out, projection("project_out", sizes.head_rows, model.embed_dim, model.hidden, 1, o.phase));
+    push(out,
+         projection("project_out", sizes.head_rows, model.embed_dim, model.hidden, 1, o.phase));
   }
   push(out, projection(model.names.lm_head, sizes.head_rows, model.vocab, model.embed_dim, 1,
                        o.phase, model.lm_head_bias));

@@ -133,9 +133,9 @@ class TextTable {
 
 // Integers with thousands separators (parameter counts read better so).
 std::string grouped(const json& v) {
-  if (!v.is_number_integer() && !(v.is_string() && !v.get<std::string>().empty() &&
-                                  v.get<std::string>().find_first_not_of("0123456789") ==
-                                      std::string::npos)) {
+  if (!v.is_number_integer() &&
+      !(v.is_string() && !v.get<std::string>().empty() &&
+        v.get<std::string>().find_first_not_of("0123456789") == std::string::npos)) {
     return plain(v);
   }
   const std::string digits = plain(v);
@@ -206,8 +206,8 @@ std::string report_table(const ModelReport& r) {
   table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
              percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
              energy_uj(t.energy_pj)});
-  std::string out = inputs_lines(r.source, r.inputs, r.summary, r.assumptions) + "cost model: " + r.description + "\n\n" +
-                    table.render() + "\n";
+  std::string out = inputs_lines(r.source, r.inputs, r.summary, r.assumptions) +
+                    "cost model: " + r.description + "\n\n" + table.render() + "\n";
   out += fmt::format("time: {} at {:.3f} GHz (cycles, bytes and energy: all calls of a row)\n",
                      seconds_text(t.seconds), r.clock_hz * 1e-9);
   if (t.tokens_per_second) {

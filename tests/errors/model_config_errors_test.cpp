@@ -51,9 +51,9 @@ TEST_CASE("model: an unknown family with the standard keys runs and prints its a
 
 TEST_CASE("model: bad routing files exit 2 naming the file, entry or option",
           "[errors][cli][llm]") {
-  const std::string mixtral = "model --shapes-only --prompt 10 --model " +
-                              quoted(std::string(TENET_SOURCE_DIR) +
-                                     "/workloads/models/mixtral-8x7b-v0.1.json");
+  const std::string mixtral =
+      "model --shapes-only --prompt 10 --model " +
+      quoted(std::string(TENET_SOURCE_DIR) + "/workloads/models/mixtral-8x7b-v0.1.json");
   check_fails(mixtral + " --routing " + quoted(fixture("routing_bad_entry.json")),
               {"routing_bad_entry.json: /tokens_per_expert/2:", "[range]"});
   check_fails(mixtral + " --routing " + quoted(fixture("routing_wrong_total.json")),

@@ -14,9 +14,9 @@ using namespace tenet::llm;
 namespace {
 
 ModelConfig tiny(std::int64_t window) {
-  nlohmann::json doc = {{"model_type", "mistral"},         {"hidden_size", 8},
-                        {"num_hidden_layers", 1},          {"num_attention_heads", 1},
-                        {"intermediate_size", 8},          {"vocab_size", 8},
+  nlohmann::json doc = {{"model_type", "mistral"},        {"hidden_size", 8},
+                        {"num_hidden_layers", 1},         {"num_attention_heads", 1},
+                        {"intermediate_size", 8},         {"vocab_size", 8},
                         {"max_position_embeddings", 1000}};
   if (window > 0) doc["sliding_window"] = window;
   return parse_model_config(doc, "tiny.json");
@@ -61,8 +61,7 @@ TEST_CASE("causal and windowed prefill tiles equal the enumerated unmasked tiles
   }
 }
 
-TEST_CASE("uniform routing: T·k assignments, expert loads differ by at most one",
-          "[llm][moe]") {
+TEST_CASE("uniform routing: T·k assignments, expert loads differ by at most one", "[llm][moe]") {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
     const std::int64_t e = 1 + rng() % 70, k = 1 + rng() % e, t = 1 + rng() % 200;

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <limits>
-#include <random>
-#include <set>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,8 +17,8 @@
 using nlohmann::json;
 using tenet::InputError;
 using tenet::llm::load_model_config;
-using tenet::llm::ModelConfig;
 using tenet::llm::MlpKind;
+using tenet::llm::ModelConfig;
 using tenet::llm::parse_model_config;
 
 namespace {
@@ -76,16 +76,16 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
   // v0.1, StarCoder2 and Phi-3 in every layer, Gemma-2 in every other layer, Qwen2's switched off.
   const Expected cases[] = {
       {"gpt2.json", "gpt2", "gpt2", P, 768, 12, 12, 12, 64, 3072, 50257, 1024, kNone, 0},
-      {"gpt2-medium.json", "gpt2-medium", "gpt2", P, 1024, 24, 16, 16, 64, 4096, 50257, 1024,
-       kNone, 0},
+      {"gpt2-medium.json", "gpt2-medium", "gpt2", P, 1024, 24, 16, 16, 64, 4096, 50257, 1024, kNone,
+       0},
       {"llama-2-7b.json", "meta-llama/Llama-2-7b-hf", "llama", G, 4096, 32, 32, 32, 128, 11008,
        32000, 4096, kNone, 0},
       {"llama-2-13b.json", "meta-llama/Llama-2-13b-hf", "llama", G, 5120, 40, 40, 40, 128, 13824,
        32000, 4096, kNone, 0},
       {"llama-3-8b.json", "meta-llama/Meta-Llama-3-8B", "llama", G, 4096, 32, 32, 8, 128, 14336,
        128256, 8192, kNone, 0},
-      {"llama-3.1-8b.json", "llama-3.1-8b", "llama", G, 4096, 32, 32, 8, 128, 14336, 128256,
-       131072, kNone, 0},
+      {"llama-3.1-8b.json", "llama-3.1-8b", "llama", G, 4096, 32, 32, 8, 128, 14336, 128256, 131072,
+       kNone, 0},
       {"llama-3.1-70b.json", "llama-3.1-70b", "llama", G, 8192, 80, 64, 8, 128, 28672, 128256,
        131072, kNone, 0},
       {"llama-3.2-1b.json", "meta-llama/Llama-3.2-1B", "llama", G, 2048, 16, 32, 8, 64, 8192,
@@ -98,16 +98,14 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
        kNone, 0},
       {"qwen2.5-7b.json", "qwen2.5-7b", "qwen2", G, 3584, 28, 28, 4, 128, 18944, 152064, 131072,
        kNone, 0},
-      {"qwen-7b.json", "qwen-7b", "qwen", G, 4096, 32, 32, 32, 128, 11008, 151936, 32768, kNone,
-       0},
+      {"qwen-7b.json", "qwen-7b", "qwen", G, 4096, 32, 32, 32, 128, 11008, 151936, 32768, kNone, 0},
       {"mixtral-8x7b-v0.1.json", "mixtral-8x7b-v0.1", "mixtral", G, 4096, 32, 32, 8, 128, 14336,
        32000, 32768, kNone, 0},
       {"qwen1.5-moe-a2.7b.json", "qwen1.5-moe-a2.7b", "qwen2_moe", G, 2048, 24, 16, 16, 128, 5632,
        151936, 8192, kNone, 0},
-      {"deepseek-v2-lite.json", "deepseek-v2-lite", "deepseek_v2", G, 2048, 27, 16, 16, 192,
-       10944, 102400, 163840, kNone, 0},
-      {"gemma-2b.json", "gemma-2b", "gemma", G, 2048, 18, 8, 1, 256, 16384, 256000, 8192, kNone,
-       0},
+      {"deepseek-v2-lite.json", "deepseek-v2-lite", "deepseek_v2", G, 2048, 27, 16, 16, 192, 10944,
+       102400, 163840, kNone, 0},
+      {"gemma-2b.json", "gemma-2b", "gemma", G, 2048, 18, 8, 1, 256, 16384, 256000, 8192, kNone, 0},
       {"gemma-2-9b.json", "gemma-2-9b", "gemma2", G, 3584, 42, 16, 8, 256, 14336, 256000, 8192,
        4096, 21},
       {"phi-2.json", "microsoft/phi-2", "phi", P, 2560, 32, 32, 32, 80, 10240, 51200, 2048, kNone,
@@ -120,16 +118,15 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
        kNone, 0},
       {"opt-350m.json", "facebook/opt-350m", "opt", P, 1024, 24, 16, 16, 64, 4096, 50272, 2048,
        kNone, 0},
-      {"pythia-6.9b.json", "pythia-6.9b", "gpt_neox", P, 4096, 32, 32, 32, 128, 16384, 50432,
-       2048, kNone, 0},
+      {"pythia-6.9b.json", "pythia-6.9b", "gpt_neox", P, 4096, 32, 32, 32, 128, 16384, 50432, 2048,
+       kNone, 0},
       {"bloom-560m.json", "bloom-560m", "bloom", P, 1024, 24, 16, 16, 64, 4096, 250880, kNoLimit,
        kNone, 0},
-      {"starcoder.json", "bigcode/starcoder", "gpt_bigcode", P, 6144, 40, 48, 1, 128, 24576,
-       49152, 8192, kNone, 0},
+      {"starcoder.json", "bigcode/starcoder", "gpt_bigcode", P, 6144, 40, 48, 1, 128, 24576, 49152,
+       8192, kNone, 0},
       {"starcoder2-7b.json", "starcoder2-7b", "starcoder2", P, 4608, 32, 36, 4, 128, 18432, 49152,
        16384, 4096, 32},
-      {"gpt-j-6b.json", "gpt-j-6b", "gptj", P, 4096, 28, 16, 16, 256, 16384, 50400, 2048, kNone,
-       0},
+      {"gpt-j-6b.json", "gpt-j-6b", "gptj", P, 4096, 28, 16, 16, 256, 16384, 50400, 2048, kNone, 0},
       {"chatglm3-6b.json", "THUDM/chatglm3-6b", "chatglm", G, 4096, 28, 32, 2, 128, 13696, 65024,
        8192, kNone, 0},
   };
@@ -204,8 +201,8 @@ TEST_CASE("dialect conventions: fused checkpoints, biases, ties, projections", "
 
 TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40B, GQA)",
           "[llm][config]") {
-  const ModelConfig legacy = load_model_config(std::string(TENET_TEST_DATA_DIR) +
-                                               "/llm/falcon-7b-refinedwebmodel.json");
+  const ModelConfig legacy =
+      load_model_config(std::string(TENET_TEST_DATA_DIR) + "/llm/falcon-7b-refinedwebmodel.json");
   const ModelConfig current = load_model_config(model_path("falcon-7b.json"));
   CHECK(legacy.hidden == current.hidden);
   CHECK(legacy.layers == current.layers);
@@ -230,9 +227,10 @@ TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40
   CHECK(no_kv.assumptions[1].find("num_kv_heads") != std::string::npos);
 }
 
-TEST_CASE("MoE layers: first_k_dense_replace / moe_layer_freq and decoder_sparse_step / "
-          "mlp_only_layers against enumeration of the layers",
-          "[llm][config][moe]") {
+TEST_CASE(
+    "MoE layers: first_k_dense_replace / moe_layer_freq and decoder_sparse_step / "
+    "mlp_only_layers against enumeration of the layers",
+    "[llm][config][moe]") {
   std::mt19937 rng(3);
   for (int trial = 0; trial < 200; ++trial) {
     const std::int64_t layers = 1 + rng() % 40;
@@ -426,7 +424,9 @@ TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
        code::kRange,
        "/intermediate_size"},
       {llama_like,
-       {{"model_type", "chatglm"}, {"multi_query_attention", true}, {"num_key_value_heads", erased}},
+       {{"model_type", "chatglm"},
+        {"multi_query_attention", true},
+        {"num_key_value_heads", erased}},
        code::kMissingField,
        "/multi_query_group_num"},
       {llama_like,

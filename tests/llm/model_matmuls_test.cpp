@@ -100,7 +100,7 @@ const std::vector<GenerationCase>& generation_cases() {
        "gpt2-medium.json",
        prefill(1, 37),
        {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W, 1},  // (n_h + 2·n_kv)·d = 3072
-        {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
+        {"attn.qk", 16, 37, 37, 64, 24, NT, KV},               // × B·n_kv = 16, M = r·S
         {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
         {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W, 1},  // the seed's kernel
         {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W, 1},

@@ -200,7 +200,8 @@ TEST_CASE("the model summary and assumptions: table lines, JSON keys, absent wit
   CHECK_FALSE(json::parse(format_model_report(build_model_report(shapes, fake_model(), c),
                                               ReportFormat::kJson))
                   .contains("assumptions"));
-  c.summary = {{"parameters", 8030261248LL}, {"kv_cache_bytes_per_token", 131072},
+  c.summary = {{"parameters", 8030261248LL},
+               {"kv_cache_bytes_per_token", 131072},
                {"huge", "123456789012345678901234567890"}};
   c.assumptions = {"no context length"};
   for (const std::string& table :

@@ -194,8 +194,8 @@ TEST_CASE("Mixtral: top-2 of 8 routed experts, uniform in prefill, expected expe
   check_shape(find(p, "block_sparse_moe.experts.down_proj"), 1, 25, 4096, 14336, 8 * 32);
   CHECK(all_named(p, "mlp.gate_up_proj").empty());  // no dense MLP
   // T = 13: 26 over 8 → 2 experts with 4 tokens, 6 with 3
-  const auto odd = all_named(generate_matmuls(m, prefill(1, 13)),
-                             "block_sparse_moe.experts.down_proj");
+  const auto odd =
+      all_named(generate_matmuls(m, prefill(1, 13)), "block_sparse_moe.experts.down_proj");
   REQUIRE(odd.size() == 2);
   check_shape(*odd[0], 1, 4, 4096, 14336, 2 * 32);
   check_shape(*odd[1], 1, 3, 4096, 14336, 6 * 32);
@@ -204,7 +204,8 @@ TEST_CASE("Mixtral: top-2 of 8 routed experts, uniform in prefill, expected expe
   check_shape(find(d1, "block_sparse_moe.experts.gate_up_proj"), 1, 1, 2 * 14336, 4096, 2 * 32);
   // decode B = 4: 8·(1 − (3/4)^4) = 5.47 → 5 experts share 8 assignments (3 × 2, 2 × 1)
   CHECK(expected_active_experts(4, 2, 8) == Approx(8 * (1 - std::pow(0.75, 4))));
-  const auto d4 = all_named(generate_matmuls(m, decode(4, 10)), "block_sparse_moe.experts.down_proj");
+  const auto d4 =
+      all_named(generate_matmuls(m, decode(4, 10)), "block_sparse_moe.experts.down_proj");
   REQUIRE(d4.size() == 2);
   check_shape(*d4[0], 1, 2, 4096, 14336, 3 * 32);
   check_shape(*d4[1], 1, 1, 4096, 14336, 2 * 32);
@@ -235,8 +236,8 @@ TEST_CASE("Qwen (v1): each gated projection is half of intermediate_size", "[llm
   o.fused_gate_up = false;
   const auto shapes = generate_matmuls(model("qwen-7b.json"), o);
   check_shape(find(shapes, "attn.c_attn"), 1, 1, 3 * 4096, 4096, 32);
-  CHECK(find(shapes, "attn.c_attn").epilogue_ops == 1);  // c_attn has a bias
-  CHECK(find(shapes, "attn.c_proj").epilogue_ops == 0);  // no_bias
+  CHECK(find(shapes, "attn.c_attn").epilogue_ops == 1);        // c_attn has a bias
+  CHECK(find(shapes, "attn.c_proj").epilogue_ops == 0);        // no_bias
   check_shape(find(shapes, "mlp.w1"), 1, 1, 11008, 4096, 32);  // 22016 / 2
   check_shape(find(shapes, "mlp.w2"), 1, 1, 11008, 4096, 32);
   check_shape(find(shapes, "mlp.c_proj"), 1, 1, 4096, 11008, 32);
@@ -322,7 +323,8 @@ TEST_CASE("tenet model runs end to end on every bundled config (table, JSON, CSV
           "[llm][zoo][cli]") {
   for (const Published& p : kPublished) {
     const std::string args = "model --model " + model_path(p.file) + " --array 8x8";
-    for (const char* phase : {" --phase prefill --prompt 32", " --phase decode --context 64 --batch 3"}) {
+    for (const char* phase :
+         {" --phase prefill --prompt 32", " --phase decode --context 64 --batch 3"}) {
       for (const char* format : {"table", "json", "csv"}) {
         const CliRun r = run_cli(args + phase + " --format " + format);
         INFO(p.file << phase << " " << format << "\n" << r.out);
@@ -350,18 +352,17 @@ TEST_CASE("MoE and MLA models through tenet sweep (CSV, JSON Lines) and tenet se
   for (const char* out : {"/moe-mla-sweep.csv", "/moe-mla-sweep.jsonl"}) {
     const std::string path = dir + out;
     std::remove(path.c_str());
-    const CliRun r =
-        run_cli("sweep --progress none --spec " + tenet::test::shell_quoted(spec) + " --out " +
-                tenet::test::shell_quoted(path));
+    const CliRun r = run_cli("sweep --progress none --spec " + tenet::test::shell_quoted(spec) +
+                             " --out " + tenet::test::shell_quoted(path));
     INFO(r.out);
     REQUIRE(r.exit_code == 0);
     // 2 dataflows × 2 schemes × (2 phases × 2 batches + 2 + 2) workload points
     CHECK(r.out.find("32 written (0 with errors)") != std::string::npos);
   }
   for (const char* format : {"table", "json"}) {
-    const CliRun r = run_cli("search --model " + model_path("deepseek-v2-lite.json") +
-                             " --phase decode --context 128 --arch systolic-32x32 --format " +
-                             format);
+    const CliRun r =
+        run_cli("search --model " + model_path("deepseek-v2-lite.json") +
+                " --phase decode --context 128 --arch systolic-32x32 --format " + format);
     INFO(r.out);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("self_attn.q_absorb") != std::string::npos);

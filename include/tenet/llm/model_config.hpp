@@ -28,7 +28,7 @@ struct LayerNames {
   std::string q = "self_attn.q_proj", k = "self_attn.k_proj", v = "self_attn.v_proj";
   std::string o = "self_attn.o_proj";
   std::string qk = "self_attn.qk", pv = "self_attn.pv";
-  std::string gate_up = "mlp.gate_up_proj";  // gated: fused gate and up
+  std::string gate_up = "mlp.gate_up_proj";                // gated: fused gate and up
   std::string gate = "mlp.gate_proj", up = "mlp.up_proj";  // gated, apart; plain: up = fc
   std::string down = "mlp.down_proj";
   std::string moe = "mlp.";  // prefix of experts, router and shared experts
@@ -76,12 +76,12 @@ struct ModelConfig {
   std::optional<std::int64_t> sliding_window;
   std::int64_t window_layers = 0;
 
-  std::int64_t embed_dim = 0;  // width of the token embedding (OPT word_embed_proj_dim), else h
+  std::int64_t embed_dim = 0;      // width of the token embedding (OPT word_embed_proj_dim), else h
   std::int64_t position_rows = 0;  // rows of a learned position table (GPT-2, OPT), 0 = none
   bool tie_embeddings = false;     // lm_head shares the token embedding
   bool qkv_bias = false, o_bias = false, mlp_bias = false, lm_head_bias = false;
-  bool parallel_blocks = false;     // attention and MLP read the same input (Falcon, GPT-J, Phi)
-  bool fused_qkv_weights = false;   // the checkpoint stores one QKV matrix
+  bool parallel_blocks = false;        // attention and MLP read the same input (Falcon, GPT-J, Phi)
+  bool fused_qkv_weights = false;      // the checkpoint stores one QKV matrix
   bool fused_gate_up_weights = false;  // the checkpoint stores one gate_up matrix
   std::int64_t norm_parameters = 0;    // all LayerNorm/RMSNorm weights (and biases)
   LayerNames names;

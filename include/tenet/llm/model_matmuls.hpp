@@ -26,7 +26,7 @@ const char* to_string(AttentionMask a);
 // attends over the cached latent. kAuto: naive in prefill, absorbed in decode.
 enum class MlaPath { kAuto, kNaive, kAbsorbed };
 MlaPath parse_mla_path(const std::string& name);  // "naive" | "absorbed" (--mla)
-const char* to_string(MlaPath p);                  // "auto", "naive", "absorbed"
+const char* to_string(MlaPath p);                 // "auto", "naive", "absorbed"
 
 struct GenerationOptions {
   Phase phase = Phase::kPrefill;  // kPrefill or kDecode

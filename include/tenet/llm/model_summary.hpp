@@ -14,8 +14,8 @@
 namespace tenet::llm {
 
 struct ModelSummary {
-  Integer parameters;         // every weight: matmuls (all experts), embeddings, biases, norms
-  Integer active_parameters;  // per token: the routed experts it does not use left out
+  Integer parameters;            // every weight: matmuls (all experts), embeddings, biases, norms
+  Integer active_parameters;     // per token: the routed experts it does not use left out
   Integer embedding_parameters;  // token (when not tied to lm_head) and position embeddings
   Integer matmul_parameters;     // weights of the matmul list, every expert counted once
   // KV-cache elements and bytes (16-bit elements) one token adds over all layers, on the

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -126,6 +128,16 @@ TEST_CASE("parameters counted from the matmul list match the published counts wi
     INFO("counted " << s.parameters.get_str() << ", published " << p.parameters);
     CHECK(std::abs(counted - p.parameters) <= 0.005 * p.parameters);
   }
+}
+
+TEST_CASE("every bundled config has a published figure in the table", "[llm][zoo]") {
+  std::set<std::string> listed, bundled;
+  for (const Published& p : kPublished) listed.insert(p.file);
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(TENET_SOURCE_DIR) + "/workloads/models")) {
+    if (entry.path().extension() == ".json") bundled.insert(entry.path().filename().string());
+  }
+  CHECK(listed == bundled);
 }
 
 TEST_CASE("exact parameter counts where the publication gives every digit", "[llm][zoo]") {

@@ -5,8 +5,10 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "tenet/error.hpp"
+#include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
+#include "tenet/llm/model_summary.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -20,6 +22,9 @@ struct ModelOptions {
   std::string qkv = "fused";
   std::string gate_up = "fused";
   std::string lm_head = "last";
+  std::string attention = "causal";
+  std::string mla;  // empty: naive in prefill, absorbed in decode
+  std::string routing = "uniform";
   ReportOptions report;
 };
 
@@ -32,6 +37,9 @@ llm::GenerationOptions generation_options(const ModelOptions& o) {
   g.fused_qkv = o.qkv == "fused";
   g.fused_gate_up = o.gate_up == "fused";
   g.lm_head = o.lm_head == "all" ? llm::LmHead::kAllTokens : llm::LmHead::kLastToken;
+  g.attention = llm::parse_attention_mask(o.attention);
+  if (!o.mla.empty()) g.mla = llm::parse_mla_path(o.mla);
+  if (o.routing != "uniform") g.routing = llm::load_expert_routing(o.routing);
   return g;
 }
 
@@ -50,9 +58,16 @@ llm::ReportContext report_context(const ModelOptions& o, const llm::ModelConfig&
     c.inputs["context"] = g.context;
     c.tokens = g.batch;
   }
-  c.inputs["qkv"] = o.qkv;
-  if (model.family == llm::ModelFamily::kLlama) c.inputs["gate_up"] = o.gate_up;
+  if (!model.mla) c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
+  if (model.mlp == llm::MlpKind::kGated || model.moe) {
+    c.inputs["gate_up"] = model.fused_gate_up_weights && !model.moe ? "fused" : o.gate_up;
+  }
   c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";
+  if (g.phase == llm::Phase::kPrefill) c.inputs["attention"] = o.attention;
+  if (model.mla) c.inputs["mla"] = to_string(llm::resolved_mla_path(g));
+  if (model.moe) c.inputs["routing"] = o.routing;
+  c.summary = llm::summary_json(llm::summarize_model(model, g));
+  c.assumptions = model.assumptions;
   return c;
 }
 
@@ -80,6 +95,15 @@ void setup_model(CLI::App& sub) {
       ->check(CLI::IsMember({"fused", "separate"}));
   sub.add_option("--lm-head", o->lm_head, "Prefill logits of the last token (default) or of all")
       ->check(CLI::IsMember({"last", "all"}));
+  sub.add_option("--attention", o->attention,
+                 "Prefill attention: causal (default; the tiles of a blocked kernel) or dense")
+      ->check(CLI::IsMember({"causal", "dense"}));
+  sub.add_option("--mla", o->mla,
+                 "Multi-head latent attention path: naive or absorbed (default: naive in "
+                 "prefill, absorbed in decode)")
+      ->check(CLI::IsMember({"naive", "absorbed"}));
+  sub.add_option("--routing", o->routing,
+                 "MoE routing: uniform (default) or a JSON file {\"tokens_per_expert\": [...]}");
   add_report_options(sub, o->report);
   sub.callback([o] { run_model(*o); });
 }

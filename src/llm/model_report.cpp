@@ -131,10 +131,35 @@ class TextTable {
   std::vector<std::size_t> rules_;
 };
 
-std::string inputs_lines(const std::string& source, const json& inputs) {
+// Integers with thousands separators (parameter counts read better so).
+std::string grouped(const json& v) {
+  if (!v.is_number_integer() &&
+      !(v.is_string() && !v.get<std::string>().empty() &&
+        v.get<std::string>().find_first_not_of("0123456789") == std::string::npos)) {
+    return plain(v);
+  }
+  const std::string digits = plain(v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string inputs_lines(const std::string& source, const json& inputs, const json& summary,
+                         const std::vector<std::string>& assumptions) {
   std::string out = "source: " + source + "\n";
   for (const auto& [key, value] : inputs.items()) out += key + ": " + plain(value) + "\n";
+  for (const auto& [key, value] : summary.items()) out += key + ": " + grouped(value) + "\n";
+  for (const std::string& a : assumptions) out += "warning: " + a + "\n";
   return out;
+}
+
+void add_summary(json& doc, const json& summary, const std::vector<std::string>& assumptions) {
+  if (summary.empty()) return;
+  doc["summary"] = summary;
+  doc["assumptions"] = assumptions;
 }
 
 std::vector<std::string> shape_cells(const MatmulShape& s) {
@@ -181,8 +206,8 @@ std::string report_table(const ModelReport& r) {
   table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
              percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
              energy_uj(t.energy_pj)});
-  std::string out = inputs_lines(r.source, r.inputs) + "cost model: " + r.description + "\n\n" +
-                    table.render() + "\n";
+  std::string out = inputs_lines(r.source, r.inputs, r.summary, r.assumptions) +
+                    "cost model: " + r.description + "\n\n" + table.render() + "\n";
   out += fmt::format("time: {} at {:.3f} GHz (cycles, bytes and energy: all calls of a row)\n",
                      seconds_text(t.seconds), r.clock_hz * 1e-9);
   if (t.tokens_per_second) {
@@ -209,11 +234,11 @@ std::string report_json(const ModelReport& r) {
     j["per_call"] = cost_json(l.per_call);
     layers.push_back(std::move(j));
   }
-  json doc = {{"source", r.source},
-              {"inputs", r.inputs},
-              {"cost_model", {{"description", r.description}, {"clock_hz", r.clock_hz}}},
-              {"layers", std::move(layers)},
-              {"totals", totals_json(r.totals)}};
+  json doc = {{"source", r.source}, {"inputs", r.inputs}};
+  add_summary(doc, r.summary, r.assumptions);
+  doc["cost_model"] = {{"description", r.description}, {"clock_hz", r.clock_hz}};
+  doc["layers"] = std::move(layers);
+  doc["totals"] = totals_json(r.totals);
   return doc.dump(2) + "\n";
 }
 
@@ -278,7 +303,7 @@ std::string shapes_table(const std::vector<MatmulShape>& shapes, const ReportCon
   const ShapeTotals t = shape_totals(shapes);
   table.rule();
   table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", "", "", t.macs.get_str()});
-  return inputs_lines(c.source, c.inputs) + "\n" + table.render();
+  return inputs_lines(c.source, c.inputs, c.summary, c.assumptions) + "\n" + table.render();
 }
 
 std::string shapes_json(const std::vector<MatmulShape>& shapes, const ReportContext& c) {
@@ -287,10 +312,10 @@ std::string shapes_json(const std::vector<MatmulShape>& shapes, const ReportCont
   const ShapeTotals t = shape_totals(shapes);
   json totals = {{"calls", to_json(t.calls)}, {"macs", to_json(t.macs)}};
   totals["tokens"] = c.tokens ? json(*c.tokens) : json(nullptr);
-  json doc = {{"source", c.source},
-              {"inputs", c.inputs},
-              {"layers", std::move(layers)},
-              {"totals", std::move(totals)}};
+  json doc = {{"source", c.source}, {"inputs", c.inputs}};
+  add_summary(doc, c.summary, c.assumptions);
+  doc["layers"] = std::move(layers);
+  doc["totals"] = std::move(totals);
   return doc.dump(2) + "\n";
 }
 
@@ -314,6 +339,8 @@ ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const Cos
   ModelReport r;
   r.source = context.source;
   r.inputs = context.inputs;
+  r.summary = context.summary;
+  r.assumptions = context.assumptions;
   r.description = model.description;
   r.clock_hz = model.clock_hz;
   double weighted_utilization = 0;

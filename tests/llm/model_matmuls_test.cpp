@@ -30,6 +30,7 @@ struct Row {
   std::int64_t batch, m, n, k, count;
   Layout layout;
   OperandKind b;
+  int epilogue = 0;  // bias adds
 };
 
 // The entry a row describes (generated entries carry no log fields: weights_quantized unset,
@@ -42,6 +43,7 @@ MatmulShape shape_of(const Row& r, Phase phase) {
   s.phase = phase;
   s.layout = r.layout;
   s.b_operand = r.b;
+  s.epilogue_ops = r.epilogue;
   return s;
 }
 
@@ -97,30 +99,31 @@ const std::vector<GenerationCase>& generation_cases() {
       {"GPT-2 medium prefill: the seed's prompt of 37 tokens",
        "gpt2-medium.json",
        prefill(1, 37),
-       {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W},  // (n_h + 2·n_kv)·d = 3072
-        {"attn.qk", 16, 37, 37, 64, 24, NT, KV},            // × B·n_kv = 16, M = r·S
+       {{"attn.c_attn", 1, 37, 3 * 1024, 1024, 24, NT, W, 1},  // (n_h + 2·n_kv)·d = 3072
+        {"attn.qk", 16, 37, 37, 64, 24, NT, KV},               // × B·n_kv = 16, M = r·S
         {"attn.pv", 16, 37, 64, 37, 24, NN, KV},
-        {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W},  // the seed's kernel
-        {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W},
-        {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W},
+        {"attn.c_proj", 1, 37, 1024, 1024, 24, NT, W, 1},  // the seed's kernel
+        {"mlp.c_fc", 1, 37, 4096, 1024, 24, NT, W, 1},
+        {"mlp.c_proj", 1, 37, 1024, 4096, 24, NT, W, 1},
         {"lm_head", 1, 1, 50257, 1024, 1, NT, W}}},  // last token only
       {"GPT-2 medium decode",
        "gpt2-medium.json",
        decode(1, 100),
-       {{"attn.c_attn", 1, 1, 3072, 1024, 24, NT, W},
+       {{"attn.c_attn", 1, 1, 3072, 1024, 24, NT, W, 1},
         {"attn.qk", 16, 1, 100, 64, 24, NT, KV},  // M = r = 1, N = L
         {"attn.pv", 16, 1, 64, 100, 24, NN, KV},  // K = L
-        {"attn.c_proj", 1, 1, 1024, 1024, 24, NT, W},
-        {"mlp.c_fc", 1, 1, 4096, 1024, 24, NT, W},
-        {"mlp.c_proj", 1, 1, 1024, 4096, 24, NT, W},
+        {"attn.c_proj", 1, 1, 1024, 1024, 24, NT, W, 1},
+        {"mlp.c_fc", 1, 1, 4096, 1024, 24, NT, W, 1},
+        {"mlp.c_proj", 1, 1, 1024, 4096, 24, NT, W, 1},
         {"lm_head", 1, 1, 50257, 1024, 1, NT, W}}},
       // h 4096, n_h = n_kv = 32, d 128, r 1, I 11008, V 32000; T = 1024; B·n_kv = 64.
       {"Llama-2-7B prefill, batch 2, prompt 512",
        "llama-2-7b.json",
        prefill(2, 512),
        {{"self_attn.qkv_proj", 1, 1024, 12288, 4096, 32, NT, W},
-        {"self_attn.qk", 64, 512, 512, 128, 32, NT, KV},
-        {"self_attn.pv", 64, 512, 128, 512, 32, NN, KV},
+        // causal: 4 query blocks of 128 attend 1 + 2 + 3 + 4 = 10 key tiles of 128
+        {"self_attn.qk", 64, 128, 128, 128, 10 * 32, NT, KV},
+        {"self_attn.pv", 64, 128, 128, 128, 10 * 32, NN, KV},
         {"self_attn.o_proj", 1, 1024, 4096, 4096, 32, NT, W},
         {"mlp.gate_up_proj", 1, 1024, 22016, 4096, 32, NT, W},  // 2·I
         {"mlp.down_proj", 1, 1024, 4096, 11008, 32, NT, W},
@@ -140,8 +143,8 @@ const std::vector<GenerationCase>& generation_cases() {
        "llama-3-8b.json",
        prefill(1, 512),
        {{"self_attn.qkv_proj", 1, 512, (32 + 2 * 8) * 128, 4096, 32, NT, W},  // 6144
-        {"self_attn.qk", 8, 4 * 512, 512, 128, 32, NT, KV},  // M = r·S, × B·n_kv = 8
-        {"self_attn.pv", 8, 4 * 512, 128, 512, 32, NN, KV},
+        {"self_attn.qk", 8, 4 * 128, 128, 128, 10 * 32, NT, KV},  // M = r·128, × B·n_kv = 8
+        {"self_attn.pv", 8, 4 * 128, 128, 128, 10 * 32, NN, KV},
         {"self_attn.o_proj", 1, 512, 4096, 4096, 32, NT, W},
         {"mlp.gate_up_proj", 1, 512, 28672, 4096, 32, NT, W},
         {"mlp.down_proj", 1, 512, 4096, 14336, 32, NT, W},

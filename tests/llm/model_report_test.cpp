@@ -191,3 +191,34 @@ TEST_CASE("exact integers beyond 64 bits are written as decimal strings", "[llm]
   CHECK(doc["layers"][0].at("macs") == expected.get_str());
   CHECK(doc.at("totals").at("macs") == expected.get_str());
 }
+
+TEST_CASE("the model summary and assumptions: table lines, JSON keys, absent without a model",
+          "[llm][report]") {
+  const auto shapes = llama_decode();
+  ReportContext c = decode_context();
+  CHECK_FALSE(json::parse(format_shapes(shapes, c, ReportFormat::kJson)).contains("summary"));
+  CHECK_FALSE(json::parse(format_model_report(build_model_report(shapes, fake_model(), c),
+                                              ReportFormat::kJson))
+                  .contains("assumptions"));
+  c.summary = {{"parameters", 8030261248LL},
+               {"kv_cache_bytes_per_token", 131072},
+               {"huge", "123456789012345678901234567890"}};
+  c.assumptions = {"no context length"};
+  for (const std::string& table :
+       {format_shapes(shapes, c, ReportFormat::kTable),
+        format_model_report(build_model_report(shapes, fake_model(), c), ReportFormat::kTable)}) {
+    CHECK(table.find("parameters: 8,030,261,248\n") != std::string::npos);
+    CHECK(table.find("kv_cache_bytes_per_token: 131,072\n") != std::string::npos);
+    CHECK(table.find("huge: 123,456,789,012,345,678,901,234,567,890\n") != std::string::npos);
+    CHECK(table.find("warning: no context length\n") != std::string::npos);
+  }
+  for (const std::string& text :
+       {format_shapes(shapes, c, ReportFormat::kJson),
+        format_model_report(build_model_report(shapes, fake_model(), c), ReportFormat::kJson)}) {
+    const json doc = json::parse(text);
+    CHECK(doc.at("summary").at("parameters") == 8030261248LL);
+    CHECK(doc.at("assumptions") == json::array({"no context length"}));
+  }
+  // not in CSV
+  CHECK(format_shapes(shapes, c, ReportFormat::kCsv).find("parameters") == std::string::npos);
+}

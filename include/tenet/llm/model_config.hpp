@@ -1,9 +1,11 @@
 // A decoder-only transformer as described by a Hugging Face config.json.
 //
-// Both naming schemes are read: GPT-2's (n_embd, n_layer, n_head, n_positions, n_inner) and the
-// Llama family's (hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads,
-// intermediate_size, vocab_size, max_position_embeddings, head_dim). `model_type` (or
-// `architectures`) picks the MLP: GPT-2's fc/proj or the gated gate/up/down of Llama-style models.
+// The reader is driven by what the fields mean, not by a list of model types: each quantity is
+// looked up under every key the hub's dialects use for it (hidden: hidden_size | n_embd | n_embed
+// | d_model, ...), and `model_type` only supplies the family's conventions that a config does not
+// state (gated or plain MLP, which projections a checkpoint stores fused, biases, tied
+// embeddings, norms). A model_type it does not know is read with the standard keys; every
+// convention assumed is listed in `assumptions`. Key tables in docs/llm.md.
 #pragma once
 
 #include <cstdint>
@@ -11,30 +13,85 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tenet::llm {
 
-// kGpt2: fused c_attn, MLP c_fc (N = intermediate) + c_proj, multi-head attention.
-// kLlama: q/k/v (GQA), o_proj, gated MLP gate/up (N = intermediate each) + down.
-enum class ModelFamily { kGpt2, kLlama };
-const char* to_string(ModelFamily f);  // "gpt2", "llama"
+// kPlain: up → activation → down (GPT-2, OPT, Falcon, ...). kGated: gate and up → act(gate)·up
+// → down (Llama, Qwen, Gemma, Phi-3, ChatGLM, every MoE expert here).
+enum class MlpKind { kPlain, kGated };
+const char* to_string(MlpKind k);  // "plain", "gated"
+
+// The names of one layer's weights as the family's checkpoint spells them (matmul names).
+struct LayerNames {
+  std::string qkv = "self_attn.qkv_proj";  // fused Q, K, V
+  std::string q = "self_attn.q_proj", k = "self_attn.k_proj", v = "self_attn.v_proj";
+  std::string o = "self_attn.o_proj";
+  std::string qk = "self_attn.qk", pv = "self_attn.pv";
+  std::string gate_up = "mlp.gate_up_proj";                // gated: fused gate and up
+  std::string gate = "mlp.gate_proj", up = "mlp.up_proj";  // gated, apart; plain: up = fc
+  std::string down = "mlp.down_proj";
+  std::string moe = "mlp.";  // prefix of experts, router and shared experts
+  std::string lm_head = "lm_head";
+  friend bool operator==(const LayerNames& a, const LayerNames& b);
+};
+
+// Mixture of experts (Mixtral, Qwen-MoE, DeepSeek-V2): the MLP of `moe_layers` layers is a router
+// and `experts` gated experts of width `expert_intermediate`, of which each token uses `top_k`;
+// plus, when shared_intermediate > 0, a shared gated MLP of that width that every token uses.
+struct MoeConfig {
+  std::int64_t experts = 0;              // E: routed experts per MoE layer
+  std::int64_t top_k = 0;                // k: experts per token
+  std::int64_t expert_intermediate = 0;  // width of each routed expert
+  std::int64_t shared_intermediate = 0;  // width of the shared MLP (n_shared·width), 0 = none
+  bool shared_gate = false;              // Qwen-MoE: a 1-wide sigmoid gate on the shared MLP
+  std::int64_t moe_layers = 0;           // layers whose MLP is the MoE (the rest are dense)
+  friend bool operator==(const MoeConfig& a, const MoeConfig& b);
+};
+
+// Multi-head latent attention (DeepSeek-V2/V3).
+struct MlaConfig {
+  std::optional<std::int64_t> q_lora_rank;  // none: Q straight from h (q_proj)
+  std::int64_t kv_lora_rank = 0;            // c: the latent cached per token
+  std::int64_t qk_nope_head_dim = 0;
+  std::int64_t qk_rope_head_dim = 0;
+  std::int64_t v_head_dim = 0;
+  friend bool operator==(const MlaConfig& a, const MlaConfig& b);
+};
 
 struct ModelConfig {
   std::string name;        // "_name_or_path", else the file name without .json
-  std::string model_type;  // as written ("gpt2", "llama", "mistral", "qwen2")
-  ModelFamily family = ModelFamily::kLlama;
+  std::string model_type;  // as written, or the one implied by `architectures`
+  MlpKind mlp = MlpKind::kGated;
   std::int64_t hidden = 0;         // h
   std::int64_t layers = 0;         // decoder layers
   std::int64_t heads = 0;          // n_h
-  std::int64_t kv_heads = 0;       // n_kv (= n_h without GQA)
-  std::int64_t head_dim = 0;       // d (h / n_h unless the config gives head_dim)
-  std::int64_t intermediate = 0;   // I (MLP width)
+  std::int64_t kv_heads = 0;       // n_kv (= n_h without GQA, 1 with MQA)
+  std::int64_t head_dim = 0;       // d (head_dim | kv_channels | h / n_h)
+  std::int64_t intermediate = 0;   // I: width of the dense MLP (each of gate and up when gated)
   std::int64_t vocab = 0;          // V
-  std::int64_t max_positions = 0;  // longest context the model was trained for
-  // Sliding-window attention (Mistral): a token attends to at most this many earlier tokens.
+  std::int64_t max_positions = 0;  // longest context; INT64_MAX when the config states none
+  // Sliding-window attention: a token attends to at most this many tokens (itself included), in
+  // `window_layers` of the layers (all of them for Mistral, every other one for Gemma-2).
   std::optional<std::int64_t> sliding_window;
+  std::int64_t window_layers = 0;
+
+  std::int64_t embed_dim = 0;      // width of the token embedding (OPT word_embed_proj_dim), else h
+  std::int64_t position_rows = 0;  // rows of a learned position table (GPT-2, OPT), 0 = none
+  bool tie_embeddings = false;     // lm_head shares the token embedding
+  bool qkv_bias = false, o_bias = false, mlp_bias = false, lm_head_bias = false;
+  bool parallel_blocks = false;        // attention and MLP read the same input (Falcon, GPT-J, Phi)
+  bool fused_qkv_weights = false;      // the checkpoint stores one QKV matrix
+  bool fused_gate_up_weights = false;  // the checkpoint stores one gate_up matrix
+  std::int64_t norm_parameters = 0;    // all LayerNorm/RMSNorm weights (and biases)
+  LayerNames names;
+  std::optional<MoeConfig> moe;
+  std::optional<MlaConfig> mla;
+  // Conventions taken without the config stating them (unknown model_type, defaults).
+  std::vector<std::string> assumptions;
 
   std::int64_t group_size() const { return heads / kv_heads; }  // r = n_h / n_kv
+  std::int64_t dense_layers() const { return layers - (moe ? moe->moe_layers : 0); }
 
   friend bool operator==(const ModelConfig& a, const ModelConfig& b);
   friend bool operator!=(const ModelConfig& a, const ModelConfig& b) { return !(a == b); }
@@ -42,10 +99,10 @@ struct ModelConfig {
 };
 
 // Parses and validates a config.json document. `file` names it in errors. Throws InputError
-// with the JSON pointer of the bad field: missing-field (no hidden_size / n_embd ...), type,
-// range (sizes <= 0, heads not dividing hidden, kv heads not dividing heads), overflow (a value
-// or a derived size beyond 64 bits), unknown-name (a model_type that is not decoder-only GPT-2
-// or Llama-style).
+// with the JSON pointer of the bad field: missing-field (a required dimension under none of its
+// keys; the message lists the keys looked for), type, range (sizes <= 0, heads not dividing
+// hidden, kv heads not dividing heads, top-k above the experts), overflow (a value or a derived
+// size beyond 64 bits), unknown-name (an encoder or encoder-decoder model).
 ModelConfig parse_model_config(const nlohmann::json& document, const std::string& file);
 
 // Reads and parses a config.json file (InputError io / parse when it cannot be read or is not

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "tenet/llm/matmul_shape.hpp"
@@ -12,6 +14,20 @@ namespace tenet::llm {
 
 enum class LmHead { kLastToken, kAllTokens };
 
+// Prefill attention: kCausal computes, like a blocked (FlashAttention-style) kernel, only the
+// attention_tile × attention_tile tiles of Q·Kᵀ and P·V that hold an unmasked entry (the lower
+// triangle, cut further by a sliding window); kDense computes the full S×S products.
+enum class AttentionMask { kCausal, kDense };
+AttentionMask parse_attention_mask(const std::string& name);  // "causal" | "dense" (--attention)
+const char* to_string(AttentionMask a);
+
+// Multi-head latent attention: kNaive expands the latent into per-head K and V (kv_b_proj) and
+// caches them; kAbsorbed folds kv_b_proj into the query and the output (q_absorb, v_absorb) and
+// attends over the cached latent. kAuto: naive in prefill, absorbed in decode.
+enum class MlaPath { kAuto, kNaive, kAbsorbed };
+MlaPath parse_mla_path(const std::string& name);  // "naive" | "absorbed" (--mla)
+const char* to_string(MlaPath p);                 // "auto", "naive", "absorbed"
+
 struct GenerationOptions {
   Phase phase = Phase::kPrefill;  // kPrefill or kDecode
   std::int64_t batch = 1;         // B: sequences processed together
@@ -20,12 +36,21 @@ struct GenerationOptions {
   bool fused_qkv = true;          // one QKV projection (MLC, GPT-2's c_attn) or q, k, v apart
   bool fused_gate_up = true;      // one gate_up projection (MLC) or gate and up apart (gated MLPs)
   LmHead lm_head = LmHead::kLastToken;  // prefill: logits of the last token only (MLC) or of all
+  AttentionMask attention = AttentionMask::kCausal;
+  std::int64_t attention_tile = 128;  // query and key block of the causal kernel
+  MlaPath mla = MlaPath::kAuto;
+  // Tokens routed to each expert in every MoE layer (--routing FILE); empty: uniform routing.
+  std::vector<std::int64_t> routing;
 };
 
-// Throws InputError (where = "--batch", "--prompt", "--context", "--phase") when a length is
-// <= 0, exceeds the model's max_positions, or a derived size overflows 64 bits.
+// Throws InputError (where = "--batch", "--prompt", "--context", "--phase", "--routing") when a
+// length is <= 0, exceeds the model's max_positions, a derived size overflows 64 bits, or a
+// routing histogram does not fit the model (one entry per expert, T·k tokens in all).
 std::vector<MatmulShape> generate_matmuls(const ModelConfig& model,
                                           const GenerationOptions& options);
+
+// The MLA path a phase runs (kAuto resolved).
+MlaPath resolved_mla_path(const GenerationOptions& options);
 
 // Merges entries for which same_call() holds (adding counts; names joined with "+"), keeping
 // the order of first appearance.

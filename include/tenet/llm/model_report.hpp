@@ -39,6 +39,8 @@ struct ModelReport {
   double clock_hz = 0;
   std::vector<LayerReport> layers;
   ReportTotals totals;
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();  // ReportContext::summary
+  std::vector<std::string> assumptions;                               // ReportContext::assumptions
 };
 
 // Header facts printed above the table and carried in the JSON (phase, batch, lengths, ...).
@@ -48,6 +50,12 @@ struct ReportContext {
   // Facts about the inputs (model, phase, batch, lengths, log line counts...): an object,
   // printed as "key: value" lines above the table and as "inputs" in the JSON; not in CSV.
   nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
+  // The model's summary (model_summary.hpp: parameters, KV-cache bytes per token...): printed
+  // as "key: value" lines and as "summary" in the JSON when not empty; not in CSV.
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+  // Conventions the config reader assumed: "warning: assumed ..." lines in the table and an
+  // "assumptions" array in the JSON (present whenever `summary` is).
+  std::vector<std::string> assumptions;
 };
 
 // Calls `model.evaluate` once per entry. Throws InternalError if the evaluator returns a

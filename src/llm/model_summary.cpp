@@ -1,0 +1,96 @@
+#include "tenet/llm/model_summary.hpp"
+
+#include <set>
+
+#include "tenet/llm/expert_routing.hpp"
+
+namespace tenet::llm {
+namespace {
+
+Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
+
+nlohmann::ordered_json exact(const Integer& v) {
+  if (poly::fits_int64(v)) return poly::to_int64(v);
+  return v.get_str();
+}
+
+// The weight matrices of one decode step, each counted once per layer it appears in; routed
+// experts are recognised by their name prefix and counted E times per MoE layer.
+Integer matmul_weights(const ModelConfig& model, const GenerationOptions& o, bool active_only) {
+  GenerationOptions one = o;
+  one.phase = Phase::kDecode;
+  one.batch = 1;
+  one.context = 1;
+  one.routing.clear();
+  const std::string experts = model.names.moe + "experts.";
+  Integer total;
+  std::set<std::string> seen_experts;
+  for (const MatmulShape& s : generate_matmuls(model, one)) {
+    if (!s.has_weights()) continue;
+    const Integer per_call = big(s.batch) * big(s.n) * big(s.k);
+    if (model.moe && s.name.compare(0, experts.size(), experts) == 0) {
+      if (!seen_experts.insert(s.name).second) continue;
+      const std::int64_t copies = active_only ? model.moe->top_k : model.moe->experts;
+      total += per_call * big(copies) * big(model.moe->moe_layers);
+      continue;
+    }
+    total += per_call * big(s.count);
+  }
+  return total;
+}
+
+Integer bias_parameters(const ModelConfig& m) {
+  Integer per_layer;
+  if (m.qkv_bias) per_layer += big((m.heads + 2 * m.kv_heads) * m.head_dim);
+  if (m.o_bias) per_layer += big(m.hidden);
+  if (m.mlp_bias) {
+    const std::int64_t up = m.mlp == MlpKind::kGated ? 2 * m.intermediate : m.intermediate;
+    per_layer += big(up + m.hidden);
+  }
+  Integer total = per_layer * big(m.layers);
+  if (m.lm_head_bias) total += big(m.vocab);
+  return total;
+}
+
+Integer kv_elements(const ModelConfig& m, const GenerationOptions& o) {
+  if (m.mla) {
+    GenerationOptions decode = o;
+    decode.phase = Phase::kDecode;
+    const MlaConfig& a = *m.mla;
+    const Integer per_layer =
+        resolved_mla_path(decode) == MlaPath::kAbsorbed
+            ? Integer(big(a.kv_lora_rank) + big(a.qk_rope_head_dim))
+            : Integer(big(m.heads) * big(a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim));
+    return per_layer * big(m.layers);
+  }
+  return Integer(big(2) * big(m.kv_heads) * big(m.head_dim) * big(m.layers));
+}
+
+}  // namespace
+
+ModelSummary summarize_model(const ModelConfig& m, const GenerationOptions& o) {
+  ModelSummary s;
+  s.matmul_parameters = matmul_weights(m, o, false);
+  s.embedding_parameters = big(m.position_rows) * big(m.hidden);
+  if (!m.tie_embeddings) s.embedding_parameters += big(m.vocab) * big(m.embed_dim);
+  const Integer rest = s.embedding_parameters + bias_parameters(m) + big(m.norm_parameters);
+  s.parameters = s.matmul_parameters + rest;
+  s.active_parameters = matmul_weights(m, o, true) + rest;
+  s.kv_cache_elements_per_token = kv_elements(m, o);
+  s.kv_cache_bytes_per_token = s.kv_cache_elements_per_token * big(2);
+  if (m.moe && o.phase == Phase::kDecode) {
+    s.expected_active_experts = expected_active_experts(o.batch, m.moe->top_k, m.moe->experts);
+  }
+  return s;
+}
+
+nlohmann::ordered_json summary_json(const ModelSummary& s) {
+  nlohmann::ordered_json j = {{"parameters", exact(s.parameters)},
+                              {"active_parameters", exact(s.active_parameters)},
+                              {"embedding_parameters", exact(s.embedding_parameters)},
+                              {"kv_cache_bytes_per_token", exact(s.kv_cache_bytes_per_token)}};
+  if (s.expected_active_experts) j["expected_active_experts"] = *s.expected_active_experts;
+  return j;
+}
+
+}  // namespace tenet::llm

@@ -1,0 +1,63 @@
+// Bad model configs and routing files through the built CLI: exit 2, a message naming the file,
+// the key (JSON pointer) and the error code; an unknown family with the standard keys runs and
+// prints its assumptions.
+#include <catch2/catch.hpp>
+
+#include "errors/error_test_util.hpp"
+
+using namespace error_test;
+
+namespace {
+
+std::string model(const char* name) {
+  return "model --shapes-only --prompt 16 --model " + quoted(fixture(name));
+}
+
+void check_fails(const std::string& args, std::initializer_list<const char*> mentions) {
+  INFO(args);
+  const CliResult r = run_cli(args);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  for (const char* m : mentions) CHECK(r.output.find(m) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("model: bad configs exit 2 naming the key", "[errors][cli][llm]") {
+  check_fails(model("model_heads_not_dividing.json"),
+              {"model_heads_not_dividing.json: /num_attention_heads:", "must divide hidden_size",
+               "[range]"});
+  check_fails(model("model_kv_not_dividing.json"),
+              {"model_kv_not_dividing.json: /num_key_value_heads:", "[range]"});
+  check_fails(model("model_topk_above_experts.json"),
+              {"/num_experts_per_tok:", "exceeds the 8 experts", "[range]"});
+  check_fails(model("model_no_hidden.json"),
+              {"model_no_hidden.json: /hidden_size:", "hidden_size, n_embd, n_embed, d_model",
+               "[missing-field]"});
+  check_fails(model("model_zero_size.json"), {"/intermediate_size:", "got 0", "[range]"});
+  check_fails(model("model_negative_layers.json"), {"/num_hidden_layers:", "got -4", "[range]"});
+}
+
+TEST_CASE("model: an unknown family with the standard keys runs and prints its assumptions",
+          "[errors][cli][llm]") {
+  const CliResult r = run_cli(model("model_unknown_family.json"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("warning: unknown model_type 'my_new_llm'") != std::string::npos);
+  const CliResult j = run_cli(model("model_unknown_family.json") + " --format json");
+  CHECK(j.exit_code == 0);
+  CHECK(j.output.find("\"assumptions\": [") != std::string::npos);
+}
+
+TEST_CASE("model: bad routing files exit 2 naming the file, entry or option",
+          "[errors][cli][llm]") {
+  const std::string mixtral =
+      "model --shapes-only --prompt 10 --model " +
+      quoted(std::string(TENET_SOURCE_DIR) + "/workloads/models/mixtral-8x7b-v0.1.json");
+  check_fails(mixtral + " --routing " + quoted(fixture("routing_bad_entry.json")),
+              {"routing_bad_entry.json: /tokens_per_expert/2:", "[range]"});
+  check_fails(mixtral + " --routing " + quoted(fixture("routing_wrong_total.json")),
+              {"--routing:", "routes 17 tokens", "T·k = 10·2 = 20", "[range]"});
+  check_fails(mixtral + " --routing " + quoted(fixture("no_such_routing.json")),
+              {"no_such_routing.json", "[io]"});
+}

@@ -1,0 +1,1 @@
+#include "tenet/low/a.hpp"

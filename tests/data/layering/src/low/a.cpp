@@ -1,0 +1,1 @@
+#include "tenet/high/b.hpp"  // upward

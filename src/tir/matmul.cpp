@@ -45,6 +45,7 @@ std::optional<Update> match_update(const Store& st) {
     const Expr& x = strip_cast(prod.args[0]);
     const Expr& y = strip_cast(prod.args[1]);
     if (x.kind != Expr::Kind::kLoad || y.kind != Expr::Kind::kLoad) return std::nullopt;
+    if (same_load(x, y)) return std::nullopt;  // a sum of squares (RMS norm), not a product
     return Update{&x, &y};
   }
   return std::nullopt;

@@ -107,7 +107,7 @@ class Lexer {
         push(TokenKind::kNewline, "");
       ++pos_;
       ++line_;
-      at_line_start_ = true;
+      at_line_start_ = open_.empty();
     } else if (is_name_start(c)) {
       lex_name();
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||

@@ -385,7 +385,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
   for (const auto& v : k.n_vars) role[v] = "n";
   for (const auto& v : k.k_vars) role[v] = "k";
   const Expr weight = detail::inline_producers(f, *y, index);
-  k.storage = read_storage(f, weight, role, k.k_extents);
+  if (weight.kind != Expr::Kind::kLoad) k.storage = read_storage(f, weight, role, k.k_extents);
   const std::string origin = k.storage ? k.storage->buffer : k.b_buffer;
   const Buffer& ob = buffer_of(f, origin, y->line);
   const bool weight_like = ob.kind != BufferKind::kAlloc && k.batch_vars.empty() &&

@@ -39,7 +39,8 @@ class Lexer {
       lex_one();
     }
     if (!open_.empty())
-      fail(line_, fmt::format("'{}' opened at line {} is never closed (the file ends inside it)",
+      fail(open_.back().line,
+           fmt::format("'{}' opened at line {} is never closed (the file ends inside it)",
                               open_.back().bracket, open_.back().line));
     if (!tokens_.empty() && tokens_.back().kind != TokenKind::kNewline) push(TokenKind::kNewline, "");
     while (indents_.size() > 1) {

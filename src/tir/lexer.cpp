@@ -32,6 +32,7 @@ class Lexer {
   std::vector<Token> run() {
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     indents_.push_back(0);
+    tokens_.reserve(s_.size() / 4);
     while (pos_ < s_.size()) {
       if (at_line_start_ && open_.empty()) {
         if (!line_indentation()) continue;
@@ -202,6 +203,7 @@ class Lexer {
 
   void lex_operator() {
     for (const char* op : kOperators) {
+      if (op[0] != s_[pos_]) continue;
       const std::size_t n = std::strlen(op);
       if (s_.compare(pos_, n, op) != 0) continue;
       check_bracket(op[0]);

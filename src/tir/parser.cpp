@@ -100,6 +100,15 @@ Expr make(Expr::Kind kind, std::string text, int line, std::vector<Expr> args = 
   return e;
 }
 
+// An operator node; the operands are moved, not copied (a braced list would copy the trees).
+Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(), bool two = true) {
+  Expr e = make(kind, std::move(text), line);
+  e.args.reserve(two ? 2 : 1);
+  e.args.push_back(std::move(a));
+  if (two) e.args.push_back(std::move(b));
+  return e;
+}
+
 bool is_symbol_decl(const Expr& e) {
   return (e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty();
 }
@@ -136,9 +145,14 @@ class Parser {
     const std::size_t i = std::min(pos_ + ahead, t_.size() - 1);
     return t_[i];
   }
-  bool at_op(const char* op) const { return peek().kind == TokenKind::kOp && peek().text == op; }
+  static bool same_text(const std::string& text, const char* s) {
+    return !text.empty() && text[0] == s[0] && text.compare(s) == 0;
+  }
+  bool at_op(const char* op) const {
+    return peek().kind == TokenKind::kOp && same_text(peek().text, op);
+  }
   bool at_name(const char* name) const {
-    return peek().kind == TokenKind::kName && peek().text == name;
+    return peek().kind == TokenKind::kName && same_text(peek().text, name);
   }
   bool at(TokenKind k) const { return peek().kind == k; }
   const Token& next() {
@@ -688,7 +702,7 @@ class Parser {
     Expr e = and_test();
     while (at_name("or")) {
       const int line = next().line;
-      e = make(Expr::Kind::kBinary, "or", line, {std::move(e), and_test()});
+      e = make_op(Expr::Kind::kBinary, "or", line, std::move(e), and_test());
     }
     return e;
   }
@@ -696,14 +710,14 @@ class Parser {
     Expr e = not_test();
     while (at_name("and")) {
       const int line = next().line;
-      e = make(Expr::Kind::kBinary, "and", line, {std::move(e), not_test()});
+      e = make_op(Expr::Kind::kBinary, "and", line, std::move(e), not_test());
     }
     return e;
   }
   Expr not_test() {
     if (at_name("not")) {
       const int line = next().line;
-      return make(Expr::Kind::kUnary, "not", line, {not_test()});
+      return make_op(Expr::Kind::kUnary, "not", line, not_test(), Expr(), false);
     }
     return comparison();
   }
@@ -715,7 +729,7 @@ class Parser {
         if (at_op(c)) op = c;
       if (op.empty()) return e;
       const int line = next().line;
-      e = make(Expr::Kind::kBinary, op, line, {std::move(e), binary_level(0)});
+      e = make_op(Expr::Kind::kBinary, op, line, std::move(e), binary_level(0));
     }
   }
 
@@ -731,7 +745,7 @@ class Parser {
         if (at_op(op)) found = op;
       if (!found) return e;
       const int line = next().line;
-      e = make(Expr::Kind::kBinary, found, line, {std::move(e), binary_level(level + 1)});
+      e = make_op(Expr::Kind::kBinary, found, line, std::move(e), binary_level(level + 1));
     }
   }
 
@@ -749,12 +763,12 @@ class Parser {
         x.text = "-" + x.text;
         return x;
       }
-      return make(Expr::Kind::kUnary, op.text, op.line, {std::move(x)});
+      return make_op(Expr::Kind::kUnary, op.text, op.line, std::move(x), Expr(), false);
     }
     Expr base = primary();
     if (at_op("**")) {
       const int line = next().line;
-      return make(Expr::Kind::kBinary, "**", line, {std::move(base), unary()});
+      return make_op(Expr::Kind::kBinary, "**", line, std::move(base), unary());
     }
     return base;
   }
@@ -812,7 +826,7 @@ class Parser {
       if (at_op(":")) {
         const int line = next().line;
         Expr stop = at_op(",") || at_op("]") ? zero(line) : expression();
-        index = make(Expr::Kind::kBinary, ":", line, {std::move(index), std::move(stop)});
+        index = make_op(Expr::Kind::kBinary, ":", line, std::move(index), std::move(stop));
       }
       load.args.push_back(std::move(index));
       if (!at_op(",")) break;

@@ -350,6 +350,7 @@ class Parser {
   }
 
   void statement(FuncState& s) {
+    DepthGuard guard(*this);
     if (at(TokenKind::kNewline)) {
       next();
       return;
@@ -554,7 +555,8 @@ class Parser {
       if (value.args.size() < 2) throw ParseError{line, "T.match_buffer needs a handle and a shape"};
       b.shape = shape_of(value.args[1]);
       b.dtype = dtype_arg(value, 2);
-      b.kind = BufferKind::kMatched;
+      // Inside a block (tensor-core intrinsics of scheduled dumps) it views a region: local.
+      b.kind = s.blocks.empty() ? BufferKind::kMatched : BufferKind::kAlloc;
     } else if (value.is_call("T.alloc_buffer") || value.is_call("T.sblock_alloc_buffer") ||
                value.is_call("T.decl_buffer") || value.is_call("T.Buffer")) {
       const Expr* shape = value.kwarg("shape");
@@ -565,7 +567,11 @@ class Parser {
     } else {
       return false;
     }
-    if (s.func.find_buffer(name)) throw ParseError{line, "buffer '" + name + "' declared twice"};
+    // An allocation may repeat in another branch of an `if` (scheduled dumps): the first wins.
+    if (s.func.find_buffer(name)) {
+      if (b.kind != BufferKind::kAlloc) throw ParseError{line, "buffer '" + name + "' declared twice"};
+      return true;
+    }
     s.func.buffers.push_back(std::move(b));
     return true;
   }
@@ -685,7 +691,18 @@ class Parser {
     return make(Expr::Kind::kTuple, "", line, std::move(items));
   }
 
+  // Bounds the recursion of nested expressions (and so the stack) on hostile input.
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) p_.fail("statements or expressions nested deeper than 256 levels");
+    }
+    ~DepthGuard() { --p_.depth_; }
+    Parser& p_;
+  };
+  static constexpr int kMaxDepth = 256;
+
   Expr expression() {
+    DepthGuard guard(*this);
     Expr e = or_test();
     if (at_name("if")) {
       const int line = next().line;
@@ -750,6 +767,7 @@ class Parser {
   }
 
   Expr unary() {
+    DepthGuard guard(*this);
     if (at_op("-") || at_op("+") || at_op("~")) {
       const Token& op = next();
       Expr x = unary();
@@ -937,6 +955,7 @@ class Parser {
   std::vector<Token> t_;
   std::string file_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

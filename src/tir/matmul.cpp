@@ -253,23 +253,24 @@ bool contains_call(const Expr& e, const char* callee) {
   return false;
 }
 
+bool has_load(const Expr& e) {
+  std::vector<const Expr*> loads;
+  detail::loads_in(e, loads);
+  return !loads.empty();
+}
+
+// One op per binary operator with a load operand, per T.max / T.min and per unary function.
 void arithmetic_ops(const Expr& e, std::vector<std::string>& ops) {
   if (e.kind == Expr::Kind::kLoad) return;
-  if (e.kind == Expr::Kind::kBinary) {
-    static const char* const names[][2] = {
-        {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}};
-    for (const auto& n : names)
-      if (e.text == n[0] && (reads_buffer(e.args[0], "") || true)) {
-        std::vector<const Expr*> l0, l1;
-        detail::loads_in(e.args[0], l0);
-        detail::loads_in(e.args[1], l1);
-        if (!l0.empty() || !l1.empty()) ops.push_back(n[1]);
-      }
-  }
+  static const char* const kBinary[][2] = {
+      {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}};
+  if (e.kind == Expr::Kind::kBinary)
+    for (const auto& n : kBinary)
+      if (e.text == n[0] && (has_load(e.args[0]) || has_load(e.args[1]))) ops.push_back(n[1]);
   if (e.is_call("T.max")) ops.push_back("maximum");
   if (e.is_call("T.min")) ops.push_back("minimum");
   for (const char* f : {"exp", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "log"})
-    if (e.is_call(("T." + std::string(f)).c_str())) ops.push_back(f);
+    if (e.kind == Expr::Kind::kCall && e.text == std::string("T.") + f) ops.push_back(f);
   for (const Expr& a : e.args) arithmetic_ops(a, ops);
 }
 

@@ -57,7 +57,7 @@ TEST_CASE("tir reader: syntax variants", "[tir]") {
     const tir::Block& b = m.find_function("matmul_int8_split")->blocks.at(0);
     CHECK(b.loops.size() == 5);
     REQUIRE(b.iters.size() == 3);
-    CHECK(tir::to_string(b.iters[1].binding) == "((j0 * 32) + j1)");
+    CHECK(tir::to_string(b.iters[1].binding) == "((j0 * T.int32(32)) + j1)");
     CHECK(b.iters[2].kind == 'R');
     CHECK(m.find_function("matmul_int8_split")->symbols.at(0).dtype == "int32");
   }

@@ -48,7 +48,8 @@ const std::vector<Expected>& cases() {
       // variants.py: A[vi, vk] * B[vk, vj], B a (256, 48) parameter, n = 100 bound.
       {"variants.py", "matmul_black", {{"n", 100}, {"m", 48}}, 1, 100, 48, 256, L::kNN, B::kWeight,
        {}, "float32", "float32", "float32", "q0f32"},
-      // vi = T.axis.S(n, i), vj = T.axis.S(96, j0 * 32 + j1), vk = T.axis.R(64, k0 * 16 + k1).
+      // vi = T.axis.S(n, i), vj = T.axis.S(T.int32(96), j0 * T.int32(32) + j1),
+      // vk = T.axis.R(64, k0 * 16 + k1).
       {"variants.py", "matmul_int8_split", {{"n", 5}}, 1, 5, 96, 64, L::kNN, B::kWeight, {},
        "int8", "int32", "int32", ""},
       // GEMV: C[v_i, v_j] += A[v_i, v_k] * W[v_j, v_k] with v_i of extent 1; then D = C * s[()].

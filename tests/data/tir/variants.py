@@ -35,14 +35,14 @@ class Module:
                         C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
     @T.prim_func
-    def matmul_int8_split(var_A: T.handle, B: T.Buffer((64, 96), "int8"), var_C: T.handle):
+    def matmul_int8_split(var_A: T.handle, B: T.Buffer((64, T.int32(96)), "int8"), var_C: T.handle):
         n = T.int32()
         A = T.match_buffer(var_A, (n, 64), "int8")
         C = T.match_buffer(var_C, (n, 96), "int32")
         for i, j0, j1, k0, k1 in T.grid(n, 3, 32, 4, 16):
             with T.block("C"):
                 vi = T.axis.S(n, i)
-                vj = T.axis.S(96, j0 * 32 + j1)
+                vj = T.axis.S(T.int32(96), j0 * T.int32(32) + j1)
                 vk = T.axis.R(64, k0 * 16 + k1)
                 T.reads(A[vi, vk], B[vk, vj])
                 T.writes(C[vi, vj])

@@ -3,7 +3,7 @@
 // per layer, dequantize + NT_matmul kernels with epilogue chains, RMS norms (no matmul), the
 // attention batch matmuls, and one Relax function that calls them all (skipped by the reader).
 //
-//   bench_tir      # counters: bytes, functions, kernels, MB/s
+//   bench_tir      # counters: bytes, functions, kernels, MB/s; then reading and recognising apart
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 
@@ -153,8 +153,23 @@ void BM_read_and_recognise(benchmark::State& state) {
                           static_cast<std::int64_t>(text.size()));
 }
 
+// The two halves apart: reading only, and recognising in an already read module.
+void BM_read(benchmark::State& state) {
+  const std::string text = make_module(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(tenet::tir::parse_module(text, "generated.py"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
+}
+
+void BM_recognise(benchmark::State& state) {
+  const tenet::tir::Module m = tenet::tir::parse_module(make_module(static_cast<int>(state.range(0))), "generated.py");
+  for (auto _ : state) benchmark::DoNotOptimize(tenet::tir::find_matmuls(m));
+}
+
 }  // namespace
 
 BENCHMARK(BM_read_and_recognise)->Arg(300)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_read)->Arg(300)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_recognise)->Arg(300)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -32,7 +32,7 @@ class Lexer {
   std::vector<Token> run() {
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     indents_.push_back(0);
-    tokens_.reserve(s_.size() / 4);
+    tokens_.reserve(s_.size() / 8);
     while (pos_ < s_.size()) {
       if (at_line_start_ && open_.empty()) {
         if (!line_indentation()) continue;

@@ -492,9 +492,9 @@ class Parser {
     }
     if (at_op("=")) {
       next();
-      const Expr value = expression_list();
+      Expr value = expression_list();
       expect_newline();
-      assignment(s, target, value, line);
+      assignment(s, std::move(target), std::move(value), line);
       return;
     }
     for (const char* op : {"+=", "-=", "*=", "/=", "//=", "%="}) {
@@ -511,8 +511,8 @@ class Parser {
     call_statement(s, target, line);
   }
 
-  void assignment(FuncState& s, const Expr& target, const Expr& value, int line) {
-    if (target.kind == Expr::Kind::kLoad) return store(s, target, value, line);
+  void assignment(FuncState& s, Expr target, Expr value, int line) {
+    if (target.kind == Expr::Kind::kLoad) return store(s, std::move(target), std::move(value), line);
     std::vector<std::string> names;
     if (target.kind == Expr::Kind::kName) {
       names.push_back(target.text);
@@ -544,7 +544,7 @@ class Parser {
       return axis(s, names, value, line);
     if (names.size() == 1 && buffer_decl(s, names[0], value, line)) return;
     Block* b = current_block(s);
-    if (b && names.size() == 1) b->lets.emplace_back(names[0], value);
+    if (b && names.size() == 1) b->lets.emplace_back(names[0], std::move(value));
   }
 
   bool buffer_decl(FuncState& s, const std::string& name, const Expr& value, int line) {
@@ -627,11 +627,11 @@ class Parser {
     b.iters.push_back({names[0], kind, extent, call.args[1], line});
   }
 
-  void store(FuncState& s, const Expr& target, const Expr& value, int line) {
+  void store(FuncState& s, Expr target, Expr value, int line) {
     Block* b = current_block(s);
     if (!b)
       throw ParseError{line, "a store to '" + target.text + "' outside a block is not supported"};
-    Store st{target.text, target.args, value, line};
+    Store st{std::move(target.text), std::move(target.args), std::move(value), line};
     if (s.in_init) {
       b->init = std::move(st);
     } else {

@@ -226,3 +226,24 @@ def gemm(A: T.Buffer(({m}, {k}), "float16"), B: T.Buffer({b_shape}, "float16"), 
     }
   }
 }
+
+TEST_CASE("tir relations: a dequantize kernel's packed accesses through analysis::analyze", "[tir]") {
+  // 5 × 6 × 32, int4 in uint32, groups of 16: the traced workload reads q[j, floor(r/8)] and
+  // s[j, floor(r/16)] instead of the dequantized B.
+  const tir::Module mod = tir::parse_module(dequant_kernel(5, 6, 32, 4, 8, 16, true), "gen.py");
+  const tir::BoundKernel b = tir::bind(tir::find_matmuls(mod).kernels.at(0), {{"seq", 5}});
+  const workload::Workload w = tir::kernel_workload(mod, b).workload;
+  const analysis::Report r = analysis::analyze(w, mapping::make_systolic_array(4, 4),
+                                               mapping::make_systolic_mapping(mapping::Dataflow::kOutputStationary, 4, 4));
+  CHECK(r.macs == 5 * 6 * 32);
+  REQUIRE(r.tensors.size() == 4);
+  CHECK(r.tensors[1].name == "q");
+  CHECK(r.tensors[1].bits == 32);
+  CHECK(r.tensors[1].role == workload::OperandRole::kWeight);
+  CHECK(r.tensors[1].total_volume == 5 * 6 * 32);  // one word per instance
+  CHECK(r.tensors[2].name == "s");
+  CHECK(r.tensors[2].role == workload::OperandRole::kScale);
+  // Every distinct word / scale is fetched at least once: unique ≥ footprint.
+  CHECK(r.tensors[1].unique_volume >= 6 * 4);
+  CHECK(r.tensors[2].unique_volume >= 6 * 2);
+}

@@ -29,7 +29,7 @@ class Lexer {
  public:
   Lexer(const std::string& text, const std::string& file) : s_(text), file_(file) {}
 
-  std::vector<Token> run() {
+  Tokens run() {
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     indents_.push_back(0);
     tokens_.reserve(s_.size() / 8);
@@ -49,7 +49,7 @@ class Lexer {
       push(TokenKind::kDedent, "");
     }
     push(TokenKind::kEnd, "");
-    return std::move(tokens_);
+    return {std::move(tokens_), std::move(unescaped_)};
   }
 
  private:
@@ -57,7 +57,10 @@ class Lexer {
     throw InputError(error_code::kParse, file_, fmt::format("line {}", line), message);
   }
 
-  void push(TokenKind kind, std::string text) { tokens_.push_back({kind, std::move(text), line_}); }
+  void push(TokenKind kind, std::string_view text) { tokens_.push_back({kind, text, line_}); }
+  std::string_view source(std::size_t from, std::size_t to) const {
+    return std::string_view(s_).substr(from, to - from);
+  }
 
   // Measures the indentation of a logical line; false when the line is blank or a comment only
   // (then consumed).
@@ -135,7 +138,7 @@ class Lexer {
         return;
       }
     }
-    push(TokenKind::kName, s_.substr(pos_, end - pos_));
+    push(TokenKind::kName, source(pos_, end));
     pos_ = end;
   }
 
@@ -166,7 +169,7 @@ class Lexer {
     }
     if (end < s_.size() && is_name_start(s_[end]))
       fail(line_, fmt::format("'{}' is not a number", s_.substr(pos_, end - pos_ + 1)));
-    push(is_float ? TokenKind::kFloat : TokenKind::kInt, s_.substr(pos_, end - pos_));
+    push(is_float ? TokenKind::kFloat : TokenKind::kInt, source(pos_, end));
     pos_ = end;
   }
 
@@ -175,12 +178,16 @@ class Lexer {
     const bool triple = s_.compare(pos_, 3, std::string(3, quote)) == 0;
     const int start_line = line_;
     pos_ += triple ? 3 : 1;
+    const std::size_t begin = pos_;
+    std::size_t end = pos_;
+    bool escaped = false;
     std::string value;
     while (true) {
       if (pos_ >= s_.size())
         fail(start_line, "string is never closed (the file ends inside it)");
       const char c = s_[pos_];
       if (triple ? s_.compare(pos_, 3, std::string(3, quote)) == 0 : c == quote) {
+        end = pos_;
         pos_ += triple ? 3 : 1;
         break;
       }
@@ -189,6 +196,7 @@ class Lexer {
         ++line_;
       }
       if (c == '\\' && pos_ + 1 < s_.size()) {
+        escaped = true;
         const char e = s_[pos_ + 1];
         value += e == 'n' ? '\n' : e == 't' ? '\t' : e;
         if (e == '\n') ++line_;
@@ -198,7 +206,12 @@ class Lexer {
       value += c;
       ++pos_;
     }
-    push(TokenKind::kString, std::move(value));
+    if (!escaped) {
+      push(TokenKind::kString, source(begin, end));
+      return;
+    }
+    unescaped_.push_back(std::move(value));
+    push(TokenKind::kString, unescaped_.back());
   }
 
   void lex_operator() {
@@ -207,7 +220,7 @@ class Lexer {
       const std::size_t n = std::strlen(op);
       if (s_.compare(pos_, n, op) != 0) continue;
       check_bracket(op[0]);
-      push(TokenKind::kOp, op);
+      push(TokenKind::kOp, source(pos_, pos_ + n));
       pos_ += n;
       return;
     }
@@ -236,11 +249,12 @@ class Lexer {
   std::vector<int> indents_;
   std::vector<Open> open_;
   std::vector<Token> tokens_;
+  std::deque<std::string> unescaped_;
 };
 
 }  // namespace
 
-std::vector<Token> tokenize(const std::string& text, const std::string& file) {
+Tokens tokenize(const std::string& text, const std::string& file) {
   return Lexer(text, file).run();
 }
 

@@ -129,8 +129,8 @@ std::string dtype_arg(const Expr& call, std::size_t position) {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::string file)
-      : t_(std::move(tokens)), file_(std::move(file)) {}
+  Parser(detail::Tokens tokens, std::string file)
+      : storage_(std::move(tokens)), t_(storage_.tokens), file_(std::move(file)) {}
 
   Module run() {
     Module m;
@@ -145,8 +145,8 @@ class Parser {
     const std::size_t i = std::min(pos_ + ahead, t_.size() - 1);
     return t_[i];
   }
-  static bool same_text(const std::string& text, const char* s) {
-    return !text.empty() && text[0] == s[0] && text.compare(s) == 0;
+  static bool same_text(std::string_view text, const char* s) {
+    return !text.empty() && text[0] == s[0] && text == s;
   }
   bool at_op(const char* op) const {
     return peek().kind == TokenKind::kOp && same_text(peek().text, op);
@@ -169,8 +169,8 @@ class Parser {
       case TokenKind::kIndent: return "an indented block";
       case TokenKind::kDedent: return "the end of a block";
       case TokenKind::kEnd: return "end of file";
-      case TokenKind::kString: return "\"" + tok.text + "\"";
-      default: return "'" + tok.text + "'";
+      case TokenKind::kString: return "\"" + std::string(tok.text) + "\"";
+      default: return "'" + std::string(tok.text) + "'";
     }
   }
   void expect_op(const char* op) {
@@ -179,7 +179,7 @@ class Parser {
   }
   std::string expect_name() {
     if (!at(TokenKind::kName)) fail("expected a name, found " + describe(peek()));
-    return next().text;
+    return std::string(next().text);
   }
   void expect_newline() {
     if (at(TokenKind::kEnd)) return;
@@ -264,7 +264,7 @@ class Parser {
     const std::size_t start = pos_;
     skip_statement();
     const std::size_t end = pos_;
-    const std::string name = t_[start + 1].kind == TokenKind::kName ? t_[start + 1].text : "";
+    const std::string name = t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
     if (!is_prim_func(decorators)) {
       ++m.relax_functions;
       return;
@@ -781,7 +781,7 @@ class Parser {
         x.text = "-" + x.text;
         return x;
       }
-      return make_op(Expr::Kind::kUnary, op.text, op.line, std::move(x), Expr(), false);
+      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(), false);
     }
     Expr base = primary();
     if (at_op("**")) {
@@ -818,7 +818,7 @@ class Parser {
   void arguments(Expr& call) {
     while (!at_op(")")) {
       if (at(TokenKind::kName) && peek(1).kind == TokenKind::kOp && peek(1).text == "=") {
-        std::string key = next().text;
+        std::string key(next().text);
         next();
         call.kwargs.emplace_back(std::move(key), expression());
       } else {
@@ -859,16 +859,16 @@ class Parser {
       case TokenKind::kName: {
         next();
         if (tok.text == "True" || tok.text == "False") {
-          Expr e = make(Expr::Kind::kBool, tok.text, tok.line);
+          Expr e = make(Expr::Kind::kBool, std::string(tok.text), tok.line);
           e.value = tok.text == "True";
           return e;
         }
         if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
-        return make(Expr::Kind::kName, tok.text, tok.line);
+        return make(Expr::Kind::kName, std::string(tok.text), tok.line);
       }
       case TokenKind::kInt: {
         next();
-        Expr e = make(Expr::Kind::kInt, tok.text, tok.line);
+        Expr e = make(Expr::Kind::kInt, std::string(tok.text), tok.line);
         std::string digits;
         for (char c : tok.text)
           if (c != '_') digits += c;
@@ -877,19 +877,23 @@ class Parser {
           e.value = std::stoll(digits, &used, 0);
           if (used != digits.size()) throw std::invalid_argument(digits);
         } catch (const std::exception&) {
-          throw ParseError{tok.line, "integer " + tok.text + " does not fit 64 bits"};
+          throw ParseError{tok.line, "integer " + std::string(tok.text) + " does not fit 64 bits"};
         }
         return e;
       }
       case TokenKind::kFloat: {
         next();
-        Expr e = make(Expr::Kind::kFloat, tok.text, tok.line);
-        e.number = std::stod(tok.text);
+        Expr e = make(Expr::Kind::kFloat, std::string(tok.text), tok.line);
+        try {
+          e.number = std::stod(e.text);
+        } catch (const std::exception&) {
+          throw ParseError{tok.line, "number " + e.text + " is out of range"};
+        }
         return e;
       }
       case TokenKind::kString: {
         next();
-        Expr e = make(Expr::Kind::kString, tok.text, tok.line);
+        Expr e = make(Expr::Kind::kString, std::string(tok.text), tok.line);
         while (at(TokenKind::kString)) e.text += next().text;  // "a" "b"
         return e;
       }
@@ -952,7 +956,8 @@ class Parser {
     return d;
   }
 
-  std::vector<Token> t_;
+  detail::Tokens storage_;
+  const std::vector<Token>& t_;
   std::string file_;
   std::size_t pos_ = 0;
   int depth_ = 0;

@@ -75,6 +75,9 @@ TEST_CASE("tir robustness: deep nesting is an error, not a stack overflow", "[ti
   const tir::Module parens = tir::parse_module("@T.prim_func\ndef f():\n    " + deep, "deep.py");
   REQUIRE(parens.skipped.size() == 1);
   CHECK(parens.skipped[0].line == 3);
+  const tir::Module huge = tir::parse_module("@T.prim_func\ndef f():\n    x = 1e999 + 99999999999999999999\n", "huge.py");
+  REQUIRE(huge.skipped.size() == 1);
+  CHECK(huge.skipped[0].reason == "number 1e999 is out of range");
   // Outside a function (a decorator), the same is an error of the file.
   CHECK_THROWS_AS(tir::parse_module("@" + deep.substr(4), "deep.py"), InputError);
   const tir::Module m = tir::parse_module("@T.prim_func\ndef f(A: T.Buffer((4,), \"float16\")):\n    T.evaluate(" +

@@ -32,7 +32,7 @@ class Lexer {
   Tokens run() {
     if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     indents_.push_back(0);
-    tokens_.reserve(s_.size() / 8);
+    tokens_.reserve(s_.size() / 3 + 16);  // more than a token per 3 bytes is rare
     while (pos_ < s_.size()) {
       if (at_line_start_ && open_.empty()) {
         if (!line_indentation()) continue;

@@ -137,13 +137,15 @@ std::optional<std::int64_t> mask_of(const Expr& e, const std::string& buffer) {
   return std::nullopt;
 }
 
+// Whether a load of `buffer` sits in the subtrahend of a subtraction (through casts, unpacking
+// and additions such as GPTQ's `zeros + 1`, not through the scale's multiplication).
 bool subtracted(const Expr& e, const std::string& buffer, bool rhs = false) {
   if (e.kind == Expr::Kind::kLoad) return rhs && e.text == buffer;
   if (e.kind == Expr::Kind::kBinary && e.text == "-")
-    return subtracted(e.args[0], buffer, false) || subtracted(e.args[1], buffer, true);
+    return subtracted(e.args[0], buffer, rhs) || subtracted(e.args[1], buffer, true);
+  const bool scaling = e.kind == Expr::Kind::kBinary && (e.text == "*" || e.text == "/");
   for (const Expr& a : e.args)
-    if (subtracted(a, buffer, rhs && (is_and(e) || is_shift(e) || e.kind == Expr::Kind::kCall)))
-      return true;
+    if (subtracted(a, buffer, rhs && !scaling)) return true;
   return false;
 }
 

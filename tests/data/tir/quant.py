@@ -121,3 +121,17 @@ class Module:
                 with T.init():
                     out[v_i, v_j] = T.float16(0)
                 out[v_i, v_j] = out[v_i, v_j] + x[v_i, v_k] * w[v_j, v_k]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_matmul_gptq(qweight: T.Buffer((T.int64(64), T.int64(128)), "uint32"), qzeros: T.Buffer((T.int64(4), T.int64(16)), "uint32"), scales: T.Buffer((T.int64(4), T.int64(128)), "float16"), x: T.Buffer((T.int64(1), T.int64(512)), "float16"), out: T.Buffer((T.int64(1), T.int64(128)), "float16")):
+        w = T.alloc_buffer((T.int64(512), T.int64(128)), "float16")
+        for k, n in T.grid(T.int64(512), T.int64(128)):
+            with T.block("dequantize"):
+                v_k, v_n = T.axis.remap("SS", [k, n])
+                w[v_k, v_n] = (T.Cast("float16", T.bitwise_and(T.shift_right(qweight[v_k // T.int64(8), v_n], T.Cast("uint32", v_k % T.int64(8)) * T.uint32(4)), T.uint32(15))) - T.Cast("float16", T.bitwise_and(T.shift_right(qzeros[v_k // T.int64(128), v_n // T.int64(8)], T.Cast("uint32", v_n % T.int64(8)) * T.uint32(4)), T.uint32(15)) + T.uint32(1))) * scales[v_k // T.int64(128), v_n]
+        for i, j, k in T.grid(T.int64(1), T.int64(128), T.int64(512)):
+            with T.block("matmul"):
+                v_i, v_j, v_k = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    out[v_i, v_j] = T.float16(0)
+                out[v_i, v_j] = out[v_i, v_j] + x[v_i, v_k] * w[v_k, v_j]

@@ -570,6 +570,22 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
   return s;
 }
 
+namespace {
+
+// `group_aligned` changes nothing when every group is a whole number of words: cleared then, so
+// that specs differing only in how they state it compare equal.
+quant::OperandSpec normalized(quant::OperandSpec o) {
+  if (!o.packing) return o;
+  bool whole_words = true;
+  for (const quant::ScaleLevel& l : o.scales)
+    if (l.granularity == quant::Granularity::kGroup && l.group_size % o.packing->values_per_word != 0)
+      whole_words = false;
+  if (whole_words) o.packing->group_aligned = false;
+  return o;
+}
+
+}  // namespace
+
 std::string matching_preset(const quant::QuantSpec& spec, std::optional<llm::Layout> layout) {
   static const std::vector<quant::QuantSpec> presets = [] {
     std::vector<quant::QuantSpec> all;
@@ -578,7 +594,7 @@ std::string matching_preset(const quant::QuantSpec& spec, std::optional<llm::Lay
   }();
   std::vector<std::string> matches;
   for (const quant::QuantSpec& p : presets)
-    if (p.activations == spec.activations && p.weights == spec.weights &&
+    if (p.activations == spec.activations && normalized(p.weights) == normalized(spec.weights) &&
         p.output == spec.output && p.accumulator == spec.accumulator &&
         p.kv_cache == spec.kv_cache && p.dequant == spec.dequant)
       matches.push_back(p.name);

@@ -81,9 +81,10 @@ const std::vector<Expected>& cases() {
       {"quant.py", "fused_dequantize_matmul_g_idx", {}, 1, 2, 256, 1024, L::kNN, B::kWeight, {},
        "float16", "float16", "float16", "", "qweight", "uint32", 4, 8, "k", 128, "float16", {8, 256},
        false, 8, "g_idx", 1},
-      // GPTQ: qweight[k // 8, n], packed zeros qzeros[k // 128, n // 8] subtracted (+ 1).
-      {"quant.py", "fused_dequantize_matmul_gptq", {}, 1, 1, 128, 512, L::kNN, B::kWeight, {},
-       "float16", "float16", "float16", "", "qweight", "uint32", 4, 8, "k", 128, "float16",
+      // GPTQ: qweight[k // 8, n], packed zeros qzeros[k // 128, n // 8] subtracted (+ 1),
+      // fp32 accumulation cast to fp16: the gptq_w4a16_g128 preset.
+      {"quant.py", "fused_dequantize_matmul_gptq", {}, 1, 1, 128, 512, L::kNN, B::kWeight,
+       {"cast"}, "float16", "float32", "float16", "gptq_w4a16_g128", "qweight", "uint32", 4, 8, "k", 128, "float16",
        {4, 128}, true},
       // int8 weights, one scale per output channel.
       {"quant.py", "fused_dequantize_NT_matmul_int8", {}, 1, 3, 384, 256, L::kNT, B::kWeight, {},

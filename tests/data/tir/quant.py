@@ -125,6 +125,7 @@ class Module:
     @T.prim_func(private=True)
     def fused_dequantize_matmul_gptq(qweight: T.Buffer((T.int64(64), T.int64(128)), "uint32"), qzeros: T.Buffer((T.int64(4), T.int64(16)), "uint32"), scales: T.Buffer((T.int64(4), T.int64(128)), "float16"), x: T.Buffer((T.int64(1), T.int64(512)), "float16"), out: T.Buffer((T.int64(1), T.int64(128)), "float16")):
         w = T.alloc_buffer((T.int64(512), T.int64(128)), "float16")
+        acc = T.alloc_buffer((T.int64(1), T.int64(128)))
         for k, n in T.grid(T.int64(512), T.int64(128)):
             with T.block("dequantize"):
                 v_k, v_n = T.axis.remap("SS", [k, n])
@@ -133,5 +134,9 @@ class Module:
             with T.block("matmul"):
                 v_i, v_j, v_k = T.axis.remap("SSR", [i, j, k])
                 with T.init():
-                    out[v_i, v_j] = T.float16(0)
-                out[v_i, v_j] = out[v_i, v_j] + x[v_i, v_k] * w[v_k, v_j]
+                    acc[v_i, v_j] = T.float32(0)
+                acc[v_i, v_j] = acc[v_i, v_j] + T.Cast("float32", x[v_i, v_k]) * T.Cast("float32", w[v_k, v_j])
+        for i, j in T.grid(T.int64(1), T.int64(128)):
+            with T.block("cast"):
+                v_i, v_j = T.axis.remap("SS", [i, j])
+                out[v_i, v_j] = T.Cast("float16", acc[v_i, v_j])

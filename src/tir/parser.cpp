@@ -260,7 +260,6 @@ class Parser {
   }
 
   void definition(Module& m, const std::vector<Expr>& decorators) {
-    const int line = peek().line;
     const std::size_t start = pos_;
     skip_statement();
     const std::size_t end = pos_;
@@ -275,7 +274,6 @@ class Parser {
     } catch (const ParseError& e) {
       m.skipped.push_back({name, e.message, e.line});
     }
-    (void)line;
     pos_ = end;
   }
 

@@ -52,7 +52,8 @@ std::string dequant_kernel(int id, int n, int k, int epilogue) {
   for (int e = 1; e <= epilogue; ++e) {
     const std::string out = e == epilogue ? "out" : fmt::format("e{}", e);
     if (e != epilogue)
-      s += fmt::format("        {} = T.alloc_buffer((T.int64(1), seq_len, T.int64({})), \"float16\")\n", out, n);
+      s += fmt::format(
+          "        {} = T.alloc_buffer((T.int64(1), seq_len, T.int64({})), \"float16\")\n", out, n);
     s += fmt::format(R"(        for ax0, ax1, ax2 in T.grid(T.int64(1), seq_len, T.int64({n})):
             with T.block("T_add_{e}"):
                 v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
@@ -115,23 +116,31 @@ std::string attention(int id) {
 // 300 PrimFuncs: per group of 3, a dequantize matmul with a 100-add epilogue chain (sizing the
 // module to ~5 MB), an RMS norm and an attention matmul; then one Relax function.
 std::string make_module(int functions) {
-  std::string s = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n"
-                  "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n";
+  std::string s =
+      "# from tvm.script import ir as I\n# from tvm.script import tir as T\n"
+      "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n";
   for (int i = 0; i < functions; ++i) {
     switch (i % 3) {
-      case 0: s += dequant_kernel(i, 1024 + 32 * (i % 7), 4096, 100); break;
-      case 1: s += rms_norm(i); break;
-      default: s += attention(i); break;
+      case 0:
+        s += dequant_kernel(i, 1024 + 32 * (i % 7), 4096, 100);
+        break;
+      case 1:
+        s += rms_norm(i);
+        break;
+      default:
+        s += attention(i);
+        break;
     }
     s += "\n";
   }
   s += "    @R.function\n    def main(x: R.Tensor((1, \"seq_len\", 4096), dtype=\"float16\")):\n"
        "        seq_len = T.int64()\n        with R.dataflow():\n";
   for (int i = 0; i < functions; i += 3)
-    s += fmt::format("            lv{0}: R.Tensor((1, seq_len, 4096), dtype=\"float16\") = "
-                     "R.call_tir(cls.fused_fused_dequantize{0}_fused_NT_matmul{0}, (x,), "
-                     "out_sinfo=R.Tensor((1, seq_len, 4096), dtype=\"float16\"))\n",
-                     i);
+    s += fmt::format(
+        "            lv{0}: R.Tensor((1, seq_len, 4096), dtype=\"float16\") = "
+        "R.call_tir(cls.fused_fused_dequantize{0}_fused_NT_matmul{0}, (x,), "
+        "out_sinfo=R.Tensor((1, seq_len, 4096), dtype=\"float16\"))\n",
+        i);
   s += "            R.output(x)\n        return x\n";
   return s;
 }
@@ -162,7 +171,8 @@ void BM_read(benchmark::State& state) {
 }
 
 void BM_recognise(benchmark::State& state) {
-  const tenet::tir::Module m = tenet::tir::parse_module(make_module(static_cast<int>(state.range(0))), "generated.py");
+  const tenet::tir::Module m =
+      tenet::tir::parse_module(make_module(static_cast<int>(state.range(0))), "generated.py");
   for (auto _ : state) benchmark::DoNotOptimize(tenet::tir::find_matmuls(m));
 }
 

@@ -67,10 +67,10 @@ void check_bindings(const tir::Module& m, const std::string& func, const tir::Sy
     if (!known.count(name)) {
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError(error_code::kUnknownName, "", "--bind",
-                       fmt::format("'{}' is not a symbolic size of {} (symbols: {})", name,
-                                   func.empty() ? "the module" : func,
-                                   list.empty() ? "none" : list));
+      throw InputError(
+          error_code::kUnknownName, "", "--bind",
+          fmt::format("'{}' is not a symbolic size of {} (symbols: {})", name,
+                      func.empty() ? "the module" : func, list.empty() ? "none" : list));
     }
     if (value < 1)
       throw InputError(error_code::kRange, "", "--bind",
@@ -81,19 +81,20 @@ void check_bindings(const tir::Module& m, const std::string& func, const tir::Sy
 json quant_json(const tir::MatmulKernel& k) {
   if (!k.storage) return nullptr;
   const tir::WeightStorage& w = *k.storage;
-  json j = {{"storage_dtype", w.storage_dtype},
-            {"bits", w.bits},
-            {"elems_per_word", w.elems_per_word},
-            {"pack_axis", w.pack_axis.empty() ? json(nullptr) : json(w.pack_axis)},
-            {"group_size", w.group_size},
-            {"group_axis", w.group_axis.empty() ? json(nullptr) : json(w.group_axis)},
-            {"zero_point", !w.zero_buffer.empty()},
-            {"offset", w.offset ? json(*w.offset) : json(nullptr)},
-            {"scale_dtype", w.scale_dtype.empty() ? json(nullptr) : json(w.scale_dtype)},
-            {"storage_buffer", w.buffer},
-            {"scale_buffer", w.scale_buffer.empty() ? json(nullptr) : json(w.scale_buffer)},
-            {"zero_buffer", w.zero_buffer.empty() ? json(nullptr) : json(w.zero_buffer)},
-            {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)}};
+  json j = {
+      {"storage_dtype", w.storage_dtype},
+      {"bits", w.bits},
+      {"elems_per_word", w.elems_per_word},
+      {"pack_axis", w.pack_axis.empty() ? json(nullptr) : json(w.pack_axis)},
+      {"group_size", w.group_size},
+      {"group_axis", w.group_axis.empty() ? json(nullptr) : json(w.group_axis)},
+      {"zero_point", !w.zero_buffer.empty()},
+      {"offset", w.offset ? json(*w.offset) : json(nullptr)},
+      {"scale_dtype", w.scale_dtype.empty() ? json(nullptr) : json(w.scale_dtype)},
+      {"storage_buffer", w.buffer},
+      {"scale_buffer", w.scale_buffer.empty() ? json(nullptr) : json(w.scale_buffer)},
+      {"zero_buffer", w.zero_buffer.empty() ? json(nullptr) : json(w.zero_buffer)},
+      {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)}};
   return j;
 }
 
@@ -107,7 +108,10 @@ json kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
           {"block", k.block},
           {"line", k.line},
           {"dtypes",
-           {{"A", k.a_dtype}, {"B", k.b_dtype}, {"accumulate", k.accumulate_dtype}, {"output", k.output_dtype}}},
+           {{"A", k.a_dtype},
+            {"B", k.b_dtype},
+            {"accumulate", k.accumulate_dtype},
+            {"output", k.output_dtype}}},
           {"quant", std::move(q)},
           {"scheme", scheme},
           {"matching_preset", tir::matching_preset(*b.quant, k.layout)},
@@ -190,11 +194,11 @@ void run_tir(const TirOptions& o) {
     for (const tir::BoundKernel& k : kernels) by_name[k.shape.name] = &k;
     llm::CostModel model;
     model.clock_hz = setup.acc.spec().clock_mhz * 1e6;
-    model.description = fmt::format(
-        "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
-        setup.acc.name(), setup.acc.rows(), setup.acc.cols(), setup.acc.spec().clock_mhz,
-        mapping::to_string(setup.dataflow),
-        setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
+    model.description =
+        fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
+                    setup.acc.name(), setup.acc.rows(), setup.acc.cols(),
+                    setup.acc.spec().clock_mhz, mapping::to_string(setup.dataflow),
+                    setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
     model.evaluate = [&](const llm::MatmulShape& s) {
       return cost_kernel(setup, *by_name.at(s.name));
     };

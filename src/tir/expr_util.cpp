@@ -13,10 +13,9 @@ bool is_cast(const Expr& e) {
 // T.int64(c), T.uint32(c), T.float16(c): a typed literal.
 bool is_typed_literal(const Expr& e) {
   if (e.kind != Expr::Kind::kCall || e.args.size() != 1 || !e.kwargs.empty()) return false;
-  static const char* const kTypes[] = {"T.int8",   "T.int16",   "T.int32",   "T.int64",
-                                       "T.uint8",  "T.uint16",  "T.uint32",  "T.uint64",
-                                       "T.float16", "T.float32", "T.float64", "T.bfloat16",
-                                       "T.bool"};
+  static const char* const kTypes[] = {
+      "T.int8",   "T.int16",   "T.int32",   "T.int64",   "T.uint8",    "T.uint16", "T.uint32",
+      "T.uint64", "T.float16", "T.float32", "T.float64", "T.bfloat16", "T.bool"};
   for (const char* t : kTypes)
     if (e.text == t) return true;
   return false;
@@ -34,9 +33,9 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return q;
 }
 
-const char* const kIslKeywords[] = {"and", "or",    "not", "mod",  "floor", "ceil", "min",
-                                    "max", "exists", "true", "false", "infty", "implies",
-                                    "xor", "rat",   "NaN", "div",  "cnd"};
+const char* const kIslKeywords[] = {"and",     "or",  "not",    "mod",  "floor", "ceil",
+                                    "min",     "max", "exists", "true", "false", "infty",
+                                    "implies", "xor", "rat",    "NaN",  "div",   "cnd"};
 
 }  // namespace
 
@@ -48,7 +47,8 @@ const Expr& strip_cast(const Expr& e) {
 
 std::optional<std::int64_t> constant(const Expr& e, const SymbolValues* values) {
   switch (e.kind) {
-    case Expr::Kind::kInt: return e.value;
+    case Expr::Kind::kInt:
+      return e.value;
     case Expr::Kind::kName:
       if (values) {
         auto it = values->find(e.text);
@@ -81,7 +81,8 @@ std::optional<std::int64_t> constant(const Expr& e, const SymbolValues* values) 
       if (e.text == "%" && *b != 0) return *a - floor_div(*a, *b) * *b;
       return std::nullopt;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -117,9 +118,9 @@ std::string isl_name(const std::string& name) {
   return name;
 }
 
-std::string affine_text(const Expr& e,
-                        const std::function<std::optional<std::string>(const std::string&)>& name_of,
-                        const SymbolValues* values) {
+std::string affine_text(
+    const Expr& e, const std::function<std::optional<std::string>(const std::string&)>& name_of,
+    const SymbolValues* values) {
   auto rec = [&](const Expr& x) { return affine_text(x, name_of, values); };
   if (auto c = constant(e, values)) return std::to_string(*c);
   switch (e.kind) {
@@ -144,31 +145,34 @@ std::string affine_text(const Expr& e,
         b.args = e.args;
         return rec(b);
       }
-      static const char* const kNonAffine[] = {"T.if_then_else", "T.min", "T.max", "T.Select",
-                                               "T.truncdiv", "T.truncmod", "T.shift_right",
-                                               "T.shift_left", "T.bitwise_and"};
+      static const char* const kNonAffine[] = {"T.if_then_else", "T.min",        "T.max",
+                                               "T.Select",       "T.truncdiv",   "T.truncmod",
+                                               "T.shift_right",  "T.shift_left", "T.bitwise_and"};
       for (const char* n : kNonAffine)
         if (e.text == n) throw NonAffine{e.line, e.text + " in an index"};
       throw Unsupported{e.line, "unknown call " + e.text + " in an index"};
     }
     case Expr::Kind::kBinary: {
       const std::string& op = e.text;
-      if (op == "+" || op == "-") return "(" + rec(e.args[0]) + " " + op + " " + rec(e.args[1]) + ")";
+      if (op == "+" || op == "-")
+        return "(" + rec(e.args[0]) + " " + op + " " + rec(e.args[1]) + ")";
       if (op == "*") {
-        if (auto c = constant(e.args[0], values)) return std::to_string(*c) + "*(" + rec(e.args[1]) + ")";
-        if (auto c = constant(e.args[1], values)) return std::to_string(*c) + "*(" + rec(e.args[0]) + ")";
+        if (auto c = constant(e.args[0], values))
+          return std::to_string(*c) + "*(" + rec(e.args[1]) + ")";
+        if (auto c = constant(e.args[1], values))
+          return std::to_string(*c) + "*(" + rec(e.args[0]) + ")";
         throw NonAffine{e.line, "product of variables " + to_string(e)};
       }
       if (op == "//" || op == "%") {
         auto c = constant(e.args[1], values);
-        if (!c || *c <= 0)
-          throw NonAffine{e.line, "division by a non-constant " + to_string(e)};
+        if (!c || *c <= 0) throw NonAffine{e.line, "division by a non-constant " + to_string(e)};
         if (op == "//") return fmt::format("floor(({})/{})", rec(e.args[0]), *c);
         return fmt::format("(({}) mod {})", rec(e.args[0]), *c);
       }
       throw NonAffine{e.line, "operator '" + op + "' in an index"};
     }
-    default: break;
+    default:
+      break;
   }
   throw NonAffine{e.line, "index " + to_string(e)};
 }

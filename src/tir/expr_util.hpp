@@ -49,9 +49,9 @@ std::string isl_name(const std::string& name);
 // block variable or a parameter) or nullopt (unknown name: Unsupported). Symbols with a value in
 // `values` are replaced by it. Throws NonAffine (products of variables, indirect loads,
 // T.if_then_else, T.min/T.max, true division) or Unsupported (an unknown T. call).
-std::string affine_text(const Expr& e,
-                        const std::function<std::optional<std::string>(const std::string&)>& name_of,
-                        const SymbolValues* values);
+std::string affine_text(
+    const Expr& e, const std::function<std::optional<std::string>(const std::string&)>& name_of,
+    const SymbolValues* values);
 
 // Bits of a TVM dtype ("float16" → 16, "uint32" → 32, "bool" → 8); 0 if unknown.
 int dtype_bits(const std::string& dtype);

@@ -14,11 +14,10 @@ bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // Longest first.
-const char* const kOperators[] = {"**=", "//=", ">>=", "<<=", "->", "**", "//", "<<", ">>",
-                                  "<=",  ">=",  "==",  "!=",  "+=", "-=", "*=", "/=", "%=",
-                                  "&=",  "|=",  ":=",  "+",   "-",  "*",  "/",  "%",  "<",
-                                  ">",   "=",   "(",   ")",   "[",  "]",  "{",  "}",  ",",
-                                  ":",   ".",   "@",   "~",   "&",  "|",  "^",  ";"};
+const char* const kOperators[] = {
+    "**=", "//=", ">>=", "<<=", "->", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=",
+    "*=",  "/=",  "%=",  "&=",  "|=", ":=", "+",  "-",  "*",  "/",  "%",  "<",  ">",  "=",  "(",
+    ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  "@",  "~",  "&",  "|",  "^",  ";"};
 
 struct Open {
   char bracket;
@@ -42,8 +41,9 @@ class Lexer {
     if (!open_.empty())
       fail(open_.back().line,
            fmt::format("'{}' opened at line {} is never closed (the file ends inside it)",
-                              open_.back().bracket, open_.back().line));
-    if (!tokens_.empty() && tokens_.back().kind != TokenKind::kNewline) push(TokenKind::kNewline, "");
+                       open_.back().bracket, open_.back().line));
+    if (!tokens_.empty() && tokens_.back().kind != TokenKind::kNewline)
+      push(TokenKind::kNewline, "");
     while (indents_.size() > 1) {
       indents_.pop_back();
       push(TokenKind::kDedent, "");
@@ -183,8 +183,7 @@ class Lexer {
     bool escaped = false;
     std::string value;
     while (true) {
-      if (pos_ >= s_.size())
-        fail(start_line, "string is never closed (the file ends inside it)");
+      if (pos_ >= s_.size()) fail(start_line, "string is never closed (the file ends inside it)");
       const char c = s_[pos_];
       if (triple ? s_.compare(pos_, 3, std::string(3, quote)) == 0 : c == quote) {
         end = pos_;

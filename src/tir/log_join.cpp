@@ -27,7 +27,8 @@ void solve_role(const MatmulKernel& k, const std::vector<Expr>& extents, std::in
   if (known <= 0 || logged % known != 0)
     throw InputError(error_code::kRange, "", k.func,
                      fmt::format("logged {} = {} is not a multiple of {} (the kernel's other {} "
-                                 "extents)", role, logged, known, role));
+                                 "extents)",
+                                 role, logged, known, role));
   values[unknown->text] = logged / known;
 }
 

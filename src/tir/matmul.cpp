@@ -186,7 +186,8 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
   if (auto mask = mask_of(weight, sb.name)) {
     const std::int64_t m = *mask + 1;
     if (m <= 1 || (m & (m - 1)) != 0)
-      throw Unsupported{stored->line, fmt::format("mask {} of '{}' is not 2^b - 1", *mask, sb.name)};
+      throw Unsupported{stored->line,
+                        fmt::format("mask {} of '{}' is not 2^b - 1", *mask, sb.name)};
     w.bits = 0;
     for (std::int64_t v = m; v > 1; v >>= 1) ++w.bits;
   } else {
@@ -223,7 +224,8 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
         w.group_axis = "k";
         std::optional<std::int64_t> rows;
         if (i < b.shape.size()) rows = constant(b.shape[i]);
-        std::optional<std::int64_t> k = k_extents.size() == 1 ? constant(k_extents[0]) : std::nullopt;
+        std::optional<std::int64_t> k =
+            k_extents.size() == 1 ? constant(k_extents[0]) : std::nullopt;
         if (rows && k && *rows > 0 && *k % *rows == 0) w.group_size = *k / *rows;
         continue;
       }
@@ -234,7 +236,8 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
       }
     }
   }
-  w.group_aligned = w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
+  w.group_aligned =
+      w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
   return w;
 }
 
@@ -277,8 +280,8 @@ void arithmetic_ops(const Expr& e, std::vector<std::string>& ops) {
 }
 
 std::vector<std::string> epilogue_ops(const Expr& value) {
-  if (contains_call(value, "T.erf") || (contains_call(value, "T.tanh") &&
-                                        strip_cast(value).text == "*"))
+  if (contains_call(value, "T.erf") ||
+      (contains_call(value, "T.tanh") && strip_cast(value).text == "*"))
     return {"gelu"};
   if (contains_call(value, "T.sigmoid"))
     return {strip_cast(value).kind == Expr::Kind::kBinary && strip_cast(value).text == "*"
@@ -286,7 +289,8 @@ std::vector<std::string> epilogue_ops(const Expr& value) {
                 : "sigmoid"};
   std::vector<std::string> ops;
   arithmetic_ops(value, ops);
-  if (ops.empty() && value.kind == Expr::Kind::kCall && value.text == "T.Cast") ops.push_back("cast");
+  if (ops.empty() && value.kind == Expr::Kind::kCall && value.text == "T.Cast")
+    ops.push_back("cast");
   return ops;
 }
 
@@ -353,8 +357,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
     const bool c = in_c.count(v.name), a = in_x.count(v.name), w = in_y.count(v.name);
     if (v.kind == 'R') {
       if (!a || !w || c)
-        throw Unsupported{v.line, "reduction variable '" + v.name +
-                                      "' is not indexed by both operands only"};
+        throw Unsupported{
+            v.line, "reduction variable '" + v.name + "' is not indexed by both operands only"};
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(v.extent);
     } else if (v.kind != 'S') {
@@ -391,8 +395,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
   if (weight.kind != Expr::Kind::kLoad) k.storage = read_storage(f, weight, role, k.k_extents);
   const std::string origin = k.storage ? k.storage->buffer : k.b_buffer;
   const Buffer& ob = buffer_of(f, origin, y->line);
-  const bool weight_like = ob.kind != BufferKind::kAlloc && k.batch_vars.empty() &&
-                           !has_symbol(f, ob.shape);
+  const bool weight_like =
+      ob.kind != BufferKind::kAlloc && k.batch_vars.empty() && !has_symbol(f, ob.shape);
   k.b_operand = weight_like ? llm::OperandKind::kWeight : llm::OperandKind::kActivation;
 
   std::set<std::string> symbols;
@@ -547,8 +551,9 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
       level.granularity = quant::Granularity::kGroup;
       level.group_size = w.group_size;
     } else if (w.group_size > 0) {
-      throw InputError(error_code::kUnknownName, "", k.func,
-                       "scale groups along " + w.group_axis + " (only groups along K are modelled)");
+      throw InputError(
+          error_code::kUnknownName, "", k.func,
+          "scale groups along " + w.group_axis + " (only groups along K are modelled)");
     } else if (!w.scale_shape.empty()) {
       level.granularity = quant::Granularity::kPerChannel;
     }
@@ -578,7 +583,8 @@ quant::OperandSpec normalized(quant::OperandSpec o) {
   if (!o.packing) return o;
   bool whole_words = true;
   for (const quant::ScaleLevel& l : o.scales)
-    if (l.granularity == quant::Granularity::kGroup && l.group_size % o.packing->values_per_word != 0)
+    if (l.granularity == quant::Granularity::kGroup &&
+        l.group_size % o.packing->values_per_word != 0)
       whole_words = false;
   if (whole_words) o.packing->group_aligned = false;
   return o;
@@ -614,9 +620,9 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   for (const std::string& s : k.symbols) {
     auto it = symbols.find(s);
     if (it == symbols.end())
-      throw InputError(error_code::kMissingField, "", "--bind",
-                       fmt::format("symbolic size '{}' of {} is not bound (--bind {}=VALUE)", s,
-                                   k.func, s));
+      throw InputError(
+          error_code::kMissingField, "", "--bind",
+          fmt::format("symbolic size '{}' of {} is not bound (--bind {}=VALUE)", s, k.func, s));
     b.symbols[s] = it->second;
   }
   llm::MatmulShape& s = b.shape;
@@ -637,7 +643,9 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   if (k.storage)
     for (const Expr& e : k.storage->scale_shape) {
       auto v = constant(e, &b.symbols);
-      if (!v) throw InputError(error_code::kMissingField, "", k.func, "scale extent " + to_string(e) + " is not bound");
+      if (!v)
+        throw InputError(error_code::kMissingField, "", k.func,
+                         "scale extent " + to_string(e) + " is not bound");
       b.scale_shape.push_back(*v);
     }
   return b;

@@ -56,14 +56,22 @@ std::string call_args(const Expr& e) {
 
 std::string to_string(const Expr& e) {
   switch (e.kind) {
-    case Expr::Kind::kInt: return std::to_string(e.value);
-    case Expr::Kind::kFloat: return e.text;
-    case Expr::Kind::kString: return "\"" + e.text + "\"";
-    case Expr::Kind::kBool: return e.value ? "True" : "False";
-    case Expr::Kind::kNone: return "None";
-    case Expr::Kind::kName: return e.text;
-    case Expr::Kind::kCall: return e.text + "(" + call_args(e) + ")";
-    case Expr::Kind::kLoad: return e.text + "[" + (e.args.empty() ? "()" : join(e.args)) + "]";
+    case Expr::Kind::kInt:
+      return std::to_string(e.value);
+    case Expr::Kind::kFloat:
+      return e.text;
+    case Expr::Kind::kString:
+      return "\"" + e.text + "\"";
+    case Expr::Kind::kBool:
+      return e.value ? "True" : "False";
+    case Expr::Kind::kNone:
+      return "None";
+    case Expr::Kind::kName:
+      return e.text;
+    case Expr::Kind::kCall:
+      return e.text + "(" + call_args(e) + ")";
+    case Expr::Kind::kLoad:
+      return e.text + "[" + (e.args.empty() ? "()" : join(e.args)) + "]";
     case Expr::Kind::kBinary:
       if (e.text == ":") return to_string(e.args[0]) + ":" + to_string(e.args[1]);
       return "(" + to_string(e.args[0]) + " " + e.text + " " + to_string(e.args[1]) + ")";
@@ -71,10 +79,12 @@ std::string to_string(const Expr& e) {
       return e.text + (e.text == "not" ? " " : "") + to_string(e.args[0]);
     case Expr::Kind::kTuple:
       return "(" + join(e.args) + (e.args.size() == 1 ? ",)" : ")");
-    case Expr::Kind::kList: return "[" + join(e.args) + "]";
+    case Expr::Kind::kList:
+      return "[" + join(e.args) + "]";
     case Expr::Kind::kDict: {
       std::string s;
-      for (const auto& [k, v] : e.kwargs) s += (s.empty() ? "" : ", ") + ("\"" + k + "\": ") + to_string(v);
+      for (const auto& [k, v] : e.kwargs)
+        s += (s.empty() ? "" : ", ") + ("\"" + k + "\": ") + to_string(v);
       return "{" + s + "}";
     }
     case Expr::Kind::kConditional:
@@ -101,7 +111,8 @@ Expr make(Expr::Kind kind, std::string text, int line, std::vector<Expr> args = 
 }
 
 // An operator node; the operands are moved, not copied (a braced list would copy the trees).
-Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(), bool two = true) {
+Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(),
+             bool two = true) {
   Expr e = make(kind, std::move(text), line);
   e.args.reserve(two ? 2 : 1);
   e.args.push_back(std::move(a));
@@ -165,12 +176,18 @@ class Parser {
   }
   static std::string describe(const Token& tok) {
     switch (tok.kind) {
-      case TokenKind::kNewline: return "end of line";
-      case TokenKind::kIndent: return "an indented block";
-      case TokenKind::kDedent: return "the end of a block";
-      case TokenKind::kEnd: return "end of file";
-      case TokenKind::kString: return "\"" + std::string(tok.text) + "\"";
-      default: return "'" + std::string(tok.text) + "'";
+      case TokenKind::kNewline:
+        return "end of line";
+      case TokenKind::kIndent:
+        return "an indented block";
+      case TokenKind::kDedent:
+        return "the end of a block";
+      case TokenKind::kEnd:
+        return "end of file";
+      case TokenKind::kString:
+        return "\"" + std::string(tok.text) + "\"";
+      default:
+        return "'" + std::string(tok.text) + "'";
     }
   }
   void expect_op(const char* op) {
@@ -183,7 +200,8 @@ class Parser {
   }
   void expect_newline() {
     if (at(TokenKind::kEnd)) return;
-    if (!at(TokenKind::kNewline)) fail("expected the end of the statement, found " + describe(peek()));
+    if (!at(TokenKind::kNewline))
+      fail("expected the end of the statement, found " + describe(peek()));
     next();
   }
 
@@ -263,7 +281,8 @@ class Parser {
     const std::size_t start = pos_;
     skip_statement();
     const std::size_t end = pos_;
-    const std::string name = t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
+    const std::string name =
+        t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
     if (!is_prim_func(decorators)) {
       ++m.relax_functions;
       return;
@@ -402,17 +421,15 @@ class Parser {
         loops.push_back({vars[i], zero(line), iter.args[i], "grid", line});
       return loops;
     }
-    static const char* const kinds[][2] = {{"range", "range"},
-                                           {"T.serial", "serial"},
-                                           {"T.parallel", "parallel"},
-                                           {"T.vectorized", "vectorized"},
-                                           {"T.unroll", "unroll"},
-                                           {"T.thread_binding", "thread_binding"}};
+    static const char* const kinds[][2] = {
+        {"range", "range"},         {"T.serial", "serial"},
+        {"T.parallel", "parallel"}, {"T.vectorized", "vectorized"},
+        {"T.unroll", "unroll"},     {"T.thread_binding", "thread_binding"}};
     for (const auto& k : kinds) {
       if (iter.text != k[0]) continue;
       if (vars.size() != 1)
-        throw ParseError{line, iter.text + " binds one loop variable, not " +
-                                   std::to_string(vars.size())};
+        throw ParseError{
+            line, iter.text + " binds one loop variable, not " + std::to_string(vars.size())};
       if (iter.args.empty() || iter.args.size() > 2)
         throw ParseError{line, iter.text + " takes an extent or a start and a stop"};
       Loop l{vars[0], zero(line), iter.args[0], k[1], line};
@@ -510,14 +527,14 @@ class Parser {
   }
 
   void assignment(FuncState& s, Expr target, Expr value, int line) {
-    if (target.kind == Expr::Kind::kLoad) return store(s, std::move(target), std::move(value), line);
+    if (target.kind == Expr::Kind::kLoad)
+      return store(s, std::move(target), std::move(value), line);
     std::vector<std::string> names;
     if (target.kind == Expr::Kind::kName) {
       names.push_back(target.text);
     } else if (target.kind == Expr::Kind::kTuple) {
       for (const Expr& t : target.args) {
-        if (t.kind != Expr::Kind::kName)
-          throw ParseError{line, "cannot assign to " + to_string(t)};
+        if (t.kind != Expr::Kind::kName) throw ParseError{line, "cannot assign to " + to_string(t)};
         names.push_back(t.text);
       }
     } else {
@@ -550,7 +567,8 @@ class Parser {
     b.name = name;
     b.line = line;
     if (value.is_call("T.match_buffer")) {
-      if (value.args.size() < 2) throw ParseError{line, "T.match_buffer needs a handle and a shape"};
+      if (value.args.size() < 2)
+        throw ParseError{line, "T.match_buffer needs a handle and a shape"};
       b.shape = shape_of(value.args[1]);
       b.dtype = dtype_arg(value, 2);
       // Inside a block (tensor-core intrinsics of scheduled dumps) it views a region: local.
@@ -567,7 +585,8 @@ class Parser {
     }
     // An allocation may repeat in another branch of an `if` (scheduled dumps): the first wins.
     if (s.func.find_buffer(name)) {
-      if (b.kind != BufferKind::kAlloc) throw ParseError{line, "buffer '" + name + "' declared twice"};
+      if (b.kind != BufferKind::kAlloc)
+        throw ParseError{line, "buffer '" + name + "' declared twice"};
       return true;
     }
     s.func.buffers.push_back(std::move(b));
@@ -594,7 +613,8 @@ class Parser {
       if (bound[i].kind != Expr::Kind::kName)
         throw ParseError{line, "T.axis.remap binds loop variables, not " + to_string(bound[i])};
       const Loop* loop = find_loop(s, bound[i].text);
-      if (!loop) throw ParseError{line, "'" + bound[i].text + "' is not an enclosing loop variable"};
+      if (!loop)
+        throw ParseError{line, "'" + bound[i].text + "' is not an enclosing loop variable"};
       if (kinds[i] != 'S' && kinds[i] != 'R')
         throw ParseError{line, fmt::format("T.axis.remap kind '{}' (expected S or R)", kinds[i])};
       b.iters.push_back({names[i], kinds[i], loop->extent, bound[i], line});
@@ -617,7 +637,8 @@ class Parser {
       if (call.text == k[0]) kind = k[1][0];
     if (!kind) throw ParseError{line, "unknown block axis " + call.text};
     if (names.size() != 1 || call.args.size() != 2)
-      throw ParseError{line, call.text + " binds one variable: v = " + call.text + "(extent, value)"};
+      throw ParseError{line,
+                       call.text + " binds one variable: v = " + call.text + "(extent, value)"};
     Expr extent = call.args[0];
     // T.axis.spatial((0, n), v): a range.
     if (extent.kind == Expr::Kind::kTuple && extent.args.size() == 2)
@@ -692,7 +713,8 @@ class Parser {
   // Bounds the recursion of nested expressions (and so the stack) on hostile input.
   struct DepthGuard {
     explicit DepthGuard(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxDepth) p_.fail("statements or expressions nested deeper than 256 levels");
+      if (++p_.depth_ > kMaxDepth)
+        p_.fail("statements or expressions nested deeper than 256 levels");
     }
     ~DepthGuard() { --p_.depth_; }
     Parser& p_;
@@ -708,7 +730,8 @@ class Parser {
       if (!at_name("else")) fail("expected 'else' in a conditional expression");
       next();
       Expr other = expression();
-      return make(Expr::Kind::kConditional, "", line, {std::move(e), std::move(cond), std::move(other)});
+      return make(Expr::Kind::kConditional, "", line,
+                  {std::move(e), std::move(cond), std::move(other)});
     }
     return e;
   }
@@ -779,7 +802,8 @@ class Parser {
         x.text = "-" + x.text;
         return x;
       }
-      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(), false);
+      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(),
+                     false);
     }
     Expr base = primary();
     if (at_op("**")) {

@@ -64,8 +64,10 @@ AccessRelation relation_of(const PrimFunc& f, const std::vector<std::string>& va
       constraints.push_back(out + " = " + affine_text(indices[i], name_of, values));
     } catch (const NonAffine& e) {
       if (!b || i >= b->shape.size())
-        throw Unsupported{e.line, "index of " + buffer + " is not affine and its extent is unknown"};
-      constraints.push_back(fmt::format("0 <= {} < {}", out, affine_text(b->shape[i], name_of, values)));
+        throw Unsupported{e.line,
+                          "index of " + buffer + " is not affine and its extent is unknown"};
+      constraints.push_back(
+          fmt::format("0 <= {} < {}", out, affine_text(b->shape[i], name_of, values)));
       r.approximated = true;
       r.reason = fmt::format("line {}: {}", e.line, e.reason);
     }
@@ -81,8 +83,10 @@ std::string domain_text(const PrimFunc& f, const std::vector<std::string>& vars,
   const NameOf name_of = names_for(f, vars);
   std::vector<std::string> c;
   for (std::size_t i = 0; i < vars.size(); ++i)
-    c.push_back(fmt::format("0 <= {} < {}", isl_name(vars[i]), affine_text(*extents[i], name_of, values)));
-  return params_prefix(f, values) + "{ " + tuple(vars) + (c.empty() ? "" : " : " + join(c, " and ")) + " }";
+    c.push_back(
+        fmt::format("0 <= {} < {}", isl_name(vars[i]), affine_text(*extents[i], name_of, values)));
+  return params_prefix(f, values) + "{ " + tuple(vars) +
+         (c.empty() ? "" : " : " + join(c, " and ")) + " }";
 }
 
 [[noreturn]] void rethrow(const Unsupported& e, const std::string& file) {
@@ -124,9 +128,11 @@ BlockRelations block_relations(const PrimFunc& f, const Block& block, const Symb
     if (!block.writes_given)
       for (const Store& s : block.stores) writes.push_back({s.buffer, s.indices, false, s.line});
     for (const BufferAccess& a : reads)
-      out.accesses.push_back(relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kRead, values));
+      out.accesses.push_back(
+          relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kRead, values));
     for (const BufferAccess& a : writes)
-      out.accesses.push_back(relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kWrite, values));
+      out.accesses.push_back(
+          relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kWrite, values));
   } catch (const Unsupported& e) {
     rethrow(e, "");
   }

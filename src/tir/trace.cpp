@@ -37,7 +37,8 @@ Expr inline_load(const PrimFunc& f, const Expr& load, std::size_t before, int de
   std::map<std::string, Expr> lets;
   for (const auto& [name, value] : p->lets) lets[name] = substitute(value, lets);
   std::map<std::string, Expr> by;
-  for (std::size_t i = 0; i < load.args.size(); ++i) by[p->stores[0].indices[i].text] = load.args[i];
+  for (std::size_t i = 0; i < load.args.size(); ++i)
+    by[p->stores[0].indices[i].text] = load.args[i];
   const Expr value = substitute(substitute(p->stores[0].value, lets), by);
   const std::size_t index = static_cast<std::size_t>(p - f.blocks.data());
   return inline_rec(f, value, index, depth + 1);
@@ -92,9 +93,10 @@ std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const
       try {
         affine_text(i, name_of, nullptr);
       } catch (const NonAffine& e) {
-        notes.push_back(fmt::format("line {}: {}[...]: {} (over-approximated by the buffer's "
-                                    "extent)",
-                                    e.line, buffer, e.reason));
+        notes.push_back(
+            fmt::format("line {}: {}[...]: {} (over-approximated by the buffer's "
+                        "extent)",
+                        e.line, buffer, e.reason));
       }
     }
   };

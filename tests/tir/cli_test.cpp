@@ -1,7 +1,6 @@
 // `tenet tir` and `tenet log --tir` end to end: the JSON contract of issue 11, the seed's kernel
 // costed equal to `tenet log` on the seed's log line under q4f16_1, and bad input → exit 2.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -32,7 +31,8 @@ std::string seed_log() {
 }
 
 void check_same_cost(const json& a, const json& b) {
-  for (const char* key : {"cycles", "bound", "utilization", "dram_bytes", "sram_bytes", "energy_pj"}) {
+  for (const char* key :
+       {"cycles", "bound", "utilization", "dram_bytes", "sram_bytes", "energy_pj"}) {
     INFO(key);
     CHECK(a.at(key) == b.at(key));
   }
@@ -40,7 +40,8 @@ void check_same_cost(const json& a, const json& b) {
 
 }  // namespace
 
-TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log line", "[tir][cli]") {
+TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log line",
+          "[tir][cli]") {
   const json tir = run_json("tir --input " + data("gpt2_phase3.py") + " --func " + kSeedKernel +
                             " --bind seq_len=37");
   REQUIRE(tir.at("kernels").size() == 1);
@@ -52,8 +53,8 @@ TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log l
   CHECK(k["N"] == 1024);
   CHECK(k["K"] == 1024);
   CHECK(k["layout"] == "NT");
-  CHECK(k["dtypes"] == json{{"A", "float16"}, {"B", "float16"}, {"accumulate", "float16"},
-                            {"output", "float16"}});
+  CHECK(k["dtypes"] ==
+        json{{"A", "float16"}, {"B", "float16"}, {"accumulate", "float16"}, {"output", "float16"}});
   const json& q = k["quant"];
   CHECK(q["storage_dtype"] == "uint32");
   CHECK(q["bits"] == 4);
@@ -84,12 +85,14 @@ TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log l
 }
 
 TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][cli]") {
-  const json all = run_json("tir --input " + data("gpt2_phase3.py") + " --bind seq_len=37 --shapes-only");
+  const json all =
+      run_json("tir --input " + data("gpt2_phase3.py") + " --bind seq_len=37 --shapes-only");
   REQUIRE(all["kernels"].size() == 2);
   REQUIRE(all["skipped"].size() == 1);
-  CHECK(all["skipped"][0] == json{{"func", "rms_norm"},
-                                  {"reason", "block 'Ared_temp' reduces but its update is not C = C + A * B"},
-                                  {"line", 64}});
+  CHECK(all["skipped"][0] ==
+        json{{"func", "rms_norm"},
+             {"reason", "block 'Ared_temp' reduces but its update is not C = C + A * B"},
+             {"line", 64}});
   CHECK(all["inputs"]["relax_functions"] == 1);
   const json plain = run_json("tir --input " + data("attention.py") +
                               " --bind seq_len=9,kv_len=20 --arch systolic-32x32");
@@ -98,7 +101,8 @@ TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][c
   CHECK(plain["kernels"][0]["b_operand"] == "activation");
   CHECK(plain["kernels"][0]["batch"] == 32);
   CHECK(plain["kernels"][0]["symbols"] == json{{"kv_len", 20}, {"seq_len", 9}});
-  const auto csv = run_cli("tir --input " + data("quant.py") + " --bind seq_len=3,n=2 --format csv");
+  const auto csv =
+      run_cli("tir --input " + data("quant.py") + " --bind seq_len=3,n=2 --format csv");
   CHECK(csv.exit_code == 0);
   CHECK(csv.out.find("fused_dequantize_NT_matmul_int3") != std::string::npos);
 }
@@ -110,7 +114,8 @@ TEST_CASE("tenet tir: bad input exits 2 with the name or line", "[tir][cli]") {
   };
   const std::vector<Case> cases = {
       {"--input " + data("gpt2_phase3.py"), "symbolic size 'seq_len'"},
-      {"--input " + data("gpt2_phase3.py") + " --bind seq_len=4,seqlen=3", "'seqlen' is not a symbolic size"},
+      {"--input " + data("gpt2_phase3.py") + " --bind seq_len=4,seqlen=3",
+       "'seqlen' is not a symbolic size"},
       {"--input " + data("gpt2_phase3.py") + " --bind seq_len=0", "seq_len = 0"},
       {"--input " + data("gpt2_phase3.py") + " --bind seq_len", "NAME=INTEGER"},
       {"--input " + data("gpt2_phase3.py") + " --func nope", "no PrimFunc named 'nope'"},

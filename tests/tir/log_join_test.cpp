@@ -1,8 +1,9 @@
 // Log entries bound to their kernels (the library side of `tenet log --tir`).
+#include "tenet/tir/log_join.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "input_error_of.hpp"
-#include "tenet/tir/log_join.hpp"
 #include "tenet/tir/relation.hpp"
 
 using namespace tenet;
@@ -32,14 +33,17 @@ llm::MatmulShape logged(const std::string& kernel, std::int64_t batch, std::int6
 
 TEST_CASE("tir log join: the logged extents bind the kernel's sizes", "[tir]") {
   const tir::Module m = tir::read_module(data("attention.py"));
-  const tir::MatmulKernel qk = tir::find_matmuls(m, "fused_NT_matmul_multiply_maximum").kernels.at(0);
+  const tir::MatmulKernel qk =
+      tir::find_matmuls(m, "fused_NT_matmul_multiply_maximum").kernels.at(0);
   // batch 32 (1 × 32 heads), M = seq_len, N = kv_len.
   CHECK(tir::solve_symbols(qk, logged(qk.func, 32, 7, 300, 128)) ==
         tir::SymbolValues{{"seq_len", 7}, {"kv_len", 300}});
-  const InputError wrong_k = error_of([&] { tir::solve_symbols(qk, logged(qk.func, 32, 7, 300, 64)); });
+  const InputError wrong_k =
+      error_of([&] { tir::solve_symbols(qk, logged(qk.func, 32, 7, 300, 64)); });
   CHECK(wrong_k.code() == error_code::kRange);
   CHECK_THAT(wrong_k.message(), Catch::Contains("logged batch, M, N, K = 32, 7, 300, 64"));
-  const InputError wrong_batch = error_of([&] { tir::solve_symbols(qk, logged(qk.func, 3, 7, 300, 128)); });
+  const InputError wrong_batch =
+      error_of([&] { tir::solve_symbols(qk, logged(qk.func, 3, 7, 300, 128)); });
   CHECK(wrong_batch.code() == error_code::kRange);
 }
 

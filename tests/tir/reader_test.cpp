@@ -116,14 +116,16 @@ TEST_CASE("tir reader: malformed text gives a named error with its line", "[tir]
   const std::string seed_start =
       "@T.prim_func\ndef f(A: T.Buffer((4, 4), \"float16\")):\n    for i in T.grid(4):\n";
   const std::vector<Case> cases = {
-      {"unclosed bracket", seed_start + "        with T.block(\"b\"):\n            x = T.Cast(\"float16\", (A[i]\n",
+      {"unclosed bracket",
+       seed_start + "        with T.block(\"b\"):\n            x = T.Cast(\"float16\", (A[i]\n",
        "line 5", "'(' opened at line 5 is never closed"},
       {"mismatched bracket", "@T.prim_func\ndef f(A: T.Buffer((4, 4], \"float16\")):\n    pass\n",
        "line 2", "']' does not match '(' opened at line 2"},
       {"closing nothing", "x = 1)\n", "line 1", "')' closes nothing"},
       {"unterminated string", "@T.prim_func\ndef f(A: T.Buffer((4,), \"float16)):\n    pass\n",
        "line 2", "string is not closed"},
-      {"bad dedent", "class M:\n        x = 1\n    y = 2\n", "line 3", "matches no enclosing block"},
+      {"bad dedent", "class M:\n        x = 1\n    y = 2\n", "line 3",
+       "matches no enclosing block"},
       {"bad character", "x = 1 $ 2\n", "line 1", "unexpected character '$'"},
   };
   for (const Case& c : cases) {
@@ -139,7 +141,8 @@ TEST_CASE("tir reader: malformed text gives a named error with its line", "[tir]
 TEST_CASE("tir reader: a file cut short", "[tir]") {
   const std::string full = gemm("vi, vk");
   // Cut inside the last expression: brackets left open.
-  const InputError e = error_of([&] { tir::parse_module(full.substr(0, full.size() - 8), "cut.py"); });
+  const InputError e =
+      error_of([&] { tir::parse_module(full.substr(0, full.size() - 8), "cut.py"); });
   CHECK(e.where() == "line 6");
   CHECK_THAT(e.message(), Catch::Contains("never closed"));
   // Cut after a block header: the function is skipped with the line of the missing body.
@@ -166,8 +169,9 @@ TEST_CASE("tir reader: unsupported constructs skip their function with a line", 
     CHECK(r.skipped[0].reason == "unknown name 'q' in an index or extent");
   }
   SECTION("a while loop; the next function is still read") {
-    const std::string text = "@T.prim_func\ndef w(A: T.Buffer((4,), \"float16\")):\n    while True:\n        pass\n" +
-                             gemm("vi, vk");
+    const std::string text =
+        "@T.prim_func\ndef w(A: T.Buffer((4,), \"float16\")):\n    while True:\n        pass\n" +
+        gemm("vi, vk");
     const tir::Module m = tir::parse_module(text, "x.py");
     REQUIRE(m.skipped.size() == 1);
     CHECK(m.skipped[0] == tir::Skipped{"w", "'while' loops are not supported", 3});
@@ -175,7 +179,8 @@ TEST_CASE("tir reader: unsupported constructs skip their function with a line", 
     CHECK(tir::find_matmuls(m).kernels.size() == 1);
   }
   SECTION("a non-affine index is an approximation, not a skip") {
-    const tir::Recognition r = tir::find_matmuls(tir::parse_module(gemm("vi, vk * vi % 8"), "x.py"));
+    const tir::Recognition r =
+        tir::find_matmuls(tir::parse_module(gemm("vi, vk * vi % 8"), "x.py"));
     REQUIRE(r.kernels.size() == 1);
     REQUIRE(r.kernels[0].approximations.size() == 1);
     CHECK_THAT(r.kernels[0].approximations[0], Catch::Contains("product of variables"));

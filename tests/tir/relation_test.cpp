@@ -1,9 +1,10 @@
 // Blocks as relations: imported domains and accesses checked against brute-force enumeration,
 // and the TENET metrics of imported GEMMs against the generated GEMM workload.
-#include <catch2/catch.hpp>
+#include "tenet/tir/relation.hpp"
 
 #include <fmt/core.h>
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <set>
 
@@ -12,7 +13,6 @@
 #include "tenet/poly/count.hpp"
 #include "tenet/poly/parse.hpp"
 #include "tenet/tir/matmul.hpp"
-#include "tenet/tir/relation.hpp"
 #include "tenet/tir/script.hpp"
 
 using namespace tenet;
@@ -43,15 +43,20 @@ poly::Integer footprint(const workload::Workload& w, const std::string& tensor) 
 std::string dequant_kernel(long long m, long long n, long long k, int bits, int per_word,
                            long long group, bool nt) {
   const long long words = k / per_word, groups = k / group;
-  const std::string storage = nt ? fmt::format("({}, {})", n, words) : fmt::format("({}, {})", words, n);
-  const std::string scale = nt ? fmt::format("({}, {})", n, groups) : fmt::format("({}, {})", groups, n);
-  const std::string w_index = nt ? fmt::format("v_n, v_k // {}", per_word) : fmt::format("v_k // {}, v_n", per_word);
-  const std::string s_index = nt ? fmt::format("v_n, v_k // {}", group) : fmt::format("v_k // {}, v_n", group);
+  const std::string storage =
+      nt ? fmt::format("({}, {})", n, words) : fmt::format("({}, {})", words, n);
+  const std::string scale =
+      nt ? fmt::format("({}, {})", n, groups) : fmt::format("({}, {})", groups, n);
+  const std::string w_index =
+      nt ? fmt::format("v_n, v_k // {}", per_word) : fmt::format("v_k // {}, v_n", per_word);
+  const std::string s_index =
+      nt ? fmt::format("v_n, v_k // {}", group) : fmt::format("v_k // {}, v_n", group);
   const std::string decoded = nt ? fmt::format("({}, {})", n, k) : fmt::format("({}, {})", k, n);
   const std::string d_index = nt ? "v_j, v_r" : "v_r, v_j";
   const std::string d_loop = nt ? fmt::format("for n, k in T.grid({}, {}):", n, k)
                                 : fmt::format("for k, n in T.grid({}, {}):", k, n);
-  const std::string d_vars = nt ? "v_n, v_k = T.axis.remap(\"SS\", [n, k])" : "v_k, v_n = T.axis.remap(\"SS\", [k, n])";
+  const std::string d_vars =
+      nt ? "v_n, v_k = T.axis.remap(\"SS\", [n, k])" : "v_k, v_n = T.axis.remap(\"SS\", [k, n])";
   const std::string d_store = nt ? "w[v_n, v_k]" : "w[v_k, v_n]";
   return fmt::format(R"(@T.prim_func
 def kernel(q: T.Buffer({storage}, "uint32"), s: T.Buffer({scale}, "float16"), p_x: T.handle, y: T.Buffer((T.int64({m}), {n}), "float16")):
@@ -87,10 +92,13 @@ TEST_CASE("tir relations: the seed's blocks", "[tir]") {
   CHECK(map_of(compute.accesses.at(0).relation)
             .is_equal(map_of("[seq_len] -> { S[a, b] -> lv397[a, floor(b/8)] }")));
   CHECK(poly::parse_set(compute.domain, {})
-            .is_equal(poly::parse_set("[seq_len] -> { S[a, b] : 0 <= a < 1024 and 0 <= b < 1024 }", {})));
+            .is_equal(
+                poly::parse_set("[seq_len] -> { S[a, b] : 0 <= a < 1024 and 0 <= b < 1024 }", {})));
   const tir::BlockRelations matmul = tir::block_relations(f, f.blocks.at(2));
-  CHECK(poly::parse_set(matmul.domain, {}).is_equal(poly::parse_set(
-      "[seq_len] -> { S[a, b, c, d] : a = 0 and 0 <= b < seq_len and 0 <= c < 1024 and 0 <= d < 1024 }", {})));
+  CHECK(poly::parse_set(matmul.domain, {})
+            .is_equal(poly::parse_set("[seq_len] -> { S[a, b, c, d] : a = 0 and 0 <= b < seq_len "
+                                      "and 0 <= c < 1024 and 0 <= d < 1024 }",
+                                      {})));
   REQUIRE(matmul.accesses.size() == 3);  // two T.reads, one T.writes
   CHECK(matmul.accesses[2].kind == workload::AccessKind::kWrite);
   CHECK_FALSE(matmul.accesses[0].approximated);
@@ -119,8 +127,7 @@ TEST_CASE("tir relations: the seed's kernel as a workload through the exact engi
   CHECK(footprint(w, "lv397") == 1024 * 128);
   CHECK(footprint(w, "lv398") == 1024 * 32);
   CHECK(footprint(w, "reshape195") == 3 * 1024);
-  CHECK(access(w, "lv397").relation.is_equal(
-      map_of("{ S[a, b, c, d] -> lv397[c, floor(d/8)] }")));
+  CHECK(access(w, "lv397").relation.is_equal(map_of("{ S[a, b, c, d] -> lv397[c, floor(d/8)] }")));
   // Without tracing, B is the dequantized buffer.
   const tir::KernelWorkload plain = tir::kernel_workload(m, tir::bind(k, {{"seq_len", 3}}), false);
   CHECK(footprint(plain.workload, "dequantize_intermediate_intermediate") == 1024 * 1024);
@@ -139,8 +146,10 @@ TEST_CASE("tir relations: packed and grouped accesses equal brute-force enumerat
     const long long n = 1 + rng() % 7;
     const long long m = 1 + rng() % 5;
     const bool nt = rng() % 2 == 0;
-    INFO("m=" << m << " n=" << n << " k=" << k << " bits=" << p.bits << " group=" << group << " nt=" << nt);
-    const tir::Module mod = tir::parse_module(dequant_kernel(m, n, k, p.bits, p.per_word, group, nt), "gen.py");
+    INFO("m=" << m << " n=" << n << " k=" << k << " bits=" << p.bits << " group=" << group
+              << " nt=" << nt);
+    const tir::Module mod =
+        tir::parse_module(dequant_kernel(m, n, k, p.bits, p.per_word, group, nt), "gen.py");
     const tir::Recognition r = tir::find_matmuls(mod);
     REQUIRE(r.kernels.size() == 1);
     const tir::BoundKernel b = tir::bind(r.kernels[0], {{"seq", m}});
@@ -160,13 +169,15 @@ TEST_CASE("tir relations: packed and grouped accesses equal brute-force enumerat
       for (long long j = 0; j < n; ++j)
         for (long long r2 = 0; r2 < k; ++r2) {
           ++instances;
-          words.insert(nt ? std::make_pair(j, r2 / p.per_word) : std::make_pair(r2 / p.per_word, j));
+          words.insert(nt ? std::make_pair(j, r2 / p.per_word)
+                          : std::make_pair(r2 / p.per_word, j));
           scales.insert(nt ? std::make_pair(j, r2 / group) : std::make_pair(r2 / group, j));
         }
     CHECK(poly::count(w.domain()) == static_cast<long>(instances));
     CHECK(footprint(w, "q") == static_cast<long>(words.size()));
     CHECK(footprint(w, "s") == static_cast<long>(scales.size()));
-    CHECK(poly::count(access(w, "q").relation.intersect_domain(w.domain())) == static_cast<long>(instances));
+    CHECK(poly::count(access(w, "q").relation.intersect_domain(w.domain())) ==
+          static_cast<long>(instances));
   }
 }
 
@@ -191,7 +202,8 @@ TEST_CASE("tir relations: TENET metrics of imported GEMMs equal the generated GE
     INFO(m << "x" << n << "x" << k << " nt=" << nt << " dataflow=" << mapping::to_string(df)
            << " array " << rows << "x" << cols);
     const std::string b_shape = nt ? fmt::format("({}, {})", n, k) : fmt::format("({}, {})", k, n);
-    const std::string text = fmt::format(R"(@T.prim_func
+    const std::string text =
+        fmt::format(R"(@T.prim_func
 def gemm(A: T.Buffer(({m}, {k}), "float16"), B: T.Buffer({b_shape}, "float16"), C: T.Buffer(({m}, {n}), "float16")):
     for i, j, k in T.grid({m}, {n}, {k}):
         with T.block("C"):
@@ -200,9 +212,8 @@ def gemm(A: T.Buffer(({m}, {k}), "float16"), B: T.Buffer({b_shape}, "float16"), 
                 C[vi, vj] = T.float16(0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[{b_index}]
 )",
-                                         fmt::arg("m", m), fmt::arg("n", n), fmt::arg("k", k),
-                                         fmt::arg("b_shape", b_shape),
-                                         fmt::arg("b_index", nt ? "vj, vk" : "vk, vj"));
+                    fmt::arg("m", m), fmt::arg("n", n), fmt::arg("k", k),
+                    fmt::arg("b_shape", b_shape), fmt::arg("b_index", nt ? "vj, vk" : "vk, vj"));
     const tir::Module mod = tir::parse_module(text, "gemm.py");
     const tir::BoundKernel b = tir::bind(tir::find_matmuls(mod).kernels.at(0), {});
     const workload::Workload imported = tir::kernel_workload(mod, b).workload;
@@ -227,14 +238,16 @@ def gemm(A: T.Buffer(({m}, {k}), "float16"), B: T.Buffer({b_shape}, "float16"), 
   }
 }
 
-TEST_CASE("tir relations: a dequantize kernel's packed accesses through analysis::analyze", "[tir]") {
+TEST_CASE("tir relations: a dequantize kernel's packed accesses through analysis::analyze",
+          "[tir]") {
   // 5 × 6 × 32, int4 in uint32, groups of 16: the traced workload reads q[j, floor(r/8)] and
   // s[j, floor(r/16)] instead of the dequantized B.
   const tir::Module mod = tir::parse_module(dequant_kernel(5, 6, 32, 4, 8, 16, true), "gen.py");
   const tir::BoundKernel b = tir::bind(tir::find_matmuls(mod).kernels.at(0), {{"seq", 5}});
   const workload::Workload w = tir::kernel_workload(mod, b).workload;
-  const analysis::Report r = analysis::analyze(w, mapping::make_systolic_array(4, 4),
-                                               mapping::make_systolic_mapping(mapping::Dataflow::kOutputStationary, 4, 4));
+  const analysis::Report r =
+      analysis::analyze(w, mapping::make_systolic_array(4, 4),
+                        mapping::make_systolic_mapping(mapping::Dataflow::kOutputStationary, 4, 4));
   CHECK(r.macs == 5 * 6 * 32);
   REQUIRE(r.tensors.size() == 4);
   CHECK(r.tensors[1].name == "q");

@@ -1,7 +1,6 @@
 // The reader and the recognition on cut and mutated TVMScript: an InputError or a result, never
 // another exception or a crash.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -43,7 +42,8 @@ bool exercise(const std::string& text) {
 
 TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
   const char* const files[] = {"gpt2_phase3.py", "variants.py", "quant.py", "attention.py"};
-  const std::string noise[] = {"(", ")", "[", "]", ":", "\n", "    ", "T.", "//", "\"", "#", ",", "=", "0", "T.foo(", "@"};
+  const std::string noise[] = {"(",  ")",  "[", "]", ":", "\n", "    ",   "T.",
+                               "//", "\"", "#", ",", "=", "0",  "T.foo(", "@"};
   std::mt19937 rng(2026);
   int errors = 0, runs = 0;
   for (const char* file : files) {
@@ -58,9 +58,15 @@ TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
       std::string t = text;
       const std::size_t at = rng() % t.size();
       switch (rng() % 3) {
-        case 0: t.erase(at, 1 + rng() % 8); break;
-        case 1: t.insert(at, noise[rng() % (sizeof noise / sizeof noise[0])]); break;
-        default: t[at] = static_cast<char>(32 + rng() % 95); break;
+        case 0:
+          t.erase(at, 1 + rng() % 8);
+          break;
+        case 1:
+          t.insert(at, noise[rng() % (sizeof noise / sizeof noise[0])]);
+          break;
+        default:
+          t[at] = static_cast<char>(32 + rng() % 95);
+          break;
       }
       errors += exercise(t);
       ++runs;
@@ -71,18 +77,21 @@ TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
 }
 
 TEST_CASE("tir robustness: deep nesting is an error, not a stack overflow", "[tir]") {
-  const std::string deep = "x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n";
+  const std::string deep =
+      "x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n";
   const tir::Module parens = tir::parse_module("@T.prim_func\ndef f():\n    " + deep, "deep.py");
   REQUIRE(parens.skipped.size() == 1);
   CHECK(parens.skipped[0].line == 3);
-  const tir::Module huge = tir::parse_module("@T.prim_func\ndef f():\n    x = 1e999 + 99999999999999999999\n", "huge.py");
+  const tir::Module huge = tir::parse_module(
+      "@T.prim_func\ndef f():\n    x = 1e999 + 99999999999999999999\n", "huge.py");
   REQUIRE(huge.skipped.size() == 1);
   CHECK(huge.skipped[0].reason == "number 1e999 is out of range");
   // Outside a function (a decorator), the same is an error of the file.
   CHECK_THROWS_AS(tir::parse_module("@" + deep.substr(4), "deep.py"), InputError);
-  const tir::Module m = tir::parse_module("@T.prim_func\ndef f(A: T.Buffer((4,), \"float16\")):\n    T.evaluate(" +
-                                              std::string(5000, '-') + "1)\n",
-                                          "deep.py");
+  const tir::Module m =
+      tir::parse_module("@T.prim_func\ndef f(A: T.Buffer((4,), \"float16\")):\n    T.evaluate(" +
+                            std::string(5000, '-') + "1)\n",
+                        "deep.py");
   REQUIRE(m.skipped.size() == 1);
   CHECK(m.skipped[0].reason == "statements or expressions nested deeper than 256 levels");
 }

@@ -53,10 +53,10 @@ TEST_CASE("tir: the seed's kernel bound at seq_len = 37 (issue 11 done-when)", "
   const tir::WeightStorage& w = *k.storage;
   CHECK(w.buffer == "lv397");
   CHECK(w.storage_dtype == "uint32");
-  CHECK(w.bits == 4);          // mask 15
+  CHECK(w.bits == 4);            // mask 15
   CHECK(w.elems_per_word == 8);  // lv397[n, k // 8]
   CHECK(w.pack_axis == "k");
-  CHECK(w.group_size == 32);   // lv398[n, k // 32]
+  CHECK(w.group_size == 32);  // lv398[n, k // 32]
   CHECK(w.group_axis == "k");
   CHECK(w.scale_buffer == "lv398");
   CHECK(w.scale_dtype == "float16");

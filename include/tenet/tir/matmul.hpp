@@ -22,28 +22,28 @@ namespace tenet::tir {
 
 // How the weight is stored, read from the dequantize chain between the stored buffer and B.
 struct WeightStorage {
-  std::string buffer;                // the stored buffer ("lv397")
-  std::string storage_dtype;         // "uint32", "int8", ...
+  std::string buffer;         // the stored buffer ("lv397")
+  std::string storage_dtype;  // "uint32", "int8", ...
   std::vector<Expr> storage_shape;
-  int bits = 0;                      // bits per value (from the mask: 15 → 4)
-  int elems_per_word = 1;            // values per storage element (from the index `k // 8`)
-  std::string pack_axis;             // "k", "n" or "" (not packed)
-  std::int64_t group_size = 0;       // from the scale index `k // g`; 0 = no group
-  std::string group_axis;            // "k", "n" or ""
-  std::string scale_buffer;          // "" = no scale
+  int bits = 0;                 // bits per value (from the mask: 15 → 4)
+  int elems_per_word = 1;       // values per storage element (from the index `k // 8`)
+  std::string pack_axis;        // "k", "n" or "" (not packed)
+  std::int64_t group_size = 0;  // from the scale index `k // g`; 0 = no group
+  std::string group_axis;       // "k", "n" or ""
+  std::string scale_buffer;     // "" = no scale
   std::string scale_dtype;
   std::vector<Expr> scale_shape;
-  std::string zero_buffer;           // a zero-point tensor, "" = none
+  std::string zero_buffer;  // a zero-point tensor, "" = none
   std::string zero_dtype;
-  std::optional<double> offset;      // implicit zero point: `q - 7`
-  std::string group_index_buffer;    // AutoGPTQ-style g_idx: scale[g_idx[k], n]
-  bool group_aligned = false;        // each group starts a new storage word
+  std::optional<double> offset;    // implicit zero point: `q - 7`
+  std::string group_index_buffer;  // AutoGPTQ-style g_idx: scale[g_idx[k], n]
+  bool group_aligned = false;      // each group starts a new storage word
 };
 
 struct MatmulKernel {
   std::string func;
   std::string block;
-  int line = 0;                      // the matmul block's line
+  int line = 0;                                                 // the matmul block's line
   std::vector<std::string> batch_vars, m_vars, n_vars, k_vars;  // block variables by role
   std::vector<Expr> batch_extents, m_extents, n_extents, k_extents;
   std::string a_buffer, b_buffer, c_buffer;  // the block's own operands
@@ -51,10 +51,10 @@ struct MatmulKernel {
   llm::Layout layout = llm::Layout::kNT;
   llm::OperandKind b_operand = llm::OperandKind::kWeight;
   std::string a_dtype, b_dtype, accumulate_dtype, output_dtype;  // TVM spellings
-  std::optional<WeightStorage> storage;      // present when B is dequantized from storage
-  std::vector<std::string> epilogue;         // "add", "multiply", "cast", "silu", ...
-  std::vector<std::string> symbols;          // symbolic sizes the kernel's extents use (sorted)
-  std::vector<std::string> approximations;   // non-affine indices (over-approximated accesses)
+  std::optional<WeightStorage> storage;     // present when B is dequantized from storage
+  std::vector<std::string> epilogue;        // "add", "multiply", "cast", "silu", ...
+  std::vector<std::string> symbols;         // symbolic sizes the kernel's extents use (sorted)
+  std::vector<std::string> approximations;  // non-affine indices (over-approximated accesses)
 };
 
 struct Recognition {
@@ -75,8 +75,8 @@ SymbolValues parse_bindings(const std::string& text, const std::string& option =
 // A kernel with every symbolic size given a value.
 struct BoundKernel {
   MatmulKernel kernel;
-  SymbolValues symbols;            // the values of kernel.symbols
-  llm::MatmulShape shape;          // name "func/block"; batch, M, N, K; layout; epilogue; dtypes
+  SymbolValues symbols;    // the values of kernel.symbols
+  llm::MatmulShape shape;  // name "func/block"; batch, M, N, K; layout; epilogue; dtypes
   std::optional<quant::QuantSpec> quant;  // "auto": from the dequantize chain (or plain dtypes)
   std::vector<std::int64_t> scale_shape;  // the scale tensor's shape after binding
 };

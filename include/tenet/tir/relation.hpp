@@ -14,13 +14,14 @@ namespace tenet::tir {
 struct AccessRelation {
   std::string buffer;
   workload::AccessKind kind = workload::AccessKind::kRead;
-  std::string relation;        // isl map text { S[...] -> buffer[...] }
-  bool approximated = false;   // a non-affine index: the dimension spans the buffer's extent
-  std::string reason;          // why, with the line
+  std::string relation;       // isl map text { S[...] -> buffer[...] }
+  bool approximated = false;  // a non-affine index: the dimension spans the buffer's extent
+  std::string reason;         // why, with the line
 };
 
 struct BlockRelations {
-  std::string domain;  // isl set text, e.g. "[seq_len] -> { S[v_i0, v_i1] : 0 <= v_i0 < 1 and ... }"
+  std::string
+      domain;  // isl set text, e.g. "[seq_len] -> { S[v_i0, v_i1] : 0 <= v_i0 < 1 and ... }"
   std::vector<AccessRelation> accesses;  // T.reads, then T.writes (derived from the body if absent)
 };
 

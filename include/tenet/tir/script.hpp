@@ -21,20 +21,20 @@ namespace tenet::tir {
 // An expression as printed: literals, names, `T.` calls, buffer loads, operators.
 struct Expr {
   enum class Kind {
-    kInt,        // value
-    kFloat,      // number (text keeps the spelling)
-    kString,     // text
-    kBool,       // value 0/1
+    kInt,     // value
+    kFloat,   // number (text keeps the spelling)
+    kString,  // text
+    kBool,    // value 0/1
     kNone,
-    kName,       // text
-    kCall,       // text = dotted callee ("T.Cast"), args, kwargs
-    kLoad,       // text = buffer, args = indices (`p[()]`: none)
-    kBinary,     // text = operator ("+", "-", "*", "/", "//", "%", "<", "and", ...), args = {l, r}
-    kUnary,      // text = "-" or "not" or "~", args = {x}
-    kTuple,      // args
-    kList,       // args
-    kDict,       // kwargs (keys printed as text), in order
-    kConditional // args = {then, cond, else}  (Python's `a if c else b`)
+    kName,        // text
+    kCall,        // text = dotted callee ("T.Cast"), args, kwargs
+    kLoad,        // text = buffer, args = indices (`p[()]`: none)
+    kBinary,      // text = operator ("+", "-", "*", "/", "//", "%", "<", "and", ...), args = {l, r}
+    kUnary,       // text = "-" or "not" or "~", args = {x}
+    kTuple,       // args
+    kList,        // args
+    kDict,        // kwargs (keys printed as text), in order
+    kConditional  // args = {then, cond, else}  (Python's `a if c else b`)
   };
   Kind kind = Kind::kNone;
   std::string text;
@@ -55,8 +55,8 @@ enum class BufferKind { kParam, kMatched, kAlloc };
 
 struct Buffer {
   std::string name;
-  std::vector<Expr> shape;          // empty: a 0-d buffer
-  std::string dtype = "float32";    // TVM's default when the dtype is not printed
+  std::vector<Expr> shape;        // empty: a 0-d buffer
+  std::string dtype = "float32";  // TVM's default when the dtype is not printed
   BufferKind kind = BufferKind::kAlloc;
   int line = 0;
 };
@@ -70,9 +70,10 @@ struct Symbol {
 
 struct Loop {
   std::string var;
-  Expr min;     // 0 unless `range(a, b)`
+  Expr min;  // 0 unless `range(a, b)`
   Expr extent;
-  std::string kind;  // "grid", "range", "serial", "parallel", "vectorized", "unroll", "thread_binding"
+  std::string
+      kind;  // "grid", "range", "serial", "parallel", "vectorized", "unroll", "thread_binding"
   int line = 0;
 };
 
@@ -102,15 +103,15 @@ struct Store {
 struct Block {
   std::string name;
   int line = 0;
-  std::vector<Loop> loops;        // enclosing loops, outermost first
+  std::vector<Loop> loops;  // enclosing loops, outermost first
   std::vector<IterVar> iters;
   std::vector<BufferAccess> reads, writes;
   bool reads_given = false, writes_given = false;  // T.reads / T.writes printed
-  std::optional<Store> init;                        // `with T.init():`
+  std::optional<Store> init;                       // `with T.init():`
   std::vector<Store> stores;
-  std::vector<std::pair<std::string, Expr>> lets;   // `x = expr` / `x: T.int32 = expr`
-  bool predicated = false;                          // T.where(...) or inside an `if`
-  int depth = 0;                                    // blocks nested around it
+  std::vector<std::pair<std::string, Expr>> lets;  // `x = expr` / `x: T.int32 = expr`
+  bool predicated = false;                         // T.where(...) or inside an `if`
+  int depth = 0;                                   // blocks nested around it
 };
 
 struct PrimFunc {
@@ -118,8 +119,8 @@ struct PrimFunc {
   int line = 0;
   std::vector<std::string> params;  // in order
   std::vector<Symbol> symbols;
-  std::vector<Buffer> buffers;      // parameters, matched handles, allocations
-  std::vector<Block> blocks;        // in program order
+  std::vector<Buffer> buffers;  // parameters, matched handles, allocations
+  std::vector<Block> blocks;    // in program order
 
   const Buffer* find_buffer(const std::string& name) const;
   const Symbol* find_symbol(const std::string& name) const;

@@ -3,8 +3,10 @@
 // (docs/tir.md#cli).
 #include <fmt/core.h>
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "cli/command.hpp"
@@ -159,24 +161,69 @@ std::string merge_json(const std::string& report, const std::vector<tir::BoundKe
   return out.dump(2) + "\n";
 }
 
-void run_tir(const TirOptions& o) {
-  const tir::Module module = tir::read_module(o.input);
-  const tir::Recognition found = tir::find_matmuls(module, o.func);
-  const tir::SymbolValues values = tir::parse_bindings(o.bind);
-  check_bindings(module, o.func, values);
-  std::vector<tir::BoundKernel> kernels;
+std::vector<tir::BoundKernel> bind_all(const tir::Recognition& found,
+                                       const tir::SymbolValues& values) {
   std::map<std::string, int> per_func;
   for (const tir::MatmulKernel& k : found.kernels) ++per_func[k.func];
+  std::vector<tir::BoundKernel> kernels;
   for (const tir::MatmulKernel& k : found.kernels) {
     kernels.push_back(tir::bind(k, values));
     if (per_func[k.func] > 1) kernels.back().shape.name = k.func + "/" + k.block;
   }
-  std::vector<llm::MatmulShape> shapes;
-  std::vector<std::string> schemes;
-  for (const tir::BoundKernel& k : kernels) {
-    shapes.push_back(k.shape);
-    schemes.push_back(o.quant);
+  return kernels;
+}
+
+// Costs every kernel once. A kernel the accelerator cannot run (a precision it lacks, a scheme
+// that does not fit it) moves to `skipped` with the reason instead of stopping the report.
+std::map<std::string, llm::LayerCost> cost_all(const CostSetup& setup,
+                                               std::vector<tir::BoundKernel>& kernels,
+                                               std::vector<tir::Skipped>& skipped) {
+  std::map<std::string, llm::LayerCost> costs;
+  std::vector<tir::BoundKernel> costed;
+  for (tir::BoundKernel& k : kernels) {
+    try {
+      costs.emplace(k.shape.name, cost_kernel(setup, k));
+      costed.push_back(std::move(k));
+    } catch (const InputError& e) {
+      skipped.push_back(
+          {k.kernel.func,
+           fmt::format("cannot be costed on {}: {}{} [{}]", setup.acc.name(),
+                       e.where().empty() ? "" : e.where() + ": ", e.message(), e.code()),
+           k.kernel.line});
+    }
   }
+  kernels = std::move(costed);
+  return costs;
+}
+
+llm::CostModel cost_model(const CostSetup& setup,
+                          const std::map<std::string, llm::LayerCost>& costs) {
+  llm::CostModel model;
+  model.clock_hz = setup.acc.spec().clock_mhz * 1e6;
+  model.description =
+      fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
+                  setup.acc.name(), setup.acc.rows(), setup.acc.cols(), setup.acc.spec().clock_mhz,
+                  mapping::to_string(setup.dataflow),
+                  setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
+  model.evaluate = [&costs](const llm::MatmulShape& s) { return costs.at(s.name); };
+  return model;
+}
+
+void run_tir(const TirOptions& o) {
+  const tir::Module module = tir::read_module(o.input);
+  tir::Recognition found = tir::find_matmuls(module, o.func);
+  const tir::SymbolValues values = tir::parse_bindings(o.bind);
+  check_bindings(module, o.func, values);
+  std::vector<tir::BoundKernel> kernels = bind_all(found, values);
+  std::map<std::string, llm::LayerCost> costs;
+  std::optional<CostSetup> setup;
+  if (!o.shapes_only) {
+    setup = cost_setup(o);
+    costs = cost_all(*setup, kernels, found.skipped);
+  }
+  std::vector<llm::MatmulShape> shapes;
+  for (const tir::BoundKernel& k : kernels) shapes.push_back(k.shape);
+  const std::vector<std::string> schemes(kernels.size(), o.quant);
   llm::ReportContext context;
   context.source = o.input;
   context.inputs = {{"functions", module.functions.size() + module.skipped.size()},
@@ -185,25 +232,11 @@ void run_tir(const TirOptions& o) {
                     {"skipped", found.skipped.size()},
                     {"quant", o.quant}};
   const llm::ReportFormat format = llm::parse_report_format(o.format);
-  std::string text;
-  if (o.shapes_only) {
-    text = llm::format_shapes(shapes, context, format);
-  } else {
-    const CostSetup setup = cost_setup(o);
-    std::map<std::string, const tir::BoundKernel*> by_name;
-    for (const tir::BoundKernel& k : kernels) by_name[k.shape.name] = &k;
-    llm::CostModel model;
-    model.clock_hz = setup.acc.spec().clock_mhz * 1e6;
-    model.description =
-        fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
-                    setup.acc.name(), setup.acc.rows(), setup.acc.cols(),
-                    setup.acc.spec().clock_mhz, mapping::to_string(setup.dataflow),
-                    setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
-    model.evaluate = [&](const llm::MatmulShape& s) {
-      return cost_kernel(setup, *by_name.at(s.name));
-    };
-    text = llm::format_model_report(llm::build_model_report(shapes, model, context), format);
-  }
+  const std::string text =
+      o.shapes_only
+          ? llm::format_shapes(shapes, context, format)
+          : llm::format_model_report(
+                llm::build_model_report(shapes, cost_model(*setup, costs), context), format);
   if (format == llm::ReportFormat::kJson) {
     fmt::print("{}", merge_json(text, kernels, schemes, found.skipped));
     return;

@@ -101,6 +101,14 @@ TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][c
   CHECK(plain["kernels"][0]["b_operand"] == "activation");
   CHECK(plain["kernels"][0]["batch"] == 32);
   CHECK(plain["kernels"][0]["symbols"] == json{{"kv_len", 20}, {"seq_len", 9}});
+  // fp32 kernels on an accelerator without fp32 MACs: skipped with the reason, the rest costed.
+  const json mixed = run_json("tir --input " + data("variants.py") + " --bind n=100,m=48");
+  CHECK(mixed["kernels"].size() == 3);
+  REQUIRE(mixed["skipped"].size() == 3);
+  CHECK(mixed["skipped"][1]["func"] == "matmul_black");
+  CHECK(mixed["skipped"][1]["line"] == 28);
+  CHECK(mixed["skipped"][1]["reason"].get<std::string>().find(
+            "cannot be costed on scalable-32x32") == 0);
   const auto csv =
       run_cli("tir --input " + data("quant.py") + " --bind seq_len=3,n=2 --format csv");
   CHECK(csv.exit_code == 0);

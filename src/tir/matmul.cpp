@@ -404,6 +404,11 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
   k.symbols.assign(symbols.begin(), symbols.end());
   trace_epilogue(f, index, k);
   k.approximations = detail::check_accesses(f, b, weight, *x, st);
+  if (b.predicated)
+    k.approximations.push_back(fmt::format(
+        "line {}: block {} is predicated (T.where or if): its domain is over-approximated by the "
+        "block variables' extents",
+        b.line, b.name));
   return k;
 }
 

@@ -101,6 +101,8 @@ def main(A: T.Buffer((16, 4), "float16"),   # trailing comment
   const tir::Recognition r = tir::find_matmuls(m);
   REQUIRE(r.kernels.size() == 1);
   const tir::BoundKernel k = tir::bind(r.kernels[0], {});
+  REQUIRE(r.kernels[0].approximations.size() == 1);
+  CHECK_THAT(r.kernels[0].approximations[0], Catch::Contains("line 9: block C is predicated"));
   CHECK(k.shape.m == 16);
   CHECK(k.shape.n == 12);
   CHECK(k.shape.k == 4);

@@ -340,10 +340,12 @@ class Parser {
     const bool buffer_call = type.is_call("T.Buffer");
     const bool buffer_subscript = type.kind == Expr::Kind::kLoad && type.text == "T.Buffer";
     if (buffer_call || buffer_subscript) {
-      if (type.args.empty()) throw ParseError{line, "T.Buffer of '" + name + "' has no shape"};
+      const Expr* shape = type.kwarg("shape");
+      if (!shape && type.args.empty())
+        throw ParseError{line, "T.Buffer of '" + name + "' has no shape"};
       Buffer b;
       b.name = name;
-      b.shape = shape_of(type.args[0]);
+      b.shape = shape_of(shape ? *shape : type.args[0]);
       b.dtype = dtype_arg(type, 1);
       b.kind = BufferKind::kParam;
       b.line = line;

@@ -200,6 +200,23 @@ def f(A: T.Buffer((4,), "float16")):
   }
 }
 
+TEST_CASE("tir reader: keyword shape and dtype of a T.Buffer parameter", "[tir]") {
+  const tir::Module m = tir::parse_module(
+      "@T.prim_func\ndef f(A: T.Buffer(shape=(3, 5), dtype=\"int8\"), B: T.Buffer(())):\n    "
+      "pass\n",
+      "kw.py");
+  REQUIRE(m.functions.size() == 1);
+  const tir::Buffer& a = *m.functions[0].find_buffer("A");
+  CHECK(a.shape.size() == 2);
+  CHECK(a.dtype == "int8");
+  CHECK(m.functions[0].find_buffer("B")->shape.empty());
+  CHECK(m.functions[0].find_buffer("B")->dtype == "float32");
+  const tir::Module bad =
+      tir::parse_module("@T.prim_func\ndef f(A: T.Buffer()):\n    pass\n", "kw.py");
+  REQUIRE(bad.skipped.size() == 1);
+  CHECK(bad.skipped[0] == tir::Skipped{"f", "T.Buffer of 'A' has no shape", 2});
+}
+
 TEST_CASE("tir reader: unreadable file", "[tir]") {
   const InputError e = error_of([] { tir::read_module("/nonexistent/dump.py"); });
   CHECK(e.code() == error_code::kIo);

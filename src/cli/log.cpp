@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "tenet/input/workload_log.hpp"
+#include "tenet/tir/log_join.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -15,6 +16,7 @@ namespace {
 struct LogOptions {
   std::string input;
   std::string log_format = "auto";
+  std::string tir;
   bool lenient = false;
   std::int64_t tokens = 0;
   ReportOptions report;
@@ -51,7 +53,11 @@ void run_log(const LogOptions& o) {
   context.source = o.input;
   context.inputs = log_facts(log);
   if (o.tokens > 0) context.tokens = o.tokens;
-  print_llm_report(log.entries, context, o.report);
+  if (o.tir.empty()) return print_llm_report(log.entries, context, o.report);
+  const tir::LogJoin joined = tir::join_log(log.entries, tir::read_module(o.tir));
+  for (const std::string& w : joined.warnings) fmt::print(stderr, "tenet: warning: {}\n", w);
+  context.inputs["tir"] = o.tir;
+  print_llm_report(joined.shapes, context, o.report);
 }
 
 void setup_log(CLI::App& sub) {
@@ -61,6 +67,9 @@ void setup_log(CLI::App& sub) {
       ->required();
   sub.add_option("--log-format", o->log_format, "auto (default: per line), text or jsonl")
       ->check(CLI::IsMember({"auto", "text", "jsonl"}));
+  sub.add_option("--tir", o->tir,
+                 "TVMScript dump of the same model (debug-phase3.py): each call takes its "
+                 "kernel's structure");
   sub.add_flag("--lenient", o->lenient,
                "Skip malformed lines (counted and reported) instead of failing");
   sub.add_option("--tokens", o->tokens, "Tokens the logged run produced, for tokens/s")

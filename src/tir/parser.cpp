@@ -1,0 +1,1005 @@
+// The TVMScript reader: tokens (lexer.cpp) → Module. Expressions are read with Python's
+// precedence; statements are interpreted directly into PrimFunc / Block values.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tenet/error.hpp"
+#include "tenet/tir/script.hpp"
+#include "tir/lexer.hpp"
+
+namespace tenet::tir {
+
+const Expr* Expr::kwarg(const std::string& key) const {
+  for (const auto& [k, v] : kwargs)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+const Buffer* PrimFunc::find_buffer(const std::string& name) const {
+  for (const Buffer& b : buffers)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+const Symbol* PrimFunc::find_symbol(const std::string& name) const {
+  for (const Symbol& s : symbols)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const PrimFunc* Module::find_function(const std::string& name) const {
+  for (const PrimFunc& f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+using detail::Token;
+using detail::TokenKind;
+
+std::string join(const std::vector<Expr>& items) {
+  std::string s;
+  for (const Expr& e : items) s += (s.empty() ? "" : ", ") + to_string(e);
+  return s;
+}
+
+std::string call_args(const Expr& e) {
+  std::string s = join(e.args);
+  for (const auto& [k, v] : e.kwargs) s += (s.empty() ? "" : ", ") + k + "=" + to_string(v);
+  return s;
+}
+
+}  // namespace
+
+std::string to_string(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kInt:
+      return std::to_string(e.value);
+    case Expr::Kind::kFloat:
+      return e.text;
+    case Expr::Kind::kString:
+      return "\"" + e.text + "\"";
+    case Expr::Kind::kBool:
+      return e.value ? "True" : "False";
+    case Expr::Kind::kNone:
+      return "None";
+    case Expr::Kind::kName:
+      return e.text;
+    case Expr::Kind::kCall:
+      return e.text + "(" + call_args(e) + ")";
+    case Expr::Kind::kLoad:
+      return e.text + "[" + (e.args.empty() ? "()" : join(e.args)) + "]";
+    case Expr::Kind::kBinary:
+      if (e.text == ":") return to_string(e.args[0]) + ":" + to_string(e.args[1]);
+      return "(" + to_string(e.args[0]) + " " + e.text + " " + to_string(e.args[1]) + ")";
+    case Expr::Kind::kUnary:
+      return e.text + (e.text == "not" ? " " : "") + to_string(e.args[0]);
+    case Expr::Kind::kTuple:
+      return "(" + join(e.args) + (e.args.size() == 1 ? ",)" : ")");
+    case Expr::Kind::kList:
+      return "[" + join(e.args) + "]";
+    case Expr::Kind::kDict: {
+      std::string s;
+      for (const auto& [k, v] : e.kwargs)
+        s += (s.empty() ? "" : ", ") + ("\"" + k + "\": ") + to_string(v);
+      return "{" + s + "}";
+    }
+    case Expr::Kind::kConditional:
+      return to_string(e.args[0]) + " if " + to_string(e.args[1]) + " else " + to_string(e.args[2]);
+  }
+  return "?";
+}
+
+namespace {
+
+// A statement that cannot be read: the PrimFunc holding it is skipped with this reason.
+struct ParseError {
+  int line;
+  std::string message;
+};
+
+Expr make(Expr::Kind kind, std::string text, int line, std::vector<Expr> args = {}) {
+  Expr e;
+  e.kind = kind;
+  e.text = std::move(text);
+  e.line = line;
+  e.args = std::move(args);
+  return e;
+}
+
+// An operator node; the operands are moved, not copied (a braced list would copy the trees).
+Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(),
+             bool two = true) {
+  Expr e = make(kind, std::move(text), line);
+  e.args.reserve(two ? 2 : 1);
+  e.args.push_back(std::move(a));
+  if (two) e.args.push_back(std::move(b));
+  return e;
+}
+
+bool is_symbol_decl(const Expr& e) {
+  return (e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty();
+}
+
+std::vector<Expr> shape_of(const Expr& e) {
+  if (e.kind == Expr::Kind::kTuple || e.kind == Expr::Kind::kList) return e.args;
+  return {e};
+}
+
+std::string dtype_arg(const Expr& call, std::size_t position) {
+  const Expr* d = call.kwarg("dtype");
+  if (!d && call.args.size() > position) d = &call.args[position];
+  if (!d) return "float32";
+  if (d->kind != Expr::Kind::kString)
+    throw ParseError{d->line, "expected a dtype string such as \"float16\", got " + to_string(*d)};
+  return d->text;
+}
+
+class Parser {
+ public:
+  Parser(detail::Tokens tokens, std::string file)
+      : storage_(std::move(tokens)), t_(storage_.tokens), file_(std::move(file)) {}
+
+  Module run() {
+    Module m;
+    m.file = file_;
+    top_level(m, /*in_class=*/false);
+    return m;
+  }
+
+ private:
+  // --- token access ------------------------------------------------------------------------
+  const Token& peek(std::size_t ahead = 0) const {
+    const std::size_t i = std::min(pos_ + ahead, t_.size() - 1);
+    return t_[i];
+  }
+  static bool same_text(std::string_view text, const char* s) {
+    return !text.empty() && text[0] == s[0] && text == s;
+  }
+  bool at_op(const char* op) const {
+    return peek().kind == TokenKind::kOp && same_text(peek().text, op);
+  }
+  bool at_name(const char* name) const {
+    return peek().kind == TokenKind::kName && same_text(peek().text, name);
+  }
+  bool at(TokenKind k) const { return peek().kind == k; }
+  const Token& next() {
+    const Token& tok = t_[pos_];
+    if (pos_ + 1 < t_.size()) ++pos_;
+    return tok;
+  }
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ParseError{peek().line, message};
+  }
+  static std::string describe(const Token& tok) {
+    switch (tok.kind) {
+      case TokenKind::kNewline:
+        return "end of line";
+      case TokenKind::kIndent:
+        return "an indented block";
+      case TokenKind::kDedent:
+        return "the end of a block";
+      case TokenKind::kEnd:
+        return "end of file";
+      case TokenKind::kString:
+        return "\"" + std::string(tok.text) + "\"";
+      default:
+        return "'" + std::string(tok.text) + "'";
+    }
+  }
+  void expect_op(const char* op) {
+    if (!at_op(op)) fail(fmt::format("expected '{}', found {}", op, describe(peek())));
+    next();
+  }
+  std::string expect_name() {
+    if (!at(TokenKind::kName)) fail("expected a name, found " + describe(peek()));
+    return std::string(next().text);
+  }
+  void expect_newline() {
+    if (at(TokenKind::kEnd)) return;
+    if (!at(TokenKind::kNewline))
+      fail("expected the end of the statement, found " + describe(peek()));
+    next();
+  }
+
+  // --- module structure --------------------------------------------------------------------
+  void top_level(Module& m, bool in_class) {
+    std::vector<Expr> decorators;
+    while (!at(TokenKind::kEnd)) {
+      if (in_class && at(TokenKind::kDedent)) {
+        next();
+        return;
+      }
+      if (at(TokenKind::kNewline) || at(TokenKind::kIndent) || at(TokenKind::kDedent)) {
+        next();
+        continue;
+      }
+      if (at_op("@")) {
+        next();
+        decorators.push_back(guard_top([&] { return expression(); }));
+        skip_line();
+        continue;
+      }
+      if (at_name("class")) {
+        decorators.clear();
+        skip_line();
+        if (at(TokenKind::kIndent)) {
+          next();
+          top_level(m, true);
+        }
+        continue;
+      }
+      if (at_name("def")) {
+        definition(m, decorators);
+        decorators.clear();
+        continue;
+      }
+      skip_statement();
+    }
+  }
+
+  template <typename F>
+  auto guard_top(F&& f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const ParseError& e) {
+      throw InputError(error_code::kParse, file_, fmt::format("line {}", e.line), e.message);
+    }
+  }
+
+  void skip_line() {
+    while (!at(TokenKind::kNewline) && !at(TokenKind::kEnd)) next();
+    if (at(TokenKind::kNewline)) next();
+  }
+
+  // A statement and the block indented under it.
+  void skip_statement() {
+    skip_line();
+    if (!at(TokenKind::kIndent)) return;
+    int depth = 0;
+    do {
+      if (at(TokenKind::kIndent)) ++depth;
+      if (at(TokenKind::kDedent)) --depth;
+      if (at(TokenKind::kEnd)) return;
+      next();
+    } while (depth > 0);
+  }
+
+  static bool is_prim_func(const std::vector<Expr>& decorators) {
+    for (const Expr& d : decorators) {
+      const std::string& name = d.text;
+      if (name == "T.prim_func" || name == "tvm.script.tir.prim_func" || name == "prim_func")
+        return true;
+    }
+    return false;
+  }
+
+  void definition(Module& m, const std::vector<Expr>& decorators) {
+    const std::size_t start = pos_;
+    skip_statement();
+    const std::size_t end = pos_;
+    const std::string name =
+        t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
+    if (!is_prim_func(decorators)) {
+      ++m.relax_functions;
+      return;
+    }
+    pos_ = start;
+    try {
+      m.functions.push_back(prim_func());
+    } catch (const ParseError& e) {
+      m.skipped.push_back({name, e.message, e.line});
+    }
+    pos_ = end;
+  }
+
+  // --- PrimFunc -----------------------------------------------------------------------------
+  struct FuncState {
+    PrimFunc func;
+    std::vector<Loop> loops;
+    std::vector<std::size_t> blocks;  // open blocks (indices into func.blocks)
+    bool in_init = false;
+    int conditions = 0;
+  };
+
+  PrimFunc prim_func() {
+    FuncState s;
+    next();  // def
+    s.func.line = peek().line;
+    s.func.name = expect_name();
+    expect_op("(");
+    while (!at_op(")")) {
+      parameter(s);
+      if (!at_op(",")) break;
+      next();
+    }
+    expect_op(")");
+    if (at_op("->")) {
+      next();
+      expression();
+    }
+    expect_op(":");
+    suite(s);
+    return std::move(s.func);
+  }
+
+  void parameter(FuncState& s) {
+    const int line = peek().line;
+    const std::string name = expect_name();
+    s.func.params.push_back(name);
+    if (!at_op(":")) fail("parameter '" + name + "' has no type annotation");
+    next();
+    const Expr type = expression();
+    if (at_op("=")) {
+      next();
+      expression();
+    }
+    const bool buffer_call = type.is_call("T.Buffer");
+    const bool buffer_subscript = type.kind == Expr::Kind::kLoad && type.text == "T.Buffer";
+    if (buffer_call || buffer_subscript) {
+      const Expr* shape = type.kwarg("shape");
+      if (!shape && type.args.empty())
+        throw ParseError{line, "T.Buffer of '" + name + "' has no shape"};
+      Buffer b;
+      b.name = name;
+      b.shape = shape_of(shape ? *shape : type.args[0]);
+      b.dtype = dtype_arg(type, 1);
+      b.kind = BufferKind::kParam;
+      b.line = line;
+      s.func.buffers.push_back(std::move(b));
+    } else if (type.text == "T.int32" || type.text == "T.int64") {
+      s.func.symbols.push_back({name, type.text.substr(2), line});
+    }
+  }
+
+  // ':' already read: a simple statement on the same line or NEWLINE INDENT statements DEDENT.
+  void suite(FuncState& s) {
+    if (!at(TokenKind::kNewline)) {
+      statement(s);
+      return;
+    }
+    next();
+    if (!at(TokenKind::kIndent)) fail("expected an indented block, found " + describe(peek()));
+    next();
+    while (!at(TokenKind::kDedent) && !at(TokenKind::kEnd)) statement(s);
+    if (at(TokenKind::kDedent)) next();
+  }
+
+  void statement(FuncState& s) {
+    DepthGuard guard(*this);
+    if (at(TokenKind::kNewline)) {
+      next();
+      return;
+    }
+    if (at_name("for")) return for_statement(s);
+    if (at_name("with")) return with_statement(s);
+    if (at_name("if")) return if_statement(s);
+    if (at_name("while")) fail("'while' loops are not supported");
+    if (at_name("pass") || at_name("return") || at_name("break") || at_name("continue") ||
+        at_name("assert")) {
+      skip_line();
+      return;
+    }
+    simple_statement(s);
+  }
+
+  void for_statement(FuncState& s) {
+    const int line = next().line;  // for
+    std::vector<std::string> vars;
+    do {
+      if (at_op(",")) next();
+      if (at_name("in")) break;
+      vars.push_back(expect_name());
+    } while (at_op(","));
+    if (!at_name("in")) fail("expected 'in' in the for statement, found " + describe(peek()));
+    next();
+    const Expr iter = expression();
+    expect_op(":");
+    std::vector<Loop> loops = loops_of(vars, iter, line);
+    const std::size_t depth = s.loops.size();
+    for (Loop& l : loops) s.loops.push_back(std::move(l));
+    suite(s);
+    s.loops.resize(depth);
+  }
+
+  static Expr zero(int line) {
+    Expr e = make(Expr::Kind::kInt, "", line);
+    e.value = 0;
+    return e;
+  }
+
+  std::vector<Loop> loops_of(const std::vector<std::string>& vars, const Expr& iter, int line) {
+    if (iter.kind != Expr::Kind::kCall)
+      throw ParseError{line, "unsupported loop iterator " + to_string(iter)};
+    std::vector<Loop> loops;
+    if (iter.text == "T.grid") {
+      if (iter.args.size() != vars.size())
+        throw ParseError{line, fmt::format("T.grid has {} extents for {} loop variables",
+                                           iter.args.size(), vars.size())};
+      for (std::size_t i = 0; i < vars.size(); ++i)
+        loops.push_back({vars[i], zero(line), iter.args[i], "grid", line});
+      return loops;
+    }
+    static const char* const kinds[][2] = {
+        {"range", "range"},         {"T.serial", "serial"},
+        {"T.parallel", "parallel"}, {"T.vectorized", "vectorized"},
+        {"T.unroll", "unroll"},     {"T.thread_binding", "thread_binding"}};
+    for (const auto& k : kinds) {
+      if (iter.text != k[0]) continue;
+      if (vars.size() != 1)
+        throw ParseError{
+            line, iter.text + " binds one loop variable, not " + std::to_string(vars.size())};
+      if (iter.args.empty() || iter.args.size() > 2)
+        throw ParseError{line, iter.text + " takes an extent or a start and a stop"};
+      Loop l{vars[0], zero(line), iter.args[0], k[1], line};
+      if (iter.args.size() == 2) {
+        l.min = iter.args[0];
+        l.extent = make(Expr::Kind::kBinary, "-", line, {iter.args[1], iter.args[0]});
+      }
+      loops.push_back(std::move(l));
+      return loops;
+    }
+    throw ParseError{line, "unsupported loop iterator " + iter.text};
+  }
+
+  void with_statement(FuncState& s) {
+    const int line = next().line;  // with
+    const Expr ctx = expression();
+    if (at_name("as")) {
+      next();
+      expect_name();
+    }
+    expect_op(":");
+    if (ctx.is_call("T.block") || ctx.is_call("T.sblock")) {
+      Block b;
+      if (!ctx.args.empty() && ctx.args[0].kind == Expr::Kind::kString) b.name = ctx.args[0].text;
+      b.line = line;
+      b.loops = s.loops;
+      b.depth = static_cast<int>(s.blocks.size());
+      b.predicated = s.conditions > 0;
+      s.func.blocks.push_back(std::move(b));
+      s.blocks.push_back(s.func.blocks.size() - 1);
+      suite(s);
+      s.blocks.pop_back();
+      return;
+    }
+    if (ctx.is_call("T.init")) {
+      if (s.blocks.empty()) throw ParseError{line, "T.init() outside a block"};
+      s.in_init = true;
+      suite(s);
+      s.in_init = false;
+      return;
+    }
+    suite(s);  // T.launch_thread, T.attr, ...: transparent
+  }
+
+  void if_statement(FuncState& s) {
+    next();  // if / elif
+    expression();
+    expect_op(":");
+    ++s.conditions;
+    suite(s);
+    if (at_name("elif")) {
+      if_statement(s);
+    } else if (at_name("else")) {
+      next();
+      expect_op(":");
+      suite(s);
+    }
+    --s.conditions;
+  }
+
+  Block* current_block(FuncState& s) {
+    return s.blocks.empty() ? nullptr : &s.func.blocks[s.blocks.back()];
+  }
+
+  void simple_statement(FuncState& s) {
+    const int line = peek().line;
+    Expr target = expression_list();
+    if (at_op(":") && target.kind == Expr::Kind::kName) {  // annotated assignment
+      next();
+      expression();
+      if (!at_op("=")) {
+        expect_newline();
+        return;
+      }
+    }
+    if (at_op("=")) {
+      next();
+      Expr value = expression_list();
+      expect_newline();
+      assignment(s, std::move(target), std::move(value), line);
+      return;
+    }
+    for (const char* op : {"+=", "-=", "*=", "/=", "//=", "%="}) {
+      if (!at_op(op)) continue;
+      next();
+      const Expr rhs = expression_list();
+      expect_newline();
+      std::string bin(op);
+      bin.pop_back();
+      assignment(s, target, make(Expr::Kind::kBinary, bin, line, {target, rhs}), line);
+      return;
+    }
+    expect_newline();
+    call_statement(s, target, line);
+  }
+
+  void assignment(FuncState& s, Expr target, Expr value, int line) {
+    if (target.kind == Expr::Kind::kLoad)
+      return store(s, std::move(target), std::move(value), line);
+    std::vector<std::string> names;
+    if (target.kind == Expr::Kind::kName) {
+      names.push_back(target.text);
+    } else if (target.kind == Expr::Kind::kTuple) {
+      for (const Expr& t : target.args) {
+        if (t.kind != Expr::Kind::kName) throw ParseError{line, "cannot assign to " + to_string(t)};
+        names.push_back(t.text);
+      }
+    } else {
+      throw ParseError{line, "cannot assign to " + to_string(target)};
+    }
+    // n, m = T.int64(), T.int64()
+    if (value.kind == Expr::Kind::kTuple && value.args.size() == names.size()) {
+      bool all_symbols = true;
+      for (const Expr& v : value.args) all_symbols = all_symbols && is_symbol_decl(v);
+      if (all_symbols) {
+        for (std::size_t i = 0; i < names.size(); ++i)
+          s.func.symbols.push_back({names[i], value.args[i].text.substr(2), line});
+        return;
+      }
+    }
+    if (names.size() == 1 && is_symbol_decl(value)) {
+      s.func.symbols.push_back({names[0], value.text.substr(2), line});
+      return;
+    }
+    if (value.is_call("T.axis.remap")) return remap(s, names, value, line);
+    if (value.kind == Expr::Kind::kCall && value.text.rfind("T.axis.", 0) == 0)
+      return axis(s, names, value, line);
+    if (names.size() == 1 && buffer_decl(s, names[0], value, line)) return;
+    Block* b = current_block(s);
+    if (b && names.size() == 1) b->lets.emplace_back(names[0], std::move(value));
+  }
+
+  bool buffer_decl(FuncState& s, const std::string& name, const Expr& value, int line) {
+    Buffer b;
+    b.name = name;
+    b.line = line;
+    if (value.is_call("T.match_buffer")) {
+      if (value.args.size() < 2)
+        throw ParseError{line, "T.match_buffer needs a handle and a shape"};
+      b.shape = shape_of(value.args[1]);
+      b.dtype = dtype_arg(value, 2);
+      // Inside a block (tensor-core intrinsics of scheduled dumps) it views a region: local.
+      b.kind = s.blocks.empty() ? BufferKind::kMatched : BufferKind::kAlloc;
+    } else if (value.is_call("T.alloc_buffer") || value.is_call("T.sblock_alloc_buffer") ||
+               value.is_call("T.decl_buffer") || value.is_call("T.Buffer")) {
+      const Expr* shape = value.kwarg("shape");
+      if (!shape && value.args.empty()) throw ParseError{line, value.text + " needs a shape"};
+      b.shape = shape_of(shape ? *shape : value.args[0]);
+      b.dtype = dtype_arg(value, 1);
+      b.kind = BufferKind::kAlloc;
+    } else {
+      return false;
+    }
+    // An allocation may repeat in another branch of an `if` (scheduled dumps): the first wins.
+    if (s.func.find_buffer(name)) {
+      if (b.kind != BufferKind::kAlloc)
+        throw ParseError{line, "buffer '" + name + "' declared twice"};
+      return true;
+    }
+    s.func.buffers.push_back(std::move(b));
+    return true;
+  }
+
+  Block& require_block(FuncState& s, const std::string& what, int line) {
+    Block* b = current_block(s);
+    if (!b) throw ParseError{line, what + " outside a block"};
+    return *b;
+  }
+
+  void remap(FuncState& s, const std::vector<std::string>& names, const Expr& call, int line) {
+    Block& b = require_block(s, "T.axis.remap", line);
+    if (call.args.size() != 2 || call.args[0].kind != Expr::Kind::kString ||
+        (call.args[1].kind != Expr::Kind::kList && call.args[1].kind != Expr::Kind::kTuple))
+      throw ParseError{line, "expected T.axis.remap(\"SR...\", [loop variables])"};
+    const std::string& kinds = call.args[0].text;
+    const std::vector<Expr>& bound = call.args[1].args;
+    if (kinds.size() != names.size() || bound.size() != names.size())
+      throw ParseError{line, fmt::format("T.axis.remap(\"{}\") binds {} loop variables to {} names",
+                                         kinds, bound.size(), names.size())};
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (bound[i].kind != Expr::Kind::kName)
+        throw ParseError{line, "T.axis.remap binds loop variables, not " + to_string(bound[i])};
+      const Loop* loop = find_loop(s, bound[i].text);
+      if (!loop)
+        throw ParseError{line, "'" + bound[i].text + "' is not an enclosing loop variable"};
+      if (kinds[i] != 'S' && kinds[i] != 'R')
+        throw ParseError{line, fmt::format("T.axis.remap kind '{}' (expected S or R)", kinds[i])};
+      b.iters.push_back({names[i], kinds[i], loop->extent, bound[i], line});
+    }
+  }
+
+  const Loop* find_loop(const FuncState& s, const std::string& var) const {
+    for (auto it = s.loops.rbegin(); it != s.loops.rend(); ++it)
+      if (it->var == var) return &*it;
+    return nullptr;
+  }
+
+  void axis(FuncState& s, const std::vector<std::string>& names, const Expr& call, int line) {
+    Block& b = require_block(s, call.text, line);
+    static const char* const kinds[][2] = {{"T.axis.spatial", "S"}, {"T.axis.S", "S"},
+                                           {"T.axis.reduce", "R"},  {"T.axis.R", "R"},
+                                           {"T.axis.scan", "C"},    {"T.axis.opaque", "O"}};
+    char kind = 0;
+    for (const auto& k : kinds)
+      if (call.text == k[0]) kind = k[1][0];
+    if (!kind) throw ParseError{line, "unknown block axis " + call.text};
+    if (names.size() != 1 || call.args.size() != 2)
+      throw ParseError{line,
+                       call.text + " binds one variable: v = " + call.text + "(extent, value)"};
+    Expr extent = call.args[0];
+    // T.axis.spatial((0, n), v): a range.
+    if (extent.kind == Expr::Kind::kTuple && extent.args.size() == 2)
+      extent = make(Expr::Kind::kBinary, "-", line, {extent.args[1], extent.args[0]});
+    b.iters.push_back({names[0], kind, extent, call.args[1], line});
+  }
+
+  void store(FuncState& s, Expr target, Expr value, int line) {
+    Block* b = current_block(s);
+    if (!b)
+      throw ParseError{line, "a store to '" + target.text + "' outside a block is not supported"};
+    Store st{std::move(target.text), std::move(target.args), std::move(value), line};
+    if (s.in_init) {
+      b->init = std::move(st);
+    } else {
+      b->stores.push_back(std::move(st));
+    }
+  }
+
+  static void regions(const Expr& e, std::vector<BufferAccess>& out) {
+    if (e.kind == Expr::Kind::kList || e.kind == Expr::Kind::kTuple) {
+      for (const Expr& x : e.args) regions(x, out);
+      return;
+    }
+    if (e.kind != Expr::Kind::kLoad)
+      throw ParseError{e.line, "expected a buffer region, got " + to_string(e)};
+    BufferAccess a{e.text, {}, false, e.line};
+    for (const Expr& i : e.args) {
+      if (i.kind == Expr::Kind::kBinary && i.text == ":") {
+        a.region = true;
+        a.indices.push_back(i.args[0]);
+      } else {
+        a.indices.push_back(i);
+      }
+    }
+    out.push_back(std::move(a));
+  }
+
+  void call_statement(FuncState& s, const Expr& e, int line) {
+    if (e.is_call("T.reads") || e.is_call("T.writes")) {
+      Block& b = require_block(s, e.text, line);
+      const bool reads = e.text == "T.reads";
+      (reads ? b.reads_given : b.writes_given) = true;
+      for (const Expr& a : e.args) regions(a, reads ? b.reads : b.writes);
+      return;
+    }
+    if (e.is_call("T.where")) {
+      require_block(s, e.text, line).predicated = true;
+      return;
+    }
+    if (e.is_call("T.match_buffer") || e.kind == Expr::Kind::kLoad)
+      throw ParseError{line, "unsupported statement " + to_string(e)};
+    // T.func_attr, T.block_attr, T.call_extern, T.evaluate, T.assume, ...: no effect on the
+    // iteration domain or the accesses.
+  }
+
+  // --- expressions --------------------------------------------------------------------------
+  // A comma-separated list without brackets (`a, b = x, y`) becomes a tuple.
+  Expr expression_list() {
+    const int line = peek().line;
+    Expr first = expression();
+    if (!at_op(",")) return first;
+    std::vector<Expr> items{std::move(first)};
+    while (at_op(",")) {
+      next();
+      if (at_op("=") || at(TokenKind::kNewline) || at_op(":")) break;
+      items.push_back(expression());
+    }
+    return make(Expr::Kind::kTuple, "", line, std::move(items));
+  }
+
+  // Bounds the recursion of nested expressions (and so the stack) on hostile input.
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth)
+        p_.fail("statements or expressions nested deeper than 256 levels");
+    }
+    ~DepthGuard() { --p_.depth_; }
+    Parser& p_;
+  };
+  static constexpr int kMaxDepth = 256;
+
+  Expr expression() {
+    DepthGuard guard(*this);
+    Expr e = or_test();
+    if (at_name("if")) {
+      const int line = next().line;
+      Expr cond = or_test();
+      if (!at_name("else")) fail("expected 'else' in a conditional expression");
+      next();
+      Expr other = expression();
+      return make(Expr::Kind::kConditional, "", line,
+                  {std::move(e), std::move(cond), std::move(other)});
+    }
+    return e;
+  }
+
+  Expr or_test() {
+    Expr e = and_test();
+    while (at_name("or")) {
+      const int line = next().line;
+      e = make_op(Expr::Kind::kBinary, "or", line, std::move(e), and_test());
+    }
+    return e;
+  }
+  Expr and_test() {
+    Expr e = not_test();
+    while (at_name("and")) {
+      const int line = next().line;
+      e = make_op(Expr::Kind::kBinary, "and", line, std::move(e), not_test());
+    }
+    return e;
+  }
+  Expr not_test() {
+    if (at_name("not")) {
+      const int line = next().line;
+      return make_op(Expr::Kind::kUnary, "not", line, not_test(), Expr(), false);
+    }
+    return comparison();
+  }
+  Expr comparison() {
+    Expr e = binary_level(0);
+    while (true) {
+      std::string op;
+      for (const char* c : {"<", "<=", ">", ">=", "==", "!="})
+        if (at_op(c)) op = c;
+      if (op.empty()) return e;
+      const int line = next().line;
+      e = make_op(Expr::Kind::kBinary, op, line, std::move(e), binary_level(0));
+    }
+  }
+
+  // Levels: |, ^, &, << >>, + -, * / // %.
+  Expr binary_level(int level) {
+    static const std::vector<std::vector<const char*>> kLevels = {
+        {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}};
+    if (level == static_cast<int>(kLevels.size())) return unary();
+    Expr e = binary_level(level + 1);
+    while (true) {
+      const char* found = nullptr;
+      for (const char* op : kLevels[level])
+        if (at_op(op)) found = op;
+      if (!found) return e;
+      const int line = next().line;
+      e = make_op(Expr::Kind::kBinary, found, line, std::move(e), binary_level(level + 1));
+    }
+  }
+
+  Expr unary() {
+    DepthGuard guard(*this);
+    if (at_op("-") || at_op("+") || at_op("~")) {
+      const Token& op = next();
+      Expr x = unary();
+      if (op.text == "+") return x;
+      if (op.text == "-" && x.kind == Expr::Kind::kInt) {
+        x.value = -x.value;
+        return x;
+      }
+      if (op.text == "-" && x.kind == Expr::Kind::kFloat) {
+        x.number = -x.number;
+        x.text = "-" + x.text;
+        return x;
+      }
+      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(),
+                     false);
+    }
+    Expr base = primary();
+    if (at_op("**")) {
+      const int line = next().line;
+      return make_op(Expr::Kind::kBinary, "**", line, std::move(base), unary());
+    }
+    return base;
+  }
+
+  Expr primary() {
+    Expr e = atom();
+    while (true) {
+      if (at_op(".")) {
+        next();
+        const std::string attr = expect_name();
+        if (e.kind != Expr::Kind::kName) fail("attribute '." + attr + "' of " + to_string(e));
+        e.text += "." + attr;
+      } else if (at_op("(")) {
+        if (e.kind != Expr::Kind::kName) fail("call of " + to_string(e));
+        e.kind = Expr::Kind::kCall;
+        next();
+        arguments(e);
+      } else if (at_op("[")) {
+        if (e.kind != Expr::Kind::kName) fail("subscript of " + to_string(e));
+        e.kind = Expr::Kind::kLoad;
+        next();
+        subscript(e);
+      } else {
+        return e;
+      }
+    }
+  }
+
+  void arguments(Expr& call) {
+    while (!at_op(")")) {
+      if (at(TokenKind::kName) && peek(1).kind == TokenKind::kOp && peek(1).text == "=") {
+        std::string key(next().text);
+        next();
+        call.kwargs.emplace_back(std::move(key), expression());
+      } else {
+        if (at_op("*")) next();  // *args in printed calls (rare)
+        call.args.push_back(expression());
+      }
+      if (!at_op(",")) break;
+      next();
+    }
+    expect_op(")");
+  }
+
+  void subscript(Expr& load) {
+    // p[()] : a 0-d buffer.
+    if (at_op("(") && peek(1).kind == TokenKind::kOp && peek(1).text == ")") {
+      next();
+      next();
+      expect_op("]");
+      return;
+    }
+    while (!at_op("]")) {
+      Expr index = at_op(":") ? zero(peek().line) : expression();
+      if (at_op(":")) {
+        const int line = next().line;
+        Expr stop = at_op(",") || at_op("]") ? zero(line) : expression();
+        index = make_op(Expr::Kind::kBinary, ":", line, std::move(index), std::move(stop));
+      }
+      load.args.push_back(std::move(index));
+      if (!at_op(",")) break;
+      next();
+    }
+    expect_op("]");
+  }
+
+  Expr atom() {
+    const Token& tok = peek();
+    switch (tok.kind) {
+      case TokenKind::kName: {
+        next();
+        if (tok.text == "True" || tok.text == "False") {
+          Expr e = make(Expr::Kind::kBool, std::string(tok.text), tok.line);
+          e.value = tok.text == "True";
+          return e;
+        }
+        if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
+        return make(Expr::Kind::kName, std::string(tok.text), tok.line);
+      }
+      case TokenKind::kInt: {
+        next();
+        Expr e = make(Expr::Kind::kInt, std::string(tok.text), tok.line);
+        std::string digits;
+        for (char c : tok.text)
+          if (c != '_') digits += c;
+        try {
+          std::size_t used = 0;
+          e.value = std::stoll(digits, &used, 0);
+          if (used != digits.size()) throw std::invalid_argument(digits);
+        } catch (const std::exception&) {
+          throw ParseError{tok.line, "integer " + std::string(tok.text) + " does not fit 64 bits"};
+        }
+        return e;
+      }
+      case TokenKind::kFloat: {
+        next();
+        Expr e = make(Expr::Kind::kFloat, std::string(tok.text), tok.line);
+        try {
+          e.number = std::stod(e.text);
+        } catch (const std::exception&) {
+          throw ParseError{tok.line, "number " + e.text + " is out of range"};
+        }
+        return e;
+      }
+      case TokenKind::kString: {
+        next();
+        Expr e = make(Expr::Kind::kString, std::string(tok.text), tok.line);
+        while (at(TokenKind::kString)) e.text += next().text;  // "a" "b"
+        return e;
+      }
+      case TokenKind::kOp:
+        if (tok.text == "(") return parenthesized();
+        if (tok.text == "[") return bracketed();
+        if (tok.text == "{") return dictionary();
+        break;
+      default:
+        break;
+    }
+    fail("expected an expression, found " + describe(tok));
+  }
+
+  Expr parenthesized() {
+    const int line = next().line;
+    if (at_op(")")) {
+      next();
+      return make(Expr::Kind::kTuple, "", line);
+    }
+    Expr first = expression();
+    if (at_op(")")) {
+      next();
+      return first;
+    }
+    std::vector<Expr> items{std::move(first)};
+    while (at_op(",")) {
+      next();
+      if (at_op(")")) break;
+      items.push_back(expression());
+    }
+    expect_op(")");
+    return make(Expr::Kind::kTuple, "", line, std::move(items));
+  }
+
+  Expr bracketed() {
+    const int line = next().line;
+    std::vector<Expr> items;
+    while (!at_op("]")) {
+      items.push_back(expression());
+      if (!at_op(",")) break;
+      next();
+    }
+    expect_op("]");
+    return make(Expr::Kind::kList, "", line, std::move(items));
+  }
+
+  Expr dictionary() {
+    const int line = next().line;
+    Expr d = make(Expr::Kind::kDict, "", line);
+    while (!at_op("}")) {
+      const Expr key = expression();
+      expect_op(":");
+      d.kwargs.emplace_back(key.kind == Expr::Kind::kString ? key.text : to_string(key),
+                            expression());
+      if (!at_op(",")) break;
+      next();
+    }
+    expect_op("}");
+    return d;
+  }
+
+  detail::Tokens storage_;
+  const std::vector<Token>& t_;
+  std::string file_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+Module parse_module(const std::string& text, const std::string& file) {
+  return Parser(detail::tokenize(text, file), file).run();
+}
+
+Module read_module(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the TVMScript file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(error_code::kIo, path, "", "cannot read the TVMScript file");
+  return parse_module(text.str(), path);
+}
+
+}  // namespace tenet::tir

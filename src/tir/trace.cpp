@@ -1,0 +1,108 @@
+#include "tir/trace.hpp"
+
+#include <fmt/core.h>
+
+#include <map>
+
+#include "tir/expr_util.hpp"
+
+namespace tenet::tir::detail {
+namespace {
+
+constexpr int kMaxDepth = 32;
+
+// The element-wise block before `before` that writes `buffer` with plain block variables as
+// indices, or nullptr.
+const Block* producer(const PrimFunc& f, const std::string& buffer, std::size_t before,
+                      std::size_t rank) {
+  for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
+    const Block& b = f.blocks[i];
+    if (b.stores.size() != 1 || b.stores[0].buffer != buffer) continue;
+    for (const IterVar& v : b.iters)
+      if (v.kind != 'S') return nullptr;
+    const Store& st = b.stores[0];
+    if (st.indices.size() != rank) return nullptr;
+    for (const Expr& e : st.indices)
+      if (e.kind != Expr::Kind::kName) return nullptr;
+    return &b;
+  }
+  return nullptr;
+}
+
+Expr inline_rec(const PrimFunc& f, const Expr& e, std::size_t before, int depth);
+
+Expr inline_load(const PrimFunc& f, const Expr& load, std::size_t before, int depth) {
+  const Block* p = depth < kMaxDepth ? producer(f, load.text, before, load.args.size()) : nullptr;
+  if (!p) return load;
+  std::map<std::string, Expr> lets;
+  for (const auto& [name, value] : p->lets) lets[name] = substitute(value, lets);
+  std::map<std::string, Expr> by;
+  for (std::size_t i = 0; i < load.args.size(); ++i)
+    by[p->stores[0].indices[i].text] = load.args[i];
+  const Expr value = substitute(substitute(p->stores[0].value, lets), by);
+  const std::size_t index = static_cast<std::size_t>(p - f.blocks.data());
+  return inline_rec(f, value, index, depth + 1);
+}
+
+Expr inline_rec(const PrimFunc& f, const Expr& e, std::size_t before, int depth) {
+  if (e.kind == Expr::Kind::kLoad) return inline_load(f, e, before, depth);
+  Expr copy = e;
+  for (Expr& a : copy.args) a = inline_rec(f, a, before, depth);
+  return copy;
+}
+
+}  // namespace
+
+Expr inline_producers(const PrimFunc& f, const Expr& load, std::size_t before) {
+  return inline_load(f, load, before, 0);
+}
+
+bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t before) {
+  for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
+    const Block& b = f.blocks[i];
+    if (b.stores.size() != 1 || b.stores[0].buffer != buffer) continue;
+    Expr load;
+    load.kind = Expr::Kind::kLoad;
+    load.text = buffer;
+    load.args = b.stores[0].indices;
+    const Expr inlined = inline_producers(f, load, before);
+    std::vector<const Expr*> loads;
+    loads_in(inlined, loads);
+    for (const Expr* l : loads) {
+      const Buffer* lb = f.find_buffer(l->text);
+      if (lb && l->text != buffer && is_integer_dtype(lb->dtype)) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const Expr& weight,
+                                        const Expr& a, const Store& c) {
+  auto name_of = [&](const std::string& n) -> std::optional<std::string> {
+    for (const IterVar& v : b.iters)
+      if (v.name == n) return isl_name(n);
+    if (f.find_symbol(n)) return isl_name(n);
+    return std::nullopt;
+  };
+  std::vector<const Expr*> loads{&a};
+  loads_in(weight, loads, /*indices=*/false);
+  std::vector<std::string> notes;
+  auto check = [&](const std::string& buffer, const std::vector<Expr>& indices) {
+    for (const Expr& i : indices) {
+      try {
+        affine_text(i, name_of, nullptr);
+      } catch (const NonAffine& e) {
+        notes.push_back(
+            fmt::format("line {}: {}[...]: {} (over-approximated by the buffer's "
+                        "extent)",
+                        e.line, buffer, e.reason));
+      }
+    }
+  };
+  for (const Expr* l : loads) check(l->text, l->args);
+  check(c.buffer, c.indices);
+  return notes;
+}
+
+}  // namespace tenet::tir::detail

@@ -6,7 +6,7 @@
 //                                  evals_per_s_per_core = evaluations / CPU second.
 //   BM_sweep/<memo>                a sweep (1 thread): Llama-2-7B prefill (512, 2048) and decode
 //                                  (256..2048) x 3 dataflows x 4 schemes x 2 clocks, auto tiling,
-//                                  with and without the memo: points, evaluate_layer calls and
+//                                  with and without the memo: points, eval::evaluate calls and
 //                                  layer costs per CPU second.
 //   BM_whole_model                 the figure: Llama-2-7B prefill + decode, all layers,
 //                                  4 schemes x 3 dataflows, 2 threads (wall time).
@@ -108,7 +108,7 @@ void BM_sweep(benchmark::State& state) {
   const double cpu = cpu_seconds() - cpu0;
   state.counters["points"] = static_cast<double>(plan.size());
   state.counters["points_per_cpu_s"] = points / cpu;
-  state.counters["evaluate_layer_calls_per_cpu_s"] = evaluations / cpu;
+  state.counters["evaluations_per_cpu_s"] = evaluations / cpu;
   state.counters["layer_costs_per_cpu_s"] = requests / cpu;
   state.SetLabel(options.memo ? "memo" : "no memo");
 }
@@ -132,7 +132,7 @@ void BM_whole_model(benchmark::State& state) {
     evaluations = s.layer_evaluations, requests = s.layer_requests;
   }
   state.counters["points"] = static_cast<double>(plan.size());
-  state.counters["evaluate_layer_calls"] = static_cast<double>(evaluations);
+  state.counters["evaluations"] = static_cast<double>(evaluations);
   state.counters["layer_costs"] = static_cast<double>(requests);
 }
 BENCHMARK(BM_whole_model)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

@@ -80,7 +80,7 @@ CLI::Option* add_input_options(CLI::App& app, InputOptions& o) {
                      "GEMM generator: PE array RxC, e.g. 16x16 (with --arch: overrides its shape)")
           ->group(group);
   auto* flow =
-      app.add_option("--dataflow", o.dataflow, "GEMM generator: os, ws or is")->group(group);
+      app.add_option("--dataflow", o.dataflow, "GEMM generator: os (default), ws or is")->group(group);
   const char* gen = "GEMM generator settings";
   CLI::Option* settings[] = {
       app.add_option("--bits-a", o.bits_a, "bits per element of A (default 16)")->group(gen),
@@ -101,7 +101,7 @@ CLI::Option* add_input_options(CLI::App& app, InputOptions& o) {
   pe->needs(stmt);
   map->needs(stmt);
   data->needs(exp);
-  gemm->needs(flow);  // and --array or --arch: checked in resolve_gemm_setup's caller
+  // --gemm needs --array or --arch: checked in analyze_request
   array->needs(gemm);
   flow->needs(gemm);
   for (auto* setting : settings) setting->needs(gemm);

@@ -21,7 +21,7 @@ std::string option_for_field(const std::string& field) {
       "arch",   "array",   "dataflow", "dataflows", "quant",  "timing",      "tile",
       "loop_order", "tiling_objective", "dequant_rate", "dequant_ops_rate", "format", "objective",
       "gemm",   "batch",   "prompt",   "context",   "phase",  "threads",     "shard",
-      "resume", "out"};
+      "resume", "out",      "attention", "routing", "mla"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

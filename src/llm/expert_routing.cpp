@@ -39,7 +39,7 @@ json read_json_file(const std::string& path) {
 
 std::vector<ExpertGroup> uniform_routing(std::int64_t tokens, std::int64_t top_k,
                                          std::int64_t experts) {
-  const std::int64_t slots = detail::checked_mul(tokens, top_k, "", "--routing", "T·k");
+  const std::int64_t slots = detail::checked_mul(tokens, top_k, "", "routing", "T·k");
   return spread(slots, experts);
 }
 
@@ -51,7 +51,7 @@ double expected_active_experts(std::int64_t batch, std::int64_t top_k, std::int6
 
 std::vector<ExpertGroup> decode_routing(std::int64_t batch, std::int64_t top_k,
                                         std::int64_t experts) {
-  const std::int64_t slots = detail::checked_mul(batch, top_k, "", "--batch", "B·k");
+  const std::int64_t slots = detail::checked_mul(batch, top_k, "", "batch", "B·k");
   const double expected = expected_active_experts(batch, top_k, experts);
   const std::int64_t rounded = static_cast<std::int64_t>(std::llround(expected));
   const std::int64_t active = std::clamp(rounded, top_k, std::min(experts, slots));

@@ -33,32 +33,32 @@ void check_length(std::int64_t value, const char* option, const char* what,
 
 void check_options(const ModelConfig& model, const GenerationOptions& o) {
   if (o.batch <= 0) {
-    throw InputError(error_code::kRange, "", "--batch",
+    throw InputError(error_code::kRange, "", "batch",
                      "expected a positive batch size, got " + std::to_string(o.batch));
   }
   if (o.phase == Phase::kPrefill) {
-    check_length(o.prompt, "--prompt", "prompt length", model);
+    check_length(o.prompt, "prompt", "prompt length", model);
   } else if (o.phase == Phase::kDecode) {
-    check_length(o.context, "--context", "context length", model);
+    check_length(o.context, "context", "context length", model);
   } else {
-    throw InputError(error_code::kUsage, "", "--phase", "expected prefill or decode");
+    throw InputError(error_code::kUsage, "", "phase", "expected prefill or decode");
   }
   if (o.attention_tile <= 0) {
-    throw InputError(error_code::kRange, "", "--attention", "the attention tile must be positive");
+    throw InputError(error_code::kRange, "", "attention", "the attention tile must be positive");
   }
 }
 
 PassSizes pass_sizes(const ModelConfig& model, const GenerationOptions& o) {
   PassSizes s;
   if (o.phase == Phase::kPrefill) {
-    s.rows = checked_mul(o.batch, o.prompt, "", "--prompt", "B·S");
+    s.rows = checked_mul(o.batch, o.prompt, "", "prompt", "B·S");
     s.head_rows = o.lm_head == LmHead::kAllTokens ? s.rows : o.batch;
   } else {
     s.rows = o.batch;
     s.head_rows = o.batch;
   }
-  checked_mul(o.batch, model.kv_heads, "", "--batch", "B·n_kv");
-  checked_mul(model.heads, s.rows, "", o.phase == Phase::kPrefill ? "--prompt" : "--batch",
+  checked_mul(o.batch, model.kv_heads, "", "batch", "B·n_kv");
+  checked_mul(model.heads, s.rows, "", o.phase == Phase::kPrefill ? "prompt" : "batch",
               "n_h·T");
   return s;
 }
@@ -106,14 +106,14 @@ std::vector<Tile> causal_tiles(std::int64_t s, std::int64_t b, std::optional<std
   const std::int64_t full = s / b, rho = s % b;
   const std::int64_t reach = window ? (*window - 1 + b - 1) / b + 1 : full + 1;
   auto triangle = [](std::int64_t n) {
-    return n % 2 == 0 ? checked_mul(n / 2, n + 1, "", "--prompt", "tiles")
-                      : checked_mul(n, (n + 1) / 2, "", "--prompt", "tiles");
+    return n % 2 == 0 ? checked_mul(n / 2, n + 1, "", "prompt", "tiles")
+                      : checked_mul(n, (n + 1) / 2, "", "prompt", "tiles");
   };
   const std::int64_t full_tiles =
       full <= reach
           ? triangle(full)
-          : checked_add(triangle(reach), checked_mul(full - reach, reach, "", "--prompt", "tiles"),
-                        "", "--prompt", "tiles");
+          : checked_add(triangle(reach), checked_mul(full - reach, reach, "", "prompt", "tiles"),
+                        "", "prompt", "tiles");
   std::vector<Tile> out;
   if (full_tiles > 0) out.push_back({b, b, full_tiles});
   if (rho > 0) {
@@ -157,8 +157,8 @@ void add_kv_products(const ModelConfig& model, const GenerationOptions& o, const
       tiles = causal_tiles(o.prompt, o.attention_tile, g.window);
     }
     for (const Tile& t : tiles) {
-      const std::int64_t m = checked_mul(a.group, t.rows, "", "--prompt", "query rows");
-      const std::int64_t count = checked_mul(t.tiles, g.layers, "", "--prompt", "tiles·layers");
+      const std::int64_t m = checked_mul(a.group, t.rows, "", "prompt", "query rows");
+      const std::int64_t count = checked_mul(t.tiles, g.layers, "", "prompt", "tiles·layers");
       MatmulShape qk = projection(a.qk, m, t.keys, a.qk_k, count, o.phase);
       qk.batch = a.batch;
       qk.b_operand = OperandKind::kKvCache;
@@ -266,15 +266,15 @@ std::vector<ExpertGroup> routing_of(const MoeConfig& moe, const GenerationOption
                                      : uniform_routing(rows, moe.top_k, moe.experts);
   }
   if (static_cast<std::int64_t>(o.routing.size()) != moe.experts) {
-    throw InputError(error_code::kRange, "", "--routing",
+    throw InputError(error_code::kRange, "", "routing",
                      "the histogram has " + std::to_string(o.routing.size()) +
                          " entries; the model has " + std::to_string(moe.experts) + " experts");
   }
   std::int64_t sum = 0;
-  for (std::int64_t t : o.routing) sum = checked_add(sum, t, "", "--routing", "routed tokens");
-  const std::int64_t slots = checked_mul(rows, moe.top_k, "", "--routing", "T·k");
+  for (std::int64_t t : o.routing) sum = checked_add(sum, t, "", "routing", "routed tokens");
+  const std::int64_t slots = checked_mul(rows, moe.top_k, "", "routing", "T·k");
   if (sum != slots) {
-    throw InputError(error_code::kRange, "", "--routing",
+    throw InputError(error_code::kRange, "", "routing",
                      "the histogram routes " + std::to_string(sum) +
                          " tokens; this pass routes T·k = " + std::to_string(rows) + "·" +
                          std::to_string(moe.top_k) + " = " + std::to_string(slots));
@@ -290,7 +290,7 @@ void add_moe(const ModelConfig& model, const GenerationOptions& o, const PassSiz
   const std::int64_t layers = moe.moe_layers;
   push(out, projection(p + "gate", s.rows, moe.experts, model.hidden, layers, o.phase));
   for (const ExpertGroup& g : routing_of(moe, o, s.rows)) {
-    const std::int64_t count = checked_mul(g.experts, layers, "", "--routing", "expert calls");
+    const std::int64_t count = checked_mul(g.experts, layers, "", "routing", "expert calls");
     add_gated(model, o, p + "experts.", g.tokens, moe.expert_intermediate, count, out);
   }
   if (moe.shared_intermediate == 0) return;
@@ -318,14 +318,14 @@ bool has_piece(const std::string& joined, const std::string& piece) {
 AttentionMask parse_attention_mask(const std::string& name) {
   if (name == "causal") return AttentionMask::kCausal;
   if (name == "dense") return AttentionMask::kDense;
-  throw InputError(error_code::kUnknownName, "", "--attention",
+  throw InputError(error_code::kUnknownName, "", "attention",
                    "unknown attention '" + name + "' (expected causal or dense)");
 }
 
 MlaPath parse_mla_path(const std::string& name) {
   if (name == "naive") return MlaPath::kNaive;
   if (name == "absorbed") return MlaPath::kAbsorbed;
-  throw InputError(error_code::kUnknownName, "", "--mla",
+  throw InputError(error_code::kUnknownName, "", "mla",
                    "unknown MLA path '" + name + "' (expected naive or absorbed)");
 }
 

@@ -1,6 +1,6 @@
-// `tenet model` / `tenet log` with costs (make_layer_evaluator on the default accelerator) and the
+// `tenet model` / `tenet log` with costs (eval::make_cost_model on the default accelerator) and the
 // side-by-side comparison of quantization schemes: totals are sums of the rows, rows are the
-// per-call cost x count, per-call costs equal llm::evaluate_layer, schemes keep their order.
+// per-call cost x count, per-call costs equal eval::evaluate, schemes keep their order.
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>

@@ -100,7 +100,7 @@ TEST_CASE("analyze --tiling-objective: the tiling of that objective", "[cli][ana
     CHECK(doc["tiling_objective"] == hw::to_string(objective));
     CHECK(doc["tiling"] == mapping::to_string(library_result(objective).tiling));
   }
-  // With a quantization scheme the objective goes through llm::evaluate_layer.
+  // With a quantization scheme the objective goes through eval::evaluate.
   const json q_latency = run_json("analyze" + kGemm + " --quant q0f16");
   const json q_bytes = run_json("analyze" + kGemm + " --quant q0f16 --tiling-objective dram_bytes");
   CHECK(q_latency["tiling"] == latency["tiling"]);

@@ -245,14 +245,14 @@ TEST_CASE("bad generation options name the option", "[llm][matmuls][errors]") {
   GenerationOptions no_phase = prefill(1, 10);
   no_phase.phase = Phase::kUnspecified;
   const Case cases[] = {
-      {prefill(0, 10), code::kRange, "--batch"},
-      {prefill(-1, 10), code::kRange, "--batch"},
-      {prefill(1, 0), code::kRange, "--prompt"},
-      {prefill(1, 1025), code::kRange, "--prompt"},  // GPT-2 has 1024 positions
-      {decode(1, 0), code::kRange, "--context"},
-      {decode(1, 2000), code::kRange, "--context"},
-      {prefill(std::int64_t{1} << 62, 1000), code::kOverflow, "--prompt"},
-      {no_phase, code::kUsage, "--phase"},
+      {prefill(0, 10), code::kRange, "batch"},
+      {prefill(-1, 10), code::kRange, "batch"},
+      {prefill(1, 0), code::kRange, "prompt"},
+      {prefill(1, 1025), code::kRange, "prompt"},  // GPT-2 has 1024 positions
+      {decode(1, 0), code::kRange, "context"},
+      {decode(1, 2000), code::kRange, "context"},
+      {prefill(std::int64_t{1} << 62, 1000), code::kOverflow, "prompt"},
+      {no_phase, code::kUsage, "phase"},
   };
   for (const Case& c : cases) {
     try {

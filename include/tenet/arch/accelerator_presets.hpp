@@ -19,7 +19,7 @@ std::vector<std::string> accelerator_preset_names();
 
 // A path to an existing file is loaded as an architecture file (arch::load_accelerator);
 // otherwise the name of a preset in configs/arch/. A name that is neither throws
-// InputError(unknown-name, "", "--arch") listing the presets; a path-like name (containing '/'
+// InputError(unknown-name, "", "arch") listing the presets; a path-like name (containing '/'
 // or ending in .json) that does not exist throws InputError(io, name).
 Accelerator load_accelerator_preset(const std::string& name_or_file);
 

@@ -1,6 +1,6 @@
 // One matmul of an LLM workload: C[batch][M×N] = A[batch][M×K] · B[batch][K×N], called `count`
 // times. Produced by the model generator (model_matmuls.hpp) and by the workload-log reader
-// (io/workload_log.hpp); consumed by a LayerEvaluator (layer_cost.hpp).
+// (input/workload_log.hpp); consumed by a LayerEvaluator (layer_cost.hpp).
 //
 // Work of an entry = count × batch × M·N·K multiply-accumulates. `batch` is the kernel's own
 // batch dimension (e.g. B·n_kv independent attention products in one call); `count` is how many

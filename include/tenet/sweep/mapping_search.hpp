@@ -16,7 +16,7 @@
 //   L1  the hardware model only (hw::evaluate_gemm of the quantized problem): its cycles, and
 //       MAC + SRAM + DRAM energy (the DRAM part of weights dequantized into SRAM left out) + the
 //       register-file energy of A and C;
-//   L2  the full evaluation (llm::evaluate_layer_detail).
+//   L2  the full evaluation (eval::evaluate).
 // Candidates are visited in increasing L0 objective; one is pruned at L0 or L1 when its bound is
 // dominated by an evaluated candidate (front mode), or cannot beat the best one (winner mode).
 // Either way the winner is exact; in front mode the front is exact as well.
@@ -65,7 +65,7 @@ struct SearchOptions {
                                            mapping::Dataflow::kInputStationary};
   bool exact_front = true;     // prune by dominance (exact front) or by the objective (winner only)
   bool prune = true;           // false: evaluate every candidate fully (for tests and comparisons)
-  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = evaluate_layer's default rule
+  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = the default rule (eval::defaults)
 };
 
 struct SearchCounts {

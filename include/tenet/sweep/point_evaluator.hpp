@@ -1,5 +1,5 @@
 // Evaluating sweep points: the cost of every matmul of the point's workload on the point's
-// accelerator (llm::evaluate_layer), summed as `tenet model` does (llm::build_model_report),
+// accelerator (eval::evaluate), summed as `tenet model` does (llm::build_model_report),
 // and optionally the TENET relation-centric metrics (analysis::Analyzer).
 //
 // Reuse of work (docs/sweep.md#reuse-of-work):

@@ -32,36 +32,6 @@ long long fold_intervals(long long size, long long tile, long long split) {
   return (tiles - 1) * ceil_div(tile, split) + ceil_div(last, split);
 }
 
-// Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
-std::vector<long long> extents(long long size, long long unit) {
-  unit = std::min(unit, size);
-  std::set<long long> out{size};
-  for (long long t = unit; t < size && out.size() < 24; t *= 2) out.insert(t);
-  for (long long parts = 2; parts <= 8; ++parts) {
-    const long long even = ceil_div(ceil_div(size, parts), unit) * unit;
-    if (even < size) out.insert(even);
-  }
-  return {out.begin(), out.end()};
-}
-
-// Loop orders that differ for this tiling: permutations of the dimensions with more than one
-// tile; dimensions with one tile follow in m, n, k order (their place does not matter).
-std::vector<std::array<GemmDim, 3>> orders(const mapping::GemmShape& s, const Tiling& t) {
-  std::vector<GemmDim> multi, single;
-  for (GemmDim d : {GemmDim::kM, GemmDim::kN, GemmDim::kK})
-    (ceil_div(size_of(s, d), t.extent(d)) > 1 ? multi : single).push_back(d);
-  std::vector<std::array<GemmDim, 3>> out;
-  std::sort(multi.begin(), multi.end());
-  do {
-    std::array<GemmDim, 3> o{};
-    std::size_t i = 0;
-    for (GemmDim d : multi) o[i++] = d;
-    for (GemmDim d : single) o[i++] = d;
-    out.push_back(o);
-  } while (std::next_permutation(multi.begin(), multi.end()));
-  return out;
-}
-
 struct Pending {
   Candidate candidate;
   double l0_cycles = 0;  // per call
@@ -195,30 +165,21 @@ class Search {
     return true;
   }
 
+  // The candidates of hw::choose_tiling (hw::tiling_candidates: one candidate space for the
+  // tiling search of every command and for this search), per dataflow, in increasing L0 bound.
   std::vector<Pending> generate() {
     std::vector<Pending> out;
     const double batch = static_cast<double>(shape_.batch);
-    for (Dataflow d : options_.dataflows) {
-      const mapping::DataflowDims dims = mapping::dataflow_dims(d);
-      std::array<std::vector<long long>, 3> ext;
-      for (GemmDim g : {GemmDim::kM, GemmDim::kN, GemmDim::kK}) {
-        long long unit = 64;
-        if (g == dims.rows) unit = acc_.rows() * (g == GemmDim::kK ? rate_.macs_per_cycle : 1);
-        if (g == dims.cols) unit = acc_.cols();
-        ext[static_cast<int>(g)] = extents(size_of(gemm_, g), unit);
+    for (Dataflow d : options_.dataflows)
+      for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d)) {
+        const Candidate c{d, t};
+        if (is_built_in(c)) continue;
+        const double cycles =
+            batch * static_cast<double>(compute_cycles_bound(d, gemm_, c.tiling, acc_.rows(),
+                                                             acc_.cols(), rate_.macs_per_cycle,
+                                                             rate_.cycles_per_mac));
+        out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
       }
-      for (long long tm : ext[0])
-        for (long long tn : ext[1])
-          for (long long tk : ext[2])
-            for (const auto& order : orders(gemm_, Tiling{tm, tn, tk, {}})) {
-              const Candidate c{d, Tiling{tm, tn, tk, order}};
-              if (is_built_in(c)) continue;
-              const double cycles = batch * static_cast<double>(compute_cycles_bound(
-                                                d, gemm_, c.tiling, acc_.rows(), acc_.cols(),
-                                                rate_.macs_per_cycle, rate_.cycles_per_mac));
-              out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
-            }
-    }
     std::sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {
       return std::tie(a.l0_objective, a.order) < std::tie(b.l0_objective, b.order);
     });

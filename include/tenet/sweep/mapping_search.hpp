@@ -2,9 +2,10 @@
 // (dataflow, buffer tile sizes, loop order) under an objective, and the Pareto front of latency
 // vs energy (docs/sweep.md#tenet-search).
 //
-// Candidates: every dataflow asked for x tile extents per GEMM dimension (the whole dimension,
-// the array extent the dimension is cut by times 2^e, near-even splits into 2..8 pieces rounded
-// up to that extent — the candidates of hw::choose_tiling) x the distinct loop orders. A
+// Candidates: every dataflow asked for x the tilings of hw::tiling_candidates — the one candidate
+// space of hw::choose_tiling (`--tile auto` of every command) and of this search: per GEMM
+// dimension the whole dimension, the array extent times 2^e, powers of two above it and near-even
+// splits into 2..4 pieces rounded up to it, x the distinct loop orders. A
 // candidate must fit the global buffer: every operand's tile (x2 when double-buffered) fits its
 // partition, so no operand is refetched from DRAM. The built-in mappings (each dataflow with
 // hw::choose_tiling's tiling, what `tenet sweep` / `tenet model` evaluate) are always evaluated

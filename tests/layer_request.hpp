@@ -57,7 +57,7 @@ inline quant::QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc,
     m.b_operand = llm::OperandKind::kKvCache;
     m.layout = o.apply.kv_token_axis == quant::KvTokenAxis::kN ? llm::Layout::kNT : llm::Layout::kNN;
   } else {
-    m.layout = o.apply.b_layout == quant::BLayout::kNK ? llm::Layout::kNT : llm::Layout::kNN;
+    m.layout = o.apply.b_layout;
   }
   LayerOptions lo;
   lo.choose_tiling = o.choose_tiling;

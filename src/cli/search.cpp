@@ -65,7 +65,7 @@ void run(const SearchCliOptions& o) {
   const arch::Accelerator acc = arch::load_accelerator_preset(o.arch);
   const quant::QuantSpec scheme = quant::load_quant(o.quant);
   sweep::SearchOptions options;
-  options.objective = sweep::parse_objective(o.objective);
+  options.objective = hw::parse_tiling_objective(o.objective, "objective");
   options.dataflows = dataflows_of(o.dataflows);
   options.exact_front = o.front == "exact";
   options.dequant_rate = o.dequant_rate;
@@ -90,7 +90,7 @@ void setup(CLI::App& sub) {
   sub.add_option("--context", o->context, "KV-cache tokens (decode)");
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
-  sub.add_option("--objective", o->objective, "latency (default), energy or edp")
+  sub.add_option("--objective", o->objective, "latency (default), energy, dram_bytes or edp")
       ->check(CLI::IsMember({"latency", "energy", "edp"}));
   sub.add_option("--dataflows", o->dataflows, "Dataflows to search (default os,ws,is)");
   sub.add_option("--front", o->front,

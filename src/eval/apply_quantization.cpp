@@ -40,8 +40,7 @@ AppliedScheme apply_quantization(const QuantSpec& scheme, const llm::MatmulShape
   switch (shape.b_operand) {
     case llm::OperandKind::kWeight:
       a.apply.b = quant::BOperand::kWeights;
-      a.apply.b_layout =
-          shape.layout == llm::Layout::kNT ? quant::BLayout::kNK : quant::BLayout::kKN;
+      a.apply.b_layout = shape.layout;
       if (shape.weights_quantized == false && quant::dequantizes(scheme))
         a.spec.weights = unquantized_weights(scheme);
       break;

@@ -39,7 +39,7 @@ workload::Workload build_workload(const Request& r, const std::optional<AppliedS
   workload::Workload w = mapping::make_gemm_workload(gemm_shape(r.matmul), r.bits);
   if (!s) return w;
   quant::ApplyOptions apply = s->apply;
-  apply.b_layout = quant::BLayout::kKN;
+  apply.b_layout = workload::Layout::kNN;
   return quant::apply(w, s->spec, apply);
 }
 
@@ -98,7 +98,7 @@ quant::QuantCosts count_tenet_quantization(const Request& r, const AppliedScheme
   spec.dequant.ops_per_cycle = rate.ops_per_cycle;
   quant::CostOptions options;
   options.apply = s.apply;
-  options.apply.b_layout = quant::BLayout::kKN;
+  options.apply.b_layout = workload::Layout::kNN;
   return quant::analyze_quant(mapping::make_gemm_workload(gemm_shape(r.matmul)), spec, options);
 }
 
@@ -143,7 +143,7 @@ llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
   if (e.product) {
     const quant::QuantHwResult& p = *e.product;
     c.cycles = b * big(p.total_cycles);
-    c.bound = quant::to_string(p.bound);
+    c.bound = hw::to_string(p.bound);
     c.utilization = utilization(p.hw, p.total_cycles);
     c.dram_bytes = b * big(p.dram_bytes);
     c.sram_bytes = b * big(p.sram_bytes);

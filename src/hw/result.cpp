@@ -12,6 +12,7 @@ const char* to_string(Bound b) {
     case Bound::kCompute: return "compute";
     case Bound::kSram: return "sram";
     case Bound::kDram: return "dram";
+    case Bound::kDequant: return "dequant";
   }
   return "?";
 }

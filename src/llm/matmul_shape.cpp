@@ -35,14 +35,6 @@ Phase parse_phase(const std::string& name) {
   throw_unknown("phase", name, "prefill or decode");
 }
 
-const char* to_string(Layout l) { return l == Layout::kNT ? "NT" : "NN"; }
-
-Layout parse_layout(const std::string& name) {
-  if (name == "NT") return Layout::kNT;
-  if (name == "NN") return Layout::kNN;
-  throw_unknown("layout", name, "NT or NN");
-}
-
 const char* to_string(OperandKind k) {
   switch (k) {
     case OperandKind::kWeight:

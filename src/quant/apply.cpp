@@ -30,13 +30,13 @@ Axes axes_of(OperandKind kind, const ApplyOptions& o) {
     case OperandKind::kOutput:
       return {{"m", "n"}, "m", "n"};
     case OperandKind::kWeights:
-      return o.b_layout == BLayout::kKN ? Axes{{"k", "n"}, "n", "k"} : Axes{{"n", "k"}, "n", "k"};
+      return o.b_layout == workload::Layout::kNN ? Axes{{"k", "n"}, "n", "k"} : Axes{{"n", "k"}, "n", "k"};
     case OperandKind::kKvCache:
       break;
   }
   const bool token_is_n = o.kv_token_axis == KvTokenAxis::kN;
   const std::string k = token_is_n ? "channel" : "token", n = token_is_n ? "token" : "channel";
-  const std::array<std::string, 2> dims = o.b_layout == BLayout::kKN
+  const std::array<std::string, 2> dims = o.b_layout == workload::Layout::kNN
                                               ? std::array<std::string, 2>{k, n}
                                               : std::array<std::string, 2>{n, k};
   return {dims, "token", "channel"};

@@ -117,9 +117,9 @@ void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKi
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-QuantBound bound_of(const hw::ResourceCycles& busy, long long dequant) {
+hw::Bound bound_of(const hw::ResourceCycles& busy, long long dequant) {
   const std::array<long long, 4> t{busy.compute, busy.sram, busy.dram, dequant};
-  return static_cast<QuantBound>(std::max_element(t.begin(), t.end()) - t.begin());
+  return static_cast<hw::Bound>(std::max_element(t.begin(), t.end()) - t.begin());
 }
 
 long long ceil_bytes(const mpq_class& bits) {
@@ -221,19 +221,6 @@ AnalyzerCache& analyzer_cache() {
 
 }  // namespace
 
-const char* to_string(QuantBound b) {
-  switch (b) {
-    case QuantBound::kCompute:
-      return "compute";
-    case QuantBound::kSram:
-      return "sram";
-    case QuantBound::kDram:
-      return "dram";
-    case QuantBound::kDequant:
-      return "dequant";
-  }
-  return "?";
-}
 
 const TensorTraffic& QuantHwResult::tensor(const std::string& name) const {
   for (const auto& t : traffic)
@@ -279,7 +266,7 @@ QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& s
   // any count): it is analysed as such.
   CostOptions cost;
   cost.apply = apply;
-  cost.apply.b_layout = BLayout::kKN;
+  cost.apply.b_layout = workload::Layout::kNN;
   cost.energy = energy;
   cost.count = count;
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;

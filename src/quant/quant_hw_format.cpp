@@ -62,7 +62,7 @@ void merge_into(json& report, const QuantHwResult& r) {
   report["cycles"]["array_total"] = r.hw.cycles.total;
   report["cycles"]["dequant"] = r.dequant_cycles;
   report["busy_cycles"]["dequant"] = r.dequant_cycles;
-  report["bound"] = to_string(r.bound);
+  report["bound"] = hw::to_string(r.bound);
   report["quant"] = quant_summary(r);
   report["dequant"] = {{"ops", as_ll(ops.dequant)},
                        {"cycles", r.dequant_cycles},
@@ -103,7 +103,7 @@ std::string format_table(const QuantHwResult& r) {
   out += fmt::format(
       "  bound by            {:>22} (busy: compute {}, SRAM {}, DRAM {}, dequant {} "
       "cycles)\n",
-      to_string(r.bound), with_commas(r.hw.busy.compute), with_commas(r.hw.busy.sram),
+      hw::to_string(r.bound), with_commas(r.hw.busy.compute), with_commas(r.hw.busy.sram),
       with_commas(r.hw.busy.dram), with_commas(r.dequant_cycles));
   out += fmt::format("  dequant             {:>22} ops ({} elements x {} ops)\n",
                      with_commas(as_ll(ops.dequant)), with_commas(as_ll(ops.dequant_elements)),
@@ -137,7 +137,7 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
     const QuantHwResult& first = results.front();
     rows.push_back({{"scheme", r.scheme},
                     {"cycles", r.total_cycles},
-                    {"bound", to_string(r.bound)},
+                    {"bound", hw::to_string(r.bound)},
                     {"bytes",
                      {{"dram", r.dram_bytes},
                       {"sram", r.sram_bytes},
@@ -162,7 +162,7 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
                      "speed-up", "energy");
   for (const QuantHwResult& r : results)
     out += fmt::format("{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13.4g} {:>8.3f}x {:>7.3f}x\n",
-                       r.scheme, with_commas(r.total_cycles), to_string(r.bound),
+                       r.scheme, with_commas(r.total_cycles), hw::to_string(r.bound),
                        with_commas(r.dram_bytes), with_commas(r.sram_bytes),
                        with_commas(r.register_file_bytes), r.energy.total(),
                        ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),

@@ -14,6 +14,8 @@
 namespace tenet::sweep {
 namespace {
 
+using Objective = hw::TilingObjective;
+
 using mapping::Dataflow;
 using mapping::GemmDim;
 using mapping::Tiling;
@@ -73,6 +75,8 @@ class Search {
   }
 
  private:
+  // The objective of a lower bound on seconds and energy (DRAM bytes have no bound here: 0, so
+  // that under kDramBytes no candidate is pruned before its full evaluation).
   double objective(double seconds, double energy) const {
     switch (options_.objective) {
       case Objective::kLatency:
@@ -81,6 +85,8 @@ class Search {
         return energy;
       case Objective::kEdp:
         return seconds * energy;
+      case Objective::kDramBytes:
+        return 0;
     }
     return seconds;
   }
@@ -285,26 +291,6 @@ class Search {
 
 }  // namespace
 
-const char* to_string(Objective o) {
-  switch (o) {
-    case Objective::kLatency:
-      return "latency";
-    case Objective::kEnergy:
-      return "energy";
-    case Objective::kEdp:
-      return "edp";
-  }
-  return "?";
-}
-
-Objective parse_objective(const std::string& name) {
-  if (name == "latency") return Objective::kLatency;
-  if (name == "energy") return Objective::kEnergy;
-  if (name == "edp") return Objective::kEdp;
-  throw InputError(error_code::kUnknownName, "", "objective",
-                   "unknown objective '" + name + "' (expected latency, energy or edp)");
-}
-
 double objective_value(Objective o, const llm::LayerCost& cost, double seconds) {
   switch (o) {
     case Objective::kLatency:
@@ -313,6 +299,8 @@ double objective_value(Objective o, const llm::LayerCost& cost, double seconds) 
       return cost.energy_pj;
     case Objective::kEdp:
       return cost.energy_pj * seconds;
+    case Objective::kDramBytes:
+      return cost.dram_bytes.get_d();
   }
   return 0;
 }

@@ -62,7 +62,7 @@ ojson search_json(const std::vector<LayerSearch>& layers) {
                {"N", l.shape.n},
                {"K", l.shape.k},
                {"count", l.shape.count},
-               {"objective", to_string(l.objective)}};
+               {"objective", hw::to_string(l.objective)}};
     j["best"] = l.best ? candidate_json(*l.best) : ojson();
     const EvaluatedCandidate* b = best_built_in(l);
     j["best_built_in"] = b ? candidate_json(*b) : ojson();
@@ -86,7 +86,7 @@ std::string format_search_table(const std::vector<LayerSearch>& layers, bool sho
   for (const LayerSearch& l : layers) {
     out += fmt::format("{} (batch {}, M {}, N {}, K {}, x{}), objective {}\n", l.shape.name,
                        l.shape.batch, l.shape.m, l.shape.n, l.shape.k, l.shape.count,
-                       to_string(l.objective));
+                       hw::to_string(l.objective));
     if (!l.best) {
       out += "  no mapping could be evaluated: " + l.error + "\n";
     } else {

@@ -9,6 +9,15 @@
 #include "tenet/error.hpp"
 
 namespace tenet::workload {
+
+const char* to_string(Layout l) { return l == Layout::kNT ? "NT" : "NN"; }
+
+Layout parse_layout(const std::string& name) {
+  if (name == "NT") return Layout::kNT;
+  if (name == "NN") return Layout::kNN;
+  throw InputError(error_code::kUnknownName, "", "",
+                   "unknown layout '" + name + "' (expected NT or NN)");
+}
 namespace {
 
 using detail::require;

@@ -61,7 +61,7 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   CHECK(e.cost.sram_bytes == big(e.product->sram_bytes));
   CHECK(e.cost.cycles == big(e.product->total_cycles));
   CHECK(e.cost.energy_pj == Approx(e.product->energy.total()));
-  CHECK(e.cost.bound == quant::to_string(e.product->bound));
+  CHECK(e.cost.bound == hw::to_string(e.product->bound));
   // No throughput in the preset: the default unit (one element per array column per cycle).
   CHECK(e.dequant_rate.elements_per_cycle == 32);
   CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) == scalable().rows());
@@ -78,7 +78,7 @@ TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK"
   o.dequant_elements_per_cycle = 8;
   const auto e = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o));
-  CHECK(e.scheme->apply.b_layout == quant::BLayout::kNK);
+  CHECK(e.scheme->apply.b_layout == workload::Layout::kNT);
   const quant::QuantHwResult& direct = *e.product;
   CHECK(direct.total_cycles == std::max(direct.hw.cycles.total, direct.dequant_cycles));
   CHECK(direct.hw.cycles.last_write_index == direct.hw.cycles.total - 1);

@@ -199,7 +199,7 @@ TEST_CASE("apply: B stored as B[j, k] (NK layout)", "[quant][apply]") {
        {"Y", AccessKind::kWrite, isl::map(ctx, "{ S[i,j,k] -> Y[i,j] }"), 16,
         OperandRole::kOutput}});
   ApplyOptions o;
-  o.b_layout = BLayout::kNK;
+  o.b_layout = workload::Layout::kNT;
   const auto w = apply(gemm, load_preset("q4f16_1"), o);
   const auto& s = access_named(w, "W_scale");
   CHECK(s.relation.is_equal(isl::map(ctx, "{ S[i,j,k] -> W_scale[j, floor(k/32)] }")));

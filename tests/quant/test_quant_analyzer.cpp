@@ -25,10 +25,10 @@ poly::ParameterValues values_of(const Shape& s) { return {{"M", s.m}, {"N", s.n}
 
 // The GEMM with B's access relation in the layout the apply options declare: B[k, j] (kKN, as
 // the generator makes it) or B[j, k] (kNK). Parametric without a shape.
-workload::Workload gemm(BLayout layout, const Shape* shape = nullptr) {
+workload::Workload gemm(workload::Layout layout, const Shape* shape = nullptr) {
   const workload::Workload w = shape ? mapping::make_gemm_workload({shape->m, shape->n, shape->k})
                                      : mapping::make_parametric_gemm_workload();
-  if (layout == BLayout::kKN) return w;
+  if (layout == workload::Layout::kNN) return w;
   std::vector<workload::Access> accesses = w.accesses();
   for (auto& a : accesses)
     if (a.tensor == "B") a.relation = isl::map(a.relation.ctx(), "{ S[i,j,k] -> B[j,k] }");
@@ -63,7 +63,7 @@ void require_same(const QuantCosts& got, const QuantCosts& want) {
 
 std::vector<ApplyOptions> apply_variants() {
   std::vector<ApplyOptions> out;
-  for (BLayout layout : {BLayout::kKN, BLayout::kNK}) {
+  for (workload::Layout layout : {workload::Layout::kNN, workload::Layout::kNT}) {
     out.push_back({BOperand::kWeights, KvTokenAxis::kN, layout});
     for (KvTokenAxis axis : {KvTokenAxis::kN, KvTokenAxis::kK})
       out.push_back({BOperand::kKvCache, axis, layout});
@@ -96,8 +96,8 @@ TEST_CASE("quant analyzer: parametric counts equal the concrete analysis for eve
         require_same(parametric, analyze_quant(gemm(options.apply.b_layout, &s), spec, options));
         // B's layout changes no count.
         CostOptions kn = options;
-        kn.apply.b_layout = BLayout::kKN;
-        require_same(parametric, analyze_quant(gemm(BLayout::kKN, &s), spec, kn));
+        kn.apply.b_layout = workload::Layout::kNN;
+        require_same(parametric, analyze_quant(gemm(workload::Layout::kNN, &s), spec, kn));
         ++compared;
       }
     }
@@ -182,7 +182,7 @@ TEST_CASE("quant analyzer: evaluate_quant_gemm's cached analysis equals analyze_
     tenet::test::QuantGemmOptions options;
     options.tiling = {16, 24, 40};
     options.dequant_elements_per_cycle = 8;
-    options.apply.b_layout = trial % 3 == 0 ? BLayout::kNK : BLayout::kKN;
+    options.apply.b_layout = trial % 3 == 0 ? workload::Layout::kNT : workload::Layout::kNN;
     const QuantHwResult r =
         tenet::test::evaluate_quant_gemm(acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
     INFO(spec.name << " " << shape.m << "x" << shape.n << "x" << shape.k);

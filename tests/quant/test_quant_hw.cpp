@@ -43,7 +43,7 @@ TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute
   CHECK(poly::to_int64(decode.costs.ops.dequant_elements) == 1024 * 1024);
   CHECK(decode.dequant_cycles == 1024 * 1024 / 4);
   CHECK(decode.hw.busy.compute < decode.dequant_cycles);
-  CHECK(decode.bound == QuantBound::kDequant);
+  CHECK(decode.bound == hw::Bound::kDequant);
   CHECK(decode.total_cycles == decode.dequant_cycles);
   CHECK(to_json(decode)["bound"] == "dequant");
 
@@ -53,14 +53,14 @@ TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute
   const long long m_tiles = (512 + prefill.hw.tiling.m - 1) / prefill.hw.tiling.m;
   CHECK(poly::to_int64(prefill.costs.ops.dequant_elements) == m_tiles * 1024 * 1024);
   CHECK(prefill.dequant_cycles == m_tiles * 1024 * 1024 / 4);
-  CHECK(prefill.bound == QuantBound::kCompute);
+  CHECK(prefill.bound == hw::Bound::kCompute);
   CHECK(prefill.total_cycles == prefill.hw.cycles.total);
 
   // The unquantized layer has nothing to dequantize: compute-bound in decode too.
   const QuantHwResult fp16 =
       run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(4));
   CHECK(fp16.dequant_cycles == 0);
-  CHECK(fp16.bound == QuantBound::kCompute);
+  CHECK(fp16.bound == hw::Bound::kCompute);
 }
 
 TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[quant][hw]") {

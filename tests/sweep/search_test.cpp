@@ -14,7 +14,7 @@
 #include "tenet/sweep/mapping_search.hpp"
 
 using namespace tenet;
-using sweep::Objective;
+using Objective = hw::TilingObjective;
 using sweep::SearchOptions;
 
 namespace {
@@ -74,7 +74,7 @@ TEST_CASE("pruning keeps the winner and the Pareto front of the exhaustive searc
   shape.name = "small";
   shape.m = 37, shape.n = 96, shape.k = 80;
   for (Objective o : {Objective::kLatency, Objective::kEnergy, Objective::kEdp}) {
-    INFO(sweep::to_string(o));
+    INFO(hw::to_string(o));
     SearchOptions all;
     all.objective = o;
     all.prune = false;
@@ -151,7 +151,7 @@ TEST_CASE("tenet search beats or ties the best built-in dataflow on every GPT-2 
       options.exact_front = false;
       std::uint64_t evaluated = 0, pruned = 0, improved = 0;
       for (const llm::MatmulShape& shape : gpt2_medium_layers()) {
-        INFO(name << " " << sweep::to_string(o) << " " << shape);
+        INFO(name << " " << hw::to_string(o) << " " << shape);
         const auto s = sweep::search_layer(acc, scheme, shape, options);
         REQUIRE(s.best);
         REQUIRE(s.built_in.size() == 3);
@@ -160,7 +160,7 @@ TEST_CASE("tenet search beats or ties the best built-in dataflow on every GPT-2 
         evaluated += s.counts.evaluated;
         pruned += s.counts.pruned();
       }
-      INFO(name << " " << sweep::to_string(o));
+      INFO(name << " " << hw::to_string(o));
       CHECK(evaluated > 0);
       CHECK(pruned > evaluated);  // most candidates never need a full evaluation
       improved_total += improved;
@@ -172,8 +172,8 @@ TEST_CASE("tenet search beats or ties the best built-in dataflow on every GPT-2 
 }
 
 TEST_CASE("search options are checked", "[sweep][search][errors]") {
-  CHECK(sweep::parse_objective("edp") == Objective::kEdp);
-  CHECK_THROWS_AS(sweep::parse_objective("speed"), InputError);
+  CHECK(hw::parse_tiling_objective("edp", "objective") == Objective::kEdp);
+  CHECK_THROWS_AS(hw::parse_tiling_objective("speed", "objective"), InputError);
   SearchOptions none;
   none.dataflows.clear();
   CHECK_THROWS_AS(sweep::search_layer(arch::load_accelerator_preset("systolic-8x8"),

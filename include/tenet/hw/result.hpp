@@ -12,10 +12,11 @@
 
 namespace tenet::hw {
 
-// The resource whose busy time is the largest (ties go to the earlier one). The quantization
-// model adds its dequantization unit as a further resource.
-enum class Bound { kCompute, kSram, kDram };
-const char* to_string(Bound b);  // "compute", "sram", "dram"
+// The resource whose busy time is the largest (ties go to the earlier one): the one bound of
+// every result. The hardware model chooses among compute, SRAM and DRAM; a quantized GEMM adds
+// its dequantization unit (quant::make_quant_result).
+enum class Bound { kCompute, kSram, kDram, kDequant };
+const char* to_string(Bound b);  // "compute", "sram", "dram", "dequant"
 
 struct Cycles {
   long long total = 0;       // clock cycles of the GEMM (a count), stalls included

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tenet/poly/count.hpp"
+#include "tenet/workload/workload.hpp"
 
 namespace tenet::llm {
 
@@ -23,11 +24,9 @@ enum class Phase { kUnspecified, kPrefill, kDecode };
 const char* to_string(Phase p);              // "unspecified", "prefill", "decode"
 Phase parse_phase(const std::string& name);  // "prefill" | "decode"; else InputError(unknown-name)
 
-// How the B operand is stored: NT = N×K (row j holds the K values of output column j, as
-// PyTorch's Linear and MLC's NT_matmul), NN = K×N.
-enum class Layout { kNT, kNN };
-const char* to_string(Layout l);               // "NT", "NN"
-Layout parse_layout(const std::string& name);  // "NT" | "NN"; else InputError(unknown-name)
+// B's storage layout: the one workload::Layout (NT = N×K, NN = K×N).
+using workload::Layout;
+using workload::parse_layout;
 
 // What the B operand is: model weights (quantizable with the weight scheme), the KV cache
 // (K or V of earlier tokens, quantizable with the KV-cache scheme), or another activation.

@@ -21,13 +21,12 @@ enum class BOperand { kWeights, kKvCache };
 // For B = KV cache: which GEMM index runs over tokens. K cache in Q·Kᵀ: B[k = channel, j = token]
 // (kN); V cache in P·V: B[k = token, j = channel] (kK).
 enum class KvTokenAxis { kN, kK };
-// How B's access relation indexes it: B[k, j] (the GEMM generator) or B[j, k].
-enum class BLayout { kKN, kNK };
 
 struct ApplyOptions {
   BOperand b = BOperand::kWeights;
   KvTokenAxis kv_token_axis = KvTokenAxis::kN;
-  BLayout b_layout = BLayout::kKN;
+  // How B's access relation indexes it: NN = B[k, j] (the GEMM generator), NT = B[j, k].
+  workload::Layout b_layout = workload::Layout::kNN;
   friend bool operator==(const ApplyOptions& x, const ApplyOptions& y) {
     return x.b == y.b && x.kv_token_axis == y.kv_token_axis && x.b_layout == y.b_layout;
   }

@@ -31,9 +31,6 @@ struct DequantRate {
   }
 };
 
-// The resource whose busy cycles are the largest (ties go to the earlier one).
-enum class QuantBound { kCompute, kSram, kDram, kDequant };
-const char* to_string(QuantBound b);  // "compute", "sram", "dram", "dequant"
 
 // Bytes one tensor moves at each level, in bytes of its storage format (packed words for
 // packed operands). waste_* is the part of those bytes that packing leaves unused.
@@ -62,7 +59,7 @@ struct QuantHwResult {
   DequantPlacement placement = DequantPlacement::kNone;  // where B is dequantized (none if not)
   long long dequant_cycles = 0;  // busy cycles of the dequant unit (0: nothing to dequantize)
   long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles): clock cycles (a count)
-  QuantBound bound = QuantBound::kCompute;
+  hw::Bound bound = hw::Bound::kCompute;  // over compute, SRAM, DRAM and the dequant unit
   std::vector<TensorTraffic> traffic;                                 // in problem operand order
   long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
   QuantEnergy energy;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -38,9 +39,8 @@
 
 namespace tenet::sweep {
 
-enum class Objective { kLatency, kEnergy, kEdp };
-const char* to_string(Objective o);                  // "latency", "energy", "edp"
-Objective parse_objective(const std::string& name);  // else InputError(unknown-name)
+// What the search minimises: the one objective type of every tiling search
+// (hw::TilingObjective: latency, energy, dram_bytes, edp; parse with hw::parse_tiling_objective).
 
 struct Candidate {
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
@@ -60,7 +60,7 @@ struct EvaluatedCandidate {
 };
 
 struct SearchOptions {
-  Objective objective = Objective::kLatency;
+  hw::TilingObjective objective = hw::TilingObjective::kLatency;
   std::vector<mapping::Dataflow> dataflows{mapping::Dataflow::kOutputStationary,
                                            mapping::Dataflow::kWeightStationary,
                                            mapping::Dataflow::kInputStationary};
@@ -81,7 +81,7 @@ struct SearchCounts {
 
 struct LayerSearch {
   llm::MatmulShape shape;
-  Objective objective = Objective::kLatency;
+  hw::TilingObjective objective = hw::TilingObjective::kLatency;
   std::optional<EvaluatedCandidate> best;    // none if no candidate could be evaluated
   std::vector<EvaluatedCandidate> front;     // Pareto front, by increasing latency
   std::vector<EvaluatedCandidate> built_in;  // one per dataflow (evaluated fully)
@@ -101,6 +101,6 @@ LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& s
                          const llm::MatmulShape& shape, const SearchOptions& options = {});
 
 // Objective value of a cost.
-double objective_value(Objective o, const llm::LayerCost& cost, double seconds);
+double objective_value(hw::TilingObjective o, const llm::LayerCost& cost, double seconds);
 
 }  // namespace tenet::sweep

@@ -14,6 +14,13 @@ const char* to_string(AccessKind k);          // "read", "write"
 AccessKind parse_access_kind(const std::string& name);  // throws InputError(unknown-name)
 
 // What an operand is for; used by reports and by later models (memory traffic, quantization).
+// How the B operand of C = A·B is stored: NT = N×K (row j holds the K values of output column j,
+// as PyTorch's Linear and MLC's NT_matmul: B[j, k]), NN = K×N (B[k, j], the GEMM generator's).
+// The one layout type of every area (matmul entries, quantization, TIR import).
+enum class Layout { kNT, kNN };
+const char* to_string(Layout l);               // "NT", "NN"
+Layout parse_layout(const std::string& name);  // "NT" | "NN"; else InputError(unknown-name)
+
 enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther };
 const char* to_string(OperandRole r);          // "activation", "weight", ..., "other"
 OperandRole parse_operand_role(const std::string& name);  // throws InputError(unknown-name)

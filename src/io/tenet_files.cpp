@@ -165,6 +165,7 @@ std::string resolved(const fs::path& base, const std::string& relative) {
 
 workload::Workload parse_tenet_statement(const std::string& text, const std::string& file,
                                          const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.empty())
     throw InputError(
@@ -205,6 +206,7 @@ workload::Workload parse_tenet_statement(const std::string& text, const std::str
 
 arch::Architecture parse_tenet_pe(const std::string& text, const std::string& file,
                                   const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -231,6 +233,7 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
 
 mapping::Mapping parse_tenet_mapping(const std::string& text, const std::string& file,
                                      const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -262,7 +265,7 @@ mapping::Mapping read_tenet_mapping(const std::string& path) {
 }
 
 TenetExperiment read_tenet_experiment(const std::string& path, const std::string& data_dir) {
-  const std::string text = detail::read_text_file(path);
+  const std::string text = detail::read_utf8_text_file(path);
   auto tokens = detail::tokens_of(detail::split_lines(text));
   if (tokens.size() != 3)
     throw InputError(error_code::kParse, path,

@@ -9,6 +9,7 @@
 
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 
 namespace tenet::llm {
 namespace {
@@ -216,16 +217,7 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
 }
 
 ModelConfig load_model_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the model config for reading");
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(error_code::kParse, path, "byte " + std::to_string(e.byte),
-                     std::string("not valid JSON: ") + e.what());
-  }
-  return parse_model_config(doc, path);
+  return parse_model_config(io::read_json_file(path), path);
 }
 
 bool operator==(const ModelConfig& a, const ModelConfig& b) {

@@ -62,7 +62,7 @@ struct Spec {
 
 // Validates a JSON document against the spec format. `file` names it in errors.
 Spec parse_spec(const nlohmann::json& document, const std::string& file);
-// Parses JSON text (rejecting duplicate keys and integers that overflow 64 bits) and validates.
+// Parses JSON text with the strict reader (io/json_reader.hpp) and validates.
 Spec parse_spec_text(const std::string& text, const std::string& file);
 Spec read_spec(const std::string& path);
 
@@ -70,8 +70,6 @@ Spec read_spec(const std::string& path);
 Problem build_problem(const Spec& spec, const std::string& file);
 Problem load_spec(const std::string& path);
 
-// Parses JSON text strictly: duplicate keys -> InputError(duplicate), integers beyond 64 bits ->
-// InputError(overflow), syntax -> InputError(parse) at "line L, column C".
-nlohmann::json parse_json_strict(const std::string& text, const std::string& file);
+// (JSON text goes through the one strict reader: tenet/io/json_reader.hpp.)
 
 }  // namespace tenet::io

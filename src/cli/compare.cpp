@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/shape_text.hpp"
@@ -103,12 +104,14 @@ void setup_compare(CLI::App& sub) {
   sub.add_option("--tiling-objective", o->tiling_objective,
                  "with --tile auto: what the chosen tiling minimises: latency (default), energy, "
                  "dram_bytes or edp");
-  sub.add_option("--dequant-rate", o->dequant_rate,
-                 "dequant unit throughput, elements per cycle (overrides the scheme's)");
+  with_rule(sub.add_option("--dequant-rate", o->dequant_rate,
+                           "dequant unit throughput, elements per cycle (overrides the scheme's)"),
+            OptionRule::kNonNegative);
   sub.add_flag("--edge-transfers", o->edge_transfers, kEdgeTransfersHelp);
-  sub.add_option("--dequant-ops-rate", o->dequant_ops_rate,
-                 "dequant unit throughput, ALU ops per cycle (overrides the scheme's)")
-      ->excludes("--dequant-rate");
+  with_rule(sub.add_option("--dequant-ops-rate", o->dequant_ops_rate,
+                           "dequant unit throughput, ALU ops per cycle (overrides the scheme's)")
+                ->excludes("--dequant-rate"),
+            OptionRule::kNonNegative);
   sub.add_flag("--kv", o->kv, "B is a KV-cache tensor (uses the scheme's kv_cache operand)");
   sub.add_option("--kv-token-axis", o->kv_token_axis,
                  "with --kv: n (K cache in Q·Kᵀ, default) or k (V cache in P·V)");

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "cli/command.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
@@ -30,9 +31,10 @@ void add_report_options(CLI::App& sub, ReportOptions& o) {
   sub.add_option("--tiling-objective", o.cost.tiling_objective,
                  "With --tile auto: what each matmul's tiling minimises: latency (default), "
                  "energy, dram_bytes or edp");
-  sub.add_option("--dequant-rate", o.cost.dequant_rate,
-                 "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
-                 "array column)");
+  with_rule(sub.add_option("--dequant-rate", o.cost.dequant_rate,
+                           "Dequant unit throughput, elements/cycle (default: the scheme's, else "
+                           "one per array column)"),
+            OptionRule::kNonNegative);
   sub.add_flag("--edge-transfers", o.cost.edge_transfers, kEdgeTransfersHelp);
 }
 

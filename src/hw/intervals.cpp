@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "detail/checked_int.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw::detail {
@@ -20,14 +21,14 @@ long long narrow(__int128 v) {
 }  // namespace
 
 long long add(long long a, long long b) {
-  long long r;
-  if (__builtin_add_overflow(a, b, &r)) overflow();
+  std::int64_t r;
+  if (!::tenet::detail::add_fits(a, b, r)) overflow();
   return r;
 }
 
 long long mul(long long a, long long b) {
-  long long r;
-  if (__builtin_mul_overflow(a, b, &r)) overflow();
+  std::int64_t r;
+  if (!::tenet::detail::mul_fits(a, b, r)) overflow();
   return r;
 }
 

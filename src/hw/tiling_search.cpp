@@ -1,5 +1,7 @@
 #include "tenet/hw/tiling_search.hpp"
 
+#include "detail/checked_int.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -23,8 +25,13 @@ constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
 std::vector<long long> extents_for(long long size, long long unit) {
   unit = std::min(unit, size);
   std::set<long long> out{size};
-  for (long long t = unit; t < size; t *= 2) out.insert(t);
-  for (long long p = 1; p < size; p *= 2)
+  // Doubling stops at the size: t·2 may not fit 64 bits for sizes near 2^63.
+  auto doubled = [size](long long t) {
+    std::int64_t next = 0;
+    return ::tenet::detail::mul_fits(t, 2, next) && next < size ? next : size;
+  };
+  for (long long t = unit; t < size; t = doubled(t)) out.insert(t);
+  for (long long p = 1; p < size; p = doubled(p))
     if (p > unit) out.insert(p);
   for (long long parts = 2; parts <= 4; ++parts) {
     const long long even = detail::ceil_div(detail::ceil_div(size, parts), unit) * unit;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "io/isl_text.hpp"
+#include "detail/checked_int.hpp"
 #include "io/text_file.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/parse.hpp"
@@ -51,7 +52,8 @@ Counts parse_count_line(const Line& line, const std::string& file) {
 
 void check_line_count(const std::vector<Line>& lines, const Counts& c, const std::string& file,
                       const std::string& text) {
-  const long long announced = c.reads + c.writes;
+  const long long announced = tenet::detail::checked_add(
+      c.reads, c.writes, {"the number of map lines R + W", file, line_ref(lines[0].number)});
   const long long present = static_cast<long long>(lines.size()) - 2;
   if (present < announced)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "detail/checked_int.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -122,7 +123,15 @@ hw::GemmProblem shadow_problem(hw::GemmProblem p, const QuantSpec& spec, const O
   return p;
 }
 
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+long long ceil_div(long long a, long long b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+using ::tenet::detail::narrow_count;
+
+// Bytes of (reads + writes) accesses of `bits` each, exact.
+long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
+  const poly::Integer accesses = poly::Integer(static_cast<long>(reads)) + static_cast<long>(writes);
+  return narrow_count((accesses * bits + 7) / 8, {what});
+}
 
 long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, const QuantCosts& c) {
   if (c.ops.dequant_elements == 0) return 0;
@@ -132,8 +141,8 @@ long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, co
   const long long opc = o.dequant_ops_per_cycle        ? o.dequant_ops_per_cycle
                         : o.dequant_elements_per_cycle ? 0
                                                        : spec.dequant.ops_per_cycle;
-  if (epc > 0) return ceil_div(poly::to_int64(c.ops.dequant_elements), epc);
-  if (opc > 0) return ceil_div(poly::to_int64(c.ops.dequant), opc);
+  if (epc > 0) return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}), epc);
+  if (opc > 0) return ceil_div(narrow_count(c.ops.dequant, {"the dequantization ops"}), opc);
   throw InputError(
       error_code::kMissingField, "", "/dequant/throughput",
       fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
@@ -149,7 +158,7 @@ QuantBound bound_of(const hw::ResourceCycles& busy, long long dequant) {
 long long ceil_bytes(const mpq_class& bits) {
   mpz_class bytes = bits.get_num() + 8 * bits.get_den() - 1;
   bytes /= 8 * bits.get_den();
-  return poly::to_int64(bytes);
+  return narrow_count(bytes, {"a tensor's DRAM bytes"});
 }
 
 // Storage bits per element of a tensor (packing waste included), exact.
@@ -161,8 +170,8 @@ mpq_class bits_per_element(const TensorStorage& s) {
 
 long long waste_of(long long bytes, const TensorStorage& s) {
   if (s.storage_bits() == 0) return 0;
-  return poly::to_int64(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() /
-                        s.storage_bits());
+  return narrow_count(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() / s.storage_bits(),
+                      {"a tensor's packing waste in bytes"});
 }
 
 struct Evaluation {
@@ -190,17 +199,12 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
     dram_pj =
         t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() / energy.dram.access_bits;
   }
-  x.sram_bytes = poly::to_int64(
-      (poly::Integer(static_cast<long>(t.sram_reads + t.sram_writes)) * t.bits + 7) / 8);
+  x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of " + t.name);
   const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
   x.register_file_bytes =
-      scale_or_zero
-          ? 0
-          : poly::to_int64(
-                (poly::Integer(static_cast<long>(rf.register_reads + rf.register_writes)) *
-                     rf.bits +
-                 7) /
-                8);
+      scale_or_zero ? 0
+                    : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
+                               "the register file bytes of " + t.name);
   x.dram_waste_bytes = waste_of(x.dram_bytes, s);
   x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
   q.dram += dram_pj;
@@ -241,6 +245,20 @@ AnalyzerCache& analyzer_cache() {
   poly::thread_context();  // created first, destroyed after the cache (poly/context.hpp)
   thread_local AnalyzerCache cache;
   return cache;
+}
+
+// The largest M, N and K of the parametric GEMM (mapping::make_parametric_gemm_workload).
+constexpr long long kParametricGemmMax = 1000000000;
+
+// The exact quantization counts of one GEMM: through the cached parametric analysis, or, for a
+// size beyond the parametric GEMM's bounds, through an analysis of that GEMM alone.
+QuantCosts quant_costs_of(const QuantSpec& spec, const mapping::GemmShape& shape,
+                          const CostOptions& cost) {
+  if (std::max({shape.m, shape.n, shape.k}) <= kParametricGemmMax)
+    return analyzer_cache()
+        .get(spec, cost.apply, cost.dequant_elements.has_value())
+        .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+  return QuantAnalyzer(mapping::make_gemm_workload(shape), spec, cost).evaluate({}, cost);
 }
 
 }  // namespace
@@ -311,9 +329,7 @@ QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::G
   if (dequantizes(spec, b))
     cost.dequant_elements = poly::Integer(static_cast<long>(
         into_sram ? r.hw.tensor("B").dram_reads : shadow_hw.tensor("B").sram_array_reads));
-  r.costs = analyzer_cache()
-                .get(spec, cost.apply, cost.dequant_elements.has_value())
-                .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+  r.costs = quant_costs_of(spec, shape, cost);
 
   r.placement = dequantizes(spec, b) ? spec.dequant.placement : DequantPlacement::kNone;
   r.dequant_cycles = dequant_unit_cycles(spec, options, r.costs);

@@ -32,6 +32,10 @@ constexpr std::initializer_list<DequantPlacement> kPlacements = {
     DequantPlacement::kNone, DequantPlacement::kDramToSram, DequantPlacement::kSramToArray,
     DequantPlacement::kInPe, DequantPlacement::kLut};
 
+// More levels could never be evaluated: each level adds scale (and zero) operands, and a buffer
+// partition holds at most 16 operands (hw model).
+constexpr std::size_t kMaxScaleLevels = 4;
+
 DataType dtype_field(const Fields& f, const char* key) {
   return parse_data_type(f.string(key), f.file(), f.where(key));
 }
@@ -134,6 +138,11 @@ OperandSpec parse_operand(const Fields& f, OperandKind kind) {
     f.collect([&] {
       const json& levels = f.array("scales");
       const std::string at = f.where("scales");
+      if (levels.size() > kMaxScaleLevels)
+        throw InputError(error_code::kRange, f.file(), at,
+                         fmt::format("expected at most {} scale levels (schemes use one or two: "
+                                     "a group scale and a super-block scale), got {}",
+                                     kMaxScaleLevels, levels.size()));
       op.scales.reserve(levels.size());
       for (std::size_t i = 0; i < levels.size(); ++i) {
         const std::string where = pointer_join(at, i);

@@ -286,7 +286,7 @@ TenetExperiment read_tenet_experiment(const std::string& path, const std::string
       error_code::kIo, path, "",
       "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
           " under one directory; tried " + tried +
-          (data_dir.empty() ? " (give the data directory with --tenet-data-dir)" : ""));
+          (data_dir.empty() ? " (give the data directory)" : ""));
 }
 
 Problem load_tenet_files(const std::string& statement_path, const std::string& pe_path,

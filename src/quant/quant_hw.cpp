@@ -146,7 +146,7 @@ long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, co
   throw InputError(
       error_code::kMissingField, "", "/dequant/throughput",
       fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
-                  "the dequant unit's throughput (dequant.throughput, or --dequant-rate)",
+                  "the dequant unit's throughput (dequant.throughput, or a dequant rate)",
                   spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
 }
 

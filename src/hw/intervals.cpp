@@ -10,7 +10,7 @@ namespace {
 
 [[noreturn]] void overflow() {
   throw InputError(error_code::kOverflow, "", "",
-                   "a count of the hardware model does not fit in 64 bits");
+                   "a count does not fit in 64 bits");
 }
 
 long long narrow(__int128 v) {

@@ -1,6 +1,7 @@
 #include "tenet/hw/tiling_search.hpp"
 
 #include "detail/checked_int.hpp"
+#include "hw/overflow_context.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -324,20 +325,22 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const Options& options,
                      const TilingSearchOptions& search) {
   validate(problem);
-  const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
-  Search s(acc, problem, dataflow, options, search.objective);
-  switch (search.objective) {
-    case TilingObjective::kLatency: s.by_latency(groups); break;
-    case TilingObjective::kDramBytes: s.by_dram(groups); break;
-    case TilingObjective::kEnergy:
-    case TilingObjective::kEdp: s.by_energy(groups); break;
-  }
-  if (search.stats) {
-    long long candidates = 0;
-    for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
-    *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
-  }
-  return mapping::resolve_tiling(s.best(), problem.shape);
+  return detail::naming_gemm_on_overflow(problem, [&] {
+    const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
+    Search s(acc, problem, dataflow, options, search.objective);
+    switch (search.objective) {
+      case TilingObjective::kLatency: s.by_latency(groups); break;
+      case TilingObjective::kDramBytes: s.by_dram(groups); break;
+      case TilingObjective::kEnergy:
+      case TilingObjective::kEdp: s.by_energy(groups); break;
+    }
+    if (search.stats) {
+      long long candidates = 0;
+      for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
+      *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
+    }
+    return mapping::resolve_tiling(s.best(), problem.shape);
+  });
 }
 
 }  // namespace tenet::hw

@@ -69,8 +69,7 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
     if (it.key() == "comment") continue;
     const std::string ptr = child(precisions->pointer(), it.key());
     if (!it->is_object()) {
-      type_error(*precisions, it.key(), "an object {macs_per_cycle | cycles_per_mac}",
-                             *it);
+      type_error(*precisions, it.key(), "an object {macs_per_cycle | cycles_per_mac}", *it);
       continue;
     }
     ObjectReader p(*it, ptr, pe.problems());
@@ -80,9 +79,9 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
     auto cycles = p.integer("cycles_per_mac", false, "cycles per MAC");
     if (!macs && !cycles && !p.find("macs_per_cycle", false, "") &&
         !p.find("cycles_per_mac", false, ""))
-      pe.problems().add(error_code::kMissingField, ptr + "/macs_per_cycle",
-                      "precision \"" + it.key() +
-                          "\" has no MAC rate: give macs_per_cycle or cycles_per_mac");
+      pe.problems().add(
+          error_code::kMissingField, ptr + "/macs_per_cycle",
+          "precision \"" + it.key() + "\" has no MAC rate: give macs_per_cycle or cycles_per_mac");
     if (macs) rate.macs_per_cycle = *macs;
     if (cycles) rate.cycles_per_mac = *cycles;
     spec.precisions[it.key()] = rate;
@@ -119,7 +118,7 @@ void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
             part.holds.push_back((*holds)[i].get<std::string>());
           else
             gb.problems().add(error_code::kType, p.pointer() + "/holds/" + std::to_string(i),
-                            "expected a role name, got " + (*holds)[i].dump());
+                              "expected a role name, got " + (*holds)[i].dump());
         }
       }
     }
@@ -128,20 +127,22 @@ void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
     out.partitions[it.key()] = part;
   }
   if (out.partitions.empty())
-    gb.problems().add(error_code::kMissingField, parts->pointer(), "expected at least one partition");
+    gb.problems().add(error_code::kMissingField, parts->pointer(),
+                      "expected at least one partition");
 }
 
 void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
   auto gb = root.object("global_buffer", true, "the on-chip SRAM");
   if (!gb) return;
-  gb->allow_only({"comment", "bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered"});
+  gb->allow_only(
+      {"comment", "bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered"});
   GlobalBuffer& out = spec.global_buffer;
   const bool partitioned = gb->find("partitions", false, "") != nullptr;
   if (auto v = gb->integer("bytes", !partitioned, "shared capacity in bytes")) out.bytes = *v;
   if (partitioned) {
     if (gb->find("bandwidth_bytes_per_cycle", false, ""))
       gb->problems().add(error_code::kUsage, gb->pointer() + "/bandwidth_bytes_per_cycle",
-                       "with partitions, give the bandwidth inside each partition");
+                         "with partitions, give the bandwidth inside each partition");
     read_partitions(*gb, out);
   } else if (auto bw = read_bandwidth(*gb, "bandwidth_bytes_per_cycle", true)) {
     out.bandwidth = *bw;
@@ -152,17 +153,18 @@ void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
 void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<double> clock_mhz) {
   auto dram = root.object("dram", true, "off-chip memory {bandwidth, latency_cycles}");
   if (!dram) return;
-  dram->allow_only({"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles"});
+  dram->allow_only(
+      {"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
     dram->problems().add(error_code::kUsage, dram->pointer() + "/bandwidth_gb_per_s",
-                       "give either bandwidth_bytes_per_cycle or bandwidth_gb_per_s, not both");
+                         "give either bandwidth_bytes_per_cycle or bandwidth_gb_per_s, not both");
   if (per_second) {
     if (auto gbps = dram->number("bandwidth_gb_per_s", true, "GB/s")) {
       if (!(*gbps > 0) || !std::isfinite(*gbps))
         dram->problems().add(error_code::kRange, dram->pointer() + "/bandwidth_gb_per_s",
-                           fmt::format("expected a bandwidth > 0 GB/s, got {}", *gbps));
+                             fmt::format("expected a bandwidth > 0 GB/s, got {}", *gbps));
       else if (clock_mhz && *clock_mhz > 0)
         spec.dram.bandwidth = Bandwidth::of(*gbps * 1e3 / *clock_mhz);
     }
@@ -182,7 +184,7 @@ void read_access_energy(const ObjectReader& energy, const char* key, AccessEnerg
   if (auto v = level->integer("access_bits", false, "bits per access")) {
     if (*v > (1 << 20))
       level->problems().add(error_code::kRange, level->pointer() + "/access_bits",
-                          fmt::format("expected access_bits <= 2^20, got {}", *v));
+                            fmt::format("expected access_bits <= 2^20, got {}", *v));
     else
       out.access_bits = static_cast<int>(*v);
   }
@@ -221,11 +223,12 @@ json access_energy_json(const AccessEnergy& e) {
 Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   io::JsonProblems issues(file);
   if (!root_json.is_object())
-    throw InputError(error_code::kType, file, "", "expected an architecture object, got " +
-                                                      std::string(io::json_type_name(root_json)));
+    throw InputError(
+        error_code::kType, file, "",
+        "expected an architecture object, got " + std::string(io::json_type_name(root_json)));
   ObjectReader root(root_json, "", issues);
-  root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz", "pe",
-                   "global_buffer", "dram", "energy"});
+  root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
+                   "pe", "global_buffer", "dram", "energy"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;

@@ -1,11 +1,10 @@
 #include "cli/analyze_hw.hpp"
 
-#include "cli/option_rules.hpp"
-
 #include <fmt/core.h>
 
 #include <map>
 
+#include "cli/option_rules.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"

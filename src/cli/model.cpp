@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/option_rules.hpp"
 #include "cli/llm_options.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"

@@ -22,8 +22,7 @@ const char* expected(OptionRule rule) {
 
 }  // namespace
 
-void check_option_value(const std::string& option_name, const std::string& text,
-                        OptionRule rule) {
+void check_option_value(const std::string& option_name, const std::string& text, OptionRule rule) {
   if (text.empty())
     throw InputError(error_code::kRange, "", option_name,
                      std::string("expected ") + expected(rule) + ", got an empty value");

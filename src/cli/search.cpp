@@ -101,9 +101,9 @@ void setup(CLI::App& sub) {
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")
       ->check(CLI::IsMember({"exact", "winner"}));
-  with_rule(
-      sub.add_option("--dequant-rate", o->dequant_rate, "Dequant unit elements/cycle (0 = default)"),
-      OptionRule::kNonNegative);
+  with_rule(sub.add_option("--dequant-rate", o->dequant_rate,
+                           "Dequant unit elements/cycle (0 = default)"),
+            OptionRule::kNonNegative);
   sub.add_option("--format", o->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub.callback([o] { run(*o); });

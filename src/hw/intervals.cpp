@@ -9,8 +9,7 @@ namespace tenet::hw::detail {
 namespace {
 
 [[noreturn]] void overflow() {
-  throw InputError(error_code::kOverflow, "", "",
-                   "a count does not fit in 64 bits");
+  throw InputError(error_code::kOverflow, "", "", "a count does not fit in 64 bits");
 }
 
 long long narrow(__int128 v) {

@@ -1,8 +1,5 @@
 #include "tenet/hw/tiling_search.hpp"
 
-#include "detail/checked_int.hpp"
-#include "hw/overflow_context.hpp"
-
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -11,7 +8,9 @@
 #include <set>
 #include <tuple>
 
+#include "detail/checked_int.hpp"
 #include "hw/model.hpp"
+#include "hw/overflow_context.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw {
@@ -329,10 +328,16 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
     const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
     Search s(acc, problem, dataflow, options, search.objective);
     switch (search.objective) {
-      case TilingObjective::kLatency: s.by_latency(groups); break;
-      case TilingObjective::kDramBytes: s.by_dram(groups); break;
+      case TilingObjective::kLatency:
+        s.by_latency(groups);
+        break;
+      case TilingObjective::kDramBytes:
+        s.by_dram(groups);
+        break;
       case TilingObjective::kEnergy:
-      case TilingObjective::kEdp: s.by_energy(groups); break;
+      case TilingObjective::kEdp:
+        s.by_energy(groups);
+        break;
     }
     if (search.stats) {
       long long candidates = 0;

@@ -55,9 +55,7 @@ class StrictSax {
 
   bool null() { return value(), dom_.null(); }
   bool boolean(bool v) { return value(), dom_.boolean(v); }
-  bool number_integer(typename Json::number_integer_t v) {
-    return value(), dom_.number_integer(v);
-  }
+  bool number_integer(typename Json::number_integer_t v) { return value(), dom_.number_integer(v); }
   bool number_unsigned(typename Json::number_unsigned_t v) {
     return value(), dom_.number_unsigned(v);  // beyond int64: the field's reader says so
   }
@@ -100,13 +98,13 @@ class StrictSax {
       if (is_integer_literal(token))
         too_large(token);
       else
-        problems_.add(error_code::kOverflow, pointer(),
-                      "expected a number within the range of a 64-bit float, got " +
-                          excerpt(token));
+        problems_.add(
+            error_code::kOverflow, pointer(),
+            "expected a number within the range of a 64-bit float, got " + excerpt(token));
     } else {
-      syntax_ = InputError(error_code::kParse, problems_.file(),
-                           position_of(text_, position, prefix_),
-                           "expected valid JSON: " + parse_error_reason(e.what()));
+      syntax_ =
+          InputError(error_code::kParse, problems_.file(), position_of(text_, position, prefix_),
+                     "expected valid JSON: " + parse_error_reason(e.what()));
     }
     return false;
   }
@@ -282,10 +280,10 @@ std::optional<long long> json_integer(const nlohmann::json& v, const std::string
   if (value < range.min || value > range.max) {
     const bool no_max = range.max == std::numeric_limits<long long>::max();
     const bool no_min = range.min == std::numeric_limits<long long>::min();
-    std::string bounds = no_max   ? ">= " + std::to_string(range.min)
-                         : no_min ? "<= " + std::to_string(range.max)
-                                  : "in [" + std::to_string(range.min) + ", " +
-                                        std::to_string(range.max) + "]";
+    std::string bounds =
+        no_max   ? ">= " + std::to_string(range.min)
+        : no_min ? "<= " + std::to_string(range.max)
+                 : "in [" + std::to_string(range.min) + ", " + std::to_string(range.max) + "]";
     problems.add(error_code::kRange, pointer,
                  "expected " + expected(what, "an integer") + " " + bounds + ", got " +
                      std::to_string(value));

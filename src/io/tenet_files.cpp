@@ -4,8 +4,8 @@
 #include <map>
 #include <utility>
 
-#include "io/isl_text.hpp"
 #include "detail/checked_int.hpp"
+#include "io/isl_text.hpp"
 #include "io/text_file.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/parse.hpp"
@@ -282,11 +282,10 @@ TenetExperiment read_tenet_experiment(const std::string& path, const std::string
               resolved(base, relative[2])};
     tried += (tried.empty() ? "" : ", ") + base.string();
   }
-  throw InputError(
-      error_code::kIo, path, "",
-      "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
-          " under one directory; tried " + tried +
-          (data_dir.empty() ? " (give the data directory)" : ""));
+  throw InputError(error_code::kIo, path, "",
+                   "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
+                       " under one directory; tried " + tried +
+                       (data_dir.empty() ? " (give the data directory)" : ""));
 }
 
 Problem load_tenet_files(const std::string& statement_path, const std::string& pe_path,

@@ -27,9 +27,9 @@ T parse_as(const std::string& text, const Origin& origin, const char* what,
     if (!raw) isl::exception::throw_last_error(isl::ctx(ctx));
     value = isl::manage(raw);
   } catch (const isl::exception& e) {
-    throw InputError(error_code::kIslSyntax, origin.file, origin.where,
-                     std::string("expected an isl ") + what + ", got \"" + text + "\" (" +
-                         e.what() + ")");
+    throw InputError(
+        error_code::kIslSyntax, origin.file, origin.where,
+        std::string("expected an isl ") + what + ", got \"" + text + "\" (" + e.what() + ")");
   }
   if (isl_token* rest = isl_stream_next_token(stream.get())) {
     isl_token_free(rest);

@@ -129,7 +129,8 @@ using ::tenet::detail::narrow_count;
 
 // Bytes of (reads + writes) accesses of `bits` each, exact.
 long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
-  const poly::Integer accesses = poly::Integer(static_cast<long>(reads)) + static_cast<long>(writes);
+  const poly::Integer accesses =
+      poly::Integer(static_cast<long>(reads)) + static_cast<long>(writes);
   return narrow_count((accesses * bits + 7) / 8, {what});
 }
 
@@ -141,7 +142,8 @@ long long dequant_unit_cycles(const QuantSpec& spec, const QuantHwOptions& o, co
   const long long opc = o.dequant_ops_per_cycle        ? o.dequant_ops_per_cycle
                         : o.dequant_elements_per_cycle ? 0
                                                        : spec.dequant.ops_per_cycle;
-  if (epc > 0) return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}), epc);
+  if (epc > 0)
+    return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}), epc);
   if (opc > 0) return ceil_div(narrow_count(c.ops.dequant, {"the dequantization ops"}), opc);
   throw InputError(
       error_code::kMissingField, "", "/dequant/throughput",
@@ -201,10 +203,9 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
   }
   x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of " + t.name);
   const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
-  x.register_file_bytes =
-      scale_or_zero ? 0
-                    : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
-                               "the register file bytes of " + t.name);
+  x.register_file_bytes = scale_or_zero ? 0
+                                        : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
+                                                   "the register file bytes of " + t.name);
   x.dram_waste_bytes = waste_of(x.dram_bytes, s);
   x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
   q.dram += dram_pj;

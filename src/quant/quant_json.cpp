@@ -19,8 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using detail::collect;
 using detail::Fields;
-using detail::pointer_join;
 using detail::parse_enum;
+using detail::pointer_join;
 using nlohmann::json;
 
 constexpr std::initializer_list<Granularity> kGranularities = {
@@ -59,8 +59,8 @@ ScaleLevel parse_level(const Fields& f) {
                 "zero_mode", "dynamic", "apply"});
   ScaleLevel level;
   f.collect([&] {
-    level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity",
-                                   f.file(), f.where("granularity"));
+    level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity", f.file(),
+                                   f.where("granularity"));
   });
   const bool group = level.granularity == Granularity::kGroup;
   const bool block = level.granularity == Granularity::kBlock;
@@ -243,8 +243,7 @@ QuantSpec parse_quant_spec(const json& document, const std::string& file) {
   f.collect([&] { spec.output = parse_operand(f.object("output"), OperandKind::kOutput); });
   f.collect([&] { spec.accumulator = dtype_field(f, "accumulator"); });
   if (f.has("kv_cache"))
-    f.collect(
-        [&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache); });
+    f.collect([&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache); });
   if (f.has("dequant")) f.collect([&] { spec.dequant = parse_dequant(f.object("dequant")); });
   problems.throw_if_any();
   validate(spec, file);

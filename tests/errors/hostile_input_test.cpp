@@ -54,7 +54,8 @@ void load_mapping(const std::string& p) { io::read_tenet_mapping(p); }
 
 }  // namespace
 
-TEST_CASE("JSON nested deeper than the limit is a range error at its pointer", "[errors][hostile]") {
+TEST_CASE("JSON nested deeper than the limit is a range error at its pointer",
+          "[errors][hostile]") {
   const Case cases[] = {
       {"arch_deep.json", error_code::kRange, "/pe/precisions/fp16/0/0", true, load_arch},
       {"deep.jsonl", error_code::kRange, "line 1, /K/0/0", true, load_log},
@@ -112,8 +113,8 @@ TEST_CASE("every problem of a file is reported at once, each with its pointer",
           "[errors][hostile]") {
   InputError e = error_of([] { load_quant(fixture("quant_several_errors.json")); });
   CHECK(e.message().find("and 3 more error(s)") != std::string::npos);
-  for (const char* where : {"/weights/scales/0/bogus", "/weights/scales/0/group_size",
-                            "/output/dtype", "/accumulator"})
+  for (const char* where :
+       {"/weights/scales/0/bogus", "/weights/scales/0/group_size", "/output/dtype", "/accumulator"})
     CHECK(std::string(e.what()).find(where) != std::string::npos);
 
   e = error_of([] { load_log(fixture("several_errors.jsonl")); });
@@ -134,7 +135,8 @@ TEST_CASE("a quantization spec with 10,000 scale levels is refused at once", "[e
   CHECK(e.file() == "big.json");
 }
 
-TEST_CASE("CLI: hostile inputs exit 2 naming the file and field, never 3", "[errors][hostile][cli]") {
+TEST_CASE("CLI: hostile inputs exit 2 naming the file and field, never 3",
+          "[errors][hostile][cli]") {
   struct CliCase {
     std::string args;
     std::vector<std::string> mentions;
@@ -179,7 +181,8 @@ TEST_CASE("CLI: hostile inputs exit 2 naming the file and field, never 3", "[err
 
 TEST_CASE("CLI: a log row with K = 3037000500 is evaluated", "[errors][hostile][cli]") {
   const std::string path = std::string(TENET_BINARY_DIR) + "/hostile_k_3037000500.jsonl";
-  std::ofstream(path) << R"({"kernel":"NT_matmul","M":1,"N":64,"K":3037000500})" << "\n";
+  std::ofstream(path) << R"({"kernel":"NT_matmul","M":1,"N":64,"K":3037000500})"
+                      << "\n";
   const tenet::test::CliRun r = tenet::test::run_cli("log --input " + quoted(path));
   INFO(r.out);
   CHECK(r.exit_code == 0);

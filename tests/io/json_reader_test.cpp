@@ -25,7 +25,11 @@ bool well_formed_reference(const std::string& s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const unsigned c = static_cast<unsigned char>(s[i]);
-    int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    int length = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
     if (length == 0 || i + length > s.size()) return false;
     std::uint32_t cp = length == 1 ? c : c & (0x7F >> length);
     for (int k = 1; k < length; ++k) {
@@ -44,8 +48,7 @@ bool well_formed_reference(const std::string& s) {
 
 TEST_CASE("json reader: nesting up to the limit is read, deeper is a range error", "[io][json]") {
   CHECK(io::parse_json(nested(io::kMaxJsonDepth), "ok.json").is_array());
-  const InputError e =
-      error_of([] { io::parse_json(nested(io::kMaxJsonDepth + 1), "deep.json"); });
+  const InputError e = error_of([] { io::parse_json(nested(io::kMaxJsonDepth + 1), "deep.json"); });
   CHECK(e.code() == error_code::kRange);
   CHECK(e.file() == "deep.json");
   CHECK(e.where() == "/0" + [] {
@@ -61,9 +64,8 @@ TEST_CASE("json reader: nesting up to the limit is read, deeper is a range error
 }
 
 TEST_CASE("json reader: every duplicate key is listed with its pointer", "[io][json]") {
-  const InputError e = error_of([] {
-    io::parse_json(R"({"a": 1, "b": {"c": [0, {"d": 1, "d": 2}]}, "a": 3})", "d.json");
-  });
+  const InputError e = error_of(
+      [] { io::parse_json(R"({"a": 1, "b": {"c": [0, {"d": 1, "d": 2}]}, "a": 3})", "d.json"); });
   CHECK(e.code() == error_code::kDuplicate);
   CHECK(e.where() == "/b/c/1/d");
   CHECK(e.message().find("and 1 more error(s): /a:") != std::string::npos);
@@ -118,7 +120,7 @@ TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {
   CHECK_FALSE(f.string("missing", true));
   REQUIRE(problems.size() == 6);
   const char* codes[] = {error_code::kUnknownField, error_code::kType, error_code::kRange,
-                         error_code::kType, error_code::kType, error_code::kMissingField};
+                         error_code::kType,         error_code::kType, error_code::kMissingField};
   const char* wheres[] = {"/extra", "/n", "/k", "/o", "/b", "/missing"};
   for (std::size_t i = 0; i < 6; ++i) {
     CHECK(problems.list()[i].code() == codes[i]);
@@ -130,8 +132,7 @@ TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {
   CHECK(e.message().find("and 5 more error(s)") != std::string::npos);
 }
 
-TEST_CASE("utf-8 check agrees with a reference decoder on every 1-3 byte string",
-          "[io][utf8]") {
+TEST_CASE("utf-8 check agrees with a reference decoder on every 1-3 byte string", "[io][utf8]") {
   std::string s;
   long disagreements = 0;
   for (int n = 1; n <= 3; ++n) {
@@ -173,8 +174,9 @@ TEST_CASE("checked size arithmetic agrees with 128-bit arithmetic", "[io][checke
     if (product_fits)
       CHECK(tenet::detail::checked_mul(a, b, {"a·b"}) == static_cast<std::int64_t>(product));
     else
-      CHECK(error_of([&] { tenet::detail::checked_mul(a, b, {"a·b", "f", "/x"}); }).where() ==
-            "/x");
+      CHECK(error_of([&] {
+              tenet::detail::checked_mul(a, b, {"a·b", "f", "/x"});
+            }).where() == "/x");
     if (sum_fits)
       CHECK(tenet::detail::checked_add(a, b, {"a+b"}) == static_cast<std::int64_t>(sum));
     else

@@ -130,8 +130,7 @@ TEST_CASE("strict JSON: positions, duplicate keys and 64-bit overflow", "[io][sp
   e = error_of([] { io::parse_json(R"({"a": {"b": [1, {"c": 1, "c": 2}]}})", "d.json"); });
   CHECK(e.code() == error_code::kDuplicate);
   CHECK(e.where() == "/a/b/1/c");
-  e = error_of(
-      [] { io::parse_json(R"({"x/y": [0, 123456789012345678901234]})", "o.json"); });
+  e = error_of([] { io::parse_json(R"({"x/y": [0, 123456789012345678901234]})", "o.json"); });
   CHECK(e.code() == error_code::kOverflow);
   CHECK(e.where() == "/x~1y/1");
   e = error_of([] { io::parse_json(R"({"n": -99999999999999999999})", "o.json"); });

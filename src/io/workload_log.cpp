@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "detail/checked_int.hpp"
 #include "io/flat_json.hpp"
 #include "io/text_file.hpp"
 #include "io/workload_log_detail.hpp"
@@ -109,7 +110,7 @@ MatmulShape parse_text_line(std::string_view line, const LineSite& at) {
   MatmulShape s;
   s.name = std::string(kernel);
   for (std::size_t i = 0; i + 3 < e.size; ++i) {
-    if (__builtin_mul_overflow(s.batch, e.values[i], &s.batch)) {
+    if (!tenet::detail::mul_fits(s.batch, e.values[i], s.batch)) {
       at.fail(error_code::kOverflow,
               "the batch (product of the leading extents) does not fit in "
               "64 bits in '" +

@@ -340,9 +340,11 @@ QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc, const mapping::G
   const Evaluation e{spec, b, r.hw, shadow_hw, r.costs, into_sram && dequantizes(spec, b)};
   for (const hw::TensorResult& t : r.hw.tensors) {
     r.traffic.push_back(traffic_of(e, t, acc.spec().energy, r.energy));
-    r.dram_bytes += r.traffic.back().dram_bytes;
-    r.sram_bytes += r.traffic.back().sram_bytes;
-    r.register_file_bytes += r.traffic.back().register_file_bytes;
+    const TensorTraffic& x = r.traffic.back();
+    r.dram_bytes = ::tenet::detail::checked_add(r.dram_bytes, x.dram_bytes, {"the DRAM bytes"});
+    r.sram_bytes = ::tenet::detail::checked_add(r.sram_bytes, x.sram_bytes, {"the SRAM bytes"});
+    r.register_file_bytes = ::tenet::detail::checked_add(
+        r.register_file_bytes, x.register_file_bytes, {"the register file bytes"});
   }
   r.energy.mac = r.hw.energy_pj.mac;
   r.energy.dequant = r.costs.energy.dequant;

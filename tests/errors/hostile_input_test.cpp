@@ -157,6 +157,9 @@ TEST_CASE("CLI: hostile inputs exit 2 naming the file and field, never 3",
       {"compare --gemm 256,1000000000,9223372036854775807 --arch systolic-8x8 --quant q4f16_1 "
        "--dequant-rate 4",
        {"K = 9223372036854775807 is too large", "[overflow]"}},
+      {"compare --gemm 2097152,1000000,1000000 --arch systolic-8x8 --quant q4f16_1 "
+       "--dequant-rate 4",
+       {"bytes = ", "does not fit in 64 bits", "[overflow]"}},
       {"compare --gemm 1000000,2097152,2097152 --arch systolic-8x8 --quant q4f16_1 "
        "--dequant-rate 4",
        {"does not fit in 64 bits", "[overflow]"}},

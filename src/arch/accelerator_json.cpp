@@ -8,161 +8,25 @@
 #include <optional>
 #include <sstream>
 
-#include "arch/issues.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 
 namespace tenet::arch {
 namespace {
 
 using nlohmann::json;
-using detail::Issues;
-
-std::string escape_key(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+using ObjectReader = io::JsonFields;
 
 std::string child(const std::string& ptr, const std::string& key) {
-  return ptr + "/" + escape_key(key);
+  return io::pointer_join(ptr, key);
 }
 
-const char* type_name(const json& v) {
-  if (v.is_object()) return "an object";
-  if (v.is_array()) return "an array";
-  if (v.is_string()) return "a string";
-  if (v.is_boolean()) return "a boolean";
-  if (v.is_null()) return "null";
-  if (v.is_number_integer()) return "an integer";
-  return "a number";
+void type_error(const ObjectReader& r, const std::string& key, const std::string& expected,
+                const json& got) {
+  r.problems().add(error_code::kType, r.pointer_of(key),
+                   "expected " + expected + ", got " + io::json_type_name(got) + " " +
+                       (got.is_object() || got.is_array() ? std::string() : got.dump()));
 }
-
-// Walks one JSON object: reports unknown keys, missing and mistyped members.
-class ObjectReader {
- public:
-  ObjectReader(const json& obj, std::string ptr, Issues& issues)
-      : obj_(obj), ptr_(std::move(ptr)), issues_(issues) {}
-
-  bool ok() const { return obj_.is_object(); }
-  const std::string& ptr() const { return ptr_; }
-
-  // Every key must be listed; "comment" is allowed everywhere.
-  void allow_only(std::initializer_list<const char*> keys) {
-    if (!ok()) return;
-    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
-      if (it.key() == "comment") continue;
-      bool known = false;
-      std::string list;
-      for (const char* k : keys) {
-        known = known || it.key() == k;
-        list += (list.empty() ? "" : ", ") + std::string(k);
-      }
-      if (!known)
-        issues_.add(error_code::kUnknownField, child(ptr_, it.key()),
-                    "unknown field \"" + it.key() + "\", expected one of " + list +
-                        " (or \"comment\")");
-    }
-  }
-
-  const json* find(const char* key, bool required, const char* what) const {
-    if (!ok()) return nullptr;
-    auto it = obj_.find(key);
-    if (it == obj_.end()) {
-      if (required)
-        issues_.add(error_code::kMissingField, child(ptr_, key),
-                    std::string("missing field \"") + key + "\" (" + what + ")");
-      return nullptr;
-    }
-    return &*it;
-  }
-
-  std::optional<ObjectReader> object(const char* key, bool required, const char* what) const {
-    const json* v = find(key, required, what);
-    if (!v) return std::nullopt;
-    if (!v->is_object()) {
-      type_error(key, "an object", *v);
-      return std::nullopt;
-    }
-    return ObjectReader(*v, child(ptr_, key), issues_);
-  }
-
-  std::optional<std::string> string(const char* key, bool required, const char* what) const {
-    const json* v = find(key, required, what);
-    if (!v) return std::nullopt;
-    if (!v->is_string()) {
-      type_error(key, "a string", *v);
-      return std::nullopt;
-    }
-    return v->get<std::string>();
-  }
-
-  std::optional<bool> boolean(const char* key, bool required, const char* what) const {
-    const json* v = find(key, required, what);
-    if (!v) return std::nullopt;
-    if (!v->is_boolean()) {
-      type_error(key, "true or false", *v);
-      return std::nullopt;
-    }
-    return v->get<bool>();
-  }
-
-  std::optional<long long> integer(const char* key, bool required, const char* what) const {
-    const json* v = find(key, required, what);
-    if (!v) return std::nullopt;
-    return to_integer(*v, child(ptr_, key), what);
-  }
-
-  std::optional<double> number(const char* key, bool required, const char* what) const {
-    const json* v = find(key, required, what);
-    if (!v) return std::nullopt;
-    if (!v->is_number()) {
-      type_error(key, std::string("a number (") + what + ")", *v);
-      return std::nullopt;
-    }
-    return v->get<double>();
-  }
-
-  std::optional<long long> to_integer(const json& v, const std::string& where,
-                                      const char* what) const {
-    if (v.is_number_unsigned()) {
-      if (v.get<unsigned long long>() > static_cast<unsigned long long>(
-                                            std::numeric_limits<long long>::max())) {
-        issues_.add(error_code::kOverflow, where,
-                    std::string("the ") + what + " does not fit in 64 bits");
-        return std::nullopt;
-      }
-      return static_cast<long long>(v.get<unsigned long long>());
-    }
-    if (v.is_number_integer()) return v.get<long long>();
-    if (v.is_number_float() && std::isfinite(v.get<double>()) &&
-        std::floor(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) >= 9.2e18) {
-      issues_.add(error_code::kOverflow, where,
-                  std::string("the ") + what + " does not fit in 64 bits");
-      return std::nullopt;
-    }
-    issues_.add(error_code::kType, where,
-                std::string("expected an integer (") + what + "), got " + type_name(v) + " " +
-                    v.dump());
-    return std::nullopt;
-  }
-
-  void type_error(const char* key, const std::string& expected, const json& got) const {
-    issues_.add(error_code::kType, child(ptr_, key),
-                "expected " + expected + ", got " + type_name(got) + " " + got.dump());
-  }
-
-  const json& value() const { return obj_; }
-  Issues& issues() const { return issues_; }
-
- private:
-  const json& obj_;
-  std::string ptr_;
-  Issues& issues_;
-};
 
 // A bandwidth member: a number of bytes/cycle > 0, or the string "unlimited".
 std::optional<Bandwidth> read_bandwidth(const ObjectReader& r, const char* key, bool required) {
@@ -170,7 +34,7 @@ std::optional<Bandwidth> read_bandwidth(const ObjectReader& r, const char* key, 
   if (!v) return std::nullopt;
   if (v->is_string() && v->get<std::string>() == "unlimited") return Bandwidth::infinite();
   if (!v->is_number()) {
-    r.type_error(key, "a number of bytes per cycle or \"unlimited\"", *v);
+    type_error(r, key, "a number of bytes per cycle or \"unlimited\"", *v);
     return std::nullopt;
   }
   return Bandwidth::of(v->get<double>());  // range checked by the Accelerator
@@ -179,7 +43,7 @@ std::optional<Bandwidth> read_bandwidth(const ObjectReader& r, const char* key, 
 void read_array(const ObjectReader& root, AcceleratorSpec& spec) {
   auto array = root.object("pe_array", true, "the PE array shape {rows, cols}");
   if (!array) return;
-  array->allow_only({"rows", "cols"});
+  array->allow_only({"comment", "rows", "cols"});
   if (auto v = array->integer("rows", true, "number of PE rows")) spec.rows = *v;
   if (auto v = array->integer("cols", true, "number of PE columns")) spec.cols = *v;
 }
@@ -187,12 +51,12 @@ void read_array(const ObjectReader& root, AcceleratorSpec& spec) {
 void read_interconnect(const ObjectReader& root, AcceleratorSpec& spec) {
   auto ic = root.object("interconnect", true, "the interconnect {kind[, map]}");
   if (!ic) return;
-  ic->allow_only({"kind", "map"});
+  ic->allow_only({"comment", "kind", "map"});
   if (auto kind = ic->string("kind", true, "systolic, mesh, row_broadcast, ...")) {
     try {
       spec.interconnect.kind = parse_interconnect_kind(*kind);
     } catch (const InputError& e) {
-      ic->issues().add(e.code(), e.where(), e.message());
+      ic->problems().add(e, ic->pointer_of("kind"));
     }
   }
   if (auto map = ic->string("map", false, "an isl map")) spec.interconnect.custom_map = *map;
@@ -203,22 +67,21 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
   if (!precisions) return;
   for (auto it = precisions->value().begin(); it != precisions->value().end(); ++it) {
     if (it.key() == "comment") continue;
-    const std::string ptr = child(precisions->ptr(), it.key());
+    const std::string ptr = child(precisions->pointer(), it.key());
     if (!it->is_object()) {
-      precisions->type_error(it.key().c_str(), "an object {macs_per_cycle | cycles_per_mac}",
-                             *it);
+      type_error(*precisions, it.key(), "an object {macs_per_cycle | cycles_per_mac}", *it);
       continue;
     }
-    ObjectReader p(*it, ptr, pe.issues());
-    p.allow_only({"macs_per_cycle", "cycles_per_mac"});
+    ObjectReader p(*it, ptr, pe.problems());
+    p.allow_only({"comment", "macs_per_cycle", "cycles_per_mac"});
     MacRate rate;
     auto macs = p.integer("macs_per_cycle", false, "MACs per cycle");
     auto cycles = p.integer("cycles_per_mac", false, "cycles per MAC");
     if (!macs && !cycles && !p.find("macs_per_cycle", false, "") &&
         !p.find("cycles_per_mac", false, ""))
-      pe.issues().add(error_code::kMissingField, ptr + "/macs_per_cycle",
-                      "precision \"" + it.key() +
-                          "\" has no MAC rate: give macs_per_cycle or cycles_per_mac");
+      pe.problems().add(
+          error_code::kMissingField, ptr + "/macs_per_cycle",
+          "precision \"" + it.key() + "\" has no MAC rate: give macs_per_cycle or cycles_per_mac");
     if (macs) rate.macs_per_cycle = *macs;
     if (cycles) rate.cycles_per_mac = *cycles;
     spec.precisions[it.key()] = rate;
@@ -228,7 +91,7 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
 void read_pe(const ObjectReader& root, AcceleratorSpec& spec) {
   auto pe = root.object("pe", true, "the processing element {register_file_bytes, precisions}");
   if (!pe) return;
-  pe->allow_only({"register_file_bytes", "precisions"});
+  pe->allow_only({"comment", "register_file_bytes", "precisions"});
   if (auto v = pe->integer("register_file_bytes", true, "register file size per PE in bytes"))
     spec.register_file_bytes = *v;
   read_precisions(*pe, spec);
@@ -240,22 +103,22 @@ void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
   for (auto it = parts->value().begin(); it != parts->value().end(); ++it) {
     if (it.key() == "comment") continue;
     if (!it->is_object()) {
-      parts->type_error(it.key().c_str(), "an object {bytes, bandwidth_bytes_per_cycle}", *it);
+      type_error(*parts, it.key(), "an object {bytes, bandwidth_bytes_per_cycle}", *it);
       continue;
     }
-    ObjectReader p(*it, child(parts->ptr(), it.key()), gb.issues());
-    p.allow_only({"bytes", "bandwidth_bytes_per_cycle", "holds"});
+    ObjectReader p(*it, child(parts->pointer(), it.key()), gb.problems());
+    p.allow_only({"comment", "bytes", "bandwidth_bytes_per_cycle", "holds"});
     BufferPartition part;
     if (const json* holds = p.find("holds", true, "operand roles held")) {
       if (!holds->is_array()) {
-        p.type_error("holds", "an array of role names", *holds);
+        type_error(p, "holds", "an array of role names", *holds);
       } else {
         for (size_t i = 0; i < holds->size(); ++i) {
           if ((*holds)[i].is_string())
             part.holds.push_back((*holds)[i].get<std::string>());
           else
-            gb.issues().add(error_code::kType, p.ptr() + "/holds/" + std::to_string(i),
-                            "expected a role name, got " + (*holds)[i].dump());
+            gb.problems().add(error_code::kType, p.pointer() + "/holds/" + std::to_string(i),
+                              "expected a role name, got " + (*holds)[i].dump());
         }
       }
     }
@@ -264,41 +127,44 @@ void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
     out.partitions[it.key()] = part;
   }
   if (out.partitions.empty())
-    gb.issues().add(error_code::kMissingField, parts->ptr(), "expected at least one partition");
+    gb.problems().add(error_code::kMissingField, parts->pointer(),
+                      "expected at least one partition");
 }
 
 void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
   auto gb = root.object("global_buffer", true, "the on-chip SRAM");
   if (!gb) return;
-  gb->allow_only({"bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered"});
+  gb->allow_only(
+      {"comment", "bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered"});
   GlobalBuffer& out = spec.global_buffer;
   const bool partitioned = gb->find("partitions", false, "") != nullptr;
   if (auto v = gb->integer("bytes", !partitioned, "shared capacity in bytes")) out.bytes = *v;
   if (partitioned) {
     if (gb->find("bandwidth_bytes_per_cycle", false, ""))
-      gb->issues().add(error_code::kUsage, gb->ptr() + "/bandwidth_bytes_per_cycle",
-                       "with partitions, give the bandwidth inside each partition");
+      gb->problems().add(error_code::kUsage, gb->pointer() + "/bandwidth_bytes_per_cycle",
+                         "with partitions, give the bandwidth inside each partition");
     read_partitions(*gb, out);
   } else if (auto bw = read_bandwidth(*gb, "bandwidth_bytes_per_cycle", true)) {
     out.bandwidth = *bw;
   }
-  if (auto v = gb->boolean("double_buffered", false, "")) out.double_buffered = *v;
+  if (auto v = gb->boolean("double_buffered", false)) out.double_buffered = *v;
 }
 
 void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<double> clock_mhz) {
   auto dram = root.object("dram", true, "off-chip memory {bandwidth, latency_cycles}");
   if (!dram) return;
-  dram->allow_only({"bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles"});
+  dram->allow_only(
+      {"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
-    dram->issues().add(error_code::kUsage, dram->ptr() + "/bandwidth_gb_per_s",
-                       "give either bandwidth_bytes_per_cycle or bandwidth_gb_per_s, not both");
+    dram->problems().add(error_code::kUsage, dram->pointer() + "/bandwidth_gb_per_s",
+                         "give either bandwidth_bytes_per_cycle or bandwidth_gb_per_s, not both");
   if (per_second) {
     if (auto gbps = dram->number("bandwidth_gb_per_s", true, "GB/s")) {
       if (!(*gbps > 0) || !std::isfinite(*gbps))
-        dram->issues().add(error_code::kRange, dram->ptr() + "/bandwidth_gb_per_s",
-                           fmt::format("expected a bandwidth > 0 GB/s, got {}", *gbps));
+        dram->problems().add(error_code::kRange, dram->pointer() + "/bandwidth_gb_per_s",
+                             fmt::format("expected a bandwidth > 0 GB/s, got {}", *gbps));
       else if (clock_mhz && *clock_mhz > 0)
         spec.dram.bandwidth = Bandwidth::of(*gbps * 1e3 / *clock_mhz);
     }
@@ -312,13 +178,13 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
 void read_access_energy(const ObjectReader& energy, const char* key, AccessEnergy& out) {
   auto level = energy.object(key, false, "");
   if (!level) return;
-  level->allow_only({"read_pj", "write_pj", "access_bits"});
+  level->allow_only({"comment", "read_pj", "write_pj", "access_bits"});
   if (auto v = level->number("read_pj", false, "pJ per access")) out.read_pj = *v;
   if (auto v = level->number("write_pj", false, "pJ per access")) out.write_pj = *v;
   if (auto v = level->integer("access_bits", false, "bits per access")) {
     if (*v > (1 << 20))
-      level->issues().add(error_code::kRange, level->ptr() + "/access_bits",
-                          fmt::format("expected access_bits <= 2^20, got {}", *v));
+      level->problems().add(error_code::kRange, level->pointer() + "/access_bits",
+                            fmt::format("expected access_bits <= 2^20, got {}", *v));
     else
       out.access_bits = static_cast<int>(*v);
   }
@@ -327,12 +193,12 @@ void read_access_energy(const ObjectReader& energy, const char* key, AccessEnerg
 void read_energy(const ObjectReader& root, AcceleratorSpec& spec) {
   auto energy = root.object("energy", false, "");
   if (!energy) return;
-  energy->allow_only({"mac_pj", "register_file", "sram", "dram"});
+  energy->allow_only({"comment", "mac_pj", "register_file", "sram", "dram"});
   if (auto macs = energy->object("mac_pj", false, "")) {
     for (auto it = macs->value().begin(); it != macs->value().end(); ++it) {
       if (it.key() == "comment") continue;
       if (!it->is_number()) {
-        macs->type_error(it.key().c_str(), "a number of pJ per MAC", *it);
+        type_error(*macs, it.key(), "a number of pJ per MAC", *it);
         continue;
       }
       spec.energy.mac_pj[it.key()] = it->get<double>();
@@ -355,13 +221,14 @@ json access_energy_json(const AccessEnergy& e) {
 }  // namespace
 
 Accelerator parse_accelerator(const json& root_json, const std::string& file) {
-  Issues issues;
+  io::JsonProblems issues(file);
   if (!root_json.is_object())
-    throw InputError(error_code::kType, file, "", "expected an architecture object, got " +
-                                                      std::string(type_name(root_json)));
+    throw InputError(
+        error_code::kType, file, "",
+        "expected an architecture object, got " + std::string(io::json_type_name(root_json)));
   ObjectReader root(root_json, "", issues);
-  root.allow_only({"$schema", "name", "source", "pe_array", "interconnect", "clock_mhz", "pe",
-                   "global_buffer", "dram", "energy"});
+  root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
+                   "pe", "global_buffer", "dram", "energy"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -374,7 +241,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   read_global_buffer(root, spec);
   read_dram(root, spec, clock);
   read_energy(root, spec);
-  issues.raise_if_any(file);
+  issues.throw_if_any();
   try {
     return Accelerator(with_energy_defaults(std::move(spec)));
   } catch (const InputError& e) {
@@ -383,21 +250,11 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
 }
 
 Accelerator parse_accelerator_text(const std::string& text, const std::string& file) {
-  json parsed;
-  try {
-    parsed = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(error_code::kParse, file, "", std::string("invalid JSON: ") + e.what());
-  }
-  return parse_accelerator(parsed, file);
+  return parse_accelerator(io::parse_json(text, file), file);
 }
 
 Accelerator load_accelerator(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the architecture file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_accelerator_text(text.str(), path);
+  return parse_accelerator(io::read_json_file(path), path);
 }
 
 json to_json(const Accelerator& acc) {

@@ -1,20 +1,14 @@
 #include "arch/issues.hpp"
 
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 
 namespace tenet::arch::detail {
 
 void Issues::raise_if_any(const std::string& file) const {
-  if (list_.empty()) return;
-  const Issue& first = list_.front();
-  std::string message = first.message;
-  if (list_.size() > 1) {
-    message += " (and " + std::to_string(list_.size() - 1) + " more:";
-    for (size_t i = 1; i < list_.size(); ++i)
-      message += (i > 1 ? "; " : " ") + list_[i].where + ": " + list_[i].message;
-    message += ")";
-  }
-  throw InputError(first.code, file, first.where, message);
+  io::JsonProblems problems(file);  // one report format for every input problem
+  for (const Issue& i : list_) problems.add(i.code, i.where, i.message);
+  problems.throw_if_any();
 }
 
 }  // namespace tenet::arch::detail

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "cli/option_rules.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
@@ -194,11 +195,12 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
   const char* group = "Hardware, timing and quantization (with --gemm)";
   for (const TextOption& t : text_options)
     app.add_option(t.name, o.*t.value, t.description)->group(group)->needs(gemm);
-  app.add_option("--dequant-rate", o.dequant_rate,
-                 "dequant unit throughput, elements/cycle (default: the scheme's, else one per "
-                 "array column; is: per row)")
-      ->group(group)
-      ->needs(gemm);
+  with_rule(app.add_option("--dequant-rate", o.dequant_rate,
+                           "dequant unit throughput, elements/cycle (default: the scheme's, else "
+                           "one per array column; is: per row)")
+                ->group(group)
+                ->needs(gemm),
+            OptionRule::kNonNegative);
   app.add_flag("--edge-transfers", o.edge_transfers, kEdgeTransfersHelp)->group(group)->needs(gemm);
 }
 

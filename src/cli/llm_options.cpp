@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "cli/command.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
@@ -35,12 +36,14 @@ void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& g
   in(sub.add_option("--tiling-objective", s.tiling_objective,
                     "With --tile auto: what each matmul's tiling minimises: latency (default), "
                     "energy, dram_bytes or edp"));
-  in(sub.add_option("--dequant-rate", s.dequant_rate,
-                    "Dequant unit throughput, elements/cycle (default: the scheme's, else one per "
-                    "array column; is: per row)"));
-  in(sub.add_option("--dequant-ops-rate", s.dequant_ops_rate,
-                    "Dequant unit throughput, ALU ops/cycle (instead of --dequant-rate)"))
-      ->excludes("--dequant-rate");
+  with_rule(in(sub.add_option("--dequant-rate", s.dequant_rate,
+                              "Dequant unit throughput, elements/cycle (default: the scheme's, "
+                              "else one per array column; is: per row)")),
+            OptionRule::kNonNegative);
+  with_rule(in(sub.add_option("--dequant-ops-rate", s.dequant_ops_rate,
+                              "Dequant unit throughput, ALU ops/cycle (instead of --dequant-rate)"))
+                ->excludes("--dequant-rate"),
+            OptionRule::kNonNegative);
   in(sub.add_flag("--edge-transfers", s.edge_transfers, kEdgeTransfersHelp));
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/model_config.hpp"
@@ -85,10 +86,13 @@ void setup_model(CLI::App& sub) {
       ->required();
   sub.add_option("--phase", o->phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
-  sub.add_option("--batch", o->batch, "Sequences processed together (default 1)");
-  sub.add_option("--prompt", o->prompt, "Prompt tokens per sequence (prefill)");
-  sub.add_option("--context", o->context,
-                 "Tokens in the KV cache attended by the new token (decode)");
+  with_rule(sub.add_option("--batch", o->batch, "Sequences processed together (default 1)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--prompt", o->prompt, "Prompt tokens per sequence (prefill)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--context", o->context,
+                           "Tokens in the KV cache attended by the new token (decode)"),
+            OptionRule::kPositive);
   sub.add_option("--qkv", o->qkv, "fused (default) or separate Q, K, V projections")
       ->check(CLI::IsMember({"fused", "separate"}));
   sub.add_option("--gate-up", o->gate_up, "fused (default) or separate gate and up projections")

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/shape_text.hpp"
@@ -85,9 +86,12 @@ void setup(CLI::App& sub) {
   sub.add_option("--model", o->model, "Hugging Face config.json");
   sub.add_option("--phase", o->phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
-  sub.add_option("--batch", o->batch, "Sequences (model) or GEMM batch (default 1)");
-  sub.add_option("--prompt", o->prompt, "Prompt tokens (prefill)");
-  sub.add_option("--context", o->context, "KV-cache tokens (decode)");
+  with_rule(sub.add_option("--batch", o->batch, "Sequences (model) or GEMM batch (default 1)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--prompt", o->prompt, "Prompt tokens (prefill)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--context", o->context, "KV-cache tokens (decode)"),
+            OptionRule::kPositive);
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
   sub.add_option("--objective", o->objective, "latency (default), energy, dram_bytes or edp")
@@ -97,7 +101,9 @@ void setup(CLI::App& sub) {
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")
       ->check(CLI::IsMember({"exact", "winner"}));
-  sub.add_option("--dequant-rate", o->dequant_rate, "Dequant unit elements/cycle (0 = default)");
+  with_rule(sub.add_option("--dequant-rate", o->dequant_rate,
+                           "Dequant unit elements/cycle (0 = default)"),
+            OptionRule::kNonNegative);
   sub.add_option("--format", o->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub.callback([o] { run(*o); });

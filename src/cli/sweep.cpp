@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/sweep/progress_text.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
@@ -94,7 +95,9 @@ void setup(CLI::App& sub) {
       ->check(CLI::Range(1u, 1024u));
   sub.add_flag("--resume", o->resume,
                "Keep the rows already in --out and evaluate only the missing points");
-  sub.add_option("--shard", o->shard, "Evaluate shard i of n: points with index % n == i-1");
+  with_rule(
+      sub.add_option("--shard", o->shard, "Evaluate shard i of n: points with index % n == i-1"),
+      OptionRule::kNonEmpty);
   sub.add_option("--limit", o->limit, "Stop after writing this many rows");
   sub.add_flag("--no-memo", o->no_memo, "Evaluate every layer afresh (no reuse of work)");
   sub.add_option("--progress", o->progress, "auto (bar on a terminal), bar, lines or none")

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
+#include "detail/checked_int.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw::detail {
 namespace {
 
 [[noreturn]] void overflow() {
-  throw InputError(error_code::kOverflow, "", "",
-                   "a count of the hardware model does not fit in 64 bits");
+  throw InputError(error_code::kOverflow, "", "", "a count does not fit in 64 bits");
 }
 
 long long narrow(__int128 v) {
@@ -20,14 +20,14 @@ long long narrow(__int128 v) {
 }  // namespace
 
 long long add(long long a, long long b) {
-  long long r;
-  if (__builtin_add_overflow(a, b, &r)) overflow();
+  std::int64_t r;
+  if (!::tenet::detail::add_fits(a, b, r)) overflow();
   return r;
 }
 
 long long mul(long long a, long long b) {
-  long long r;
-  if (__builtin_mul_overflow(a, b, &r)) overflow();
+  std::int64_t r;
+  if (!::tenet::detail::mul_fits(a, b, r)) overflow();
   return r;
 }
 

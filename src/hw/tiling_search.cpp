@@ -8,7 +8,9 @@
 #include <set>
 #include <tuple>
 
+#include "detail/checked_int.hpp"
 #include "hw/model.hpp"
+#include "hw/overflow_context.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw {
@@ -23,8 +25,13 @@ constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
 std::vector<long long> extents_for(long long size, long long unit) {
   unit = std::min(unit, size);
   std::set<long long> out{size};
-  for (long long t = unit; t < size; t *= 2) out.insert(t);
-  for (long long p = 1; p < size; p *= 2)
+  // Doubling stops at the size: t·2 may not fit 64 bits for sizes near 2^63.
+  auto doubled = [size](long long t) {
+    std::int64_t next = 0;
+    return ::tenet::detail::mul_fits(t, 2, next) && next < size ? next : size;
+  };
+  for (long long t = unit; t < size; t = doubled(t)) out.insert(t);
+  for (long long p = 1; p < size; p = doubled(p))
     if (p > unit) out.insert(p);
   for (long long parts = 2; parts <= 4; ++parts) {
     const long long even = detail::ceil_div(detail::ceil_div(size, parts), unit) * unit;
@@ -317,20 +324,28 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const Options& options,
                      const TilingSearchOptions& search) {
   validate(problem);
-  const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
-  Search s(acc, problem, dataflow, options, search.objective);
-  switch (search.objective) {
-    case TilingObjective::kLatency: s.by_latency(groups); break;
-    case TilingObjective::kDramBytes: s.by_dram(groups); break;
-    case TilingObjective::kEnergy:
-    case TilingObjective::kEdp: s.by_energy(groups); break;
-  }
-  if (search.stats) {
-    long long candidates = 0;
-    for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
-    *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
-  }
-  return mapping::resolve_tiling(s.best(), problem.shape);
+  return detail::naming_gemm_on_overflow(problem, [&] {
+    const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
+    Search s(acc, problem, dataflow, options, search.objective);
+    switch (search.objective) {
+      case TilingObjective::kLatency:
+        s.by_latency(groups);
+        break;
+      case TilingObjective::kDramBytes:
+        s.by_dram(groups);
+        break;
+      case TilingObjective::kEnergy:
+      case TilingObjective::kEdp:
+        s.by_energy(groups);
+        break;
+    }
+    if (search.stats) {
+      long long candidates = 0;
+      for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
+      *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
+    }
+    return mapping::resolve_tiling(s.best(), problem.shape);
+  });
 }
 
 }  // namespace tenet::hw

@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "io/isl_text.hpp"
-#include "io/json_errors.hpp"
 #include "io/text_file.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/poly/parse.hpp"
 
 namespace tenet::input {
@@ -16,17 +16,8 @@ namespace detail = io::detail;
 namespace {
 
 using json = nlohmann::json;
-using Keys = std::initializer_list<const char*>;
 
-const char* type_name(const json& j) {
-  if (j.is_number_integer()) return "an integer";
-  if (j.is_number()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_array()) return "an array";
-  if (j.is_object()) return "an object";
-  return "null";
-}
+constexpr long long kMaxInt = std::numeric_limits<long long>::max();
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -34,206 +25,108 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-// Reads typed fields out of JSON objects, collecting every error with its JSON pointer.
-class Validator {
- public:
-  explicit Validator(std::string file) : file_(std::move(file)) {}
+// A string member that must be one of `choices` (unknown-name otherwise).
+std::optional<std::string> choice(const JsonFields& f, const char* key, bool required,
+                                  const std::vector<std::string>& choices) {
+  auto s = f.string(key, required, "one of " + join(choices));
+  if (!s) return std::nullopt;
+  for (const auto& c : choices)
+    if (*s == c) return s;
+  f.problems().add(error_code::kUnknownName, f.pointer_of(key),
+                   "unknown value \"" + *s + "\", expected one of " + join(choices));
+  return std::nullopt;
+}
 
-  void error(const char* code, const std::string& pointer, const std::string& message) {
-    errors_.add(InputError(code, file_, pointer, message));
-  }
-  const detail::ErrorList& errors() const { return errors_; }
-
-  // True if `j` is an object whose keys are all in `allowed` (unknown keys are reported).
-  bool object(const json& j, const std::string& ptr, Keys allowed) {
-    if (!j.is_object()) {
-      error(error_code::kType, ptr.empty() ? "/" : ptr,
-            std::string("expected an object, got ") + type_name(j));
-      return false;
-    }
-    for (const auto& item : j.items()) {
-      bool known = false;
-      for (const char* k : allowed) known = known || item.key() == k;
-      if (!known) {
-        std::vector<std::string> names(allowed.begin(), allowed.end());
-        error(error_code::kUnknownField, ptr + "/" + detail::escape_pointer_token(item.key()),
-              "unknown key \"" + item.key() + "\", expected one of " + join(names));
-      }
-    }
-    return true;
-  }
-
-  // The member `key`, or nullptr (reported as missing when required).
-  const json* member(const json& obj, const std::string& ptr, const char* key, bool required) {
-    auto it = obj.find(key);
-    if (it != obj.end()) return &*it;
-    if (required)
-      error(error_code::kMissingField, ptr + "/" + key,
-            std::string("missing required key \"") + key + "\"");
-    return nullptr;
-  }
-
-  std::optional<std::string> string(const json& obj, const std::string& ptr, const char* key,
-                                    bool required, const std::string& what) {
-    const json* j = member(obj, ptr, key, required);
-    if (!j) return std::nullopt;
-    if (!j->is_string()) {
-      error(error_code::kType, ptr + "/" + key,
-            "expected " + what + " (a string), got " + type_name(*j));
-      return std::nullopt;
-    }
-    return j->get<std::string>();
-  }
-
-  std::optional<std::string> choice(const json& obj, const std::string& ptr, const char* key,
-                                    bool required, const std::vector<std::string>& choices) {
-    auto s = string(obj, ptr, key, required, "one of " + join(choices));
-    if (!s) return std::nullopt;
-    for (const auto& c : choices)
-      if (*s == c) return s;
-    error(error_code::kUnknownName, ptr + "/" + key,
-          "unknown value \"" + *s + "\", expected one of " + join(choices));
-    return std::nullopt;
-  }
-
-  std::optional<long long> integer(const json& obj, const std::string& ptr, const char* key,
-                                   bool required, long long min, long long max,
-                                   const std::string& what) {
-    const json* j = member(obj, ptr, key, required);
-    if (!j) return std::nullopt;
-    const std::string where = ptr + "/" + key;
-    if (j->is_number_unsigned() &&
-        j->get<unsigned long long>() >
-            static_cast<unsigned long long>(std::numeric_limits<long long>::max())) {
-      error(error_code::kOverflow, where,
-            "expected " + what + ", got " + j->dump() + ", which does not fit 64-bit signed");
-      return std::nullopt;
-    }
-    if (!j->is_number_integer()) {
-      error(error_code::kType, where, "expected " + what + " (an integer), got " + type_name(*j));
-      return std::nullopt;
-    }
-    const long long v = j->get<long long>();
-    if (v < min || v > max) {
-      error(error_code::kRange, where,
-            "expected " + what + " in [" + std::to_string(min) + ", " + std::to_string(max) +
-                "], got " + std::to_string(v));
-      return std::nullopt;
-    }
-    return v;
-  }
-
-  std::optional<bool> boolean(const json& obj, const std::string& ptr, const char* key) {
-    const json* j = member(obj, ptr, key, false);
-    if (!j) return std::nullopt;
-    if (!j->is_boolean()) {
-      error(error_code::kType, ptr + "/" + key,
-            std::string("expected true or false, got ") + type_name(*j));
-      return std::nullopt;
-    }
-    return j->get<bool>();
-  }
-
- private:
-  std::string file_;
-  detail::ErrorList errors_;
-};
-
-constexpr long long kMaxInt = std::numeric_limits<long long>::max();
-
-AccessSpec parse_access(Validator& v, const json& j, const std::string& ptr) {
+AccessSpec parse_access(const JsonFields& f) {
   AccessSpec a;
-  if (!v.object(j, ptr, {"tensor", "kind", "relation", "bits", "role", "description"})) return a;
-  a.tensor = v.string(j, ptr, "tensor", true, "the tensor name").value_or("");
-  a.kind = v.choice(j, ptr, "kind", true, {"read", "write"}).value_or("read");
-  a.relation =
-      v.string(j, ptr, "relation", true, "an isl map { S[...] -> Tensor[...] }").value_or("");
-  a.bits =
-      static_cast<int>(v.integer(j, ptr, "bits", false, 1, 64, "bits per element").value_or(16));
-  a.role =
-      v.choice(j, ptr, "role", false, {"activation", "weight", "output", "scale", "zero", "other"})
-          .value_or("other");
+  f.allow_only({"tensor", "kind", "relation", "bits", "role", "description"});
+  a.tensor = f.string("tensor", true, "the tensor name").value_or("");
+  a.kind = choice(f, "kind", true, {"read", "write"}).value_or("read");
+  a.relation = f.string("relation", true, "an isl map { S[...] -> Tensor[...] }").value_or("");
+  a.bits = static_cast<int>(f.integer("bits", false, "bits per element", {1, 64}).value_or(16));
+  a.role = choice(f, "role", false, {"activation", "weight", "output", "scale", "zero", "other"})
+               .value_or("other");
   return a;
 }
 
-WorkloadSpec parse_workload(Validator& v, const json& j, const std::string& ptr) {
+WorkloadSpec parse_workload(const JsonFields& f) {
   WorkloadSpec w;
-  if (!v.object(j, ptr, {"name", "description", "domain", "macs_per_instance", "accesses"}))
-    return w;
-  w.name = v.string(j, ptr, "name", false, "a name").value_or("");
-  w.domain = v.string(j, ptr, "domain", true, "an isl set { S[...] : ... }").value_or("");
+  f.allow_only({"name", "description", "domain", "macs_per_instance", "accesses"});
+  w.name = f.string("name", false, "a name").value_or("");
+  f.string("description", false, "a description");
+  w.domain = f.string("domain", true, "an isl set { S[...] : ... }").value_or("");
   w.macs_per_instance =
-      v.integer(j, ptr, "macs_per_instance", false, 1, kMaxInt, "MACs per instance").value_or(1);
-  const json* accesses = v.member(j, ptr, "accesses", true);
+      f.integer("macs_per_instance", false, "MACs per instance", {1, kMaxInt}).value_or(1);
+  const json* accesses = f.array("accesses", true, "a non-empty array of accesses");
   if (!accesses) return w;
-  if (!accesses->is_array() || accesses->empty()) {
-    v.error(error_code::kType, ptr + "/accesses",
-            std::string("expected a non-empty array of accesses, got ") +
-                (accesses->is_array() ? "an empty array" : type_name(*accesses)));
-    return w;
+  if (accesses->empty())
+    f.problems().add(error_code::kType, f.pointer_of("accesses"),
+                     "expected a non-empty array of accesses, got an empty array");
+  for (std::size_t i = 0; i < accesses->size(); ++i) {
+    const std::string ptr = pointer_join(f.pointer_of("accesses"), i);
+    w.accesses.push_back(parse_access(JsonFields((*accesses)[i], ptr, f.problems())));
   }
-  for (std::size_t i = 0; i < accesses->size(); ++i)
-    w.accesses.push_back(parse_access(v, (*accesses)[i], ptr + "/accesses/" + std::to_string(i)));
   return w;
 }
 
-ArchitectureSpec parse_architecture(Validator& v, const json& j, const std::string& ptr) {
+ArchitectureSpec parse_architecture(const JsonFields& f) {
   ArchitectureSpec a;
-  if (!v.object(j, ptr,
-                {"name", "description", "pe_domain", "interconnect", "interconnect_direction",
-                 "bandwidth_bits_per_cycle", "avg_latency_cycles", "l1_size", "l2_size"}))
-    return a;
-  a.name = v.string(j, ptr, "name", false, "a name").value_or("");
-  a.pe_domain = v.string(j, ptr, "pe_domain", true, "an isl set { PE[...] : ... }").value_or("");
+  f.allow_only({"name", "description", "pe_domain", "interconnect", "interconnect_direction",
+                "bandwidth_bits_per_cycle", "avg_latency_cycles", "l1_size", "l2_size"});
+  a.name = f.string("name", false, "a name").value_or("");
+  f.string("description", false, "a description");
+  a.pe_domain = f.string("pe_domain", true, "an isl set { PE[...] : ... }").value_or("");
   a.interconnect =
-      v.string(j, ptr, "interconnect", false, "an isl map { PE[...] -> PE[...] }").value_or("{ }");
+      f.string("interconnect", false, "an isl map { PE[...] -> PE[...] }").value_or("{ }");
   a.interconnect_direction =
-      v.choice(j, ptr, "interconnect_direction", false, {"source-to-destination", "tenet"})
+      choice(f, "interconnect_direction", false, {"source-to-destination", "tenet"})
           .value_or("source-to-destination");
   a.bandwidth_bits_per_cycle =
-      v.integer(j, ptr, "bandwidth_bits_per_cycle", true, 1, kMaxInt, "a bandwidth in bits/cycle")
+      f.integer("bandwidth_bits_per_cycle", true, "a bandwidth in bits/cycle", {1, kMaxInt})
           .value_or(1);
   a.avg_latency_cycles =
-      v.integer(j, ptr, "avg_latency_cycles", true, 1, kMaxInt, "an average latency in cycles")
+      f.integer("avg_latency_cycles", true, "an average latency in cycles", {1, kMaxInt})
           .value_or(1);
-  a.l1_size = v.integer(j, ptr, "l1_size", false, 0, kMaxInt, "an L1 size").value_or(0);
-  a.l2_size = v.integer(j, ptr, "l2_size", false, 0, kMaxInt, "an L2 size").value_or(0);
+  a.l1_size = f.integer("l1_size", false, "an L1 size", {0, kMaxInt}).value_or(0);
+  a.l2_size = f.integer("l2_size", false, "an L2 size", {0, kMaxInt}).value_or(0);
   return a;
 }
 
-MappingSpec parse_mapping(Validator& v, const json& j, const std::string& ptr) {
+MappingSpec parse_mapping(const JsonFields& f) {
   MappingSpec m;
-  if (!v.object(j, ptr, {"name", "description", "space", "time"})) return m;
-  m.name = v.string(j, ptr, "name", false, "a name").value_or("");
-  m.space = v.string(j, ptr, "space", true, "an isl map { S[...] -> PE[...] }").value_or("");
-  m.time = v.string(j, ptr, "time", true, "an isl map { S[...] -> T[...] }").value_or("");
+  f.allow_only({"name", "description", "space", "time"});
+  m.name = f.string("name", false, "a name").value_or("");
+  f.string("description", false, "a description");
+  m.space = f.string("space", true, "an isl map { S[...] -> PE[...] }").value_or("");
+  m.time = f.string("time", true, "an isl map { S[...] -> T[...] }").value_or("");
   return m;
 }
 
-AnalysisSpec parse_analysis(Validator& v, const json& j, const std::string& ptr) {
+AnalysisSpec parse_analysis(const JsonFields& f) {
   AnalysisSpec a;
-  if (!v.object(j, ptr, {"neighbourhood", "compute_delay", "description"})) return a;
-  a.compute_delay = v.choice(j, ptr, "compute_delay", false, {"active", "avg"});
-  const json* n = v.member(j, ptr, "neighbourhood", false);
-  const std::string nptr = ptr + "/neighbourhood";
-  if (!n || !v.object(*n, nptr, {"hops", "same_time", "prev_time"})) return a;
+  f.allow_only({"neighbourhood", "compute_delay", "description"});
+  f.string("description", false, "a description");
+  a.compute_delay = choice(f, "compute_delay", false, {"active", "avg"});
+  const auto n = f.object("neighbourhood", false);
+  if (!n) return a;
+  n->allow_only({"hops", "same_time", "prev_time"});
   analysis::Neighbourhood hood;
   hood.hops = static_cast<int>(
-      v.integer(*n, nptr, "hops", false, 0, 1 << 20, "a number of hops").value_or(hood.hops));
-  hood.same_time = v.boolean(*n, nptr, "same_time").value_or(hood.same_time);
-  hood.prev_time = v.boolean(*n, nptr, "prev_time").value_or(hood.prev_time);
+      n->integer("hops", false, "a number of hops", {0, 1 << 20}).value_or(hood.hops));
+  hood.same_time = n->boolean("same_time", false).value_or(hood.same_time);
+  hood.prev_time = n->boolean("prev_time", false).value_or(hood.prev_time);
   a.neighbourhood = hood;
   return a;
 }
 
 // Parses a user-written isl string, collecting its syntax error.
 template <typename T, typename Parse>
-std::optional<T> isl_field(detail::ErrorList& errors, Parse parse, const std::string& text,
+std::optional<T> isl_field(JsonProblems& errors, Parse parse, const std::string& text,
                            const std::string& file, const std::string& pointer) {
   try {
     return parse(text, poly::Origin{file, pointer});
   } catch (const InputError& e) {
-    errors.add(e);
+    errors.add(e, pointer);
     return std::nullopt;
   }
 }
@@ -245,7 +138,7 @@ T value_or_throw(std::optional<T>& v) {
 }
 
 workload::Workload build_workload(const WorkloadSpec& spec, const std::string& file) {
-  detail::ErrorList errors;
+  JsonProblems errors(file);
   auto domain = isl_field<isl::set>(errors, poly::parse_set, spec.domain, file, "/workload/domain");
   std::vector<std::optional<isl::union_map>> relations;
   for (std::size_t i = 0; i < spec.accesses.size(); ++i)
@@ -272,7 +165,7 @@ workload::Workload build_workload(const WorkloadSpec& spec, const std::string& f
 }
 
 arch::Architecture build_architecture(const ArchitectureSpec& spec, const std::string& file) {
-  detail::ErrorList errors;
+  JsonProblems errors(file);
   auto pe =
       isl_field<isl::set>(errors, poly::parse_set, spec.pe_domain, file, "/architecture/pe_domain");
   auto links = isl_field<isl::union_map>(errors, poly::parse_union_map, spec.interconnect, file,
@@ -292,7 +185,7 @@ arch::Architecture build_architecture(const ArchitectureSpec& spec, const std::s
 }
 
 mapping::Mapping build_mapping(const MappingSpec& spec, const std::string& file) {
-  detail::ErrorList errors;
+  JsonProblems errors(file);
   auto space = isl_field<isl::map>(errors, poly::parse_map, spec.space, file, "/mapping/space");
   auto time = isl_field<isl::map>(errors, poly::parse_map, spec.time, file, "/mapping/time");
   errors.throw_if_any();
@@ -306,29 +199,24 @@ mapping::Mapping build_mapping(const MappingSpec& spec, const std::string& file)
 }  // namespace
 
 Spec parse_spec(const nlohmann::json& document, const std::string& file) {
-  Validator v(file);
+  JsonProblems problems(file);
   Spec spec;
-  if (v.object(
-          document, "",
-          {"$schema", "name", "description", "workload", "architecture", "mapping", "analysis"})) {
-    spec.name = v.string(document, "", "name", false, "a name").value_or("");
-    v.string(document, "", "description", false, "a description");
-    v.string(document, "", "$schema", false, "a schema URI");
-    if (const json* w = v.member(document, "", "workload", true))
-      spec.workload = parse_workload(v, *w, "/workload");
-    if (const json* a = v.member(document, "", "architecture", true))
-      spec.architecture = parse_architecture(v, *a, "/architecture");
-    if (const json* m = v.member(document, "", "mapping", true))
-      spec.mapping = parse_mapping(v, *m, "/mapping");
-    if (const json* a = v.member(document, "", "analysis", false))
-      spec.analysis = parse_analysis(v, *a, "/analysis");
-  }
-  v.errors().throw_if_any();
+  const JsonFields f(document, "", problems);
+  f.allow_only(
+      {"$schema", "name", "description", "workload", "architecture", "mapping", "analysis"});
+  spec.name = f.string("name", false, "a name").value_or("");
+  f.string("description", false, "a description");
+  f.string("$schema", false, "a schema URI");
+  if (auto w = f.object("workload", true)) spec.workload = parse_workload(*w);
+  if (auto a = f.object("architecture", true)) spec.architecture = parse_architecture(*a);
+  if (auto m = f.object("mapping", true)) spec.mapping = parse_mapping(*m);
+  if (auto a = f.object("analysis", false)) spec.analysis = parse_analysis(*a);
+  problems.throw_if_any();
   return spec;
 }
 
 Spec parse_spec_text(const std::string& text, const std::string& file) {
-  return parse_spec(io::parse_json_strict(text, file), file);
+  return parse_spec(io::parse_json(text, file), file);
 }
 
 Spec read_spec(const std::string& path) {

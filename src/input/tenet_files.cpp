@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "detail/checked_int.hpp"
 #include "io/isl_text.hpp"
 #include "io/text_file.hpp"
 #include "tenet/error.hpp"
@@ -53,7 +54,8 @@ Counts parse_count_line(const Line& line, const std::string& file) {
 
 void check_line_count(const std::vector<Line>& lines, const Counts& c, const std::string& file,
                       const std::string& text) {
-  const long long announced = c.reads + c.writes;
+  const long long announced = tenet::detail::checked_add(
+      c.reads, c.writes, {"the number of map lines R + W", file, line_ref(lines[0].number)});
   const long long present = static_cast<long long>(lines.size()) - 2;
   if (present < announced)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -167,6 +169,7 @@ std::string resolved(const fs::path& base, const std::string& relative) {
 
 workload::Workload parse_tenet_statement(const std::string& text, const std::string& file,
                                          const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.empty())
     throw InputError(
@@ -207,6 +210,7 @@ workload::Workload parse_tenet_statement(const std::string& text, const std::str
 
 arch::Architecture parse_tenet_pe(const std::string& text, const std::string& file,
                                   const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -233,6 +237,7 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
 
 mapping::Mapping parse_tenet_mapping(const std::string& text, const std::string& file,
                                      const std::string& name) {
+  detail::check_utf8(text, file);
   auto lines = detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
@@ -264,7 +269,7 @@ mapping::Mapping read_tenet_mapping(const std::string& path) {
 }
 
 TenetExperiment read_tenet_experiment(const std::string& path, const std::string& data_dir) {
-  const std::string text = detail::read_text_file(path);
+  const std::string text = detail::read_utf8_text_file(path);
   auto tokens = detail::tokens_of(detail::split_lines(text));
   if (tokens.size() != 3)
     throw InputError(error_code::kParse, path,
@@ -279,11 +284,10 @@ TenetExperiment read_tenet_experiment(const std::string& path, const std::string
               resolved(base, relative[2])};
     tried += (tried.empty() ? "" : ", ") + base.string();
   }
-  throw InputError(
-      error_code::kIo, path, "",
-      "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
-          " under one directory; tried " + tried +
-          (data_dir.empty() ? " (give the data directory with --tenet-data-dir)" : ""));
+  throw InputError(error_code::kIo, path, "",
+                   "expected the files " + relative[0] + ", " + relative[1] + ", " + relative[2] +
+                       " under one directory; tried " + tried +
+                       (data_dir.empty() ? " (give the data directory)" : ""));
 }
 
 Problem load_tenet_files(const std::string& statement_path, const std::string& pe_path,

@@ -13,10 +13,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "detail/checked_int.hpp"
 #include "io/flat_json.hpp"
 #include "input/workload_log_detail.hpp"
+#include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/llm/kernel_name.hpp"
 
 namespace tenet::input {
@@ -107,7 +110,7 @@ MatmulShape parse_text_line(std::string_view line, const LineSite& at) {
   MatmulShape s;
   s.name = std::string(kernel);
   for (std::size_t i = 0; i + 3 < e.size; ++i) {
-    if (__builtin_mul_overflow(s.batch, e.values[i], &s.batch)) {
+    if (!tenet::detail::mul_fits(s.batch, e.values[i], s.batch)) {
       at.fail(error_code::kOverflow,
               "the batch (product of the leading extents) does not fit in "
               "64 bits in '" +
@@ -242,30 +245,34 @@ void apply_field(const std::string& key, const json& value, const JsonField& at,
           "unknown field '" + key + "' (expected " + accepted_keys() + ")");
 }
 
-void require_fields(const json& doc, const JsonField& at) {
+// Every problem of the record, each at "line N, /key".
+void check_record(const json& doc, const JsonField& at, Record& r, JsonProblems& problems) {
   for (const char* key : {"kernel", "M", "N", "K"}) {
-    if (!doc.contains(key)) {
-      at.fail(error_code::kMissingField, key, std::string("missing '") + key + "' in the record");
+    if (!doc.contains(key))
+      problems.add(error_code::kMissingField, pointer_join("", key),
+                   std::string("missing '") + key + "' in the record");
+  }
+  for (const auto& [key, value] : doc.items()) {
+    try {
+      apply_field(key, value, at, r);
+    } catch (const InputError& e) {
+      problems.add(e, pointer_join("", key));
     }
   }
+  if (doc.contains("kernel") && doc["kernel"].is_string() && r.shape.name.empty())
+    problems.add(error_code::kRange, "/kernel", "expected a non-empty kernel name");
 }
 
 MatmulShape parse_json_dom(std::string_view line, const std::string& file, std::int64_t number,
                            bool& layout_given) {
   const JsonField at{file, number};
-  json doc;
-  try {
-    doc = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
-    at.fail(error_code::kParse, "", std::string("not a valid JSON record: ") + e.what());
-  }
+  const json doc = parse_json(std::string(line), file, line_where(number));
   if (!doc.is_object())
     at.fail(error_code::kType, "", "expected a JSON object, got " + excerpt(doc.dump()));
-  require_fields(doc, at);
+  JsonProblems problems(file, line_where(number));
   Record r;
-  for (const auto& [key, value] : doc.items()) apply_field(key, value, at, r);
-  if (r.shape.name.empty())
-    at.fail(error_code::kRange, "kernel", "expected a non-empty kernel name");
+  check_record(doc, at, r, problems);
+  problems.throw_if_any();
   layout_given = r.layout.has_value();
   if (r.layout) r.shape.layout = *r.layout;
   return r.shape;
@@ -428,6 +435,7 @@ MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& 
   const bool json =
       format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
   bool layout_given = false;
+  if (!json) detail::check_utf8(text, at.file, at.number);  // JSON strings: the JSON reader
   MatmulShape s = json ? parse_json(text, at, layout_given) : parse_text_line(text, at);
   apply_kernel_traits(s, layout_given, traits.get(s.name), at);
   return s;

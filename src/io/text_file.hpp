@@ -1,7 +1,10 @@
 // Internal helpers of the io readers: whole files, numbered lines, checked integers.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tenet::io::detail {
@@ -13,6 +16,16 @@ struct Line {
 
 // Throws InputError(io) naming the path when the file cannot be read.
 std::string read_text_file(const std::string& path);
+// The same, for a text (not JSON) format: also InputError(parse) at "line N" when the file is
+// not valid UTF-8.
+std::string read_utf8_text_file(const std::string& path);
+
+// The offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong
+// forms, no surrogates, nothing above U+10FFFF), or nothing.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+// Throws InputError(parse, file, "line N") at the first invalid UTF-8 byte of `text`, whose
+// first line is line `first_line`.
+void check_utf8(std::string_view text, const std::string& file, long long first_line = 1);
 
 std::vector<Line> split_lines(const std::string& text);
 std::vector<Line> non_blank_lines(const std::string& text);

@@ -11,6 +11,7 @@
 
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 
 namespace tenet::llm {
 namespace {
@@ -683,18 +684,6 @@ void check_derived_sizes(const std::string& file, const ModelConfig& c) {
   }
 }
 
-// The one place a config file is read and parsed (the reading layer may replace it).
-json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the model config for reading");
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(error_code::kParse, path, "byte " + std::to_string(e.byte),
-                     std::string("not valid JSON: ") + e.what());
-  }
-}
-
 }  // namespace
 
 const char* to_string(MlpKind k) { return k == MlpKind::kPlain ? "plain" : "gated"; }
@@ -732,7 +721,7 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
 }
 
 ModelConfig load_model_config(const std::string& path) {
-  return parse_model_config(read_json_file(path), path);
+  return parse_model_config(io::read_json_file(path), path);
 }
 
 bool operator==(const LayerNames& a, const LayerNames& b) {

@@ -139,12 +139,38 @@ std::vector<mapping::GemmShape> BitblasMatmul::shapes() const {
   return out;
 }
 
+namespace {
+
+// Reads the matmul and its quantization (the first wrong field stops it).
+void read_matmul(const Fields& f, BitblasMatmul& out) {
+  out.m = parse_m(f);
+  out.n = positive(f, f.at("N"), f.where("N"), "N");
+  out.k = positive(f, f.at("K"), f.where("K"), "K");
+  for (const char* key : {"with_bias", "fast_decoding", "propagate_a", "propagate_b"})
+    f.boolean(key, false);  // type-checked, no effect on the cost
+  QuantSpec& spec = out.spec;
+  spec.name = f.optional_string("name").value_or("bitblas");
+  spec.source = f.optional_string("source").value_or("BitBLAS matmul config");
+  spec.activations.dtype = dtype_field(f, "in_dtype");
+  spec.output.dtype = f.has("out_dtype") ? dtype_field(f, "out_dtype") : spec.activations.dtype;
+  spec.accumulator = f.has("accum_dtype") ? dtype_field(f, "accum_dtype") : spec.activations.dtype;
+  spec.weights.dtype = spec.activations.dtype;
+  packing_axis(f);  // validates layout
+  if (f.has("bit"))
+    quantize_weights(f, spec);
+  else
+    reject_quant_only_keys(f);
+}
+
+}  // namespace
+
 bool is_bitblas_config(const json& document) {
   return document.is_object() && document.contains("N") && document.contains("K");
 }
 
 BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
-  const Fields f(document, file, "");
+  io::JsonProblems problems(file);
+  const Fields f(document, problems, "");
   f.allow_only({"M",
                 "N",
                 "K",
@@ -166,24 +192,9 @@ BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
                 "name",
                 "source"});
   BitblasMatmul out;
-  out.m = parse_m(f);
-  out.n = positive(f, f.at("N"), f.where("N"), "N");
-  out.k = positive(f, f.at("K"), f.where("K"), "K");
-  for (const char* key : {"with_bias", "fast_decoding", "propagate_a", "propagate_b"})
-    f.boolean(key, false);  // type-checked, no effect on the cost
-  QuantSpec& spec = out.spec;
-  spec.name = f.optional_string("name").value_or("bitblas");
-  spec.source = f.optional_string("source").value_or("BitBLAS matmul config");
-  spec.activations.dtype = dtype_field(f, "in_dtype");
-  spec.output.dtype = f.has("out_dtype") ? dtype_field(f, "out_dtype") : spec.activations.dtype;
-  spec.accumulator = f.has("accum_dtype") ? dtype_field(f, "accum_dtype") : spec.activations.dtype;
-  spec.weights.dtype = spec.activations.dtype;
-  packing_axis(f);  // validates layout
-  if (f.has("bit"))
-    quantize_weights(f, spec);
-  else
-    reject_quant_only_keys(f);
-  validate(spec, file);
+  f.collect([&] { read_matmul(f, out); });
+  problems.throw_if_any();
+  validate(out.spec, file);
   return out;
 }
 

@@ -13,21 +13,8 @@ const char* type_name(const nlohmann::json& v) { return v.type_name(); }
 
 }  // namespace
 
-std::string pointer_join(const std::string& pointer, const std::string& key) {
-  std::string token;
-  for (char ch : key) {
-    if (ch == '~')
-      token += "~0";
-    else if (ch == '/')
-      token += "~1";
-    else
-      token += ch;
-  }
-  return pointer + "/" + token;
-}
-
-Fields::Fields(const nlohmann::json& value, std::string file, std::string pointer)
-    : value_(value), file_(std::move(file)), pointer_(std::move(pointer)) {
+Fields::Fields(const nlohmann::json& value, io::JsonProblems& problems, std::string pointer)
+    : value_(value), problems_(problems), file_(problems.file()), pointer_(std::move(pointer)) {
   if (!value_.is_object())
     throw InputError(error_code::kType, file_, pointer_,
                      fmt::format("expected an object, got {}", type_name(value_)));
@@ -40,8 +27,8 @@ void Fields::allow_only(std::initializer_list<const char*> known) const {
     if (ok) continue;
     std::string names;
     for (const char* k : known) names += (names.empty() ? "" : ", ") + std::string(k);
-    throw InputError(error_code::kUnknownField, file_, pointer_join(pointer_, item.key()),
-                     fmt::format("unknown field \"{}\", expected one of {}", item.key(), names));
+    problems_.add(error_code::kUnknownField, pointer_join(pointer_, item.key()),
+                  fmt::format("unknown field \"{}\", expected one of {}", item.key(), names));
   }
 }
 
@@ -100,7 +87,7 @@ bool Fields::boolean(const char* key, bool fallback) const {
   return v.get<bool>();
 }
 
-Fields Fields::object(const char* key) const { return Fields(at(key), file_, where(key)); }
+Fields Fields::object(const char* key) const { return Fields(at(key), problems_, where(key)); }
 
 const nlohmann::json& Fields::array(const char* key) const {
   const auto& v = at(key);

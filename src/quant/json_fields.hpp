@@ -8,18 +8,39 @@
 #include <string>
 #include <vector>
 
+#include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
+
 namespace tenet::quant::detail {
 
-// Appends an escaped reference token (RFC 6901) to a JSON pointer.
-std::string pointer_join(const std::string& pointer, const std::string& key);
+using io::pointer_join;
 
+// Runs one field's reading; an InputError it throws is recorded in `problems` (at `pointer`
+// unless it names its own location) and reading goes on with the next field.
+template <typename F>
+void collect(io::JsonProblems& problems, const std::string& pointer, F&& read) {
+  try {
+    read();
+  } catch (const InputError& e) {
+    problems.add(e, pointer);
+  }
+}
+
+// The accessors throw on the first wrong field; readers call them inside collect() so that every
+// field of a document is checked and all problems are reported together.
 class Fields {
  public:
   // Throws InputError(type) if `value` is not an object.
-  Fields(const nlohmann::json& value, std::string file, std::string pointer);
+  Fields(const nlohmann::json& value, io::JsonProblems& problems, std::string pointer);
 
-  // Throws InputError(unknown-field) for the first key not in `known`, listing them.
+  // Records every key not in `known` (unknown-field, listing them).
   void allow_only(std::initializer_list<const char*> known) const;
+  io::JsonProblems& problems() const { return problems_; }
+  // Runs read() inside collect(), at this object's pointer.
+  template <typename F>
+  void collect(F&& read) const {
+    detail::collect(problems_, pointer_, std::forward<F>(read));
+  }
 
   bool has(const char* key) const { return value_.contains(key); }
   const nlohmann::json& at(const char* key) const;  // missing-field if absent
@@ -41,6 +62,7 @@ class Fields {
 
  private:
   const nlohmann::json& value_;
+  io::JsonProblems& problems_;
   std::string file_, pointer_;
 };
 

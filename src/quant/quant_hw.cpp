@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "detail/checked_int.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -115,7 +116,16 @@ void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKi
   }
 }
 
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+long long ceil_div(long long a, long long b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+using ::tenet::detail::narrow_count;
+
+// Bytes of (reads + writes) accesses of `bits` each, exact.
+long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
+  const poly::Integer accesses =
+      poly::Integer(static_cast<long>(reads)) + static_cast<long>(writes);
+  return narrow_count((accesses * bits + 7) / 8, {what});
+}
 
 hw::Bound bound_of(const hw::ResourceCycles& busy, long long dequant) {
   const std::array<long long, 4> t{busy.compute, busy.sram, busy.dram, dequant};
@@ -125,7 +135,7 @@ hw::Bound bound_of(const hw::ResourceCycles& busy, long long dequant) {
 long long ceil_bytes(const mpq_class& bits) {
   mpz_class bytes = bits.get_num() + 8 * bits.get_den() - 1;
   bytes /= 8 * bits.get_den();
-  return poly::to_int64(bytes);
+  return narrow_count(bytes, {"a tensor's DRAM bytes"});
 }
 
 // Storage bits per element of a tensor (packing waste included), exact.
@@ -137,8 +147,8 @@ mpq_class bits_per_element(const TensorStorage& s) {
 
 long long waste_of(long long bytes, const TensorStorage& s) {
   if (s.storage_bits() == 0) return 0;
-  return poly::to_int64(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() /
-                        s.storage_bits());
+  return narrow_count(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() / s.storage_bits(),
+                      {"a tensor's packing waste in bytes"});
 }
 
 struct Evaluation {
@@ -166,17 +176,11 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
     dram_pj =
         t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() / energy.dram.access_bits;
   }
-  x.sram_bytes = poly::to_int64(
-      (poly::Integer(static_cast<long>(t.sram_reads + t.sram_writes)) * t.bits + 7) / 8);
+  x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of " + t.name);
   const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
-  x.register_file_bytes =
-      scale_or_zero
-          ? 0
-          : poly::to_int64(
-                (poly::Integer(static_cast<long>(rf.register_reads + rf.register_writes)) *
-                     rf.bits +
-                 7) /
-                8);
+  x.register_file_bytes = scale_or_zero ? 0
+                                        : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
+                                                   "the register file bytes of " + t.name);
   x.dram_waste_bytes = waste_of(x.dram_bytes, s);
   x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
   q.dram += dram_pj;
@@ -217,6 +221,20 @@ AnalyzerCache& analyzer_cache() {
   poly::thread_context();  // created first, destroyed after the cache (poly/context.hpp)
   thread_local AnalyzerCache cache;
   return cache;
+}
+
+// The largest M, N and K of the parametric GEMM (mapping::make_parametric_gemm_workload).
+constexpr long long kParametricGemmMax = 1000000000;
+
+// The exact quantization counts of one GEMM: through the cached parametric analysis, or, for a
+// size beyond the parametric GEMM's bounds, through an analysis of that GEMM alone.
+QuantCosts quant_costs_of(const QuantSpec& spec, const mapping::GemmShape& shape,
+                          const CostOptions& cost) {
+  if (std::max({shape.m, shape.n, shape.k}) <= kParametricGemmMax)
+    return analyzer_cache()
+        .get(spec, cost.apply, cost.dequant_elements.has_value())
+        .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+  return QuantAnalyzer(mapping::make_gemm_workload(shape), spec, cost).evaluate({}, cost);
 }
 
 }  // namespace
@@ -273,16 +291,16 @@ QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& s
   if (dequantizes(spec, b))
     cost.dequant_elements = poly::Integer(static_cast<long>(
         into_sram ? stored.tensor("B").dram_reads : array_view.tensor("B").sram_array_reads));
-  return analyzer_cache()
-      .get(spec, cost.apply, cost.dequant_elements.has_value())
-      .evaluate({{"M", shape.m}, {"N", shape.n}, {"K", shape.k}}, cost);
+  return quant_costs_of(spec, shape, cost);
 }
 
 long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c) {
   if (c.ops.dequant_elements == 0) return 0;
   if (rate.elements_per_cycle > 0)
-    return ceil_div(poly::to_int64(c.ops.dequant_elements), rate.elements_per_cycle);
-  if (rate.ops_per_cycle > 0) return ceil_div(poly::to_int64(c.ops.dequant), rate.ops_per_cycle);
+    return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}),
+                    rate.elements_per_cycle);
+  if (rate.ops_per_cycle > 0)
+    return ceil_div(narrow_count(c.ops.dequant, {"the dequantization ops"}), rate.ops_per_cycle);
   throw InputError(
       error_code::kMissingField, "", "/dequant/throughput",
       fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
@@ -309,9 +327,11 @@ QuantHwResult make_quant_result(const arch::Accelerator& acc, const QuantSpec& s
   const Evaluation e{spec, b, r.hw, array_view, r.costs, into_sram && dequantizes(spec, b)};
   for (const hw::TensorResult& t : r.hw.tensors) {
     r.traffic.push_back(traffic_of(e, t, acc.spec().energy, r.energy));
-    r.dram_bytes += r.traffic.back().dram_bytes;
-    r.sram_bytes += r.traffic.back().sram_bytes;
-    r.register_file_bytes += r.traffic.back().register_file_bytes;
+    const TensorTraffic& x = r.traffic.back();
+    r.dram_bytes = ::tenet::detail::checked_add(r.dram_bytes, x.dram_bytes, {"the DRAM bytes"});
+    r.sram_bytes = ::tenet::detail::checked_add(r.sram_bytes, x.sram_bytes, {"the SRAM bytes"});
+    r.register_file_bytes = ::tenet::detail::checked_add(
+        r.register_file_bytes, x.register_file_bytes, {"the register file bytes"});
   }
   r.energy.mac = r.hw.energy_pj.mac;
   r.energy.dequant = r.costs.energy.dequant;

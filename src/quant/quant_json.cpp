@@ -17,8 +17,10 @@ namespace tenet::quant {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::collect;
 using detail::Fields;
 using detail::parse_enum;
+using detail::pointer_join;
 using nlohmann::json;
 
 constexpr std::initializer_list<Granularity> kGranularities = {
@@ -30,14 +32,17 @@ constexpr std::initializer_list<DequantPlacement> kPlacements = {
     DequantPlacement::kNone, DequantPlacement::kDramToSram, DequantPlacement::kSramToArray,
     DequantPlacement::kInPe, DequantPlacement::kLut};
 
+// More levels could never be evaluated: each level adds scale (and zero) operands, and a buffer
+// partition holds at most 16 operands (hw model).
+constexpr std::size_t kMaxScaleLevels = 4;
+
 DataType dtype_field(const Fields& f, const char* key) {
   return parse_data_type(f.string(key), f.file(), f.where(key));
 }
 
 void reject_unless(bool applies, const Fields& f, const char* key, const std::string& why) {
   if (!applies && f.has(key))
-    throw InputError(error_code::kRange, f.file(), f.where(key),
-                     fmt::format("\"{}\" {}", key, why));
+    f.problems().add(error_code::kRange, f.where(key), fmt::format("\"{}\" {}", key, why));
 }
 
 void parse_block(const Fields& f, ScaleLevel& level) {
@@ -53,28 +58,37 @@ ScaleLevel parse_level(const Fields& f) {
   f.allow_only({"granularity", "group_size", "block", "dtype", "symmetric", "zero_dtype",
                 "zero_mode", "dynamic", "apply"});
   ScaleLevel level;
-  level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity", f.file(),
-                                 f.where("granularity"));
+  f.collect([&] {
+    level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity", f.file(),
+                                   f.where("granularity"));
+  });
   const bool group = level.granularity == Granularity::kGroup;
   const bool block = level.granularity == Granularity::kBlock;
-  reject_unless(group, f, "group_size", "only applies to granularity group");
-  reject_unless(block, f, "block", "only applies to granularity block");
-  if (group) level.group_size = f.integer("group_size");
-  if (block) parse_block(f, level);
-  level.dtype = dtype_field(f, "dtype");
-  const bool symmetric = f.boolean("symmetric", true);
+  if (f.has("granularity")) {
+    reject_unless(group, f, "group_size", "only applies to granularity group");
+    reject_unless(block, f, "block", "only applies to granularity block");
+  }
+  if (group) f.collect([&] { level.group_size = f.integer("group_size"); });
+  if (block) f.collect([&] { parse_block(f, level); });
+  f.collect([&] { level.dtype = dtype_field(f, "dtype"); });
+  bool symmetric = true;
+  f.collect([&] { symmetric = f.boolean("symmetric", true); });
   reject_unless(!symmetric, f, "zero_dtype", "needs \"symmetric\": false");
   reject_unless(!symmetric, f, "zero_mode", "needs \"symmetric\": false");
-  if (!symmetric) level.zero = dtype_field(f, "zero_dtype");
+  if (!symmetric) f.collect([&] { level.zero = dtype_field(f, "zero_dtype"); });
   if (f.has("zero_mode"))
-    level.zero_mode = parse_enum(f.string("zero_mode"),
-                                 {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized},
-                                 "zero_mode", f.file(), f.where("zero_mode"));
-  level.dynamic = f.boolean("dynamic", false);
+    f.collect([&] {
+      level.zero_mode = parse_enum(f.string("zero_mode"),
+                                   {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized},
+                                   "zero_mode", f.file(), f.where("zero_mode"));
+    });
+  f.collect([&] { level.dynamic = f.boolean("dynamic", false); });
   if (f.has("apply"))
-    level.apply = parse_enum(f.string("apply"),
-                             {ScaleApply::kAuto, ScaleApply::kDequant, ScaleApply::kEpilogue},
-                             "apply", f.file(), f.where("apply"));
+    f.collect([&] {
+      level.apply = parse_enum(f.string("apply"),
+                               {ScaleApply::kAuto, ScaleApply::kDequant, ScaleApply::kEpilogue},
+                               "apply", f.file(), f.where("apply"));
+    });
   return level;
 }
 
@@ -92,34 +106,52 @@ PackAxis default_axis(OperandKind kind) {
 Packing parse_packing(const Fields& f, OperandKind kind, const DataType& dtype) {
   f.allow_only({"storage_bits", "values_per_word", "axis", "group_aligned"});
   Packing p;
-  const long long storage = f.integer("storage_bits");
-  if (storage < 1 || storage > 64)
-    throw InputError(error_code::kRange, f.file(), f.where("storage_bits"),
-                     fmt::format("expected storage_bits in [1, 64], got {}", storage));
-  p.storage_bits = static_cast<int>(storage);
-  const long long per_word = f.optional_integer("values_per_word").value_or(storage / dtype.bits());
-  if (per_word < 0 || per_word > 64)
-    throw InputError(error_code::kRange, f.file(), f.where("values_per_word"),
-                     fmt::format("expected values_per_word in [1, 64], got {}", per_word));
-  p.values_per_word = static_cast<int>(per_word);
-  p.axis = f.has("axis")
-               ? parse_enum(f.string("axis"), kAxes, "packing axis", f.file(), f.where("axis"))
-               : default_axis(kind);
-  p.group_aligned = f.boolean("group_aligned", false);
+  f.collect([&] {
+    const long long storage = f.integer("storage_bits");
+    if (storage < 1 || storage > 64)
+      throw InputError(error_code::kRange, f.file(), f.where("storage_bits"),
+                       fmt::format("expected storage_bits in [1, 64], got {}", storage));
+    p.storage_bits = static_cast<int>(storage);
+  });
+  f.collect([&] {
+    const long long per_word =
+        f.optional_integer("values_per_word").value_or(p.storage_bits / dtype.bits());
+    if (per_word < 0 || per_word > 64)
+      throw InputError(error_code::kRange, f.file(), f.where("values_per_word"),
+                       fmt::format("expected values_per_word in [1, 64], got {}", per_word));
+    p.values_per_word = static_cast<int>(per_word);
+  });
+  p.axis = default_axis(kind);
+  if (f.has("axis"))
+    f.collect([&] {
+      p.axis = parse_enum(f.string("axis"), kAxes, "packing axis", f.file(), f.where("axis"));
+    });
+  f.collect([&] { p.group_aligned = f.boolean("group_aligned", false); });
   return p;
 }
 
 OperandSpec parse_operand(const Fields& f, OperandKind kind) {
   f.allow_only({"dtype", "scales", "packing"});
   OperandSpec op;
-  op.dtype = dtype_field(f, "dtype");
-  if (f.has("scales")) {
-    const json& levels = f.array("scales");
-    for (std::size_t i = 0; i < levels.size(); ++i)
-      op.scales.push_back(
-          parse_level(Fields(levels[i], f.file(), f.where("scales") + "/" + std::to_string(i))));
-  }
-  if (f.has("packing")) op.packing = parse_packing(f.object("packing"), kind, op.dtype);
+  f.collect([&] { op.dtype = dtype_field(f, "dtype"); });
+  if (f.has("scales"))
+    f.collect([&] {
+      const json& levels = f.array("scales");
+      const std::string at = f.where("scales");
+      if (levels.size() > kMaxScaleLevels)
+        throw InputError(error_code::kRange, f.file(), at,
+                         fmt::format("expected at most {} scale levels (schemes use one or two: "
+                                     "a group scale and a super-block scale), got {}",
+                                     kMaxScaleLevels, levels.size()));
+      op.scales.reserve(levels.size());
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        const std::string where = pointer_join(at, i);
+        collect(f.problems(), where,
+                [&] { op.scales.push_back(parse_level(Fields(levels[i], f.problems(), where))); });
+      }
+    });
+  if (f.has("packing"))
+    f.collect([&] { op.packing = parse_packing(f.object("packing"), kind, op.dtype); });
   return op;
 }
 
@@ -139,16 +171,20 @@ void parse_throughput(const Fields& f, DequantSpec& d) {
 DequantSpec parse_dequant(const Fields& f) {
   f.allow_only({"placement", "to", "ops_per_element", "throughput"});
   DequantSpec d;
-  d.placement = parse_enum(f.string("placement"), kPlacements, "dequant placement", f.file(),
-                           f.where("placement"));
-  if (f.has("to")) d.to = dtype_field(f, "to");
-  if (auto ops = f.optional_integer("ops_per_element")) {
-    if (*ops < 0 || *ops > 1000)
-      throw InputError(error_code::kRange, f.file(), f.where("ops_per_element"),
-                       fmt::format("expected ops_per_element in [0, 1000], got {}", *ops));
-    d.ops_per_element = static_cast<int>(*ops);
-  }
-  if (f.has("throughput")) parse_throughput(f.object("throughput"), d);
+  f.collect([&] {
+    d.placement = parse_enum(f.string("placement"), kPlacements, "dequant placement", f.file(),
+                             f.where("placement"));
+  });
+  if (f.has("to")) f.collect([&] { d.to = dtype_field(f, "to"); });
+  f.collect([&] {
+    if (auto ops = f.optional_integer("ops_per_element")) {
+      if (*ops < 0 || *ops > 1000)
+        throw InputError(error_code::kRange, f.file(), f.where("ops_per_element"),
+                         fmt::format("expected ops_per_element in [0, 1000], got {}", *ops));
+      d.ops_per_element = static_cast<int>(*ops);
+    }
+  });
+  if (f.has("throughput")) f.collect([&] { parse_throughput(f.object("throughput"), d); });
   return d;
 }
 
@@ -193,18 +229,23 @@ json dequant_json(const DequantSpec& d) {
 }  // namespace
 
 QuantSpec parse_quant_spec(const json& document, const std::string& file) {
-  const Fields f(document, file, "");
+  io::JsonProblems problems(file);
+  const Fields f(document, problems, "");
   f.allow_only({"$schema", "name", "source", "activations", "weights", "output", "accumulator",
                 "kv_cache", "dequant"});
   QuantSpec spec;
-  spec.name = f.string("name");
-  spec.source = f.optional_string("source").value_or("");
-  spec.activations = parse_operand(f.object("activations"), OperandKind::kActivations);
-  spec.weights = parse_operand(f.object("weights"), OperandKind::kWeights);
-  spec.output = parse_operand(f.object("output"), OperandKind::kOutput);
-  spec.accumulator = dtype_field(f, "accumulator");
-  if (f.has("kv_cache")) spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache);
-  if (f.has("dequant")) spec.dequant = parse_dequant(f.object("dequant"));
+  f.collect([&] { spec.name = f.string("name"); });
+  f.collect([&] { spec.source = f.optional_string("source").value_or(""); });
+  f.collect([&] {
+    spec.activations = parse_operand(f.object("activations"), OperandKind::kActivations);
+  });
+  f.collect([&] { spec.weights = parse_operand(f.object("weights"), OperandKind::kWeights); });
+  f.collect([&] { spec.output = parse_operand(f.object("output"), OperandKind::kOutput); });
+  f.collect([&] { spec.accumulator = dtype_field(f, "accumulator"); });
+  if (f.has("kv_cache"))
+    f.collect([&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache); });
+  if (f.has("dequant")) f.collect([&] { spec.dequant = parse_dequant(f.object("dequant")); });
+  problems.throw_if_any();
   validate(spec, file);
   return spec;
 }
@@ -225,15 +266,7 @@ std::vector<std::string> config_search_path() { return io::config_search_path();
 
 std::vector<std::string> preset_names() { return io::config_names("quant"); }
 
-json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the file for reading");
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(error_code::kParse, path, "", fmt::format("not valid JSON: {}", e.what()));
-  }
-}
+json read_json_file(const std::string& path) { return io::read_json_file(path); }
 
 QuantSpec load_preset(const std::string& name) {
   if (const auto file = io::find_config("quant", name)) return load_quant(*file);

@@ -4,11 +4,10 @@
 #include <limits>
 #include <set>
 
-#include "io/json_errors.hpp"
-#include "io/text_file.hpp"
 #include "tenet/error.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/input/spec.hpp"
+#include "tenet/io/json_reader.hpp"
+#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 
@@ -16,25 +15,24 @@ namespace tenet::sweep {
 namespace {
 
 using json = nlohmann::json;
-using io::detail::ErrorList;
 
 bool operator_eq_bw(const arch::Bandwidth& a, const arch::Bandwidth& b) { return a == b; }
 
 // Reads one document, collecting every error with its JSON pointer.
 class Reader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-  ErrorList& errors() { return errors_; }
+  explicit Reader(std::string file) : file_(file), errors_(std::move(file)) {}
+  io::JsonProblems& errors() { return errors_; }
 
   void error(const char* code, const std::string& where, const std::string& message) {
-    errors_.add(InputError(code, file_, where, message));
+    errors_.add(code, where, message);
   }
 
   static std::string at(const std::string& pointer, const std::string& key) {
-    return pointer + "/" + io::detail::escape_pointer_token(key);
+    return io::pointer_join(pointer, key);
   }
   static std::string at(const std::string& pointer, std::size_t index) {
-    return pointer + "/" + std::to_string(index);
+    return io::pointer_join(pointer, index);
   }
 
   // An object whose keys are all in `known`; false (with an error) otherwise.
@@ -181,7 +179,7 @@ class Reader {
 
  private:
   std::string file_;
-  ErrorList errors_;
+  io::JsonProblems errors_;
 };
 
 template <class T, class F>
@@ -496,8 +494,7 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
 }
 
 SweepSpec load_sweep_spec(const std::string& path) {
-  const std::string text = io::detail::read_text_file(path);
-  return parse_sweep_spec(io::parse_json_strict(text, path), path);
+  return parse_sweep_spec(io::read_json_file(path), path);
 }
 
 }  // namespace tenet::sweep

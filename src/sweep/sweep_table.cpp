@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace tenet::sweep {
@@ -76,12 +77,7 @@ StoredRow csv_row(const std::string& text, const StoredTable& t, std::size_t lin
 
 StoredRow jsonl_row(const std::string& text, StoredTable& t, std::size_t line) {
   const std::string where = "line " + std::to_string(line);
-  ojson row;
-  try {
-    row = ojson::parse(text);
-  } catch (const ojson::parse_error& e) {
-    throw InputError(error_code::kParse, t.file, where, std::string("not JSON: ") + e.what());
-  }
+  const ojson row = io::parse_ordered_json(text, t.file, where);
   if (!row.is_object() || !row.contains("index") || !row["index"].is_number_unsigned() ||
       !row.contains("id") || !row["id"].is_string())
     throw InputError(error_code::kParse, t.file, where,

@@ -71,7 +71,7 @@ TEST_CASE("tenet model errors: bad config, bad lengths, and costs without a cost
   r = run_tenet("model --model " + source("tests/data/llm/not_json.json") +
                 " --prompt 4 --shapes-only");
   CHECK(r.exit_code == 2);
-  CHECK(r.out.find("not valid JSON") != std::string::npos);
+  CHECK(r.out.find("valid JSON") != std::string::npos);
   r = run_tenet(model + " --phase train --prompt 4 --shapes-only");
   CHECK(r.exit_code == 1);  // CLI11 rejects the value
   // No invented numbers: when the cost model cannot be built, the command fails.

@@ -77,7 +77,7 @@ TEST_CASE("bad JSON specs", "[errors][spec]") {
   const Case cases[] = {
       {"malformed.json", error_code::kParse, "line 15, column 3", "expected valid JSON"},
       {"unknown_key.json", error_code::kUnknownField, "/architecture/bandwith_bits_per_cycle",
-       "unknown key"},
+       "unknown field"},
       {"overflow.json", error_code::kOverflow, "/architecture/bandwidth_bits_per_cycle", "64 bits"},
       {"duplicate_key.json", error_code::kDuplicate, "/architecture/avg_latency_cycles", "twice"},
       {"bad_isl.json", error_code::kIslSyntax, "/mapping/time", "expected an isl map"},
@@ -86,7 +86,7 @@ TEST_CASE("bad JSON specs", "[errors][spec]") {
       {"wrong_type.json", error_code::kType, "/workload/accesses/0/bits", "an integer"},
       {"bits_out_of_range.json", error_code::kRange, "/workload/accesses/1/bits", "[1, 64]"},
       {"unknown_role.json", error_code::kUnknownName, "/workload/accesses/1/role", "weight"},
-      {"missing_mapping.json", error_code::kMissingField, "/mapping", "missing required key"},
+      {"missing_mapping.json", error_code::kMissingField, "/mapping", "missing required field"},
       {"tensor_mismatch.json", error_code::kSpace, "/workload/accesses/0/relation",
        "does not match"},
       {"zero_latency.json", error_code::kRange, "/architecture/avg_latency_cycles", "latency"},

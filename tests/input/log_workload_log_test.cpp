@@ -160,7 +160,7 @@ TEST_CASE("malformed lines fail with the file, the line number and what was expe
        "line 3, /epilogue_ops", ">= 0"},
       {R"({"kernel":"NT_matmul","M":1,"N":2,"K":4,"weights_quantized":1})", code::kType,
        "line 3, /weights_quantized", "true or false"},
-      {R"({"kernel":"NT_matmul","M":1,)", code::kParse, "line 3", "not a valid JSON record"},
+      {R"({"kernel":"NT_matmul","M":1,)", code::kParse, "line 3, column 29", "expected valid JSON"},
       {R"({"kernel":"softmax","M":1,"N":2,"K":4})", code::kMissingField, "line 3", "\"layout\""},
   };
   for (const Case& c : cases) {

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "tenet/input/problem.hpp"
-#include "tenet/io/json_strict.hpp"
 
 namespace tenet::input {
 
@@ -63,12 +62,14 @@ struct Spec {
 
 // Validates a JSON document against the spec format. `file` names it in errors.
 Spec parse_spec(const nlohmann::json& document, const std::string& file);
-// Parses JSON text (rejecting duplicate keys and integers that overflow 64 bits) and validates.
+// Parses JSON text with the strict reader (io/json_reader.hpp) and validates.
 Spec parse_spec_text(const std::string& text, const std::string& file);
 Spec read_spec(const std::string& path);
 
 // Builds the value types (parses the isl strings). `file` names the spec in errors.
 Problem build_problem(const Spec& spec, const std::string& file);
 Problem load_spec(const std::string& path);
+
+// (JSON text goes through the one strict reader: tenet/io/json_reader.hpp.)
 
 }  // namespace tenet::input

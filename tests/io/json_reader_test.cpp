@@ -1,0 +1,189 @@
+// The one strict JSON reader, the UTF-8 check of text inputs and the checked size arithmetic.
+#include "tenet/io/json_reader.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "detail/checked_int.hpp"
+#include "input_error_of.hpp"
+#include "io/text_file.hpp"
+
+using namespace tenet;
+using tenet::test::error_of;
+
+namespace {
+
+std::string nested(std::size_t depth, const std::string& inner = "1") {
+  return std::string(depth, '[') + inner + std::string(depth, ']');
+}
+
+// A reference UTF-8 check written from RFC 3629's definition: decode each sequence to its code
+// point, then reject overlong forms, surrogates and code points above U+10FFFF.
+bool well_formed_reference(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const unsigned c = static_cast<unsigned char>(s[i]);
+    int length = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
+    if (length == 0 || i + length > s.size()) return false;
+    std::uint32_t cp = length == 1 ? c : c & (0x7F >> length);
+    for (int k = 1; k < length; ++k) {
+      const unsigned d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    const std::uint32_t min_cp[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min_cp[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("json reader: nesting up to the limit is read, deeper is a range error", "[io][json]") {
+  CHECK(io::parse_json(nested(io::kMaxJsonDepth), "ok.json").is_array());
+  const InputError e = error_of([] { io::parse_json(nested(io::kMaxJsonDepth + 1), "deep.json"); });
+  CHECK(e.code() == error_code::kRange);
+  CHECK(e.file() == "deep.json");
+  CHECK(e.where() == "/0" + [] {
+    std::string p;
+    for (std::size_t i = 1; i < io::kMaxJsonDepth; ++i) p += "/0";
+    return p;
+  }());
+  // 20,000 levels: no recursion anywhere (the case that overflowed the stack).
+  CHECK(error_of([] { io::parse_json(nested(20000), "x.json"); }).code() == error_code::kRange);
+  CHECK(error_of([] { io::parse_ordered_json("{\"a\":" + nested(20000) + "}", "x.json"); })
+            .where()
+            .rfind("/a/0/0", 0) == 0);
+}
+
+TEST_CASE("json reader: every duplicate key is listed with its pointer", "[io][json]") {
+  const InputError e = error_of(
+      [] { io::parse_json(R"({"a": 1, "b": {"c": [0, {"d": 1, "d": 2}]}, "a": 3})", "d.json"); });
+  CHECK(e.code() == error_code::kDuplicate);
+  CHECK(e.where() == "/b/c/1/d");
+  CHECK(e.message().find("and 1 more error(s): /a:") != std::string::npos);
+}
+
+TEST_CASE("json reader: numbers out of range are overflow errors at their pointer", "[io][json]") {
+  struct Case {
+    std::string text, where;
+  };
+  const Case cases[] = {
+      {R"({"x": 1e400})", "/x"},
+      {R"({"x": [1, -1e400]})", "/x/1"},
+      {"{\"x\": " + std::string(4000, '9') + "}", "/x"},
+      {R"({"x": -99999999999999999999})", "/x"},
+      {R"([123456789012345678901234])", "/0"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text.substr(0, 40));
+    const InputError e = error_of([&] { io::parse_json(c.text, "n.json"); });
+    CHECK(e.code() == error_code::kOverflow);
+    CHECK(e.where() == c.where);
+  }
+  // Unsigned 64-bit integers and doubles in range are read (their field says if they fit).
+  const auto ok = io::parse_json(R"({"u": 18446744073709551615, "d": 1e308, "s": 1e-400})", "");
+  CHECK(ok["u"].get<std::uint64_t>() == 18446744073709551615ULL);
+  CHECK(ok["d"].get<double>() == 1e308);
+}
+
+TEST_CASE("json reader: syntax errors and invalid UTF-8 give a position", "[io][json]") {
+  InputError e = error_of([] { io::parse_json("{\n  \"a\": 1,\n  \"b\": ]\n}", "x.json"); });
+  CHECK(e.code() == error_code::kParse);
+  CHECK(e.where() == "line 3, column 8");
+  e = error_of([] { io::parse_json("{\"a\": \"\xff\"}", "u.json"); });
+  CHECK(e.code() == error_code::kParse);
+  CHECK(e.where().rfind("line 1, column", 0) == 0);
+  e = error_of([] { io::parse_json("{\"a\": 1} x", "t.json", "line 7"); });
+  CHECK(e.where().rfind("line 7, column", 0) == 0);
+  e = error_of([] { io::parse_json("{\"a\": 1, \"a\": 2}", "t.json", "line 7"); });
+  CHECK(e.where() == "line 7, /a");
+}
+
+TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {
+  const nlohmann::json doc =
+      io::parse_json(R"({"n": "x", "k": 0, "o": 3, "extra": true, "b": 1})", "f.json");
+  io::JsonProblems problems("f.json");
+  const io::JsonFields f(doc, "", problems);
+  f.allow_only({"n", "k", "o", "b", "missing"});
+  CHECK_FALSE(f.integer("n", true, "a size"));
+  CHECK_FALSE(f.integer("k", true, "a size", {1, 10}));
+  CHECK_FALSE(f.object("o", true));
+  CHECK_FALSE(f.boolean("b", true));
+  CHECK_FALSE(f.string("missing", true));
+  REQUIRE(problems.size() == 6);
+  const char* codes[] = {error_code::kUnknownField, error_code::kType, error_code::kRange,
+                         error_code::kType,         error_code::kType, error_code::kMissingField};
+  const char* wheres[] = {"/extra", "/n", "/k", "/o", "/b", "/missing"};
+  for (std::size_t i = 0; i < 6; ++i) {
+    CHECK(problems.list()[i].code() == codes[i]);
+    CHECK(problems.list()[i].where() == wheres[i]);
+    CHECK(problems.list()[i].file() == "f.json");
+  }
+  const InputError e = error_of([&] { problems.throw_if_any(); });
+  CHECK(e.where() == "/extra");
+  CHECK(e.message().find("and 5 more error(s)") != std::string::npos);
+}
+
+TEST_CASE("utf-8 check agrees with a reference decoder on every 1-3 byte string", "[io][utf8]") {
+  std::string s;
+  long disagreements = 0;
+  for (int n = 1; n <= 3; ++n) {
+    const long total = 1L << (8 * n);
+    s.assign(n, '\0');
+    for (long v = 0; v < total; ++v) {
+      for (int k = 0; k < n; ++k) s[k] = static_cast<char>((v >> (8 * k)) & 0xFF);
+      disagreements += io::detail::first_invalid_utf8(s).has_value() == well_formed_reference(s);
+    }
+  }
+  CHECK(disagreements == 0);
+  std::mt19937 rng(15);
+  for (int i = 0; i < 200000; ++i) {  // 4-byte strings, biased toward lead bytes F0..F4
+    s.assign(4, '\0');
+    s[0] = static_cast<char>(0xF0 + rng() % 16);
+    for (int k = 1; k < 4; ++k) s[k] = static_cast<char>(0x80 + rng() % 64 + (rng() % 8 ? 0 : 64));
+    disagreements += io::detail::first_invalid_utf8(s).has_value() == well_formed_reference(s);
+  }
+  CHECK(disagreements == 0);
+}
+
+TEST_CASE("utf-8 check names the line of the first bad byte", "[io][utf8]") {
+  const InputError e = error_of([] { io::detail::check_utf8("ok\nfine\nbad \xc0\xaf\n", "f.s"); });
+  CHECK(e.code() == error_code::kParse);
+  CHECK(e.where() == "line 3");
+  CHECK(e.message().find("0xC0 at column 5") != std::string::npos);
+  CHECK_NOTHROW(io::detail::check_utf8("caf\xc3\xa9 \xf0\x9f\x98\x80\n", "f.s"));
+}
+
+TEST_CASE("checked size arithmetic agrees with 128-bit arithmetic", "[io][checked]") {
+  std::mt19937_64 rng(3037000500ULL);
+  for (int i = 0; i < 100000; ++i) {
+    const int shift_a = static_cast<int>(rng() % 64), shift_b = static_cast<int>(rng() % 64);
+    const auto a = static_cast<std::int64_t>(rng() >> shift_a) * (rng() % 2 ? 1 : -1);
+    const auto b = static_cast<std::int64_t>(rng() >> shift_b) * (rng() % 2 ? 1 : -1);
+    const __int128 product = static_cast<__int128>(a) * b, sum = static_cast<__int128>(a) + b;
+    const bool product_fits = product >= INT64_MIN && product <= INT64_MAX;
+    const bool sum_fits = sum >= INT64_MIN && sum <= INT64_MAX;
+    if (product_fits)
+      CHECK(tenet::detail::checked_mul(a, b, {"a·b"}) == static_cast<std::int64_t>(product));
+    else
+      CHECK(error_of([&] {
+              tenet::detail::checked_mul(a, b, {"a·b", "f", "/x"});
+            }).where() == "/x");
+    if (sum_fits)
+      CHECK(tenet::detail::checked_add(a, b, {"a+b"}) == static_cast<std::int64_t>(sum));
+    else
+      CHECK(error_of([&] { tenet::detail::checked_add(a, b, {"a+b"}); }).code() ==
+            error_code::kOverflow);
+  }
+  const InputError e =
+      error_of([] { tenet::detail::narrow_count(mpz_class("17592186044416000000"), {"bytes"}); });
+  CHECK(e.message() == "bytes = 17592186044416000000 does not fit in 64 bits");
+}

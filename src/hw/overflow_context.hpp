@@ -5,7 +5,7 @@
 #include <string>
 
 #include "tenet/error.hpp"
-#include "tenet/hw/problem.hpp"
+#include "tenet/hw/gemm_problem.hpp"
 
 namespace tenet::hw::detail {
 

@@ -12,6 +12,8 @@
 
 namespace tenet::input {
 
+using namespace ::tenet::io;  // the reading layer below (json_reader, text files)
+
 namespace detail = io::detail;
 namespace {
 

@@ -23,6 +23,8 @@
 #include "tenet/llm/kernel_name.hpp"
 
 namespace tenet::input {
+
+using namespace ::tenet::io;  // the reading layer below (json_reader, text files)
 namespace {
 
 using llm::MatmulShape;
@@ -435,7 +437,7 @@ MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& 
   const bool json =
       format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
   bool layout_given = false;
-  if (!json) detail::check_utf8(text, at.file, at.number);  // JSON strings: the JSON reader
+  if (!json) io::detail::check_utf8(text, at.file, at.number);  // JSON strings: the JSON reader
   MatmulShape s = json ? parse_json(text, at, layout_given) : parse_text_line(text, at);
   apply_kernel_traits(s, layout_given, traits.get(s.name), at);
   return s;

@@ -10,9 +10,9 @@
 
 #include "errors/error_test_util.hpp"
 #include "tenet/arch/accelerator_json.hpp"
-#include "tenet/io/spec.hpp"
-#include "tenet/io/tenet_files.hpp"
-#include "tenet/io/workload_log.hpp"
+#include "tenet/input/spec.hpp"
+#include "tenet/input/tenet_files.hpp"
+#include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
@@ -42,15 +42,15 @@ void check(const Case& c) {
     CHECK(e.where() == c.where);
 }
 
-void load_log(const std::string& p) { io::read_workload_log_file(p); }
+void load_log(const std::string& p) { input::read_workload_log_file(p); }
 void load_arch(const std::string& p) { arch::load_accelerator(p); }
 void load_quant(const std::string& p) { quant::load_quant(p); }
 void load_sweep(const std::string& p) { sweep::load_sweep_spec(p); }
 void load_model(const std::string& p) { llm::load_model_config(p); }
-void load_spec(const std::string& p) { io::load_spec(p); }
-void load_statement(const std::string& p) { io::read_tenet_statement(p); }
-void load_pe(const std::string& p) { io::read_tenet_pe(p); }
-void load_mapping(const std::string& p) { io::read_tenet_mapping(p); }
+void load_spec(const std::string& p) { input::load_spec(p); }
+void load_statement(const std::string& p) { input::read_tenet_statement(p); }
+void load_pe(const std::string& p) { input::read_tenet_pe(p); }
+void load_mapping(const std::string& p) { input::read_tenet_mapping(p); }
 
 }  // namespace
 

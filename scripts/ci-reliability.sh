@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# CI reliability steps (docs/reliability.md), run by .ci/run after scripts/test.sh:
+#   1. one clang build with AddressSanitizer + UndefinedBehaviorSanitizer (TENET_BUILD_FUZZ=ON,
+#      -O1): the library, the CLI, the tests and the fuzz targets;
+#   2. the test suite on that build, any sanitizer report fatal (halt_on_error);
+#   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 20) seconds, one at a time.
+# Budgets (measured on the 2-core CI machine, docs/reliability.md): build ~N min, tests ~N min,
+# fuzzing 12 x 20 s. Exit 1 on any failure, report or finding.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${TENET_SANITIZE_BUILD_DIR:-build-san}
+jobs=$(nproc 2>/dev/null || echo 2)
+fuzz_seconds=${TENET_CI_FUZZ_SECONDS:-20}
+# Tests left out of the sanitized run: the Slurm test (daemons, no tenet code of its own beyond
+# what the rest covers) and the find_package consumer (a second configure + build).
+exclude=${TENET_SANITIZE_EXCLUDE:-^(slurm_sweep|consumer_find_package)$}
+
+step() { echo "ci-reliability: $1 ($(date +%T))"; }
+start=$SECONDS
+
+step "configure + build with ASan + UBSan (clang, -O1) in $build"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j "$jobs"
+echo "ci-reliability: build took $((SECONDS - start)) s"
+
+step "test suite under the sanitizers"
+t0=$SECONDS
+export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$exclude"
+echo "ci-reliability: sanitized tests took $((SECONDS - t0)) s"
+
+step "fuzzing every target for $fuzz_seconds s"
+t0=$SECONDS
+TENET_FUZZ_REBUILD=0 bash scripts/fuzz.sh all "$fuzz_seconds" "$build"
+echo "ci-reliability: fuzzing took $((SECONDS - t0)) s; all steps $((SECONDS - start)) s"

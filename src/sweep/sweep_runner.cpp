@@ -178,15 +178,12 @@ class OutputLock {
     if (fd_ < 0)
       throw InputError(error_code::kIo, path, "--out",
                        "cannot open the output for writing" + errno_text());
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const bool busy = errno == EWOULDBLOCK;
-      const std::string why = errno_text();
+    // A file system without locks (ENOLCK, EOPNOTSUPP) runs unlocked; only a held lock fails.
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
       ::close(fd_);
-      if (busy)
-        throw InputError(error_code::kIo, path, "--out",
-                         "another process (a sweep with the same --out?) is writing this file; "
-                         "wait for it to finish or write to another file");
-      throw InputError(error_code::kIo, path, "--out", "cannot lock the output" + why);
+      throw InputError(error_code::kIo, path, "--out",
+                       "another process (a sweep with the same --out?) is writing this file; "
+                       "wait for it to finish or write to another file");
     }
   }
   ~OutputLock() { ::close(fd_); }

@@ -32,6 +32,24 @@ inline void check(bool condition, const std::string& what) {
   if (!condition) finding(what);
 }
 
+// Campaigns only: TENET_FUZZ_IGNORE="text1|text2" treats an escaping exception whose message
+// holds one of the texts as accepted, so a known finding (already saved, being fixed) does not
+// hide the others. CI never sets it.
+inline bool ignored(const std::string& message) {
+  static const std::string list = [] {
+    const char* v = std::getenv("TENET_FUZZ_IGNORE");
+    return std::string(v ? v : "");
+  }();
+  std::size_t from = 0;
+  while (from < list.size()) {
+    std::size_t bar = list.find('|', from);
+    if (bar == std::string::npos) bar = list.size();
+    if (bar > from && message.find(list.substr(from, bar - from)) != std::string::npos) return true;
+    from = bar + 1;
+  }
+  return false;
+}
+
 // Runs f(); an InputError is the documented answer to bad input, anything else is a finding.
 template <typename F>
 void expect_contract(F&& f) {
@@ -39,6 +57,7 @@ void expect_contract(F&& f) {
     f();
   } catch (const InputError&) {
   } catch (const std::exception& e) {
+    if (ignored(e.what())) return;
     finding(std::string("a non-InputError exception escaped: ") + e.what());
   } catch (...) {
     finding("a non-standard exception escaped");

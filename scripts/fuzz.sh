@@ -6,7 +6,9 @@
 # SECONDS each; one fuzzer at a time, one job). The corpus starts from the bundled configs,
 # workloads and tests/data and grows in BUILD_DIR/fuzz-corpus/TARGET; a crashing, leaking or
 # slow (> TENET_FUZZ_TIMEOUT s, default 10) input is saved in BUILD_DIR/fuzz-findings/TARGET/ and
-# the script exits 1. BUILD_DIR (default build-fuzz) is configured and built when needed:
+# the script exits 1. TENET_FUZZ_KEEP_GOING=1 (campaigns): libFuzzer's fork mode with one worker
+# goes on after a finding (-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), so every
+# finding of the run is saved; scripts/fuzz-triage.sh groups them by cause. BUILD_DIR (default build-fuzz) is configured and built when needed:
 #   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTENET_BUILD_FUZZ=ON
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,17 +61,19 @@ prepare_corpus() {
   done
 }
 
-if [ ! -x "$build/fuzz/fuzz_cli" ] || [ "${TENET_FUZZ_REBUILD:-1}" = 1 ]; then
+[ "$target" = all ] && run=("${targets[@]}") || run=("$target")
+if [ "${TENET_FUZZ_REBUILD:-1}" = 1 ]; then
   if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
       -DCMAKE_CXX_COMPILER=clang++ -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF >/dev/null
   fi
-  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_all >/dev/null
+  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${run[@]/#/fuzz_}" >/dev/null
 fi
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}
+# fast_unwind_on_malloc=0: libisl has no frame pointers; the full stack lets fuzz/lsan.supp match.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-[ "$target" = all ] && run=("${targets[@]}") || run=("$target")
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp}
 status=0
 for t in "${run[@]}"; do
   prepare_corpus "$t"
@@ -77,9 +81,23 @@ for t in "${run[@]}"; do
   mkdir -p "$findings"
   log=$build/fuzz-logs/$t.log
   mkdir -p "$(dirname "$log")"
+  mode=()
+  [ "${TENET_FUZZ_KEEP_GOING:-0}" = 1 ] &&
+    mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2046
+  if [ "${TENET_FUZZ_KEEP_GOING:-0}" = 1 ]; then
+    "$build/fuzz/fuzz_$t" "$build/fuzz-corpus/$t" $(dict_of "$t") -max_total_time="$seconds" \
+      -timeout="$timeout" -rss_limit_mb=2048 -max_len=8192 "${mode[@]}" \
+      -print_final_stats=1 -artifact_prefix="$findings/" </dev/null >"$log" 2>&1 || true
+    n=$(find "$findings" -type f | wc -l)
+    echo "fuzz $t: $(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#') runs," \
+         "$(ls "$build/fuzz-corpus/$t" | wc -l) corpus files," \
+         "$(grep -oE 'cov: [0-9]+' "$log" | tail -1) edges, $n finding inputs ($seconds s)"
+    [ "$n" -eq 0 ] || status=1
+    continue
+  fi
   if "$build/fuzz/fuzz_$t" "$build/fuzz-corpus/$t" $(dict_of "$t") -max_total_time="$seconds" \
-       -timeout="$timeout" -rss_limit_mb=2048 -max_len=8192 -jobs=1 -workers=1 \
+       -timeout="$timeout" -rss_limit_mb=2048 -max_len=8192 "${mode[@]}" \
        -print_final_stats=1 -artifact_prefix="$findings/" </dev/null >"$log" 2>&1; then
     echo "fuzz $t: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs," \
          "$(ls "$build/fuzz-corpus/$t" | wc -l) corpus files," \

@@ -28,8 +28,7 @@ echo "ci-reliability: build took $((SECONDS - start)) s"
 
 step "test suite under the sanitizers"
 t0=$SECONDS
-# fast_unwind_on_malloc=0: libisl has no frame pointers; the full stack lets fuzz/lsan.supp match.
-export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:fast_unwind_on_malloc=0
+export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$exclude"

@@ -70,8 +70,7 @@ if [ "${TENET_FUZZ_REBUILD:-1}" = 1 ]; then
   cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${run[@]/#/fuzz_}" >/dev/null
 fi
 
-# fast_unwind_on_malloc=0: libisl has no frame pointers; the full stack lets fuzz/lsan.supp match.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp}
 status=0
@@ -90,9 +89,8 @@ for t in "${run[@]}"; do
       -timeout="$timeout" -rss_limit_mb=2048 -max_len=8192 "${mode[@]}" \
       -print_final_stats=1 -artifact_prefix="$findings/" </dev/null >"$log" 2>&1 || true
     n=$(find "$findings" -type f | wc -l)
-    echo "fuzz $t: $(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#') runs," \
-         "$(ls "$build/fuzz-corpus/$t" | wc -l) corpus files," \
-         "$(grep -oE 'cov: [0-9]+' "$log" | tail -1) edges, $n finding inputs ($seconds s)"
+    echo "fuzz $t: $n finding inputs ($seconds s); last status:" \
+         "$(grep -E '^#[0-9]+: cov' "$log" | tail -1)"
     [ "$n" -eq 0 ] || status=1
     continue
   fi

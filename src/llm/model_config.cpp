@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
 
@@ -216,11 +217,11 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
 }
 
 ModelConfig load_model_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the model config for reading");
+  // read_text_file: a directory or a read error is InputError(io), not a stream exception.
+  const std::string text = io::detail::read_text_file(path);
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(error_code::kParse, path, "byte " + std::to_string(e.byte),
                      std::string("not valid JSON: ") + e.what());

@@ -14,6 +14,15 @@
 
 #include "cli_run.hpp"
 
+// AddressSanitizer's quarantine keeps freed memory (up to 256 MiB): peak RSS says nothing there.
+#if defined(__SANITIZE_ADDRESS__)
+#define TENET_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TENET_TEST_ASAN 1
+#endif
+#endif
+
 namespace fs = std::filesystem;
 using tenet::test::run_cli;
 using tenet::test::shell_quoted;
@@ -166,7 +175,7 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
         c = static_cast<char>(rng() & 0xff);
         if (c == '\n') c = '{';
       }
-      // Mostly 4 KiB lines; every 16th chunk runs on into the next ones (a 4 MiB line).
+      // 4 KiB lines, except the first 4 MiB of every 16 MiB: one line without a line break.
       const bool long_line = (written >> 16) % 256 < 64;
       std::size_t at = 0;
       while (!long_line && at + 4096 <= chunk.size()) {
@@ -198,5 +207,7 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
         std::string::npos);
   const long max_rss_mib = usage.ru_maxrss / 1024;  // kilobytes on Linux
   INFO("peak RSS of the tenet process: " << max_rss_mib << " MiB for a 128 MiB log");
+#ifndef TENET_TEST_ASAN
   CHECK(max_rss_mib < 64);
+#endif
 }

@@ -17,6 +17,8 @@ target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS [BUILD_DIR]}
 seconds=${2:?usage: scripts/fuzz.sh TARGET|all SECONDS [BUILD_DIR]}
 build=${3:-${TENET_FUZZ_BUILD_DIR:-build-fuzz}}
 timeout=${TENET_FUZZ_TIMEOUT:-10}
+mkdir -p "$build"
+build=$(realpath "$build")
 targets=(arch quant spec sweep_spec model_config log_jsonl log_text tenet_s tenet_p tenet_m isl cli)
 
 # Seed files of a target (globs relative to the source tree).
@@ -85,9 +87,12 @@ for t in "${run[@]}"; do
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2046
   if [ "${TENET_FUZZ_KEEP_GOING:-0}" = 1 ]; then
+    # Fork mode writes a log per job into the working directory: run it in the logs' one.
+    cd "$(dirname "$log")"
     "$build/fuzz/fuzz_$t" "$build/fuzz-corpus/$t" $(dict_of "$t") -max_total_time="$seconds" \
       -timeout="$timeout" -rss_limit_mb=2048 -max_len=8192 "${mode[@]}" \
       -print_final_stats=1 -artifact_prefix="$findings/" </dev/null >"$log" 2>&1 || true
+    cd "$root"
     n=$(find "$findings" -type f | wc -l)
     echo "fuzz $t: $n finding inputs ($seconds s); last status:" \
          "$(grep -E '^#[0-9]+: cov' "$log" | tail -1)"

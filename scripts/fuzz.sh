@@ -76,7 +76,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_erro
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp}
 status=0
+# The targets write their inputs under $TMPDIR (fuzz_common.hpp); libFuzzer's exits skip atexit.
+export TMPDIR=$build/fuzz-tmp
 for t in "${run[@]}"; do
+  rm -rf "$TMPDIR" && mkdir -p "$TMPDIR"
   prepare_corpus "$t"
   findings=$build/fuzz-findings/$t
   mkdir -p "$findings"
@@ -111,4 +114,5 @@ for t in "${run[@]}"; do
     grep -E 'ERROR|runtime error|contract broken|SUMMARY|Test unit written' "$log" | head -8
   fi
 done
+rm -rf "$TMPDIR"
 exit $status

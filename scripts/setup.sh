@@ -2,7 +2,11 @@
 # Installs the build dependencies (Debian packages only) when they are missing.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libisl-dev libgmp-dev libeigen3-dev nlohmann-json3-dev
-          libfmt-dev catch2 libcli11-dev libbenchmark-dev libtbb-dev clang-format)
+          libfmt-dev catch2 libcli11-dev libbenchmark-dev libtbb-dev clang-format
+          # scripts/ci-reliability.sh: sanitizers and libFuzzer: clang 14 and its runtimes
+          clang libclang-rt-14-dev
+          # tests/slurm: a one-node Slurm cluster
+          slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

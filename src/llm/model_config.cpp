@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/json_reader.hpp"

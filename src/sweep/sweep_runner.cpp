@@ -1,6 +1,11 @@
 #include "tenet/sweep/sweep_runner.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -9,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "tenet/error.hpp"
@@ -156,34 +162,76 @@ std::uint64_t parse_count(const std::string& text, const std::string& whole,
   return v;
 }
 
-// Appends rows to a FILE*, flushing at most a few times per second (and at the end).
+// " (No space left on device)" for the current errno, "" when it is 0.
+std::string errno_text() {
+  return errno ? " (" + std::generic_category().message(errno) + ")" : std::string();
+}
+
+// An exclusive lock on the output file for the whole run (flock: released when the process
+// ends, however it ends), taken before the file is truncated or read for --resume, so a second
+// sweep writing the same --out fails at once instead of interleaving or clobbering rows.
+class OutputLock {
+ public:
+  explicit OutputLock(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd_ < 0) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0)
+      throw InputError(error_code::kIo, path, "--out",
+                       "cannot open the output for writing" + errno_text());
+    // A file system without locks (ENOLCK, EOPNOTSUPP) runs unlocked; only a held lock fails.
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+      ::close(fd_);
+      throw InputError(error_code::kIo, path, "--out",
+                       "another process (a sweep with the same --out?) is writing this file; "
+                       "wait for it to finish or write to another file");
+    }
+  }
+  ~OutputLock() { ::close(fd_); }
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// Appends rows to a FILE*, flushing at most a few times per second (and at the end). A failed
+// write (full disk, file size limit, I/O error) is InputError(io) naming the file and the reason;
+// the rows before it stay in the file, so a later --resume continues from there.
 class TableWriter {
  public:
   TableWriter(const std::string& path, bool append) : path_(path) {
+    errno = 0;
     file_ = std::fopen(path.c_str(), append ? "ab" : "wb");
-    if (!file_) throw InputError(error_code::kIo, path, "", "cannot open the output for writing");
+    if (!file_)
+      throw InputError(error_code::kIo, path, "--out",
+                       "cannot open the output for writing" + errno_text());
   }
   ~TableWriter() {
     if (file_) std::fclose(file_);
   }
   void write(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
-      throw InputError(error_code::kIo, path_, "", "cannot write the output");
+    errno = 0;
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) fail();
     if (seconds_since(last_flush_) > 0.25) flush();
   }
   void close() {
     flush();
-    if (std::fclose(file_) != 0) {
-      file_ = nullptr;
-      throw InputError(error_code::kIo, path_, "", "cannot write the output");
-    }
+    errno = 0;
+    const int closed = std::fclose(file_);
     file_ = nullptr;
+    if (closed != 0) fail();
   }
 
  private:
+  [[noreturn]] void fail() const {
+    throw InputError(error_code::kIo, path_, "--out",
+                     "cannot write the output" + errno_text() +
+                         "; the rows written so far are kept: free space and run again with "
+                         "--resume");
+  }
   void flush() {
-    if (std::fflush(file_) != 0)
-      throw InputError(error_code::kIo, path_, "", "cannot write the output");
+    errno = 0;
+    if (std::fflush(file_) != 0) fail();
     last_flush_ = Clock::now();
   }
   std::string path_;
@@ -228,6 +276,7 @@ RunSummary run_sweep_to_file(const SweepPlan& plan, const std::string& path,
   const std::vector<std::string> columns = sweep_columns(plan.spec().relation_centric);
   RunOptions run = options.run;
   bool append = false, header = true;
+  const OutputLock lock(path);
   if (options.resume) {
     const StoredTable existing = read_table(path, format);
     if (!existing.columns.empty() && existing.columns != columns)

@@ -1,5 +1,6 @@
 #include "tenet/sweep/sweep_table.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -191,8 +192,12 @@ StoredTable read_table(const std::string& path, TableFormat format) {
   StoredTable t;
   t.file = path;
   t.format = format;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return t;  // nothing written yet
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(error_code::kIo, path, "", "expected a file, got a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return t;  // nothing written yet
+  if (!in) throw InputError(error_code::kIo, path, "", "cannot open the file for reading");
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {
@@ -211,6 +216,7 @@ StoredTable read_table(const std::string& path, TableFormat format) {
     }
     t.complete_bytes = end;
   }
+  if (in.bad()) throw InputError(error_code::kIo, path, "", "error while reading the file");
   return t;
 }
 

@@ -163,8 +163,9 @@ TEST_CASE("reuse: scale and zero tensors on systolic arrays equal brute force",
       for (std::size_t l = 0; l < op->scales.size(); ++l) {
         const ScaleLevel& level = op->scales[l];
         INFO(scale_tensor_id(tensor, l));
+        const OperandKind operand = kind;  // C++17: a lambda cannot capture a structured binding
         const BruteMetrics b = brute_reuse(s, d, rows, cols, [&](auto i, auto j, auto k) {
-          return scale_element(kind, level, none, i, j, k);
+          return scale_element(operand, level, none, i, j, k);
         });
         check_same(metrics_of(report, scale_tensor_id(tensor, l)), b);
         if (level.zero) check_same(metrics_of(report, zero_tensor_id(tensor, l)), b);

@@ -1,0 +1,38 @@
+// Regression cases of inputs found by the fuzz targets (fuzz/, docs/reliability.md): each gave an
+// internal error (exit 3) or a crash before its fix; now a clear InputError (exit 2).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
+
+#include "errors/error_test_util.hpp"
+
+using namespace error_test;
+
+TEST_CASE("fuzz finding: a directory given as a model config is an io error, not exit 3",
+          "[errors][cli][fuzz]") {
+  // fuzz_cli: `model --model workloads/models/<NUL>…` reached the reader as the directory
+  // "workloads/models/"; the stream's read failure escaped as std::ios_base::failure.
+  const std::string dir = quoted(std::string(TENET_SOURCE_DIR) + "/workloads/models/");
+  for (const std::string args : {"model --model " + dir + " --phase decode --context 8",
+                                 "search --model " + dir + " --phase decode --context 8"}) {
+    INFO(args);
+    const CliResult r = run_cli(args);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("workloads/models/: expected a file, got a directory [io]") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a directory given as a sweep table is an io error, not an empty table",
+          "[errors][cli][fuzz]") {
+  // Found next to the finding above: `tenet merge DIR.csv` merged "0 rows" from a directory.
+  const std::string dir = std::string(TENET_BINARY_DIR) + "/fuzz_findings_dir.csv";
+  REQUIRE(std::system(("mkdir -p " + quoted(dir)).c_str()) == 0);
+  const CliResult r = run_cli("merge " + quoted(dir) + " --out " +
+                              quoted(std::string(TENET_BINARY_DIR) + "/fuzz_findings_merged.csv"));
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("fuzz_findings_dir.csv: expected a file, got a directory [io]") !=
+        std::string::npos);
+}

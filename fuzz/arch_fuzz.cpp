@@ -1,7 +1,6 @@
 // Architecture JSON (docs/hardware.md): parse, then cost a small odd GEMM on it.
 #include "fuzz_common.hpp"
 #include "tenet/arch/accelerator_json.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (mapping::Dataflow d : {mapping::Dataflow::kOutputStationary,
                                 mapping::Dataflow::kWeightStationary}) {
       fuzz::expect_contract([&] {
-        fuzz::check_cost(llm::evaluate_layer(acc, d, fp16, shape), "arch: 17x19x23");
+        fuzz::check_cost(fuzz::evaluate_cost(acc, d, fp16, shape), "arch: 17x19x23");
       });
     }
   });

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/layer_cost.hpp"
 
 namespace tenet::fuzz {
@@ -101,6 +102,17 @@ inline void check_cost(const llm::LayerCost& c, const std::string& context) {
         context + ": utilization outside [0, 1]");
   check(c.dram_bytes >= 0 && c.sram_bytes >= 0, context + ": negative bytes");
   check(!c.bound.empty(), context + ": no bound");
+}
+
+// The cost of one matmul through the evaluation pipeline (every other setting at its default).
+inline llm::LayerCost evaluate_cost(const arch::Accelerator& acc, mapping::Dataflow dataflow,
+                                    const quant::QuantSpec& scheme, const llm::MatmulShape& shape) {
+  eval::Request r;
+  r.accelerator = std::make_shared<const arch::Accelerator>(acc);
+  r.scheme = std::make_shared<const quant::QuantSpec>(scheme);
+  r.dataflow = dataflow;
+  r.matmul = shape;
+  return eval::evaluate(r).cost;
 }
 
 }  // namespace tenet::fuzz

@@ -7,13 +7,12 @@
 
 #include "fuzz_common.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
-#include "tenet/io/workload_log.hpp"
-#include "tenet/llm/evaluate_layer.hpp"
+#include "tenet/input/workload_log.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 namespace tenet::fuzz {
 
-inline void check_log(const io::WorkloadLog& log, const std::string& what) {
+inline void check_log(const input::WorkloadLog& log, const std::string& what) {
   check(log.records == log.text_records + log.json_records, what + ": records != text + json");
   llm::Integer calls = 0;
   for (const llm::MatmulShape& s : log.entries) {
@@ -24,18 +23,18 @@ inline void check_log(const io::WorkloadLog& log, const std::string& what) {
   check(calls == log.calls, what + ": calls != sum of the entries' counts");
 }
 
-inline void run_log(const std::uint8_t* data, std::size_t size, io::LogFormat format,
+inline void run_log(const std::uint8_t* data, std::size_t size, input::LogFormat format,
                     const std::string& file) {
   static const arch::Accelerator acc = arch::load_accelerator_preset("systolic-16x16");
   static const quant::QuantSpec q4 = quant::load_preset("q4f16_1");
   const std::string text = as_text(data, size);
-  io::LogReadOptions options;
+  input::LogReadOptions options;
   options.format = format;
   bool strict_ok = false;
-  io::WorkloadLog strict;
+  input::WorkloadLog strict;
   expect_contract([&] {
     std::istringstream in(text);
-    strict = io::read_workload_log(in, file, options);
+    strict = input::read_workload_log(in, file, options);
     strict_ok = true;
     check_log(strict, "strict");
     check(strict.skipped == 0, "strict: skipped lines");
@@ -43,14 +42,14 @@ inline void run_log(const std::uint8_t* data, std::size_t size, io::LogFormat fo
   options.lenient = true;
   expect_contract([&] {
     std::istringstream in(text);
-    const io::WorkloadLog lenient = io::read_workload_log(in, file, options);
+    const input::WorkloadLog lenient = input::read_workload_log(in, file, options);
     check_log(lenient, "lenient");
     if (strict_ok)
       check(lenient.entries == strict.entries && lenient.skipped == 0,
             "lenient and strict disagree on an input both accept");
     for (std::size_t i = 0; i < std::min<std::size_t>(lenient.entries.size(), 2); ++i)
       expect_contract([&] {
-        check_cost(llm::evaluate_layer(acc, mapping::Dataflow::kWeightStationary, q4,
+        check_cost(fuzz::evaluate_cost(acc, mapping::Dataflow::kWeightStationary, q4,
                                        lenient.entries[i]),
                    "log entry " + std::to_string(i));
       });

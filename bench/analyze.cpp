@@ -55,14 +55,16 @@ void set_label(benchmark::State& state, long long m, long long n, long long k, i
 void BM_analyze(benchmark::State& state) {
   const Problem p =
       gemm(state.range(0), state.range(1), state.range(2), flow_of(state.range(3)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::analyze(p.workload, p.arch, p.mapping, cold()));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(analysis::analyze(p.workload, p.arch, p.mapping, cold()));
   set_label(state, state.range(0), state.range(1), state.range(2), state.range(3));
 }
 
 void BM_set_algebra(benchmark::State& state) {
   const Problem p =
       gemm(state.range(0), state.range(1), state.range(2), flow_of(state.range(3)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
   set_label(state, state.range(0), state.range(1), state.range(2), state.range(3));
 }
 
@@ -94,7 +96,8 @@ void BM_parametric_evaluate(benchmark::State& state) {
 
 void BM_parametric_set_algebra(benchmark::State& state) {
   const Problem p = parametric_gemm(flow_of(state.range(0)), 16);
-  for (auto _ : state) benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(analysis::Analyzer(p.workload, p.arch, p.mapping, cold()));
   state.SetLabel(fmt::format("{} 16x16", mapping::to_string(flow_of(state.range(0)))));
 }
 

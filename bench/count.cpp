@@ -7,8 +7,9 @@
 // off (every iteration counts from scratch) except in the *_memo variant.
 //
 //   bench_count --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include <benchmark/benchmark.h>
+#include "tenet/poly/count.hpp"
 
+#include <benchmark/benchmark.h>
 #include <time.h>
 
 #include <algorithm>
@@ -18,20 +19,29 @@
 
 #include "../tests/poly/dataflow_sets.hpp"
 #include "tenet/poly/context.hpp"
-#include "tenet/poly/count.hpp"
 
 namespace {
 
 struct Shape {
   long m, n, k;
-  std::string name() const { return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k); }
+  std::string name() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  }
 };
 
-const char* kBenchSets[] = {"D",           "Theta(D)",    "T_D",         "P_D",
-                            "access { S[i,j,k] -> A[i,k] }", "access { S[i,j,k] -> B[k,j] }",
-                            "access { S[i,j,k] -> C[i,j] }", "A^st { S[i,j,k] -> A[i,k] }",
-                            "A^st { S[i,j,k] -> B[k,j] }",   "A^st { S[i,j,k] -> C[i,j] }",
-                            "unique A",    "unique B",    "unique C"};
+const char* kBenchSets[] = {"D",
+                            "Theta(D)",
+                            "T_D",
+                            "P_D",
+                            "access { S[i,j,k] -> A[i,k] }",
+                            "access { S[i,j,k] -> B[k,j] }",
+                            "access { S[i,j,k] -> C[i,j] }",
+                            "A^st { S[i,j,k] -> A[i,k] }",
+                            "A^st { S[i,j,k] -> B[k,j] }",
+                            "A^st { S[i,j,k] -> C[i,j] }",
+                            "unique A",
+                            "unique B",
+                            "unique C"};
 
 std::string short_name(const std::string& name) {
   if (name.rfind("access", 0) == 0) return "access_" + name.substr(name.find("->") + 3, 1);
@@ -48,8 +58,8 @@ const std::vector<tenet_test::NamedSet>& sets_for(const Shape& shape) {
   auto it = cache.find(shape.name());
   if (it != cache.end()) return it->second;
   std::vector<tenet_test::NamedSet> chosen;
-  for (const auto& s : tenet_test::gemm_dataflow_sets(tenet::poly::thread_context().get(), "os", shape.m, shape.n,
-                                                     shape.k, 16, 16))
+  for (const auto& s : tenet_test::gemm_dataflow_sets(tenet::poly::thread_context().get(), "os",
+                                                      shape.m, shape.n, shape.k, 16, 16))
     for (const char* want : kBenchSets)
       if (s.name == want) chosen.push_back(s);
   return cache.emplace(shape.name(), std::move(chosen)).first->second;
@@ -94,7 +104,8 @@ void bench_isl_vs_ours(benchmark::State& state, Shape shape, std::size_t index) 
   const double ours = seconds_of_count(set, 21);
   state.counters["ours_us"] = ours * 1e6;
   state.counters["speedup"] = isl_total / calls / ours;
-  if (tenet::poly::count(set) != tenet::poly::count_by_enumeration(set)) state.SkipWithError("count mismatch");
+  if (tenet::poly::count(set) != tenet::poly::count_by_enumeration(set))
+    state.SkipWithError("count mismatch");
 }
 
 // (b) our count of one set.
@@ -119,20 +130,23 @@ void bench_all(benchmark::State& state, Shape shape, bool memo) {
 void register_all() {
   const Shape small{128, 128, 128};
   for (std::size_t i = 0; i < sets_for(small).size(); ++i)
-    benchmark::RegisterBenchmark(("isl_vs_ours/128^3/" + short_name(sets_for(small)[i].name)).c_str(),
-                                 bench_isl_vs_ours, small, i)
+    benchmark::RegisterBenchmark(
+        ("isl_vs_ours/128^3/" + short_name(sets_for(small)[i].name)).c_str(), bench_isl_vs_ours,
+        small, i)
         ->Unit(benchmark::kMillisecond);
   for (const Shape& big : {Shape{4096, 11008, 4096}, Shape{8192, 128000, 14336}}) {
     for (std::size_t i = 0; i < sets_for(big).size(); ++i)
-      benchmark::RegisterBenchmark(("ours/" + big.name() + "/" + short_name(sets_for(big)[i].name)).c_str(), bench_ours,
-                                   big, i)
+      benchmark::RegisterBenchmark(
+          ("ours/" + big.name() + "/" + short_name(sets_for(big)[i].name)).c_str(), bench_ours, big,
+          i)
           ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("ours_all_sets/" + big.name()).c_str(), bench_all, big, false)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("ours_all_sets_memo/" + big.name()).c_str(), bench_all, big, true)
         ->Unit(benchmark::kMillisecond);
   }
-  benchmark::RegisterBenchmark("ours_all_sets/128^3", bench_all, small, false)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("ours_all_sets/128^3", bench_all, small, false)
+      ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace

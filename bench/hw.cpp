@@ -28,32 +28,42 @@ const hw::GemmProblem& problem() {
 void BM_EvaluateTiledLlmLayer(benchmark::State& state) {
   const mapping::Tiling tiling = mapping::parse_tiling("1024x1024x2048:nmk");
   for (auto _ : state) {
-    hw::Result r = hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary,
-                                     tiling);
+    hw::Result r =
+        hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary, tiling);
     benchmark::DoNotOptimize(r);
   }
 }
-BENCHMARK(BM_EvaluateTiledLlmLayer)->Unit(benchmark::kMillisecond)->Repetitions(10)->ReportAggregatesOnly(true);
+BENCHMARK(BM_EvaluateTiledLlmLayer)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
 
 void BM_EvaluateSearchedTilingLlmLayer(benchmark::State& state) {
   const mapping::Tiling tiling =
       hw::choose_tiling(accelerator(), problem(), mapping::Dataflow::kWeightStationary);
   state.SetLabel("tiling " + mapping::to_string(tiling));
   for (auto _ : state) {
-    hw::Result r = hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary,
-                                     tiling);
+    hw::Result r =
+        hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary, tiling);
     benchmark::DoNotOptimize(r);
   }
 }
-BENCHMARK(BM_EvaluateSearchedTilingLlmLayer)->Unit(benchmark::kMillisecond)->Repetitions(10)->ReportAggregatesOnly(true);
+BENCHMARK(BM_EvaluateSearchedTilingLlmLayer)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
 
 void BM_EvaluateUntiledLlmLayer(benchmark::State& state) {
   for (auto _ : state) {
-    hw::Result r = hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary);
+    hw::Result r =
+        hw::evaluate_gemm(accelerator(), problem(), mapping::Dataflow::kWeightStationary);
     benchmark::DoNotOptimize(r);
   }
 }
-BENCHMARK(BM_EvaluateUntiledLlmLayer)->Unit(benchmark::kMillisecond)->Repetitions(10)->ReportAggregatesOnly(true);
+BENCHMARK(BM_EvaluateUntiledLlmLayer)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
 
 void BM_ChooseTilingLlmLayer(benchmark::State& state) {
   for (auto _ : state) {
@@ -62,7 +72,10 @@ void BM_ChooseTilingLlmLayer(benchmark::State& state) {
     benchmark::DoNotOptimize(t);
   }
 }
-BENCHMARK(BM_ChooseTilingLlmLayer)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ChooseTilingLlmLayer)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 }  // namespace
 

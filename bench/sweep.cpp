@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "tenet/arch/accelerator_presets.hpp"
-#include "tenet/hw/tiling_search.hpp"
 #include "tenet/eval/pipeline.hpp"
+#include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_hw.hpp"
@@ -73,8 +73,7 @@ void BM_layer(benchmark::State& state) {
   }
   const double cpu = cpu_seconds() - cpu0;
   state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
-  state.SetLabel(std::string(mapping::to_string(flow)) +
-                 (request.tiling ? " 512^3" : " auto"));
+  state.SetLabel(std::string(mapping::to_string(flow)) + (request.tiling ? " 512^3" : " auto"));
 }
 BENCHMARK(BM_layer)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
@@ -149,7 +148,8 @@ void BM_choose_tiling(benchmark::State& state) {
   const mapping::Dataflow flow = kFlows[state.range(0)];
   hw::TilingSearchStats stats;
   hw::TilingSearchOptions options;
-  options.objective = state.range(1) == 0 ? hw::TilingObjective::kLatency : hw::TilingObjective::kEnergy;
+  options.objective =
+      state.range(1) == 0 ? hw::TilingObjective::kLatency : hw::TilingObjective::kEnergy;
   options.stats = &stats;
   long long candidates = 0, timed = 0;
   std::size_t i = 0;

@@ -86,11 +86,12 @@ inline const std::filesystem::path& scratch_dir() {
 }
 
 // Writes the input to scratch_dir()/name and returns the path.
-inline std::string write_input(const std::uint8_t* data, std::size_t size, const std::string& name) {
+inline std::string write_input(const std::uint8_t* data, std::size_t size,
+                               const std::string& name) {
   const std::filesystem::path path = scratch_dir() / name;
   std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data),
-                                              static_cast<std::streamsize>(size));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path.string();
 }
 

@@ -49,9 +49,9 @@ inline void run_log(const std::uint8_t* data, std::size_t size, input::LogFormat
             "lenient and strict disagree on an input both accept");
     for (std::size_t i = 0; i < std::min<std::size_t>(lenient.entries.size(), 2); ++i)
       expect_contract([&] {
-        check_cost(fuzz::evaluate_cost(acc, mapping::Dataflow::kWeightStationary, q4,
-                                       lenient.entries[i]),
-                   "log entry " + std::to_string(i));
+        check_cost(
+            fuzz::evaluate_cost(acc, mapping::Dataflow::kWeightStationary, q4, lenient.entries[i]),
+            "log entry " + std::to_string(i));
       });
   });
 }

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "fuzz_common.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/input/spec.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -29,9 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       "model: a matmul with a size < 1");
         for (std::size_t i = 0; i < std::min<std::size_t>(shapes.size(), 2); ++i)
           fuzz::expect_contract([&] {
-            fuzz::check_cost(fuzz::evaluate_cost(acc, mapping::Dataflow::kOutputStationary, q4,
-                                                 shapes[i]),
-                             "model: " + shapes[i].name);
+            fuzz::check_cost(
+                fuzz::evaluate_cost(acc, mapping::Dataflow::kOutputStationary, q4, shapes[i]),
+                "model: " + shapes[i].name);
           });
       });
     }

@@ -1,8 +1,8 @@
 // Sweep spec JSON (docs/sweep.md): parse, plan (loads the presets, models and logs it names,
 // relative to workloads/sweeps/ as for the bundled examples), evaluate the first and last point.
 #include "fuzz_common.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/input/spec.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/sweep/point_evaluator.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
 #include "tenet/sweep/sweep_point.hpp"
@@ -21,9 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::check(m.status == "ok" || m.status == "error", "sweep: status " + m.status);
       if (m.status != "ok") continue;
       fuzz::check(m.cycles > 0 && m.macs > 0 && m.calls > 0, "sweep: a count <= 0");
-      fuzz::check(std::isfinite(m.energy_pj) && std::isfinite(m.seconds) &&
-                      std::isfinite(m.utilization),
-                  "sweep: a metric not finite");
+      fuzz::check(
+          std::isfinite(m.energy_pj) && std::isfinite(m.seconds) && std::isfinite(m.utilization),
+          "sweep: a metric not finite");
     }
   });
   return 0;

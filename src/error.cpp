@@ -24,7 +24,8 @@ InputError::InputError(std::string code, std::string file, std::string where, st
 
 InputError InputError::located(std::string file, std::string where_prefix) const {
   std::string where = where_prefix;
-  if (!where_.empty()) where = where.empty() ? where_ : where + (where_.front() == '/' ? "" : " ") + where_;
+  if (!where_.empty())
+    where = where.empty() ? where_ : where + (where_.front() == '/' ? "" : " ") + where_;
   return InputError(code_, file.empty() ? file_ : std::move(file), std::move(where), message_);
 }
 

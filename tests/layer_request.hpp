@@ -55,7 +55,8 @@ inline quant::QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc,
   m.m = shape.m, m.n = shape.n, m.k = shape.k;
   if (o.apply.b == quant::BOperand::kKvCache) {
     m.b_operand = llm::OperandKind::kKvCache;
-    m.layout = o.apply.kv_token_axis == quant::KvTokenAxis::kN ? llm::Layout::kNT : llm::Layout::kNN;
+    m.layout =
+        o.apply.kv_token_axis == quant::KvTokenAxis::kN ? llm::Layout::kNT : llm::Layout::kNN;
   } else {
     m.layout = o.apply.b_layout;
   }

@@ -12,21 +12,21 @@ namespace tenet {
 
 // Stable error codes (documented in docs/errors.md). New codes may be added, never renamed.
 namespace error_code {
-inline constexpr const char* kParse = "parse";              // malformed JSON / text file
-inline constexpr const char* kIslSyntax = "isl-syntax";     // an isl string that does not parse
+inline constexpr const char* kParse = "parse";           // malformed JSON / text file
+inline constexpr const char* kIslSyntax = "isl-syntax";  // an isl string that does not parse
 inline constexpr const char* kMissingField = "missing-field";
 inline constexpr const char* kUnknownField = "unknown-field";
-inline constexpr const char* kType = "type";                // wrong JSON type
-inline constexpr const char* kRange = "range";              // value out of its allowed range
-inline constexpr const char* kOverflow = "overflow";        // number does not fit 64 bits
-inline constexpr const char* kUnknownName = "unknown-name"; // preset, dataflow, kind...
-inline constexpr const char* kDuplicate = "duplicate";      // a name given twice
-inline constexpr const char* kUnbounded = "unbounded";      // a set without finite bounds
+inline constexpr const char* kType = "type";                 // wrong JSON type
+inline constexpr const char* kRange = "range";               // value out of its allowed range
+inline constexpr const char* kOverflow = "overflow";         // number does not fit 64 bits
+inline constexpr const char* kUnknownName = "unknown-name";  // preset, dataflow, kind...
+inline constexpr const char* kDuplicate = "duplicate";       // a name given twice
+inline constexpr const char* kUnbounded = "unbounded";       // a set without finite bounds
 inline constexpr const char* kPartialMapping = "partial-mapping";
 inline constexpr const char* kNonInjective = "non-injective";
-inline constexpr const char* kSpace = "space";              // isl spaces that do not fit
-inline constexpr const char* kIo = "io";                    // file cannot be read/written
-inline constexpr const char* kUsage = "usage";              // contradictory options
+inline constexpr const char* kSpace = "space";  // isl spaces that do not fit
+inline constexpr const char* kIo = "io";        // file cannot be read/written
+inline constexpr const char* kUsage = "usage";  // contradictory options
 }  // namespace error_code
 
 class InputError : public std::runtime_error {

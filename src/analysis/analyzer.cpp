@@ -6,9 +6,9 @@
 
 #include "analysis/formulas.hpp"
 #include "analysis/metric_sets.hpp"
-#include "tenet/poly/parameters.hpp"
 #include "analysis/validation.hpp"
 #include "tenet/error.hpp"
+#include "tenet/poly/parameters.hpp"
 
 namespace tenet::analysis {
 namespace {

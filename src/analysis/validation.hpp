@@ -3,8 +3,8 @@
 
 #include <isl/cpp.h>
 
-#include "tenet/poly/parameters.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
+#include "tenet/poly/parameters.hpp"
 
 namespace tenet::analysis::detail {
 

@@ -105,7 +105,8 @@ void check_precisions(const AcceleratorSpec& s, Issues& issues) {
     const std::string where = "/pe/precisions/" + name;
     if (!find_precision(name)) {
       std::string known;
-      for (const PrecisionInfo& p : known_precisions()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+      for (const PrecisionInfo& p : known_precisions())
+        known += (known.empty() ? "" : ", ") + std::string(p.name);
       issues.add(error_code::kUnknownName, where,
                  "unknown precision \"" + name + "\", expected one of " + known);
     }
@@ -200,9 +201,9 @@ Issues validate(const AcceleratorSpec& s) {
     issues.add(error_code::kRange, "/clock_mhz",
                fmt::format("expected a clock frequency > 0 MHz, got {}", s.clock_mhz));
   if (s.register_file_bytes <= 0)
-    issues.add(error_code::kRange, "/pe/register_file_bytes",
-               fmt::format("expected a register file size > 0 bytes, got {}",
-                           s.register_file_bytes));
+    issues.add(
+        error_code::kRange, "/pe/register_file_bytes",
+        fmt::format("expected a register file size > 0 bytes, got {}", s.register_file_bytes));
   check_precisions(s, issues);
   check_global_buffer(s.global_buffer, issues);
   check_bandwidth(s.dram.bandwidth, "/dram/bandwidth_bytes_per_cycle", issues);
@@ -287,8 +288,8 @@ Accelerator::Accelerator(AcceleratorSpec spec) : spec_(std::move(spec)) {
 
 Architecture Accelerator::architecture() const {
   isl::ctx ctx = poly::thread_context().get();
-  isl::set pes(ctx, fmt::format("{{ PE[x,y] : 0 <= x < {} and 0 <= y < {} }}", spec_.rows,
-                                spec_.cols));
+  isl::set pes(ctx,
+               fmt::format("{{ PE[x,y] : 0 <= x < {} and 0 <= y < {} }}", spec_.rows, spec_.cols));
   isl::map links(ctx, interconnect_text(spec_.interconnect, spec_.cols));
   links = links.intersect_domain(pes).intersect_range(pes);
   return Architecture(spec_.name, pes, links, array_side_bits_per_cycle(spec_.global_buffer), 1,
@@ -316,9 +317,9 @@ std::string Accelerator::select_precision(int bits) const {
 const MacRate& Accelerator::mac_rate(const std::string& precision) const {
   auto it = spec_.precisions.find(precision);
   if (it == spec_.precisions.end())
-    throw InputError(error_code::kUnknownName, "", "/pe/precisions/" + precision,
-                     "accelerator \"" + spec_.name + "\" has no MAC rate for precision \"" +
-                         precision + "\"");
+    throw InputError(
+        error_code::kUnknownName, "", "/pe/precisions/" + precision,
+        "accelerator \"" + spec_.name + "\" has no MAC rate for precision \"" + precision + "\"");
   return it->second;
 }
 
@@ -332,9 +333,8 @@ double Accelerator::mac_energy_pj(const std::string& precision) const {
 
 std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
   const AcceleratorSpec& s = a.spec();
-  os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x"
-     << s.cols << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz
-     << " MHz";
+  os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x" << s.cols
+     << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz << " MHz";
   for (const auto& [name, rate] : s.precisions)
     os << "\n  " << name << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
        << " cycle(s)";

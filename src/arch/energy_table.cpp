@@ -6,8 +6,8 @@ namespace tenet::arch {
 
 const std::vector<PrecisionInfo>& known_precisions() {
   static const std::vector<PrecisionInfo> list{
-      {"int4", 4, false},  {"int8", 8, false},  {"fp8", 8, true},   {"fp16", 16, true},
-      {"bf16", 16, true},  {"int16", 16, false}, {"fp32", 32, true}, {"int32", 32, false}};
+      {"int4", 4, false}, {"int8", 8, false},   {"fp8", 8, true},   {"fp16", 16, true},
+      {"bf16", 16, true}, {"int16", 16, false}, {"fp32", 32, true}, {"int32", 32, false}};
   return list;
 }
 

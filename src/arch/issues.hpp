@@ -15,7 +15,9 @@ class Issues {
   void add(std::string code, std::string where, std::string message) {
     list_.push_back({std::move(code), std::move(where), std::move(message)});
   }
-  void append(const Issues& other) { list_.insert(list_.end(), other.list_.begin(), other.list_.end()); }
+  void append(const Issues& other) {
+    list_.insert(list_.end(), other.list_.begin(), other.list_.end());
+  }
   bool empty() const { return list_.empty(); }
   const std::vector<Issue>& list() const { return list_; }
   // Throws the first problem as an InputError; its message lists how many more there are and

@@ -14,13 +14,13 @@
 #include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/input/problem.hpp"
-#include "tenet/report/tenet_report.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/input/spec.hpp"
 #include "tenet/input/tenet_files.hpp"
-#include "tenet/eval/pipeline.hpp"
+#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
+#include "tenet/report/tenet_report.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -79,8 +79,8 @@ CLI::Option* add_input_options(CLI::App& app, InputOptions& o) {
       app.add_option("--array", o.array,
                      "GEMM generator: PE array RxC, e.g. 16x16 (with --arch: overrides its shape)")
           ->group(group);
-  auto* flow =
-      app.add_option("--dataflow", o.dataflow, "GEMM generator: os (default), ws or is")->group(group);
+  auto* flow = app.add_option("--dataflow", o.dataflow, "GEMM generator: os (default), ws or is")
+                   ->group(group);
   const char* gen = "GEMM generator settings";
   CLI::Option* settings[] = {
       app.add_option("--bits-a", o.bits_a, "bits per element of A (default 16)")->group(gen),

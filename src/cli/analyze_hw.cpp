@@ -7,12 +7,12 @@
 #include "cli/option_rules.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/settings.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/format.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/shape_text.hpp"
-#include "tenet/eval/settings.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/apply.hpp"
 #include "tenet/quant/quant_costs.hpp"
@@ -226,8 +226,9 @@ eval::Request gemm_request(const std::string& gemm, const std::string& array,
         with_location("--array", [&] { return mapping::parse_array_shape(array); });
     r.accelerator =
         std::make_shared<const arch::Accelerator>(arch::make_ideal_systolic(a.rows, a.cols));
-    r.architecture = with_location(
-        "--array", [&] { return mapping::make_systolic_array(a.rows, a.cols, bandwidth, latency); });
+    r.architecture = with_location("--array", [&] {
+      return mapping::make_systolic_array(a.rows, a.cols, bandwidth, latency);
+    });
   } else {
     r = eval::make_request(settings);
   }

@@ -21,14 +21,14 @@
 namespace tenet::cli {
 
 struct HardwareOptions {
-  std::string arch;            // --arch NAME|FILE
-  std::string timing;          // --timing systolic|tenet (empty: systolic with --arch, else tenet)
-  std::string quant;           // --quant NAME|FILE
-  std::string tile = "auto";   // --tile MxNxK[:ORDER] | auto
+  std::string arch;           // --arch NAME|FILE
+  std::string timing;         // --timing systolic|tenet (empty: systolic with --arch, else tenet)
+  std::string quant;          // --quant NAME|FILE
+  std::string tile = "auto";  // --tile MxNxK[:ORDER] | auto
   std::string tiling_objective;  // --tiling-objective NAME (empty: latency), with --tile auto
-  std::string loop_order;      // --loop-order ORDER (overrides the order of --tile)
-  long long dequant_rate = 0;  // --dequant-rate elements/cycle
-  bool edge_transfers = false; // --edge-transfers (hw::Options::edge_transfers)
+  std::string loop_order;        // --loop-order ORDER (overrides the order of --tile)
+  long long dequant_rate = 0;    // --dequant-rate elements/cycle
+  bool edge_transfers = false;   // --edge-transfers (hw::Options::edge_transfers)
 };
 
 // Adds the options (group "Hardware, timing and quantization (with --gemm)"); each needs `gemm`.

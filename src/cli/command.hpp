@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,7 +32,8 @@ std::string option_for_field(const std::string& field);
 
 struct CommandRegistration {
   CommandRegistration(std::string name, std::string description, CommandSetup setup, int order) {
-    command_registry().push_back({std::move(name), std::move(description), std::move(setup), order});
+    command_registry().push_back(
+        {std::move(name), std::move(description), std::move(setup), order});
   }
 };
 
@@ -65,6 +65,6 @@ inline constexpr const char* kEdgeTransfersHelp =
 
 #define TENET_CLI_CONCAT2(a, b) a##b
 #define TENET_CLI_CONCAT(a, b) TENET_CLI_CONCAT2(a, b)
-#define TENET_REGISTER_COMMAND(name, description, setup, order)                       \
+#define TENET_REGISTER_COMMAND(name, description, setup, order)                        \
   static ::tenet::cli::CommandRegistration TENET_CLI_CONCAT(tenet_cli_reg_, __LINE__)( \
       name, description, setup, order)

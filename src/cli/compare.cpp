@@ -8,10 +8,10 @@
 
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
-#include "tenet/eval/pipeline.hpp"
-#include "tenet/eval/settings.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
+#include "tenet/eval/settings.hpp"
 #include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_hw.hpp"
@@ -52,9 +52,9 @@ llm::MatmulShape compared_matmul(const CompareOptions& o) {
   m.m = shape.m, m.n = shape.n, m.k = shape.k;
   if (!o.kv) return m;
   if (o.kv_token_axis != "n" && o.kv_token_axis != "k")
-    throw InputError(error_code::kUnknownName, "", "--kv-token-axis",
-                     "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" +
-                         o.kv_token_axis + "\"");
+    throw InputError(
+        error_code::kUnknownName, "", "--kv-token-axis",
+        "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" + o.kv_token_axis + "\"");
   m.b_operand = llm::OperandKind::kKvCache;
   m.layout = o.kv_token_axis == "n" ? llm::Layout::kNT : llm::Layout::kNN;
   return m;

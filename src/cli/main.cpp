@@ -17,11 +17,31 @@ std::string option_for_field(const std::string& field) {
   // Request and command fields named by the library (eval/settings.hpp, llm generation options,
   // sweep and search settings) -> the options that set them: "tiling_objective" ->
   // "--tiling-objective".
-  static const std::set<std::string> fields{
-      "arch",   "array",   "dataflow", "dataflows", "quant",  "timing",      "tile",
-      "loop_order", "tiling_objective", "dequant_rate", "dequant_ops_rate", "format", "objective",
-      "gemm",   "batch",   "prompt",   "context",   "phase",  "threads",     "shard",
-      "resume", "out",      "attention", "routing", "mla"};
+  static const std::set<std::string> fields{"arch",
+                                            "array",
+                                            "dataflow",
+                                            "dataflows",
+                                            "quant",
+                                            "timing",
+                                            "tile",
+                                            "loop_order",
+                                            "tiling_objective",
+                                            "dequant_rate",
+                                            "dequant_ops_rate",
+                                            "format",
+                                            "objective",
+                                            "gemm",
+                                            "batch",
+                                            "prompt",
+                                            "context",
+                                            "phase",
+                                            "threads",
+                                            "shard",
+                                            "resume",
+                                            "out",
+                                            "attention",
+                                            "routing",
+                                            "mla"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');
@@ -43,7 +63,9 @@ std::vector<CommandInfo>& command_registry() {
 
 int main(int argc, char** argv) {
   using namespace tenet::cli;
-  CLI::App app{"tenet: exact relation-centric cost model of (quantized) LLM matmuls on spatial accelerators"};
+  CLI::App app{
+      "tenet: exact relation-centric cost model of (quantized) LLM matmuls on spatial "
+      "accelerators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tenet 0.1.0");
   auto& commands = command_registry();

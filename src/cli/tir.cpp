@@ -206,8 +206,8 @@ llm::CostModel cost_model(const CostSetup& setup,
   model.clock_hz = setup.acc().spec().clock_mhz * 1e6;
   model.description =
       fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
-                  setup.acc().name(), setup.acc().rows(), setup.acc().cols(), setup.acc().spec().clock_mhz,
-                  mapping::to_string(setup.base.dataflow),
+                  setup.acc().name(), setup.acc().rows(), setup.acc().cols(),
+                  setup.acc().spec().clock_mhz, mapping::to_string(setup.base.dataflow),
                   setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
   model.evaluate = [&costs](const llm::MatmulShape& s) { return costs.at(s.name); };
   return model;

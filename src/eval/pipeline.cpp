@@ -110,8 +110,7 @@ double epilogue_energy(const llm::MatmulShape& s, const quant::QuantSpec* spec) 
   const double outputs =
       static_cast<double>(s.batch) * static_cast<double>(s.m) * static_cast<double>(s.n);
   const quant::DataType out = spec ? spec->output.dtype : quant::DataType::fp16();
-  return outputs * s.epilogue_ops *
-         quant::OpEnergyTable::defaults_45nm().lookup(out).add_pj;
+  return outputs * s.epilogue_ops * quant::OpEnergyTable::defaults_45nm().lookup(out).add_pj;
 }
 
 // ---- result ----------------------------------------------------------------------------------
@@ -196,8 +195,8 @@ Evaluation evaluate(const Request& r) {
     const long long dequant_cycles =
         quant::dequant_unit_cycles(e.scheme->spec, e.dequant_rate, counts);
     e.product = quant::make_quant_result(acc, e.scheme->spec, e.scheme->apply, e.problem,
-                                         std::move(run.stored), *run.array_view,
-                                         std::move(counts), dequant_cycles);
+                                         std::move(run.stored), *run.array_view, std::move(counts),
+                                         dequant_cycles);
   } else {
     e.hardware = std::move(run.stored);
   }

@@ -1,8 +1,8 @@
 #include "tenet/eval/request.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
-#include <array>
 
 namespace tenet::eval {
 namespace {
@@ -40,8 +40,8 @@ std::array<std::uint64_t, 26> key_of(const Request& r) {
           std::uint64_t(r.timing),
           std::uint64_t(r.dequant_rate.elements_per_cycle),
           std::uint64_t(r.dequant_rate.ops_per_cycle),
-          std::uint64_t(r.hw.unlimited_sram_bandwidth) | std::uint64_t(r.hw.unlimited_dram_bandwidth)
-                                                             << 1 |
+          std::uint64_t(r.hw.unlimited_sram_bandwidth) |
+              std::uint64_t(r.hw.unlimited_dram_bandwidth) << 1 |
               std::uint64_t(r.hw.unlimited_buffer) << 2 | std::uint64_t(r.hw.edge_transfers) << 3,
           std::uint64_t(r.relation_centric ? 1 : 0)};
 }

@@ -24,12 +24,14 @@ Timing resolve_timing(const std::string& timing) {
 
 quant::DequantRate resolve_dequant_rate(const Settings& s) {
   if (s.dequant_rate < 0 || s.dequant_ops_rate < 0)
-    throw InputError(error_code::kRange, "", s.dequant_rate < 0 ? "dequant_rate" : "dequant_ops_rate",
+    throw InputError(error_code::kRange, "",
+                     s.dequant_rate < 0 ? "dequant_rate" : "dequant_ops_rate",
                      fmt::format("expected a throughput > 0, got {}",
                                  s.dequant_rate < 0 ? s.dequant_rate : s.dequant_ops_rate));
   if (s.dequant_rate > 0 && s.dequant_ops_rate > 0)
-    throw InputError(error_code::kUsage, "", "dequant_ops_rate",
-                     "give the dequant unit's throughput in elements or in ops per cycle, not both");
+    throw InputError(
+        error_code::kUsage, "", "dequant_ops_rate",
+        "give the dequant unit's throughput in elements or in ops per cycle, not both");
   return {s.dequant_rate, s.dequant_ops_rate};
 }
 
@@ -68,9 +70,11 @@ class SchemeSource {
 
 arch::Accelerator resolve_accelerator(const std::string& arch, const std::string& array) {
   const std::string name = arch.empty() ? defaults::kAccelerator : arch;
-  arch::Accelerator acc = with_location("arch", [&] { return arch::load_accelerator_preset(name); });
+  arch::Accelerator acc =
+      with_location("arch", [&] { return arch::load_accelerator_preset(name); });
   if (array.empty()) return acc;
-  const mapping::ArrayShape a = with_location("array", [&] { return mapping::parse_array_shape(array); });
+  const mapping::ArrayShape a =
+      with_location("array", [&] { return mapping::parse_array_shape(array); });
   return arch::with_array_shape(acc, a.rows, a.cols);
 }
 
@@ -103,7 +107,8 @@ Request make_request(const Settings& s) {
   r.tiling_objective = resolve_tiling_objective(s.tiling_objective, s.tile);
   r.dequant_rate = resolve_dequant_rate(s);
   r.hw.edge_transfers = s.edge_transfers;
-  if (!s.quant.empty()) r.scheme = std::make_shared<const quant::QuantSpec>(resolve_scheme(s.quant));
+  if (!s.quant.empty())
+    r.scheme = std::make_shared<const quant::QuantSpec>(resolve_scheme(s.quant));
   return r;
 }
 

@@ -16,7 +16,7 @@
 /* Room kept after the kernel name for the numeric fields, the phase and the closing "}\n". */
 #define TENET_HOOK_TAIL 256
 
-static atomic_int g_fd = -1;                                   /* the log, once opened */
+static atomic_int g_fd = -1;                                    /* the log, once opened */
 static pthread_mutex_t g_open_lock = PTHREAD_MUTEX_INITIALIZER; /* serialises the first open */
 
 /* A fork while another thread holds g_open_lock would leave it locked in the child. */
@@ -41,8 +41,10 @@ static int log_fd(int* error) {
       *error = TENET_HOOK_ERR_UNSET;
     } else {
       fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-      if (fd < 0) *error = TENET_HOOK_ERR_OPEN;
-      else atomic_store_explicit(&g_fd, fd, memory_order_release);
+      if (fd < 0)
+        *error = TENET_HOOK_ERR_OPEN;
+      else
+        atomic_store_explicit(&g_fd, fd, memory_order_release);
     }
   }
   pthread_mutex_unlock(&g_open_lock);
@@ -74,10 +76,17 @@ static int utf8_length(const unsigned char* s) {
   int n;
   unsigned cp;
   if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1Fu; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0Fu; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07u; }
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1Fu;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0Fu;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07u;
+  } else
+    return 0;
   for (int i = 1; i < n; ++i) {
     if ((s[i] & 0xC0u) != 0x80u) return 0; /* also stops at the terminating NUL */
     cp = (cp << 6) | (s[i] & 0x3Fu);
@@ -93,13 +102,30 @@ static size_t put_escaped_char(char** out, const unsigned char* s) {
   char* p = *out;
   unsigned char c = s[0];
   int n = utf8_length(s);
-  if (c == '"' || c == '\\') { *p++ = '\\'; *p++ = (char)c; }
-  else if (c == '\n') { *p++ = '\\'; *p++ = 'n'; }
-  else if (c == '\r') { *p++ = '\\'; *p++ = 'r'; }
-  else if (c == '\t') { *p++ = '\\'; *p++ = 't'; }
-  else if (c < 0x20) { p = put_text(p, "\\u00"); *p++ = hex[c >> 4]; *p++ = hex[c & 15]; }
-  else if (n == 0) { p = put_text(p, "\\ufffd"); n = 1; } /* invalid UTF-8 byte */
-  else { memcpy(p, s, (size_t)n); p += n; }
+  if (c == '"' || c == '\\') {
+    *p++ = '\\';
+    *p++ = (char)c;
+  } else if (c == '\n') {
+    *p++ = '\\';
+    *p++ = 'n';
+  } else if (c == '\r') {
+    *p++ = '\\';
+    *p++ = 'r';
+  } else if (c == '\t') {
+    *p++ = '\\';
+    *p++ = 't';
+  } else if (c < 0x20) {
+    p = put_text(p, "\\u00");
+    *p++ = hex[c >> 4];
+    *p++ = hex[c & 15];
+  } else if (n == 0) {
+    p = put_text(p, "\\ufffd");
+    n = 1;
+  } /* invalid UTF-8 byte */
+  else {
+    memcpy(p, s, (size_t)n);
+    p += n;
+  }
   *out = p;
   return n == 0 ? 1 : (size_t)n;
 }

@@ -46,37 +46,38 @@ std::string with_commas(long long v) {
 json to_json(const Result& r) {
   json tensors = json::object();
   for (const TensorResult& t : r.tensors) tensors[t.name] = tensor_json(t);
-  return {{"cycles",
-           {{"total", r.cycles.total},
-            {"compute", r.cycles.compute},
-            {"last_write_index", r.cycles.last_write_index},
-            {"stall", r.cycles.stall},
-            {"stall_sram", r.cycles.stall_sram},
-            {"stall_dram", r.cycles.stall_dram}}},
-          {"busy_cycles", {{"compute", r.busy.compute}, {"sram", r.busy.sram}, {"dram", r.busy.dram}}},
-          {"bound", to_string(r.bound)},
-          {"utilization", r.utilization},
-          {"mapping_efficiency", r.mapping_efficiency},
-          {"seconds", r.seconds},
-          {"accelerator", r.accelerator},
-          {"array", {{"rows", r.rows}, {"cols", r.cols}}},
-          {"dataflow", mapping::to_string(r.dataflow)},
-          {"gemm", {{"m", r.shape.m}, {"n", r.shape.n}, {"k", r.shape.k}}},
-          {"tiling", mapping::to_string(r.tiling)},
-          {"precision", r.precision},
-          {"macs_per_cycle_per_pe", r.macs_per_cycle},
-          {"cycles_per_mac", r.cycles_per_mac},
-          {"macs", r.macs},
-          {"folds", r.folds},
-          {"tiles", r.tiles},
-          {"dram_bytes", r.dram_bytes},
-          {"energy_pj",
-           {{"total", r.energy_pj.total},
-            {"mac", r.energy_pj.mac},
-            {"register_file", r.energy_pj.register_file},
-            {"sram", r.energy_pj.sram},
-            {"dram", r.energy_pj.dram}}},
-          {"tensors", tensors}};
+  return {
+      {"cycles",
+       {{"total", r.cycles.total},
+        {"compute", r.cycles.compute},
+        {"last_write_index", r.cycles.last_write_index},
+        {"stall", r.cycles.stall},
+        {"stall_sram", r.cycles.stall_sram},
+        {"stall_dram", r.cycles.stall_dram}}},
+      {"busy_cycles", {{"compute", r.busy.compute}, {"sram", r.busy.sram}, {"dram", r.busy.dram}}},
+      {"bound", to_string(r.bound)},
+      {"utilization", r.utilization},
+      {"mapping_efficiency", r.mapping_efficiency},
+      {"seconds", r.seconds},
+      {"accelerator", r.accelerator},
+      {"array", {{"rows", r.rows}, {"cols", r.cols}}},
+      {"dataflow", mapping::to_string(r.dataflow)},
+      {"gemm", {{"m", r.shape.m}, {"n", r.shape.n}, {"k", r.shape.k}}},
+      {"tiling", mapping::to_string(r.tiling)},
+      {"precision", r.precision},
+      {"macs_per_cycle_per_pe", r.macs_per_cycle},
+      {"cycles_per_mac", r.cycles_per_mac},
+      {"macs", r.macs},
+      {"folds", r.folds},
+      {"tiles", r.tiles},
+      {"dram_bytes", r.dram_bytes},
+      {"energy_pj",
+       {{"total", r.energy_pj.total},
+        {"mac", r.energy_pj.mac},
+        {"register_file", r.energy_pj.register_file},
+        {"sram", r.energy_pj.sram},
+        {"dram", r.energy_pj.dram}}},
+      {"tensors", tensors}};
 }
 
 void merge_into(json& report, const Result& r) {
@@ -111,10 +112,11 @@ std::string format_table(const Result& r) {
   out += fmt::format("  folds / tiles       {:>22}\n",
                      with_commas(r.folds) + " / " + with_commas(r.tiles));
   out += fmt::format("  DRAM traffic        {:>22} bytes\n", with_commas(r.dram_bytes));
-  out += fmt::format("  energy total        {:>22.6g} pJ (MAC {:.6g}, RF {:.6g}, SRAM {:.6g}, "
-                     "DRAM {:.6g})\n",
-                     r.energy_pj.total, r.energy_pj.mac, r.energy_pj.register_file,
-                     r.energy_pj.sram, r.energy_pj.dram);
+  out += fmt::format(
+      "  energy total        {:>22.6g} pJ (MAC {:.6g}, RF {:.6g}, SRAM {:.6g}, "
+      "DRAM {:.6g})\n",
+      r.energy_pj.total, r.energy_pj.mac, r.energy_pj.register_file, r.energy_pj.sram,
+      r.energy_pj.dram);
   out += fmt::format("  {:<6} {:>10} {:>4} {:>8} {:>16} {:>16} {:>16} {:>16} {:>16} {:>14}\n",
                      "tensor", "role", "bits", "resident", "SRAM reads", "SRAM writes",
                      "DRAM reads", "DRAM writes", "DRAM bytes", "energy pJ");

@@ -12,12 +12,18 @@ namespace tenet::hw {
 const char* role_key(workload::OperandRole role) {
   using workload::OperandRole;
   switch (role) {
-    case OperandRole::kActivation: return "activation";
-    case OperandRole::kWeight: return "weight";
-    case OperandRole::kOutput: return "output";
-    case OperandRole::kScale: return "scale";
-    case OperandRole::kZero: return "zero";
-    case OperandRole::kOther: return "other";
+    case OperandRole::kActivation:
+      return "activation";
+    case OperandRole::kWeight:
+      return "weight";
+    case OperandRole::kOutput:
+      return "output";
+    case OperandRole::kScale:
+      return "scale";
+    case OperandRole::kZero:
+      return "zero";
+    case OperandRole::kOther:
+      return "other";
   }
   return "other";
 }

@@ -65,7 +65,8 @@ long long max_distinct_groups(long long length, long long g) {
 
 long long uniform_group_sum(long long offset, long long length, long long piece, long long g) {
   const long long full = length / piece, rest = length % piece;
-  // sum over full pieces r of floor((offset + r*piece + piece - 1)/g) - floor((offset + r*piece)/g) + 1
+  // sum over full pieces r of floor((offset + r*piece + piece - 1)/g) - floor((offset + r*piece)/g)
+  // + 1
   long long sum = add(floor_sum(full, g, piece, offset + piece - 1), full);
   sum = add(sum, -floor_sum(full, g, piece, offset));
   if (rest > 0) sum = add(sum, distinct_groups(offset + full * piece, rest, g));

@@ -36,11 +36,11 @@ struct DimPlan {
   long long tile = 1;   // T, 1..n
   long long split = 0;  // piece size inside a tile, 0 = not cut
 
-  long long tiles() const;                       // ceil(n / T)
-  long long tile_start(long long q) const;       // q * T
-  long long tile_extent(long long q) const;      // T, or what is left for the last tile
-  long long pieces_in(long long extent) const;   // fold pieces in a tile of that extent
-  long long fold_intervals() const;              // fold pieces over all tiles
+  long long tiles() const;                      // ceil(n / T)
+  long long tile_start(long long q) const;      // q * T
+  long long tile_extent(long long q) const;     // T, or what is left for the last tile
+  long long pieces_in(long long extent) const;  // fold pieces in a tile of that extent
+  long long fold_intervals() const;             // fold pieces over all tiles
   // sum of interval_weight over all fold pieces / over all tiles.
   long long fold_sum(long long g) const;
   long long tile_sum(long long g) const;

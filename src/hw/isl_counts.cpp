@@ -17,14 +17,13 @@ isl::map access_map(const Operand& op) {
     coords += coords.empty() ? "" : ", ";
     coords += g == 1 ? std::string(names[d]) : fmt::format("floor({}/{})", names[d], g);
   }
-  return isl::map(poly::thread_context().get(),
-                  fmt::format("{{ S[i,j,k] -> X[{}] }}", coords));
+  return isl::map(poly::thread_context().get(), fmt::format("{{ S[i,j,k] -> X[{}] }}", coords));
 }
 
 isl::set domain(const mapping::GemmShape& s) {
-  return isl::set(poly::thread_context().get(),
-                  fmt::format("{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", s.m,
-                              s.n, s.k));
+  return isl::set(
+      poly::thread_context().get(),
+      fmt::format("{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", s.m, s.n, s.k));
 }
 
 // |{ (image point, element) }| for a map S -> image.

@@ -79,9 +79,11 @@ long long OperandPlan::dram_writes() const {
 
 double OperandPlan::dram_bytes_if(bool keep) const {
   long long elements;
-  if (!op->output) elements = keep ? resident_volume : fold_accesses;
-  else elements = keep ? add(resident_volume, resident_volume - unique)
-                       : add(fold_accesses, fold_rmw_reads);
+  if (!op->output)
+    elements = keep ? resident_volume : fold_accesses;
+  else
+    elements =
+        keep ? add(resident_volume, resident_volume - unique) : add(fold_accesses, fold_rmw_reads);
   return bytes_of(elements, op->bits);
 }
 
@@ -231,8 +233,8 @@ long long Model::folds() const {
 long long Model::compute_cycles() const {
   const DimPlan& s = plan_.dim[at(plan_.dims.stream)];
   const long long n = s.tiles();
-  const long long streamed = add(mul(n - 1, plan_.stream_cycles(s.tile)),
-                                 plan_.stream_cycles(s.tile_extent(n - 1)));
+  const long long streamed =
+      add(mul(n - 1, plan_.stream_cycles(s.tile)), plan_.stream_cycles(s.tile_extent(n - 1)));
   const long long spatial = mul(plan_.dim[at(plan_.dims.rows)].fold_intervals(),
                                 plan_.dim[at(plan_.dims.cols)].fold_intervals());
   return add(add(mul(folds(), plan_.base), mul(spatial, streamed)), -1);
@@ -366,10 +368,12 @@ long long Model::fold_port_cycles(const std::array<long long, 3>& lengths) const
       const OperandPlan& x = ops_[i];
       long long distinct = 1;
       for (int d = 0; d < 3; ++d)
-        if (x.op->group[d] > 0) distinct = mul(distinct, max_distinct_groups(lengths[d], x.op->group[d]));
+        if (x.op->group[d] > 0)
+          distinct = mul(distinct, max_distinct_groups(lengths[d], x.op->group[d]));
       bytes += bytes_of(distinct, x.op->bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
     }
-    port = std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
+    port =
+        std::max(port, transfer_cycles(bytes, part.bandwidth, options_.unlimited_sram_bandwidth));
   }
   return port;
 }
@@ -417,7 +421,8 @@ long long Model::edge_transfer_cycles() const {
   }
   long long cycles = 0;
   for (double bytes : {fill, drain})
-    if (bytes > 0) cycles = add(cycles, add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)));
+    if (bytes > 0)
+      cycles = add(cycles, add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)));
   return cycles;
 }
 
@@ -481,9 +486,10 @@ Timing Model::timing() const {
   t.dram_stall = add(t.dram_stall, edges);
   t.dram_busy = add(t.dram_busy, edges);
   if (t.pipeline != compute_cycles() + 1)
-    throw InternalError(fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
-                                    "form {}",
-                                    t.pipeline, compute_cycles() + 1));
+    throw InternalError(
+        fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
+                    "form {}",
+                    t.pipeline, compute_cycles() + 1));
   return t;
 }
 
@@ -497,10 +503,10 @@ Bound bounding_resource(const ResourceCycles& busy) {
 void add_energy(TensorResult& t, const arch::EnergyTable& e) {
   t.energy_pj.register_file = t.register_reads * e.register_file.read_pj_for(t.bits) +
                               t.register_writes * e.register_file.write_pj_for(t.bits);
-  t.energy_pj.sram = t.sram_reads * e.sram.read_pj_for(t.bits) +
-                     t.sram_writes * e.sram.write_pj_for(t.bits);
-  t.energy_pj.dram = t.dram_reads * e.dram.read_pj_for(t.bits) +
-                     t.dram_writes * e.dram.write_pj_for(t.bits);
+  t.energy_pj.sram =
+      t.sram_reads * e.sram.read_pj_for(t.bits) + t.sram_writes * e.sram.write_pj_for(t.bits);
+  t.energy_pj.dram =
+      t.dram_reads * e.dram.read_pj_for(t.bits) + t.dram_writes * e.dram.write_pj_for(t.bits);
   t.energy_pj.total = t.energy_pj.register_file + t.energy_pj.sram + t.energy_pj.dram;
 }
 
@@ -521,9 +527,9 @@ void Model::fill_cycles(Result& r) const {
   const double util = static_cast<double>(r.macs) * plan_.slow /
                       (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
   r.utilization = std::min(1.0, util);
-  const long long used = product({plan_.dim[at(plan_.dims.rows)].size,
-                                  plan_.dim[at(plan_.dims.cols)].size,
-                                  plan_.dim[at(plan_.dims.stream)].tiles()});
+  const long long used =
+      product({plan_.dim[at(plan_.dims.rows)].size, plan_.dim[at(plan_.dims.cols)].size,
+               plan_.dim[at(plan_.dims.stream)].tiles()});
   r.mapping_efficiency = static_cast<double>(used) / (static_cast<double>(r.folds) * plan_.rows *
                                                       plan_.row_lanes() * plan_.cols);
   r.seconds = static_cast<double>(r.cycles.total) / (acc_.spec().clock_mhz * 1e6);

@@ -38,11 +38,11 @@ struct Plan {
 struct OperandPlan {
   const Operand* op = nullptr;  // in the GemmProblem the Model was built from (outlives it)
   int partition = 0;
-  long long unique = 0;          // |tensor|
-  long long fold_accesses = 0;   // array side: reads of an input, writes of an output
-  long long fold_rmw_reads = 0;  // array side: read-modify-write reads of an output
-  long long resident_volume = 0; // DRAM reads (input) / writes (output) when resident
-  long long footprint_bytes = 0; // global-buffer share of one tile (x2 if double-buffered)
+  long long unique = 0;           // |tensor|
+  long long fold_accesses = 0;    // array side: reads of an input, writes of an output
+  long long fold_rmw_reads = 0;   // array side: read-modify-write reads of an output
+  long long resident_volume = 0;  // DRAM reads (input) / writes (output) when resident
+  long long footprint_bytes = 0;  // global-buffer share of one tile (x2 if double-buffered)
   bool resident = true;
   bool stationary = false;
 
@@ -65,8 +65,8 @@ struct TileCycles {
 };
 
 struct Timing {
-  long long pipeline = 0;   // sum of fold pipeline cycles (compute + 1)
-  long long total = 0;      // sum of tile steps (total + 1)
+  long long pipeline = 0;  // sum of fold pipeline cycles (compute + 1)
+  long long total = 0;     // sum of tile steps (total + 1)
   long long sram_stall = 0, dram_stall = 0;
   long long sram_busy = 0, dram_busy = 0;
 };

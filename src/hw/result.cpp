@@ -9,10 +9,14 @@ namespace tenet::hw {
 
 const char* to_string(Bound b) {
   switch (b) {
-    case Bound::kCompute: return "compute";
-    case Bound::kSram: return "sram";
-    case Bound::kDram: return "dram";
-    case Bound::kDequant: return "dequant";
+    case Bound::kCompute:
+      return "compute";
+    case Bound::kSram:
+      return "sram";
+    case Bound::kDram:
+      return "dram";
+    case Bound::kDequant:
+      return "dequant";
   }
   return "?";
 }

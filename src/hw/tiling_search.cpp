@@ -40,10 +40,12 @@ std::vector<long long> extents_for(long long size, long long unit) {
   return {out.begin(), out.end()};
 }
 
-const std::array<std::array<GemmDim, 3>, 6> kOrders{{
-    {GemmDim::kM, GemmDim::kN, GemmDim::kK}, {GemmDim::kN, GemmDim::kM, GemmDim::kK},
-    {GemmDim::kM, GemmDim::kK, GemmDim::kN}, {GemmDim::kK, GemmDim::kM, GemmDim::kN},
-    {GemmDim::kN, GemmDim::kK, GemmDim::kM}, {GemmDim::kK, GemmDim::kN, GemmDim::kM}}};
+const std::array<std::array<GemmDim, 3>, 6> kOrders{{{GemmDim::kM, GemmDim::kN, GemmDim::kK},
+                                                     {GemmDim::kN, GemmDim::kM, GemmDim::kK},
+                                                     {GemmDim::kM, GemmDim::kK, GemmDim::kN},
+                                                     {GemmDim::kK, GemmDim::kM, GemmDim::kN},
+                                                     {GemmDim::kN, GemmDim::kK, GemmDim::kM},
+                                                     {GemmDim::kK, GemmDim::kN, GemmDim::kM}}};
 
 // Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
 // `first` is the index of the first of them in the enumeration order.
@@ -134,7 +136,11 @@ class Search {
  public:
   Search(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
          const Options& options, TilingObjective objective)
-      : acc_(acc), problem_(problem), dataflow_(dataflow), options_(options), objective_(objective) {}
+      : acc_(acc),
+        problem_(problem),
+        dataflow_(dataflow),
+        options_(options),
+        objective_(objective) {}
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
@@ -211,8 +217,8 @@ class Search {
   long long least_dram_bytes() const {
     long long total = 0;
     for (const Operand& op : problem_.operands)
-      total = detail::add(total, detail::ceil_bytes(detail::distinct_elements(op, problem_.shape),
-                                                    op.bits));
+      total = detail::add(
+          total, detail::ceil_bytes(detail::distinct_elements(op, problem_.shape), op.bits));
     return total;
   }
 
@@ -256,11 +262,16 @@ class Search {
       const long long compute = compute_cycles(g.tilings.front());
       for (size_t i = 0; i < g.tilings.size(); ++i) {
         const detail::Model m = model(g.tilings[i]);
-        Entry e{0, std::max(compute, m.cycles_lower_bound()), m.dram_bytes(), m.tiles(),
-                g.first + i, &g, i};
+        Entry e{0,
+                std::max(compute, m.cycles_lower_bound()),
+                m.dram_bytes(),
+                m.tiles(),
+                g.first + i,
+                &g,
+                i};
         const double energy = m.energy().total;
-        e.key = objective_ == TilingObjective::kEnergy ? energy
-                                                         : energy * static_cast<double>(e.bound);
+        e.key =
+            objective_ == TilingObjective::kEnergy ? energy : energy * static_cast<double>(e.bound);
         entries.push_back(e);
       }
     }
@@ -295,10 +306,14 @@ class Search {
 
 const char* to_string(TilingObjective objective) {
   switch (objective) {
-    case TilingObjective::kLatency: return "latency";
-    case TilingObjective::kEnergy: return "energy";
-    case TilingObjective::kDramBytes: return "dram_bytes";
-    case TilingObjective::kEdp: return "edp";
+    case TilingObjective::kLatency:
+      return "latency";
+    case TilingObjective::kEnergy:
+      return "energy";
+    case TilingObjective::kDramBytes:
+      return "dram_bytes";
+    case TilingObjective::kEdp:
+      return "edp";
   }
   return "?";
 }

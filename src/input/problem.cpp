@@ -4,7 +4,6 @@
 
 namespace tenet::input {
 
-
 analysis::ComputeDelayConvention parse_compute_delay(const std::string& name) {
   if (name == "active" || name == "active-pes") return analysis::ComputeDelayConvention::kActivePes;
   if (name == "avg" || name == "avg-active-pes")

@@ -14,8 +14,8 @@
 #include <unordered_set>
 
 #include "detail/checked_int.hpp"
-#include "io/flat_json.hpp"
 #include "input/workload_log_detail.hpp"
+#include "io/flat_json.hpp"
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"

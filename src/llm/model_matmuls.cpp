@@ -58,8 +58,7 @@ PassSizes pass_sizes(const ModelConfig& model, const GenerationOptions& o) {
     s.head_rows = o.batch;
   }
   checked_mul(o.batch, model.kv_heads, "", "batch", "B·n_kv");
-  checked_mul(model.heads, s.rows, "", o.phase == Phase::kPrefill ? "prompt" : "batch",
-              "n_h·T");
+  checked_mul(model.heads, s.rows, "", o.phase == Phase::kPrefill ? "prompt" : "batch", "n_h·T");
   return s;
 }
 

@@ -51,11 +51,11 @@ namespace {
 std::vector<workload::Access> gemm_accesses(const GemmBits& bits) {
   using workload::AccessKind;
   using workload::OperandRole;
-  return {{"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
-           OperandRole::kActivation},
-          {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
-          {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c,
-           OperandRole::kOutput}};
+  return {
+      {"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
+       OperandRole::kActivation},
+      {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
+      {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput}};
 }
 
 }  // namespace

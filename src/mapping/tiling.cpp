@@ -37,14 +37,11 @@ DimExpr dim_expr(const Tiling& t, const GemmShape& s, GemmDim d) {
 
 std::string tile_coords(const Tiling& t, const GemmShape& s, int levels) {
   std::string out;
-  for (int p = 0; p < levels; ++p)
-    out += (p ? ", " : "") + dim_expr(t, s, t.order[p]).tile;
+  for (int p = 0; p < levels; ++p) out += (p ? ", " : "") + dim_expr(t, s, t.order[p]).tile;
   return out;
 }
 
-isl::map make_map(const std::string& text) {
-  return isl::map(poly::thread_context().get(), text);
-}
+isl::map make_map(const std::string& text) { return isl::map(poly::thread_context().get(), text); }
 
 }  // namespace
 
@@ -53,15 +50,16 @@ const char* to_string(GemmDim d) { return d == GemmDim::kM ? "m" : d == GemmDim:
 std::ostream& operator<<(std::ostream& os, const Tiling& t) { return os << to_string(t); }
 
 std::string to_string(const Tiling& t) {
-  return fmt::format("{}x{}x{}:{}{}{}", t.m, t.n, t.k, to_string(t.order[0]),
-                     to_string(t.order[1]), to_string(t.order[2]));
+  return fmt::format("{}x{}x{}:{}{}{}", t.m, t.n, t.k, to_string(t.order[0]), to_string(t.order[1]),
+                     to_string(t.order[2]));
 }
 
 Tiling parse_tiling(const std::string& text, const std::string& option) {
   auto fail = [&](const char* code, const std::string& why) -> Tiling {
     throw InputError(code, "", option,
                      "expected tile sizes MxNxK[:ORDER] (e.g. 256x512x1024:mnk, 0 = whole "
-                     "dimension), got \"" + text + "\"" + why);
+                     "dimension), got \"" +
+                         text + "\"" + why);
   };
   const size_t colon = text.find(':');
   const std::string sizes = text.substr(0, colon);
@@ -115,9 +113,12 @@ Tiling resolve_tiling(const Tiling& tiling, const GemmShape& shape) {
 
 DataflowDims dataflow_dims(Dataflow dataflow) {
   switch (dataflow) {
-    case Dataflow::kOutputStationary: return {GemmDim::kM, GemmDim::kN, GemmDim::kK};
-    case Dataflow::kWeightStationary: return {GemmDim::kK, GemmDim::kN, GemmDim::kM};
-    case Dataflow::kInputStationary: return {GemmDim::kK, GemmDim::kM, GemmDim::kN};
+    case Dataflow::kOutputStationary:
+      return {GemmDim::kM, GemmDim::kN, GemmDim::kK};
+    case Dataflow::kWeightStationary:
+      return {GemmDim::kK, GemmDim::kN, GemmDim::kM};
+    case Dataflow::kInputStationary:
+      return {GemmDim::kK, GemmDim::kM, GemmDim::kN};
   }
   throw InternalError("dataflow_dims: unknown dataflow");
 }
@@ -130,12 +131,12 @@ Mapping make_tiled_systolic_mapping(Dataflow dataflow, long long rows, long long
   const DataflowDims dims = dataflow_dims(dataflow);
   const DimExpr row = dim_expr(t, shape, dims.rows), col = dim_expr(t, shape, dims.cols),
                 stream = dim_expr(t, shape, dims.stream);
-  isl::map space = make_map(fmt::format("{{ S[i,j,k] -> PE[{} mod {}, {} mod {}] }}", row.local,
-                                        rows, col.local, cols));
+  isl::map space = make_map(
+      fmt::format("{{ S[i,j,k] -> PE[{} mod {}, {} mod {}] }}", row.local, rows, col.local, cols));
   isl::map time = make_map(fmt::format(
       "{{ S[i,j,k] -> T[{}, floor({}/{}), floor({}/{}), ({} mod {}) + ({} mod {}) + {}] }}",
-      tile_coords(t, shape, 3), col.local, cols, row.local, rows, row.local, rows, col.local,
-      cols, stream.local));
+      tile_coords(t, shape, 3), col.local, cols, row.local, rows, row.local, rows, col.local, cols,
+      stream.local));
   return Mapping(std::string(to_string(dataflow)) + " tiled " + to_string(t), space, time);
 }
 

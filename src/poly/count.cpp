@@ -24,18 +24,21 @@ std::string text_of(const isl::basic_set& b) {
 }
 
 [[noreturn]] void throw_unbounded(const isl::basic_set& piece) {
-  throw InputError(error_code::kUnbounded, "", "",
-                   "cannot count the points of an unbounded set (every variable needs a lower and an upper "
-                   "bound, and parameters must be fixed): " + text_of(piece));
+  throw InputError(
+      error_code::kUnbounded, "", "",
+      "cannot count the points of an unbounded set (every variable needs a lower and an upper "
+      "bound, and parameters must be fixed): " +
+          text_of(piece));
 }
 
 // Counts one disjoint basic set, falling back to isl's enumeration when the engine cannot
 // represent it exactly (coefficient overflow) or gives up (too complex).
-Integer count_piece(detail::Engine& engine, const isl::basic_set& piece, const CountOptions& options,
-                    CountPiece& info) {
+Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
+                    const CountOptions& options, CountPiece& info) {
   engine.begin_piece();
   try {
-    detail::System system = detail::lifted_system(piece, {options.isl_detect_equalities, options.isl_remove_redundancies});
+    detail::System system = detail::lifted_system(
+        piece, {options.isl_detect_equalities, options.isl_remove_redundancies});
     info.dims = system.vars();
     Integer result = engine.count(std::move(system));
     info.strategy = engine.piece_strategy();
@@ -60,14 +63,22 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece, const C
 
 const char* to_string(Strategy s) {
   switch (s) {
-    case Strategy::kEmpty: return "empty";
-    case Strategy::kPoint: return "point";
-    case Strategy::kInterval: return "interval";
-    case Strategy::kProduct: return "product";
-    case Strategy::kClosedForm2D: return "closed-form-2d";
-    case Strategy::kInterpolation: return "interpolation";
-    case Strategy::kEnumeration: return "enumeration";
-    case Strategy::kIslFallback: return "isl-fallback";
+    case Strategy::kEmpty:
+      return "empty";
+    case Strategy::kPoint:
+      return "point";
+    case Strategy::kInterval:
+      return "interval";
+    case Strategy::kProduct:
+      return "product";
+    case Strategy::kClosedForm2D:
+      return "closed-form-2d";
+    case Strategy::kInterpolation:
+      return "interpolation";
+    case Strategy::kEnumeration:
+      return "enumeration";
+    case Strategy::kIslFallback:
+      return "isl-fallback";
   }
   return "?";
 }
@@ -94,7 +105,9 @@ Integer count(const isl::set& set, const CountOptions& options, CountReport* rep
   return total;
 }
 
-Integer count(const isl::map& map, const CountOptions& o, CountReport* r) { return count(map.wrap(), o, r); }
+Integer count(const isl::map& map, const CountOptions& o, CountReport* r) {
+  return count(map.wrap(), o, r);
+}
 
 Integer count(const isl::union_set& set, const CountOptions& o, CountReport* r) {
   Integer total = 0;
@@ -103,7 +116,9 @@ Integer count(const isl::union_set& set, const CountOptions& o, CountReport* r) 
   return total;
 }
 
-Integer count(const isl::union_map& map, const CountOptions& o, CountReport* r) { return count(map.wrap(), o, r); }
+Integer count(const isl::union_map& map, const CountOptions& o, CountReport* r) {
+  return count(map.wrap(), o, r);
+}
 
 Integer count_by_enumeration(const isl::set& set) {
   isl_val* v = isl_set_count_val(set.get());

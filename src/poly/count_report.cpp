@@ -29,7 +29,8 @@ std::string CountReport::summary() const {
   }
   if (slices) s += "; " + std::to_string(slices) + " slices";
   if (chambers) s += "; " + std::to_string(chambers) + " interpolated chambers";
-  if (verify_failures) s += "; " + std::to_string(verify_failures) + " verification failures (enumerated)";
+  if (verify_failures)
+    s += "; " + std::to_string(verify_failures) + " verification failures (enumerated)";
   if (cache_hits) s += "; " + std::to_string(cache_hits) + " memo hits";
   if (fallbacks) s += "; " + std::to_string(fallbacks) + " isl fallbacks";
   return s;

@@ -30,7 +30,8 @@ Axes axes_of(OperandKind kind, const ApplyOptions& o) {
     case OperandKind::kOutput:
       return {{"m", "n"}, "m", "n"};
     case OperandKind::kWeights:
-      return o.b_layout == workload::Layout::kNN ? Axes{{"k", "n"}, "n", "k"} : Axes{{"n", "k"}, "n", "k"};
+      return o.b_layout == workload::Layout::kNN ? Axes{{"k", "n"}, "n", "k"}
+                                                 : Axes{{"n", "k"}, "n", "k"};
     case OperandKind::kKvCache:
       break;
   }

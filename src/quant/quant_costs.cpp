@@ -26,7 +26,7 @@ struct Plan {
     int elements = -1;    // set index
     int words = -1;       // set index (= elements when not packed)
   };
-  std::vector<Tensor> tensors;  // one per report name, in access order
+  std::vector<Tensor> tensors;      // one per report name, in access order
   std::vector<int> weight_tensors;  // indices into tensors: B and its scale/zero tensors
   int b_tensor = -1;
 
@@ -306,8 +306,9 @@ QuantCosts QuantAnalyzer::evaluate(const poly::ParameterValues& values,
   const Impl& m = *impl_;
   const Plan& p = m.plan;
   if (options.apply != m.options.apply || options.tile_m != m.options.tile_m)
-    throw InternalError("QuantAnalyzer::evaluate: apply options or tile_m differ from the ones "
-                        "the analyzer was built for");
+    throw InternalError(
+        "QuantAnalyzer::evaluate: apply options or tile_m differ from the ones "
+        "the analyzer was built for");
   const poly::ParameterFix fix(m.parameters, values);
   // Count each set once (the dequant set only when no figure is given).
   std::vector<Integer> counts(p.sets.size());

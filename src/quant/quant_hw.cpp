@@ -203,8 +203,8 @@ class AnalyzerCache {
     CostOptions options;
     options.apply = apply;
     if (dequant_given) options.dequant_elements = Integer(0);
-    entries_.push_back({dequant_given,
-                        QuantAnalyzer(mapping::make_parametric_gemm_workload(), spec, options)});
+    entries_.push_back(
+        {dequant_given, QuantAnalyzer(mapping::make_parametric_gemm_workload(), spec, options)});
     return entries_.back().analyzer;
   }
 
@@ -238,7 +238,6 @@ QuantCosts quant_costs_of(const QuantSpec& spec, const mapping::GemmShape& shape
 }
 
 }  // namespace
-
 
 const TensorTraffic& QuantHwResult::tensor(const std::string& name) const {
   for (const auto& t : traffic)

@@ -143,7 +143,8 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
                       {"sram", r.sram_bytes},
                       {"register_file", r.register_file_bytes}}},
                     {"energy_pj", r.energy.total()},
-                    {"speedup", ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles))},
+                    {"speedup", ratio(static_cast<double>(first.total_cycles),
+                                      static_cast<double>(r.total_cycles))},
                     {"energy_ratio", ratio(r.energy.total(), first.energy.total())},
                     {"report", to_json(r)}});
   }
@@ -161,12 +162,12 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
                      "cycles", "bound", "DRAM bytes", "SRAM bytes", "RF bytes", "energy pJ",
                      "speed-up", "energy");
   for (const QuantHwResult& r : results)
-    out += fmt::format("{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13.4g} {:>8.3f}x {:>7.3f}x\n",
-                       r.scheme, with_commas(r.total_cycles), hw::to_string(r.bound),
-                       with_commas(r.dram_bytes), with_commas(r.sram_bytes),
-                       with_commas(r.register_file_bytes), r.energy.total(),
-                       ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),
-                       ratio(r.energy.total(), first.energy.total()));
+    out += fmt::format(
+        "{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13.4g} {:>8.3f}x {:>7.3f}x\n", r.scheme,
+        with_commas(r.total_cycles), hw::to_string(r.bound), with_commas(r.dram_bytes),
+        with_commas(r.sram_bytes), with_commas(r.register_file_bytes), r.energy.total(),
+        ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),
+        ratio(r.energy.total(), first.energy.total()));
   out +=
       "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
       "and energy relative to the first scheme\n";

@@ -6,9 +6,9 @@
 #include <tuple>
 
 #include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/eval/pipeline.hpp"
 #include "tenet/quant/quant_hw.hpp"
 
 namespace tenet::sweep {
@@ -180,10 +180,9 @@ class Search {
       for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d)) {
         const Candidate c{d, t};
         if (is_built_in(c)) continue;
-        const double cycles =
-            batch * static_cast<double>(compute_cycles_bound(d, gemm_, c.tiling, acc_.rows(),
-                                                             acc_.cols(), rate_.macs_per_cycle,
-                                                             rate_.cycles_per_mac));
+        const double cycles = batch * static_cast<double>(compute_cycles_bound(
+                                          d, gemm_, c.tiling, acc_.rows(), acc_.cols(),
+                                          rate_.macs_per_cycle, rate_.cycles_per_mac));
         out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
       }
     std::sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {

@@ -132,11 +132,12 @@ RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::Mat
       auto found = analyzers_.find(key);
       if (found == analyzers_.end()) {
         const arch::Accelerator& acc = *accelerator(c.arch);
-        found = analyzers_
-                    .emplace(key, analysis::Analyzer(mapping::make_parametric_gemm_workload(), acc.architecture(),
-                                                     mapping::make_systolic_mapping(
-                                                         dataflow, acc.rows(), acc.cols())))
-                    .first;
+        found =
+            analyzers_
+                .emplace(key, analysis::Analyzer(
+                                  mapping::make_parametric_gemm_workload(), acc.architecture(),
+                                  mapping::make_systolic_mapping(dataflow, acc.rows(), acc.cols())))
+                .first;
       }
       return {relation_of(found->second.evaluate({{"M", s.m}, {"N", s.n}, {"K", s.k}})), ""};
     } catch (const InputError& e) {

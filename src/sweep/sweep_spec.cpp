@@ -224,8 +224,8 @@ Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
           r.error(error_code::kType, where, "expected an array shape \"RxC\"");
           return std::nullopt;
         }
-        const mapping::ArrayShape a = with_location(
-            where, [&] { return mapping::parse_array_shape(v.get<std::string>()); });
+        const mapping::ArrayShape a =
+            with_location(where, [&] { return mapping::parse_array_shape(v.get<std::string>()); });
         return std::make_pair(a.rows, a.cols);
       });
 }

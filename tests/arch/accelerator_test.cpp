@@ -1,15 +1,15 @@
 // Architecture files: presets load, files round-trip, bad files name the JSON pointer.
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
+#include "tenet/arch/accelerator.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 
-#include "tenet/arch/accelerator.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
+#include "tenet/mapping/shape_text.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace fs = std::filesystem;
@@ -27,7 +27,9 @@ std::vector<fs::path> files_in(const fs::path& dir, const std::string& prefix) {
   return out;
 }
 
-Accelerator minimal() { return load_accelerator(std::string(TENET_TEST_DATA_DIR) + "/arch/good_minimal.json"); }
+Accelerator minimal() {
+  return load_accelerator(std::string(TENET_TEST_DATA_DIR) + "/arch/good_minimal.json");
+}
 
 }  // namespace
 
@@ -64,8 +66,8 @@ TEST_CASE("presets carry the figures of their sources", "[arch]") {
   CHECK(gemmini.spec().global_buffer.partitions.at("scratchpad").bytes == 256 * 1024);
   CHECK(gemmini.spec().global_buffer.partitions.at("accumulator").bytes == 64 * 1024);
   for (int n : {8, 16, 32, 128}) {
-    const Accelerator s = load_accelerator(dir + "systolic-" + std::to_string(n) + "x" +
-                                           std::to_string(n) + ".json");
+    const Accelerator s =
+        load_accelerator(dir + "systolic-" + std::to_string(n) + "x" + std::to_string(n) + ".json");
     CHECK(s.rows() == n);
     CHECK(s.cols() == n);
   }
@@ -192,7 +194,9 @@ TEST_CASE("interconnect kinds give the TENET-level links", "[arch]") {
   nlohmann::json j = to_json(minimal());
   j["interconnect"] = {{"kind", "custom"}, {"map", "{ PE[x,y] -> PE[x+2,y] }"}};
   const Accelerator custom = parse_accelerator(j);
-  CHECK(poly::to_int64(poly::count(custom.architecture().interconnect())) == 2 * 4);  // rows 0,1 -> 2,3
+  CHECK(poly::to_int64(poly::count(custom.architecture().interconnect())) ==
+        2 * 4);  // rows 0,1 -> 2,3
   // A custom map keeps working after a reshape: it is cut to the new PE domain.
-  CHECK(poly::to_int64(poly::count(with_array_shape(custom, 6, 1).architecture().interconnect())) == 4);
+  CHECK(poly::to_int64(poly::count(with_array_shape(custom, 6, 1).architecture().interconnect())) ==
+        4);
 }

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "cli_run.hpp"
+#include "layer_request.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "layer_request.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using nlohmann::json;
@@ -140,8 +140,8 @@ TEST_CASE("analyze --quant q4f16_1: packed weights, scale tensors, dequant (issu
   const auto acc = arch::load_accelerator_preset("scalable-32x32");
   llm::MatmulShape shape;
   shape.m = 1, shape.n = 1024, shape.k = 1024;
-  const auto e = tenet::eval::evaluate(tenet::test::layer_request(acc, mapping::Dataflow::kWeightStationary,
-                                            quant::load_preset("q4f16_1"), shape));
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(
+      acc, mapping::Dataflow::kWeightStationary, quant::load_preset("q4f16_1"), shape));
   CHECK(j["cycles"]["total"] == e.product->total_cycles);
   CHECK(j["dequant"]["cycles"] == e.product->dequant_cycles);
   CHECK(j["energy_pj"]["total"].get<double>() == Approx(e.product->energy.total()));

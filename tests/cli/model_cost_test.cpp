@@ -9,8 +9,8 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "tenet/arch/accelerator_presets.hpp"
 #include "layer_request.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using nlohmann::json;
@@ -89,7 +89,9 @@ TEST_CASE("tenet model: totals, tokens/s and per-call costs from evaluate_layer"
   const auto q4 = quant::load_preset("q4f16_1");
   for (const json& l : doc["layers"]) {
     const llm::LayerCost c =
-        tenet::eval::evaluate(tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l))).cost;
+        tenet::eval::evaluate(
+            tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l)))
+            .cost;
     INFO(l["name"]);
     CHECK(l["per_call"]["cycles"] == poly::to_int64(c.cycles));
     CHECK(l["per_call"]["dram_bytes"] == poly::to_int64(c.dram_bytes));

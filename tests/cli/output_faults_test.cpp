@@ -1,8 +1,8 @@
 // Faults around outputs and big inputs (issue 15, docs/reliability.md): two sweeps writing the
 // same --out, an output location that cannot be written or runs full, and a large garbage log.
+#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/resource.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -164,8 +164,10 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
     std::ofstream f(log, std::ios::binary);
     f << R"({"kernel":"fused_fused_dequantize_fused_NT_matmul5_add6","batch":1,"M":37,"N":3072,"K":1024})"
       << "\n"
-      << R"({"kernel":"fused_NT_matmul","batch":1,"M":37,"N":1024,"K":1024})" << "\n"
-      << R"({"kernel":"fused_NT_matmul","batch":1,"M":37,"N":1024,"K":1024})" << "\n";
+      << R"({"kernel":"fused_NT_matmul","batch":1,"M":37,"N":1024,"K":1024})"
+      << "\n"
+      << R"({"kernel":"fused_NT_matmul","batch":1,"M":37,"N":1024,"K":1024})"
+      << "\n";
     std::mt19937_64 rng(15);
     std::string chunk(1 << 16, '\0');
     const std::int64_t target = std::int64_t{128} << 20;

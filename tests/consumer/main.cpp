@@ -1,7 +1,7 @@
 // A downstream program: counts the points of a small set through the installed library.
+#include <iostream>
 #include <tenet/poly/context.hpp>
 #include <tenet/poly/count.hpp>
-#include <iostream>
 
 int main() {
   tenet::poly::Context& ctx = tenet::poly::thread_context();

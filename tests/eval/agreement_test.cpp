@@ -30,11 +30,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kPresets[] = {
-    "awq_w4a16_g128", "e4m3_e4m3_f16", "e5m2_e5m2_f16", "fp8_e4m3fn_bf16_block_scale",
-    "gptq_w4a16_g128", "kv_int4", "kv_int8", "q0bf16", "q0f16", "q0f32", "q3f16_0", "q3f16_1",
-    "q4bf16_0", "q4bf16_1", "q4f16_0", "q4f16_1", "q4f16_2", "q4f16_autoawq", "q4f16_ft",
-    "q4f32_1", "smoothquant_w8a8", "w4a8"};
+const char* const kPresets[] = {"awq_w4a16_g128",
+                                "e4m3_e4m3_f16",
+                                "e5m2_e5m2_f16",
+                                "fp8_e4m3fn_bf16_block_scale",
+                                "gptq_w4a16_g128",
+                                "kv_int4",
+                                "kv_int8",
+                                "q0bf16",
+                                "q0f16",
+                                "q0f32",
+                                "q3f16_0",
+                                "q3f16_1",
+                                "q4bf16_0",
+                                "q4bf16_1",
+                                "q4f16_0",
+                                "q4f16_1",
+                                "q4f16_2",
+                                "q4f16_autoawq",
+                                "q4f16_ft",
+                                "q4f32_1",
+                                "smoothquant_w8a8",
+                                "w4a8"};
 const char* const kArrays[] = {"16x16", "8x24", "32x32"};
 const mapping::Dataflow kFlows[] = {mapping::Dataflow::kOutputStationary,
                                     mapping::Dataflow::kWeightStationary,
@@ -56,8 +73,7 @@ struct Figures {
 std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 Figures figures_of(const llm::LayerCost& c) {
-  return {c.cycles.get_str(), c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.bound,
-          c.energy_pj};
+  return {c.cycles.get_str(), c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.bound, c.energy_pj};
 }
 
 void check_same(const Figures& door, const Figures& pipeline, const std::string& what) {
@@ -156,7 +172,8 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
           c.gemm.m, c.gemm.n, c.gemm.k, kArch, c.array, mapping::to_string(c.flow), c.scheme));
       check_same({text(j["cycles"]["total"]), text(j["bytes"]["dram"]), text(j["bytes"]["sram"]),
                   j["bound"].get<std::string>(), j["energy_pj"]["total"].get<double>()},
-                 c.expected, "analyze " + key(c.array, c.scheme, mapping::to_string(c.flow), c.gemm.name));
+                 c.expected,
+                 "analyze " + key(c.array, c.scheme, mapping::to_string(c.flow), c.gemm.name));
     }
   }
 
@@ -197,9 +214,10 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
                        .dump()
                 << "\n";
         log.close();
-        const json j = run_json(fmt::format("log --input {} --arch {} --array {} --dataflow {} "
-                                            "--format json",
-                                            path, kArch, array, mapping::to_string(flow)));
+        const json j =
+            run_json(fmt::format("log --input {} --arch {} --array {} --dataflow {} "
+                                 "--format json",
+                                 path, kArch, array, mapping::to_string(flow)));
         std::size_t rows = 0;
         for (const json& layer : j["layers"]) {
           const std::string name = layer["name"].get<std::string>();
@@ -225,7 +243,8 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
     spec["quant"] = json(kPresets);
     spec["workloads"] = json::array();
     for (const Gemm& g : gemms)
-      spec["workloads"].push_back({{"gemm", {{"m", g.m}, {"n", g.n}, {"k", g.k}}}, {"name", g.name}});
+      spec["workloads"].push_back(
+          {{"gemm", {{"m", g.m}, {"n", g.n}, {"k", g.k}}}, {"name", g.name}});
     const std::string spec_path = tmp_path("sweep.json"), out = tmp_path("sweep.jsonl");
     std::ofstream(spec_path) << spec.dump(2);
     fs::remove(out);
@@ -238,10 +257,11 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
     std::size_t ok = 0;
     while (std::getline(rows, line)) {
       const json row = json::parse(line);
-      const std::string array =
-          std::to_string(row["rows"].get<long long>()) + "x" + std::to_string(row["cols"].get<long long>());
-      const std::string k = key(array, row["quant"].get<std::string>(),
-                                row["dataflow"].get<std::string>(), row["workload"].get<std::string>());
+      const std::string array = std::to_string(row["rows"].get<long long>()) + "x" +
+                                std::to_string(row["cols"].get<long long>());
+      const std::string k =
+          key(array, row["quant"].get<std::string>(), row["dataflow"].get<std::string>(),
+              row["workload"].get<std::string>());
       if (row["status"] != "ok") {
         CHECK_FALSE(by_key.count(k));  // an error at the sweep is an error of the pipeline
         continue;

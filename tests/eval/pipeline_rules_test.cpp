@@ -1,15 +1,14 @@
 // eval::evaluate / eval::make_cost_model: the rules of the pipeline's quantization stage (which
 // quantization applies to B, batch, layout, logged flags), the defaults and the settings' errors.
-#include "layer_request.hpp"
-#include "tenet/eval/settings.hpp"
-
 #include <catch2/catch.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "layer_request.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/settings.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/quant/quant_json.hpp"
 
@@ -53,8 +52,8 @@ const arch::Accelerator& scalable() {
 
 TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 example)") {
   const auto q4 = quant::load_preset("q4f16_1");
-  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, q4,
-                                       weight_shape(1, 1024, 1024)));
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, q4, weight_shape(1, 1024, 1024)));
   CHECK(e.product->tensor("B").dram_bytes == 524288);
   CHECK(e.product->tensor("B.scale").dram_bytes == 65536);
   CHECK(e.cost.dram_bytes == big(e.product->dram_bytes));
@@ -64,10 +63,12 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   CHECK(e.cost.bound == hw::to_string(e.product->bound));
   // No throughput in the preset: the default unit (one element per array column per cycle).
   CHECK(e.dequant_rate.elements_per_cycle == 32);
-  CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) == scalable().rows());
+  CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) ==
+        scalable().rows());
 
-  const auto f16 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                         quant::load_preset("q0f16"), weight_shape(1, 1024, 1024)));
+  const auto f16 = tenet::eval::evaluate(
+      tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                 quant::load_preset("q0f16"), weight_shape(1, 1024, 1024)));
   CHECK(f16.product->tensor("B").dram_bytes == 2097152);
 }
 
@@ -103,7 +104,8 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
       INFO(name << " " << hw::to_string(objective));
       tenet::test::LayerOptions o;
       o.tiling_objective = objective;
-      const auto e = tenet::eval::evaluate(tenet::test::layer_request(acc, flow, scheme, weight_shape(100, 200, 300), o));
+      const auto e = tenet::eval::evaluate(
+          tenet::test::layer_request(acc, flow, scheme, weight_shape(100, 200, 300), o));
       CHECK(e.product->hw.tiling ==
             hw::choose_tiling(acc, e.product->problem, flow, {}, {objective}));
       chosen.push_back(e.product->hw.tiling);
@@ -118,17 +120,19 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
   o.tiling_objective = hw::TilingObjective::kDramBytes;
   const MatmulShape s = weight_shape(100, 200, 300);
   const auto q0 = quant::load_preset("q0f16");
-  CHECK(eval::make_cost_model(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
-  CHECK_FALSE(eval::make_cost_model(spec).evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
+  CHECK(eval::make_cost_model(spec).evaluate(s) ==
+        tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
+  CHECK_FALSE(eval::make_cost_model(spec).evaluate(s) ==
+              tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
 }
 
 TEST_CASE("batch products run one after another: cycles, bytes, energy x batch") {
   const auto scheme = quant::load_preset("kv_int8");
   for (std::int64_t batch : {1, 3, 8}) {
-    const auto one = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
-                                           kv_shape(1, 4, 77, 64, Layout::kNT)));
-    const auto many = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
-                                            kv_shape(batch, 4, 77, 64, Layout::kNT)));
+    const auto one = tenet::eval::evaluate(tenet::test::layer_request(
+        scalable(), Dataflow::kOutputStationary, scheme, kv_shape(1, 4, 77, 64, Layout::kNT)));
+    const auto many = tenet::eval::evaluate(tenet::test::layer_request(
+        scalable(), Dataflow::kOutputStationary, scheme, kv_shape(batch, 4, 77, 64, Layout::kNT)));
     const Integer b(static_cast<long>(batch));
     CHECK(many.cost.cycles == one.cost.cycles * b);
     CHECK(many.cost.dram_bytes == one.cost.dram_bytes * b);
@@ -141,34 +145,34 @@ TEST_CASE("batch products run one after another: cycles, bytes, energy x batch")
 
 TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
   const auto scheme = quant::load_preset("kv_int8");  // int8, one fp16 scale per token
-  const auto qk = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
-                                        kv_shape(2, 4, 77, 64, Layout::kNT)));
+  const auto qk = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 77, 64, Layout::kNT)));
   CHECK(qk.scheme->apply.b == quant::BOperand::kKvCache);
   CHECK(qk.scheme->apply.kv_token_axis == quant::KvTokenAxis::kN);
   CHECK(qk.product->tensor("B").bits == 8);
   CHECK(qk.product->costs.tensor("B.scale").elements == 77);  // one per token = N
-  const auto pv = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
-                                        kv_shape(2, 4, 64, 77, Layout::kNN)));
+  const auto pv = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 64, 77, Layout::kNN)));
   CHECK(pv.scheme->apply.kv_token_axis == quant::KvTokenAxis::kK);
   CHECK(pv.product->costs.tensor("B.scale").elements == 77);  // tokens = K
   // The weights of the same scheme are not quantized.
-  const auto w = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme,
-                                       weight_shape(4, 64, 77)));
+  const auto w = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, scheme, weight_shape(4, 64, 77)));
   CHECK(w.product->tensor("B").bits == 16);
   CHECK_FALSE(has_tensor(*w.product, "B.scale"));
 }
 
 TEST_CASE("KV cache without a kv_cache section: the activations' format") {
-  const auto q4 =
-      tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
-                            kv_shape(1, 4, 50, 64, Layout::kNT)));
+  const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
+      kv_shape(1, 4, 50, 64, Layout::kNT)));
   CHECK(q4.product->tensor("B").bits == 16);
   CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
   CHECK(q4.product->placement == quant::DequantPlacement::kNone);
   // SmoothQuant: int8 activations with a dynamic per-token scale -> int8 KV, per-token scale.
-  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                        quant::load_preset("smoothquant_w8a8"),
-                                        kv_shape(1, 4, 50, 64, Layout::kNT)));
+  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("smoothquant_w8a8"),
+      kv_shape(1, 4, 50, 64, Layout::kNT)));
   CHECK(sq.product->tensor("B").bits == 8);
   CHECK(sq.product->costs.tensor("B.scale").elements == 50);
   CHECK(sq.product->hw.precision == "int8");
@@ -177,8 +181,8 @@ TEST_CASE("KV cache without a kv_cache section: the activations' format") {
 TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
   MatmulShape s = kv_shape(1, 8, 40, 16, Layout::kNN);
   s.b_operand = OperandKind::kActivation;
-  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                       quant::load_preset("kv_int8"), s));
+  const auto e = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("kv_int8"), s));
   CHECK(e.product->tensor("B").bits == 16);
   CHECK_FALSE(has_tensor(*e.product, "B.scale"));
 }
@@ -186,17 +190,17 @@ TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
 TEST_CASE("logged weights_quantized=false: unquantized weights only for dequantizing schemes") {
   MatmulShape s = weight_shape(5, 96, 128);
   s.weights_quantized = false;
-  const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                        quant::load_preset("q4f16_1"), s));
+  const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"), s));
   CHECK(q4.product->tensor("B").bits == 16);
   CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
   CHECK(q4.product->dequant_cycles == 0);
-  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                        quant::load_preset("smoothquant_w8a8"), s));
+  const auto sq = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("smoothquant_w8a8"), s));
   CHECK(sq.product->tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
   s.weights_quantized = true;
-  const auto q4q = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                         quant::load_preset("q4f16_1"), s));
+  const auto q4q = tenet::eval::evaluate(tenet::test::layer_request(
+      scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"), s));
   CHECK(q4q.product->tensor("B").bits == 4);
 }
 
@@ -205,18 +209,26 @@ TEST_CASE("layout NT / NN does not change the cost of a weight matmul") {
     const auto scheme = quant::load_preset(name);
     MatmulShape nt = weight_shape(17, 300, 260), nn = nt;
     nn.layout = Layout::kNN;
-    CHECK(tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nt)).cost ==
-          tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nn)).cost);
+    CHECK(tenet::eval::evaluate(
+              tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nt))
+              .cost ==
+          tenet::eval::evaluate(
+              tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nn))
+              .cost);
   }
 }
 
 TEST_CASE("epilogue ops add energy only: one add at the output type per op and element") {
   const auto scheme = quant::load_preset("q0f16");
   MatmulShape s = weight_shape(3, 64, 64);
-  const LayerCost plain = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s)).cost;
+  const LayerCost plain =
+      tenet::eval::evaluate(
+          tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s))
+          .cost;
   s.epilogue_ops = 2;
   s.batch = 1;
-  const auto e = tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s));
+  const auto e = tenet::eval::evaluate(
+      tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s));
   CHECK(e.cost.cycles == plain.cycles);
   CHECK(e.epilogue_energy_pj == Approx(2 * 3 * 64 * 0.4));  // fp16 add: 0.4 pJ
   CHECK(e.cost.energy_pj == Approx(plain.energy_pj + e.epilogue_energy_pj));
@@ -228,7 +240,9 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(def.description.find("scalable-32x32") != std::string::npos);
   const MatmulShape s = weight_shape(1, 512, 512);
   CHECK(def.evaluate(s) ==
-        tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, quant::load_preset("q0f16"), s)).cost);
+        tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                                         quant::load_preset("q0f16"), s))
+            .cost);
 
   eval::Settings spec;
   spec.arch = "tpu-v1";
@@ -238,14 +252,18 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   const CostModel tpu = eval::make_cost_model(spec);
   CHECK(tpu.clock_hz == Approx(700e6));
   const auto acc = arch::with_array_shape(arch::load_accelerator_preset("tpu-v1"), 64, 64);
-  CHECK(tpu.evaluate(s) == tenet::eval::evaluate(tenet::test::layer_request(acc, Dataflow::kWeightStationary,
-                                          quant::load_preset("smoothquant_w8a8"), s)).cost);
+  CHECK(tpu.evaluate(s) ==
+        tenet::eval::evaluate(tenet::test::layer_request(acc, Dataflow::kWeightStationary,
+                                                         quant::load_preset("smoothquant_w8a8"), s))
+            .cost);
 
   // A log record's scheme is used when --quant is not given.
   MatmulShape logged = s;
   logged.quant = "q4f16_1";
-  CHECK(def.evaluate(logged) == tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
-                                               quant::load_preset("q4f16_1"), logged)).cost);
+  CHECK(def.evaluate(logged) ==
+        tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
+                                                         quant::load_preset("q4f16_1"), logged))
+            .cost);
 
   auto where_of = [](const eval::Settings& bad) {
     try {

@@ -233,13 +233,15 @@ TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the 
   for (std::size_t i = 0; i < names.size(); ++i) {
     INFO(lines[i]);
     CHECK(nlohmann::json::parse(lines[i]).at("kernel") == decoded[i]);
-    const auto shape = tenet::input::parse_log_line(lines[i], tenet::input::LogFormat::kJsonl, "hook", 1);
+    const auto shape =
+        tenet::input::parse_log_line(lines[i], tenet::input::LogFormat::kJsonl, "hook", 1);
     CHECK(shape.name == decoded[i]);
   }
   CHECK(
       lines.back() ==
       R"({"kernel":"fused_NT_matmul","batch":2,"M":1,"N":4096,"K":4096,"phase":"decode","count":3})");
-  const auto ex = tenet::input::parse_log_line(lines.back(), tenet::input::LogFormat::kAuto, "hook", 7);
+  const auto ex =
+      tenet::input::parse_log_line(lines.back(), tenet::input::LogFormat::kAuto, "hook", 7);
   CHECK(ex.phase == tenet::llm::Phase::kDecode);
   CHECK(ex.count == 3);
   CHECK(ex.batch == 2);

@@ -2,7 +2,6 @@
 // instance of small GEMMs with odd sizes, tiles that do not divide them, all loop orders, the
 // three dataflows, precision packing and group-indexed operands (e.g. group-wise scales).
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "fixtures.hpp"
@@ -41,7 +40,8 @@ RandomCase random_case(std::mt19937& rng, bool grouped) {
     c.problem.operands.push_back({"sW", OperandRole::kScale, 16, false, {0, 1, pick(2, 5)}});
     c.problem.operands.push_back({"sA", OperandRole::kScale, 8, false, {pick(1, 3), 0, 0}});
     c.problem.operands.push_back({"s", OperandRole::kOther, 32, false, {0, 0, 0}});
-    c.problem.operands.push_back({"Cg", OperandRole::kOutput, 32, true, {pick(1, 2), 1, pick(0, 3)}});
+    c.problem.operands.push_back(
+        {"Cg", OperandRole::kOutput, 32, true, {pick(1, 2), 1, pick(0, 3)}});
   }
   return c;
 }
@@ -56,8 +56,8 @@ TEST_CASE("SRAM and DRAM access counts equal brute-force enumeration", "[hw][acc
   std::mt19937 rng(2024);
   for (int trial = 0; trial < 400; ++trial) {
     const RandomCase c = random_case(rng, trial % 2 == 1);
-    const Accelerator acc = make_acc(c.R, c.C, 1LL << 40, Bandwidth::infinite(),
-                                     Bandwidth::infinite(), 0, c.pack);
+    const Accelerator acc =
+        make_acc(c.R, c.C, 1LL << 40, Bandwidth::infinite(), Bandwidth::infinite(), 0, c.pack);
     const hw::Result r = hw::evaluate_gemm(acc, c.problem, c.df, c.tiling);
     const auto tiles = enumerate_tiles(c.df, c.R, c.C, row_lanes(c), c.shape, c.tiling);
     CHECK(r.tiles == static_cast<long long>(tiles.size()));
@@ -65,10 +65,10 @@ TEST_CASE("SRAM and DRAM access counts equal brute-force enumeration", "[hw][acc
     for (const Tile& t : tiles) folds += static_cast<long long>(t.folds.size());
     CHECK(r.folds == folds);
     for (const hw::Operand& op : c.problem.operands) {
-      INFO(mapping::to_string(c.df) << " " << c.shape.m << "x" << c.shape.n << "x" << c.shape.k
-                                    << " array " << c.R << "x" << c.C << " pack " << c.pack
-                                    << " tiling " << mapping::to_string(c.tiling) << " operand "
-                                    << op.name);
+      INFO(mapping::to_string(c.df)
+           << " " << c.shape.m << "x" << c.shape.n << "x" << c.shape.k << " array " << c.R << "x"
+           << c.C << " pack " << c.pack << " tiling " << mapping::to_string(c.tiling) << " operand "
+           << op.name);
       const BruteAccess b = brute_access(tiles, op);
       const hw::TensorResult& t = r.tensor(op.name);
       REQUIRE(t.resident);  // the buffer is huge
@@ -96,8 +96,8 @@ TEST_CASE("operands that do not fit stream every fold from DRAM", "[hw][access]"
   for (int trial = 0; trial < 200; ++trial) {
     const RandomCase c = random_case(rng, trial % 2 == 1);
     // 1-byte buffer: nothing fits, everything streams.
-    const Accelerator acc = make_acc(c.R, c.C, 1, Bandwidth::infinite(), Bandwidth::infinite(),
-                                     0, c.pack);
+    const Accelerator acc =
+        make_acc(c.R, c.C, 1, Bandwidth::infinite(), Bandwidth::infinite(), 0, c.pack);
     const hw::Result r = hw::evaluate_gemm(acc, c.problem, c.df, c.tiling);
     const auto tiles = enumerate_tiles(c.df, c.R, c.C, row_lanes(c), c.shape, c.tiling);
     for (const hw::Operand& op : c.problem.operands) {
@@ -160,8 +160,8 @@ TEST_CASE("a buffer too small for a tile raises DRAM traffic as documented", "[h
   CHECK(none.tensor("C").dram_reads == 61440);
   CHECK(none.dram_bytes > one.dram_bytes);
   // The untiled GEMM needs 64*64*2*2 = 16 KiB per operand.
-  const hw::Result whole = hw::evaluate_gemm(make_acc(4, 4, 3 * 16384), problem,
-                                             Dataflow::kWeightStationary);
+  const hw::Result whole =
+      hw::evaluate_gemm(make_acc(4, 4, 3 * 16384), problem, Dataflow::kWeightStationary);
   CHECK(whole.tensor("A").footprint_bytes == 16384);
   CHECK(whole.tensor("A").dram_reads == 64 * 64);
   CHECK(whole.dram_bytes == 3 * 64 * 64 * 2);
@@ -196,7 +196,8 @@ TEST_CASE("isl relation counts equal the closed forms", "[hw][access][isl]") {
     c.pack = 1;
     const hw::Result r = hw::evaluate_gemm(make_acc(c.R, c.C), c.problem, c.df, c.tiling);
     for (const hw::Operand& op : c.problem.operands) {
-      INFO(op.name << " " << mapping::to_string(c.df) << " tiling " << mapping::to_string(c.tiling));
+      INFO(op.name << " " << mapping::to_string(c.df) << " tiling "
+                   << mapping::to_string(c.tiling));
       const hw::IslAccessCounts isl = hw::count_accesses_isl(c.df, c.R, c.C, c.shape, c.tiling, op);
       const hw::TensorResult& t = r.tensor(op.name);
       CHECK(poly::to_int64(isl.sram) == (op.output ? t.sram_array_writes : t.sram_array_reads));

@@ -16,8 +16,8 @@ TEST_CASE("energy equals the sum of its breakdown and of accesses times energies
   hw::GemmProblem p = hw::make_gemm_problem({9, 10, 11}, {8, 4, 16});
   p.operands.push_back({"sW", workload::OperandRole::kScale, 16, false, {0, 1, 4}});
   p.precision = "fp16";
-  for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                      Dataflow::kInputStationary}) {
+  for (Dataflow df :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
     const hw::Result r = hw::evaluate_gemm(acc, p, df, Tiling{4, 6, 5});
     const arch::EnergyTable& e = acc.spec().energy;
     CHECK(r.energy_pj.total ==
@@ -28,10 +28,10 @@ TEST_CASE("energy equals the sum of its breakdown and of accesses times energies
       INFO(t.name);
       const double t_rf = t.register_reads * e.register_file.read_pj * t.bits / 32 +
                           t.register_writes * e.register_file.write_pj * t.bits / 32;
-      const double t_sram = (t.sram_reads * e.sram.read_pj + t.sram_writes * e.sram.write_pj) *
-                            t.bits / 32;
-      const double t_dram = (t.dram_reads * e.dram.read_pj + t.dram_writes * e.dram.write_pj) *
-                            t.bits / 32;
+      const double t_sram =
+          (t.sram_reads * e.sram.read_pj + t.sram_writes * e.sram.write_pj) * t.bits / 32;
+      const double t_dram =
+          (t.dram_reads * e.dram.read_pj + t.dram_writes * e.dram.write_pj) * t.bits / 32;
       CHECK(t.energy_pj.register_file == Approx(t_rf));
       CHECK(t.energy_pj.sram == Approx(t_sram));
       CHECK(t.energy_pj.dram == Approx(t_dram));
@@ -49,8 +49,8 @@ TEST_CASE("the MAC energy follows the operand precision", "[hw][energy]") {
   AcceleratorSpec s = make_acc(4, 4).spec();
   s.precisions["int8"] = {2, 1};
   const Accelerator acc(arch::with_energy_defaults(s));
-  const hw::Result fp16 = hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}),
-                                            Dataflow::kOutputStationary);
+  const hw::Result fp16 =
+      hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}), Dataflow::kOutputStationary);
   const hw::Result int8 = hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}, {8, 8, 32}),
                                             Dataflow::kOutputStationary);
   CHECK(fp16.precision == "fp16");
@@ -61,9 +61,9 @@ TEST_CASE("the MAC energy follows the operand precision", "[hw][energy]") {
 }
 
 TEST_CASE("JSON output has the contract keys with consistent values", "[hw][format]") {
-  const hw::Result r = hw::evaluate_gemm(make_acc(4, 4, 4096, Bandwidth::of(16), Bandwidth::of(4), 10),
-                                         hw::make_gemm_problem({9, 10, 11}),
-                                         Dataflow::kWeightStationary, Tiling{4, 6, 5});
+  const hw::Result r = hw::evaluate_gemm(
+      make_acc(4, 4, 4096, Bandwidth::of(16), Bandwidth::of(4), 10),
+      hw::make_gemm_problem({9, 10, 11}), Dataflow::kWeightStationary, Tiling{4, 6, 5});
   const nlohmann::json j = hw::to_json(r);
   CHECK(j["cycles"]["total"] == r.cycles.total);
   CHECK(j["cycles"]["compute"] == r.cycles.compute);
@@ -71,7 +71,8 @@ TEST_CASE("JSON output has the contract keys with consistent values", "[hw][form
   CHECK(j["utilization"].get<double>() == r.utilization);
   CHECK(j["mapping_efficiency"].get<double>() == r.mapping_efficiency);
   CHECK(j["energy_pj"]["total"].get<double>() == r.energy_pj.total);
-  for (const char* part : {"mac", "register_file", "sram", "dram"}) CHECK(j["energy_pj"].contains(part));
+  for (const char* part : {"mac", "register_file", "sram", "dram"})
+    CHECK(j["energy_pj"].contains(part));
   for (const hw::TensorResult& t : r.tensors) {
     const auto& jt = j["tensors"][t.name];
     CHECK(jt["sram_reads"] == t.sram_reads);
@@ -81,7 +82,8 @@ TEST_CASE("JSON output has the contract keys with consistent values", "[hw][form
     CHECK(jt["dram_bytes"] == t.dram_bytes);
   }
   // Merging keeps what the report already has for a tensor.
-  nlohmann::json report = {{"macs", 990}, {"tensors", {{"A", {{"role", "activation"}, {"total_volume", 990}}}}}};
+  nlohmann::json report = {{"macs", 990},
+                           {"tensors", {{"A", {{"role", "activation"}, {"total_volume", 990}}}}}};
   hw::merge_into(report, r);
   CHECK(report["tensors"]["A"]["total_volume"] == 990);
   CHECK(report["tensors"]["A"]["sram_reads"] == r.tensor("A").sram_reads);

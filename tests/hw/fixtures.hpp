@@ -141,7 +141,8 @@ inline BruteAccess brute_access(const std::vector<Tile>& tiles, const tenet::hw:
     all.insert(in_tile.begin(), in_tile.end());
     if (!have_current || tile_corner(op, tile.box) != corner) {
       if (op.output && have_current) write_back();
-      if (!op.output) out.resident_reads += static_cast<long long>(in_tile.size());
+      if (!op.output)
+        out.resident_reads += static_cast<long long>(in_tile.size());
       else
         for (const Key& e : in_tile) out.resident_reads += written_back.count(e);
       current = in_tile;

@@ -64,7 +64,8 @@ inline Demands os(long long M, long long N, long long K, long long R, long long 
   auto c = [&](long long i, long long j) { return i * N + j; };
   for (long long fc = 0; fc * Cc < N; ++fc)
     for (long long fr = 0; fr * R < M; ++fr) {
-      const long long r0 = fr * R, r1 = std::min(r0 + R, M), c0 = fc * Cc, c1 = std::min(c0 + Cc, N);
+      const long long r0 = fr * R, r1 = std::min(r0 + R, M), c0 = fc * Cc,
+                      c1 = std::min(c0 + Cc, N);
       Matrix in = block(a_t, 0, K, r0, r1, K, R);
       append(in, blank(Cc - 1, R));
       append(d.ifmap, skew(in));
@@ -85,7 +86,8 @@ inline Demands ws(long long M, long long N, long long K, long long R, long long 
   auto c = [&](long long i, long long j) { return i * N + j; };
   for (long long fc = 0; fc * Cc < N; ++fc)
     for (long long fr = 0; fr * R < K; ++fr) {
-      const long long r0 = fr * R, r1 = std::min(r0 + R, K), c0 = fc * Cc, c1 = std::min(c0 + Cc, N);
+      const long long r0 = fr * R, r1 = std::min(r0 + R, K), c0 = fc * Cc,
+                      c1 = std::min(c0 + Cc, N);
       Matrix in = blank(R, R);  // weights load first
       append(in, block(a, 0, M, r0, r1, M, R));
       append(in, blank(Cc - 1, R));
@@ -107,7 +109,8 @@ inline Demands is(long long M, long long N, long long K, long long R, long long 
   auto c_t = [&](long long j, long long i) { return i * N + j; };  // C transposed: N x M
   for (long long fc = 0; fc * Cc < M; ++fc)
     for (long long fr = 0; fr * R < K; ++fr) {
-      const long long r0 = fr * R, r1 = std::min(r0 + R, K), c0 = fc * Cc, c1 = std::min(c0 + Cc, M);
+      const long long r0 = fr * R, r1 = std::min(r0 + R, K), c0 = fc * Cc,
+                      c1 = std::min(c0 + Cc, M);
       Matrix in = flip_rows(block(a_t, r0, r1, c0, c1, R, Cc));
       append(in, blank(R + Cc + N - 2, Cc));
       append(d.ifmap, in);  // no skew

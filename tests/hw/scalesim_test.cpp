@@ -1,7 +1,6 @@
 // SCALE-Sim v2 conventions: hand-derived cases and a comparison with the demand matrices
 // SCALE-Sim builds (re-stated in scalesim_reference.hpp).
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "fixtures.hpp"
@@ -87,13 +86,14 @@ TEST_CASE("cycles and SRAM reads equal SCALE-Sim's demand matrices on random GEM
   std::uniform_int_distribution<long long> dim(1, 19), arr(1, 7);
   for (int trial = 0; trial < 150; ++trial) {
     const long long M = dim(rng), N = dim(rng), K = dim(rng), R = arr(rng), C = arr(rng);
-    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary}) {
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
       INFO(mapping::to_string(df) << " M=" << M << " N=" << N << " K=" << K << " R=" << R
                                   << " C=" << C);
-      const scalesim_ref::Demands d = df == Dataflow::kOutputStationary   ? scalesim_ref::os(M, N, K, R, C)
-                                      : df == Dataflow::kWeightStationary ? scalesim_ref::ws(M, N, K, R, C)
-                                                                          : scalesim_ref::is(M, N, K, R, C);
+      const scalesim_ref::Demands d =
+          df == Dataflow::kOutputStationary   ? scalesim_ref::os(M, N, K, R, C)
+          : df == Dataflow::kWeightStationary ? scalesim_ref::ws(M, N, K, R, C)
+                                              : scalesim_ref::is(M, N, K, R, C);
       REQUIRE(d.ifmap.size() == d.ofmap.size());
       REQUIRE(d.filter.size() == d.ofmap.size());
       const hw::Result r = run(df, R, C, M, N, K);
@@ -126,8 +126,8 @@ TEST_CASE("the ideal systolic accelerator never stalls", "[hw][scalesim]") {
   const arch::Accelerator acc = arch::make_ideal_systolic(16, 8);
   CHECK(acc.rows() == 16);
   CHECK(acc.cols() == 8);
-  for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                      Dataflow::kInputStationary}) {
+  for (Dataflow df :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
     const hw::Result r = hw::evaluate_gemm(acc, hw::make_gemm_problem({100, 37, 59}), df);
     const hw::Result plain = run(df, 16, 8, 100, 37, 59);
     CHECK(r.cycles == plain.cycles);
@@ -135,6 +135,7 @@ TEST_CASE("the ideal systolic accelerator never stalls", "[hw][scalesim]") {
     CHECK(r.tensor("A").sram_array_reads == plain.tensor("A").sram_array_reads);
   }
   CHECK(hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}, {8, 8, 32}),
-                          Dataflow::kOutputStationary).precision == "int8");
+                          Dataflow::kOutputStationary)
+            .precision == "int8");
   CHECK_THROWS_AS(arch::make_ideal_systolic(0, 4), InputError);
 }

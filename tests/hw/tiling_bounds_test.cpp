@@ -2,9 +2,8 @@
 // every bound is <= the cycles the full model gives, and the chosen tiling equals the best of
 // all candidates evaluated one by one (cycles, then DRAM bytes, then fewer tiles, then the
 // first candidate).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <tuple>
@@ -46,10 +45,10 @@ void for_random_cases(unsigned seed, int trials, F f) {
   for (int trial = 0; trial < trials; ++trial) {
     const Accelerator acc = random_acc(rng);
     const hw::GemmProblem p = random_problem(rng);
-    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary}) {
-      const std::string label = std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) +
-                                "x" + std::to_string(p.shape.k) + " " + mapping::to_string(df);
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      const std::string label = std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" +
+                                std::to_string(p.shape.k) + " " + mapping::to_string(df);
       f(acc, p, df, hw::tiling_candidates(acc, p, df), label);
     }
   }
@@ -59,24 +58,25 @@ void for_random_cases(unsigned seed, int trials, F f) {
 
 TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
   long long checked = 0, tight_dram = 0, tight_sram = 0;
-  for_random_cases(11, 60, [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
-                               const std::vector<Tiling>& all, const std::string& label) {
-    for (const Tiling& t : all) {
-      const hw::detail::Model m(acc, p, df, t, {});
-      const long long cycles = m.timing().total - 1;
-      INFO(label << " " << mapping::to_string(t));
-      REQUIRE(m.compute_cycles() <= cycles);
-      REQUIRE(m.dram_cycles_lower_bound() <= cycles);
-      REQUIRE(m.sram_cycles_lower_bound() <= cycles);
-      hw::Options edges;
-      edges.edge_transfers = true;
-      const hw::detail::Model cold(acc, p, df, t, edges);
-      REQUIRE(cold.cycles_lower_bound() <= cold.timing().total - 1);
-      ++checked;
-      if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
-      if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
-    }
-  });
+  for_random_cases(11, 60,
+                   [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
+                       const std::vector<Tiling>& all, const std::string& label) {
+                     for (const Tiling& t : all) {
+                       const hw::detail::Model m(acc, p, df, t, {});
+                       const long long cycles = m.timing().total - 1;
+                       INFO(label << " " << mapping::to_string(t));
+                       REQUIRE(m.compute_cycles() <= cycles);
+                       REQUIRE(m.dram_cycles_lower_bound() <= cycles);
+                       REQUIRE(m.sram_cycles_lower_bound() <= cycles);
+                       hw::Options edges;
+                       edges.edge_transfers = true;
+                       const hw::detail::Model cold(acc, p, df, t, edges);
+                       REQUIRE(cold.cycles_lower_bound() <= cold.timing().total - 1);
+                       ++checked;
+                       if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
+                       if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
+                     }
+                   });
   CHECK(checked > 5000);
   // Each bound is the binding one on many candidates.
   CHECK(tight_dram > 100);
@@ -86,46 +86,47 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
 TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on random problems",
           "[hw][tiling][bounds]") {
   long long pruned = 0, candidates = 0;
-  for_random_cases(5, 80, [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
-                              const std::vector<Tiling>& all, const std::string& label) {
-    // Scores as documented: (objective, then cycles, DRAM bytes, tiles, enumeration index).
-    using Score = std::tuple<double, long long, long long, long long, size_t>;
-    std::vector<Score> latency, energy, edp;
-    for (size_t i = 0; i < all.size(); ++i) {
-      const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
-      const long long c = r.cycles.total, b = r.dram_bytes, t = r.tiles;
-      latency.push_back({static_cast<double>(c), c, b, t, i});
-      energy.push_back({r.energy_pj.total, c, b, t, i});
-      edp.push_back({r.energy_pj.total * static_cast<double>(c), c, b, t, i});
-    }
-    INFO(label);
-    for (const auto& [objective, scores] :
-         {std::pair{hw::TilingObjective::kLatency, &latency},
-          std::pair{hw::TilingObjective::kEnergy, &energy},
-          std::pair{hw::TilingObjective::kEdp, &edp}}) {
-      INFO(hw::to_string(objective));
-      const size_t best = std::get<4>(*std::min_element(scores->begin(), scores->end()));
-      hw::TilingSearchStats stats;
-      hw::TilingSearchOptions options;
-      options.objective = objective;
-      options.stats = &stats;
-      CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
-      CHECK(stats.candidates == static_cast<long long>(all.size()));
-      CHECK(stats.evaluated + stats.pruned == stats.candidates);
-      CHECK(stats.evaluated >= 1);
-      pruned += stats.pruned, candidates += stats.candidates;
-    }
-    // With edge transfers (a different cost, the same search) under latency.
-    hw::Options edges;
-    edges.edge_transfers = true;
-    std::tuple<long long, long long, long long, size_t> cold_best{-1, 0, 0, 0};
-    for (size_t i = 0; i < all.size(); ++i) {
-      const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i], edges);
-      const std::tuple<long long, long long, long long, size_t> score{r.cycles.total,
-                                                                      r.dram_bytes, r.tiles, i};
-      if (std::get<0>(cold_best) < 0 || score < cold_best) cold_best = score;
-    }
-    CHECK(hw::choose_tiling(acc, p, df, edges) == all[std::get<3>(cold_best)]);
-  });
+  for_random_cases(
+      5, 80,
+      [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
+          const std::vector<Tiling>& all, const std::string& label) {
+        // Scores as documented: (objective, then cycles, DRAM bytes, tiles, enumeration index).
+        using Score = std::tuple<double, long long, long long, long long, size_t>;
+        std::vector<Score> latency, energy, edp;
+        for (size_t i = 0; i < all.size(); ++i) {
+          const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i]);
+          const long long c = r.cycles.total, b = r.dram_bytes, t = r.tiles;
+          latency.push_back({static_cast<double>(c), c, b, t, i});
+          energy.push_back({r.energy_pj.total, c, b, t, i});
+          edp.push_back({r.energy_pj.total * static_cast<double>(c), c, b, t, i});
+        }
+        INFO(label);
+        for (const auto& [objective, scores] : {std::pair{hw::TilingObjective::kLatency, &latency},
+                                                std::pair{hw::TilingObjective::kEnergy, &energy},
+                                                std::pair{hw::TilingObjective::kEdp, &edp}}) {
+          INFO(hw::to_string(objective));
+          const size_t best = std::get<4>(*std::min_element(scores->begin(), scores->end()));
+          hw::TilingSearchStats stats;
+          hw::TilingSearchOptions options;
+          options.objective = objective;
+          options.stats = &stats;
+          CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
+          CHECK(stats.candidates == static_cast<long long>(all.size()));
+          CHECK(stats.evaluated + stats.pruned == stats.candidates);
+          CHECK(stats.evaluated >= 1);
+          pruned += stats.pruned, candidates += stats.candidates;
+        }
+        // With edge transfers (a different cost, the same search) under latency.
+        hw::Options edges;
+        edges.edge_transfers = true;
+        std::tuple<long long, long long, long long, size_t> cold_best{-1, 0, 0, 0};
+        for (size_t i = 0; i < all.size(); ++i) {
+          const hw::Result r = hw::evaluate_gemm(acc, p, df, all[i], edges);
+          const std::tuple<long long, long long, long long, size_t> score{r.cycles.total,
+                                                                          r.dram_bytes, r.tiles, i};
+          if (std::get<0>(cold_best) < 0 || score < cold_best) cold_best = score;
+        }
+        CHECK(hw::choose_tiling(acc, p, df, edges) == all[std::get<3>(cold_best)]);
+      });
   CHECK(pruned * 2 > candidates);  // most candidates are never timed
 }

@@ -1,8 +1,9 @@
 // The tiling search against brute force: every candidate of tiling_candidates() evaluated with
 // evaluate_gemm; the chosen tiling must be optimal for each objective.
-#include <catch2/catch.hpp>
+#include "tenet/hw/tiling_search.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -10,7 +11,6 @@
 #include "fixtures.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/tiling_search.hpp"
 
 using namespace tenet;
 using namespace hwtest;
@@ -34,11 +34,13 @@ std::vector<Case> cases() {
   return {
       {"small buffer, slow DRAM", make_acc(4, 4, 2048, Bandwidth::of(8), Bandwidth::of(2), 20),
        hw::make_gemm_problem({37, 50, 29})},
-      {"8x8, 8 KiB, DRAM 4 B/cycle", make_acc(8, 8, 8192, Bandwidth::infinite(), Bandwidth::of(4), 50),
+      {"8x8, 8 KiB, DRAM 4 B/cycle",
+       make_acc(8, 8, 8192, Bandwidth::infinite(), Bandwidth::of(4), 50),
        hw::make_gemm_problem({64, 96, 80})},
       {"4-bit weights with scales", make_acc(4, 8, 4096, Bandwidth::of(16), Bandwidth::of(3), 10),
        quantized({45, 70, 130})},
-      {"packed MACs, everything fits", make_acc(8, 4, 1 << 20, Bandwidth::of(32), Bandwidth::of(8), 5, 2),
+      {"packed MACs, everything fits",
+       make_acc(8, 4, 1 << 20, Bandwidth::of(32), Bandwidth::of(8), 5, 2),
        hw::make_gemm_problem({33, 17, 100})},
       {"compute-bound, 16 KiB", make_acc(4, 4, 16384, Bandwidth::infinite(), Bandwidth::of(32), 10),
        hw::make_gemm_problem({64, 256, 256})},
@@ -52,8 +54,8 @@ double edp(const hw::Result& r) { return r.energy_pj.total * static_cast<double>
 TEST_CASE("tiling candidates are resolved, distinct and include the untiled run", "[hw][tiling]") {
   for (const Case& c : cases()) {
     INFO(c.name);
-    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary}) {
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
       const std::vector<Tiling> all = hw::tiling_candidates(c.acc, c.problem, df);
       const std::set<std::string> distinct = [&] {
         std::set<std::string> s;
@@ -71,14 +73,15 @@ TEST_CASE("tiling candidates are resolved, distinct and include the untiled run"
 TEST_CASE("the chosen tiling is optimal over the candidates for every objective", "[hw][tiling]") {
   bool latency_beats_dram_choice = false;
   for (const Case& c : cases()) {
-    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                        Dataflow::kInputStationary}) {
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
       INFO(c.name << ", " << mapping::to_string(df));
       std::vector<hw::Result> brute;
       for (const Tiling& t : hw::tiling_candidates(c.acc, c.problem, df))
         brute.push_back(hw::evaluate_gemm(c.acc, c.problem, df, t));
       auto chosen = [&](hw::TilingObjective o) {
-        return hw::evaluate_gemm(c.acc, c.problem, df, hw::choose_tiling(c.acc, c.problem, df, {}, {o}));
+        return hw::evaluate_gemm(c.acc, c.problem, df,
+                                 hw::choose_tiling(c.acc, c.problem, df, {}, {o}));
       };
       const hw::Result fast = chosen(hw::TilingObjective::kLatency);
       const hw::Result lean = chosen(hw::TilingObjective::kDramBytes);

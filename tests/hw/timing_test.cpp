@@ -1,7 +1,6 @@
 // Timing: fold pipeline cycles, SRAM-bandwidth stalls and double-buffered DRAM transfers,
 // against hand derivations and a brute-force walk over every tile and fold.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 
@@ -27,11 +26,13 @@ TEST_CASE("an SRAM slower than a fold's traffic stretches the fold", "[hw][timin
   CHECK(r.bound == hw::Bound::kSram);
   // 160 bytes in 14 cycles needs 160/14 = 11.4 bytes/cycle: 12 does not stall.
   CHECK(hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::of(12)), problem,
-                          Dataflow::kOutputStationary).cycles.stall == 0);
+                          Dataflow::kOutputStationary)
+            .cycles.stall == 0);
   hw::Options ideal;
   ideal.unlimited_sram_bandwidth = true;
   CHECK(hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::of(8)), problem,
-                          Dataflow::kOutputStationary, {}, ideal).cycles.stall == 0);
+                          Dataflow::kOutputStationary, {}, ideal)
+            .cycles.stall == 0);
 }
 
 TEST_CASE("DRAM transfers overlap the previous tile; the excess stalls", "[hw][timing]") {
@@ -78,22 +79,22 @@ TEST_CASE("DRAM transfers overlap the previous tile; the excess stalls", "[hw][t
 TEST_CASE("precision-scalable PEs pack the reduction dimension", "[hw][timing]") {
   // 2 MACs per PE per cycle. os: K = 16 streams in 8 cycles: 8 + 6 = 14 rows -> 13.
   const auto problem = hw::make_gemm_problem({4, 4, 16});
-  const hw::Result os = hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::infinite(),
-                                                   Bandwidth::infinite(), 0, 2),
-                                          problem, Dataflow::kOutputStationary);
+  const hw::Result os = hw::evaluate_gemm(
+      make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::infinite(), 0, 2), problem,
+      Dataflow::kOutputStationary);
   CHECK(os.cycles.last_write_index == 13);
   CHECK(os.macs_per_cycle == 2);
   // ws: the 4 rows hold 8 k values each pass: ceil(16/8) = 2 folds of 2*4 + 4 + 4 - 2 = 14.
-  const hw::Result ws = hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::infinite(),
-                                                   Bandwidth::infinite(), 0, 2),
-                                          problem, Dataflow::kWeightStationary);
+  const hw::Result ws = hw::evaluate_gemm(
+      make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::infinite(), 0, 2), problem,
+      Dataflow::kWeightStationary);
   CHECK(ws.folds == 2);
   CHECK(ws.cycles.last_write_index == 27);
   CHECK(ws.mapping_efficiency == Approx(1.0));
   // One MAC every 3 cycles: os streams K = 16 over 48 cycles: 48 + 6 - 1.
-  const hw::Result slow = hw::evaluate_gemm(make_acc(4, 4, 1LL << 40, Bandwidth::infinite(),
-                                                     Bandwidth::infinite(), 0, 1, 3),
-                                            problem, Dataflow::kOutputStationary);
+  const hw::Result slow = hw::evaluate_gemm(
+      make_acc(4, 4, 1LL << 40, Bandwidth::infinite(), Bandwidth::infinite(), 0, 1, 3), problem,
+      Dataflow::kOutputStationary);
   CHECK(slow.cycles.last_write_index == 53);
   CHECK(slow.utilization == Approx(256.0 * 3 / (54 * 16)));
 }
@@ -114,7 +115,8 @@ BruteTiming brute_timing(const std::vector<Tile>& tiles, const hw::GemmProblem& 
   const int s = static_cast<int>(dims.stream);
   std::vector<bool> revisited_output(p.operands.size(), false);
   for (size_t x = 0; x < p.operands.size(); ++x)
-    if (p.operands[x].output) revisited_output[x] = brute_access(tiles, p.operands[x]).rmw_reads > 0;
+    if (p.operands[x].output)
+      revisited_output[x] = brute_access(tiles, p.operands[x]).rmw_reads > 0;
   std::vector<std::vector<ElementSet>> tile_sets(tiles.size());
   for (size_t t = 0; t < tiles.size(); ++t)
     for (const hw::Operand& op : p.operands) tile_sets[t].push_back(touched(op, tiles[t].box));
@@ -162,8 +164,9 @@ BruteTiming brute_timing(const std::vector<Tile>& tiles, const hw::GemmProblem& 
         written[x] = written_now[x];
         written[x].insert(tile_sets[t][x].begin(), tile_sets[t][x].end());
       }
-    const long long window =
-        dram > 0 && bytes > 0 ? latency + static_cast<long long>(std::ceil(bytes / dram - 1e-9)) : 0;
+    const long long window = dram > 0 && bytes > 0
+                                 ? latency + static_cast<long long>(std::ceil(bytes / dram - 1e-9))
+                                 : 0;
     const long long step = std::max(with_sram, window);
     out.compute += pipeline;
     out.total += step;
@@ -208,16 +211,16 @@ TEST_CASE("tile-class timing equals a walk over every tile and fold", "[hw][timi
     const double dram = pick(0, 3) ? static_cast<double>(pick(1, 12)) : 0;
     const long long latency = pick(0, 5);
     const long long buffer = pick(0, 1) ? (1LL << 40) : pick(16, 600);
-    const Accelerator acc = make_acc(R, C, buffer, sram > 0 ? Bandwidth::of(sram) : Bandwidth::infinite(),
-                                     dram > 0 ? Bandwidth::of(dram) : Bandwidth::infinite(),
-                                     latency, pack);
+    const Accelerator acc =
+        make_acc(R, C, buffer, sram > 0 ? Bandwidth::of(sram) : Bandwidth::infinite(),
+                 dram > 0 ? Bandwidth::of(dram) : Bandwidth::infinite(), latency, pack);
     const hw::Result r = hw::evaluate_gemm(acc, p, df, tiling);
     const auto dims = mapping::dataflow_dims(df);
     const long long lanes = dims.rows == GemmDim::kK ? pack : 1;
     const auto tiles = enumerate_tiles(df, R, C, lanes, shape, tiling);
     const long long base = df == Dataflow::kOutputStationary ? R + C - 2 : 2 * R + C - 2;
-    const BruteTiming b = brute_timing(tiles, p, r, base, pack, dims.stream == GemmDim::kK, sram,
-                                       dram, latency);
+    const BruteTiming b =
+        brute_timing(tiles, p, r, base, pack, dims.stream == GemmDim::kK, sram, dram, latency);
     INFO(mapping::to_string(df) << " " << shape.m << "x" << shape.n << "x" << shape.k << " array "
                                 << R << "x" << C << " pack " << pack << " tiling "
                                 << mapping::to_string(tiling) << " sram " << sram << " dram "

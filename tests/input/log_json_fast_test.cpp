@@ -1,16 +1,16 @@
 // The fast reader of JSON log records against the full (nlohmann) reader on random records,
 // valid and broken: whenever the fast path answers, the full reader gives the same shape; the
 // fast path answers for every clean record.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <optional>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "io/flat_json.hpp"
 #include "input/workload_log_detail.hpp"
+#include "io/flat_json.hpp"
 #include "tenet/error.hpp"
 
 using tenet::input::detail::parse_json_record;

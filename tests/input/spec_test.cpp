@@ -100,10 +100,10 @@ TEST_CASE("every example spec in workloads/specs loads", "[io][spec]") {
 
 TEST_CASE("the TENET-direction example spec equals the TENET files", "[io][spec]") {
   input::Problem spec = input::load_spec(std::string(TENET_SOURCE_DIR) +
-                                   "/workloads/specs/tenet-matmul-os8-tenet-direction.json");
+                                         "/workloads/specs/tenet-matmul-os8-tenet-direction.json");
   input::Problem files =
       input::load_tenet_files(data("tenet/statement/matmul.s"), data("tenet/pe_array/systolic.p"),
-                           data("tenet/mapping/matmul_systolic_os.m"));
+                              data("tenet/mapping/matmul_systolic_os.m"));
   CHECK(spec.workload.domain().is_equal(files.workload.domain()));
   for (std::size_t i = 0; i < 3; ++i)
     CHECK(spec.workload.accesses()[i].relation.is_equal(files.workload.accesses()[i].relation));

@@ -163,19 +163,21 @@ TEST_CASE("experiment files resolve against their directory or an ancestor", "[i
     CHECK_FALSE(p.neighbourhood.has_value());
   }
   SECTION("TENET's layout: paths relative to the grandparent (data/)") {
-    auto e = input::read_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"));
+    auto e =
+        input::read_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"));
     CHECK(fs::path(e.mapping) == root / "mapping/conv2d_os.m");
     CHECK(fs::path(e.statement) == root / "statement/conv_deformable.s");
-    auto p = input::load_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"));
+    auto p =
+        input::load_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"));
     CHECK(p.workload.name() == "conv_deformable");
   }
   SECTION("an explicit data directory") {
-    auto e = input::read_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"),
-                                       data("tenet"));
+    auto e = input::read_tenet_experiment(
+        data("tenet/new_kernel_experiment/experiment/experiment_1"), data("tenet"));
     CHECK(fs::path(e.pe).lexically_normal() == root / "pe_array/systolic.p");
     auto err = error_of([] {
       input::read_tenet_experiment(data("tenet/new_kernel_experiment/experiment/experiment_1"),
-                                data("tenet/statement"));
+                                   data("tenet/statement"));
     });
     CHECK(err.code() == error_code::kIo);
     CHECK(err.message().find("tried") != std::string::npos);
@@ -183,8 +185,9 @@ TEST_CASE("experiment files resolve against their directory or an ancestor", "[i
 }
 
 TEST_CASE("the TENET files and the generator describe the same os problem", "[io][tenet]") {
-  auto p = input::load_tenet_files(data("tenet/statement/matmul.s"), data("tenet/pe_array/systolic.p"),
-                                data("tenet/mapping/matmul_systolic_os.m"));
+  auto p =
+      input::load_tenet_files(data("tenet/statement/matmul.s"), data("tenet/pe_array/systolic.p"),
+                              data("tenet/mapping/matmul_systolic_os.m"));
   auto gen_arch = mapping::make_systolic_array(8, 8, 64, 16);
   CHECK(p.architecture.interconnect().is_equal(gen_arch.interconnect()));
   auto gen_map = mapping::make_systolic_mapping(mapping::Dataflow::kOutputStationary, 8, 8);

@@ -1,9 +1,10 @@
 // Tiled systolic space-time maps: parsing, resolution, and the maps as sets (injective, and
 // equal to the untiled generator when there is one tile).
+#include "tenet/mapping/tiling.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "tenet/error.hpp"
-#include "tenet/mapping/tiling.hpp"
 #include "tenet/poly/context.hpp"
 #include "tenet/poly/count.hpp"
 
@@ -13,9 +14,9 @@ using namespace tenet::mapping;
 namespace {
 long long count_of(const isl::set& s) { return poly::to_int64(poly::count(s)); }
 isl::set gemm_domain(const GemmShape& s) {
-  return isl::set(poly::thread_context().get(),
-                  "{ S[i,j,k] : 0 <= i < " + std::to_string(s.m) + " and 0 <= j < " +
-                      std::to_string(s.n) + " and 0 <= k < " + std::to_string(s.k) + " }");
+  return isl::set(poly::thread_context().get(), "{ S[i,j,k] : 0 <= i < " + std::to_string(s.m) +
+                                                    " and 0 <= j < " + std::to_string(s.n) +
+                                                    " and 0 <= k < " + std::to_string(s.k) + " }");
 }
 }  // namespace
 
@@ -37,11 +38,12 @@ TEST_CASE("tilings parse, print and resolve", "[mapping][tiling]") {
   }
 }
 
-TEST_CASE("tiled systolic maps are injective on (PE, time) and cover the domain", "[mapping][tiling]") {
+TEST_CASE("tiled systolic maps are injective on (PE, time) and cover the domain",
+          "[mapping][tiling]") {
   const GemmShape shape{7, 9, 6};
   const isl::set dom = gemm_domain(shape);
-  for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                      Dataflow::kInputStationary})
+  for (Dataflow df :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary})
     for (const char* tiling : {"0x0x0", "4x5x3:mnk", "3x9x4:kmn", "7x2x6:nkm"}) {
       INFO(to_string(df) << " " << tiling);
       const Mapping m = make_tiled_systolic_mapping(df, 3, 2, shape, parse_tiling(tiling));
@@ -50,20 +52,21 @@ TEST_CASE("tiled systolic maps are injective on (PE, time) and cover the domain"
       CHECK(count_of(st.domain()) == 7 * 9 * 6);
       // PEs stay inside the 3x2 array.
       const isl::set pes = m.space_map().intersect_domain(dom).range();
-      CHECK(pes.is_subset(isl::set(poly::thread_context().get(),
-                                   "{ PE[x,y] : 0 <= x < 3 and 0 <= y < 2 }")));
+      CHECK(pes.is_subset(
+          isl::set(poly::thread_context().get(), "{ PE[x,y] : 0 <= x < 3 and 0 <= y < 2 }")));
     }
 }
 
 TEST_CASE("one tile gives the generator's space map and as many time stamps", "[mapping][tiling]") {
   const GemmShape shape{7, 9, 6};
   const isl::set dom = gemm_domain(shape);
-  for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary,
-                      Dataflow::kInputStationary}) {
+  for (Dataflow df :
+       {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
     INFO(to_string(df));
     const Mapping tiled = make_tiled_systolic_mapping(df, 3, 2, shape, Tiling{});
     const Mapping plain = make_systolic_mapping(df, 3, 2);
-    CHECK(tiled.space_map().intersect_domain(dom).is_equal(plain.space_map().intersect_domain(dom)));
+    CHECK(
+        tiled.space_map().intersect_domain(dom).is_equal(plain.space_map().intersect_domain(dom)));
     CHECK(count_of(tiled.time_map().intersect_domain(dom).range()) ==
           count_of(plain.time_map().intersect_domain(dom).range()));
   }

@@ -1,10 +1,9 @@
 // Shared helpers of the counting tests: compare count() with isl's enumeration and keep a tally.
 #pragma once
 
-#include <catch2/catch.hpp>
-
 #include <isl/cpp.h>
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -44,8 +43,8 @@ inline isl::set parse_set_or_map(const std::string& text) {
 }
 
 // count(set) must equal isl_set_count_val(set); records the outcome in the tally.
-inline void expect_count_matches(const isl::set& set, const tenet::poly::CountOptions& options, Tally& tally,
-                                 const std::string& label) {
+inline void expect_count_matches(const isl::set& set, const tenet::poly::CountOptions& options,
+                                 Tally& tally, const std::string& label) {
   tenet::poly::CountReport report;
   const tenet::poly::Integer ours = tenet::poly::count(set, options, &report);
   const tenet::poly::Integer reference = tenet::poly::count_by_enumeration(set);
@@ -56,16 +55,18 @@ inline void expect_count_matches(const isl::set& set, const tenet::poly::CountOp
   tally.report.add(report);
   if (ours != reference) {
     ++tally.mismatches;
-    FAIL_CHECK(label << ": count " << ours.get_str() << " != isl " << reference.get_str() << " for " << to_text(set)
-                     << "  [" << report.summary() << "]");
+    FAIL_CHECK(label << ": count " << ours.get_str() << " != isl " << reference.get_str() << " for "
+                     << to_text(set) << "  [" << report.summary() << "]");
   }
 }
 
-inline void expect_count_matches(const std::string& text, const tenet::poly::CountOptions& options, Tally& tally,
-                                 const std::string& label) {
+inline void expect_count_matches(const std::string& text, const tenet::poly::CountOptions& options,
+                                 Tally& tally, const std::string& label) {
   expect_count_matches(parse_set_or_map(text), options, tally, label);
 }
 
-inline long uniform(std::mt19937& rng, long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(rng); }
+inline long uniform(std::mt19937& rng, long lo, long hi) {
+  return std::uniform_int_distribution<long>(lo, hi)(rng);
+}
 
 }  // namespace tenet_test

@@ -1,9 +1,7 @@
 // Unit tests of the engine's pieces against plain loops: floor sums, normalization, equality
 // elimination, sparsification, 2-D closed form, chambers, overflow handling, the report.
-#include <catch2/catch.hpp>
-
 #include <Eigen/Dense>
-
+#include <catch2/catch.hpp>
 #include <functional>
 #include <random>
 #include <vector>
@@ -69,7 +67,8 @@ System random_system(std::mt19937& rng, int n, long box, int extra_ineq, int ext
   for (int k = 0; k < extra_ineq + extra_eq; ++k) {
     for (int j = 0; j < n; ++j) row[j] = uniform(rng, -coef, coef);
     row[n] = uniform(rng, -2, coef * box / 2 + 2);
-    if (k < extra_ineq) s.add_inequality(row.data());
+    if (k < extra_ineq)
+      s.add_inequality(row.data());
     else {
       row[n] = uniform(rng, -3, 3);
       s.add_equality(row.data());
@@ -89,7 +88,8 @@ long engine_count(const System& s, tenet::poly::CountOptions options = {}) {
 TEST_CASE("floor_sum equals the loop", "[count][parts]") {
   std::mt19937 rng(1);
   for (int i = 0; i < 3000; ++i) {
-    const long n = uniform(rng, 0, 40), m = uniform(rng, 1, 30), a = uniform(rng, -50, 50), b = uniform(rng, -200, 200);
+    const long n = uniform(rng, 0, 40), m = uniform(rng, 1, 30), a = uniform(rng, -50, 50),
+               b = uniform(rng, -200, 200);
     long expected = 0;
     for (long x = 0; x < n; ++x) expected += floor_div(a * x + b, m);
     INFO(n << " " << m << " " << a << " " << b);
@@ -116,10 +116,10 @@ TEST_CASE("floor_sum overflow is detected and redone exactly in GMP", "[count][p
 
 TEST_CASE("normalize tightens, deduplicates and finds implicit equalities", "[count][parts]") {
   System s(2);
-  s.add_inequality({2, 0, -3});   // 2x >= 3  -> x >= 2
-  s.add_inequality({4, 0, -6});   // duplicate after tightening
-  s.add_inequality({-1, 0, 2});   // x <= 2    -> with x >= 2: x == 2
-  s.add_inequality({0, 3, 7});    // y >= -7/3 -> y >= -2
+  s.add_inequality({2, 0, -3});  // 2x >= 3  -> x >= 2
+  s.add_inequality({4, 0, -6});  // duplicate after tightening
+  s.add_inequality({-1, 0, 2});  // x <= 2    -> with x >= 2: x == 2
+  s.add_inequality({0, 3, 7});   // y >= -7/3 -> y >= -2
   s.add_inequality({0, -1, 5});
   REQUIRE(normalize(s));
   CHECK(s.equalities() == 1);
@@ -143,7 +143,8 @@ TEST_CASE("equality elimination preserves the number of integer points", "[count
   int nonempty = 0;
   for (int i = 0; i < 400; ++i) {
     const int n = static_cast<int>(uniform(rng, 2, 4));
-    const System s = random_system(rng, n, 4, static_cast<int>(uniform(rng, 0, 2)), static_cast<int>(uniform(rng, 1, 2)), 3);
+    const System s = random_system(rng, n, 4, static_cast<int>(uniform(rng, 0, 2)),
+                                   static_cast<int>(uniform(rng, 1, 2)), 3);
     const long expected = brute_force(s, 4);
     System reduced = s;
     const bool feasible = eliminate_equalities(reduced);
@@ -228,7 +229,8 @@ TEST_CASE("engine on random 3-4-D systems, with and without interpolation", "[co
   for (int i = 0; i < 200; ++i) {
     const int n = static_cast<int>(uniform(rng, 3, 4));
     const long box = n == 3 ? 9 : 5;
-    const System s = random_system(rng, n, box, static_cast<int>(uniform(rng, 1, 3)), static_cast<int>(uniform(rng, 0, 1)), 2);
+    const System s = random_system(rng, n, box, static_cast<int>(uniform(rng, 1, 3)),
+                                   static_cast<int>(uniform(rng, 0, 1)), 2);
     const long expected = brute_force(s, box);
     INFO(s);
     CHECK(engine_count(s) == expected);
@@ -254,14 +256,16 @@ TEST_CASE("vertex heights and slice periods of simple polytopes", "[count][parts
 TEST_CASE("coefficients beyond 2^62 fall back to isl enumeration", "[count][parts][overflow]") {
   tenet::poly::CountReport report;
   // The input itself holds a coefficient of 2^70.
-  const isl::set huge = tenet_test::parse_set_or_map("{ [i,j] : 0 <= i <= 5 and 0 <= j - 1180591620717411303424 i <= 3 }");
+  const isl::set huge = tenet_test::parse_set_or_map(
+      "{ [i,j] : 0 <= i <= 5 and 0 <= j - 1180591620717411303424 i <= 3 }");
   CHECK(tenet::poly::count(huge, {}, &report) == 24);
   CHECK(report.fallbacks == 1);
   CHECK(report.used(tenet::poly::Strategy::kIslFallback) == 1);
   // Coefficients that fit but overflow inside the engine (products of ~2^61 values).
   tenet::poly::CountReport report2;
   const isl::set mid = tenet_test::parse_set_or_map(
-      "{ [i,j] : 0 <= i <= 3 and 0 <= j <= 3 and 0 <= 2305843009213693951 i - 2305843009213693950 j + "
+      "{ [i,j] : 0 <= i <= 3 and 0 <= j <= 3 and 0 <= 2305843009213693951 i - 2305843009213693950 "
+      "j + "
       "3 and 2305843009213693949 i + 2305843009213693951 j <= 4611686018427387903 }");
   CHECK(tenet::poly::count(mid, {}, &report2) == tenet::poly::count_by_enumeration(mid));
   // Over budget: an explicit error instead of a silent wrong answer.
@@ -286,13 +290,16 @@ TEST_CASE("the report says which strategy counted what", "[count][parts]") {
   CHECK(report.basic_sets == 2);
   REQUIRE(report.pieces.size() == 2);
   CHECK(report.pieces[0].count + report.pieces[1].count == 105);
-  CHECK(report.used(tenet::poly::Strategy::kClosedForm2D) + report.used(tenet::poly::Strategy::kProduct) == 2);
+  CHECK(report.used(tenet::poly::Strategy::kClosedForm2D) +
+            report.used(tenet::poly::Strategy::kProduct) ==
+        2);
   CHECK(report.summary().find("2 basic sets") == 0);
 
   tenet::poly::CountOptions forced;
   forced.enum_max = 3;
   tenet::poly::CountReport interp;
-  const isl::set simplex = tenet_test::parse_set_or_map("{ [a,b,c] : a >= 0 and b >= 0 and c >= 0 and a + 2b + 3c <= 200 }");
+  const isl::set simplex = tenet_test::parse_set_or_map(
+      "{ [a,b,c] : a >= 0 and b >= 0 and c >= 0 and a + 2b + 3c <= 200 }");
   const auto n = tenet::poly::count(simplex, forced, &interp);
   CHECK(n == tenet::poly::count_by_enumeration(simplex));
   CHECK(interp.chambers > 0);

@@ -1,7 +1,6 @@
 // Property tests: count() == isl_set_count_val on thousands of random sets (fixed seeds).
 // A mismatch prints the set, both counts and the strategy report.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -24,7 +23,8 @@ std::string var_list(int dims) {
 
 // "3a" / " - 2b" style terms, as isl reads them.
 std::string term(long a, const char* var, bool first) {
-  const std::string mag = (a == 1 || a == -1) ? std::string(var) : std::to_string(a < 0 ? -a : a) + var;
+  const std::string mag =
+      (a == 1 || a == -1) ? std::string(var) : std::to_string(a < 0 ? -a : a) + var;
   if (first) return (a < 0 ? "-" : "") + mag;
   return (a < 0 ? " - " : " + ") + mag;
 }
@@ -45,7 +45,8 @@ std::string random_box(std::mt19937& rng, int dims, long max_len) {
   for (int k = 0; k < dims; ++k) {
     const long lo = uniform(rng, -4, 3);
     const long len = uniform(rng, 1, max_len);
-    s += (k ? " and " : "") + std::to_string(lo) + " <= " + kVars[k] + " < " + std::to_string(lo + len);
+    s += (k ? " and " : "") + std::to_string(lo) + " <= " + kVars[k] + " < " +
+         std::to_string(lo + len);
   }
   return s;
 }
@@ -55,15 +56,24 @@ std::string random_constraint(std::mt19937& rng, int dims) {
   const std::string e = random_affine(rng, dims, 3);
   const long m = uniform(rng, 2, 7);
   switch (uniform(rng, 0, 5)) {
-    case 0: return e + " <= " + std::to_string(uniform(rng, -3, 12));
-    case 1: return "(" + e + ") mod " + std::to_string(m) + " = " + std::to_string(uniform(rng, 0, m - 1));
-    case 2: return "(" + e + ") mod " + std::to_string(m) + " <= " + std::to_string(uniform(rng, 0, m - 1));
-    case 3: return "floor((" + e + ")/" + std::to_string(m) + ") >= " + std::to_string(uniform(rng, -3, 3));
+    case 0:
+      return e + " <= " + std::to_string(uniform(rng, -3, 12));
+    case 1:
+      return "(" + e + ") mod " + std::to_string(m) + " = " +
+             std::to_string(uniform(rng, 0, m - 1));
+    case 2:
+      return "(" + e + ") mod " + std::to_string(m) +
+             " <= " + std::to_string(uniform(rng, 0, m - 1));
+    case 3:
+      return "floor((" + e + ")/" + std::to_string(m) +
+             ") >= " + std::to_string(uniform(rng, -3, 3));
     case 4:
-      return "(exists q : " + e + " = " + std::to_string(m) + "q + " + std::to_string(uniform(rng, 0, m - 1)) + ")";
+      return "(exists q : " + e + " = " + std::to_string(m) + "q + " +
+             std::to_string(uniform(rng, 0, m - 1)) + ")";
     default:
-      return "(exists q : " + std::to_string(m) + "q <= " + e + " <= " + std::to_string(m) + "q + " +
-             std::to_string(uniform(rng, 0, m - 2)) + " and q >= " + std::to_string(uniform(rng, -2, 1)) + ")";
+      return "(exists q : " + std::to_string(m) + "q <= " + e + " <= " + std::to_string(m) +
+             "q + " + std::to_string(uniform(rng, 0, m - 2)) +
+             " and q >= " + std::to_string(uniform(rng, -2, 1)) + ")";
   }
 }
 
@@ -82,8 +92,9 @@ std::string random_quasi_affine_map(std::mt19937& rng) {
     const std::string e = random_affine(rng, dims, 2);
     const long m = uniform(rng, 2, 5);
     const long kind = uniform(rng, 0, 2);
-    out += (k ? ", " : "") + (kind == 0 ? e : kind == 1 ? "floor((" + e + ")/" + std::to_string(m) + ")"
-                                                        : "(" + e + ") mod " + std::to_string(m));
+    out += (k ? ", " : "") + (kind == 0   ? e
+                              : kind == 1 ? "floor((" + e + ")/" + std::to_string(m) + ")"
+                                          : "(" + e + ") mod " + std::to_string(m));
   }
   return "{ [" + var_list(dims) + "] -> Out[" + out + "] : " + random_box(rng, dims, 12) + " }";
 }
@@ -99,7 +110,9 @@ std::string random_piece(std::mt19937& rng, int dims) {
 std::string random_coupled_polytope(std::mt19937& rng, int dims) {
   std::vector<long> len(dims);
   for (int k = 0; k < dims; ++k) {
-    len[k] = dims == 3 ? uniform(rng, 20, 45) : dims == 4 ? uniform(rng, 14, 18) : uniform(rng, 10, 12);
+    len[k] = dims == 3   ? uniform(rng, 20, 45)
+             : dims == 4 ? uniform(rng, 14, 18)
+                         : uniform(rng, 10, 12);
   }
   std::string s = "{ [" + var_list(dims) + "] : ";
   for (int k = 0; k < dims; ++k)
@@ -134,7 +147,8 @@ TEST_CASE("count matches isl on random floor/mod/existential sets", "[count][pro
     tenet_test::expect_count_matches(text, options, tally, "floor/mod #" + std::to_string(i));
   }
   for (int i = 0; i < 250; ++i)
-    tenet_test::expect_count_matches(random_quasi_affine_map(rng), {}, tally, "quasi-affine map #" + std::to_string(i));
+    tenet_test::expect_count_matches(random_quasi_affine_map(rng), {}, tally,
+                                     "quasi-affine map #" + std::to_string(i));
   CHECK(tally.mismatches == 0);
   CHECK(tally.cases == 950);
   CHECK(tally.nonzero > tally.cases / 2);
@@ -150,10 +164,18 @@ TEST_CASE("count matches isl on unions and differences", "[count][property]") {
     const isl::set b(ctx, "{ " + random_piece(rng, dims) + " }");
     const isl::set c(ctx, "{ " + random_piece(rng, dims) + "; " + random_piece(rng, dims) + " }");
     switch (i % 4) {
-      case 0: tenet_test::expect_count_matches(a.unite(b), {}, tally, "union"); break;
-      case 1: tenet_test::expect_count_matches(a.subtract(b), {}, tally, "difference"); break;
-      case 2: tenet_test::expect_count_matches(a.unite(b).subtract(c), {}, tally, "union minus union"); break;
-      default: tenet_test::expect_count_matches(c.intersect(a.unite(b)), {}, tally, "intersection"); break;
+      case 0:
+        tenet_test::expect_count_matches(a.unite(b), {}, tally, "union");
+        break;
+      case 1:
+        tenet_test::expect_count_matches(a.subtract(b), {}, tally, "difference");
+        break;
+      case 2:
+        tenet_test::expect_count_matches(a.unite(b).subtract(c), {}, tally, "union minus union");
+        break;
+      default:
+        tenet_test::expect_count_matches(c.intersect(a.unite(b)), {}, tally, "intersection");
+        break;
     }
   }
   CHECK(tally.mismatches == 0);
@@ -161,12 +183,13 @@ TEST_CASE("count matches isl on unions and differences", "[count][property]") {
   CHECK(tally.nonzero > tally.cases / 2);
 }
 
-TEST_CASE("count matches isl on coupled 3-5-D polytopes with interpolation forced", "[count][property]") {
+TEST_CASE("count matches isl on coupled 3-5-D polytopes with interpolation forced",
+          "[count][property]") {
   std::mt19937 rng(4242);
   Tally tally;
   CountOptions forced;
-  forced.enum_max = 3;       // every long range goes to chamber interpolation
-  forced.memoize = false;    // no shortcut through the memo
+  forced.enum_max = 3;     // every long range goes to chamber interpolation
+  forced.memoize = false;  // no shortcut through the memo
   forced.sparsify = true;
   const int per_dim[] = {150, 70, 20};
   long interpolated_by_dim[3] = {0, 0, 0};
@@ -188,10 +211,12 @@ TEST_CASE("count matches isl on coupled 3-5-D polytopes with interpolation force
     INFO("dimension " << d + 3);
     CHECK(interpolated_by_dim[d] > per_dim[d] / 5);
   }
-  WARN("coupled polytopes: " << tally.report.chambers << " chambers interpolated in " << tally.interpolated_cases
-                             << " of " << tally.cases << " cases (3/4/5-D: " << interpolated_by_dim[0] << "/"
+  WARN("coupled polytopes: " << tally.report.chambers << " chambers interpolated in "
+                             << tally.interpolated_cases << " of " << tally.cases
+                             << " cases (3/4/5-D: " << interpolated_by_dim[0] << "/"
                              << interpolated_by_dim[1] << "/" << interpolated_by_dim[2] << "), "
-                             << tally.report.verify_failures << " residue-class verification failures");
+                             << tally.report.verify_failures
+                             << " residue-class verification failures");
 }
 
 TEST_CASE("count matches isl on sets with parameters fixed by equalities", "[count][property]") {
@@ -199,8 +224,9 @@ TEST_CASE("count matches isl on sets with parameters fixed by equalities", "[cou
   Tally tally;
   for (int i = 0; i < 100; ++i) {
     const long p = uniform(rng, 1, 12), q = uniform(rng, -3, 6);
-    const std::string text = "[P, Q] -> { [a, b] : 0 <= a < P and Q <= b <= a + Q + " + std::to_string(uniform(rng, 0, 4)) +
-                             " and " + random_constraint(rng, 2) + " and P = " + std::to_string(p) +
+    const std::string text = "[P, Q] -> { [a, b] : 0 <= a < P and Q <= b <= a + Q + " +
+                             std::to_string(uniform(rng, 0, 4)) + " and " +
+                             random_constraint(rng, 2) + " and P = " + std::to_string(p) +
                              " and Q = " + std::to_string(q) + " }";
     tenet_test::expect_count_matches(text, {}, tally, "parameters #" + std::to_string(i));
   }
@@ -215,9 +241,16 @@ TEST_CASE("count matches isl on empty sets", "[count][property]") {
     const int dims = static_cast<int>(uniform(rng, 1, 4));
     std::string text = "{ [" + var_list(dims) + "] : " + random_box(rng, dims, 8);
     switch (i % 3) {
-      case 0: text += " and a >= 100"; break;
-      case 1: text += dims > 1 ? " and 2a = 4b + 1" : " and 2a = 1"; break;
-      default: text += " and exists q : a = 6q + 1 and a = 3q + " + std::to_string(uniform(rng, 0, 2)) + " + 3q + 3"; break;
+      case 0:
+        text += " and a >= 100";
+        break;
+      case 1:
+        text += dims > 1 ? " and 2a = 4b + 1" : " and 2a = 1";
+        break;
+      default:
+        text += " and exists q : a = 6q + 1 and a = 3q + " + std::to_string(uniform(rng, 0, 2)) +
+                " + 3q + 3";
+        break;
     }
     tenet_test::expect_count_matches(text + " }", {}, tally, "empty #" + std::to_string(i));
   }
@@ -230,8 +263,8 @@ struct GemmConfig {
   std::string dataflow;
   long m, n, k, r, c;
   std::string label() const {
-    return dataflow + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " on " +
-           std::to_string(r) + "x" + std::to_string(c) + ": ";
+    return dataflow + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+           " on " + std::to_string(r) + "x" + std::to_string(c) + ": ";
   }
 };
 
@@ -248,7 +281,8 @@ GemmConfig random_gemm_config(std::mt19937& rng, int i) {
   return g;
 }
 
-TEST_CASE("count matches isl on tiled GEMM dataflow sets (os/ws/is, odd sizes)", "[count][property][gemm]") {
+TEST_CASE("count matches isl on tiled GEMM dataflow sets (os/ws/is, odd sizes)",
+          "[count][property][gemm]") {
   std::mt19937 rng(31337);
   Tally tally;
   isl::ctx ctx = tenet::poly::thread_context().get();
@@ -260,15 +294,19 @@ TEST_CASE("count matches isl on tiled GEMM dataflow sets (os/ws/is, odd sizes)",
   cleaned.isl_remove_redundancies = true;
   for (int i = 0; i < 45; ++i) {
     const GemmConfig g = random_gemm_config(rng, i);
-    for (const auto& named : tenet_test::gemm_dataflow_sets(ctx, g.dataflow, g.m, g.n, g.k, g.r, g.c, plain))
-      tenet_test::expect_count_matches(named.set, i % 4 == 3 ? cleaned : CountOptions{}, tally, g.label() + named.name);
+    for (const auto& named :
+         tenet_test::gemm_dataflow_sets(ctx, g.dataflow, g.m, g.n, g.k, g.r, g.c, plain))
+      tenet_test::expect_count_matches(named.set, i % 4 == 3 ? cleaned : CountOptions{}, tally,
+                                       g.label() + named.name);
   }
   CHECK(tally.cases == 45 * 14);
   // With the prev-time (lexmax) neighbourhood: unique volumes, reuse intersections.
   for (int i = 0; i < 12; ++i) {
     const GemmConfig g = random_gemm_config(rng, i);
-    for (const auto& named : tenet_test::gemm_dataflow_sets(ctx, g.dataflow, g.m, g.n, g.k, g.r, g.c))
-      if (named.name.find("unique") == 0 || named.name.find("reuse") != std::string::npos || named.name == "prev")
+    for (const auto& named :
+         tenet_test::gemm_dataflow_sets(ctx, g.dataflow, g.m, g.n, g.k, g.r, g.c))
+      if (named.name.find("unique") == 0 || named.name.find("reuse") != std::string::npos ||
+          named.name == "prev")
         tenet_test::expect_count_matches(named.set, {}, tally, g.label() + named.name);
   }
   CHECK(tally.cases == 45 * 14 + 12 * 13);

@@ -1,9 +1,8 @@
 // Table-driven counting cases: isl string in, count out. Every expected value is derived by hand
 // or by a closed formula written here (binomials, arithmetic series), never taken from count().
-#include <catch2/catch.hpp>
-
 #include <gmpxx.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
@@ -24,7 +23,8 @@ Integer binomial(unsigned long n, unsigned long k) {
   return r;
 }
 
-Integer count_text(const std::string& text, const CountOptions& options = {}, CountReport* report = nullptr) {
+Integer count_text(const std::string& text, const CountOptions& options = {},
+                   CountReport* report = nullptr) {
   return count(tenet_test::parse_set_or_map(text), options, report);
 }
 
@@ -62,8 +62,10 @@ TEST_CASE("table: boxes, triangles, simplices, lattices", "[count][table]") {
       {"{ [i] : exists e : i = 3e and 0 <= i <= 99 }", 34},
       {"{ [i,j] : 0 <= i < 100 and j = floor(i/8) }", 100},
       {"{ [i,j] : 0 <= i < 64 and 0 <= j < 64 and (i + j) mod 4 = 0 }", 64 * 64 / 4},
-      {"{ [i,j] : 0 <= i < 300000000 and 0 <= 3j <= i }", Integer(3) * 100000000 * (100000000 + 1) / 2},
-      {"{ [i,j] : 0 <= i < 10 and 0 <= j < 10 ; [i,j] : 5 <= i < 15 and 5 <= j < 15 }", 100 + 100 - 25},
+      {"{ [i,j] : 0 <= i < 300000000 and 0 <= 3j <= i }",
+       Integer(3) * 100000000 * (100000000 + 1) / 2},
+      {"{ [i,j] : 0 <= i < 10 and 0 <= j < 10 ; [i,j] : 5 <= i < 15 and 5 <= j < 15 }",
+       100 + 100 - 25},
       {"{ [] }", 1},
       {"{ [] : 1 = 0 }", 0},
       {"{ [i] : 0 <= i < 0 }", 0},
@@ -85,12 +87,14 @@ TEST_CASE("table: TENET GEMM sets at LLM sizes are counted without enumeration",
   struct Shape {
     long m, n, k, r, c;
   };
-  for (const Shape& s : {Shape{4096, 11008, 4096, 16, 16}, Shape{8192, 128000, 14336, 16, 16}, Shape{8192, 128000, 14336, 32, 32}}) {
+  for (const Shape& s : {Shape{4096, 11008, 4096, 16, 16}, Shape{8192, 128000, 14336, 16, 16},
+                         Shape{8192, 128000, 14336, 32, 32}}) {
     const std::string M = std::to_string(s.m), N = std::to_string(s.n), K = std::to_string(s.k);
     const std::string R = std::to_string(s.r), C = std::to_string(s.c);
-    const std::string theta = "{ S[i,j,k] -> [PE[i mod " + R + ", j mod " + C + "] -> T[floor(i/" + R + "), floor(j/" + C +
-                              "), (i mod " + R + ") + (j mod " + C + ") + k]] : 0 <= i < " + M + " and 0 <= j < " + N +
-                              " and 0 <= k < " + K + " }";
+    const std::string theta = "{ S[i,j,k] -> [PE[i mod " + R + ", j mod " + C + "] -> T[floor(i/" +
+                              R + "), floor(j/" + C + "), (i mod " + R + ") + (j mod " + C +
+                              ") + k]] : 0 <= i < " + M + " and 0 <= j < " + N + " and 0 <= k < " +
+                              K + " }";
     isl::map th(tenet::poly::thread_context().get(), theta);
     INFO(theta);
     CountReport report;
@@ -108,14 +112,16 @@ TEST_CASE("table: union_set and union_map sum their spaces", "[count][table]") {
   isl::ctx ctx = tenet::poly::thread_context().get();
   isl::union_set us(ctx, "{ A[i] : 0 <= i < 5; B[i,j] : 0 <= i < 3 and 0 <= j < 4 }");
   CHECK(count(us) == 5 + 12);
-  isl::union_map um(ctx, "{ A[i] -> B[j] : 0 <= i < 3 and 0 <= j < 2; A[i] -> C[j] : 0 <= i < 2 and j = i }");
+  isl::union_map um(
+      ctx, "{ A[i] -> B[j] : 0 <= i < 3 and 0 <= j < 2; A[i] -> C[j] : 0 <= i < 2 and j = i }");
   CHECK(count(um) == 6 + 2);
   CHECK(count(isl::union_set(ctx, "{ }")) == 0);
 }
 
 TEST_CASE("unbounded sets are an input error", "[count][errors]") {
-  for (const char* text : {"{ [i] : i >= 0 }", "[N] -> { [i] : 0 <= i < N }", "{ [i,j] : 0 <= i < 10 and j >= i }",
-                           "{ [i,j,k] : 0 <= i < 4 and 0 <= j < 4 and k >= i + j }"}) {
+  for (const char* text :
+       {"{ [i] : i >= 0 }", "[N] -> { [i] : 0 <= i < N }", "{ [i,j] : 0 <= i < 10 and j >= i }",
+        "{ [i,j,k] : 0 <= i < 4 and 0 <= j < 4 and k >= i + j }"}) {
     INFO(text);
     try {
       count_text(text);

@@ -24,13 +24,13 @@ struct NamedSet {
 inline std::string space_time_map(const std::string& dataflow, long r, long c) {
   const std::string R = std::to_string(r), C = std::to_string(c);
   if (dataflow == "ws")
-    return "{ S[i,j,k] -> [PE[k mod " + R + ", j mod " + C + "] -> T[floor(j/" + C + "), floor(k/" + R + "), i + (j mod " +
-           C + ") + (k mod " + R + ")]] }";
+    return "{ S[i,j,k] -> [PE[k mod " + R + ", j mod " + C + "] -> T[floor(j/" + C + "), floor(k/" +
+           R + "), i + (j mod " + C + ") + (k mod " + R + ")]] }";
   if (dataflow == "is")
-    return "{ S[i,j,k] -> [PE[k mod " + R + ", i mod " + C + "] -> T[floor(i/" + C + "), floor(k/" + R + "), j + (i mod " +
-           C + ") + (k mod " + R + ")]] }";
-  return "{ S[i,j,k] -> [PE[i mod " + R + ", j mod " + C + "] -> T[floor(i/" + R + "), floor(j/" + C + "), (i mod " + R +
-         ") + (j mod " + C + ") + k]] }";
+    return "{ S[i,j,k] -> [PE[k mod " + R + ", i mod " + C + "] -> T[floor(i/" + C + "), floor(k/" +
+           R + "), j + (i mod " + C + ") + (k mod " + R + ")]] }";
+  return "{ S[i,j,k] -> [PE[i mod " + R + ", j mod " + C + "] -> T[floor(i/" + R + "), floor(j/" +
+         C + "), (i mod " + R + ") + (j mod " + C + ") + k]] }";
 }
 
 // Neighbour PEs: p itself and the PEs it takes data from in one hop.
@@ -38,7 +38,8 @@ inline std::string space_neighbours(long r, long c, bool include_self) {
   const std::string R = std::to_string(r), C = std::to_string(c);
   std::string s = "{ ";
   if (include_self) s += "PE[a,b] -> PE[a,b] : 0<=a<" + R + " and 0<=b<" + C + "; ";
-  s += "PE[a,b] -> PE[a-1,b] : 0<a<" + R + " and 0<=b<" + C + "; PE[a,b] -> PE[a,b-1] : 0<=a<" + R + " and 0<b<" + C + " }";
+  s += "PE[a,b] -> PE[a-1,b] : 0<a<" + R + " and 0<=b<" + C + "; PE[a,b] -> PE[a,b-1] : 0<=a<" + R +
+       " and 0<b<" + C + " }";
   return s;
 }
 
@@ -46,8 +47,9 @@ struct DataflowOptions {
   bool with_neighbourhood = true;  // prev-time lexmax neighbourhoods (expensive isl algebra)
 };
 
-inline std::vector<NamedSet> gemm_dataflow_sets(isl::ctx ctx, const std::string& dataflow, long m, long n, long k,
-                                                long r, long c, const DataflowOptions& opt = {}) {
+inline std::vector<NamedSet> gemm_dataflow_sets(isl::ctx ctx, const std::string& dataflow, long m,
+                                                long n, long k, long r, long c,
+                                                const DataflowOptions& opt = {}) {
   std::vector<NamedSet> out;
   const std::string M = std::to_string(m), N = std::to_string(n), K = std::to_string(k);
   isl::set D(ctx, "{ S[i,j,k] : 0<=i<" + M + " and 0<=j<" + N + " and 0<=k<" + K + " }");
@@ -61,14 +63,17 @@ inline std::vector<NamedSet> gemm_dataflow_sets(isl::ctx ctx, const std::string&
   out.push_back({"P_D", pd});
   out.push_back({"Theta", theta.wrap()});
 
-  const char* accesses[3] = {"{ S[i,j,k] -> A[i,k] }", "{ S[i,j,k] -> B[k,j] }", "{ S[i,j,k] -> C[i,j] }"};
+  const char* accesses[3] = {"{ S[i,j,k] -> A[i,k] }", "{ S[i,j,k] -> B[k,j] }",
+                             "{ S[i,j,k] -> C[i,j] }"};
   std::vector<isl::map> ast;
   for (const char* a : accesses) {
     isl::map access = isl::map(ctx, a).intersect_domain(D);
     out.push_back({std::string("access ") + a, access.wrap()});
     ast.push_back(theta.reverse().apply_range(access));
     out.push_back({std::string("A^st ") + a, ast.back().wrap()});
-    out.push_back({std::string("(T, data) ") + a, ast.back().apply_domain(isl::map(ctx, "{ [PE[a,b] -> T[x,y,z]] -> T[x,y,z] }")).wrap()});
+    out.push_back(
+        {std::string("(T, data) ") + a,
+         ast.back().apply_domain(isl::map(ctx, "{ [PE[a,b] -> T[x,y,z]] -> T[x,y,z] }")).wrap()});
   }
   if (!opt.with_neighbourhood) return out;
 

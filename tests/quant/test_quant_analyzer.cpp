@@ -2,16 +2,15 @@
 // counted per size must give exactly what analyze_quant gives on the concrete workload, and
 // both must agree with plain loops.
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "brute_force.hpp"
 #include "input_error_of.hpp"
+#include "layer_request.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_costs.hpp"
-#include "layer_request.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
 
@@ -126,20 +125,20 @@ TEST_CASE("quant analyzer: parametric scale counts and rescale pairs equal plain
         // Every scale tensor's element count, and the rescale work of k-indexed levels that the
         // dequantization does not consume.
         long long rescale = 0;
-        for (const auto& [kind, tensor] : {std::pair{OperandKind::kActivations, "A"},
-                                           std::pair{b_kind, "B"}}) {
+        for (const auto& [kind, tensor] :
+             {std::pair{OperandKind::kActivations, "A"}, std::pair{b_kind, "B"}}) {
           const OperandSpec& op = spec.operand(kind);
           for (std::size_t l = 0; l < op.scales.size(); ++l) {
             const ScaleVolumes v = brute_scale(s, kind, op.scales[l], o);
-            const std::string scale = std::string(tensor) + ".scale" +
-                                      (l == 0 ? "" : std::to_string(l + 1));
+            const std::string scale =
+                std::string(tensor) + ".scale" + (l == 0 ? "" : std::to_string(l + 1));
             CHECK(poly::to_int64(q.tensor(scale).elements) ==
                   static_cast<long long>(v.unique.size()));
-            const bool skipped = kind != OperandKind::kActivations &&
-                                 applied_in_dequant(spec, op.scales[l]);
+            const bool skipped =
+                kind != OperandKind::kActivations && applied_in_dequant(spec, op.scales[l]);
             if (!skipped && indexed_by_k(op.scales[l].granularity))
-              rescale += static_cast<long long>(v.output_pairs.size()) *
-                         (op.scales[l].zero ? 2 : 1);
+              rescale +=
+                  static_cast<long long>(v.output_pairs.size()) * (op.scales[l].zero ? 2 : 1);
           }
         }
         CHECK(poly::to_int64(q.ops.rescale) == rescale);
@@ -152,14 +151,18 @@ TEST_CASE("quant analyzer: parametric scale counts and rescale pairs equal plain
 
 TEST_CASE("quant analyzer: bad parameter values are input errors", "[quant][analyzer][errors]") {
   const QuantAnalyzer analyzer(mapping::make_parametric_gemm_workload(), load_preset("q4f16_1"));
-  const InputError missing = tenet::test::error_of([&] { analyzer.evaluate({{"M", 4}, {"N", 8}}); });
+  const InputError missing = tenet::test::error_of([&] {
+    analyzer.evaluate({{"M", 4}, {"N", 8}});
+  });
   CHECK(missing.code() == error_code::kMissingField);
   CHECK(missing.where() == "/parameters/K");
-  const InputError unknown =
-      tenet::test::error_of([&] { analyzer.evaluate({{"M", 4}, {"N", 8}, {"K", 9}, {"B", 2}}); });
+  const InputError unknown = tenet::test::error_of([&] {
+    analyzer.evaluate({{"M", 4}, {"N", 8}, {"K", 9}, {"B", 2}});
+  });
   CHECK(unknown.code() == error_code::kUnknownName);
-  const InputError empty =
-      tenet::test::error_of([&] { analyzer.evaluate({{"M", 0}, {"N", 8}, {"K", 9}}); });
+  const InputError empty = tenet::test::error_of([&] {
+    analyzer.evaluate({{"M", 0}, {"N", 8}, {"K", 9}});
+  });
   CHECK(empty.code() == error_code::kRange);
   CHECK_THAT(empty.message(), Catch::Contains("M = 0"));
   // Options that shape the sets cannot change per evaluation.
@@ -183,8 +186,8 @@ TEST_CASE("quant analyzer: evaluate_quant_gemm's cached analysis equals analyze_
     options.tiling = {16, 24, 40};
     options.dequant_elements_per_cycle = 8;
     options.apply.b_layout = trial % 3 == 0 ? workload::Layout::kNT : workload::Layout::kNN;
-    const QuantHwResult r =
-        tenet::test::evaluate_quant_gemm(acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
+    const QuantHwResult r = tenet::test::evaluate_quant_gemm(
+        acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
     INFO(spec.name << " " << shape.m << "x" << shape.n << "x" << shape.k);
     CostOptions cost;  // the generated GEMM indexes B[k, j]: analysed as kKN whatever the layout
     cost.dequant_elements = r.costs.ops.dequant_elements;

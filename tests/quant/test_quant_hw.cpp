@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include "layer_request.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/poly/count.hpp"
-#include "layer_request.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_hw_format.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -78,8 +78,8 @@ TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[qua
   // Dequantizing into the SRAM: the DRAM still moves the packed bytes.
   QuantSpec into_sram = load_preset("q4f16_1");
   into_sram.dequant.placement = DequantPlacement::kDramToSram;
-  const QuantHwResult d = tenet::test::evaluate_quant_gemm(accelerator(), {1, 1024, 1024}, into_sram,
-                                              Dataflow::kWeightStationary, with_rate(16));
+  const QuantHwResult d = tenet::test::evaluate_quant_gemm(
+      accelerator(), {1, 1024, 1024}, into_sram, Dataflow::kWeightStationary, with_rate(16));
   CHECK(d.tensor("B").dram_bytes == 524288);
   CHECK(d.problem.operands[1].bits == 16);  // the global buffer holds fp16 weights
   CHECK(poly::to_int64(d.costs.ops.dequant_elements) == d.hw.tensor("B").dram_reads);
@@ -101,7 +101,8 @@ TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the 
           mapping::GemmShape{64, 16, 48}}) {
       tenet::test::QuantGemmOptions o = with_rate(8);
       o.tiling = {24, 0, 0, {mapping::GemmDim::kN, mapping::GemmDim::kM, mapping::GemmDim::kK}};
-      const QuantHwResult r = tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
+      const QuantHwResult r =
+          tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
       const isl::map folds = mapping::make_fold_map(d, 16, 16, s, r.hw.tiling);
       const auto gemm = mapping::make_gemm_workload(s);
       const isl::map b = gemm.accesses()[1].relation;
@@ -171,6 +172,7 @@ TEST_CASE("quant hw: the dequant unit's throughput: given, the scheme's, else th
         64 * 64 / accelerator().cols());
   QuantSpec with_unit = load_preset("q4f16_1");
   with_unit.dequant.elements_per_cycle = 32;
-  CHECK(tenet::test::evaluate_quant_gemm(accelerator(), {1, 64, 64}, with_unit, Dataflow::kWeightStationary)
+  CHECK(tenet::test::evaluate_quant_gemm(accelerator(), {1, 64, 64}, with_unit,
+                                         Dataflow::kWeightStationary)
             .dequant_cycles == 64 * 64 / 32);
 }

@@ -109,8 +109,8 @@ TEST_CASE("JSON report has the contract keys", "[io][report]") {
 
 TEST_CASE("JSON report echoes the problem and options when given", "[io][report]") {
   input::Problem p{mapping::make_gemm_workload({4, 4, 4}), mapping::make_systolic_array(2, 2),
-                mapping::make_systolic_mapping(mapping::Dataflow::kWeightStationary, 2, 2),
-                std::nullopt, std::nullopt};
+                   mapping::make_systolic_mapping(mapping::Dataflow::kWeightStationary, 2, 2),
+                   std::nullopt, std::nullopt};
   analysis::Options options;
   options.neighbourhood.hops = 2;
   auto j = report::report_to_json(sample_report(), {&p, &options});

@@ -1,16 +1,15 @@
 // Running sweeps: the same rows whatever the threads, shards, memo, interruptions and resumes;
 // rows equal to the per-layer evaluation summed by hand.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "layer_request.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
-#include "layer_request.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/merge.hpp"
 #include "tenet/sweep/progress_text.hpp"
@@ -52,8 +51,7 @@ TEST_CASE("one row per point, in index order, all evaluated", "[sweep][run]") {
   const auto& rows = reference_rows();
   REQUIRE(rows.size() == small_plan().size());
   const std::vector<std::string> columns = sweep_columns(false);
-  const std::size_t status =
-      std::find(columns.begin(), columns.end(), "status") - columns.begin();
+  const std::size_t status = std::find(columns.begin(), columns.end(), "status") - columns.begin();
   REQUIRE(status < columns.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto fields = split_csv_line(rows[i].substr(0, rows[i].size() - 1));
@@ -137,7 +135,9 @@ TEST_CASE("a sweep point is the sum of its layers' evaluations", "[sweep][run]")
   double energy = 0;
   for (const auto& s : plan.workloads()[p.coords.workload].matmuls) {
     const auto c =
-        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s)).cost;
+        tenet::eval::evaluate(
+            tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s))
+            .cost;
     cycles += c.cycles * s.count;
     dram += c.dram_bytes * s.count;
     energy += c.energy_pj * s.count;
@@ -174,7 +174,9 @@ TEST_CASE("tiling_objective reaches every layer evaluation; the memo keeps objec
     o.tiling_objective = tenet::hw::parse_tiling_objective(name);
     const auto& s = plan.workloads()[0].matmuls.at(0);
     const auto c =
-        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o)).cost;
+        tenet::eval::evaluate(tenet::test::layer_request(
+                                  acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o))
+            .cost;
     INFO(name);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);
@@ -208,7 +210,9 @@ TEST_CASE("edge_transfers: an architecture axis that reaches every layer evaluat
     o.hw.edge_transfers = i == 1;
     const auto& s = plan.workloads()[0].matmuls.at(0);
     const auto c =
-        tenet::eval::evaluate(tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o)).cost;
+        tenet::eval::evaluate(tenet::test::layer_request(
+                                  acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o))
+            .cost;
     INFO("edge_transfers " << i);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);

@@ -3,11 +3,11 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "layer_request.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "layer_request.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -123,7 +123,8 @@ TEST_CASE("searched mappings fit the buffer and are costed as evaluate_layer doe
     tenet::test::LayerOptions lo;
     lo.choose_tiling = false;
     lo.tiling = e.candidate.tiling;
-    const auto d = tenet::eval::evaluate(tenet::test::layer_request(acc, e.candidate.dataflow, scheme, shape, lo));
+    const auto d = tenet::eval::evaluate(
+        tenet::test::layer_request(acc, e.candidate.dataflow, scheme, shape, lo));
     CHECK(d.cost == e.cost);
     if (!e.built_in) {
       CHECK(e.fits);

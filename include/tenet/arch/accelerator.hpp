@@ -73,8 +73,8 @@ struct BufferPartition {
 
 // The global buffer: one shared SRAM (partitions empty) or named partitions.
 struct GlobalBuffer {
-  long long bytes = 0;   // shared capacity (only when partitions is empty)
-  Bandwidth bandwidth;   // shared array-side bandwidth (only when partitions is empty)
+  long long bytes = 0;  // shared capacity (only when partitions is empty)
+  Bandwidth bandwidth;  // shared array-side bandwidth (only when partitions is empty)
   std::map<std::string, BufferPartition> partitions;
   bool double_buffered = true;  // a resident tile needs twice its size (fill/drain overlap)
   friend bool operator==(const GlobalBuffer& a, const GlobalBuffer& b) {
@@ -98,7 +98,7 @@ struct AcceleratorSpec {
   long long rows = 0, cols = 0;
   Interconnect interconnect;
   double clock_mhz = 1000;
-  long long register_file_bytes = 0;       // per PE
+  long long register_file_bytes = 0;          // per PE
   std::map<std::string, MacRate> precisions;  // supported MAC precisions
   GlobalBuffer global_buffer;
   Dram dram;

@@ -15,8 +15,8 @@
 namespace tenet::arch {
 
 struct AccessEnergy {
-  double read_pj = 0;    // one read of access_bits bits
-  double write_pj = 0;   // one write of access_bits bits
+  double read_pj = 0;   // one read of access_bits bits
+  double write_pj = 0;  // one write of access_bits bits
   int access_bits = 32;
 
   double read_pj_for(int element_bits) const { return read_pj * element_bits / access_bits; }

@@ -7,9 +7,9 @@
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/eval/request.hpp"
 #include "tenet/hw/gemm_problem.hpp"
-#include "tenet/input/problem.hpp"
 #include "tenet/hw/result.hpp"
 #include "tenet/hw/tiling_search.hpp"
+#include "tenet/input/problem.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/quant/quant_costs.hpp"
 #include "tenet/quant/quant_hw.hpp"
@@ -39,7 +39,7 @@ struct Evaluation {
   // Stage "relation-centric analysis": TENET's metrics (when asked, and for problem sources).
   std::optional<analysis::Report> relations;
   // Stages "hardware timing" .. "energy" (systolic timing): ONE of the matmul's `batch` products.
-  std::optional<hw::Result> hardware;          // an unquantized GEMM
+  std::optional<hw::Result> hardware;           // an unquantized GEMM
   std::optional<quant::QuantHwResult> product;  // a quantized GEMM (hardware result inside)
   // TENET timing with a scheme: the exact quantization counts of the whole GEMM (each weight
   // dequantized once), no hardware model.

@@ -24,8 +24,8 @@ struct Settings {
   std::string tile;    // buffer tiling "MxNxK[:order]" or "auto" (empty: auto)
   // What "auto" tilings minimise: latency (empty), energy, dram_bytes or edp.
   std::string tiling_objective;
-  long long dequant_rate = 0;       // dequant unit elements/cycle (0: the scheme's, else default)
-  long long dequant_ops_rate = 0;   // or ALU ops/cycle (exclusive with dequant_rate)
+  long long dequant_rate = 0;      // dequant unit elements/cycle (0: the scheme's, else default)
+  long long dequant_ops_rate = 0;  // or ALU ops/cycle (exclusive with dequant_rate)
   bool edge_transfers = defaults::kEdgeTransfers;
 };
 

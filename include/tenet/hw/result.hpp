@@ -19,8 +19,8 @@ enum class Bound { kCompute, kSram, kDram, kDequant };
 const char* to_string(Bound b);  // "compute", "sram", "dram", "dequant"
 
 struct Cycles {
-  long long total = 0;       // clock cycles of the GEMM (a count), stalls included
-  long long compute = 0;     // the same without any stall (a count)
+  long long total = 0;    // clock cycles of the GEMM (a count), stalls included
+  long long compute = 0;  // the same without any stall (a count)
   // SCALE-Sim's convention: the zero-based index of the cycle of the last output write
   // (= total - 1). Kept for comparisons with SCALE-Sim; never a duration.
   long long last_write_index = 0;
@@ -57,8 +57,8 @@ struct TensorResult {
   workload::OperandRole role = workload::OperandRole::kOther;
   int bits = 16;
   bool output = false;
-  bool stationary = false;  // does not depend on the streamed index (held in the PEs)
-  bool resident = true;     // its tile (x2 if double-buffered) fits its global-buffer share
+  bool stationary = false;        // does not depend on the streamed index (held in the PEs)
+  bool resident = true;           // its tile (x2 if double-buffered) fits its global-buffer share
   long long footprint_bytes = 0;  // global-buffer space its tile needs (x2 if double-buffered)
   long long register_reads = 0, register_writes = 0;
   long long sram_reads = 0, sram_writes = 0;  // every SRAM access, array side and DRAM side
@@ -87,9 +87,9 @@ struct Result {
   long long rows = 0, cols = 0;
   std::string precision;
   long long macs_per_cycle = 1, cycles_per_mac = 1;  // per PE at that precision
-  long long macs = 0;   // M·N·K
-  long long folds = 0;  // array folds, over all tiles
-  long long tiles = 0;  // buffer tiles
+  long long macs = 0;                                // M·N·K
+  long long folds = 0;                               // array folds, over all tiles
+  long long tiles = 0;                               // buffer tiles
   Cycles cycles;
   ResourceCycles busy;
   // MACs x cycles_per_mac / (cycles.total x rows x cols x macs_per_cycle), at most 1.

@@ -44,8 +44,8 @@ struct Tiling {
   friend std::ostream& operator<<(std::ostream& os, const Tiling& t);
 };
 
-// "MxNxK" or "MxNxK:ORDER" (ORDER a permutation of "mnk", outermost first), e.g. "256x512x1024:nmk";
-// 0 keeps a dimension whole. Throws InputError(parse | range, "", option).
+// "MxNxK" or "MxNxK:ORDER" (ORDER a permutation of "mnk", outermost first), e.g.
+// "256x512x1024:nmk"; 0 keeps a dimension whole. Throws InputError(parse | range, "", option).
 Tiling parse_tiling(const std::string& text, const std::string& option = "tile");
 std::string to_string(const Tiling& t);  // the parse_tiling form, e.g. "256x512x1024:mnk"
 

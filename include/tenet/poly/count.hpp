@@ -31,11 +31,11 @@ inline constexpr int kStrategyCount = 8;
 const char* to_string(Strategy s);
 
 struct CountOptions {
-  long enum_max = 48;          // ranges up to this length are enumerated slice by slice
-  int max_period = 512;        // larger quasi-polynomial periods fall back to enumeration
-  bool interpolate = true;     // allow chamber interpolation
-  bool sparsify = true;        // greedy unimodular sparsification of >=3-D systems
-  bool memoize = true;         // reuse counts of identical normalized >=3-D systems (per thread)
+  long enum_max = 48;       // ranges up to this length are enumerated slice by slice
+  int max_period = 512;     // larger quasi-polynomial periods fall back to enumeration
+  bool interpolate = true;  // allow chamber interpolation
+  bool sparsify = true;     // greedy unimodular sparsification of >=3-D systems
+  bool memoize = true;      // reuse counts of identical normalized >=3-D systems (per thread)
   long max_vertex_subsets = 20000;  // cap on row subsets tried in vertex/period computations
   // Clean every lifted piece with isl's detect_equalities / remove_redundancies first.
   // Exactness does not depend on either (the engine finds implicit equalities and tolerates
@@ -50,7 +50,7 @@ struct CountOptions {
 
 // One disjoint basic set of the input and how it was counted.
 struct CountPiece {
-  int dims = 0;        // dimensions after lifting divs (set dims + params + divs)
+  int dims = 0;                          // dimensions after lifting divs (set dims + params + divs)
   Strategy strategy = Strategy::kEmpty;  // the most expensive strategy used inside it
   Integer count;
 };
@@ -59,28 +59,31 @@ struct CountReport {
   std::array<long, kStrategyCount> uses{};   // basic sets, by the most expensive strategy used
   std::array<long, kStrategyCount> nodes{};  // subsystems (incl. components, slices) per strategy
   long basic_sets = 0;
-  long slices = 0;              // slices counted individually (each a recursive count)
-  long chambers = 0;            // chambers summed by interpolation
-  long verify_failures = 0;     // residue classes whose interpolation check failed (then enumerated)
-  long cache_hits = 0;          // >=3-D subsystems answered from the memo
-  long fallbacks = 0;           // basic sets counted by isl enumeration (overflow / too complex)
+  long slices = 0;           // slices counted individually (each a recursive count)
+  long chambers = 0;         // chambers summed by interpolation
+  long verify_failures = 0;  // residue classes whose interpolation check failed (then enumerated)
+  long cache_hits = 0;       // >=3-D subsystems answered from the memo
+  long fallbacks = 0;        // basic sets counted by isl enumeration (overflow / too complex)
   std::vector<CountPiece> pieces;  // one entry per basic set, in order
   void add(const CountReport& other);
   long used(Strategy s) const { return uses[static_cast<int>(s)]; }
-  std::string summary() const;  // e.g. "3 basic sets: 2 closed-form-2d, 1 interpolation (4 chambers)"
+  std::string summary()
+      const;  // e.g. "3 basic sets: 2 closed-form-2d, 1 interpolation (4 chambers)"
 };
 
 Integer count(const isl::set& set, const CountOptions& options = {}, CountReport* report = nullptr);
 Integer count(const isl::map& map, const CountOptions& options = {}, CountReport* report = nullptr);
-Integer count(const isl::union_set& set, const CountOptions& options = {}, CountReport* report = nullptr);
-Integer count(const isl::union_map& map, const CountOptions& options = {}, CountReport* report = nullptr);
+Integer count(const isl::union_set& set, const CountOptions& options = {},
+              CountReport* report = nullptr);
+Integer count(const isl::union_map& map, const CountOptions& options = {},
+              CountReport* report = nullptr);
 
 // isl's own enumeration (isl_set_count_val). Exact but slow; the reference in tests.
 Integer count_by_enumeration(const isl::set& set);
 
 // Conversions of exact counts.
-Integer to_integer(const isl::val& v);        // v must be an integer
+Integer to_integer(const isl::val& v);  // v must be an integer
 bool fits_int64(const Integer& v);
-long long to_int64(const Integer& v);         // throws InternalError if it does not fit
+long long to_int64(const Integer& v);  // throws InternalError if it does not fit
 
 }  // namespace tenet::poly

@@ -4,10 +4,9 @@
 
 #include <isl/cpp.h>
 
+#include <map>
 #include <string>
 #include <vector>
-
-#include <map>
 
 namespace tenet::poly {
 

@@ -31,7 +31,6 @@ struct DequantRate {
   }
 };
 
-
 // Bytes one tensor moves at each level, in bytes of its storage format (packed words for
 // packed operands). waste_* is the part of those bytes that packing leaves unused.
 struct TensorTraffic {
@@ -60,7 +59,7 @@ struct QuantHwResult {
   long long dequant_cycles = 0;  // busy cycles of the dequant unit (0: nothing to dequantize)
   long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles): clock cycles (a count)
   hw::Bound bound = hw::Bound::kCompute;  // over compute, SRAM, DRAM and the dequant unit
-  std::vector<TensorTraffic> traffic;                                 // in problem operand order
+  std::vector<TensorTraffic> traffic;     // in problem operand order
   long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
   QuantEnergy energy;
 

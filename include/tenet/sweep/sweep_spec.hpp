@@ -97,7 +97,7 @@ struct SweepSpec {
   Axis<TilingChoice> tilings;   // default {auto}
   // What the "auto" tilings minimise (one for the whole sweep; explicit tilings ignore it).
   hw::TilingObjective tiling_objective = hw::TilingObjective::kLatency;
-  Axis<std::string> quant;      // preset names or files; default {"q0f16"}
+  Axis<std::string> quant;  // preset names or files; default {"q0f16"}
   std::vector<WorkloadSpec> workloads;
   bool relation_centric = false;  // add the TENET relation-centric metrics to each row
 };

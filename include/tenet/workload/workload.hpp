@@ -10,7 +10,7 @@
 namespace tenet::workload {
 
 enum class AccessKind { kRead, kWrite };
-const char* to_string(AccessKind k);          // "read", "write"
+const char* to_string(AccessKind k);                    // "read", "write"
 AccessKind parse_access_kind(const std::string& name);  // throws InputError(unknown-name)
 
 // What an operand is for; used by reports and by later models (memory traffic, quantization).
@@ -22,14 +22,14 @@ const char* to_string(Layout l);               // "NT", "NN"
 Layout parse_layout(const std::string& name);  // "NT" | "NN"; else InputError(unknown-name)
 
 enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther };
-const char* to_string(OperandRole r);          // "activation", "weight", ..., "other"
+const char* to_string(OperandRole r);                     // "activation", "weight", ..., "other"
 OperandRole parse_operand_role(const std::string& name);  // throws InputError(unknown-name)
 
 struct Access {
-  std::string tensor;           // e.g. "A"; unique per (tensor, kind)
+  std::string tensor;  // e.g. "A"; unique per (tensor, kind)
   AccessKind kind = AccessKind::kRead;
-  isl::map relation;            // { S[...] -> tensor[...] }
-  int bits = 16;                // bits per element
+  isl::map relation;  // { S[...] -> tensor[...] }
+  int bits = 16;      // bits per element
   OperandRole role = OperandRole::kOther;
 
   friend bool operator==(const Access& a, const Access& b);
@@ -39,8 +39,8 @@ struct Access {
 
 // The checks the Workload constructor applies, usable on their own by readers that want to
 // locate an error precisely (they throw InputError with an empty file and where).
-void check_domain(const isl::set& domain);                  // bounded, non-empty
-void check_access(const isl::set& domain, const Access& a); // space, tensor name, bits
+void check_domain(const isl::set& domain);                   // bounded, non-empty
+void check_access(const isl::set& domain, const Access& a);  // space, tensor name, bits
 
 class Workload {
  public:

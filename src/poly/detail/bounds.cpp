@@ -8,7 +8,8 @@ namespace {
 constexpr std::size_t kMaxProjectedRows = 4000;
 
 // The variable (other than keep) whose elimination creates the fewest rows.
-int cheapest_to_eliminate(const std::vector<Coef>& rows, int width, int keep, const std::vector<bool>& gone) {
+int cheapest_to_eliminate(const std::vector<Coef>& rows, int width, int keep,
+                          const std::vector<bool>& gone) {
   int best = -1;
   long best_cost = 0;
   for (int j = 0; j < width - 1; ++j) {

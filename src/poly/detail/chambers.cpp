@@ -39,7 +39,8 @@ Wide solve_fraction_free(std::vector<Wide>& a, int n) {
       const Wide factor = a[i * w + k];
       for (int j = 0; j < w; ++j) {
         if (j == k) continue;
-        a[i * w + j] = checked_sub(checked_mul(pivot, a[i * w + j]), checked_mul(factor, a[k * w + j])) / prev;
+        a[i * w + j] =
+            checked_sub(checked_mul(pivot, a[i * w + j]), checked_mul(factor, a[k * w + j])) / prev;
       }
       a[i * w + k] = 0;
     }
@@ -101,7 +102,9 @@ Wide determinant(std::vector<Wide> a, int k) {
     }
     for (int i = c + 1; i < k; ++i) {
       for (int j = c + 1; j < k; ++j)
-        a[i * k + j] = checked_sub(checked_mul(a[c * k + c], a[i * k + j]), checked_mul(a[i * k + c], a[c * k + j])) / prev;
+        a[i * k + j] = checked_sub(checked_mul(a[c * k + c], a[i * k + j]),
+                                   checked_mul(a[i * k + c], a[c * k + j])) /
+                       prev;
       a[i * k + c] = 0;
     }
     prev = a[c * k + c];

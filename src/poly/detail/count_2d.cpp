@@ -27,9 +27,11 @@ void add_crossings(const std::vector<Line>& lines, const Interval& range, std::v
     for (std::size_t k = i + 1; k < lines.size(); ++k) {
       const Line& p = lines[i];
       const Line& q = lines[k];
-      const Wide den = checked_sub(static_cast<Wide>(p.alpha) * q.m, static_cast<Wide>(q.alpha) * p.m);
+      const Wide den =
+          checked_sub(static_cast<Wide>(p.alpha) * q.m, static_cast<Wide>(q.alpha) * p.m);
       if (den == 0) continue;
-      const Wide num = checked_sub(static_cast<Wide>(q.beta) * p.m, static_cast<Wide>(p.beta) * q.m);
+      const Wide num =
+          checked_sub(static_cast<Wide>(q.beta) * p.m, static_cast<Wide>(p.beta) * q.m);
       const Wide cut = floor_div(num, den);
       if (cut >= range.lo && cut < range.hi) cuts.push_back(cut);
     }
@@ -52,8 +54,10 @@ mpz_class count_2d(const System& s, int outer, const Interval& range) {
   for (int r = 0; r < s.inequalities(); ++r) {
     const Coef* row = s.inequality(r);
     const Coef ax = row[outer], ay = row[inner], c = row[2];
-    if (ay > 0) lower.push_back({ax, c, ay});
-    else if (ay < 0) upper.push_back({ax, c, -ay});
+    if (ay > 0)
+      lower.push_back({ax, c, ay});
+    else if (ay < 0)
+      upper.push_back({ax, c, -ay});
   }
   if (lower.empty() || upper.empty()) throw Unbounded();
 

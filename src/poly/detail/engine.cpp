@@ -180,7 +180,8 @@ mpz_class Engine::count_branching(System& s) {
 }
 
 mpz_class Engine::count_along(const System& s, int v, const Interval& range) {
-  if (!options_.interpolate || range.length() <= options_.enum_max) return count_slices(s, v, range);
+  if (!options_.interpolate || range.length() <= options_.enum_max)
+    return count_slices(s, v, range);
   return count_chambers(s, v, range);
 }
 
@@ -191,7 +192,8 @@ long double Engine::branch_steps(Wide length, int vars) const {
   return steps;
 }
 
-Engine::Branch Engine::choose_branch_variable(const System& s, const std::vector<Interval>& ranges) const {
+Engine::Branch Engine::choose_branch_variable(const System& s,
+                                              const std::vector<Interval>& ranges) const {
   Branch best;
   for (int v = 0; v < s.vars(); ++v) {
     const long double cost = branch_steps(ranges[v].length(), s.vars()) * slice_cost(s, v, ranges);
@@ -249,7 +251,8 @@ mpz_class Engine::count_chambers(const System& s, int v, const Interval& range) 
   const int degree = s.vars() - 1;
   auto slice = [&](Wide t) { return count_slice(s, v, t); };
   auto sum = [&](Wide a, Wide b) {
-    return a <= b ? sum_quasi_polynomial(slice, a, b, period, degree, interpolation_) : mpz_class(0);
+    return a <= b ? sum_quasi_polynomial(slice, a, b, period, degree, interpolation_)
+                  : mpz_class(0);
   };
   mpz_class total = 0;
   Wide next = range.lo;  // first integer not yet counted
@@ -270,7 +273,8 @@ mpz_class Engine::count_chambers(const System& s, int v, const Interval& range) 
   }
   if (next <= range.hi) total += sum(next, range.hi);
 
-  note(interpolation_.chambers > chambers_before ? Strategy::kInterpolation : Strategy::kEnumeration);
+  note(interpolation_.chambers > chambers_before ? Strategy::kInterpolation
+                                                 : Strategy::kEnumeration);
   return total;
 }
 

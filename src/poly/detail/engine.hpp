@@ -58,7 +58,8 @@ class Engine {
     Interval range;
     System system;
   };
-  BandBranch best_band_branch(const System& s, const std::vector<Interval>& ranges, long double axis_cost) const;
+  BandBranch best_band_branch(const System& s, const std::vector<Interval>& ranges,
+                              long double axis_cost) const;
 
   CountOptions options_;
   CountReport report_;

@@ -65,7 +65,8 @@ Int floor_sum(Int n, Int m, Int a, Int b) {
 
 inline mpz_class to_mpz(Wide v) {
   const bool negative = v < 0;
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  unsigned __int128 u =
+      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
   mpz_class r = static_cast<unsigned long>(u >> 64);
   r <<= 64;
   r += static_cast<unsigned long>(u & 0xffffffffffffffffULL);

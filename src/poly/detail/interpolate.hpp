@@ -18,8 +18,8 @@
 namespace tenet::poly::detail {
 
 struct InterpolationStats {
-  long chambers = 0;          // chambers summed by interpolation
-  long verify_failures = 0;   // residue classes whose checks failed
+  long chambers = 0;         // chambers summed by interpolation
+  long verify_failures = 0;  // residue classes whose checks failed
 };
 
 inline mpz_class binomial(const mpz_class& n, unsigned long k) {
@@ -48,7 +48,8 @@ inline mpz_class newton_value(const std::vector<mpz_class>& diff, int degree, co
 
 // Sum of f(t) over the residue class t = first + j*step, j = 0..count-1.
 template <typename F>
-mpz_class sum_class(F& f, Wide first, Wide step, Wide count, int degree, InterpolationStats& stats) {
+mpz_class sum_class(F& f, Wide first, Wide step, Wide count, int degree,
+                    InterpolationStats& stats) {
   std::vector<mpz_class> samples;
   samples.reserve(degree + 2);
   for (int j = 0; j < degree + 2; ++j) samples.push_back(f(first + j * step));
@@ -68,7 +69,8 @@ mpz_class sum_class(F& f, Wide first, Wide step, Wide count, int degree, Interpo
 
 // Sum of f(t) for t in [a, b]. Intervals too short to pay off are summed point by point.
 template <typename F>
-mpz_class sum_quasi_polynomial(F& f, Wide a, Wide b, Wide period, int degree, InterpolationStats& stats) {
+mpz_class sum_quasi_polynomial(F& f, Wide a, Wide b, Wide period, int degree,
+                               InterpolationStats& stats) {
   mpz_class total = 0;
   const Wide length = b - a + 1;
   if (length <= 0) return total;

@@ -22,8 +22,8 @@ template <typename T>
 T* check(T* p, isl_ctx* ctx, const char* step) {
   if (p) return p;
   const char* msg = isl_ctx_last_error_msg(ctx);
-  throw InternalError(std::string("isl failed in ") + step + " while preparing a set for counting: " +
-                      (msg ? msg : "unknown error"));
+  throw InternalError(std::string("isl failed in ") + step +
+                      " while preparing a set for counting: " + (msg ? msg : "unknown error"));
 }
 
 // A matrix entry as a coefficient, or Overflow if it does not fit.
@@ -31,7 +31,8 @@ Coef read_entry(isl_mat* m, int i, int j) {
   isl_val* v = isl_mat_get_element_val(m, i, j);
   if (!v) throw InternalError("isl_mat_get_element_val failed");
   std::uint64_t magnitude = 0;
-  const bool small = isl_val_is_int(v) == isl_bool_true && isl_val_n_abs_num_chunks(v, sizeof magnitude) <= 1 &&
+  const bool small = isl_val_is_int(v) == isl_bool_true &&
+                     isl_val_n_abs_num_chunks(v, sizeof magnitude) <= 1 &&
                      isl_val_get_abs_num_chunks(v, sizeof magnitude, &magnitude) == isl_stat_ok;
   const int sign = isl_val_sgn(v);
   isl_val_free(v);
@@ -45,8 +46,10 @@ void append_rows(isl_mat* m, System& s, bool equalities) {
   std::vector<Coef> row(cols);
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < cols; ++j) row[j] = read_entry(m, i, j);
-    if (equalities) s.add_equality(row.data());
-    else s.add_inequality(row.data());
+    if (equalities)
+      s.add_equality(row.data());
+    else
+      s.add_inequality(row.data());
   }
 }
 
@@ -86,11 +89,14 @@ System lifted_system(const isl::basic_set& bset, const LiftOptions& options) {
   if (options.detect_equalities)
     b = isl::manage(check(isl_basic_set_detect_equalities(b.release()), ctx, "detect_equalities"));
   if (options.remove_redundancies)
-    b = isl::manage(check(isl_basic_set_remove_redundancies(b.release()), ctx, "remove_redundancies"));
+    b = isl::manage(
+        check(isl_basic_set_remove_redundancies(b.release()), ctx, "remove_redundancies"));
   if (isl_basic_set_dim(b.get(), isl_dim_div) > 0) throw TooComplex();
-  MatGuard eq{check(isl_basic_set_equalities_matrix(b.get(), isl_dim_param, isl_dim_set, isl_dim_div, isl_dim_cst),
+  MatGuard eq{check(isl_basic_set_equalities_matrix(b.get(), isl_dim_param, isl_dim_set,
+                                                    isl_dim_div, isl_dim_cst),
                     ctx, "equalities_matrix")};
-  MatGuard ineq{check(isl_basic_set_inequalities_matrix(b.get(), isl_dim_param, isl_dim_set, isl_dim_div, isl_dim_cst),
+  MatGuard ineq{check(isl_basic_set_inequalities_matrix(b.get(), isl_dim_param, isl_dim_set,
+                                                        isl_dim_div, isl_dim_cst),
                       ctx, "inequalities_matrix")};
   System s(isl_mat_cols(eq.m) - 1);
   append_rows(eq.m, s, true);
@@ -98,7 +104,9 @@ System lifted_system(const isl::basic_set& bset, const LiftOptions& options) {
   return s;
 }
 
-bool is_empty(const isl::basic_set& bset) { return isl_basic_set_is_empty(bset.get()) == isl_bool_true; }
+bool is_empty(const isl::basic_set& bset) {
+  return isl_basic_set_is_empty(bset.get()) == isl_bool_true;
+}
 
 mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_points) {
   isl_ctx* ctx = bset.ctx().get();
@@ -120,10 +128,12 @@ mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_poi
   mpz_class work = 1;
   for (std::size_t i = 0; i + 1 < ranges.size(); ++i) work *= ranges[i];
   if (work > static_cast<long>(max_points))
-    throw InputError(error_code::kOverflow, "", "",
-                     "cannot count this set exactly: its coefficients exceed 2^62 and enumerating it would "
-                     "visit about " + work.get_str() + " points, more than the budget of " +
-                         std::to_string(max_points) + " (CountOptions::isl_fallback_max_points)");
+    throw InputError(
+        error_code::kOverflow, "", "",
+        "cannot count this set exactly: its coefficients exceed 2^62 and enumerating it would "
+        "visit about " +
+            work.get_str() + " points, more than the budget of " + std::to_string(max_points) +
+            " (CountOptions::isl_fallback_max_points)");
   isl_val* v = check(isl_set_count_val(set.get()), ctx, "count_val");
   mpz_class result = val_to_mpz(v);
   isl_val_free(v);

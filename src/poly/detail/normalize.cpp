@@ -66,7 +66,9 @@ bool tighten_rows(std::vector<Coef>& rows, int width) {
   return true;
 }
 
-void append_row(std::vector<Coef>& dst, const Coef* row, int width) { dst.insert(dst.end(), row, row + width); }
+void append_row(std::vector<Coef>& dst, const Coef* row, int width) {
+  dst.insert(dst.end(), row, row + width);
+}
 
 }  // namespace
 
@@ -83,7 +85,9 @@ bool tighten_inequalities(std::vector<Coef>& rows, int width, std::vector<Coef>*
   for (int i = 0; i < count;) {
     const Coef* first = rows.data() + static_cast<long>(order[i]) * width;
     int end = i + 1;
-    while (end < count && same_direction(first, rows.data() + static_cast<long>(order[end]) * width, vars)) ++end;
+    while (end < count &&
+           same_direction(first, rows.data() + static_cast<long>(order[end]) * width, vars))
+      ++end;
     // Within the group rows are sorted positive-sign first, then by constant: the tightest of
     // each sign comes first.
     const Coef* pos = nullptr;
@@ -180,7 +184,8 @@ std::vector<Band> find_bands(const System& s) {
   for (int r = 0; r + 1 < s.inequalities(); ++r) {
     const Coef* pos = s.inequality(r);
     const Coef* neg = s.inequality(r + 1);
-    if (leading_sign(pos, vars) > 0 && leading_sign(neg, vars) < 0 && same_direction(pos, neg, vars))
+    if (leading_sign(pos, vars) > 0 && leading_sign(neg, vars) < 0 &&
+        same_direction(pos, neg, vars))
       bands.push_back({pos, -static_cast<Wide>(pos[vars]), static_cast<Wide>(neg[vars])});
   }
   return bands;

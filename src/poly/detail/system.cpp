@@ -15,7 +15,9 @@ void erase_column(std::vector<Coef>& rows, int width, int j) {
 void fix_column(std::vector<Coef>& rows, int width, int j, Coef value) {
   for (std::size_t r = 0; r < rows.size(); r += width) {
     Coef* row = rows.data() + r;
-    if (row[j] != 0) row[width - 1] = narrow(static_cast<Wide>(row[width - 1]) + static_cast<Wide>(row[j]) * value);
+    if (row[j] != 0)
+      row[width - 1] =
+          narrow(static_cast<Wide>(row[width - 1]) + static_cast<Wide>(row[j]) * value);
     row[j] = 0;
   }
 }
@@ -23,7 +25,9 @@ void fix_column(std::vector<Coef>& rows, int width, int j, Coef value) {
 void column_operation(std::vector<Coef>& rows, int width, int target, int source, Coef factor) {
   for (std::size_t r = 0; r < rows.size(); r += width) {
     Coef* row = rows.data() + r;
-    if (row[source] != 0) row[target] = narrow(static_cast<Wide>(row[target]) - static_cast<Wide>(factor) * row[source]);
+    if (row[source] != 0)
+      row[target] =
+          narrow(static_cast<Wide>(row[target]) - static_cast<Wide>(factor) * row[source]);
   }
 }
 
@@ -34,8 +38,12 @@ int find_root(std::vector<int>& parent, int x) {
 
 }  // namespace
 
-void System::add_inequality(std::initializer_list<Coef> row) { ineq_.insert(ineq_.end(), row.begin(), row.end()); }
-void System::add_equality(std::initializer_list<Coef> row) { eq_.insert(eq_.end(), row.begin(), row.end()); }
+void System::add_inequality(std::initializer_list<Coef> row) {
+  ineq_.insert(ineq_.end(), row.begin(), row.end());
+}
+void System::add_equality(std::initializer_list<Coef> row) {
+  eq_.insert(eq_.end(), row.begin(), row.end());
+}
 
 void System::remove_variable(int j) {
   const int w = width();
@@ -59,7 +67,8 @@ std::ostream& operator<<(std::ostream& os, const System& s) {
   auto print_rows = [&](const std::vector<Coef>& rows, const char* rel) {
     for (std::size_t r = 0; r < rows.size(); r += s.width()) {
       os << "  ";
-      for (int j = 0; j < s.vars(); ++j) os << static_cast<long long>(rows[r + j]) << "*x" << j << " + ";
+      for (int j = 0; j < s.vars(); ++j)
+        os << static_cast<long long>(rows[r + j]) << "*x" << j << " + ";
       os << static_cast<long long>(rows[r + s.vars()]) << rel << "\n";
     }
   };
@@ -95,8 +104,10 @@ std::vector<std::vector<int>> independent_components(const System& s, int skip) 
     int first = -1;
     for (int j = 0; j < n; ++j) {
       if (row[j] == 0 || j == skip) continue;
-      if (first < 0) first = j;
-      else parent[find_root(parent, j)] = find_root(parent, first);
+      if (first < 0)
+        first = j;
+      else
+        parent[find_root(parent, j)] = find_root(parent, first);
     }
   }
   std::vector<std::vector<int>> groups;

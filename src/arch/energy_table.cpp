@@ -17,13 +17,21 @@ std::optional<PrecisionInfo> find_precision(const std::string& name) {
   return std::nullopt;
 }
 
-std::optional<double> default_mac_energy_pj(const std::string& precision) {
-  // Horowitz, ISSCC 2014 (45 nm): multiply + add of the accumulator.
-  if (precision == "int8") return 0.2 + 0.1;   // 8-bit mult, 32-bit add
-  if (precision == "int32") return 3.1 + 0.1;  // 32-bit mult, 32-bit add
-  if (precision == "fp16") return 1.1 + 0.4;   // fp16 mult, fp16 add
-  if (precision == "fp32") return 3.7 + 0.9;   // fp32 mult, fp32 add
+std::optional<OpEnergy45nm> op_energy_45nm(const std::string& precision) {
+  // Horowitz, ISSCC 2014 (45 nm).
+  if (precision == "int8") return OpEnergy45nm{0.03, 0.2};
+  if (precision == "int32") return OpEnergy45nm{0.1, 3.1};
+  if (precision == "fp16") return OpEnergy45nm{0.4, 1.1};
+  if (precision == "fp32") return OpEnergy45nm{0.9, 3.7};
   return std::nullopt;
+}
+
+std::optional<double> default_mac_energy_pj(const std::string& precision) {
+  // Multiply at the precision + add of the accumulator (integers accumulate in 32 bits).
+  const std::optional<OpEnergy45nm> op = op_energy_45nm(precision);
+  if (!op) return std::nullopt;
+  const bool integer = precision == "int8" || precision == "int32";
+  return op->mul_pj + (integer ? op_energy_45nm("int32")->add_pj : op->add_pj);
 }
 
 AccessEnergy default_sram_energy() { return {5.0, 5.0, 32}; }

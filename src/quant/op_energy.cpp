@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "tenet/arch/energy_table.hpp"
 #include "tenet/error.hpp"
 #include "tenet/quant/quant_spec.hpp"
 
@@ -29,11 +30,14 @@ std::optional<DataType> parse_key(const std::string& key) {
 }  // namespace
 
 OpEnergyTable OpEnergyTable::defaults_45nm() {
+  // The figures of arch::op_energy_45nm, the one 45 nm table.
   OpEnergyTable t;
-  t.set(DataType::signed_int(8), {0.03, 0.2});
-  t.set(DataType::signed_int(32), {0.1, 3.1});
-  t.set(DataType::fp16(), {0.4, 1.1});
-  t.set(DataType::fp32(), {0.9, 3.7});
+  for (const auto& [type, name] :
+       {std::pair{DataType::signed_int(8), "int8"}, std::pair{DataType::signed_int(32), "int32"},
+        std::pair{DataType::fp16(), "fp16"}, std::pair{DataType::fp32(), "fp32"}}) {
+    const arch::OpEnergy45nm e = *arch::op_energy_45nm(name);
+    t.set(type, {e.add_pj, e.mul_pj});
+  }
   return t;
 }
 

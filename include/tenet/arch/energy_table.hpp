@@ -37,6 +37,15 @@ struct PrecisionInfo {
 const std::vector<PrecisionInfo>& known_precisions();
 std::optional<PrecisionInfo> find_precision(const std::string& name);
 
+// The one table of 45 nm arithmetic energies (Horowitz, ISSCC 2014): an add and a multiply at a
+// precision ("int8": 0.03 / 0.2 pJ, "int32": 0.1 / 3.1, "fp16": 0.4 / 1.1, "fp32": 0.9 / 3.7);
+// none for other precisions. The MAC defaults below and quant::OpEnergyTable::defaults_45nm (the
+// energy of dequantization, rescaling and epilogue ops) are both built from it.
+struct OpEnergy45nm {
+  double add_pj = 0, mul_pj = 0;
+};
+std::optional<OpEnergy45nm> op_energy_45nm(const std::string& precision);
+
 // 45 nm defaults. A MAC default exists only where the reference table has both the multiply and
 // the add (int8: 0.2 + 0.1 (32-bit accumulate), int32: 3.1 + 0.1, fp16: 1.1 + 0.4,
 // fp32: 3.7 + 0.9); other precisions have no default and must be given.

@@ -1,11 +1,11 @@
 // Energy of one arithmetic operation as a function of the number format.
 //
-// Defaults: 45 nm figures (Horowitz, ISSCC 2014, as commonly quoted): int8 add 0.03 pJ, mult
-// 0.2 pJ; int32 add 0.1 pJ, mult 3.1 pJ; fp16 add 0.4 pJ, mult 1.1 pJ; fp32 add 0.9 pJ, mult
-// 3.7 pJ. A format without its own entry takes the entry of the narrowest tabulated format of the
-// same family that is at least as wide (int4 → int8, int16 → int32, bf16/fp8/fp4/nf4 → fp16):
-// a conservative choice, not a measurement. Every entry can be overridden or added (e.g. by the
-// architecture's energy table).
+// Defaults: the 45 nm figures of arch::op_energy_45nm (the one table; Horowitz, ISSCC 2014): int8
+// add 0.03 pJ, mult 0.2 pJ; int32 add 0.1 pJ, mult 3.1 pJ; fp16 add 0.4 pJ, mult 1.1 pJ; fp32 add
+// 0.9 pJ, mult 3.7 pJ. A format without its own entry takes the entry of the narrowest tabulated
+// format of the same family that is at least as wide (int4 → int8, int16 → int32, bf16/fp8/fp4/nf4
+// → fp16): a conservative choice, not a measurement. Every entry can be overridden or added (e.g.
+// by the architecture's energy table).
 #pragma once
 
 #include <map>

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "io/io_test_util.hpp"
+#include "io_test_util.hpp"
 #include "tenet/mapping/systolic.hpp"
 
 using namespace tenet;

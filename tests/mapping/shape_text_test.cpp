@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "io/io_test_util.hpp"
+#include "io_test_util.hpp"
 
 using namespace tenet;
 using io_test::error_of;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "io/io_test_util.hpp"
+#include "io_test_util.hpp"
 #include "tenet/mapping/systolic.hpp"
 
 using namespace tenet;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/input/spec.hpp"
 #include "tenet/io/json_reader.hpp"
 #include "tenet/mapping/shape_text.hpp"
@@ -458,8 +459,8 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
     r.error(error_code::kMissingField, "/architectures", "the sweep needs \"architectures\"");
   else
     s.arch = parse_arch(r, document["architectures"], "/architectures");
-  if (!document.contains("dataflows")) {
-    r.error(error_code::kMissingField, "/dataflows", "give the dataflows to sweep (os, ws, is)");
+  if (!document.contains("dataflows")) {  // the one default dataflow (eval/defaults.hpp)
+    s.dataflows = {{mapping::to_string(eval::defaults::kDataflow), "/dataflows"}};
   } else {
     s.dataflows = checked_axis<std::string>(
         r, document["dataflows"], "/dataflows",

@@ -3,15 +3,15 @@
 #   1. one clang build with AddressSanitizer + UndefinedBehaviorSanitizer (TENET_BUILD_FUZZ=ON,
 #      -O1): the library, the CLI, the tests and the fuzz targets;
 #   2. the test suite on that build, any sanitizer report fatal (halt_on_error);
-#   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 15) seconds, one at a time.
+#   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 10) seconds, one at a time.
 # Measured (docs/reliability.md): the build is ~24 CPU-minutes (~12 min on 2 idle cores with
 # -g; less with -gline-tables-only), the sanitized tests 156 s on a loaded 2-core machine,
-# fuzzing 12 x 15 s. Exit 1 on any failure, sanitizer report or finding.
+# fuzzing 12 x 10 s. Exit 1 on any failure, sanitizer report or finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TENET_SANITIZE_BUILD_DIR:-build-san}
 jobs=$(nproc 2>/dev/null || echo 2)
-fuzz_seconds=${TENET_CI_FUZZ_SECONDS:-15}
+fuzz_seconds=${TENET_CI_FUZZ_SECONDS:-10}
 # Build targets (default: everything); e.g. "fuzz_all test_errors test_io test_cli" to save time.
 targets=${TENET_SANITIZE_TARGETS:-all}
 # Tests left out of the sanitized run: the Slurm test (daemons, no tenet code of its own beyond

@@ -76,6 +76,9 @@ const MatmulShape& find(const std::vector<MatmulShape>& shapes, const std::strin
   throw;  // unreachable
 }
 
+// Pointers into `shapes`: a temporary would dangle (found by the sanitizer build).
+std::vector<const MatmulShape*> all_named(std::vector<MatmulShape>&& shapes,
+                                          const std::string& name) = delete;
 std::vector<const MatmulShape*> all_named(const std::vector<MatmulShape>& shapes,
                                           const std::string& name) {
   std::vector<const MatmulShape*> out;
@@ -185,7 +188,8 @@ TEST_CASE("Gemma-2-9B: head size 256 with hidden 3584; local layers capped at th
   check_shape(find(shapes, "mlp.gate_up_proj"), 1, 1, 2 * 14336, 3584, 42);
   check_shape(find(shapes, "lm_head"), 1, 1, 256000, 3584, 1);
   // short context: both groups attend the same keys and merge into one row
-  CHECK(all_named(generate_matmuls(g, decode(1, 100)), "self_attn.qk").size() == 1);
+  const auto g_decode = generate_matmuls(g, decode(1, 100));
+  CHECK(all_named(g_decode, "self_attn.qk").size() == 1);
 }
 
 TEST_CASE("Mistral-Nemo: head size 128 with hidden 5120 (q width 4096)", "[llm][zoo]") {
@@ -206,8 +210,8 @@ TEST_CASE("Mixtral: top-2 of 8 routed experts, uniform in prefill, expected expe
   check_shape(find(p, "block_sparse_moe.experts.down_proj"), 1, 25, 4096, 14336, 8 * 32);
   CHECK(all_named(p, "mlp.gate_up_proj").empty());  // no dense MLP
   // T = 13: 26 over 8 → 2 experts with 4 tokens, 6 with 3
-  const auto odd =
-      all_named(generate_matmuls(m, prefill(1, 13)), "block_sparse_moe.experts.down_proj");
+  const auto p13 = generate_matmuls(m, prefill(1, 13));  // all_named points into it
+  const auto odd = all_named(p13, "block_sparse_moe.experts.down_proj");
   REQUIRE(odd.size() == 2);
   check_shape(*odd[0], 1, 4, 4096, 14336, 2 * 32);
   check_shape(*odd[1], 1, 3, 4096, 14336, 6 * 32);
@@ -216,8 +220,8 @@ TEST_CASE("Mixtral: top-2 of 8 routed experts, uniform in prefill, expected expe
   check_shape(find(d1, "block_sparse_moe.experts.gate_up_proj"), 1, 1, 2 * 14336, 4096, 2 * 32);
   // decode B = 4: 8·(1 − (3/4)^4) = 5.47 → 5 experts share 8 assignments (3 × 2, 2 × 1)
   CHECK(expected_active_experts(4, 2, 8) == Approx(8 * (1 - std::pow(0.75, 4))));
-  const auto d4 =
-      all_named(generate_matmuls(m, decode(4, 10)), "block_sparse_moe.experts.down_proj");
+  const auto d4_all = generate_matmuls(m, decode(4, 10));
+  const auto d4 = all_named(d4_all, "block_sparse_moe.experts.down_proj");
   REQUIRE(d4.size() == 2);
   check_shape(*d4[0], 1, 2, 4096, 14336, 3 * 32);
   check_shape(*d4[1], 1, 1, 4096, 14336, 2 * 32);
@@ -230,7 +234,8 @@ TEST_CASE("a measured routing histogram replaces uniform routing", "[llm][zoo][m
   const ModelConfig m = model("mixtral-8x7b-v0.1.json");
   GenerationOptions o = prefill(1, 10);  // 20 assignments
   o.routing = {5, 5, 0, 4, 3, 3, 0, 0};
-  const auto rows = all_named(generate_matmuls(m, o), "block_sparse_moe.experts.gate_up_proj");
+  const auto all = generate_matmuls(m, o);
+  const auto rows = all_named(all, "block_sparse_moe.experts.gate_up_proj");
   REQUIRE(rows.size() == 3);
   check_shape(*rows[0], 1, 5, 2 * 14336, 4096, 2 * 32);
   check_shape(*rows[1], 1, 4, 2 * 14336, 4096, 1 * 32);

@@ -19,20 +19,6 @@ long long shape_size(const mapping::GemmShape& s, int d) {
   return d == 0 ? s.m : d == 1 ? s.n : s.k;
 }
 
-// The MAC precision: given, or chosen for the widest activation / weight operand (any input if
-// there is none of those).
-std::string pick_precision(const arch::Accelerator& acc, const GemmProblem& problem) {
-  if (!problem.precision.empty()) return problem.precision;
-  int bits = 0, any_input_bits = 0;
-  for (const Operand& op : problem.operands) {
-    if (op.output) continue;
-    any_input_bits = std::max(any_input_bits, op.bits);
-    if (op.role == workload::OperandRole::kActivation || op.role == workload::OperandRole::kWeight)
-      bits = std::max(bits, op.bits);
-  }
-  return acc.select_precision(bits ? bits : any_input_bits ? any_input_bits : 16);
-}
-
 long long product(const std::array<long long, 3>& v) { return mul(mul(v[0], v[1]), v[2]); }
 
 double bytes_of(long long elements, int bits) { return static_cast<double>(elements) * bits / 8.0; }
@@ -101,7 +87,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.dims = mapping::dataflow_dims(dataflow);
   plan_.rows = acc.rows();
   plan_.cols = acc.cols();
-  plan_.precision = pick_precision(acc, problem);
+  plan_.precision = mac_precision(acc, problem);
   const arch::MacRate& rate = acc.mac_rate(plan_.precision);
   plan_.mac_pj = acc.mac_energy_pj(plan_.precision);
   plan_.pack = rate.macs_per_cycle;
@@ -589,3 +575,21 @@ EnergyBreakdown Model::energy() const {
 }
 
 }  // namespace tenet::hw::detail
+
+namespace tenet::hw {
+
+// The MAC precision: given, or chosen for the widest activation / weight operand (any input if
+// there is none of those).
+std::string mac_precision(const arch::Accelerator& acc, const GemmProblem& problem) {
+  if (!problem.precision.empty()) return problem.precision;
+  int bits = 0, any_input_bits = 0;
+  for (const Operand& op : problem.operands) {
+    if (op.output) continue;
+    any_input_bits = std::max(any_input_bits, op.bits);
+    if (op.role == workload::OperandRole::kActivation || op.role == workload::OperandRole::kWeight)
+      bits = std::max(bits, op.bits);
+  }
+  return acc.select_precision(bits ? bits : any_input_bits ? any_input_bits : 16);
+}
+
+}  // namespace tenet::hw

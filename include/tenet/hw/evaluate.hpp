@@ -3,6 +3,8 @@
 // does not grow with M, N, K (docs/hardware.md gives every rule).
 #pragma once
 
+#include <string>
+
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/result.hpp"
@@ -22,6 +24,11 @@ struct Options {
   // cache of one head may fit the buffer whole).
   bool edge_transfers = false;
 };
+
+// The MAC precision of a problem: `problem.precision`, or Accelerator::select_precision of the
+// widest activation / weight operand (of any input if there is none of those; 16 bits if no
+// input).
+std::string mac_precision(const arch::Accelerator& acc, const GemmProblem& problem);
 
 // `tiling` is resolved against the shape (0 = whole dimension). The default, untiled run with
 // unlimited bandwidths reproduces SCALE-Sim v2's cycles and array-side SRAM reads.

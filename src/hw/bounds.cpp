@@ -1,0 +1,195 @@
+#include "tenet/hw/bounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "detail/checked_int.hpp"
+
+namespace tenet::hw {
+namespace {
+
+using detail::checked_add;
+using detail::checked_mul;
+
+constexpr long long kUnlimited = -1;
+// A buffer at least this large holds any GEMM a 64-bit count can describe: treated as unlimited.
+constexpr long long kHugeBuffer = 1LL << 62;
+
+long long extent(const mapping::GemmShape& s, int d) { return d == 0 ? s.m : d == 1 ? s.n : s.k; }
+
+// Distinct elements of an operand: per GEMM index it depends on, ceil(extent / group).
+long long elements(const mapping::GemmShape& shape, const Operand& op) {
+  long long n = 1;
+  for (int d = 0; d < 3; ++d)
+    if (op.group[d] > 0)
+      n = checked_mul(n, (extent(shape, d) + op.group[d] - 1) / op.group[d],
+                      {"elements of " + op.name});
+  return n;
+}
+
+long long bytes_of(long long elements, int bits) {
+  const long long b = checked_mul(elements, bits, {"bits of a tensor"});
+  return b / 8 + (b % 8 != 0);
+}
+
+// Whether the operand depends on exactly the GEMM indices marked in `uses` (groups of any size).
+bool depends_on(const Operand& op, std::array<bool, 3> uses) {
+  for (int d = 0; d < 3; ++d)
+    if ((op.group[d] > 0) != uses[d]) return false;
+  return true;
+}
+
+long long group_product(const Operand& op) {
+  long long g = 1;
+  for (long long e : op.group) g *= std::max(1LL, e);
+  return g;
+}
+
+// The operands the data-movement term is about: the data of A[i,k], B[k,j] and C[i,j] (packed
+// words included: a word indexed by floor(k/g) holds g values); scale and zero tensors are not.
+struct Triple {
+  const Operand* a = nullptr;
+  const Operand* b = nullptr;
+  const Operand* c = nullptr;
+};
+
+// Bytes per value of a (possibly packed) operand: a word of `bits` holds group_product values.
+long double value_bytes(const Operand& op) {
+  return op.bits / 8.0L / static_cast<long double>(group_product(op));
+}
+
+Triple find_triple(const GemmProblem& problem) {
+  Triple t;
+  const auto better = [](const Operand* have, const Operand& op) {
+    return !have || group_product(op) < group_product(*have);
+  };
+  for (const Operand& op : problem.operands) {
+    if (op.role == workload::OperandRole::kScale || op.role == workload::OperandRole::kZero)
+      continue;
+    if (op.output && depends_on(op, {true, true, false}) && better(t.c, op)) t.c = &op;
+    if (!op.output && depends_on(op, {true, false, true}) && better(t.a, op)) t.a = &op;
+    if (!op.output && depends_on(op, {false, true, true}) && better(t.b, op)) t.b = &op;
+  }
+  return t;
+}
+
+// Usable on-chip bytes: the global buffer (every partition; half of it when double-buffered, as
+// a resident tile needs twice its size), plus what the PE array itself holds — per PE and packed
+// MAC lane one element of every operand — since the array's registers also keep data between
+// uses.
+long long buffer_bytes(const arch::Accelerator& acc) {
+  const arch::GlobalBuffer& gb = acc.spec().global_buffer;
+  long long bytes = gb.bytes;
+  for (const auto& [name, partition] : gb.partitions)
+    bytes = checked_add(bytes, partition.bytes, {"global buffer bytes"});
+  return std::min(bytes, kHugeBuffer);
+}
+
+// Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds):
+// once + streamed_per_reuse / (span + S/(t·w)) + c_bytes·(2K/t − 1) over chunks t in [1, K].
+// The minimum over t is bounded from below on a geometric grid: on [t0, t1] the streamed term
+// is at least its value at t0 and the partial-sum term at least its value at t1.
+long double panel_bound(long double once, long double streamed_per_reuse, long double w,
+                        long double c_bytes, long double k, long double span,
+                        long double capacity) {
+  constexpr int kSteps = 256;
+  long double best = std::numeric_limits<long double>::infinity();
+  long double t0 = 1;
+  for (int step = 1; step <= kSteps; ++step) {
+    const long double t1 = std::pow(k, static_cast<long double>(step) / kSteps);
+    const long double value = once + streamed_per_reuse / (span + capacity / (t0 * w)) +
+                              c_bytes * (2 * k / t1 - 1);
+    best = std::min(best, value);
+    t0 = t1;
+  }
+  return best;
+}
+
+}  // namespace
+
+Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
+                      const Options& options) {
+  validate(problem);
+  const mapping::GemmShape& s = problem.shape;
+  const arch::MacRate& rate = acc.mac_rate(mac_precision(acc, problem));
+  Bounds b;
+
+  for (const Operand& op : problem.operands)
+    b.compulsory_dram_bytes = checked_add(b.compulsory_dram_bytes,
+                                          bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
+
+  const long long buffer = buffer_bytes(acc);
+  const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
+  const long long usable_buffer = acc.spec().global_buffer.double_buffered ? buffer / 2 : buffer;
+  const Triple t = find_triple(problem);
+  b.dram_bytes = b.compulsory_dram_bytes;
+  if (unlimited) {
+    b.capacity_bytes = kUnlimited;
+  } else {
+    const long long pes = checked_mul(acc.rows(), acc.cols(), {"PEs"});
+    const long long lanes = checked_mul(pes, rate.macs_per_cycle, {"MAC lanes"});
+    int register_bits = 0;
+    for (const Operand& op : problem.operands) register_bits += op.bits;
+    b.capacity_bytes = checked_add(usable_buffer, bytes_of(lanes, register_bits),
+                                   {"on-chip bytes"});
+    if (t.a && t.b && t.c) {
+      // The least of three regimes (docs/model.md#physical-limits), each less 2S:
+      // (i) C stays on chip while K is accumulated: with S bytes on chip the loads of A and B
+      //     are at least 2·MNK·sqrt(wa·wb·wc / S) bytes (widths w in bytes per value; the tight
+      //     bound of Smith et al. 2019, 2MNK/√S − 2S elements, with widths), and C leaves once;
+      // (ii) a panel of A (x rows, a chunk of t ≤ K values of k) stays on chip and B streams
+      //     past it: A is read once, B M / (span + S/(t·wa)) times — span = max(R, C)·packing
+      //     is the PE array's own reuse without storage — and C's partial sums leave and come
+      //     back once per chunk, MN·wc·(2K/t − 1); t = K is the one-pass case;
+      // (iii) the same with B's panel on chip and A streaming.
+      // Scale / zero tensors are read at least once in all of them.
+      const long double wa = value_bytes(*t.a), wb = value_bytes(*t.b), wc = value_bytes(*t.c);
+      const long double m = static_cast<long double>(s.m), n = static_cast<long double>(s.n),
+                        k = static_cast<long double>(s.k);
+      const long double capacity = static_cast<long double>(b.capacity_bytes);
+      const long double c_bytes = static_cast<long double>(bytes_of(elements(s, *t.c), t.c->bits));
+      long double others = 0;
+      for (const Operand& op : problem.operands)
+        if (&op != t.a && &op != t.b && &op != t.c)
+          others += static_cast<long double>(bytes_of(elements(s, op), op.bits));
+      const long double accumulated = 2 * m * n * k * std::sqrt(wa * wb * wc / capacity) + c_bytes;
+      const long double span =
+          static_cast<long double>(std::max(acc.rows(), acc.cols())) * rate.macs_per_cycle;
+      const long double panel_a = panel_bound(m * k * wa, k * n * wb * m, wa, c_bytes, k, span,
+                                              capacity);
+      const long double panel_b = panel_bound(k * n * wb, m * k * wa * n, wb, c_bytes, k, span,
+                                              capacity);
+      const long double movement =
+          std::min({accumulated, panel_a, panel_b}) + others - 2 * capacity;
+      // Rounded down with a relative margin, so that rounding never lifts the bound above an
+      // achievable integer.
+      const long double floored = std::floor(movement * (1 - 1e-12L));
+      if (floored >= 9.2e18L)
+        detail::throw_overflow({"the DRAM-traffic bound"}, std::to_string((double)floored));
+      b.dram_bytes = std::max(b.dram_bytes, static_cast<long long>(floored));
+    }
+  }
+
+  // Compute roofline: MACs · cycles_per_mac / (PEs · macs_per_cycle), rounded up.
+  const long long macs = checked_mul(checked_mul(s.m, s.n, {"MACs"}), s.k, {"MACs"});
+  const long long slots = checked_mul(checked_mul(acc.rows(), acc.cols(), {"PEs"}),
+                                      rate.macs_per_cycle, {"MAC lanes"});
+  const long long work = checked_mul(macs, rate.cycles_per_mac, {"MAC cycles"});
+  b.compute_cycles = work / slots + (work % slots != 0);
+
+  // DRAM roofline. Without edge transfers the model moves the first tile's inputs before cycle 0
+  // and the last tile's outputs after the last cycle: at most the usable buffer each.
+  const arch::Bandwidth& bw = acc.spec().dram.bandwidth;
+  if (!bw.unlimited && !options.unlimited_dram_bandwidth && bw.bytes_per_cycle > 0) {
+    long long counted = b.dram_bytes;
+    if (!options.edge_transfers)
+      counted = unlimited ? 0 : std::max(0LL, counted - std::min(counted, 2 * usable_buffer));
+    b.dram_cycles = static_cast<long long>(std::ceil(counted / bw.bytes_per_cycle - 1e-9));
+    b.dram_cycles = std::max(0LL, b.dram_cycles);
+  }
+  b.cycles = std::max(b.compute_cycles, b.dram_cycles);
+  return b;
+}
+
+}  // namespace tenet::hw

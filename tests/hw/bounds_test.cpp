@@ -1,0 +1,175 @@
+// The physical limits (hw::compute_bounds) on random problems: no tiling, dataflow or loop order
+// the model evaluates moves fewer DRAM bytes or takes fewer cycles than the bounds; the
+// compulsory traffic equals a brute-force count of every tensor's distinct elements; and the
+// data-movement term is the binding one on many cases (the test is not vacuous).
+#include <algorithm>
+#include <cmath>
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include <string>
+
+#include "fixtures.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/bounds.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
+
+using namespace tenet;
+using namespace hwtest;
+
+namespace {
+
+using workload::OperandRole;
+
+// fp16, mixed widths, W8A8 with per-token / per-channel scales, or W4 packed in words along k
+// with group scales and zero points; odd sizes and M = 1.
+hw::GemmProblem random_problem(std::mt19937& rng) {
+  std::uniform_int_distribution<long long> size(1, 90), pick(0, 4);
+  const GemmShape shape{pick(rng) == 0 ? 1 : size(rng), size(rng), size(rng)};
+  switch (pick(rng)) {
+    case 0: return hw::make_gemm_problem(shape);
+    case 1: {
+      std::uniform_int_distribution<int> bits(1, 32);
+      hw::GemmProblem p = hw::make_gemm_problem(shape, {bits(rng), bits(rng), bits(rng)});
+      p.precision = "fp16";  // the MAC precision is given, whatever the widths
+      return p;
+    }
+    case 2: {
+      hw::GemmProblem p = hw::make_gemm_problem(shape, {8, 8, 32});
+      p.precision = "fp16";
+      p.operands.push_back({"A.scale", OperandRole::kScale, 16, false, {1, 0, 0}});
+      p.operands.push_back({"B.scale", OperandRole::kScale, 16, false, {0, 1, 0}});
+      return p;
+    }
+    default: {
+      hw::GemmProblem p = hw::make_gemm_problem(shape, {16, 32, 16});
+      const long long word = pick(rng) < 2 ? 8 : 4;
+      p.operands[1].group = {0, 1, word};  // B as packed words of `word` values along k
+      const long long g = std::uniform_int_distribution<long long>(2, 40)(rng);
+      p.operands.push_back({"B.scale", OperandRole::kScale, 16, false, {0, 1, g}});
+      if (pick(rng) < 2) p.operands.push_back({"B.zero", OperandRole::kZero, 4, false, {0, 1, g}});
+      p.precision = "fp16";
+      return p;
+    }
+  }
+}
+
+// Shared or partitioned buffers from a few hundred bytes up, single- or double-buffered,
+// precision-scalable PEs, finite or ideal bandwidths.
+Accelerator random_acc(std::mt19937& rng) {
+  std::uniform_int_distribution<long long> dim(1, 8), bw(1, 32), lat(0, 40), pick(0, 3);
+  std::uniform_real_distribution<double> log_bytes(std::log(64.0), std::log(40000.0));
+  const auto buffer = [&](std::mt19937& r) { return std::llround(std::exp(log_bytes(r))); };
+  const Bandwidth sram = pick(rng) == 0 ? Bandwidth::infinite() : Bandwidth::of(2 * bw(rng));
+  const Bandwidth dram = pick(rng) == 0 ? Bandwidth::infinite() : Bandwidth::of(bw(rng) / 4.0);
+  const long long rate = pick(rng);  // 0: two MACs per cycle, 1: one MAC every 2 cycles
+  AcceleratorSpec s = make_acc(dim(rng), dim(rng), buffer(rng), sram, dram, lat(rng),
+                               rate == 0 ? 2 : 1, rate == 1 ? 2 : 1)
+                          .spec();
+  s.global_buffer.double_buffered = pick(rng) != 0;
+  if (pick(rng) == 0) {
+    s.global_buffer.bytes = 0;
+    s.global_buffer.partitions["ifmap"] = {buffer(rng), sram, {"activation", "scale", "other"}};
+    s.global_buffer.partitions["filter"] = {buffer(rng), sram, {"weight", "zero"}};
+    s.global_buffer.partitions["ofmap"] = {buffer(rng), sram, {"output"}};
+  }
+  return Accelerator(s);
+}
+
+// Distinct elements of each tensor by enumeration, in bytes (inputs once, outputs once).
+long long brute_compulsory_bytes(const hw::GemmProblem& p) {
+  long long total = 0;
+  for (const hw::Operand& op : p.operands) {
+    std::set<Key> seen;
+    for (long long i = 0; i < p.shape.m; ++i)
+      for (long long j = 0; j < p.shape.n; ++j)
+        for (long long k = 0; k < p.shape.k; ++k) seen.insert(element(op, {i, j, k}));
+    const long long bits = static_cast<long long>(seen.size()) * op.bits;
+    total += (bits + 7) / 8;
+  }
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("no evaluated mapping beats the bounds", "[hw][bounds]") {
+  std::mt19937 rng(2026);
+  long long checked = 0, movement_binding = 0, dram_binding = 0, compute_binding = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Accelerator acc = random_acc(rng);
+    const hw::GemmProblem p = random_problem(rng);
+    hw::Options options;
+    options.edge_transfers = trial % 3 == 0;
+    options.unlimited_buffer = trial % 17 == 0;
+    const hw::Bounds b = hw::compute_bounds(acc, p, options);
+    REQUIRE(b.compulsory_dram_bytes <= b.dram_bytes);
+    REQUIRE(b.cycles == std::max(b.compute_cycles, b.dram_cycles));
+    if (b.dram_bytes > b.compulsory_dram_bytes) ++movement_binding;
+    if (b.dram_cycles > b.compute_cycles) ++dram_binding;
+    if (b.compute_cycles > b.dram_cycles) ++compute_binding;
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
+      std::shuffle(all.begin(), all.end(), rng);
+      all.resize(std::min<size_t>(all.size(), 12));
+      all.push_back(Tiling{});  // untiled
+      for (const Tiling& t : all) {
+        const hw::Result r = hw::evaluate_gemm(acc, p, df, t, options);
+        INFO(p << " " << mapping::to_string(df) << " " << mapping::to_string(t) << " on " << acc);
+        REQUIRE(b.dram_bytes <= r.dram_bytes);
+        REQUIRE(b.cycles <= r.cycles.total);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 10000);
+  // Each part of the bounds is the binding one on many cases.
+  CHECK(movement_binding > 40);
+  CHECK(dram_binding > 40);
+  CHECK(compute_binding > 40);
+}
+
+TEST_CASE("compulsory traffic equals the distinct elements of every tensor", "[hw][bounds]") {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 60; ++trial) {
+    hw::GemmProblem p = random_problem(rng);
+    p.shape.m = std::min<long long>(p.shape.m, 24);
+    p.shape.n = std::min<long long>(p.shape.n, 24);
+    p.shape.k = std::min<long long>(p.shape.k, 24);
+    const hw::Bounds b = hw::compute_bounds(make_acc(4, 4, 1 << 20), p);
+    INFO(p);
+    REQUIRE(b.compulsory_dram_bytes == brute_compulsory_bytes(p));
+  }
+}
+
+TEST_CASE("the data-movement bound in closed form", "[hw][bounds]") {
+  // 256^3 fp16, a shared 8 KiB buffer, double-buffered: S = 4096 + 4·4·3·2 bytes of PE
+  // registers = 4192; 2·MNK·sqrt(2·2·2 / S) + MN·2 − 2S bytes.
+  const Accelerator acc = make_acc(4, 4, 8192, Bandwidth::infinite(), Bandwidth::of(8));
+  const long long n = 256;
+  const hw::GemmProblem p = hw::make_gemm_problem({n, n, n});
+  const hw::Bounds b = hw::compute_bounds(acc, p);
+  CHECK(b.capacity_bytes == 4192);
+  CHECK(b.compulsory_dram_bytes == 3 * n * n * 2);
+  const double expected = 2.0 * n * n * n * std::sqrt(8.0 / 4192) + n * n * 2 - 2 * 4192;
+  CHECK(b.dram_bytes == static_cast<long long>(std::floor(expected)));  // regime (i)
+  CHECK(b.compute_cycles == n * n * n / 16);
+  // Less the two buffer halves the model may move outside the counted cycles, at 8 bytes/cycle.
+  CHECK(b.dram_cycles == static_cast<long long>(std::ceil((b.dram_bytes - 8192) / 8.0)));
+  CHECK(b.cycles == std::max(b.compute_cycles, b.dram_cycles));
+  // With everything fitting, only the compulsory traffic remains.
+  const hw::Bounds big = hw::compute_bounds(make_acc(4, 4, 1 << 22), p);
+  CHECK(big.dram_bytes == big.compulsory_dram_bytes);
+  hw::Options unlimited;
+  unlimited.unlimited_buffer = true;
+  const hw::Bounds ideal = hw::compute_bounds(acc, p, unlimited);
+  CHECK(ideal.capacity_bytes == -1);
+  CHECK(ideal.dram_bytes == ideal.compulsory_dram_bytes);
+}
+
+TEST_CASE("bounds reject what validate rejects", "[hw][bounds]") {
+  hw::GemmProblem p = hw::make_gemm_problem({4, 4, 4});
+  p.shape.m = 0;
+  CHECK_THROWS_AS(hw::compute_bounds(make_acc(2, 2), p), tenet::InputError);
+}

@@ -98,8 +98,8 @@ long double panel_bound(long double once, long double streamed_per_reuse, long d
   long double t0 = 1;
   for (int step = 1; step <= kSteps; ++step) {
     const long double t1 = std::pow(k, static_cast<long double>(step) / kSteps);
-    const long double value = once + streamed_per_reuse / (span + capacity / (t0 * w)) +
-                              c_bytes * (2 * k / t1 - 1);
+    const long double value =
+        once + streamed_per_reuse / (span + capacity / (t0 * w)) + c_bytes * (2 * k / t1 - 1);
     best = std::min(best, value);
     t0 = t1;
   }
@@ -116,8 +116,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   Bounds b;
 
   for (const Operand& op : problem.operands)
-    b.compulsory_dram_bytes = checked_add(b.compulsory_dram_bytes,
-                                          bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
+    b.compulsory_dram_bytes =
+        checked_add(b.compulsory_dram_bytes, bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
 
   const long long buffer = buffer_bytes(acc);
   const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
@@ -131,8 +131,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
     const long long lanes = checked_mul(pes, rate.macs_per_cycle, {"MAC lanes"});
     int register_bits = 0;
     for (const Operand& op : problem.operands) register_bits += op.bits;
-    b.capacity_bytes = checked_add(usable_buffer, bytes_of(lanes, register_bits),
-                                   {"on-chip bytes"});
+    b.capacity_bytes =
+        checked_add(usable_buffer, bytes_of(lanes, register_bits), {"on-chip bytes"});
     if (t.a && t.b && t.c) {
       // The least of three regimes (docs/model.md#physical-limits), each less 2S:
       // (i) C stays on chip while K is accumulated: with S bytes on chip the loads of A and B
@@ -156,10 +156,10 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
       const long double accumulated = 2 * m * n * k * std::sqrt(wa * wb * wc / capacity) + c_bytes;
       const long double span =
           static_cast<long double>(std::max(acc.rows(), acc.cols())) * rate.macs_per_cycle;
-      const long double panel_a = panel_bound(m * k * wa, k * n * wb * m, wa, c_bytes, k, span,
-                                              capacity);
-      const long double panel_b = panel_bound(k * n * wb, m * k * wa * n, wb, c_bytes, k, span,
-                                              capacity);
+      const long double panel_a =
+          panel_bound(m * k * wa, k * n * wb * m, wa, c_bytes, k, span, capacity);
+      const long double panel_b =
+          panel_bound(k * n * wb, m * k * wa * n, wb, c_bytes, k, span, capacity);
       const long double movement =
           std::min({accumulated, panel_a, panel_b}) + others - 2 * capacity;
       // Rounded down with a relative margin, so that rounding never lifts the bound above an
@@ -173,8 +173,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
 
   // Compute roofline: MACs · cycles_per_mac / (PEs · macs_per_cycle), rounded up.
   const long long macs = checked_mul(checked_mul(s.m, s.n, {"MACs"}), s.k, {"MACs"});
-  const long long slots = checked_mul(checked_mul(acc.rows(), acc.cols(), {"PEs"}),
-                                      rate.macs_per_cycle, {"MAC lanes"});
+  const long long slots =
+      checked_mul(checked_mul(acc.rows(), acc.cols(), {"PEs"}), rate.macs_per_cycle, {"MAC lanes"});
   const long long work = checked_mul(macs, rate.cycles_per_mac, {"MAC cycles"});
   b.compute_cycles = work / slots + (work % slots != 0);
 

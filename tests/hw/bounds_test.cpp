@@ -2,16 +2,17 @@
 // the model evaluates moves fewer DRAM bytes or takes fewer cycles than the bounds; the
 // compulsory traffic equals a brute-force count of every tensor's distinct elements; and the
 // data-movement term is the binding one on many cases (the test is not vacuous).
+#include "tenet/hw/bounds.hpp"
+
 #include <algorithm>
-#include <cmath>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
 
 #include "fixtures.hpp"
 #include "tenet/error.hpp"
-#include "tenet/hw/bounds.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
@@ -28,7 +29,8 @@ hw::GemmProblem random_problem(std::mt19937& rng) {
   std::uniform_int_distribution<long long> size(1, 90), pick(0, 4);
   const GemmShape shape{pick(rng) == 0 ? 1 : size(rng), size(rng), size(rng)};
   switch (pick(rng)) {
-    case 0: return hw::make_gemm_problem(shape);
+    case 0:
+      return hw::make_gemm_problem(shape);
     case 1: {
       std::uniform_int_distribution<int> bits(1, 32);
       hw::GemmProblem p = hw::make_gemm_problem(shape, {bits(rng), bits(rng), bits(rng)});

@@ -53,8 +53,8 @@ inline quant::QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc,
   llm::MatmulShape m;
   m.name = "gemm";
   m.m = shape.m, m.n = shape.n, m.k = shape.k;
-  if (o.apply.b == quant::BOperand::kKvCache) {
-    m.b_operand = llm::OperandKind::kKvCache;
+  if (o.apply.b == workload::OperandRole::kKvCache) {
+    m.b_operand = workload::OperandRole::kKvCache;
     m.layout =
         o.apply.kv_token_axis == quant::KvTokenAxis::kN ? llm::Layout::kNT : llm::Layout::kNN;
   } else {

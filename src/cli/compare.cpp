@@ -55,7 +55,7 @@ llm::MatmulShape compared_matmul(const CompareOptions& o) {
     throw InputError(
         error_code::kUnknownName, "", "--kv-token-axis",
         "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got \"" + o.kv_token_axis + "\"");
-  m.b_operand = llm::OperandKind::kKvCache;
+  m.b_operand = workload::OperandRole::kKvCache;
   m.layout = o.kv_token_axis == "n" ? llm::Layout::kNT : llm::Layout::kNN;
   return m;
 }

@@ -1,5 +1,6 @@
 // Stage "apply quantization": the rules that bind a scheme to one matmul
 // (docs/llm.md#the-evaluation-seam).
+#include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 
 namespace tenet::eval {
@@ -38,22 +39,25 @@ quant::KvTokenAxis token_axis(llm::Layout layout) {
 AppliedScheme apply_quantization(const QuantSpec& scheme, const llm::MatmulShape& shape) {
   AppliedScheme a{scheme, {}};
   switch (shape.b_operand) {
-    case llm::OperandKind::kWeight:
-      a.apply.b = quant::BOperand::kWeights;
+    case workload::OperandRole::kWeight:
+      a.apply.b = workload::OperandRole::kWeight;
       a.apply.b_layout = shape.layout;
       if (shape.weights_quantized == false && quant::dequantizes(scheme))
         a.spec.weights = unquantized_weights(scheme);
       break;
-    case llm::OperandKind::kKvCache:
-      a.apply.b = quant::BOperand::kKvCache;
+    case workload::OperandRole::kKvCache:
+      a.apply.b = workload::OperandRole::kKvCache;
       a.apply.kv_token_axis = token_axis(shape.layout);
       if (!a.spec.kv_cache) a.spec.kv_cache = activations_as_b(scheme.activations);
       break;
-    case llm::OperandKind::kActivation:
-      a.apply.b = quant::BOperand::kKvCache;
+    case workload::OperandRole::kActivation:
+      a.apply.b = workload::OperandRole::kKvCache;
       a.apply.kv_token_axis = token_axis(shape.layout);
       a.spec.kv_cache = activations_as_b(scheme.activations);
       break;
+    default:
+      throw InternalError(std::string("a matmul's B operand cannot be a ") +
+                          workload::to_string(shape.b_operand));
   }
   // Nothing left to dequantize (e.g. unquantized logged weights of a weight-only scheme).
   const bool kv_quantized = a.spec.kv_cache && a.spec.kv_cache->quantized();

@@ -24,6 +24,8 @@ const char* role_key(workload::OperandRole role) {
       return "zero";
     case OperandRole::kOther:
       return "other";
+    case OperandRole::kKvCache:
+      return "weight";  // a KV cache is held where the weights are
   }
   return "other";
 }

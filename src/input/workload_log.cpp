@@ -212,10 +212,8 @@ const FieldEntry kFields[] = {
                  Record& r) { r.shape.phase = json_enum(v, at, k, llm::parse_phase); }},
     {"layout", [](auto& v, auto& at, auto& k,
                   Record& r) { r.layout = json_enum(v, at, k, llm::parse_layout); }},
-    {"b_operand",
-     [](auto& v, auto& at, auto& k, Record& r) {
-       r.shape.b_operand = json_enum(v, at, k, llm::parse_operand_kind);
-     }},
+    {"b_operand", [](auto& v, auto& at, auto& k,
+                     Record& r) { r.shape.b_operand = json_enum(v, at, k, llm::parse_b_operand); }},
     {"weights_quantized", [](auto& v, auto& at, auto& k,
                              Record& r) { r.shape.weights_quantized = json_bool(v, at, k); }},
     {"epilogue_ops",
@@ -337,10 +335,8 @@ const FlatEntry kFlatFields[] = {
        r.layout = layout;
        return true;
      }},
-    {"b_operand",
-     [](const FlatValue& v, Record& r) {
-       return flat_enum(v, llm::parse_operand_kind, r.shape.b_operand);
-     }},
+    {"b_operand", [](const FlatValue& v,
+                     Record& r) { return flat_enum(v, llm::parse_b_operand, r.shape.b_operand); }},
     {"weights_quantized",
      [](const FlatValue& v, Record& r) {
        if (v.kind != FlatValue::Kind::kBoolean) return false;

@@ -35,22 +35,10 @@ Phase parse_phase(const std::string& name) {
   throw_unknown("phase", name, "prefill or decode");
 }
 
-const char* to_string(OperandKind k) {
-  switch (k) {
-    case OperandKind::kWeight:
-      return "weight";
-    case OperandKind::kKvCache:
-      return "kv_cache";
-    case OperandKind::kActivation:
-      return "activation";
-  }
-  throw InternalError("bad OperandKind");
-}
-
-OperandKind parse_operand_kind(const std::string& name) {
-  if (name == "weight") return OperandKind::kWeight;
-  if (name == "kv_cache") return OperandKind::kKvCache;
-  if (name == "activation") return OperandKind::kActivation;
+OperandRole parse_b_operand(const std::string& name) {
+  if (name == "weight") return OperandRole::kWeight;
+  if (name == "kv_cache") return OperandRole::kKvCache;
+  if (name == "activation") return OperandRole::kActivation;
   throw_unknown("B operand", name, "weight, kv_cache or activation");
 }
 

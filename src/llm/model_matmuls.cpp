@@ -84,7 +84,7 @@ MatmulShape projection(std::string name, std::int64_t rows, std::int64_t n, std:
   s.count = count;
   s.phase = phase;
   s.layout = Layout::kNT;
-  s.b_operand = OperandKind::kWeight;
+  s.b_operand = OperandRole::kWeight;
   s.epilogue_ops = bias ? 1 : 0;  // the bias add
   return s;
 }
@@ -160,7 +160,7 @@ void add_kv_products(const ModelConfig& model, const GenerationOptions& o, const
       const std::int64_t count = checked_mul(t.tiles, g.layers, "", "prompt", "tiles·layers");
       MatmulShape qk = projection(a.qk, m, t.keys, a.qk_k, count, o.phase);
       qk.batch = a.batch;
-      qk.b_operand = OperandKind::kKvCache;
+      qk.b_operand = OperandRole::kKvCache;
       MatmulShape pv = qk;
       pv.name = a.pv, pv.n = a.pv_n, pv.k = t.keys, pv.layout = Layout::kNN;
       push(out, qk);

@@ -23,17 +23,20 @@ struct Axes {
   std::string column;               // the index groups run along (k, or channel)
 };
 
-Axes axes_of(OperandKind kind, const ApplyOptions& o) {
+Axes axes_of(OperandRole kind, const ApplyOptions& o) {
   switch (kind) {
-    case OperandKind::kActivations:
+    case OperandRole::kActivation:
       return {{"m", "k"}, "m", "k"};
-    case OperandKind::kOutput:
+    case OperandRole::kOutput:
       return {{"m", "n"}, "m", "n"};
-    case OperandKind::kWeights:
+    case OperandRole::kWeight:
       return o.b_layout == workload::Layout::kNN ? Axes{{"k", "n"}, "n", "k"}
                                                  : Axes{{"n", "k"}, "n", "k"};
-    case OperandKind::kKvCache:
+    case OperandRole::kKvCache:
       break;
+    default:
+      throw InternalError(std::string("no quantization axes for role ") +
+                          workload::to_string(kind));
   }
   const bool token_is_n = o.kv_token_axis == KvTokenAxis::kN;
   const std::string k = token_is_n ? "channel" : "token", n = token_is_n ? "token" : "channel";
@@ -59,14 +62,14 @@ void require_rank2(const Access& a) {
 }
 
 // The index expressions of a scale tensor element.
-std::vector<std::string> scale_indices(const Axes& ax, OperandKind kind, const ScaleLevel& l) {
+std::vector<std::string> scale_indices(const Axes& ax, OperandRole kind, const ScaleLevel& l) {
   switch (l.granularity) {
     case Granularity::kPerTensor:
       return {};
     case Granularity::kPerChannel:
-      return {kind == OperandKind::kKvCache ? "channel" : "n"};
+      return {kind == OperandRole::kKvCache ? "channel" : "n"};
     case Granularity::kPerToken:
-      return {kind == OperandKind::kKvCache ? "token" : "m"};
+      return {kind == OperandRole::kKvCache ? "token" : "m"};
     case Granularity::kPerInputChannel:
       return {"k"};
     case Granularity::kGroup:
@@ -112,19 +115,18 @@ const Access* find_role(const workload::Workload& w, OperandRole role) {
 
 struct Operand {
   OperandRole role;
-  OperandKind kind;
+  OperandRole kind;
   const OperandSpec* spec;
   const Access* access = nullptr;
 };
 
 std::vector<Operand> operands_of(const workload::Workload& w, const QuantSpec& spec,
                                  const ApplyOptions& o) {
-  const bool kv = o.b == BOperand::kKvCache;
-  std::vector<Operand> ops{
-      {OperandRole::kActivation, OperandKind::kActivations, &spec.activations},
-      {OperandRole::kWeight, kv ? OperandKind::kKvCache : OperandKind::kWeights,
-       &spec.operand(kv ? OperandKind::kKvCache : OperandKind::kWeights)},
-      {OperandRole::kOutput, OperandKind::kOutput, &spec.output}};
+  const bool kv = o.b == OperandRole::kKvCache;
+  std::vector<Operand> ops{{OperandRole::kActivation, OperandRole::kActivation, &spec.activations},
+                           {OperandRole::kWeight, kv ? OperandRole::kKvCache : OperandRole::kWeight,
+                            &spec.operand(kv ? OperandRole::kKvCache : OperandRole::kWeight)},
+                           {OperandRole::kOutput, OperandRole::kOutput, &spec.output}};
   for (auto& op : ops) {
     op.access = find_role(w, op.role);
     if (!op.access && op.spec->quantized())
@@ -132,7 +134,7 @@ std::vector<Operand> operands_of(const workload::Workload& w, const QuantSpec& s
           error_code::kUsage, "", "",
           fmt::format("quantization \"{}\" quantizes the {} but workload \"{}\" has "
                       "no access with role {}",
-                      spec.name, to_string(op.kind), w.name(), workload::to_string(op.role)));
+                      spec.name, spec_key(op.kind), w.name(), workload::to_string(op.role)));
     if (op.access) require_rank2(*op.access);
   }
   return ops;
@@ -171,7 +173,7 @@ std::string report_name(const Access& access) {
   return access.tensor.substr(0, at) + "." + word.substr(1) + suffix;
 }
 
-isl::map scale_map(const Access& operand, OperandKind kind, const ScaleLevel& level,
+isl::map scale_map(const Access& operand, OperandRole kind, const ScaleLevel& level,
                    const ApplyOptions& options, const std::string& id) {
   require_rank2(operand);
   const Axes ax = axes_of(kind, options);
@@ -179,7 +181,7 @@ isl::map scale_map(const Access& operand, OperandKind kind, const ScaleLevel& le
                               id, join(scale_indices(ax, kind, level))));
 }
 
-isl::map packing_map(const Access& operand, OperandKind kind, const OperandSpec& spec,
+isl::map packing_map(const Access& operand, OperandRole kind, const OperandSpec& spec,
                      const ApplyOptions& options) {
   require_rank2(operand);
   const Axes ax = axes_of(kind, options);

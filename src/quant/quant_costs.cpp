@@ -72,8 +72,8 @@ struct Builder {
       if (plan.tensors[i].proto.name == name) return static_cast<int>(i);
     throw InternalError("QuantAnalyzer: no tensor named " + name);
   }
-  bool b_is_kv() const { return options.apply.b == BOperand::kKvCache; }
-  OperandKind b_kind() const { return b_is_kv() ? OperandKind::kKvCache : OperandKind::kWeights; }
+  bool b_is_kv() const { return options.apply.b == OperandRole::kKvCache; }
+  OperandRole b_kind() const { return b_is_kv() ? OperandRole::kKvCache : OperandRole::kWeight; }
   const OperandSpec& b_spec() const { return spec.operand(b_kind()); }
 };
 
@@ -82,14 +82,14 @@ Integer ceil_div(const Integer& a, const Integer& b) { return (a + b - 1) / b; }
 Integer big(long long v) { return Integer(static_cast<long>(v)); }
 
 // Operand kind of a quantized operand access (nullopt for scale/zero/other tensors).
-std::optional<OperandKind> kind_of(const Builder& c, const Access& a) {
+std::optional<OperandRole> kind_of(const Builder& c, const Access& a) {
   switch (a.role) {
     case OperandRole::kActivation:
-      return OperandKind::kActivations;
+      return OperandRole::kActivation;
     case OperandRole::kWeight:
       return c.b_kind();
     case OperandRole::kOutput:
-      return OperandKind::kOutput;
+      return OperandRole::kOutput;
     default:
       return std::nullopt;
   }
@@ -275,8 +275,8 @@ struct QuantAnalyzer::Impl {
     mac = mac_precision(spec, c.b_spec());
   }
   const OperandSpec& b_spec() const {
-    return spec.operand(options.apply.b == BOperand::kKvCache ? OperandKind::kKvCache
-                                                              : OperandKind::kWeights);
+    return spec.operand(options.apply.b == OperandRole::kKvCache ? OperandRole::kKvCache
+                                                                 : OperandRole::kWeight);
   }
 };
 

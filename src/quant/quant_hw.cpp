@@ -19,9 +19,9 @@ using Groups = std::array<long long, 3>;  // per GEMM index i, j, k (see hw::Ope
 
 constexpr int kI = 0, kJ = 1, kK = 2;
 
-bool b_is_kv(const ApplyOptions& o) { return o.b == BOperand::kKvCache; }
-OperandKind b_kind(const ApplyOptions& o) {
-  return b_is_kv(o) ? OperandKind::kKvCache : OperandKind::kWeights;
+bool b_is_kv(const ApplyOptions& o) { return o.b == OperandRole::kKvCache; }
+OperandRole b_kind(const ApplyOptions& o) {
+  return b_is_kv(o) ? OperandRole::kKvCache : OperandRole::kWeight;
 }
 
 // The GEMM index of the KV cache's token / channel axis.
@@ -44,10 +44,10 @@ int axis_index(PackAxis a, const ApplyOptions& o) {
   return kK;
 }
 
-Groups scale_groups(OperandKind kind, const ScaleLevel& l, const ApplyOptions& o) {
+Groups scale_groups(OperandRole kind, const ScaleLevel& l, const ApplyOptions& o) {
   Groups g{0, 0, 0};
-  const bool kv = kind == OperandKind::kKvCache;
-  const int row = kind == OperandKind::kActivations ? kI : kv ? token_index(o) : kJ;
+  const bool kv = kind == OperandRole::kKvCache;
+  const int row = kind == OperandRole::kActivation ? kI : kv ? token_index(o) : kJ;
   const int column = kv ? channel_index(o) : kK;
   switch (l.granularity) {
     case Granularity::kPerTensor:
@@ -99,7 +99,7 @@ int array_bits(const QuantSpec& spec, const OperandSpec& b) {
   return dequantizes(spec, b) ? dequant_target(spec).bits() : b.dtype.bits();
 }
 
-void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandKind kind,
+void add_scale_operands(hw::GemmProblem& p, const std::string& tensor, OperandRole kind,
                         const OperandSpec& op, const ApplyOptions& o) {
   for (std::size_t l = 0; l < op.scales.size(); ++l) {
     const ScaleLevel& level = op.scales[l];
@@ -257,9 +257,9 @@ hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::
     bx = {"B", OperandRole::kWeight, dequant_target(spec).bits(), false, {0, 1, 1}};
   p.operands.push_back(bx);
   p.operands.push_back(operand_as_stored("C", OperandRole::kOutput, spec.output, {1, 1, 0}, o));
-  add_scale_operands(p, "A", OperandKind::kActivations, spec.activations, o);
+  add_scale_operands(p, "A", OperandRole::kActivation, spec.activations, o);
   add_scale_operands(p, "B", b_kind(o), b, o);
-  add_scale_operands(p, "C", OperandKind::kOutput, spec.output, o);
+  add_scale_operands(p, "C", OperandRole::kOutput, spec.output, o);
   p.precision = precision_for(acc, mac_precision(spec, b).multiplier());
   hw::validate(p);
   return p;

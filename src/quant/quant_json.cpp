@@ -92,18 +92,18 @@ ScaleLevel parse_level(const Fields& f) {
   return level;
 }
 
-PackAxis default_axis(OperandKind kind) {
+PackAxis default_axis(OperandRole kind) {
   switch (kind) {
-    case OperandKind::kOutput:
+    case OperandRole::kOutput:
       return PackAxis::kN;
-    case OperandKind::kKvCache:
+    case OperandRole::kKvCache:
       return PackAxis::kChannel;
     default:
       return PackAxis::kK;
   }
 }
 
-Packing parse_packing(const Fields& f, OperandKind kind, const DataType& dtype) {
+Packing parse_packing(const Fields& f, OperandRole kind, const DataType& dtype) {
   f.allow_only({"storage_bits", "values_per_word", "axis", "group_aligned"});
   Packing p;
   f.collect([&] {
@@ -130,7 +130,7 @@ Packing parse_packing(const Fields& f, OperandKind kind, const DataType& dtype) 
   return p;
 }
 
-OperandSpec parse_operand(const Fields& f, OperandKind kind) {
+OperandSpec parse_operand(const Fields& f, OperandRole kind) {
   f.allow_only({"dtype", "scales", "packing"});
   OperandSpec op;
   f.collect([&] { op.dtype = dtype_field(f, "dtype"); });
@@ -236,14 +236,13 @@ QuantSpec parse_quant_spec(const json& document, const std::string& file) {
   QuantSpec spec;
   f.collect([&] { spec.name = f.string("name"); });
   f.collect([&] { spec.source = f.optional_string("source").value_or(""); });
-  f.collect([&] {
-    spec.activations = parse_operand(f.object("activations"), OperandKind::kActivations);
-  });
-  f.collect([&] { spec.weights = parse_operand(f.object("weights"), OperandKind::kWeights); });
-  f.collect([&] { spec.output = parse_operand(f.object("output"), OperandKind::kOutput); });
+  f.collect(
+      [&] { spec.activations = parse_operand(f.object("activations"), OperandRole::kActivation); });
+  f.collect([&] { spec.weights = parse_operand(f.object("weights"), OperandRole::kWeight); });
+  f.collect([&] { spec.output = parse_operand(f.object("output"), OperandRole::kOutput); });
   f.collect([&] { spec.accumulator = dtype_field(f, "accumulator"); });
   if (f.has("kv_cache"))
-    f.collect([&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandKind::kKvCache); });
+    f.collect([&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandRole::kKvCache); });
   if (f.has("dequant")) f.collect([&] { spec.dequant = parse_dequant(f.object("dequant")); });
   problems.throw_if_any();
   validate(spec, file);

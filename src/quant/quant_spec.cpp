@@ -11,7 +11,7 @@ namespace tenet::quant {
 namespace {
 
 struct Rule {
-  OperandKind kind;
+  OperandRole kind;
   std::vector<Granularity> granularities;
   std::vector<PackAxis> axes;
 };
@@ -20,21 +20,19 @@ const std::vector<Rule>& rules() {
   using G = Granularity;
   using P = PackAxis;
   static const std::vector<Rule> table{
-      {OperandKind::kActivations,
+      {OperandRole::kActivation,
        {G::kPerTensor, G::kPerToken, G::kPerInputChannel, G::kGroup},
        {P::kM, P::kK}},
-      {OperandKind::kWeights,
-       {G::kPerTensor, G::kPerChannel, G::kGroup, G::kBlock},
-       {P::kN, P::kK}},
-      {OperandKind::kOutput, {G::kPerTensor, G::kPerChannel, G::kPerToken}, {P::kM, P::kN}},
-      {OperandKind::kKvCache,
+      {OperandRole::kWeight, {G::kPerTensor, G::kPerChannel, G::kGroup, G::kBlock}, {P::kN, P::kK}},
+      {OperandRole::kOutput, {G::kPerTensor, G::kPerChannel, G::kPerToken}, {P::kM, P::kN}},
+      {OperandRole::kKvCache,
        {G::kPerTensor, G::kPerChannel, G::kPerToken, G::kGroup},
        {P::kToken, P::kChannel}},
   };
   return table;
 }
 
-const Rule& rule_for(OperandKind kind) {
+const Rule& rule_for(OperandRole kind) {
   for (const auto& r : rules())
     if (r.kind == kind) return r;
   throw InternalError("quant: no rule for operand kind");
@@ -60,29 +58,29 @@ struct Checker {
   }
 };
 
-bool is_b_operand(OperandKind kind) {
-  return kind == OperandKind::kWeights || kind == OperandKind::kKvCache;
+bool is_b_operand(OperandRole kind) {
+  return kind == OperandRole::kWeight || kind == OperandRole::kKvCache;
 }
 
 // The axis a group runs along for this operand (k, or the KV cache's channel axis).
-PackAxis group_axis(OperandKind kind) {
-  return kind == OperandKind::kKvCache ? PackAxis::kChannel : PackAxis::kK;
+PackAxis group_axis(OperandRole kind) {
+  return kind == OperandRole::kKvCache ? PackAxis::kChannel : PackAxis::kK;
 }
 
-void validate_level(const Checker& c, const QuantSpec& spec, OperandKind kind,
+void validate_level(const Checker& c, const QuantSpec& spec, OperandRole kind,
                     const ScaleLevel& level, const std::string& at) {
   const Rule& rule = rule_for(kind);
   c.require(contains(rule.granularities, level.granularity), error_code::kRange,
             at + "/granularity",
             fmt::format("granularity {} does not fit the {}; allowed: {}",
-                        to_string(level.granularity), to_string(kind), join(rule.granularities)));
+                        to_string(level.granularity), spec_key(kind), join(rule.granularities)));
   if (level.granularity == Granularity::kGroup)
     c.require(level.group_size > 0, error_code::kRange, at + "/group_size",
               fmt::format("expected group_size > 0, got {}", level.group_size));
   if (level.granularity == Granularity::kBlock)
     c.require(level.block_n > 0 && level.block_k > 0, error_code::kRange, at + "/block",
               fmt::format("expected block sizes > 0, got [{}, {}]", level.block_n, level.block_k));
-  c.require(!(level.dynamic && kind == OperandKind::kWeights), error_code::kRange, at + "/dynamic",
+  c.require(!(level.dynamic && kind == OperandRole::kWeight), error_code::kRange, at + "/dynamic",
             "weight scales are static (computed offline); dynamic applies to activations and "
             "the KV cache");
   if (level.apply == ScaleApply::kDequant)
@@ -91,7 +89,7 @@ void validate_level(const Checker& c, const QuantSpec& spec, OperandKind kind,
               "(dequant.placement dram_to_sram or sram_to_array)");
 }
 
-void validate_packing(const Checker& c, OperandKind kind, const OperandSpec& op,
+void validate_packing(const Checker& c, OperandRole kind, const OperandSpec& op,
                       const std::string& at) {
   const Packing& p = *op.packing;
   c.require(p.storage_bits >= 1 && p.storage_bits <= 64, error_code::kRange, at + "/storage_bits",
@@ -105,7 +103,7 @@ void validate_packing(const Checker& c, OperandKind kind, const OperandSpec& op,
   const Rule& rule = rule_for(kind);
   c.require(contains(rule.axes, p.axis), error_code::kRange, at + "/axis",
             fmt::format("axis {} does not fit the {}; allowed: {}", to_string(p.axis),
-                        to_string(kind), join(rule.axes)));
+                        spec_key(kind), join(rule.axes)));
   if (p.group_aligned) {
     const bool grouped = std::any_of(op.scales.begin(), op.scales.end(), [](const ScaleLevel& l) {
       return l.granularity == Granularity::kGroup;
@@ -116,9 +114,9 @@ void validate_packing(const Checker& c, OperandKind kind, const OperandSpec& op,
   }
 }
 
-void validate_operand(const Checker& c, const QuantSpec& spec, OperandKind kind,
+void validate_operand(const Checker& c, const QuantSpec& spec, OperandRole kind,
                       const OperandSpec& op) {
-  const std::string at = std::string("/") + to_string(kind);
+  const std::string at = std::string("/") + spec_key(kind);
   for (std::size_t i = 0; i < op.scales.size(); ++i)
     validate_level(c, spec, kind, op.scales[i], at + "/scales/" + std::to_string(i));
   if (op.packing) validate_packing(c, kind, op, at + "/packing");
@@ -237,18 +235,20 @@ const char* to_string(DequantPlacement p) {
   return "?";
 }
 
-const char* to_string(OperandKind k) {
-  switch (k) {
-    case OperandKind::kActivations:
+const char* spec_key(OperandRole role) {
+  switch (role) {
+    case OperandRole::kActivation:
       return "activations";
-    case OperandKind::kWeights:
+    case OperandRole::kWeight:
       return "weights";
-    case OperandKind::kOutput:
+    case OperandRole::kOutput:
       return "output";
-    case OperandKind::kKvCache:
+    case OperandRole::kKvCache:
       return "kv_cache";
+    default:
+      throw InternalError(std::string("a quantization scheme has no operand of role ") +
+                          workload::to_string(role));
   }
-  return "?";
 }
 
 bool operator==(const ScaleLevel& a, const ScaleLevel& b) {
@@ -257,16 +257,18 @@ bool operator==(const ScaleLevel& a, const ScaleLevel& b) {
          a.zero_mode == b.zero_mode && a.dynamic == b.dynamic && a.apply == b.apply;
 }
 
-const OperandSpec& QuantSpec::operand(OperandKind k) const {
+const OperandSpec& QuantSpec::operand(OperandRole k) const {
   switch (k) {
-    case OperandKind::kActivations:
+    case OperandRole::kActivation:
       return activations;
-    case OperandKind::kWeights:
+    case OperandRole::kWeight:
       return weights;
-    case OperandKind::kOutput:
+    case OperandRole::kOutput:
       return output;
-    case OperandKind::kKvCache:
+    case OperandRole::kKvCache:
       break;
+    default:
+      spec_key(k);  // throws: not an operand of a scheme
   }
   if (!kv_cache)
     throw InputError(error_code::kMissingField, "", "/kv_cache",
@@ -296,10 +298,10 @@ std::ostream& operator<<(std::ostream& os, const QuantSpec& s) {
 
 void validate(const QuantSpec& spec, const std::string& file) {
   const Checker c{file};
-  validate_operand(c, spec, OperandKind::kActivations, spec.activations);
-  validate_operand(c, spec, OperandKind::kWeights, spec.weights);
-  validate_operand(c, spec, OperandKind::kOutput, spec.output);
-  if (spec.kv_cache) validate_operand(c, spec, OperandKind::kKvCache, *spec.kv_cache);
+  validate_operand(c, spec, OperandRole::kActivation, spec.activations);
+  validate_operand(c, spec, OperandRole::kWeight, spec.weights);
+  validate_operand(c, spec, OperandRole::kOutput, spec.output);
+  if (spec.kv_cache) validate_operand(c, spec, OperandRole::kKvCache, *spec.kv_cache);
   validate_dequant(c, spec);
 }
 

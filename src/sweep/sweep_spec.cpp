@@ -393,7 +393,7 @@ void parse_gemm(Reader& r, const json& j, const std::string& p, GemmWorkloadSpec
                                   : Axis<std::int64_t>{{1, sp}};
   if (s.contains("b")) {
     try {
-      if (auto b = r.string(s["b"], Reader::at(sp, "b"))) g.b_operand = llm::parse_operand_kind(*b);
+      if (auto b = r.string(s["b"], Reader::at(sp, "b"))) g.b_operand = llm::parse_b_operand(*b);
     } catch (const InputError& e) {
       r.error(e.code().c_str(), Reader::at(sp, "b"), e.message());
     }

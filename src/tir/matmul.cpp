@@ -397,7 +397,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
   const Buffer& ob = buffer_of(f, origin, y->line);
   const bool weight_like =
       ob.kind != BufferKind::kAlloc && k.batch_vars.empty() && !has_symbol(f, ob.shape);
-  k.b_operand = weight_like ? llm::OperandKind::kWeight : llm::OperandKind::kActivation;
+  k.b_operand = weight_like ? workload::OperandRole::kWeight : workload::OperandRole::kActivation;
 
   std::set<std::string> symbols;
   check_extent_names(f, b, symbols);

@@ -31,7 +31,8 @@ constexpr std::pair<OperandRole, const char*> kRoleNames[] = {
     {OperandRole::kOutput, "output"},
     {OperandRole::kScale, "scale"},
     {OperandRole::kZero, "zero"},
-    {OperandRole::kOther, "other"}};
+    {OperandRole::kOther, "other"},
+    {OperandRole::kKvCache, "kv_cache"}};
 
 template <typename Enum, std::size_t N>
 const char* name_of(const std::pair<Enum, const char*> (&table)[N], Enum value) {

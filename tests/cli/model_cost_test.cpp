@@ -68,7 +68,7 @@ llm::MatmulShape shape_of(const json& l) {
   s.batch = num(l["batch"]);
   s.m = num(l["M"]), s.n = num(l["N"]), s.k = num(l["K"]);
   s.layout = llm::parse_layout(l["layout"].get<std::string>());
-  s.b_operand = llm::parse_operand_kind(l["b_operand"].get<std::string>());
+  s.b_operand = llm::parse_b_operand(l["b_operand"].get<std::string>());
   return s;
 }
 

@@ -33,7 +33,7 @@ MatmulShape kv_shape(std::int64_t batch, std::int64_t m, std::int64_t n, std::in
   s.name = layout == Layout::kNT ? "qk" : "pv";
   s.batch = batch;
   s.layout = layout;
-  s.b_operand = OperandKind::kKvCache;
+  s.b_operand = OperandRole::kKvCache;
   return s;
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
   const auto scheme = quant::load_preset("kv_int8");  // int8, one fp16 scale per token
   const auto qk = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 77, 64, Layout::kNT)));
-  CHECK(qk.scheme->apply.b == quant::BOperand::kKvCache);
+  CHECK(qk.scheme->apply.b == workload::OperandRole::kKvCache);
   CHECK(qk.scheme->apply.kv_token_axis == quant::KvTokenAxis::kN);
   CHECK(qk.product->tensor("B").bits == 8);
   CHECK(qk.product->costs.tensor("B.scale").elements == 77);  // one per token = N
@@ -180,7 +180,7 @@ TEST_CASE("KV cache without a kv_cache section: the activations' format") {
 
 TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
   MatmulShape s = kv_shape(1, 8, 40, 16, Layout::kNN);
-  s.b_operand = OperandKind::kActivation;
+  s.b_operand = OperandRole::kActivation;
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("kv_int8"), s));
   CHECK(e.product->tensor("B").bits == 16);

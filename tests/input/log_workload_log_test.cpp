@@ -11,8 +11,8 @@ using namespace tenet::input;
 using tenet::InputError;
 using tenet::llm::Layout;
 using tenet::llm::MatmulShape;
-using tenet::llm::OperandKind;
 using tenet::llm::Phase;
+using tenet::workload::OperandRole;
 
 namespace {
 
@@ -78,7 +78,7 @@ TEST_CASE("JSON lines: every field, and explicit fields override the kernel name
   CHECK(s.dtypes.w == "int4");
   CHECK(s.dtypes.out == "float16");
   CHECK(s.dtypes.accum == "float32");
-  CHECK(s.b_operand == OperandKind::kKvCache);
+  CHECK(s.b_operand == OperandRole::kKvCache);
   CHECK(s.epilogue_ops == 3);
   CHECK(s.weights_quantized == true);
 

@@ -29,7 +29,7 @@ struct Row {
   const char* name;
   std::int64_t batch, m, n, k, count;
   Layout layout;
-  OperandKind b;
+  OperandRole b;
   int epilogue = 0;  // bias adds
 };
 
@@ -52,14 +52,14 @@ void check_rows(const std::vector<MatmulShape>& shapes, const std::vector<Row>& 
   REQUIRE(shapes.size() == rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     CHECK(shapes[i] == shape_of(rows[i], phase));  // every field, printed on failure
-    CHECK(shapes[i].has_weights() == (rows[i].b == OperandKind::kWeight));
+    CHECK(shapes[i].has_weights() == (rows[i].b == OperandRole::kWeight));
   }
 }
 
 constexpr Layout NT = Layout::kNT;
 constexpr Layout NN = Layout::kNN;
-constexpr OperandKind W = OperandKind::kWeight;
-constexpr OperandKind KV = OperandKind::kKvCache;
+constexpr OperandRole W = OperandRole::kWeight;
+constexpr OperandRole KV = OperandRole::kKvCache;
 
 GenerationOptions prefill(std::int64_t batch, std::int64_t prompt) {
   GenerationOptions o;

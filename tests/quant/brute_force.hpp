@@ -17,11 +17,11 @@ using Index = std::vector<long long>;
 
 // The element of the operand an instance S[i,j,k] touches, as (row, column) of the GEMM view:
 // A -> (i, k), B -> (k, j), C -> (i, j).
-inline Index operand_element(OperandKind kind, long long i, long long j, long long k) {
+inline Index operand_element(OperandRole kind, long long i, long long j, long long k) {
   switch (kind) {
-    case OperandKind::kActivations:
+    case OperandRole::kActivation:
       return {i, k};
-    case OperandKind::kOutput:
+    case OperandRole::kOutput:
       return {i, j};
     default:
       return {k, j};
@@ -29,12 +29,12 @@ inline Index operand_element(OperandKind kind, long long i, long long j, long lo
 }
 
 // The scale element an instance touches, computed directly from the definitions.
-inline Index scale_element(OperandKind kind, const ScaleLevel& l, const ApplyOptions& o,
+inline Index scale_element(OperandRole kind, const ScaleLevel& l, const ApplyOptions& o,
                            long long i, long long j, long long k) {
   long long row = 0, column = 0, token = 0, channel = 0;
-  if (kind == OperandKind::kActivations) row = i, column = k;
-  if (kind == OperandKind::kWeights) row = j, column = k;
-  if (kind == OperandKind::kKvCache) {
+  if (kind == OperandRole::kActivation) row = i, column = k;
+  if (kind == OperandRole::kWeight) row = j, column = k;
+  if (kind == OperandRole::kKvCache) {
     token = o.kv_token_axis == KvTokenAxis::kN ? j : k;
     channel = o.kv_token_axis == KvTokenAxis::kN ? k : j;
     row = token, column = channel;
@@ -43,9 +43,9 @@ inline Index scale_element(OperandKind kind, const ScaleLevel& l, const ApplyOpt
     case Granularity::kPerTensor:
       return {};
     case Granularity::kPerChannel:
-      return {kind == OperandKind::kKvCache ? channel : j};
+      return {kind == OperandRole::kKvCache ? channel : j};
     case Granularity::kPerToken:
-      return {kind == OperandKind::kKvCache ? token : i};
+      return {kind == OperandRole::kKvCache ? token : i};
     case Granularity::kPerInputChannel:
       return {k};
     case Granularity::kGroup:
@@ -62,7 +62,7 @@ struct ScaleVolumes {
   std::set<Index> output_pairs;  // distinct (C element, scale element) pairs
 };
 
-inline ScaleVolumes brute_scale(const Shape& s, OperandKind kind, const ScaleLevel& l,
+inline ScaleVolumes brute_scale(const Shape& s, OperandRole kind, const ScaleLevel& l,
                                 const ApplyOptions& o) {
   ScaleVolumes v;
   for (long long i = 0; i < s.m; ++i)

@@ -27,16 +27,16 @@ ScaleLevel level_of(Granularity g, long long group = 0, long long bn = 0, long l
 }
 
 // A spec with one scale level on one operand.
-QuantSpec spec_with(OperandKind kind, const ScaleLevel& level) {
+QuantSpec spec_with(OperandRole kind, const ScaleLevel& level) {
   QuantSpec spec;
   spec.name = "t";
   OperandSpec op;
   op.dtype = DataType::signed_int(8);
   op.scales = {level};
-  if (kind == OperandKind::kActivations) spec.activations = op;
-  if (kind == OperandKind::kWeights) spec.weights = op;
-  if (kind == OperandKind::kOutput) spec.output = op;
-  if (kind == OperandKind::kKvCache) spec.kv_cache = op;
+  if (kind == OperandRole::kActivation) spec.activations = op;
+  if (kind == OperandRole::kWeight) spec.weights = op;
+  if (kind == OperandRole::kOutput) spec.output = op;
+  if (kind == OperandRole::kKvCache) spec.kv_cache = op;
   validate(spec);
   return spec;
 }
@@ -62,20 +62,20 @@ poly::Integer output_pairs_of(const workload::Workload& w, const workload::Acces
 }
 
 // Closed forms of docs/quantization.md.
-long long expected_count(const Shape& s, OperandKind kind, const ScaleLevel& l,
+long long expected_count(const Shape& s, OperandRole kind, const ScaleLevel& l,
                          const ApplyOptions& o) {
   const bool kv_token_n = o.kv_token_axis == KvTokenAxis::kN;
-  const long long rows = kind == OperandKind::kActivations ? s.m
-                         : kind == OperandKind::kKvCache   ? (kv_token_n ? s.n : s.k)
-                                                           : s.n;
-  const long long columns = kind == OperandKind::kKvCache && !kv_token_n ? s.n : s.k;
+  const long long rows = kind == OperandRole::kActivation ? s.m
+                         : kind == OperandRole::kKvCache  ? (kv_token_n ? s.n : s.k)
+                                                          : s.n;
+  const long long columns = kind == OperandRole::kKvCache && !kv_token_n ? s.n : s.k;
   switch (l.granularity) {
     case Granularity::kPerTensor:
       return 1;
     case Granularity::kPerChannel:
-      return kind == OperandKind::kKvCache ? columns : s.n;
+      return kind == OperandRole::kKvCache ? columns : s.n;
     case Granularity::kPerToken:
-      return kind == OperandKind::kKvCache ? rows : s.m;
+      return kind == OperandRole::kKvCache ? rows : s.m;
     case Granularity::kPerInputChannel:
       return s.k;
     case Granularity::kGroup:
@@ -87,7 +87,7 @@ long long expected_count(const Shape& s, OperandKind kind, const ScaleLevel& l,
 }
 
 struct Case {
-  OperandKind kind;
+  OperandRole kind;
   ScaleLevel level;
   ApplyOptions options;
 };
@@ -95,19 +95,19 @@ struct Case {
 std::vector<Case> random_cases(std::mt19937& rng) {
   std::uniform_int_distribution<long long> g(1, 7), b(1, 5);
   ApplyOptions kv_n, kv_k;
-  kv_n.b = kv_k.b = BOperand::kKvCache;
+  kv_n.b = kv_k.b = OperandRole::kKvCache;
   kv_k.kv_token_axis = KvTokenAxis::kK;
   using G = Granularity;
-  using K = OperandKind;
+  using K = OperandRole;
   return {
-      {K::kActivations, level_of(G::kPerTensor), {}},
-      {K::kActivations, level_of(G::kPerToken), {}},
-      {K::kActivations, level_of(G::kPerInputChannel), {}},
-      {K::kActivations, level_of(G::kGroup, g(rng)), {}},
-      {K::kWeights, level_of(G::kPerTensor), {}},
-      {K::kWeights, level_of(G::kPerChannel), {}},
-      {K::kWeights, level_of(G::kGroup, g(rng)), {}},
-      {K::kWeights, level_of(G::kBlock, 0, b(rng), b(rng)), {}},
+      {K::kActivation, level_of(G::kPerTensor), {}},
+      {K::kActivation, level_of(G::kPerToken), {}},
+      {K::kActivation, level_of(G::kPerInputChannel), {}},
+      {K::kActivation, level_of(G::kGroup, g(rng)), {}},
+      {K::kWeight, level_of(G::kPerTensor), {}},
+      {K::kWeight, level_of(G::kPerChannel), {}},
+      {K::kWeight, level_of(G::kGroup, g(rng)), {}},
+      {K::kWeight, level_of(G::kBlock, 0, b(rng), b(rng)), {}},
       {K::kOutput, level_of(G::kPerTensor), {}},
       {K::kOutput, level_of(G::kPerChannel), {}},
       {K::kOutput, level_of(G::kPerToken), {}},
@@ -121,8 +121,8 @@ std::vector<Case> random_cases(std::mt19937& rng) {
   };
 }
 
-std::string operand_tensor(OperandKind kind) {
-  return kind == OperandKind::kActivations ? "A" : kind == OperandKind::kOutput ? "C" : "B";
+std::string operand_tensor(OperandRole kind) {
+  return kind == OperandRole::kActivation ? "A" : kind == OperandRole::kOutput ? "C" : "B";
 }
 
 }  // namespace
@@ -233,7 +233,7 @@ TEST_CASE("apply: errors", "[quant][apply][errors]") {
     CHECK(e.code() == error_code::kSpace);
   }
   ApplyOptions kv;
-  kv.b = BOperand::kKvCache;
+  kv.b = OperandRole::kKvCache;
   try {
     apply(mapping::make_gemm_workload({2, 2, 2}), load_preset("q4f16_1"), kv);
     FAIL("no error");

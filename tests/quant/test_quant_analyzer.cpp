@@ -63,9 +63,9 @@ void require_same(const QuantCosts& got, const QuantCosts& want) {
 std::vector<ApplyOptions> apply_variants() {
   std::vector<ApplyOptions> out;
   for (workload::Layout layout : {workload::Layout::kNN, workload::Layout::kNT}) {
-    out.push_back({BOperand::kWeights, KvTokenAxis::kN, layout});
+    out.push_back({OperandRole::kWeight, KvTokenAxis::kN, layout});
     for (KvTokenAxis axis : {KvTokenAxis::kN, KvTokenAxis::kK})
-      out.push_back({BOperand::kKvCache, axis, layout});
+      out.push_back({OperandRole::kKvCache, axis, layout});
   }
   return out;
 }
@@ -81,7 +81,7 @@ TEST_CASE("quant analyzer: parametric counts equal the concrete analysis for eve
   for (const std::string& name : preset_names()) {
     const QuantSpec spec = load_preset(name);
     for (std::size_t v = 0; v < variants.size(); ++v) {
-      if (variants[v].b == BOperand::kKvCache && !spec.kv_cache) continue;
+      if (variants[v].b == OperandRole::kKvCache && !spec.kv_cache) continue;
       CostOptions options;
       options.apply = variants[v];
       options.tile_m = v % 2 == 0 ? 0 : 4;  // re-dequantization per M-tile on some variants
@@ -112,12 +112,12 @@ TEST_CASE("quant analyzer: parametric scale counts and rescale pairs equal plain
                                  "fp8_e4m3fn_bf16_block_scale", "kv_int4"}) {
     const QuantSpec spec = load_preset(name);
     for (const ApplyOptions& o : apply_variants()) {
-      if (o.b == BOperand::kKvCache && !spec.kv_cache) continue;
+      if (o.b == OperandRole::kKvCache && !spec.kv_cache) continue;
       CostOptions options;
       options.apply = o;
       const QuantAnalyzer analyzer(gemm(o.b_layout), spec, options);
-      const OperandKind b_kind =
-          o.b == BOperand::kKvCache ? OperandKind::kKvCache : OperandKind::kWeights;
+      const OperandRole b_kind =
+          o.b == OperandRole::kKvCache ? OperandRole::kKvCache : OperandRole::kWeight;
       for (int trial = 0; trial < 3; ++trial) {
         const Shape s{size(rng), size(rng), 3 * size(rng) + 1};
         INFO(name << " shape " << s.m << "x" << s.n << "x" << s.k);
@@ -126,7 +126,7 @@ TEST_CASE("quant analyzer: parametric scale counts and rescale pairs equal plain
         // dequantization does not consume.
         long long rescale = 0;
         for (const auto& [kind, tensor] :
-             {std::pair{OperandKind::kActivations, "A"}, std::pair{b_kind, "B"}}) {
+             {std::pair{OperandRole::kActivation, "A"}, std::pair{b_kind, "B"}}) {
           const OperandSpec& op = spec.operand(kind);
           for (std::size_t l = 0; l < op.scales.size(); ++l) {
             const ScaleVolumes v = brute_scale(s, kind, op.scales[l], o);
@@ -135,7 +135,7 @@ TEST_CASE("quant analyzer: parametric scale counts and rescale pairs equal plain
             CHECK(poly::to_int64(q.tensor(scale).elements) ==
                   static_cast<long long>(v.unique.size()));
             const bool skipped =
-                kind != OperandKind::kActivations && applied_in_dequant(spec, op.scales[l]);
+                kind != OperandRole::kActivation && applied_in_dequant(spec, op.scales[l]);
             if (!skipped && indexed_by_k(op.scales[l].granularity))
               rescale +=
                   static_cast<long long>(v.output_pairs.size()) * (op.scales[l].zero ? 2 : 1);

@@ -235,7 +235,7 @@ TEST_CASE("costs: the energy table is overridable per format", "[quant][energy]"
 TEST_CASE("costs: KV cache int4 as the B operand of Q·Kᵀ", "[quant][costs][kv]") {
   // One head: M = 1 query, N = 100 cached tokens, K = head_dim 128.
   CostOptions o;
-  o.apply.b = BOperand::kKvCache;
+  o.apply.b = OperandRole::kKvCache;
   o.apply.kv_token_axis = KvTokenAxis::kN;
   const QuantCosts q = costs({1, 100, 128}, "kv_int4", o);
   CHECK(ll(q.tensor("B.scale").elements) == 100 * 4);  // per token, 4 groups of 32 channels

@@ -157,7 +157,7 @@ TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
 
 TEST_CASE("quant hw: KV cache as the B operand", "[quant][hw][kv]") {
   tenet::test::QuantGemmOptions o = with_rate(8);
-  o.apply.b = BOperand::kKvCache;
+  o.apply.b = OperandRole::kKvCache;
   const QuantHwResult r = run({1, 512, 128}, "kv_int4", Dataflow::kWeightStationary, o);
   CHECK(r.tensor("B.scale").dram_bytes == 512 * 4 * 2);  // per token, 4 groups, fp16
   CHECK(r.tensor("B").dram_bytes == 512 * 128 / 2);      // 4 bits per value, no waste

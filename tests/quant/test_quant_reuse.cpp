@@ -157,13 +157,13 @@ TEST_CASE("reuse: scale and zero tensors on systolic arrays equal brute force",
                }));
     const ApplyOptions none;
     for (const auto& [tensor, kind, op] :
-         {std::tuple{std::string("A"), OperandKind::kActivations, &spec.activations},
-          std::tuple{std::string("B"), OperandKind::kWeights, &spec.weights},
-          std::tuple{std::string("C"), OperandKind::kOutput, &spec.output}}) {
+         {std::tuple{std::string("A"), OperandRole::kActivation, &spec.activations},
+          std::tuple{std::string("B"), OperandRole::kWeight, &spec.weights},
+          std::tuple{std::string("C"), OperandRole::kOutput, &spec.output}}) {
       for (std::size_t l = 0; l < op->scales.size(); ++l) {
         const ScaleLevel& level = op->scales[l];
         INFO(scale_tensor_id(tensor, l));
-        const OperandKind operand = kind;  // C++17: a lambda cannot capture a structured binding
+        const OperandRole operand = kind;  // C++17: a lambda cannot capture a structured binding
         const BruteMetrics b = brute_reuse(s, d, rows, cols, [&](auto i, auto j, auto k) {
           return scale_element(operand, level, none, i, j, k);
         });

@@ -20,7 +20,7 @@ struct Expected {
   tir::SymbolValues bind;
   std::int64_t batch, m, n, k;
   llm::Layout layout;
-  llm::OperandKind b_operand;
+  workload::OperandRole b_operand;
   std::vector<std::string> epilogue;
   const char* a_dtype;
   const char* accumulate;
@@ -41,7 +41,7 @@ struct Expected {
 };
 
 using L = llm::Layout;
-using B = llm::OperandKind;
+using B = workload::OperandRole;
 
 const std::vector<Expected>& cases() {
   static const std::vector<Expected> all = {

@@ -71,7 +71,7 @@ TEST_CASE("tir: the seed's kernel bound at seq_len = 37 (issue 11 done-when)", "
   CHECK(b.shape.n == 1024);
   CHECK(b.shape.k == 1024);
   CHECK(b.shape.layout == llm::Layout::kNT);
-  CHECK(b.shape.b_operand == llm::OperandKind::kWeight);
+  CHECK(b.shape.b_operand == workload::OperandRole::kWeight);
   CHECK(b.shape.epilogue_ops == 2);
   CHECK(b.shape.weights_quantized == true);
   CHECK(b.scale_shape == std::vector<std::int64_t>{1024, 32});

@@ -30,9 +30,10 @@ using workload::parse_layout;
 
 // What the B operand is: model weights (quantizable with the weight scheme), the KV cache
 // (K or V of earlier tokens, quantizable with the KV-cache scheme), or another activation.
-enum class OperandKind { kWeight, kKvCache, kActivation };
-const char* to_string(OperandKind k);                     // "weight", "kv_cache", "activation"
-OperandKind parse_operand_kind(const std::string& name);  // else InputError(unknown-name)
+// One of workload::OperandRole's kWeight, kKvCache, kActivation.
+using workload::OperandRole;
+// "weight" | "kv_cache" | "activation"; else InputError(unknown-name).
+OperandRole parse_b_operand(const std::string& name);
 
 // Element types as written in the log ("float16", "int4", ...); empty = not stated.
 struct DataTypes {
@@ -53,7 +54,7 @@ struct MatmulShape {
   std::int64_t count = 1;            // calls (>= 1)
   Phase phase = Phase::kUnspecified;
   Layout layout = Layout::kNT;
-  OperandKind b_operand = OperandKind::kWeight;
+  OperandRole b_operand = OperandRole::kWeight;
   // From a log: whether the kernel dequantizes its weights (kernel name holds "dequantize", or
   // the record says so). Unset for generated shapes: the quantization scheme decides.
   std::optional<bool> weights_quantized;
@@ -61,7 +62,7 @@ struct MatmulShape {
   std::string quant;     // quantization scheme named by a log record; empty = none stated
   DataTypes dtypes;
 
-  bool has_weights() const { return b_operand == OperandKind::kWeight; }
+  bool has_weights() const { return b_operand == OperandRole::kWeight; }
   Integer macs_per_call() const;  // batch·M·N·K, exact
   Integer macs() const;           // count·batch·M·N·K, exact
 

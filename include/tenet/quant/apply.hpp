@@ -16,14 +16,12 @@
 
 namespace tenet::quant {
 
-// What the workload's weight-role operand (B) holds.
-enum class BOperand { kWeights, kKvCache };
 // For B = KV cache: which GEMM index runs over tokens. K cache in Q·Kᵀ: B[k = channel, j = token]
 // (kN); V cache in P·V: B[k = token, j = channel] (kK).
 enum class KvTokenAxis { kN, kK };
 
 struct ApplyOptions {
-  BOperand b = BOperand::kWeights;
+  OperandRole b = OperandRole::kWeight;
   KvTokenAxis kv_token_axis = KvTokenAxis::kN;
   // How B's access relation indexes it: NN = B[k, j] (the GEMM generator), NT = B[j, k].
   workload::Layout b_layout = workload::Layout::kNN;
@@ -46,10 +44,10 @@ std::string zero_tensor_id(const std::string& tensor, std::size_t level);   // "
 std::string report_name(const workload::Access& access);
 
 // { T[..] -> <id>[..] }: the scale (or zero) element each operand element uses.
-isl::map scale_map(const workload::Access& operand, OperandKind kind, const ScaleLevel& level,
+isl::map scale_map(const workload::Access& operand, OperandRole kind, const ScaleLevel& level,
                    const ApplyOptions& options, const std::string& id);
 // { T[..] -> T_word[..] }: the storage word each operand element lives in.
-isl::map packing_map(const workload::Access& operand, OperandKind kind, const OperandSpec& spec,
+isl::map packing_map(const workload::Access& operand, OperandRole kind, const OperandSpec& spec,
                      const ApplyOptions& options);
 
 }  // namespace tenet::quant

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tenet/quant/data_type.hpp"
+#include "tenet/workload/workload.hpp"
 
 namespace tenet::quant {
 
@@ -114,8 +115,10 @@ struct DequantSpec {
 };
 
 // Which operand of the QuantSpec a matmul operand is.
-enum class OperandKind { kActivations, kWeights, kOutput, kKvCache };
-const char* to_string(OperandKind k);  // "activations", "weights", "output", "kv_cache"
+// workload::OperandRole's kActivation, kWeight, kOutput, kKvCache; spec_key gives the scheme
+// file's key of each: "activations", "weights", "output", "kv_cache".
+using workload::OperandRole;
+const char* spec_key(OperandRole role);
 
 struct QuantSpec {
   std::string name;
@@ -127,7 +130,7 @@ struct QuantSpec {
   std::optional<OperandSpec> kv_cache;
   DequantSpec dequant;
 
-  const OperandSpec& operand(OperandKind k) const;  // kKvCache: throws InputError if absent
+  const OperandSpec& operand(OperandRole k) const;  // kKvCache: throws InputError if absent
   friend bool operator==(const QuantSpec& a, const QuantSpec& b);
   friend bool operator!=(const QuantSpec& a, const QuantSpec& b) { return !(a == b); }
   friend std::ostream& operator<<(std::ostream& os, const QuantSpec& s);

@@ -78,7 +78,7 @@ struct GemmWorkloadSpec {
   std::string name;  // default "gemm"
   std::string pointer;
   Axis<std::int64_t> m, n, k, batches;
-  llm::OperandKind b_operand = llm::OperandKind::kWeight;
+  workload::OperandRole b_operand = workload::OperandRole::kWeight;
 };
 
 struct WorkloadSpec {

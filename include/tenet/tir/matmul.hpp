@@ -49,7 +49,7 @@ struct MatmulKernel {
   std::string a_buffer, b_buffer, c_buffer;  // the block's own operands
   std::string output_buffer;                 // the epilogue's last output (c_buffer without one)
   llm::Layout layout = llm::Layout::kNT;
-  llm::OperandKind b_operand = llm::OperandKind::kWeight;
+  workload::OperandRole b_operand = workload::OperandRole::kWeight;
   std::string a_dtype, b_dtype, accumulate_dtype, output_dtype;  // TVM spellings
   std::optional<WeightStorage> storage;     // present when B is dequantized from storage
   std::vector<std::string> epilogue;        // "add", "multiply", "cast", "silu", ...

@@ -21,8 +21,11 @@ enum class Layout { kNT, kNN };
 const char* to_string(Layout l);               // "NT", "NN"
 Layout parse_layout(const std::string& name);  // "NT" | "NN"; else InputError(unknown-name)
 
-enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther };
-const char* to_string(OperandRole r);                     // "activation", "weight", ..., "other"
+// The one operand-role type of every area. kKvCache is a B operand that holds the K or V cache of
+// earlier tokens (quantized with a scheme's kv_cache entry; held by the buffer partition that
+// holds "weight").
+enum class OperandRole { kActivation, kWeight, kOutput, kScale, kZero, kOther, kKvCache };
+const char* to_string(OperandRole r);  // "activation", "weight", ..., "other", "kv_cache"
 OperandRole parse_operand_role(const std::string& name);  // throws InputError(unknown-name)
 
 struct Access {

@@ -101,15 +101,8 @@ void check_precisions(const AcceleratorSpec& s, Issues& issues) {
     issues.add(error_code::kMissingField, "/pe/precisions",
                "expected at least one supported MAC precision, e.g. {\"fp16\": "
                "{\"macs_per_cycle\": 1}}");
-  for (const auto& [name, rate] : s.precisions) {
-    const std::string where = "/pe/precisions/" + name;
-    if (!find_precision(name)) {
-      std::string known;
-      for (const PrecisionInfo& p : known_precisions())
-        known += (known.empty() ? "" : ", ") + std::string(p.name);
-      issues.add(error_code::kUnknownName, where,
-                 "unknown precision \"" + name + "\", expected one of " + known);
-    }
+  for (const auto& [type, rate] : s.precisions) {
+    const std::string where = "/pe/precisions/" + workload::to_string(type);
     if (rate.macs_per_cycle < 1)
       issues.add(error_code::kRange, where + "/macs_per_cycle",
                  fmt::format("expected macs_per_cycle >= 1, got {}", rate.macs_per_cycle));
@@ -173,16 +166,15 @@ void check_access_energy(const AccessEnergy& e, const std::string& where, Issues
 }
 
 void check_energy(const AcceleratorSpec& s, Issues& issues) {
-  for (const auto& [name, pj] : s.energy.mac_pj) {
-    const std::string where = "/energy/mac_pj/" + name;
-    if (!find_precision(name))
-      issues.add(error_code::kUnknownName, where, "unknown precision \"" + name + "\"");
+  for (const auto& [type, pj] : s.energy.mac_pj) {
+    const std::string where = "/energy/mac_pj/" + workload::to_string(type);
     if (!(pj >= 0) || !std::isfinite(pj))
       issues.add(error_code::kRange, where, fmt::format("expected an energy >= 0 pJ, got {}", pj));
   }
-  for (const auto& [name, rate] : s.precisions) {
+  for (const auto& [type, rate] : s.precisions) {
     (void)rate;
-    if (!s.energy.mac_pj.count(name))
+    const std::string name = workload::to_string(type);
+    if (!s.energy.mac_pj.count(type))
       issues.add(error_code::kMissingField, "/energy/mac_pj/" + name,
                  "no MAC energy for precision \"" + name +
                      "\" and no 45 nm default exists for it; give energy.mac_pj." + name +
@@ -274,10 +266,10 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {
-  for (const auto& [name, rate] : spec.precisions) {
+  for (const auto& [type, rate] : spec.precisions) {
     (void)rate;
-    if (spec.energy.mac_pj.count(name)) continue;
-    if (auto pj = default_mac_energy_pj(name)) spec.energy.mac_pj[name] = *pj;
+    if (spec.energy.mac_pj.count(type)) continue;
+    if (auto pj = default_mac_energy_pj(type)) spec.energy.mac_pj[type] = *pj;
   }
   return spec;
 }
@@ -296,17 +288,25 @@ Architecture Accelerator::architecture() const {
                       spec_.register_file_bytes, spec_.global_buffer.bytes);
 }
 
-std::string Accelerator::select_precision(int bits) const {
-  static const char* const kOrder[] = {"int4", "int8",  "fp8",  "fp16",
-                                       "bf16", "int16", "fp32", "int32"};
-  for (const char* name : kOrder) {
-    auto info = find_precision(name);
-    if (info && info->bits >= bits && spec_.precisions.count(name)) return name;
-  }
-  std::string supported;
-  for (const auto& [name, rate] : spec_.precisions) {
+workload::DataType Accelerator::select_precision(int bits) const {
+  using workload::DataType;
+  static const DataType kOrder[] = {
+      DataType::signed_int(4),  DataType::signed_int(8), DataType::fp8_e4m3(),
+      DataType::fp8_e5m2(),     DataType::fp16(),        DataType::bf16(),
+      DataType::signed_int(16), DataType::fp32(),        DataType::signed_int(32)};
+  for (const DataType& type : kOrder)
+    if (type.bits() >= bits && spec_.precisions.count(type)) return type;
+  // Any other supported format wide enough: the narrowest (then the map's order).
+  const DataType* best = nullptr;
+  for (const auto& [type, rate] : spec_.precisions) {
     (void)rate;
-    supported += (supported.empty() ? "" : ", ") + name;
+    if (type.bits() >= bits && (!best || type.bits() < best->bits())) best = &type;
+  }
+  if (best) return *best;
+  std::string supported;
+  for (const auto& [type, rate] : spec_.precisions) {
+    (void)rate;
+    supported += (supported.empty() ? "" : ", ") + workload::to_string(type);
   }
   throw InputError(error_code::kUnknownName, "", "/pe/precisions",
                    fmt::format("accelerator \"{}\" has no MAC precision for {}-bit operands "
@@ -314,20 +314,24 @@ std::string Accelerator::select_precision(int bits) const {
                                spec_.name, bits, supported));
 }
 
-const MacRate& Accelerator::mac_rate(const std::string& precision) const {
+const MacRate& Accelerator::mac_rate(const workload::DataType& precision) const {
   auto it = spec_.precisions.find(precision);
-  if (it == spec_.precisions.end())
+  if (it == spec_.precisions.end()) {
+    const std::string name = workload::to_string(precision);
     throw InputError(
-        error_code::kUnknownName, "", "/pe/precisions/" + precision,
-        "accelerator \"" + spec_.name + "\" has no MAC rate for precision \"" + precision + "\"");
+        error_code::kUnknownName, "", "/pe/precisions/" + name,
+        "accelerator \"" + spec_.name + "\" has no MAC rate for precision \"" + name + "\"");
+  }
   return it->second;
 }
 
-double Accelerator::mac_energy_pj(const std::string& precision) const {
+double Accelerator::mac_energy_pj(const workload::DataType& precision) const {
   auto it = spec_.energy.mac_pj.find(precision);
-  if (it == spec_.energy.mac_pj.end())
-    throw InputError(error_code::kMissingField, "", "/energy/mac_pj/" + precision,
-                     "no MAC energy for precision \"" + precision + "\"");
+  if (it == spec_.energy.mac_pj.end()) {
+    const std::string name = workload::to_string(precision);
+    throw InputError(error_code::kMissingField, "", "/energy/mac_pj/" + name,
+                     "no MAC energy for precision \"" + name + "\"");
+  }
   return it->second;
 }
 
@@ -335,8 +339,8 @@ std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
   const AcceleratorSpec& s = a.spec();
   os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x" << s.cols
      << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz << " MHz";
-  for (const auto& [name, rate] : s.precisions)
-    os << "\n  " << name << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
+  for (const auto& [type, rate] : s.precisions)
+    os << "\n  " << type << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
        << " cycle(s)";
   if (s.global_buffer.partitions.empty())
     os << "\n  global buffer " << s.global_buffer.bytes << " B";
@@ -354,7 +358,10 @@ Accelerator make_ideal_systolic(long long rows, long long cols) {
   spec.rows = rows;
   spec.cols = cols;
   spec.register_file_bytes = 16;
-  for (const char* p : {"int8", "fp16", "fp32", "int32"}) spec.precisions[p] = MacRate{};
+  for (const workload::DataType& p :
+       {workload::DataType::signed_int(8), workload::DataType::fp16(), workload::DataType::fp32(),
+        workload::DataType::signed_int(32)})
+    spec.precisions[p] = MacRate{};
   spec.global_buffer.bytes = 1LL << 62;
   spec.global_buffer.bandwidth = Bandwidth::infinite();
   spec.dram.bandwidth = Bandwidth::infinite();

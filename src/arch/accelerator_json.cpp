@@ -62,6 +62,23 @@ void read_interconnect(const ObjectReader& root, AcceleratorSpec& spec) {
   if (auto map = ic->string("map", false, "an isl map")) spec.interconnect.custom_map = *map;
 }
 
+// The MAC precisions a key of /pe/precisions or /energy/mac_pj names: one workload::DataType
+// name (int8, fp16, bf16, fp8_e4m3, ...), or "fp8", an 8-bit float unit that multiplies both OCP
+// formats (e4m3 and e5m2). An unknown name is a problem at `ptr`; none is returned.
+std::vector<workload::DataType> precisions_named(const ObjectReader& r, const std::string& key,
+                                                 const std::string& ptr) {
+  if (key == "fp8") return {workload::DataType::fp8_e4m3(), workload::DataType::fp8_e5m2()};
+  try {
+    return {workload::parse_data_type(key)};
+  } catch (const InputError& e) {
+    r.problems().add(e.code(), ptr,
+                     "unknown MAC precision \"" + key +
+                         "\": expected a number format (int4, int8, int16, int32, fp8, fp16, "
+                         "bf16, fp32, fp8_e4m3, uint8, ...)");
+    return {};
+  }
+}
+
 void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
   auto precisions = pe.object("precisions", true, "MAC rate per precision");
   if (!precisions) return;
@@ -84,7 +101,8 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
           "precision \"" + it.key() + "\" has no MAC rate: give macs_per_cycle or cycles_per_mac");
     if (macs) rate.macs_per_cycle = *macs;
     if (cycles) rate.cycles_per_mac = *cycles;
-    spec.precisions[it.key()] = rate;
+    for (const workload::DataType& type : precisions_named(pe, it.key(), ptr))
+      spec.precisions[type] = rate;
   }
 }
 
@@ -201,7 +219,9 @@ void read_energy(const ObjectReader& root, AcceleratorSpec& spec) {
         type_error(*macs, it.key(), "a number of pJ per MAC", *it);
         continue;
       }
-      spec.energy.mac_pj[it.key()] = it->get<double>();
+      for (const workload::DataType& type :
+           precisions_named(*macs, it.key(), io::pointer_join(macs->pointer(), it.key())))
+        spec.energy.mac_pj[type] = it->get<double>();
     }
   }
   read_access_energy(*energy, "register_file", spec.energy.register_file);
@@ -269,9 +289,9 @@ json to_json(const Accelerator& acc) {
     j["interconnect"]["map"] = s.interconnect.custom_map;
   j["clock_mhz"] = s.clock_mhz;
   json precisions = json::object();
-  for (const auto& [name, rate] : s.precisions)
-    precisions[name] = {{"macs_per_cycle", rate.macs_per_cycle},
-                        {"cycles_per_mac", rate.cycles_per_mac}};
+  for (const auto& [type, rate] : s.precisions)
+    precisions[workload::to_string(type)] = {{"macs_per_cycle", rate.macs_per_cycle},
+                                             {"cycles_per_mac", rate.cycles_per_mac}};
   j["pe"] = {{"register_file_bytes", s.register_file_bytes}, {"precisions", precisions}};
   json gb = {{"double_buffered", s.global_buffer.double_buffered}};
   if (s.global_buffer.partitions.empty()) {
@@ -287,7 +307,7 @@ json to_json(const Accelerator& acc) {
   j["dram"] = {{"bandwidth_bytes_per_cycle", bandwidth_json(s.dram.bandwidth)},
                {"latency_cycles", s.dram.latency_cycles}};
   json macs = json::object();
-  for (const auto& [name, pj] : s.energy.mac_pj) macs[name] = pj;
+  for (const auto& [type, pj] : s.energy.mac_pj) macs[workload::to_string(type)] = pj;
   j["energy"] = {{"mac_pj", macs},
                  {"register_file", access_energy_json(s.energy.register_file)},
                  {"sram", access_energy_json(s.energy.sram)},

@@ -64,7 +64,7 @@ json to_json(const Result& r) {
       {"dataflow", mapping::to_string(r.dataflow)},
       {"gemm", {{"m", r.shape.m}, {"n", r.shape.n}, {"k", r.shape.k}}},
       {"tiling", mapping::to_string(r.tiling)},
-      {"precision", r.precision},
+      {"precision", workload::to_string(r.precision)},
       {"macs_per_cycle_per_pe", r.macs_per_cycle},
       {"cycles_per_mac", r.cycles_per_mac},
       {"macs", r.macs},
@@ -96,7 +96,8 @@ std::string format_table(const Result& r) {
       "hardware model: {} ({}x{} PEs), dataflow {}, GEMM {}x{}x{}, tiling {}, {} "
       "({} MAC/cycle, {} cycle/MAC per PE)\n",
       r.accelerator, r.rows, r.cols, mapping::to_string(r.dataflow), r.shape.m, r.shape.n,
-      r.shape.k, mapping::to_string(r.tiling), r.precision, r.macs_per_cycle, r.cycles_per_mac);
+      r.shape.k, mapping::to_string(r.tiling), workload::to_string(r.precision), r.macs_per_cycle,
+      r.cycles_per_mac);
   out += fmt::format("  cycles total        {:>22} cycles\n", with_commas(r.cycles.total));
   out += fmt::format("  cycles compute      {:>22} cycles\n", with_commas(r.cycles.compute));
   out += fmt::format("  cycles stall        {:>22} cycles (SRAM {}, DRAM {})\n",

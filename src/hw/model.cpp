@@ -580,8 +580,8 @@ namespace tenet::hw {
 
 // The MAC precision: given, or chosen for the widest activation / weight operand (any input if
 // there is none of those).
-std::string mac_precision(const arch::Accelerator& acc, const GemmProblem& problem) {
-  if (!problem.precision.empty()) return problem.precision;
+workload::DataType mac_precision(const arch::Accelerator& acc, const GemmProblem& problem) {
+  if (problem.precision) return *problem.precision;
   int bits = 0, any_input_bits = 0;
   for (const Operand& op : problem.operands) {
     if (op.output) continue;

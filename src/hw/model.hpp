@@ -28,7 +28,7 @@ struct Plan {
   long long pack = 1;  // MACs per cycle per PE (packed along k)
   long long slow = 1;  // cycles per MAC
   long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
-  std::string precision;
+  workload::DataType precision;
   double mac_pj = 0;
 
   long long stream_cycles(long long length) const;

@@ -32,10 +32,9 @@ std::optional<DataType> parse_key(const std::string& key) {
 OpEnergyTable OpEnergyTable::defaults_45nm() {
   // The figures of arch::op_energy_45nm, the one 45 nm table.
   OpEnergyTable t;
-  for (const auto& [type, name] :
-       {std::pair{DataType::signed_int(8), "int8"}, std::pair{DataType::signed_int(32), "int32"},
-        std::pair{DataType::fp16(), "fp16"}, std::pair{DataType::fp32(), "fp32"}}) {
-    const arch::OpEnergy45nm e = *arch::op_energy_45nm(name);
+  for (const DataType& type :
+       {DataType::signed_int(8), DataType::signed_int(32), DataType::fp16(), DataType::fp32()}) {
+    const arch::OpEnergy45nm e = *arch::op_energy_45nm(type);
     t.set(type, {e.add_pj, e.mul_pj});
   }
   return t;

@@ -83,15 +83,15 @@ hw::Operand operand_as_stored(const std::string& name, OperandRole role, const O
 
 // The precision name of the multiplier type, if the accelerator supports it; else the first
 // supported one of the same family at least as wide; else the accelerator's choice by width.
-std::string precision_for(const arch::Accelerator& acc, const DataType& t) {
+DataType precision_for(const arch::Accelerator& acc, const DataType& t) {
   const auto& supported = acc.spec().precisions;
-  static const std::vector<std::pair<const char*, int>> ints{
-      {"int4", 4}, {"int8", 8}, {"int16", 16}, {"int32", 32}};
-  static const std::vector<std::pair<const char*, int>> floats{
-      {"fp8", 8}, {"fp16", 16}, {"bf16", 16}, {"fp32", 32}};
-  if (t == DataType::bf16() && supported.count("bf16")) return "bf16";
-  for (const auto& [name, bits] : t.is_integer() ? ints : floats)
-    if (bits >= t.bits() && supported.count(name)) return name;
+  if (supported.count(t)) return t;
+  static const std::vector<DataType> ints{DataType::signed_int(4), DataType::signed_int(8),
+                                          DataType::signed_int(16), DataType::signed_int(32)};
+  static const std::vector<DataType> floats{DataType::fp8_e4m3(), DataType::fp8_e5m2(),
+                                            DataType::fp16(), DataType::bf16(), DataType::fp32()};
+  for (const DataType& p : t.is_integer() ? ints : floats)
+    if (p.bits() >= t.bits() && supported.count(p)) return p;
   return acc.select_precision(t.bits());
 }
 

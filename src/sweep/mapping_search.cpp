@@ -56,12 +56,12 @@ class Search {
         applied_(eval::apply_quantization(scheme, shape)),
         gemm_{shape.m, shape.n, shape.k},
         problem_(eval::build_hw_problem(base_, applied_)),
-        rate_(acc.mac_rate(problem_.precision)),
+        rate_(acc.mac_rate(hw::mac_precision(acc, problem_))),
         clock_hz_(acc.spec().clock_mhz * 1e6) {
     out_.shape = shape;
     out_.objective = options.objective;
     const double macs = static_cast<double>(shape.m) * shape.n * shape.k * shape.batch;
-    min_energy_ = macs * acc.mac_energy_pj(problem_.precision);
+    min_energy_ = macs * acc.mac_energy_pj(hw::mac_precision(acc, problem_));
   }
 
   LayerSearch run() {

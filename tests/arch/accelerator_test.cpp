@@ -121,17 +121,17 @@ TEST_CASE("several problems in one file are all reported", "[arch]") {
 
 TEST_CASE("energy defaults come from the 45 nm table and can be overridden", "[arch]") {
   const Accelerator acc = minimal();
-  CHECK(acc.mac_energy_pj("fp16") == Approx(1.5));
+  CHECK(acc.mac_energy_pj(workload::DataType::fp16()) == Approx(1.5));
   CHECK(acc.spec().energy.sram.read_pj_for(32) == Approx(5.0));
   CHECK(acc.spec().energy.sram.read_pj_for(64) == Approx(10.0));
   CHECK(acc.spec().energy.dram.read_pj_for(32) == Approx(640.0));
   CHECK(acc.spec().energy.register_file.read_pj_for(32) == Approx(5.0 / 6));
-  CHECK(default_mac_energy_pj("int8") == Approx(0.3));
-  CHECK_FALSE(default_mac_energy_pj("int4").has_value());
+  CHECK(default_mac_energy_pj(workload::DataType::signed_int(8)) == Approx(0.3));
+  CHECK_FALSE(default_mac_energy_pj(workload::DataType::signed_int(4)).has_value());
   nlohmann::json j = to_json(acc);
   j["energy"] = {{"mac_pj", {{"fp16", 2.5}}}, {"dram", {{"read_pj", 100.0}, {"access_bits", 64}}}};
   const Accelerator changed = parse_accelerator(j);
-  CHECK(changed.mac_energy_pj("fp16") == 2.5);
+  CHECK(changed.mac_energy_pj(workload::DataType::fp16()) == 2.5);
   CHECK(changed.spec().energy.dram.read_pj_for(16) == Approx(25.0));
   CHECK(changed.spec().energy.dram.write_pj == 640.0);  // untouched fields keep their default
 }
@@ -143,13 +143,13 @@ TEST_CASE("the MAC precision follows the operand width", "[arch]") {
                            {"int4", {{"macs_per_cycle", 4}}}};
   j["energy"]["mac_pj"]["int4"] = 0.1;
   const Accelerator acc = parse_accelerator(j);
-  CHECK(acc.select_precision(4) == "int4");
-  CHECK(acc.select_precision(3) == "int4");
-  CHECK(acc.select_precision(8) == "int8");
-  CHECK(acc.select_precision(16) == "fp16");
-  CHECK(acc.mac_rate("int8").macs_per_cycle == 2);
+  CHECK(acc.select_precision(4) == workload::DataType::signed_int(4));
+  CHECK(acc.select_precision(3) == workload::DataType::signed_int(4));
+  CHECK(acc.select_precision(8) == workload::DataType::signed_int(8));
+  CHECK(acc.select_precision(16) == workload::DataType::fp16());
+  CHECK(acc.mac_rate(workload::DataType::signed_int(8)).macs_per_cycle == 2);
   CHECK_THROWS_AS(acc.select_precision(32), InputError);
-  CHECK_THROWS_AS(acc.mac_rate("bf16"), InputError);
+  CHECK_THROWS_AS(acc.mac_rate(workload::DataType::bf16()), InputError);
 }
 
 TEST_CASE("The array option (--array RxC) overrides the PE array shape", "[arch]") {
@@ -199,4 +199,32 @@ TEST_CASE("interconnect kinds give the TENET-level links", "[arch]") {
   // A custom map keeps working after a reshape: it is cut to the new PE domain.
   CHECK(poly::to_int64(poly::count(with_array_shape(custom, 6, 1).architecture().interconnect())) ==
         4);
+}
+
+TEST_CASE("MAC precisions are number formats: any DataType name, fp8 names both OCP formats",
+          "[arch]") {
+  nlohmann::json j = to_json(minimal());
+  j["pe"]["precisions"] = {{"uint8", {{"macs_per_cycle", 2}}},
+                           {"float16", {{"macs_per_cycle", 1}}},
+                           {"fp8", {{"macs_per_cycle", 4}}}};
+  j["energy"]["mac_pj"] = {{"uint8", 0.2}, {"fp8", 0.4}};
+  const Accelerator acc = parse_accelerator(j);
+  CHECK(acc.spec().precisions.size() == 4);  // uint8, fp16, fp8_e4m3, fp8_e5m2
+  CHECK(acc.mac_rate(workload::DataType::fp8_e5m2()).macs_per_cycle == 4);
+  CHECK(acc.mac_energy_pj(workload::DataType::fp8_e4m3()) == 0.4);
+  CHECK(acc.mac_energy_pj(workload::DataType::fp16()) == Approx(1.5));  // the 45 nm default
+  CHECK(acc.select_precision(8) == workload::DataType::fp8_e4m3());
+  CHECK(acc.select_precision(16) == workload::DataType::fp16());
+  // Written back under canonical names; reading that back gives the same accelerator.
+  const nlohmann::json back = to_json(acc);
+  CHECK(back["pe"]["precisions"].contains("fp8_e5m2"));
+  CHECK(back["pe"]["precisions"].contains("fp16"));
+  CHECK(parse_accelerator(back) == acc);
+  j["pe"]["precisions"]["int33"] = {{"macs_per_cycle", 1}};
+  try {
+    parse_accelerator(j);
+    FAIL("int33 accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("/pe/precisions/int33") != std::string::npos);
+  }
 }

@@ -175,7 +175,7 @@ TEST_CASE("KV cache without a kv_cache section: the activations' format") {
       kv_shape(1, 4, 50, 64, Layout::kNT)));
   CHECK(sq.product->tensor("B").bits == 8);
   CHECK(sq.product->costs.tensor("B.scale").elements == 50);
-  CHECK(sq.product->hw.precision == "int8");
+  CHECK(sq.product->hw.precision == workload::DataType::signed_int(8));
 }
 
 TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {

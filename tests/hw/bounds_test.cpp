@@ -34,12 +34,12 @@ hw::GemmProblem random_problem(std::mt19937& rng) {
     case 1: {
       std::uniform_int_distribution<int> bits(1, 32);
       hw::GemmProblem p = hw::make_gemm_problem(shape, {bits(rng), bits(rng), bits(rng)});
-      p.precision = "fp16";  // the MAC precision is given, whatever the widths
+      p.precision = workload::DataType::fp16();  // the MAC precision is given, whatever the widths
       return p;
     }
     case 2: {
       hw::GemmProblem p = hw::make_gemm_problem(shape, {8, 8, 32});
-      p.precision = "fp16";
+      p.precision = workload::DataType::fp16();
       p.operands.push_back({"A.scale", OperandRole::kScale, 16, false, {1, 0, 0}});
       p.operands.push_back({"B.scale", OperandRole::kScale, 16, false, {0, 1, 0}});
       return p;
@@ -51,7 +51,7 @@ hw::GemmProblem random_problem(std::mt19937& rng) {
       const long long g = std::uniform_int_distribution<long long>(2, 40)(rng);
       p.operands.push_back({"B.scale", OperandRole::kScale, 16, false, {0, 1, g}});
       if (pick(rng) < 2) p.operands.push_back({"B.zero", OperandRole::kZero, 4, false, {0, 1, g}});
-      p.precision = "fp16";
+      p.precision = workload::DataType::fp16();
       return p;
     }
   }

@@ -15,7 +15,7 @@ TEST_CASE("energy equals the sum of its breakdown and of accesses times energies
   const Accelerator acc = make_acc(4, 4, 4096, Bandwidth::of(16), Bandwidth::of(4), 10);
   hw::GemmProblem p = hw::make_gemm_problem({9, 10, 11}, {8, 4, 16});
   p.operands.push_back({"sW", workload::OperandRole::kScale, 16, false, {0, 1, 4}});
-  p.precision = "fp16";
+  p.precision = workload::DataType::fp16();
   for (Dataflow df :
        {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
     const hw::Result r = hw::evaluate_gemm(acc, p, df, Tiling{4, 6, 5});
@@ -47,14 +47,14 @@ TEST_CASE("energy equals the sum of its breakdown and of accesses times energies
 
 TEST_CASE("the MAC energy follows the operand precision", "[hw][energy]") {
   AcceleratorSpec s = make_acc(4, 4).spec();
-  s.precisions["int8"] = {2, 1};
+  s.precisions[workload::DataType::signed_int(8)] = {2, 1};
   const Accelerator acc(arch::with_energy_defaults(s));
   const hw::Result fp16 =
       hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}), Dataflow::kOutputStationary);
   const hw::Result int8 = hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}, {8, 8, 32}),
                                             Dataflow::kOutputStationary);
-  CHECK(fp16.precision == "fp16");
-  CHECK(int8.precision == "int8");
+  CHECK(fp16.precision == workload::DataType::fp16());
+  CHECK(int8.precision == workload::DataType::signed_int(8));
   CHECK(fp16.energy_pj.mac == Approx(512 * 1.5));
   CHECK(int8.energy_pj.mac == Approx(512 * 0.3));
   CHECK(int8.cycles.total < fp16.cycles.total);

@@ -32,7 +32,7 @@ inline Accelerator make_acc(long long rows, long long cols, long long buffer_byt
   s.rows = rows;
   s.cols = cols;
   s.register_file_bytes = 16;
-  s.precisions["fp16"] = {pack, slow};
+  s.precisions[tenet::workload::DataType::fp16()] = {pack, slow};
   s.global_buffer.bytes = buffer_bytes;
   s.global_buffer.bandwidth = sram;
   s.dram.bandwidth = dram;

@@ -136,6 +136,6 @@ TEST_CASE("the ideal systolic accelerator never stalls", "[hw][scalesim]") {
   }
   CHECK(hw::evaluate_gemm(acc, hw::make_gemm_problem({8, 8, 8}, {8, 8, 32}),
                           Dataflow::kOutputStationary)
-            .precision == "int8");
+            .precision == workload::DataType::signed_int(8));
   CHECK_THROWS_AS(arch::make_ideal_systolic(0, 4), InputError);
 }

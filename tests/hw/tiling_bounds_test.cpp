@@ -28,7 +28,7 @@ hw::GemmProblem random_problem(std::mt19937& rng) {
   p.operands[1].group = {0, 1, word};  // B as packed words of `word` values along k
   const long long g = std::uniform_int_distribution<long long>(2, 40)(rng);
   p.operands.push_back({"B.scale", workload::OperandRole::kScale, 16, false, {0, 1, g}});
-  p.precision = "fp16";
+  p.precision = workload::DataType::fp16();
   return p;
 }
 

@@ -26,7 +26,7 @@ struct Case {
 hw::GemmProblem quantized(const GemmShape& shape) {
   hw::GemmProblem p = hw::make_gemm_problem(shape, {16, 4, 32});
   p.operands.push_back({"sB", workload::OperandRole::kScale, 16, false, {0, 1, 8}});
-  p.precision = "fp16";
+  p.precision = workload::DataType::fp16();
   return p;
 }
 

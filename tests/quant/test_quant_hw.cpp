@@ -115,7 +115,7 @@ TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the 
 
 TEST_CASE("quant hw: precision, energy breakdown and JSON contract", "[quant][hw]") {
   const QuantHwResult w8 = run({16, 64, 256}, "smoothquant_w8a8", Dataflow::kOutputStationary, {});
-  CHECK(w8.hw.precision == "int8");
+  CHECK(w8.hw.precision == workload::DataType::signed_int(8));
   CHECK(w8.dequant_cycles == 0);
   CHECK(w8.energy.total() == Approx(w8.energy.mac + w8.energy.register_file + w8.energy.sram +
                                     w8.energy.dram + w8.energy.dequant + w8.energy.epilogue +
@@ -137,7 +137,8 @@ TEST_CASE("quant hw: precision, energy breakdown and JSON contract", "[quant][hw
   CHECK(sq["quantize"]["activation_ops"] == 3 * 16 * 256);
   CHECK(sq["quant"]["mac_precision"]["accumulate"] == "int32");
   // fp8 is not offered by this array: the next wider float precision runs the MACs.
-  CHECK(run({4, 64, 256}, "e4m3_e4m3_f16", Dataflow::kOutputStationary, {}).hw.precision == "fp16");
+  CHECK(run({4, 64, 256}, "e4m3_e4m3_f16", Dataflow::kOutputStationary, {}).hw.precision ==
+        workload::DataType::fp16());
 }
 
 TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
@@ -175,4 +176,22 @@ TEST_CASE("quant hw: the dequant unit's throughput: given, the scheme's, else th
   CHECK(tenet::test::evaluate_quant_gemm(accelerator(), {1, 64, 64}, with_unit,
                                          Dataflow::kWeightStationary)
             .dequant_cycles == 64 * 64 / 32);
+}
+
+TEST_CASE("quant hw: an fp8 MAC unit multiplies both OCP formats at their own precision",
+          "[quant][hw]") {
+  nlohmann::json j = arch::to_json(accelerator());
+  j["pe"]["precisions"]["fp8"] = {{"macs_per_cycle", 2}};
+  j["energy"]["mac_pj"]["fp8"] = 0.5;
+  const arch::Accelerator acc = arch::parse_accelerator(j);
+  CHECK(acc.spec().precisions.count(workload::DataType::fp8_e4m3()) == 1);
+  CHECK(acc.spec().precisions.count(workload::DataType::fp8_e5m2()) == 1);
+  for (const char* preset : {"e4m3_e4m3_f16", "e5m2_e5m2_f16"}) {
+    INFO(preset);
+    const QuantSpec scheme = load_preset(preset);
+    const QuantHwResult r = tenet::test::evaluate_quant_gemm(acc, {4, 64, 256}, scheme,
+                                                             Dataflow::kOutputStationary, {});
+    CHECK(r.hw.precision == scheme.weights.dtype);
+    CHECK(r.hw.macs_per_cycle == 2);
+  }
 }

@@ -98,8 +98,8 @@ struct AcceleratorSpec {
   long long rows = 0, cols = 0;
   Interconnect interconnect;
   double clock_mhz = 1000;
-  long long register_file_bytes = 0;          // per PE
-  std::map<std::string, MacRate> precisions;  // supported MAC precisions
+  long long register_file_bytes = 0;                 // per PE
+  std::map<workload::DataType, MacRate> precisions;  // supported MAC precisions
   GlobalBuffer global_buffer;
   Dram dram;
   EnergyTable energy;
@@ -126,12 +126,13 @@ class Accelerator {
   Architecture architecture() const;
 
   // The MAC precision used for operands of at most `bits` bits: the first supported precision,
-  // in the order int4 int8 fp8 fp16 bf16 int16 fp32 int32, whose width is >= bits.
+  // in the order int4 int8 fp8_e4m3 fp8_e5m2 fp16 bf16 int16 fp32 int32, whose width is >= bits;
+  // else the narrowest other supported format that wide.
   // Throws InputError(unknown-name, "/pe/precisions") if there is none.
-  std::string select_precision(int bits) const;
+  workload::DataType select_precision(int bits) const;
   // Throws InputError(unknown-name, "/pe/precisions/<name>") if the precision is not supported.
-  const MacRate& mac_rate(const std::string& precision) const;
-  double mac_energy_pj(const std::string& precision) const;
+  const MacRate& mac_rate(const workload::DataType& precision) const;
+  double mac_energy_pj(const workload::DataType& precision) const;
 
   friend bool operator==(const Accelerator& a, const Accelerator& b) { return a.spec_ == b.spec_; }
   friend bool operator!=(const Accelerator& a, const Accelerator& b) { return !(a == b); }

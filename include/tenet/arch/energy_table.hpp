@@ -2,8 +2,9 @@
 //
 // Memory levels (register file, global-buffer SRAM, DRAM) give the energy of one access of
 // `access_bits` bits; an element of b bits costs b / access_bits of it (linear in the width).
-// MAC energy is given per MAC at a precision ("int8", "fp16", ...). Defaults come from the 45 nm
-// figures of Horowitz (ISSCC 2014) as commonly quoted; see docs/hardware.md for every number.
+// MAC energy is given per MAC at a precision (a workload::DataType: int8, fp16, ...). Defaults come
+// from the 45 nm figures of Horowitz (ISSCC 2014) as commonly quoted; see docs/hardware.md for
+// every number.
 #pragma once
 
 #include <iosfwd>
@@ -11,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "tenet/workload/data_type.hpp"
 
 namespace tenet::arch {
 
@@ -28,15 +31,6 @@ struct AccessEnergy {
   friend bool operator!=(const AccessEnergy& a, const AccessEnergy& b) { return !(a == b); }
 };
 
-// Precision names the model knows, with their operand widths in bits.
-struct PrecisionInfo {
-  const char* name;
-  int bits;
-  bool floating;
-};
-const std::vector<PrecisionInfo>& known_precisions();
-std::optional<PrecisionInfo> find_precision(const std::string& name);
-
 // The one table of 45 nm arithmetic energies (Horowitz, ISSCC 2014): an add and a multiply at a
 // precision ("int8": 0.03 / 0.2 pJ, "int32": 0.1 / 3.1, "fp16": 0.4 / 1.1, "fp32": 0.9 / 3.7);
 // none for other precisions. The MAC defaults below and quant::OpEnergyTable::defaults_45nm (the
@@ -44,18 +38,18 @@ std::optional<PrecisionInfo> find_precision(const std::string& name);
 struct OpEnergy45nm {
   double add_pj = 0, mul_pj = 0;
 };
-std::optional<OpEnergy45nm> op_energy_45nm(const std::string& precision);
+std::optional<OpEnergy45nm> op_energy_45nm(const workload::DataType& precision);
 
 // 45 nm defaults. A MAC default exists only where the reference table has both the multiply and
 // the add (int8: 0.2 + 0.1 (32-bit accumulate), int32: 3.1 + 0.1, fp16: 1.1 + 0.4,
 // fp32: 3.7 + 0.9); other precisions have no default and must be given.
-std::optional<double> default_mac_energy_pj(const std::string& precision);
+std::optional<double> default_mac_energy_pj(const workload::DataType& precision);
 AccessEnergy default_sram_energy();           // 5 pJ per 32-bit access (8 KB SRAM, 10 pJ / 64 b)
 AccessEnergy default_dram_energy();           // 640 pJ per 32-bit access (Han et al. 2015)
 AccessEnergy default_register_file_energy();  // SRAM / 6 (Eyeriss RF:GLB = 1:6)
 
 struct EnergyTable {
-  std::map<std::string, double> mac_pj;  // precision name -> pJ per MAC
+  std::map<workload::DataType, double> mac_pj;  // MAC precision -> pJ per MAC
   AccessEnergy register_file = default_register_file_energy();
   AccessEnergy sram = default_sram_energy();
   AccessEnergy dram = default_dram_energy();

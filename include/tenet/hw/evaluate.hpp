@@ -28,7 +28,7 @@ struct Options {
 // The MAC precision of a problem: `problem.precision`, or Accelerator::select_precision of the
 // widest activation / weight operand (of any input if there is none of those; 16 bits if no
 // input).
-std::string mac_precision(const arch::Accelerator& acc, const GemmProblem& problem);
+workload::DataType mac_precision(const arch::Accelerator& acc, const GemmProblem& problem);
 
 // `tiling` is resolved against the shape (0 = whole dimension). The default, untiled run with
 // unlimited bandwidths reproduces SCALE-Sim v2's cycles and array-side SRAM reads.

@@ -4,10 +4,12 @@
 
 #include <array>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tenet/mapping/systolic.hpp"
+#include "tenet/workload/data_type.hpp"
 #include "tenet/workload/workload.hpp"
 
 namespace tenet::hw {
@@ -32,9 +34,9 @@ struct Operand {
 struct GemmProblem {
   mapping::GemmShape shape;
   std::vector<Operand> operands;
-  // MAC precision ("int8", "fp16", ...). Empty: Accelerator::select_precision of the widest
+  // MAC precision (int8, fp16, ...). None: Accelerator::select_precision of the widest
   // activation / weight operand.
-  std::string precision;
+  std::optional<workload::DataType> precision;
 
   friend bool operator==(const GemmProblem& a, const GemmProblem& b) {
     return a.shape == b.shape && a.operands == b.operands && a.precision == b.precision;

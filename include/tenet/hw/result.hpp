@@ -8,6 +8,7 @@
 
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
+#include "tenet/workload/data_type.hpp"
 #include "tenet/workload/workload.hpp"
 
 namespace tenet::hw {
@@ -85,7 +86,7 @@ struct Result {
   mapping::GemmShape shape;
   mapping::Tiling tiling;  // resolved: concrete tile extents
   long long rows = 0, cols = 0;
-  std::string precision;
+  workload::DataType precision;
   long long macs_per_cycle = 1, cycles_per_mac = 1;  // per PE at that precision
   long long macs = 0;                                // M·N·K
   long long folds = 0;                               // array folds, over all tiles

@@ -11,9 +11,14 @@
 #include <map>
 #include <string>
 
-#include "tenet/quant/data_type.hpp"
+#include "tenet/workload/data_type.hpp"
 
 namespace tenet::quant {
+
+using workload::DataType;
+using workload::NumberFormat;
+using workload::parse_data_type;
+using workload::to_string;
 
 struct OpEnergy {
   double add_pj = 0;

@@ -19,10 +19,15 @@
 #include <string>
 #include <vector>
 
-#include "tenet/quant/data_type.hpp"
+#include "tenet/workload/data_type.hpp"
 #include "tenet/workload/workload.hpp"
 
 namespace tenet::quant {
+
+using workload::DataType;
+using workload::NumberFormat;
+using workload::parse_data_type;
+using workload::to_string;
 
 enum class Granularity { kPerTensor, kPerChannel, kPerToken, kPerInputChannel, kGroup, kBlock };
 const char* to_string(Granularity g);  // "per_tensor", ..., "group", "block"

@@ -1,11 +1,12 @@
+#include "tenet/workload/data_type.hpp"
+
 #include <catch2/catch.hpp>
 #include <sstream>
 
 #include "tenet/error.hpp"
-#include "tenet/quant/data_type.hpp"
 
 using namespace tenet;
-using namespace tenet::quant;
+using namespace tenet::workload;
 
 TEST_CASE("data types: canonical names round-trip", "[quant][dtype]") {
   for (const char* name : {"int1", "int3", "int4", "int8", "int32", "uint4", "uint8", "fp32",

@@ -1,4 +1,6 @@
-// A number format with its bit width: int4, uint8, fp16, bf16, fp8_e4m3, nf4, ...
+// A number format with its bit width: int4, uint8, fp16, bf16, fp8_e4m3, nf4, ... The one
+// precision type: operand formats of a workload and of a quantization scheme, and the MAC
+// precisions of an accelerator (arch::AcceleratorSpec::precisions) are all DataTypes.
 //
 // Canonical names (to_string / parse_data_type):
 //   int<b>, uint<b>          b in [1, 32]        two's complement / unsigned integers
@@ -13,7 +15,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace tenet::quant {
+namespace tenet::workload {
 
 enum class NumberFormat { kInt, kUint, kFloat, kNormalFloat };
 const char* to_string(NumberFormat f);  // "int", "uint", "fp", "nf"
@@ -48,6 +50,12 @@ class DataType {
     return a.format_ == b.format_ && a.bits_ == b.bits_ && a.exponent_bits_ == b.exponent_bits_;
   }
   friend bool operator!=(const DataType& a, const DataType& b) { return !(a == b); }
+  // A total order (format, width, exponent width) so types can key maps (MAC rates per precision).
+  friend bool operator<(const DataType& a, const DataType& b) {
+    if (a.format_ != b.format_) return a.format_ < b.format_;
+    if (a.bits_ != b.bits_) return a.bits_ < b.bits_;
+    return a.exponent_bits_ < b.exponent_bits_;
+  }
   friend std::ostream& operator<<(std::ostream& os, const DataType& t);
 
  private:
@@ -65,4 +73,4 @@ std::string to_string(const DataType& t);  // canonical name, e.g. "int4", "fp8_
 DataType parse_data_type(const std::string& text, const std::string& file = "",
                          const std::string& where = "");
 
-}  // namespace tenet::quant
+}  // namespace tenet::workload

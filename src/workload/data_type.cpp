@@ -1,4 +1,4 @@
-#include "tenet/quant/data_type.hpp"
+#include "tenet/workload/data_type.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "tenet/error.hpp"
 
-namespace tenet::quant {
+namespace tenet::workload {
 namespace {
 
 constexpr int kMaxBits = 32;
@@ -147,4 +147,4 @@ DataType parse_data_type(const std::string& text, const std::string& file,
   }
 }
 
-}  // namespace tenet::quant
+}  // namespace tenet::workload

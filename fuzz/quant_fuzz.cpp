@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::expect_contract([&] {
     const quant::QuantSpec spec = quant::parse_quant_spec(
         io::parse_json(fuzz::as_text(data, size), "quant.json"), "quant.json");
-    for (llm::OperandKind b : {llm::OperandKind::kWeight, llm::OperandKind::kKvCache}) {
+    for (workload::OperandRole b :
+         {workload::OperandRole::kWeight, workload::OperandRole::kKvCache}) {
       llm::MatmulShape shape;
       shape.m = 9, shape.n = 130, shape.k = 257, shape.b_operand = b;
       fuzz::expect_contract([&] {

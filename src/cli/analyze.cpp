@@ -20,6 +20,7 @@
 #include "tenet/input/tenet_files.hpp"
 #include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
+#include "tenet/report/evaluation_report.hpp"
 #include "tenet/report/tenet_report.hpp"
 
 namespace tenet::cli {
@@ -239,23 +240,6 @@ void write_output(const std::string& text, const OutputOptions& o) {
     throw InputError(error_code::kIo, o.path, "--output", "cannot write the report to this file");
 }
 
-std::string render(const analysis::Report& report, report::ReportFormat format,
-                   const report::ReportContext& context, const HardwareReport& hardware) {
-  switch (format) {
-    case report::ReportFormat::kJson: {
-      nlohmann::ordered_json j = report::report_to_json(report, context);
-      merge_keys(j, hardware.keys);
-      return j.dump(2) + "\n";
-    }
-    case report::ReportFormat::kCsv:
-      return report::report_to_csv(report) + keys_to_csv_rows(hardware.keys);
-    case report::ReportFormat::kTable:
-      break;
-  }
-  const std::string table = report::report_to_table(report, context);
-  return hardware.table.empty() ? table : table + "\n" + hardware.table;
-}
-
 // The request: the GEMM generator's (--gemm, with the hardware options) or a loaded problem.
 eval::Request analyze_request(const AnalyzeOptions& o, const InputFiles& files) {
   eval::Request r;
@@ -284,13 +268,7 @@ void run_analyze(const AnalyzeOptions& o) {
       throw locate_analysis_error(err, files, o.analysis);
     }
   }();
-  analysis::Report report = *e.relations;
-  HardwareReport hardware;
-  if (files.gemm) {
-    if (e.scheme) rename_quant_tensors(report, e.analyzed->workload);
-    hardware = hardware_report(e, request);
-  }
-  write_output(render(report, format, {&*e.analyzed, &request.analysis}, hardware), o.output);
+  write_output(report::render_evaluation(e, request, format), o.output);
 }
 
 void setup_analyze(CLI::App& sub) {

@@ -9,147 +9,16 @@
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/format.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/tiling.hpp"
-#include "tenet/quant/apply.hpp"
-#include "tenet/quant/quant_costs.hpp"
-#include "tenet/quant/quant_hw_format.hpp"
-#include "tenet/quant/quant_json.hpp"
 
 namespace tenet::cli {
 namespace {
 
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
-
-long long as_ll(const poly::Integer& v) { return poly::to_int64(v); }
-
-std::string with_commas(const poly::Integer& v) {
-  const std::string digits = poly::Integer(abs(v)).get_str();
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (v < 0 ? "-" : "") + out;
-}
-
-json tenet_quant_keys(const quant::QuantSpec& spec, const quant::QuantCosts& c) {
-  const quant::QuantOps& ops = c.ops;
-  json keys = json::object();
-  keys["quant"] = {{"scheme", spec.name},
-                   {"mac_precision",
-                    {{"a", quant::to_string(c.mac.a)},
-                     {"b", quant::to_string(c.mac.b)},
-                     {"accumulate", quant::to_string(c.mac.accumulate)}}},
-                   {"effective_bits_per_weight", c.effective_bits_per_weight.get_d()},
-                   {"weight_bytes", as_ll(c.weight_bytes)}};
-  const bool dequantizes = quant::dequantizes(spec);
-  keys["dequant"] = {{"ops", as_ll(ops.dequant)},
-                     {"cycles", c.dequant_cycles ? json(as_ll(*c.dequant_cycles)) : json(0)},
-                     {"elements", as_ll(ops.dequant_elements)},
-                     {"ops_per_element", ops.dequant_ops_per_element},
-                     {"placement", quant::to_string(dequantizes ? spec.dequant.placement
-                                                                : quant::DequantPlacement::kNone)}};
-  keys["epilogue"] = {{"ops", as_ll(ops.epilogue)}};
-  keys["rescale"] = {{"ops", as_ll(ops.rescale)}};
-  keys["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
-  keys["quantize"] = {{"activation_ops", as_ll(ops.activation_quant)},
-                      {"output_ops", as_ll(ops.output_quant)}};
-  keys["tensors"] = json::object();
-  for (const quant::TensorStorage& t : c.tensors)
-    keys["tensors"][t.name] = {{"bits", t.bits},
-                               {"storage_bits", t.word_bits},
-                               {"elements", as_ll(t.elements)},
-                               {"words", as_ll(t.words)},
-                               {"storage_bytes", as_ll(t.bytes())}};
-  return keys;
-}
-
-std::string tenet_quant_table(const quant::QuantSpec& spec, const quant::QuantCosts& c) {
-  const quant::QuantOps& ops = c.ops;
-  std::string out = fmt::format(
-      "Quantization {} (TENET timing: no hardware model; dequant work counts each weight once)\n",
-      spec.name);
-  out += fmt::format("  MACs                 {} x {} -> {}\n", quant::to_string(c.mac.a),
-                     quant::to_string(c.mac.b), quant::to_string(c.mac.accumulate));
-  out += fmt::format("  bits per weight      {:.4g} bits (weights + scales/zeros: {} bytes)\n",
-                     c.effective_bits_per_weight.get_d(), with_commas(c.weight_bytes));
-  out += fmt::format("  dequant              {} ops ({} elements x {} ops), {} cycles\n",
-                     with_commas(ops.dequant), with_commas(ops.dequant_elements),
-                     ops.dequant_ops_per_element,
-                     c.dequant_cycles ? with_commas(*c.dequant_cycles) : std::string("0"));
-  out += fmt::format("  epilogue / rescale   {} / {} ops\n", with_commas(ops.epilogue),
-                     with_commas(ops.rescale));
-  out += fmt::format("  quantize A / C       {} / {} ops\n", with_commas(ops.activation_quant),
-                     with_commas(ops.output_quant));
-  out += "  tensor storage (bits per value, word bits, elements, words, bytes):\n";
-  for (const quant::TensorStorage& t : c.tensors)
-    out += fmt::format("    {:<9} {:>3} {:>3} {:>16} {:>16} {:>16}\n", t.name, t.bits, t.word_bits,
-                       with_commas(t.elements), with_commas(t.words), with_commas(t.bytes()));
-  return out;
-}
-
-std::string unit_of(const std::string& path, const std::string& leaf) {
-  if (path.rfind("energy_pj", 0) == 0 || leaf == "energy_pj") return "pJ";
-  if (path.rfind("cycles", 0) == 0 || path.rfind("busy_cycles", 0) == 0 || leaf == "cycles" ||
-      leaf == "cycles_per_mac" || leaf == "latency_cycles")
-    return "cycles";
-  if (leaf.find("bytes") != std::string::npos || path.rfind("bytes", 0) == 0) return "bytes";
-  static const std::map<std::string, std::string> units{
-      {"sram_reads", "elements"},
-      {"sram_writes", "elements"},
-      {"sram_array_reads", "elements"},
-      {"sram_array_writes", "elements"},
-      {"dram_reads", "elements"},
-      {"dram_writes", "elements"},
-      {"register_reads", "elements"},
-      {"register_writes", "elements"},
-      {"elements", "elements"},
-      {"words", "words"},
-      {"bits", "bits per value"},
-      {"storage_bits", "bits per element as stored"},
-      {"utilization", "0-1"},
-      {"mapping_efficiency", "0-1"},
-      {"seconds", "s"},
-      {"macs", "MACs"},
-      {"folds", "folds"},
-      {"tiles", "tiles"},
-      {"ops", "ops"},
-      {"activation_ops", "ops"},
-      {"output_ops", "ops"},
-      {"ops_per_element", "ops per element"},
-      {"macs_per_cycle_per_pe", "MACs/cycle"},
-      {"effective_bits_per_weight", "bits per weight"},
-      {"rows", "PEs"},
-      {"cols", "PEs"}};
-  const auto it = units.find(leaf);
-  return it == units.end() ? "" : it->second;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-void flatten(const json& v, const std::string& section, const std::string& name,
-             const std::string& path, std::string& out) {
-  if (v.is_object()) {
-    for (auto it = v.begin(); it != v.end(); ++it)
-      flatten(it.value(), section, name, path.empty() ? it.key() : path + "." + it.key(), out);
-    return;
-  }
-  const std::string leaf = path.substr(path.find_last_of('.') + 1);
-  out += csv_field(section) + "," + csv_field(name) + "," + csv_field(path) + "," +
-         csv_field(value_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
-}
 
 // The tiling of --tile / --loop-order: none for auto (the search chooses it and its order).
 std::optional<mapping::Tiling> tiling_of(const HardwareOptions& o) {
@@ -212,90 +81,16 @@ eval::Request gemm_request(const std::string& gemm, const std::string& array,
   settings.array = array;
   settings.dataflow = dataflow;
   settings.quant = o.quant;
-  settings.timing = o.timing.empty() ? (o.arch.empty() ? "tenet" : "systolic") : o.timing;
+  settings.timing = o.timing;
   settings.tiling_objective = o.tiling_objective;
   settings.tile = o.tile;
   settings.dequant_rate = o.dequant_rate;
   settings.edge_transfers = o.edge_transfers;
-  eval::Request r;
-  if (o.arch.empty()) {  // the ideal array of --array
-    settings.arch.clear();
-    settings.array.clear();
-    r = eval::make_request(settings);
-    const mapping::ArrayShape a =
-        with_location("--array", [&] { return mapping::parse_array_shape(array); });
-    r.accelerator =
-        std::make_shared<const arch::Accelerator>(arch::make_ideal_systolic(a.rows, a.cols));
-    r.architecture = with_location("--array", [&] {
-      return mapping::make_systolic_array(a.rows, a.cols, bandwidth, latency);
-    });
-  } else {
-    r = eval::make_request(settings);
-  }
-  r.tiling = tiling_of(o);
   const mapping::GemmShape shape =
       with_location("--gemm", [&] { return mapping::parse_gemm_shape(gemm); });
-  r.matmul.name = "gemm";
-  r.matmul.m = shape.m, r.matmul.n = shape.n, r.matmul.k = shape.k;
-  r.bits = bits;
-  r.relation_centric = true;
+  eval::Request r = eval::make_gemm_request(settings, shape, bits, bandwidth, latency);
+  r.tiling = tiling_of(o);
   return r;
-}
-
-void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload) {
-  std::map<std::string, std::string> names;
-  for (const workload::Access& a : workload.accesses()) names[a.tensor] = quant::report_name(a);
-  for (analysis::TensorMetrics& t : report.tensors) {
-    const auto it = names.find(t.name);
-    if (it != names.end()) t.name = it->second;
-  }
-}
-
-HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& request) {
-  HardwareReport r;
-  r.keys["tensors"] = json::object();
-  if (request.timing == eval::Timing::kTenet) {
-    if (!e.tenet_quant) return r;
-    r.keys = tenet_quant_keys(e.scheme->spec, *e.tenet_quant);
-    r.table = tenet_quant_table(e.scheme->spec, *e.tenet_quant);
-    return r;
-  }
-  if (e.product) {
-    quant::merge_into(r.keys, *e.product);
-    r.table = hw::format_table(e.product->hw) + quant::format_table(*e.product);
-  } else {
-    hw::merge_into(r.keys, *e.hardware);
-    r.table = hw::format_table(*e.hardware);
-  }
-  if (!request.tiling) r.keys["tiling_objective"] = hw::to_string(request.tiling_objective);
-  return r;
-}
-
-void merge_keys(ojson& report, const json& extra) {
-  for (auto it = extra.begin(); it != extra.end(); ++it) {
-    if (it.key() != "tensors") {
-      report[it.key()] = ojson::parse(it.value().dump());
-      continue;
-    }
-    for (auto t = it.value().begin(); t != it.value().end(); ++t) {
-      ojson& entry = report["tensors"][t.key()];
-      for (auto f = t.value().begin(); f != t.value().end(); ++f)
-        if (!entry.contains(f.key())) entry[f.key()] = ojson::parse(f.value().dump());
-    }
-  }
-}
-
-std::string keys_to_csv_rows(const json& extra) {
-  std::string out;
-  for (auto it = extra.begin(); it != extra.end(); ++it) {
-    if (it.key() == "tensors") {
-      for (auto t = it.value().begin(); t != it.value().end(); ++t)
-        flatten(t.value(), "tensor", t.key(), "", out);
-      continue;
-    }
-    flatten(it.value(), "hardware", "", it.key(), out);
-  }
-  return out;
 }
 
 }  // namespace tenet::cli

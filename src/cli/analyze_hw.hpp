@@ -43,22 +43,4 @@ eval::Request gemm_request(const std::string& gemm, const std::string& array,
                            const mapping::GemmBits& bits, long long bandwidth, long long latency);
 
 // Scale / zero tensors get their report names ("B_scale" -> "B.scale").
-void rename_quant_tensors(analysis::Report& report, const workload::Workload& workload);
-
-// What the hardware model adds: JSON keys (merged into the report: top-level keys added,
-// per-tensor fields added beside the relation-centric ones) and a table with units.
-struct HardwareReport {
-  nlohmann::json keys = nlohmann::json::object();
-  std::string table;
-};
-// The hardware model's part of an evaluation (systolic timing), or the quantization summary of
-// TENET timing.
-HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& request);
-
-// Adds `extra` to a report: top-level keys are set, tensors.NAME fields added where absent.
-void merge_keys(nlohmann::ordered_json& report, const nlohmann::json& extra);
-// CSV rows (section,name,metric,value,unit) of the added keys: section "hardware" (or
-// "quantization") for report-level keys, "tensor" for per-tensor fields.
-std::string keys_to_csv_rows(const nlohmann::json& extra);
-
 }  // namespace tenet::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tenet/error.hpp"
+#include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
 
@@ -37,24 +38,8 @@ struct CommandRegistration {
   }
 };
 
-// --quant "a,b,c" -> {a, b, c}; an empty item is InputError(parse) at --quant.
-inline std::vector<std::string> split_scheme_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::string item;
-  for (char c : text + ",") {
-    if (c != ',') {
-      item += c;
-      continue;
-    }
-    if (item.empty())
-      throw InputError(
-          error_code::kParse, "", "--quant",
-          "expected a scheme or a comma-separated list of schemes, got \"" + text + "\"");
-    items.push_back(item);
-    item.clear();
-  }
-  return items;
-}
+// --quant "a,b,c" -> {a, b, c} (report::split_scheme_list; an empty item: InputError at quant).
+using report::split_scheme_list;
 
 // Help of --edge-transfers (analyze, compare, model, log: hw::Options::edge_transfers).
 inline constexpr const char* kEdgeTransfersHelp =

@@ -17,6 +17,7 @@
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_hw_format.hpp"
 #include "tenet/quant/quant_json.hpp"
+#include "tenet/report/evaluation_report.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -61,7 +62,9 @@ llm::MatmulShape compared_matmul(const CompareOptions& o) {
 }
 
 void run_compare(const CompareOptions& o) {
-  if (o.format != "table" && o.format != "json")
+  const io::ReportFormat format =
+      with_location("--format", [&] { return io::parse_report_format(o.format); });
+  if (format == io::ReportFormat::kCsv)
     throw InputError(error_code::kUnknownName, "", "--format",
                      "expected table or json, got \"" + o.format + "\"");
   eval::Settings settings = o.settings;
@@ -71,14 +74,12 @@ void run_compare(const CompareOptions& o) {
   if (request.timing != eval::Timing::kSystolic)
     throw InputError(error_code::kUsage, "", "--timing",
                      "compare uses the systolic timing model (the TENET delay: tenet analyze)");
-  std::vector<quant::QuantHwResult> results;
+  std::vector<eval::Evaluation> evaluations;
   for (const std::string& scheme : split_scheme_list(o.settings.quant)) {
     request.scheme = std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(scheme));
-    results.push_back(*eval::evaluate(request).product);
+    evaluations.push_back(eval::evaluate(request));
   }
-  write(o.format == "json" ? quant::comparison_json(results).dump(2) + "\n"
-                           : quant::format_comparison(results),
-        o.output);
+  write(report::render_comparison(evaluations, format), o.output);
 }
 
 void setup_compare(CLI::App& sub) {

@@ -6,7 +6,7 @@
 #include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/scheme_comparison.hpp"
+#include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
 
@@ -49,28 +49,12 @@ void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& g
 
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,
                       const ReportOptions& o) {
-  if (o.merge_shapes) shapes = llm::aggregate_matmuls(shapes);
-  const llm::ReportFormat format = llm::parse_report_format(o.format);
-  if (o.shapes_only) {
-    fmt::print("{}", llm::format_shapes(shapes, context, format));
-    return;
-  }
-  const std::vector<std::string> schemes =
-      o.cost.quant.empty() ? std::vector<std::string>{} : split_scheme_list(o.cost.quant);
-  if (schemes.size() <= 1) {
-    const llm::CostModel model = eval::make_cost_model(o.cost);
-    const llm::ModelReport report = llm::build_model_report(shapes, model, context);
-    fmt::print("{}", llm::format_model_report(report, format));
-    return;
-  }
-  std::vector<llm::SchemeReport> reports;
-  for (const std::string& scheme : schemes) {
-    eval::Settings settings = o.cost;
-    settings.quant = scheme;
-    const llm::CostModel model = eval::make_cost_model(settings);
-    reports.push_back({scheme, llm::build_model_report(shapes, model, context)});
-  }
-  fmt::print("{}", llm::format_comparison(reports, format));
+  report::LlmReportOptions options;
+  options.shapes_only = o.shapes_only;
+  options.merge_shapes = o.merge_shapes;
+  options.cost = o.cost;
+  fmt::print("{}", report::render_llm_report(std::move(shapes), context, options,
+                                             io::parse_report_format(o.format)));
 }
 
 }  // namespace tenet::cli

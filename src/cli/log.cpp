@@ -8,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "tenet/input/workload_log.hpp"
+#include "tenet/report/llm_report.hpp"
 #include "tenet/tir/log_join.hpp"
 
 namespace tenet::cli {
@@ -21,18 +22,6 @@ struct LogOptions {
   std::int64_t tokens = 0;
   ReportOptions report;
 };
-
-nlohmann::ordered_json log_facts(const input::WorkloadLog& log) {
-  nlohmann::ordered_json skipped_lines = log.skipped_lines;
-  return {{"lines", log.lines},
-          {"records", log.records},
-          {"text_records", log.text_records},
-          {"json_records", log.json_records},
-          {"calls", log.calls.get_str()},
-          {"distinct", log.entries.size()},
-          {"skipped", log.skipped},
-          {"skipped_lines", skipped_lines}};
-}
 
 void warn_skipped(const input::WorkloadLog& log) {
   if (log.skipped == 0) return;
@@ -51,7 +40,7 @@ void run_log(const LogOptions& o) {
   warn_skipped(log);
   llm::ReportContext context;
   context.source = o.input;
-  context.inputs = log_facts(log);
+  context.inputs = report::log_facts(log);
   if (o.tokens > 0) context.tokens = o.tokens;
   if (o.tir.empty()) return print_llm_report(log.entries, context, o.report);
   const tir::LogJoin joined = tir::join_log(log.entries, tir::read_module(o.tir));

@@ -41,7 +41,10 @@ std::string option_for_field(const std::string& field) {
                                             "out",
                                             "attention",
                                             "routing",
-                                            "mla"};
+                                            "mla",
+                                            "qkv",
+                                            "gate_up",
+                                            "lm_head"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

@@ -6,10 +6,9 @@
 #include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_summary.hpp"
+#include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -29,54 +28,27 @@ struct ModelOptions {
   ReportOptions report;
 };
 
-llm::GenerationOptions generation_options(const ModelOptions& o) {
-  llm::GenerationOptions g;
-  g.phase = llm::parse_phase(o.phase);
-  g.batch = o.batch;
-  g.prompt = o.prompt;
-  g.context = o.context;
-  g.fused_qkv = o.qkv == "fused";
-  g.fused_gate_up = o.gate_up == "fused";
-  g.lm_head = o.lm_head == "all" ? llm::LmHead::kAllTokens : llm::LmHead::kLastToken;
-  g.attention = llm::parse_attention_mask(o.attention);
-  if (!o.mla.empty()) g.mla = llm::parse_mla_path(o.mla);
-  if (o.routing != "uniform") g.routing = llm::load_expert_routing(o.routing);
-  return g;
-}
-
-llm::ReportContext report_context(const ModelOptions& o, const llm::ModelConfig& model,
-                                  const llm::GenerationOptions& g) {
-  llm::ReportContext c;
-  c.source = o.model;
-  c.inputs = {{"model", model.name},
-              {"model_type", model.model_type},
-              {"phase", o.phase},
-              {"batch", g.batch}};
-  if (g.phase == llm::Phase::kPrefill) {
-    c.inputs["prompt"] = g.prompt;
-    c.tokens = g.batch * g.prompt;  // checked by generate_matmuls
-  } else {
-    c.inputs["context"] = g.context;
-    c.tokens = g.batch;
-  }
-  if (!model.mla) c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
-  if (model.mlp == llm::MlpKind::kGated || model.moe) {
-    c.inputs["gate_up"] = model.fused_gate_up_weights && !model.moe ? "fused" : o.gate_up;
-  }
-  c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";
-  if (g.phase == llm::Phase::kPrefill) c.inputs["attention"] = o.attention;
-  if (model.mla) c.inputs["mla"] = to_string(llm::resolved_mla_path(g));
-  if (model.moe) c.inputs["routing"] = o.routing;
-  c.summary = llm::summary_json(llm::summarize_model(model, g));
-  c.assumptions = model.assumptions;
-  return c;
+report::ModelPass model_pass(const ModelOptions& o) {
+  report::ModelPass p;
+  p.phase = o.phase;
+  p.batch = o.batch;
+  p.prompt = o.prompt;
+  p.context = o.context;
+  p.qkv = o.qkv;
+  p.gate_up = o.gate_up;
+  p.lm_head = o.lm_head;
+  p.attention = o.attention;
+  p.mla = o.mla;
+  p.routing = o.routing;
+  return p;
 }
 
 void run_model(const ModelOptions& o) {
   const llm::ModelConfig model = llm::load_model_config(o.model);
-  const llm::GenerationOptions g = generation_options(o);
+  const report::ModelPass pass = model_pass(o);
+  const llm::GenerationOptions g = report::generation_options(pass);
   const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(model, g);
-  print_llm_report(shapes, report_context(o, model, g), o.report);
+  print_llm_report(shapes, report::model_context(o.model, pass, model, g), o.report);
 }
 
 void setup_model(CLI::App& sub) {

@@ -82,6 +82,14 @@ HardwareRun time_hardware(const Request& r, const hw::GemmProblem& p,
   return run;
 }
 
+// ---- physical limits -------------------------------------------------------------------------
+
+// The least DRAM traffic and cycles any mapping of the problem as stored could reach on this
+// accelerator (docs/model.md#physical-limits), under the request's hardware options.
+hw::Bounds physical_limits(const Request& r, const hw::GemmProblem& p) {
+  return hw::compute_bounds(*r.accelerator, p, r.hw);
+}
+
 // ---- quantization counts and the dequant unit ------------------------------------------------
 
 quant::QuantCosts count_quantization(const Request& r, const AppliedScheme& s,
@@ -134,6 +142,10 @@ Integer sram_bytes(const hw::Result& h) {
   return bytes;
 }
 
+hw::BoundsSum bounds_of_call(const hw::Bounds& one, const Integer& batch) {
+  return hw::BoundsSum::of(one).times(batch);
+}
+
 // The cost of one call: `batch` products one after another (cycles, bytes and energy x batch;
 // utilization and bound those of one product).
 llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
@@ -147,6 +159,7 @@ llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
     c.dram_bytes = b * big(p.dram_bytes);
     c.sram_bytes = b * big(p.sram_bytes);
     c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
+    c.bounds = bounds_of_call(*e.bounds, b);
     return c;
   }
   const hw::Result& h = *e.hardware;
@@ -156,6 +169,7 @@ llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
   c.dram_bytes = b * big(h.dram_bytes);
   c.sram_bytes = b * sram_bytes(h);
   c.energy_pj = static_cast<double>(batch) * h.energy_pj.total + e.epilogue_energy_pj;
+  c.bounds = bounds_of_call(*e.bounds, b);
   return c;
 }
 
@@ -189,6 +203,7 @@ Evaluation evaluate(const Request& r) {
   const mapping::Tiling chosen = choose_mapping(r, e.problem, e.tiling_search);
   if (r.relation_centric) e.relations = analyze_relations(*e.analyzed, r.analysis);
   HardwareRun run = time_hardware(r, e.problem, e.scheme, chosen);
+  e.bounds = physical_limits(r, e.problem);
   e.tiling = run.stored.tiling;
   if (e.scheme) {
     quant::QuantCosts counts = count_quantization(r, *e.scheme, run);

@@ -10,6 +10,7 @@
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/mapping/shape_text.hpp"
+#include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 namespace tenet::eval {
@@ -100,15 +101,55 @@ quant::QuantSpec resolve_scheme(const std::string& name_or_file) {
 Request make_request(const Settings& s) {
   Request r;
   r.timing = resolve_timing(s.timing);
-  r.accelerator = std::make_shared<const arch::Accelerator>(resolve_accelerator(s.arch, s.array));
+  if (s.accelerator && s.array.empty()) {
+    r.accelerator = s.accelerator;
+  } else if (s.accelerator) {
+    const mapping::ArrayShape a =
+        with_location("array", [&] { return mapping::parse_array_shape(s.array); });
+    r.accelerator = std::make_shared<const arch::Accelerator>(
+        arch::with_array_shape(*s.accelerator, a.rows, a.cols));
+  } else {
+    r.accelerator = std::make_shared<const arch::Accelerator>(resolve_accelerator(s.arch, s.array));
+  }
   if (!s.dataflow.empty())
     r.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(s.dataflow); });
   r.tiling = resolve_tiling(s.tile);
   r.tiling_objective = resolve_tiling_objective(s.tiling_objective, s.tile);
   r.dequant_rate = resolve_dequant_rate(s);
   r.hw.edge_transfers = s.edge_transfers;
-  if (!s.quant.empty())
+  if (s.scheme)
+    r.scheme = s.scheme;
+  else if (!s.quant.empty())
     r.scheme = std::make_shared<const quant::QuantSpec>(resolve_scheme(s.quant));
+  return r;
+}
+
+Request make_gemm_request(const Settings& settings, const mapping::GemmShape& shape,
+                          const mapping::GemmBits& bits, long long bandwidth, long long latency) {
+  Settings s = settings;
+  const bool ideal = s.arch.empty() && !s.accelerator;
+  if (s.timing.empty()) s.timing = ideal ? "tenet" : "systolic";
+  Request r;
+  if (ideal) {  // the ideal systolic array of `array`
+    if (s.array.empty())
+      throw InputError(error_code::kUsage, "", "array",
+                       "a GEMM needs a PE array (array RxC) or an accelerator (arch)");
+    const std::string array = s.array;
+    s.array.clear();
+    r = make_request(s);
+    const mapping::ArrayShape a =
+        with_location("array", [&] { return mapping::parse_array_shape(array); });
+    r.accelerator =
+        std::make_shared<const arch::Accelerator>(arch::make_ideal_systolic(a.rows, a.cols));
+    r.architecture = with_location(
+        "array", [&] { return mapping::make_systolic_array(a.rows, a.cols, bandwidth, latency); });
+  } else {
+    r = make_request(s);
+  }
+  r.matmul.name = "gemm";
+  r.matmul.m = shape.m, r.matmul.n = shape.n, r.matmul.k = shape.k;
+  r.bits = bits;
+  r.relation_centric = true;
   return r;
 }
 

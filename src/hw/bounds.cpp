@@ -1,8 +1,11 @@
 #include "tenet/hw/bounds.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "detail/checked_int.hpp"
 
@@ -190,6 +193,114 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   }
   b.cycles = std::max(b.compute_cycles, b.dram_cycles);
   return b;
+}
+
+BoundsSum& BoundsSum::operator+=(const BoundsSum& o) {
+  dram_bytes += o.dram_bytes;
+  compulsory_dram_bytes += o.compulsory_dram_bytes;
+  cycles += o.cycles;
+  compute_cycles += o.compute_cycles;
+  dram_cycles += o.dram_cycles;
+  // Layers of one report share the accelerator; keep the first capacity, unlimited if any is.
+  if (capacity_bytes == 0 || o.capacity_bytes < 0) capacity_bytes = o.capacity_bytes;
+  return *this;
+}
+
+BoundsSum BoundsSum::times(const Integer& n) const {
+  BoundsSum t = *this;
+  t.dram_bytes *= n;
+  t.compulsory_dram_bytes *= n;
+  t.cycles *= n;
+  t.compute_cycles *= n;
+  t.dram_cycles *= n;
+  return t;
+}
+
+bool operator==(const BoundsSum& a, const BoundsSum& b) {
+  return a.dram_bytes == b.dram_bytes && a.compulsory_dram_bytes == b.compulsory_dram_bytes &&
+         a.cycles == b.cycles && a.compute_cycles == b.compute_cycles &&
+         a.dram_cycles == b.dram_cycles && a.capacity_bytes == b.capacity_bytes;
+}
+
+namespace {
+
+nlohmann::ordered_json integer_json(const Integer& v) {
+  if (poly::fits_int64(v)) return poly::to_int64(v);
+  return v.get_str();
+}
+
+// achieved / bound, none when the bound is 0.
+std::optional<double> ratio(const Integer& achieved, const Integer& bound) {
+  if (bound <= 0) return std::nullopt;
+  return achieved.get_d() / bound.get_d();
+}
+
+}  // namespace
+
+BoundsSum BoundsSum::of(const Bounds& b) {
+  return {Integer(static_cast<long>(b.dram_bytes)),
+          Integer(static_cast<long>(b.compulsory_dram_bytes)),
+          Integer(static_cast<long>(b.cycles)),
+          Integer(static_cast<long>(b.compute_cycles)),
+          Integer(static_cast<long>(b.dram_cycles)),
+          b.capacity_bytes};
+}
+
+const std::vector<BoundsField>& bounds_fields() {
+  static const std::vector<BoundsField> fields{
+      {"dram_bytes", "bytes",
+       "least DRAM traffic any mapping can move with the usable on-chip capacity (packed "
+       "storage, scale and zero tensors included)"},
+      {"compulsory_dram_bytes", "bytes", "every tensor read or written once"},
+      {"cycles", "cycles", "max(compute_cycles, dram_cycles)"},
+      {"compute_cycles", "cycles", "the MACs at the precision's peak rate on every PE"},
+      {"dram_cycles", "cycles",
+       "the bound's DRAM traffic (less what the buffer holds at the edges) at the DRAM bandwidth"},
+      {"capacity_bytes", "bytes",
+       "usable on-chip capacity the bound assumes (buffer, halved when double-buffered, + PE "
+       "registers); null: unlimited"},
+      {"dram_bytes_ratio", "ratio", "achieved dram_bytes / bound dram_bytes (>= 1; null if 0)"},
+      {"cycles_ratio", "ratio", "achieved cycles / bound cycles (>= 1; null if 0)"},
+  };
+  return fields;
+}
+
+nlohmann::ordered_json bounds_json(const BoundsSum& b, const Integer& achieved_cycles,
+                                   const Integer& achieved_dram_bytes) {
+  using json = nlohmann::ordered_json;
+  auto optional = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+  return {{"dram_bytes", integer_json(b.dram_bytes)},
+          {"compulsory_dram_bytes", integer_json(b.compulsory_dram_bytes)},
+          {"cycles", integer_json(b.cycles)},
+          {"compute_cycles", integer_json(b.compute_cycles)},
+          {"dram_cycles", integer_json(b.dram_cycles)},
+          {"capacity_bytes", b.capacity_bytes < 0 ? json(nullptr) : json(b.capacity_bytes)},
+          {"dram_bytes_ratio", optional(ratio(achieved_dram_bytes, b.dram_bytes))},
+          {"cycles_ratio", optional(ratio(achieved_cycles, b.cycles))}};
+}
+
+std::vector<std::string> bounds_csv_values(const BoundsSum& b, const Integer& achieved_cycles,
+                                           const Integer& achieved_dram_bytes) {
+  std::vector<std::string> cells;
+  const nlohmann::ordered_json values = bounds_json(b, achieved_cycles, achieved_dram_bytes);
+  for (const auto& [key, value] : values.items())
+    cells.push_back(value.is_null()     ? std::string()
+                    : value.is_string() ? value.get<std::string>()
+                                        : value.dump());
+  return cells;
+}
+
+std::string bounds_line(const BoundsSum& b, const Integer& cycles, const Integer& dram_bytes) {
+  auto times = [](std::optional<double> r) {
+    return r ? fmt::format("{:.2f}x", *r) : std::string("n/a");
+  };
+  const std::string capacity = b.capacity_bytes < 0 ? std::string("unlimited on-chip capacity")
+                                                    : fmt::format("{} B on chip", b.capacity_bytes);
+  return fmt::format(
+      "bounds (any mapping, {}): DRAM >= {} bytes (achieved {}), cycles >= {} (achieved {}; "
+      "compute {}, DRAM {})\n",
+      capacity, b.dram_bytes.get_str(), times(ratio(dram_bytes, b.dram_bytes)), b.cycles.get_str(),
+      times(ratio(cycles, b.cycles)), b.compute_cycles.get_str(), b.dram_cycles.get_str());
 }
 
 }  // namespace tenet::hw

@@ -40,6 +40,7 @@ LayerCost times(const LayerCost& c, std::int64_t count) {
   t.dram_bytes *= big(count);
   t.sram_bytes *= big(count);
   t.energy_pj *= static_cast<double>(count);
+  if (t.bounds) t.bounds = t.bounds->times(big(count));
   return t;
 }
 
@@ -50,6 +51,10 @@ void add_to_totals(const LayerReport& layer, ReportTotals& t, double& weighted_u
   t.dram_bytes += layer.total.dram_bytes;
   t.sram_bytes += layer.total.sram_bytes;
   t.energy_pj += layer.total.energy_pj;
+  if (layer.total.bounds) {
+    if (!t.bounds) t.bounds = hw::BoundsSum{};
+    *t.bounds += *layer.total.bounds;
+  }
   weighted_utilization += layer.per_call.utilization * to_double(layer.total.cycles);
 }
 
@@ -79,9 +84,11 @@ json shape_json(const MatmulShape& s) {
 }
 
 json cost_json(const LayerCost& c) {
-  return {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
-          {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
-          {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
+  json j = {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
+            {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
+            {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
+  if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
+  return j;
 }
 
 std::string csv_field(const std::string& text) {
@@ -213,6 +220,7 @@ std::string report_table(const ModelReport& r) {
   if (t.tokens_per_second) {
     out += fmt::format("tokens: {}, tokens/s: {:.2f}\n", *t.tokens, *t.tokens_per_second);
   }
+  if (t.bounds) out += hw::bounds_line(*t.bounds, t.cycles, t.dram_bytes);
   return out;
 }
 
@@ -221,6 +229,7 @@ json totals_json(const ReportTotals& t) {
             {"cycles", to_json(t.cycles)},         {"dram_bytes", to_json(t.dram_bytes)},
             {"sram_bytes", to_json(t.sram_bytes)}, {"energy_pj", t.energy_pj},
             {"utilization", t.utilization},        {"seconds", t.seconds}};
+  if (t.bounds) j["bounds"] = hw::bounds_json(*t.bounds, t.cycles, t.dram_bytes);
   j["tokens"] = t.tokens ? json(*t.tokens) : json(nullptr);
   j["tokens_per_second"] = t.tokens_per_second ? json(*t.tokens_per_second) : json(nullptr);
   return j;
@@ -253,19 +262,36 @@ std::string csv_shape(const MatmulShape& s) {
                      quantized, s.epilogue_ops, s.macs().get_str());
 }
 
+std::string csv_bounds_header() {
+  std::string h;
+  for (const hw::BoundsField& f : hw::bounds_fields()) h += std::string(",bounds_") + f.name;
+  return h;
+}
+
+std::string csv_bounds(const std::optional<hw::BoundsSum>& b, const Integer& cycles,
+                       const Integer& dram_bytes) {
+  std::string out;
+  if (!b) return std::string(hw::bounds_fields().size(), ',');
+  for (const std::string& v : hw::bounds_csv_values(*b, cycles, dram_bytes)) out += "," + v;
+  return out;
+}
+
 std::string csv_cost(const LayerCost& c) {
   return fmt::format("{},{},{},{},{},{}", c.cycles.get_str(), csv_field(c.bound), c.utilization,
-                     c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.energy_pj);
+                     c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.energy_pj) +
+         csv_bounds(c.bounds, c.cycles, c.dram_bytes);
 }
 
 std::string report_csv(const ModelReport& r) {
-  std::string out =
-      std::string(kCsvShapeHeader) + ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj\n";
+  std::string out = std::string(kCsvShapeHeader) +
+                    ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj" +
+                    csv_bounds_header() + "\n";
   for (const LayerReport& l : r.layers) out += csv_shape(l.shape) + "," + csv_cost(l.total) + "\n";
   const ReportTotals& t = r.totals;
-  out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}\n", t.calls.get_str(), t.macs.get_str(),
+  out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}", t.calls.get_str(), t.macs.get_str(),
                      t.cycles.get_str(), t.utilization, t.dram_bytes.get_str(),
-                     t.sram_bytes.get_str(), t.energy_pj);
+                     t.sram_bytes.get_str(), t.energy_pj) +
+         csv_bounds(t.bounds, t.cycles, t.dram_bytes) + "\n";
   return out;
 }
 
@@ -357,14 +383,6 @@ ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const Cos
   t.tokens = context.tokens;
   if (t.tokens && t.seconds > 0) t.tokens_per_second = static_cast<double>(*t.tokens) / t.seconds;
   return r;
-}
-
-ReportFormat parse_report_format(const std::string& name) {
-  if (name == "table") return ReportFormat::kTable;
-  if (name == "json") return ReportFormat::kJson;
-  if (name == "csv") return ReportFormat::kCsv;
-  throw InputError(error_code::kUnknownName, "", "format",
-                   "unknown format '" + name + "' (expected table, json or csv)");
 }
 
 std::string format_model_report(const ModelReport& report, ReportFormat format) {

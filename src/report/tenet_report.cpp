@@ -223,25 +223,6 @@ std::string tensor_table(const Report& r) {
 
 }  // namespace
 
-const char* to_string(ReportFormat f) {
-  switch (f) {
-    case ReportFormat::kTable:
-      return "table";
-    case ReportFormat::kJson:
-      return "json";
-    case ReportFormat::kCsv:
-      return "csv";
-  }
-  return "?";
-}
-
-ReportFormat parse_report_format(const std::string& name) {
-  for (auto f : {ReportFormat::kTable, ReportFormat::kJson, ReportFormat::kCsv})
-    if (name == to_string(f)) return f;
-  throw InputError(error_code::kUnknownName, "", "",
-                   "unknown output format \"" + name + "\", expected table, json or csv");
-}
-
 nlohmann::ordered_json count_to_json(const poly::Integer& value) {
   if (value.fits_slong_p()) return static_cast<std::int64_t>(value.get_si());
   if (value >= 0 && value.fits_ulong_p()) return static_cast<std::uint64_t>(value.get_ui());

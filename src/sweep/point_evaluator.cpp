@@ -75,7 +75,8 @@ bool operator==(const PointMetrics& a, const PointMetrics& b) {
          a.calls == b.calls && a.macs == b.macs && a.cycles == b.cycles && a.seconds == b.seconds &&
          a.energy_pj == b.energy_pj && a.dram_bytes == b.dram_bytes &&
          a.sram_bytes == b.sram_bytes && a.utilization == b.utilization && a.bound == b.bound &&
-         a.tokens_per_second == b.tokens_per_second && a.relation == b.relation;
+         a.tokens_per_second == b.tokens_per_second && a.bounds == b.bounds &&
+         a.relation == b.relation;
 }
 
 PointEvaluator::PointEvaluator(const SweepPlan& plan, SweepMemo* memo) : plan_(plan), memo_(memo) {
@@ -168,6 +169,7 @@ PointMetrics PointEvaluator::evaluate(const SweepPoint& point) {
     out.calls = t.calls, out.macs = t.macs, out.cycles = t.cycles;
     out.seconds = t.seconds, out.energy_pj = t.energy_pj;
     out.dram_bytes = t.dram_bytes, out.sram_bytes = t.sram_bytes;
+    out.bounds = t.bounds;
     out.utilization = t.utilization;
     out.bound = dominant_bound(report);
     out.tokens_per_second = t.tokens_per_second;

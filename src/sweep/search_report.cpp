@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "tenet/llm/model_report.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace tenet::sweep {
@@ -15,17 +16,20 @@ ojson integer(const poly::Integer& v) {
 }
 
 ojson candidate_json(const EvaluatedCandidate& e) {
-  return {{"dataflow", mapping::to_string(e.candidate.dataflow)},
-          {"tiling", mapping::to_string(e.candidate.tiling)},
-          {"built_in", e.built_in},
-          {"fits", e.fits},
-          {"cycles", integer(e.cost.cycles)},
-          {"seconds", e.seconds},
-          {"energy_pj", e.cost.energy_pj},
-          {"dram_bytes", integer(e.cost.dram_bytes)},
-          {"utilization", e.cost.utilization},
-          {"bound", e.cost.bound},
-          {"objective", e.objective}};
+  ojson j = {{"dataflow", mapping::to_string(e.candidate.dataflow)},
+             {"tiling", mapping::to_string(e.candidate.tiling)},
+             {"built_in", e.built_in},
+             {"fits", e.fits},
+             {"cycles", integer(e.cost.cycles)},
+             {"seconds", e.seconds},
+             {"energy_pj", e.cost.energy_pj},
+             {"dram_bytes", integer(e.cost.dram_bytes)},
+             {"utilization", e.cost.utilization},
+             {"bound", e.cost.bound},
+             {"objective", e.objective}};
+  if (e.cost.bounds)
+    j["bounds"] = hw::bounds_json(*e.cost.bounds, e.cost.cycles, e.cost.dram_bytes);
+  return j;
 }
 
 const EvaluatedCandidate* best_built_in(const LayerSearch& l) {

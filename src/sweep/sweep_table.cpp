@@ -6,6 +6,7 @@
 
 #include "tenet/error.hpp"
 #include "tenet/io/json_reader.hpp"
+#include "tenet/llm/model_report.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace tenet::sweep {
@@ -18,6 +19,17 @@ const std::vector<std::string>& metric_columns() {
       "status",      "error",   "matmuls",          "calls",      "macs",
       "cycles",      "seconds", "energy_pj",        "dram_bytes", "sram_bytes",
       "utilization", "bound",   "tokens_per_second"};
+  return columns;
+}
+
+// bounds_<field> for every field of the one `bounds` declaration (hw::bounds_fields()).
+const std::vector<std::string>& bounds_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> c;
+    for (const hw::BoundsField& f : hw::bounds_fields())
+      c.push_back(std::string("bounds_") + f.name);
+    return c;
+  }();
   return columns;
 }
 
@@ -108,6 +120,7 @@ std::vector<std::string> sweep_columns(bool relation_centric) {
   std::vector<std::string> c{"index", "id"};
   c.insert(c.end(), parameter_columns().begin(), parameter_columns().end());
   c.insert(c.end(), metric_columns().begin(), metric_columns().end());
+  c.insert(c.end(), bounds_columns().begin(), bounds_columns().end());
   if (relation_centric) c.insert(c.end(), relation_columns().begin(), relation_columns().end());
   return c;
 }
@@ -132,6 +145,10 @@ ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_cen
   metric("utilization", m.utilization);
   metric("bound", m.bound);
   row["tokens_per_second"] = ok && m.tokens_per_second ? ojson(*m.tokens_per_second) : ojson();
+  const ojson bounds =
+      ok && m.bounds ? hw::bounds_json(*m.bounds, m.cycles, m.dram_bytes) : ojson::object();
+  for (const hw::BoundsField& f : hw::bounds_fields())
+    row[std::string("bounds_") + f.name] = bounds.contains(f.name) ? bounds[f.name] : ojson();
   if (!relation_centric) return row;
   const bool rc = ok && m.relation.has_value();
   const RelationMetrics r = rc ? *m.relation : RelationMetrics{};

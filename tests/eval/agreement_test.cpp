@@ -2,7 +2,8 @@
 // `tenet compare`, `tenet log` rows, `tenet sweep` rows and the mapping search's evaluation of the
 // built-in mapping agree with eval::evaluate on cycles, bytes per level, energy and bound, on
 // random shapes (M = 1 and sizes that are not multiples of the array or the tiles), every
-// quantization preset, os / ws / is and several PE arrays.
+// quantization preset, os / ws / is and several PE arrays; and on the physical limits (the
+// `bounds` object, issue 13), which are never above what the chosen mapping achieves.
 #include <fmt/core.h>
 
 #include <catch2/catch.hpp>
@@ -20,6 +21,7 @@
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
+#include "tenet/hw/bounds.hpp"
 #include "tenet/mapping/shape_text.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/mapping_search.hpp"
@@ -68,12 +70,28 @@ struct Gemm {
 struct Figures {
   std::string cycles, dram_bytes, sram_bytes, bound;
   double energy_pj = 0;
+  // The physical limits (issue 13): the `bounds` object's dram_bytes and cycles.
+  std::string bounds_dram_bytes, bounds_cycles;
 };
 
 std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 Figures figures_of(const llm::LayerCost& c) {
-  return {c.cycles.get_str(), c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.bound, c.energy_pj};
+  REQUIRE(c.bounds);
+  return {c.cycles.get_str(), c.dram_bytes.get_str(),         c.sram_bytes.get_str(),    c.bound,
+          c.energy_pj,        c.bounds->dram_bytes.get_str(), c.bounds->cycles.get_str()};
+}
+
+// A report's figures: the cost fields under the keys given, `bounds` as an object.
+Figures figures_of(const json& j, const json& cycles, const json& dram, const json& sram,
+                   const json& energy, const json& bounds) {
+  return {text(cycles),
+          text(dram),
+          text(sram),
+          j["bound"].get<std::string>(),
+          energy.get<double>(),
+          text(bounds.at("dram_bytes")),
+          text(bounds.at("cycles"))};
 }
 
 void check_same(const Figures& door, const Figures& pipeline, const std::string& what) {
@@ -83,6 +101,8 @@ void check_same(const Figures& door, const Figures& pipeline, const std::string&
   CHECK(door.sram_bytes == pipeline.sram_bytes);
   CHECK(door.bound == pipeline.bound);
   CHECK(door.energy_pj == Approx(pipeline.energy_pj).epsilon(1e-9));
+  CHECK(door.bounds_dram_bytes == pipeline.bounds_dram_bytes);
+  CHECK(door.bounds_cycles == pipeline.bounds_cycles);
 }
 
 std::vector<Gemm> random_gemms(std::mt19937& rng) {
@@ -149,7 +169,14 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
           r.dataflow = flow;
           r.matmul = matmul_of(g);
           try {
-            cases.push_back({array, scheme, flow, g, figures_of(eval::evaluate(r).cost)});
+            const eval::Evaluation e = eval::evaluate(r);
+            // The bounds stage is hw::compute_bounds of the problem as stored, and never above
+            // what the chosen mapping achieves.
+            REQUIRE(e.bounds);
+            CHECK(*e.bounds == hw::compute_bounds(*r.accelerator, e.problem, r.hw));
+            CHECK(e.cost.bounds->dram_bytes <= e.cost.dram_bytes);
+            CHECK(e.cost.bounds->cycles <= e.cost.cycles);
+            cases.push_back({array, scheme, flow, g, figures_of(e.cost)});
           } catch (const InputError&) {
             failing.insert(std::string(array) + " " + scheme);
           }
@@ -170,8 +197,8 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
       const json j = run_json(fmt::format(
           "analyze --gemm {},{},{} --arch {} --array {} --dataflow {} --quant {} --format json",
           c.gemm.m, c.gemm.n, c.gemm.k, kArch, c.array, mapping::to_string(c.flow), c.scheme));
-      check_same({text(j["cycles"]["total"]), text(j["bytes"]["dram"]), text(j["bytes"]["sram"]),
-                  j["bound"].get<std::string>(), j["energy_pj"]["total"].get<double>()},
+      check_same(figures_of(j, j["cycles"]["total"], j["bytes"]["dram"], j["bytes"]["sram"],
+                            j["energy_pj"]["total"], j["bounds"]),
                  c.expected,
                  "analyze " + key(c.array, c.scheme, mapping::to_string(c.flow), c.gemm.name));
     }
@@ -192,8 +219,8 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
             const std::string k =
                 key(array, row["scheme"].get<std::string>(), mapping::to_string(flow), g.name);
             REQUIRE(by_key.count(k));
-            check_same({text(row["cycles"]), text(row["bytes"]["dram"]), text(row["bytes"]["sram"]),
-                        row["bound"].get<std::string>(), row["energy_pj"].get<double>()},
+            check_same(figures_of(row, row["cycles"], row["bytes"]["dram"], row["bytes"]["sram"],
+                                  row["energy_pj"], row["bounds"]),
                        by_key.at(k)->expected, "compare " + k);
           }
         }
@@ -226,8 +253,8 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
           const std::string scheme = rest.substr(rest.find('_') + 1);
           const std::string k = key(array, scheme, mapping::to_string(flow), gemm);
           REQUIRE(by_key.count(k));
-          check_same({text(layer["cycles"]), text(layer["dram_bytes"]), text(layer["sram_bytes"]),
-                      layer["bound"].get<std::string>(), layer["energy_pj"].get<double>()},
+          check_same(figures_of(layer, layer["cycles"], layer["dram_bytes"], layer["sram_bytes"],
+                                layer["energy_pj"], layer["bounds"]),
                      by_key.at(k)->expected, "log " + k);
           ++rows;
         }
@@ -267,9 +294,10 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
         continue;
       }
       REQUIRE(by_key.count(k));
-      check_same({text(row["cycles"]), text(row["dram_bytes"]), text(row["sram_bytes"]),
-                  row["bound"].get<std::string>(), row["energy_pj"].get<double>()},
-                 by_key.at(k)->expected, "sweep " + k);
+      check_same(
+          figures_of(row, row["cycles"], row["dram_bytes"], row["sram_bytes"], row["energy_pj"],
+                     {{"dram_bytes", row["bounds_dram_bytes"]}, {"cycles", row["bounds_cycles"]}}),
+          by_key.at(k)->expected, "sweep " + k);
       ++ok;
     }
     CHECK(ok == cases.size());

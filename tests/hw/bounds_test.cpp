@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "fixtures.hpp"
@@ -174,4 +176,46 @@ TEST_CASE("bounds reject what validate rejects", "[hw][bounds]") {
   hw::GemmProblem p = hw::make_gemm_problem({4, 4, 4});
   p.shape.m = 0;
   CHECK_THROWS_AS(hw::compute_bounds(make_acc(2, 2), p), tenet::InputError);
+}
+
+TEST_CASE("docs/output.md lists exactly the bounds fields emitted, with their units",
+          "[hw][bounds][docs]") {
+  std::ifstream in(std::string(TENET_SOURCE_DIR) + "/docs/output.md");
+  REQUIRE(in);
+  // The table between `<!-- fields: bounds -->` and `<!-- end fields -->`: | `key` | type | unit |
+  std::vector<std::pair<std::string, std::string>> documented;
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line == "<!-- fields: bounds -->")
+      inside = true;
+    else if (line == "<!-- end fields -->")
+      inside = false;
+    else if (inside && line.rfind("| `", 0) == 0) {
+      const std::size_t open = line.find('`'), close = line.find('`', open + 1);
+      std::vector<std::string> cells;
+      std::stringstream row(line);
+      std::string cell;
+      while (std::getline(row, cell, '|')) cells.push_back(cell);
+      REQUIRE(cells.size() >= 5);  // "", key, type, unit, meaning
+      std::string unit = cells[3];
+      unit.erase(0, unit.find_first_not_of(' '));
+      unit.erase(unit.find_last_not_of(' ') + 1);
+      documented.emplace_back(line.substr(open + 1, close - open - 1), unit);
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> declared;
+  for (const hw::BoundsField& f : hw::bounds_fields()) declared.emplace_back(f.name, f.unit);
+  CHECK(documented == declared);
+  // And the renderer emits exactly the declared fields, in order.
+  hw::BoundsSum sum = hw::BoundsSum::of(
+      hw::compute_bounds(make_acc(4, 4, 4096, Bandwidth::of(8), Bandwidth::of(4), 10, 1, 1),
+                         hw::make_gemm_problem(GemmShape{7, 9, 11})));
+  std::vector<std::string> emitted;
+  const nlohmann::ordered_json rendered = hw::bounds_json(sum, 1000, 1000);
+  for (const auto& [key, value] : rendered.items()) emitted.push_back(key);
+  std::vector<std::string> names;
+  for (const auto& [name, unit] : declared) names.push_back(name);
+  CHECK(emitted == names);
+  CHECK(hw::bounds_csv_values(sum, 1000, 1000).size() == names.size());
 }

@@ -6,6 +6,7 @@
 
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/eval/request.hpp"
+#include "tenet/hw/bounds.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/result.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -44,6 +45,8 @@ struct Evaluation {
   // TENET timing with a scheme: the exact quantization counts of the whole GEMM (each weight
   // dequantized once), no hardware model.
   std::optional<quant::QuantCosts> tenet_quant;
+  // Stage "physical limits": the least DRAM traffic and cycles of any mapping (systolic timing).
+  std::optional<hw::Bounds> bounds;
   double epilogue_energy_pj = 0;  // the fused epilogue of one call (all batch products), pJ
   // The cost of one call (all batch products; the entry's count is not applied). Systolic
   // timing only.

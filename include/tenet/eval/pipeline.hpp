@@ -4,7 +4,8 @@
 // (docs/architecture.md#the-pipeline).
 //
 //   resolve inputs -> apply quantization -> build the workload -> choose the mapping ->
-//   relation-centric analysis -> hardware timing and traffic -> quantization counts ->
+//   relation-centric analysis -> hardware timing and traffic -> physical limits ->
+//   quantization counts ->
 //   dequant unit -> energy -> result
 #pragma once
 

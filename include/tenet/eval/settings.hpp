@@ -27,6 +27,10 @@ struct Settings {
   long long dequant_rate = 0;      // dequant unit elements/cycle (0: the scheme's, else default)
   long long dequant_ops_rate = 0;  // or ALU ops/cycle (exclusive with dequant_rate)
   bool edge_transfers = defaults::kEdgeTransfers;
+  // Already-loaded values (the Python package's dict inputs): when set they are used instead of
+  // `arch` / `quant` (`array` still overrides the accelerator's PE array).
+  std::shared_ptr<const arch::Accelerator> accelerator;
+  std::shared_ptr<const quant::QuantSpec> scheme;
 };
 
 // The accelerator of `arch` (default preset when empty) with `array` applied.
@@ -42,6 +46,13 @@ quant::QuantSpec resolve_scheme(const std::string& name_or_file);
 // A request with every setting resolved (accelerator loaded, scheme loaded unless `quant` is
 // empty) and an empty matmul.
 Request make_request(const Settings& settings);
+
+// The request of `tenet analyze --gemm` (and the Python package's analyze): one GEMM with the
+// relation-centric view. Without `arch` the accelerator is the ideal systolic array of `array`
+// (its TENET view with `bandwidth` bits/cycle and `latency` cycles) and the timing defaults to
+// tenet; with it, to systolic. `bits`: the operand widths of an unquantized GEMM.
+Request make_gemm_request(const Settings& settings, const mapping::GemmShape& shape,
+                          const mapping::GemmBits& bits, long long bandwidth, long long latency);
 
 // The cost model of a model or log report: each matmul through eval::evaluate with the
 // request of `settings`; the scheme is `quant`, else the one a log row names (loaded once),

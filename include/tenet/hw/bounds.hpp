@@ -5,28 +5,16 @@
 // Closed forms: the cost does not grow with M, N, K.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/gemm_problem.hpp"
+#include "tenet/poly/count.hpp"
 
 namespace tenet::hw {
-
-struct Bounds {
-  long long capacity_bytes = 0;         // S: usable on-chip bytes the bound assumes (-1: unlimited)
-  long long compulsory_dram_bytes = 0;  // every tensor once: inputs read, outputs written
-  long long dram_bytes = 0;             // data-movement lower bound, >= compulsory_dram_bytes
-  long long compute_cycles = 0;         // the MACs at the precision's peak rate on every PE
-  long long dram_cycles = 0;            // DRAM-bandwidth cycles of the bound traffic
-  long long cycles = 0;                 // max(compute_cycles, dram_cycles)
-
-  friend bool operator==(const Bounds& a, const Bounds& b) {
-    return a.capacity_bytes == b.capacity_bytes &&
-           a.compulsory_dram_bytes == b.compulsory_dram_bytes && a.dram_bytes == b.dram_bytes &&
-           a.compute_cycles == b.compute_cycles && a.dram_cycles == b.dram_cycles &&
-           a.cycles == b.cycles;
-  }
-  friend bool operator!=(const Bounds& a, const Bounds& b) { return !(a == b); }
-};
 
 // For the problem as the hardware sees it (after quantization: packed bits, scale / zero
 // tensors), on this accelerator (its global buffer, PE array, MAC rate and DRAM bandwidth) and
@@ -36,5 +24,39 @@ struct Bounds {
 // InputError as validate(problem) does, and InputError(overflow) if a figure exceeds 64 bits.
 Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
                       const Options& options = {});
+
+using poly::Integer;
+
+// The bounds of several products or calls added up (Integer: a whole model's sum may exceed 64
+// bits): what reports carry and render.
+struct BoundsSum {
+  Integer dram_bytes, compulsory_dram_bytes, cycles, compute_cycles, dram_cycles;
+  long long capacity_bytes = 0;  // the same accelerator's; -1: unlimited
+
+  static BoundsSum of(const Bounds& b);
+  BoundsSum& operator+=(const BoundsSum& o);
+  BoundsSum times(const Integer& n) const;
+  friend bool operator==(const BoundsSum& a, const BoundsSum& b);
+  friend bool operator!=(const BoundsSum& a, const BoundsSum& b) { return !(a == b); }
+};
+
+// The `bounds` object of every report (docs/output.md#bounds), declared once: its fields, units
+// and meanings in output order. bounds_json renders them: the ratios are achieved / bound (null
+// when the bound is 0), capacity_bytes is null when the on-chip capacity is unlimited.
+struct BoundsField {
+  const char* name;
+  const char* unit;
+  const char* meaning;
+};
+const std::vector<BoundsField>& bounds_fields();
+nlohmann::ordered_json bounds_json(const BoundsSum& b, const Integer& achieved_cycles,
+                                   const Integer& achieved_dram_bytes);
+// The same values as CSV cells in bounds_fields() order (empty for null).
+std::vector<std::string> bounds_csv_values(const BoundsSum& b, const Integer& achieved_cycles,
+                                           const Integer& achieved_dram_bytes);
+// One line for text tables: "bounds (any mapping, S B on chip): DRAM >= ... (achieved x.xx x),
+// cycles >= ... (achieved x.xx x; compute ..., DRAM ...)".
+std::string bounds_line(const BoundsSum& b, const Integer& achieved_cycles,
+                        const Integer& achieved_dram_bytes);
 
 }  // namespace tenet::hw

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,25 @@ struct EnergyBreakdown {
     return a.mac == b.mac && a.register_file == b.register_file && a.sram == b.sram &&
            a.dram == b.dram && a.total == b.total;
   }
+};
+
+// Physical limits of one GEMM on one accelerator, whatever the mapping (hw::compute_bounds in
+// bounds.hpp; docs/model.md#physical-limits).
+struct Bounds {
+  long long capacity_bytes = 0;         // S: usable on-chip bytes the bound assumes (-1: unlimited)
+  long long compulsory_dram_bytes = 0;  // every tensor once: inputs read, outputs written
+  long long dram_bytes = 0;             // data-movement lower bound, >= compulsory_dram_bytes
+  long long compute_cycles = 0;         // the MACs at the precision's peak rate on every PE
+  long long dram_cycles = 0;            // DRAM-bandwidth cycles of the bound traffic
+  long long cycles = 0;                 // max(compute_cycles, dram_cycles)
+
+  friend bool operator==(const Bounds& a, const Bounds& b) {
+    return a.capacity_bytes == b.capacity_bytes &&
+           a.compulsory_dram_bytes == b.compulsory_dram_bytes && a.dram_bytes == b.dram_bytes &&
+           a.compute_cycles == b.compute_cycles && a.dram_cycles == b.dram_cycles &&
+           a.cycles == b.cycles;
+  }
+  friend bool operator!=(const Bounds& a, const Bounds& b) { return !(a == b); }
 };
 
 struct Result {

@@ -4,8 +4,10 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
+#include "tenet/hw/bounds.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 
 namespace tenet::llm {
@@ -18,6 +20,8 @@ struct LayerCost {
   Integer dram_bytes;      // bytes moved between DRAM and the global buffer (reads + writes)
   Integer sram_bytes;      // bytes of global-buffer (SRAM) accesses: array side + DRAM fills/drains
   double energy_pj = 0;    // energy of the call, picojoules
+  // The physical limits of the call (hw::compute_bounds of one product x batch; systolic timing).
+  std::optional<hw::BoundsSum> bounds;
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tenet/io/report_format.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 
@@ -26,6 +27,7 @@ struct ReportTotals {
   Integer dram_bytes;
   Integer sram_bytes;
   double energy_pj = 0;
+  std::optional<hw::BoundsSum> bounds;      // Σ count·bounds (when every layer has them)
   double utilization = 0;                   // cycle-weighted mean of the layers' utilization
   double seconds = 0;                       // cycles / clock_hz
   std::optional<std::int64_t> tokens;       // tokens produced (decode) or processed (prefill)
@@ -63,8 +65,8 @@ struct ReportContext {
 ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const CostModel& model,
                                const ReportContext& context);
 
-enum class ReportFormat { kTable, kJson, kCsv };
-ReportFormat parse_report_format(const std::string& name);  // "table"|"json"|"csv"
+using io::parse_report_format;
+using io::ReportFormat;
 
 std::string format_model_report(const ModelReport& report, ReportFormat format);
 

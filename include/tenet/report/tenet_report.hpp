@@ -7,12 +7,12 @@
 
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/input/problem.hpp"
+#include "tenet/io/report_format.hpp"
 
 namespace tenet::report {
 
-enum class ReportFormat { kTable, kJson, kCsv };
-const char* to_string(ReportFormat f);                      // "table", "json", "csv"
-ReportFormat parse_report_format(const std::string& name);  // else InputError(unknown-name)
+using io::parse_report_format;
+using io::ReportFormat;
 
 // An exact count as JSON: an integer when it fits int64 or uint64, else its decimal string.
 nlohmann::ordered_json count_to_json(const poly::Integer& value);

@@ -89,6 +89,7 @@ struct PointMetrics {
   double utilization = 0;  // cycle-weighted mean over the matmuls
   std::string bound;       // the bound of the matmuls holding the most cycles
   std::optional<double> tokens_per_second;
+  std::optional<hw::BoundsSum> bounds;      // Σ count·bounds of the matmuls (physical limits)
   std::optional<RelationMetrics> relation;  // only when the spec asks for it
   friend bool operator==(const PointMetrics& a, const PointMetrics& b);
 };

@@ -1,0 +1,122 @@
+#include "tenet/report/llm_report.hpp"
+
+#include "tenet/error.hpp"
+#include "tenet/llm/expert_routing.hpp"
+#include "tenet/llm/model_summary.hpp"
+#include "tenet/llm/scheme_comparison.hpp"
+
+namespace tenet::report {
+namespace {
+
+// One of `allowed`, else InputError(unknown-name) at `field`.
+const std::string& one_of(const std::string& value, std::initializer_list<const char*> allowed,
+                          const char* field) {
+  std::string list;
+  for (const char* a : allowed) {
+    if (value == a) return value;
+    list += (list.empty() ? "" : ", ") + std::string(a);
+  }
+  throw InputError(error_code::kUnknownName, "", field,
+                   "expected one of " + list + ", got '" + value + "'");
+}
+
+}  // namespace
+
+llm::GenerationOptions generation_options(const ModelPass& o) {
+  llm::GenerationOptions g;
+  g.phase = with_location("phase", [&] { return llm::parse_phase(o.phase); });
+  g.batch = o.batch;
+  g.prompt = o.prompt;
+  g.context = o.context;
+  g.fused_qkv = one_of(o.qkv, {"fused", "separate"}, "qkv") == "fused";
+  g.fused_gate_up = one_of(o.gate_up, {"fused", "separate"}, "gate_up") == "fused";
+  g.lm_head = one_of(o.lm_head, {"last", "all"}, "lm_head") == "all" ? llm::LmHead::kAllTokens
+                                                                     : llm::LmHead::kLastToken;
+  g.attention = with_location("attention", [&] { return llm::parse_attention_mask(o.attention); });
+  if (!o.mla.empty()) g.mla = with_location("mla", [&] { return llm::parse_mla_path(o.mla); });
+  if (o.routing != "uniform") g.routing = llm::load_expert_routing(o.routing);
+  return g;
+}
+
+llm::ReportContext model_context(const std::string& source, const ModelPass& o,
+                                 const llm::ModelConfig& model, const llm::GenerationOptions& g) {
+  llm::ReportContext c;
+  c.source = source;
+  c.inputs = {{"model", model.name},
+              {"model_type", model.model_type},
+              {"phase", o.phase},
+              {"batch", g.batch}};
+  if (g.phase == llm::Phase::kPrefill) {
+    c.inputs["prompt"] = g.prompt;
+    c.tokens = g.batch * g.prompt;  // checked by generate_matmuls
+  } else {
+    c.inputs["context"] = g.context;
+    c.tokens = g.batch;
+  }
+  if (!model.mla) c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
+  if (model.mlp == llm::MlpKind::kGated || model.moe) {
+    c.inputs["gate_up"] = model.fused_gate_up_weights && !model.moe ? "fused" : o.gate_up;
+  }
+  c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";
+  if (g.phase == llm::Phase::kPrefill) c.inputs["attention"] = o.attention;
+  if (model.mla) c.inputs["mla"] = to_string(llm::resolved_mla_path(g));
+  if (model.moe) c.inputs["routing"] = o.routing;
+  c.summary = llm::summary_json(llm::summarize_model(model, g));
+  c.assumptions = model.assumptions;
+  return c;
+}
+
+nlohmann::ordered_json log_facts(const input::WorkloadLog& log) {
+  nlohmann::ordered_json skipped_lines = log.skipped_lines;
+  return {{"lines", log.lines},
+          {"records", log.records},
+          {"text_records", log.text_records},
+          {"json_records", log.json_records},
+          {"calls", log.calls.get_str()},
+          {"distinct", log.entries.size()},
+          {"skipped", log.skipped},
+          {"skipped_lines", skipped_lines}};
+}
+
+std::vector<std::string> split_scheme_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    if (item.empty())
+      throw InputError(
+          error_code::kParse, "", "quant",
+          "expected a scheme or a comma-separated list of schemes, got \"" + text + "\"");
+    items.push_back(item);
+    item.clear();
+  }
+  return items;
+}
+
+llm::ModelReport build_llm_report(const std::vector<llm::MatmulShape>& shapes,
+                                  const llm::ReportContext& context, const eval::Settings& cost) {
+  return llm::build_model_report(shapes, eval::make_cost_model(cost), context);
+}
+
+std::string render_llm_report(std::vector<llm::MatmulShape> shapes,
+                              const llm::ReportContext& context, const LlmReportOptions& o,
+                              io::ReportFormat format) {
+  if (o.merge_shapes) shapes = llm::aggregate_matmuls(shapes);
+  if (o.shapes_only) return llm::format_shapes(shapes, context, format);
+  const std::vector<std::string> schemes =
+      o.cost.quant.empty() ? std::vector<std::string>{} : split_scheme_list(o.cost.quant);
+  if (schemes.size() <= 1)
+    return llm::format_model_report(build_llm_report(shapes, context, o.cost), format);
+  std::vector<llm::SchemeReport> reports;
+  for (const std::string& scheme : schemes) {
+    eval::Settings settings = o.cost;
+    settings.quant = scheme;
+    reports.push_back({scheme, build_llm_report(shapes, context, settings)});
+  }
+  return llm::format_comparison(reports, format);
+}
+
+}  // namespace tenet::report

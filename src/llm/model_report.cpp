@@ -83,14 +83,6 @@ json shape_json(const MatmulShape& s) {
   return j;
 }
 
-json cost_json(const LayerCost& c) {
-  json j = {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
-            {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
-            {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
-  if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
-  return j;
-}
-
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -239,8 +231,8 @@ std::string report_json(const ModelReport& r) {
   json layers = json::array();
   for (const LayerReport& l : r.layers) {
     json j = shape_json(l.shape);
-    j.update(cost_json(l.total));
-    j["per_call"] = cost_json(l.per_call);
+    j.update(layer_cost_json(l.total));
+    j["per_call"] = layer_cost_json(l.per_call);
     layers.push_back(std::move(j));
   }
   json doc = {{"source", r.source}, {"inputs", r.inputs}};
@@ -354,6 +346,14 @@ std::string shapes_csv(const std::vector<MatmulShape>& shapes) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json layer_cost_json(const LayerCost& c) {
+  json j = {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
+            {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
+            {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
+  if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
+  return j;
+}
 
 ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const CostModel& model,
                                const ReportContext& context) {

@@ -70,6 +70,10 @@ using io::ReportFormat;
 
 std::string format_model_report(const ModelReport& report, ReportFormat format);
 
+// One LayerCost as the reports' JSON renders it: cycles, bound, utilization, dram_bytes,
+// sram_bytes, energy_pj and bounds (docs/llm.md#report).
+nlohmann::ordered_json layer_cost_json(const LayerCost& c);
+
 // The matmul list without costs (`--shapes-only`): name, phase, batch, M, N, K, count, layout,
 // B operand, MACs, and totals {calls, macs}.
 std::string format_shapes(const std::vector<MatmulShape>& shapes, const ReportContext& context,

@@ -1,0 +1,505 @@
+// tenet._tenet: the Python bindings (docs/python.md). Every function builds an eval::Request (or
+// the Settings of a cost model) and goes through eval::evaluate and the library's renderers, as
+// the CLI does; reports come back as the CLI's JSON text, so a Python result equals the CLI's
+// output. InputError becomes tenet.InputError (code, file, pointer); evaluation runs without the
+// GIL; a sweep runs on the library's worker threads.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <pybind11_json/pybind11_json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
+#include "tenet/eval/settings.hpp"
+#include "tenet/hw/bounds.hpp"
+#include "tenet/input/problem.hpp"
+#include "tenet/input/spec.hpp"
+#include "tenet/input/tenet_files.hpp"
+#include "tenet/input/workload_log.hpp"
+#include "tenet/io/report_format.hpp"
+#include "tenet/llm/model_config.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+#include "tenet/llm/model_report.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+#include "tenet/quant/quant_json.hpp"
+#include "tenet/report/evaluation_report.hpp"
+#include "tenet/report/llm_report.hpp"
+#include "tenet/sweep/mapping_search.hpp"
+#include "tenet/sweep/search_report.hpp"
+#include "tenet/sweep/sweep_plan.hpp"
+#include "tenet/sweep/sweep_runner.hpp"
+#include "tenet/sweep/sweep_spec.hpp"
+#include "tenet/sweep/sweep_table.hpp"
+#include "tenet/tir/log_join.hpp"
+#include "tenet/tir/script.hpp"
+
+namespace py = pybind11;
+using nlohmann::json;
+using namespace tenet;
+
+namespace {
+
+// ---- inputs ----------------------------------------------------------------------------------
+
+// A Python value as JSON (dicts, lists, str, int, float, bool, None); anything else is an
+// InputError(type) at `where`.
+json to_json(const py::handle& value, const std::string& where) {
+  try {
+    return value.cast<json>();
+  } catch (const std::exception& e) {
+    throw InputError(
+        error_code::kType, "", where,
+        std::string("expected JSON-like data (dict, list, str, number, bool, None): ") + e.what());
+  }
+}
+
+std::string text_field(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  if (!it->is_string())
+    throw InputError(error_code::kType, "", key, "expected a string, got " + it->dump());
+  return it->get<std::string>();
+}
+
+long long int_field(const json& j, const char* key, long long fallback) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_number_integer())
+    throw InputError(error_code::kType, "", key, "expected an integer, got " + it->dump());
+  return it->get<long long>();
+}
+
+bool bool_field(const json& j, const char* key, bool fallback) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  if (!it->is_boolean())
+    throw InputError(error_code::kType, "", key, "expected true or false, got " + it->dump());
+  return it->get<bool>();
+}
+
+// The evaluation settings of a call: {arch, array, dataflow, quant, timing, tile,
+// tiling_objective, dequant_rate, dequant_ops_rate, edge_transfers}; `arch` and `quant` may be
+// names / paths or the file's content as a dict.
+eval::Settings settings_of(const json& j) {
+  static const char* const known[] = {"arch",
+                                      "array",
+                                      "dataflow",
+                                      "quant",
+                                      "timing",
+                                      "tile",
+                                      "tiling_objective",
+                                      "dequant_rate",
+                                      "dequant_ops_rate",
+                                      "edge_transfers"};
+  if (!j.is_object()) throw InputError(error_code::kType, "", "", "settings must be a dict");
+  for (const auto& [key, value] : j.items())
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+      throw InputError(error_code::kUnknownField, "", key, "not an evaluation setting");
+  eval::Settings s;
+  if (j.contains("arch") && j["arch"].is_object())
+    s.accelerator = std::make_shared<const arch::Accelerator>(arch::parse_accelerator(j["arch"]));
+  else
+    s.arch = text_field(j, "arch");
+  s.array = text_field(j, "array");
+  s.dataflow = text_field(j, "dataflow");
+  if (j.contains("quant") && j["quant"].is_object())
+    s.scheme = std::make_shared<const quant::QuantSpec>(quant::parse_quant_spec(j["quant"]));
+  else
+    s.quant = text_field(j, "quant");
+  s.timing = text_field(j, "timing");
+  s.tile = text_field(j, "tile");
+  s.tiling_objective = text_field(j, "tiling_objective");
+  s.dequant_rate = int_field(j, "dequant_rate", 0);
+  s.dequant_ops_rate = int_field(j, "dequant_ops_rate", 0);
+  s.edge_transfers = bool_field(j, "edge_transfers", s.edge_transfers);
+  return s;
+}
+
+// make_request, cached: a preset is read once per process (files are keyed by their modification
+// time, so an edited file is read again). The cost of a call is then the evaluation's.
+eval::Request cached_request(const json& settings) {
+  static std::mutex mutex;
+  static std::map<std::string, eval::Request> cache;
+  std::string key = settings.dump();
+  for (const char* field : {"arch", "quant"}) {
+    const std::string v = settings.contains(field) && settings[field].is_string()
+                              ? settings[field].get<std::string>()
+                              : std::string();
+    std::error_code ec;
+    if (!v.empty() && std::filesystem::is_regular_file(v, ec))
+      key +=
+          "|" + std::to_string(std::filesystem::last_write_time(v, ec).time_since_epoch().count());
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  eval::Request r = eval::make_request(settings_of(settings));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() > 256) cache.clear();
+  cache.emplace(key, r);
+  return r;
+}
+
+llm::MatmulShape matmul_of(const json& j) {
+  llm::MatmulShape s;
+  s.name = text_field(j, "name");
+  if (s.name.empty()) s.name = "gemm";
+  s.m = int_field(j, "m", 0);
+  s.n = int_field(j, "n", 0);
+  s.k = int_field(j, "k", 0);
+  s.batch = int_field(j, "batch", 1);
+  return s;
+}
+
+analysis::Options analysis_options(const json& j, const input::Problem* problem) {
+  analysis::Options o = problem ? input::analysis_options(*problem) : analysis::Options{};
+  if (j.contains("hops") && !j["hops"].is_null())
+    o.neighbourhood.hops = static_cast<int>(int_field(j, "hops", 1));
+  o.neighbourhood.same_time = bool_field(j, "same_time", o.neighbourhood.same_time);
+  o.neighbourhood.prev_time = bool_field(j, "prev_time", o.neighbourhood.prev_time);
+  const std::string delay = text_field(j, "compute_delay");
+  if (!delay.empty())
+    o.compute_delay =
+        with_location("compute_delay", [&] { return input::parse_compute_delay(delay); });
+  return o;
+}
+
+io::ReportFormat format_of(const std::string& name) {
+  return io::parse_report_format(name.empty() ? "json" : name);
+}
+
+// Runs f without the GIL (evaluation is pure C++ and thread-safe).
+template <typename F>
+auto released(F&& f) -> decltype(f()) {
+  py::gil_scoped_release release;
+  return f();
+}
+
+// ---- commands ----------------------------------------------------------------------------------
+
+// tenet analyze --gemm M,N,K ...
+std::string analyze_gemm(long long m, long long n, long long k, const py::object& settings,
+                         const std::vector<int>& bits, long long bandwidth, long long latency,
+                         const std::string& loop_order, const py::object& analysis,
+                         const std::string& format) {
+  const json s = to_json(settings, "settings"), a = to_json(analysis, "analysis");
+  const eval::Settings parsed = settings_of(s);
+  if (bits.size() != 3)
+    throw InputError(error_code::kType, "", "bits", "expected three widths (A, B, C)");
+  eval::Request r =
+      eval::make_gemm_request(parsed, {m, n, k}, {bits[0], bits[1], bits[2]}, bandwidth, latency);
+  if (!loop_order.empty()) {
+    if (!r.tiling)
+      throw InputError(error_code::kUsage, "", "loop_order",
+                       "a loop order needs explicit tile sizes (tile MxNxK)");
+    r.tiling->order = mapping::parse_tiling("0x0x0:" + loop_order, "loop_order").order;
+  }
+  r.analysis = analysis_options(a, nullptr);
+  const io::ReportFormat f = format_of(format);
+  return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
+}
+
+// tenet analyze --spec FILE | --tenet-stmt/--tenet-pe/--tenet-map; `spec` a path or a dict.
+std::string analyze_problem(const py::object& spec, const std::vector<std::string>& tenet_files,
+                            const py::object& analysis, const std::string& format) {
+  eval::Request r;
+  if (!tenet_files.empty()) {
+    if (tenet_files.size() != 3)
+      throw InputError(error_code::kType, "", "tenet_files",
+                       "expected three paths: statement (.s), PE array (.p), mapping (.m)");
+    r.problem = input::load_tenet_files(tenet_files[0], tenet_files[1], tenet_files[2]);
+  } else if (py::isinstance<py::str>(spec)) {
+    r.problem = input::load_spec(spec.cast<std::string>());
+  } else {
+    r.problem = input::build_problem(input::parse_spec(to_json(spec, "spec"), ""), "");
+  }
+  r.analysis = analysis_options(to_json(analysis, "analysis"), &*r.problem);
+  const io::ReportFormat f = format_of(format);
+  return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
+}
+
+// One matmul through eval::evaluate: its LayerCost as the reports render it, plus the tiling and
+// precision chosen. The fast path (tenet.evaluate).
+json evaluate_matmul(const py::object& matmul, const py::object& settings) {
+  const json s = to_json(settings, "settings");
+  eval::Request r = cached_request(s);
+  r.matmul = matmul_of(to_json(matmul, "matmul"));
+  if (r.timing != eval::Timing::kSystolic)
+    throw InputError(error_code::kUsage, "", "timing",
+                     "evaluate uses the systolic timing model (tenet.analyze has the TENET delay)");
+  const eval::Evaluation e = released([&] { return eval::evaluate(r); });
+  json j = json::parse(llm::layer_cost_json(e.cost).dump());
+  j["tiling"] = mapping::to_string(e.tiling);
+  j["dataflow"] = mapping::to_string(r.dataflow);
+  if (e.product) j["scheme"] = e.product->scheme;
+  return j;
+}
+
+// C++ time of eval::evaluate for the request of (matmul, settings), seconds per call: the
+// baseline of bench/python_overhead.py.
+double time_evaluate(const py::object& matmul, const py::object& settings, int repeats) {
+  eval::Request r = cached_request(to_json(settings, "settings"));
+  r.matmul = matmul_of(to_json(matmul, "matmul"));
+  return released([&] {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < repeats; ++i) eval::evaluate(r);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+           repeats;
+  });
+}
+
+// tenet compare --gemm M,N,K --quant a,b,c
+std::string run_compare(long long m, long long n, long long k, const py::list& schemes,
+                        const py::object& settings, bool kv, const std::string& kv_token_axis,
+                        const std::string& format) {
+  json s = to_json(settings, "settings");
+  s.erase("quant");
+  eval::Request r = eval::make_request(settings_of(s));
+  r.matmul.name = "gemm";
+  r.matmul.m = m, r.matmul.n = n, r.matmul.k = k;
+  if (kv) {
+    if (kv_token_axis != "n" && kv_token_axis != "k")
+      throw InputError(
+          error_code::kUnknownName, "", "kv_token_axis",
+          "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got '" + kv_token_axis + "'");
+    r.matmul.b_operand = workload::OperandRole::kKvCache;
+    r.matmul.layout = kv_token_axis == "n" ? llm::Layout::kNT : llm::Layout::kNN;
+  }
+  if (r.timing != eval::Timing::kSystolic)
+    throw InputError(error_code::kUsage, "", "timing", "compare uses the systolic timing model");
+  if (schemes.empty())
+    throw InputError(error_code::kMissingField, "", "quant", "give at least one scheme");
+  std::vector<std::shared_ptr<const quant::QuantSpec>> specs;
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    const py::handle item = schemes[i];
+    const std::string where = "quant/" + std::to_string(i);
+    specs.push_back(std::make_shared<const quant::QuantSpec>(
+        py::isinstance<py::str>(item) ? eval::resolve_scheme(item.cast<std::string>())
+                                      : quant::parse_quant_spec(to_json(item, where), "")));
+  }
+  const io::ReportFormat f = format_of(format);
+  return released([&] {
+    std::vector<eval::Evaluation> evaluations;
+    for (const auto& spec : specs) {
+      r.scheme = spec;
+      evaluations.push_back(eval::evaluate(r));
+    }
+    return report::render_comparison(evaluations, f);
+  });
+}
+
+report::ModelPass pass_of(const json& j) {
+  report::ModelPass p;
+  if (!text_field(j, "phase").empty()) p.phase = text_field(j, "phase");
+  p.batch = int_field(j, "batch", 1);
+  p.prompt = int_field(j, "prompt", 0);
+  p.context = int_field(j, "context", 0);
+  if (!text_field(j, "qkv").empty()) p.qkv = text_field(j, "qkv");
+  if (!text_field(j, "gate_up").empty()) p.gate_up = text_field(j, "gate_up");
+  if (!text_field(j, "lm_head").empty()) p.lm_head = text_field(j, "lm_head");
+  if (!text_field(j, "attention").empty()) p.attention = text_field(j, "attention");
+  p.mla = text_field(j, "mla");
+  if (!text_field(j, "routing").empty()) p.routing = text_field(j, "routing");
+  return p;
+}
+
+report::LlmReportOptions report_options(const json& settings, bool shapes_only, bool merge_shapes) {
+  report::LlmReportOptions o;
+  o.shapes_only = shapes_only;
+  o.merge_shapes = merge_shapes;
+  o.cost = settings_of(settings);
+  return o;
+}
+
+// tenet model --model CONFIG ...; `config` a path or the config.json content as a dict.
+std::string run_model(const py::object& config, const py::object& pass, const py::object& settings,
+                      bool shapes_only, bool merge_shapes, const std::string& format) {
+  const bool from_file = py::isinstance<py::str>(config);
+  const std::string source = from_file ? config.cast<std::string>() : std::string("<dict>");
+  const llm::ModelConfig m = from_file ? llm::load_model_config(source)
+                                       : llm::parse_model_config(to_json(config, "config"), "");
+  const report::ModelPass p = pass_of(to_json(pass, "pass"));
+  const llm::GenerationOptions g = report::generation_options(p);
+  const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(m, g);
+  const llm::ReportContext context = report::model_context(source, p, m, g);
+  const report::LlmReportOptions o =
+      report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
+  const io::ReportFormat f = format_of(format);
+  return released([&] { return report::render_llm_report(shapes, context, o, f); });
+}
+
+// tenet log --input FILE ...: (report text, warnings).
+std::pair<std::string, std::vector<std::string>> run_log(
+    const std::string& path, const std::string& log_format, bool lenient, long long tokens,
+    const std::string& tir_path, const py::object& settings, bool shapes_only, bool merge_shapes,
+    const std::string& format) {
+  input::LogReadOptions read;
+  read.format = input::parse_log_format(log_format.empty() ? "auto" : log_format);
+  read.lenient = lenient;
+  const input::WorkloadLog wl = input::read_workload_log_file(path, read);
+  std::vector<std::string> warnings;
+  if (wl.skipped > 0)
+    warnings.push_back("skipped " + std::to_string(wl.skipped) + " malformed line(s) of " +
+                       wl.file + "; first: " + wl.first_skip_reason);
+  llm::ReportContext context;
+  context.source = path;
+  context.inputs = report::log_facts(wl);
+  if (tokens > 0) context.tokens = tokens;
+  std::vector<llm::MatmulShape> shapes = wl.entries;
+  if (!tir_path.empty()) {
+    const tir::LogJoin joined = tir::join_log(wl.entries, tir::read_module(tir_path));
+    warnings.insert(warnings.end(), joined.warnings.begin(), joined.warnings.end());
+    context.inputs["tir"] = tir_path;
+    shapes = joined.shapes;
+  }
+  const report::LlmReportOptions o =
+      report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
+  const io::ReportFormat f = format_of(format);
+  return {released([&] { return report::render_llm_report(shapes, context, o, f); }), warnings};
+}
+
+// tenet sweep: the rows as JSON Lines (exactly the CLI's --out x.jsonl lines) and a summary.
+std::pair<std::string, json> run_sweep(const py::object& spec, unsigned threads,
+                                       const std::string& shard, bool memo,
+                                       const py::object& progress) {
+  const sweep::SweepSpec parsed = py::isinstance<py::str>(spec)
+                                      ? sweep::load_sweep_spec(spec.cast<std::string>())
+                                      : sweep::parse_sweep_spec(to_json(spec, "spec"), "");
+  const sweep::SweepPlan plan = sweep::make_sweep_plan(parsed);
+  sweep::RunOptions run;
+  if (threads < 1) throw InputError(error_code::kRange, "", "threads", "expected >= 1");
+  run.threads = threads;
+  run.memo = memo;
+  if (!shard.empty()) run.shard = sweep::parse_shard(shard, "shard");
+  if (!progress.is_none()) {
+    py::function callback = progress;
+    run.progress = [callback](const sweep::Progress& p) {
+      py::gil_scoped_acquire acquire;
+      callback(p.done, p.total, p.elapsed_seconds);
+    };
+  }
+  const bool relation_centric = plan.spec().relation_centric;
+  const std::vector<std::string> columns = sweep::sweep_columns(relation_centric);
+  std::string lines;
+  const sweep::RunSummary s = released([&] {
+    return sweep::run_sweep(plan, run, [&](const sweep::SweepRow& row) {
+      lines += sweep::format_row(sweep::make_row(row.point, row.metrics, relation_centric), columns,
+                                 sweep::TableFormat::kJsonl);
+    });
+  });
+  json summary = {{"points", s.points},
+                  {"in_shard", s.in_shard},
+                  {"written", s.written},
+                  {"errors", s.errors},
+                  {"layer_requests", s.layer_requests},
+                  {"layer_evaluations", s.layer_evaluations},
+                  {"seconds", s.seconds},
+                  {"columns", columns}};
+  return {lines, summary};
+}
+
+// tenet search: the best mapping of each matmul (a GEMM, a model pass or a log) under an
+// objective, with the Pareto front; the CLI's JSON.
+std::string run_search(const py::object& matmuls, const std::string& arch, const py::object& quant,
+                       const std::string& objective, const std::vector<std::string>& dataflows,
+                       bool exact_front, long long dequant_rate) {
+  const arch::Accelerator acc =
+      with_location("arch", [&] { return arch::load_accelerator_preset(arch); });
+  const quant::QuantSpec scheme = py::isinstance<py::str>(quant)
+                                      ? eval::resolve_scheme(quant.cast<std::string>())
+                                      : quant::parse_quant_spec(to_json(quant, "quant"), "");
+  sweep::SearchOptions o;
+  o.objective = hw::parse_tiling_objective(objective, "objective");
+  o.dataflows.clear();
+  for (const std::string& d : dataflows)
+    o.dataflows.push_back(with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
+  o.exact_front = exact_front;
+  o.dequant_rate = dequant_rate;
+  std::vector<llm::MatmulShape> shapes;
+  const json list = to_json(matmuls, "matmuls");
+  for (const json& m : list) shapes.push_back(matmul_of(m));
+  return released([&] {
+    std::vector<sweep::LayerSearch> results;
+    for (const llm::MatmulShape& s : shapes)
+      results.push_back(sweep::search_layer(acc, scheme, s, o));
+    return sweep::search_json(results).dump(2) + "\n";
+  });
+}
+
+// The matmuls of a model pass (name, m, n, k, batch, count...), for search and for the plots.
+json model_matmuls(const py::object& config, const py::object& pass) {
+  const llm::ModelConfig m = py::isinstance<py::str>(config)
+                                 ? llm::load_model_config(config.cast<std::string>())
+                                 : llm::parse_model_config(to_json(config, "config"), "");
+  const llm::GenerationOptions g = report::generation_options(pass_of(to_json(pass, "pass")));
+  json out = json::array();
+  for (const llm::MatmulShape& s : llm::generate_matmuls(m, g))
+    out.push_back({{"name", s.name},
+                   {"m", s.m},
+                   {"n", s.n},
+                   {"k", s.k},
+                   {"batch", s.batch},
+                   {"count", s.count}});
+  return out;
+}
+
+// An accelerator's facts (for the roofline): clock, array, MAC rates per precision, DRAM bandwidth.
+json accelerator_info(const py::object& arch) {
+  const arch::Accelerator acc =
+      py::isinstance<py::dict>(arch)
+          ? arch::parse_accelerator(to_json(arch, "arch"))
+          : with_location("arch", [&] {
+              return arch::load_accelerator_preset(arch.is_none() ? std::string("scalable-32x32")
+                                                                  : arch.cast<std::string>());
+            });
+  return arch::to_json(acc);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_tenet, m) {
+  m.doc() = "tenet's C++ core (the Python API is the tenet package: docs/python.md)";
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      // tenet.InputError(message) with .code, .file, .pointer, .detail
+      py::object err = py::reinterpret_borrow<py::object>(input_error)(py::str(e.what()));
+      err.attr("code") = e.code();
+      err.attr("file") = e.file();
+      err.attr("pointer") = e.where();
+      err.attr("detail") = e.message();
+      PyErr_SetObject(input_error.ptr(), err.ptr());
+    } catch (const InternalError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+  m.def("analyze_gemm", &analyze_gemm);
+  m.def("analyze_problem", &analyze_problem);
+  m.def("evaluate", &evaluate_matmul);
+  m.def("time_evaluate", &time_evaluate);
+  m.def("compare", &run_compare);
+  m.def("model", &run_model);
+  m.def("log", &run_log);
+  m.def("sweep", &run_sweep);
+  m.def("search", &run_search);
+  m.def("model_matmuls", &model_matmuls);
+  m.def("accelerator_info", &accelerator_info);
+  m.def("quant_presets", [] { return quant::preset_names(); });
+}

@@ -1,0 +1,331 @@
+"""tenet: exact latency, utilization, traffic and energy of LLM matmuls on spatial accelerators.
+
+The Python face of the tenet library (docs/python.md). Every function goes through the library's
+one evaluation entry point, as the ``tenet`` command does, and a result's ``to_dict()`` is exactly
+the JSON the command prints for the same inputs.
+
+    >>> import tenet
+    >>> r = tenet.analyze((37, 1024, 1024), arch="scalable-32x32", quant="q4f16_1")
+    >>> r["cycles"]["total"], r["bounds"]["dram_bytes"]
+    >>> m = tenet.model("workloads/models/llama-2-7b.json", phase="decode", context=1024,
+    ...                 quant="q4f16_1")
+    >>> m.layers          # a pandas DataFrame (a list of dicts without pandas)
+
+Inputs are file paths, preset names or Python dicts (the content of the JSON file). Bad input
+raises :class:`tenet.InputError` with ``.code``, ``.file`` and ``.pointer`` (the JSON pointer,
+line or field). Evaluation releases the GIL, so threads evaluate in parallel.
+"""
+
+import json as _json
+
+from . import _tenet
+from ._tenet import InputError
+
+__all__ = [
+    "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
+    "model", "log", "sweep", "search", "bounds", "model_matmuls", "accelerator", "quant_presets",
+]
+
+InputError.__doc__ = """Bad input: a file, a field or a value tenet cannot use.
+
+Attributes: ``code`` (parse, type, range, unknown-name, missing-field, unknown-field, overflow,
+usage, io, ...), ``file`` (the file, or "" for a dict or a value), ``pointer`` (JSON pointer such
+as ``/weights/scales``, ``line N``, or the name of the argument) and ``detail`` (what was
+expected)."""
+
+
+def _error(pointer, detail, code="usage"):
+    """A tenet.InputError raised by the Python layer (an argument, not a file)."""
+    err = InputError(f"{pointer}: {detail} [{code}]")
+    err.code, err.file, err.pointer, err.detail = code, "", pointer, detail
+    return err
+
+
+def _frame(rows):
+    """A pandas DataFrame of the rows when pandas is installed, else the list itself."""
+    try:
+        import pandas
+    except ImportError:  # pandas is optional
+        return rows
+    return pandas.DataFrame(rows)
+
+
+class Result:
+    """A report: ``to_dict()`` is the command's JSON; ``result[key]`` reads it; ``text`` is the
+    table the command prints (when asked with ``format="table"``)."""
+
+    def __init__(self, data, kind):
+        self._data = data
+        self.kind = kind
+
+    def to_dict(self):
+        """The report as the ``tenet`` command's ``--format json`` prints it (a fresh copy)."""
+        return _json.loads(_json.dumps(self._data))
+
+    def __getitem__(self, key):
+        return self._data[key]
+
+    def __contains__(self, key):
+        return key in self._data
+
+    def keys(self):
+        return self._data.keys()
+
+    def __repr__(self):
+        keys = ", ".join(list(self._data)[:8])
+        return f"<tenet.{type(self).__name__} {self.kind}: {keys}>"
+
+
+class ModelResult(Result):
+    """A model, log or TIR report: ``layers`` and ``totals``; with several schemes ``schemes``."""
+
+    @property
+    def layers(self):
+        """One row per matmul entry (a DataFrame with pandas): the shape columns, the costs over
+        all calls of the entry, and ``bounds_*`` columns; with several schemes, a ``scheme``
+        column."""
+        rows = []
+        if "schemes" in self._data:
+            for s in self._data["schemes"]:
+                for layer in s.get("layers", []):
+                    rows.append(dict(_flat_layer(layer), scheme=s["scheme"]))
+        else:
+            rows = [_flat_layer(layer) for layer in self._data.get("layers", [])]
+        return _frame(rows)
+
+    @property
+    def totals(self):
+        """The totals (dict), or per scheme {scheme: totals} for a comparison."""
+        if "schemes" in self._data:
+            return {s["scheme"]: s["totals"] for s in self._data["schemes"]}
+        return self._data["totals"]
+
+
+def _flat_layer(layer):
+    row = {k: v for k, v in layer.items() if not isinstance(v, dict)}
+    for key, value in layer.get("bounds", {}).items():
+        row["bounds_" + key] = value
+    return row
+
+
+class SweepResult:
+    """The rows of a sweep, exactly as ``tenet sweep --out FILE.jsonl`` writes them."""
+
+    def __init__(self, rows, summary):
+        self.rows = rows
+        self.summary = summary
+
+    def to_dict(self):
+        return {"rows": _json.loads(_json.dumps(self.rows)), "summary": dict(self.summary)}
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame (columns in the CLI's order)."""
+        import pandas
+        return pandas.DataFrame(self.rows, columns=self.summary.get("columns"))
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __repr__(self):
+        return f"<tenet.SweepResult {len(self.rows)} rows>"
+
+
+def _settings(arch=None, array=None, dataflow=None, quant=None, timing=None, tile=None,
+              tiling_objective=None, dequant_rate=None, dequant_ops_rate=None,
+              edge_transfers=None):
+    s = {"arch": arch, "array": array, "dataflow": dataflow, "quant": quant, "timing": timing,
+         "tile": tile, "tiling_objective": tiling_objective, "dequant_rate": dequant_rate,
+         "dequant_ops_rate": dequant_ops_rate, "edge_transfers": edge_transfers}
+    return {k: v for k, v in s.items() if v is not None}
+
+
+def _gemm(gemm):
+    if isinstance(gemm, str):
+        parts = gemm.split(",")
+    else:
+        parts = list(gemm)
+    if len(parts) != 3:
+        raise _error("gemm", f"expected (M, N, K), got {gemm!r}", "parse")
+    try:
+        return tuple(int(p) for p in parts)
+    except (TypeError, ValueError):
+        raise _error("gemm", f"expected three integers (M, N, K), got {gemm!r}", "parse") from None
+
+
+def _report(text, kind, cls=Result):
+    return cls(_json.loads(text), kind)
+
+
+def _table(text, fmt):
+    return text if fmt != "json" else None
+
+
+def analyze(gemm=None, *, spec=None, tenet_files=None, arch=None, array=None, dataflow=None,
+            quant=None, timing=None, tile=None, tiling_objective=None, loop_order=None,
+            dequant_rate=None, edge_transfers=None, bits=(16, 16, 16), bandwidth=64, latency=1,
+            hops=None, same_time=None, prev_time=None, compute_delay=None, format="json"):
+    """``tenet analyze``: one workload's metrics.
+
+    gemm: (M, N, K) or "M,N,K" (with ``arch`` and/or ``array``); or spec: a JSON spec path or
+    dict; or tenet_files: (statement.s, pe.p, mapping.m). The other arguments are the command's
+    options (docs/cli.md). format="json" returns a :class:`Result`; "table" / "csv" the text.
+    """
+    analysis = {"hops": hops, "same_time": same_time, "prev_time": prev_time,
+                "compute_delay": compute_delay}
+    analysis = {k: v for k, v in analysis.items() if v is not None}
+    given = sum(x is not None for x in (gemm, spec, tenet_files))
+    if given != 1:
+        raise _error("gemm", "give exactly one of gemm, spec or tenet_files")
+    if gemm is not None:
+        if arch is None and array is None:
+            raise _error("array", "a GEMM needs arch (an accelerator) or array (RxC)")
+        m, n, k = _gemm(gemm)
+        settings = _settings(arch, array, dataflow, quant, timing, tile, tiling_objective,
+                             dequant_rate, None, edge_transfers)
+        text = _tenet.analyze_gemm(m, n, k, settings, list(bits), bandwidth, latency,
+                                   loop_order or "", analysis, format)
+    else:
+        text = _tenet.analyze_problem(spec, list(tenet_files or []), analysis, format)
+    return _report(text, "analyze") if format == "json" else text
+
+
+def evaluate(gemm, *, batch=1, arch=None, array=None, dataflow=None, quant=None, tile=None,
+             tiling_objective=None, dequant_rate=None, dequant_ops_rate=None,
+             edge_transfers=None, name="gemm"):
+    """One matmul's cost, the fast path: ``{cycles, bound, utilization, dram_bytes, sram_bytes,
+    energy_pj, bounds, tiling, dataflow, scheme}`` (the per-call fields of a model report)."""
+    m, n, k = _gemm(gemm)
+    settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective, dequant_rate,
+                         dequant_ops_rate, edge_transfers)
+    return _tenet.evaluate({"name": name, "m": m, "n": n, "k": k, "batch": batch}, settings)
+
+
+def bounds(gemm, **settings):
+    """The physical limits of one GEMM (docs/output.md#physical-limits-bounds): the least DRAM
+    traffic and cycles of any mapping, with the achieved/bound ratios of tenet's mapping."""
+    return evaluate(gemm, **settings)["bounds"]
+
+
+def compare(gemm, quant, *, arch=None, array=None, dataflow=None, tile=None,
+            tiling_objective=None, dequant_rate=None, edge_transfers=None, kv=False,
+            kv_token_axis="n", format="json"):
+    """``tenet compare``: one GEMM under several schemes (names, paths or dicts; a list or
+    "a,b,c")."""
+    m, n, k = _gemm(gemm)
+    schemes = quant.split(",") if isinstance(quant, str) else list(quant)
+    settings = _settings(arch, array, dataflow, None, None, tile, tiling_objective, dequant_rate,
+                         None, edge_transfers)
+    text = _tenet.compare(m, n, k, schemes, settings, kv, kv_token_axis, format)
+    return _report(text, "compare") if format == "json" else text
+
+
+def _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing):
+    p = {"phase": phase, "batch": batch, "prompt": prompt, "context": context, "qkv": qkv,
+         "gate_up": gate_up, "lm_head": lm_head, "attention": attention, "mla": mla,
+         "routing": routing}
+    return {k: v for k, v in p.items() if v is not None}
+
+
+def model(config, *, phase="prefill", batch=1, prompt=None, context=None, qkv=None,
+          gate_up=None, lm_head=None, attention=None, mla=None, routing=None, arch=None,
+          array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
+          dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, shapes_only=False,
+          merge_shapes=False, format="json"):
+    """``tenet model``: the matmuls of a Hugging Face config (path or dict) in one prefill or
+    decode pass and their cost. ``quant`` may list schemes ("a,b" or a list of names): a
+    side-by-side comparison."""
+    if isinstance(quant, (list, tuple)):
+        quant = ",".join(quant)
+    p = _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing)
+    settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective,
+                         dequant_rate, dequant_ops_rate, edge_transfers)
+    text = _tenet.model(config, p, settings, shapes_only, merge_shapes, format)
+    return _report(text, "model", ModelResult) if format == "json" else text
+
+
+def log(path, *, log_format="auto", lenient=False, tokens=None, tir=None, arch=None, array=None,
+        dataflow=None, quant=None, tile=None, tiling_objective=None, dequant_rate=None,
+        dequant_ops_rate=None, edge_transfers=None, shapes_only=False, merge_shapes=False,
+        format="json"):
+    """``tenet log``: the matmul calls of a workload log (tenet_hook JSON Lines or text), with
+    their cost. Warnings (skipped lines with ``lenient``) go to ``warnings`` of the result."""
+    import warnings
+    if isinstance(quant, (list, tuple)):
+        quant = ",".join(quant)
+    settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective,
+                         dequant_rate, dequant_ops_rate, edge_transfers)
+    text, notes = _tenet.log(str(path), log_format, lenient, tokens or 0, tir or "", settings,
+                             shapes_only, merge_shapes, format)
+    for note in notes:
+        warnings.warn("tenet: " + note, stacklevel=2)
+    return _report(text, "log", ModelResult) if format == "json" else text
+
+
+def model_matmuls(config, *, phase="prefill", batch=1, prompt=None, context=None, **kw):
+    """The matmul entries of a model pass: [{name, m, n, k, batch, count}]."""
+    return _tenet.model_matmuls(config, _pass(phase, batch, prompt, context, None, None, None,
+                                              None, None, None) | kw)
+
+
+def search(gemm=None, *, model=None, phase="prefill", batch=1, prompt=None, context=None,
+           arch="scalable-32x32", quant="q0f16", objective="latency", dataflows=("os", "ws", "is"),
+           front="exact", dequant_rate=0):
+    """``tenet search``: the best mapping (dataflow, tiles, loop order) of a GEMM or of every
+    matmul of a model pass under an objective, with the Pareto front (the CLI's JSON)."""
+    if (gemm is None) == (model is None):
+        raise _error("gemm", "give exactly one of gemm or model")
+    if gemm is not None:
+        m, n, k = _gemm(gemm)
+        matmuls = [{"name": "gemm", "m": m, "n": n, "k": k, "batch": batch}]
+    else:
+        matmuls = model_matmuls(model, phase=phase, batch=batch, prompt=prompt, context=context)
+    text = _tenet.search(matmuls, arch, quant, objective, list(dataflows), front == "exact",
+                         dequant_rate)
+    return Result(_json.loads(text), "search")
+
+
+def sweep(spec, *, threads=1, progress=None, shard=None, memo=True, client=None, shards=None):
+    """``tenet sweep``: every point of a sweep spec (path or dict), one row per point.
+
+    threads: worker threads of the library. progress: True for a tqdm bar (when tqdm is
+    installed), a callable ``f(done, total, elapsed_seconds)``, or None. shard: "i/n".
+    client: a dask.distributed Client: the sweep runs as ``shards`` tasks (default: twice the
+    workers) on the cluster and the rows are gathered in point order; a task whose worker dies is
+    run again, so no point is lost. The rows equal a local run's.
+    """
+    if client is not None:
+        from ._cluster import sweep_on_cluster
+        return sweep_on_cluster(spec, client, shards=shards, threads=threads, memo=memo)
+    bar = None
+    callback = progress if callable(progress) else None
+    if progress is True:
+        try:
+            from tqdm import tqdm
+            bar = tqdm(unit="point", desc="sweep")
+
+            def callback(done, total, elapsed):
+                bar.total = total
+                bar.n = done
+                bar.refresh()
+        except ImportError:
+            callback = None
+    try:
+        lines, summary = _tenet.sweep(spec, threads, shard or "", memo, callback)
+    finally:
+        if bar is not None:
+            bar.close()
+    rows = [_json.loads(line) for line in lines.splitlines() if line]
+    return SweepResult(rows, summary)
+
+
+def accelerator(arch="scalable-32x32"):
+    """An accelerator's description (preset name, path or dict) as its JSON file would hold it."""
+    return _tenet.accelerator_info(arch)
+
+
+def quant_presets():
+    """The names of the bundled quantization presets."""
+    return list(_tenet.quant_presets())

@@ -23,7 +23,7 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
-    "model", "log", "sweep", "search", "bounds", "model_matmuls", "accelerator", "quant_presets",
+    "model", "log", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "quant_presets",
 ]
 
 InputError.__doc__ = """Bad input: a file, a field or a value tenet cannot use.
@@ -72,7 +72,8 @@ class Result:
         return self._data.keys()
 
     def __repr__(self):
-        keys = ", ".join(list(self._data)[:8])
+        items = self._data if isinstance(self._data, dict) else {}
+        keys = ", ".join(list(items)[:8])
         return f"<tenet.{type(self).__name__} {self.kind}: {keys}>"
 
 
@@ -319,6 +320,50 @@ def sweep(spec, *, threads=1, progress=None, shard=None, memo=True, client=None,
             bar.close()
     rows = [_json.loads(line) for line in lines.splitlines() if line]
     return SweepResult(rows, summary)
+
+
+def ski_slope(gemm, buffers=None, *, arch="scalable-32x32", quant=None,
+              dataflows=("os", "ws", "is"), points=12, smallest=64 * 1024,
+              largest=64 * 1024 * 1024):
+    """Least DRAM traffic against global-buffer size for one GEMM (the "ski slope"): per buffer
+    size, the physical lower bound of any mapping and the least traffic of tenet's mappings (the
+    best dataflow, tiling chosen for dram_bytes). ``buffers``: sizes in bytes, else ``points``
+    sizes spaced geometrically from ``smallest`` to ``largest``.
+    Returns {"gemm", "arch", "quant", "points": [{buffer_bytes, dram_bytes, bound_dram_bytes,
+    compulsory_dram_bytes, ratio, dataflow, tiling}]}."""
+    import copy
+    m, n, k = _gemm(gemm)
+    base = accelerator(arch) if not isinstance(arch, dict) else arch
+    if buffers is None:
+        if points < 2:
+            raise _error("points", f"expected at least 2 points, got {points}", "range")
+        step = (largest / smallest) ** (1 / (points - 1))
+        buffers = sorted({int(round(smallest * step ** i)) for i in range(points)})
+    out = []
+    for size in buffers:
+        acc = copy.deepcopy(base)
+        acc["global_buffer"]["bytes"] = int(size)
+        acc["global_buffer"].pop("partitions", None)
+        best = None
+        for flow in dataflows:
+            try:
+                r = evaluate((m, n, k), arch=acc, quant=quant, dataflow=flow,
+                             tiling_objective="dram_bytes")
+            except InputError:  # nothing of this dataflow fits the buffer
+                continue
+            if best is None or float(r["dram_bytes"]) < float(best["dram_bytes"]):
+                best = r
+        if best is None:
+            continue
+        b = best["bounds"]
+        out.append({"buffer_bytes": int(size), "dram_bytes": best["dram_bytes"],
+                    "bound_dram_bytes": b["dram_bytes"],
+                    "compulsory_dram_bytes": b["compulsory_dram_bytes"],
+                    "ratio": b["dram_bytes_ratio"], "dataflow": best["dataflow"],
+                    "tiling": best["tiling"]})
+    name = base.get("name", "accelerator")
+    return {"gemm": [m, n, k], "arch": name, "quant": quant or "none", "points": out,
+            "title": f"{m}x{n}x{k} on {name}" + (f", {quant}" if quant else "")}
 
 
 def accelerator(arch="scalable-32x32"):

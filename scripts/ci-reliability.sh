@@ -26,7 +26,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF >/dev/null
+  -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target $targets
 echo "ci-reliability: build took $((SECONDS - start)) s"
 

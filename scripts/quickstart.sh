@@ -2,7 +2,9 @@
 # Quick start: installs the dependencies, builds the `tenet` command-line tool (Release, into
 # build/) and reports Llama-2-7B on the default accelerator (scalable-32x32: a 32x32 systolic
 # array of precision-scalable PEs, 2 MiB buffer, 64 B/cycle DRAM, 1 GHz) under four quantization
-# schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt.
+# schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt; then
+# writes the same comparison as a self-contained HTML report with plots (build/report.html; open
+# it in any browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TENET_BUILD_DIR:-build}
@@ -10,7 +12,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 bash scripts/setup.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$jobs" --target tenet_cli >/dev/null
+cmake --build "$build" -j "$jobs" --target tenet_cli _tenet >/dev/null
 tenet="$build/tenet"
 
 schemes=q0f16,q4f16_1,smoothquant_w8a8,awq_w4a16_g128
@@ -21,5 +23,10 @@ echo "== $tenet model --model $model --phase decode --context 2048 --quant $sche
 echo
 echo "== $tenet model --model $model --phase prefill --prompt 512 --quant $schemes"
 "$tenet" model --model "$model" --phase prefill --prompt 512 --quant "$schemes"
+echo
+echo "== python3 -m tenet report --model $model --phase decode --context 2048 --quant $schemes"
+PYTHONPATH="$build/python" /usr/bin/python3 -m tenet report --model "$model" --phase decode \
+  --context 2048 --quant "$schemes" --out "$build/report.html"
+echo "Open $build/report.html in a browser (e.g. chromium $build/report.html)."
 echo
 echo "More: $tenet model --help, $tenet analyze --help, $tenet compare --help; docs/cli.md."

@@ -6,7 +6,12 @@ packages=(g++ cmake make pkg-config libisl-dev libgmp-dev libeigen3-dev nlohmann
           # scripts/ci-reliability.sh: sanitizers and libFuzzer: clang 14 and its runtimes
           clang libclang-rt-14-dev
           # tests/slurm: a one-node Slurm cluster
-          slurm-wlm munge)
+          slurm-wlm munge
+          # the Python package (python/, docs/python.md) and its tests: bindings, pandas,
+          # matplotlib, Dask, pytest, hypothesis, tqdm; Chromium checks the HTML report
+          python3 python3-dev pybind11-dev pybind11-json-dev python3-pandas python3-matplotlib
+          python3-distributed python3-pytest python3-hypothesis python3-tqdm python3-pil
+          chromium fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,9 +9,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <pybind11_json/pybind11_json.hpp>
 #include <sstream>
@@ -128,33 +125,6 @@ eval::Settings settings_of(const json& j) {
   return s;
 }
 
-// make_request, cached: a preset is read once per process (files are keyed by their modification
-// time, so an edited file is read again). The cost of a call is then the evaluation's.
-eval::Request cached_request(const json& settings) {
-  static std::mutex mutex;
-  static std::map<std::string, eval::Request> cache;
-  std::string key = settings.dump();
-  for (const char* field : {"arch", "quant"}) {
-    const std::string v = settings.contains(field) && settings[field].is_string()
-                              ? settings[field].get<std::string>()
-                              : std::string();
-    std::error_code ec;
-    if (!v.empty() && std::filesystem::is_regular_file(v, ec))
-      key +=
-          "|" + std::to_string(std::filesystem::last_write_time(v, ec).time_since_epoch().count());
-  }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  eval::Request r = eval::make_request(settings_of(settings));
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() > 256) cache.clear();
-  cache.emplace(key, r);
-  return r;
-}
-
 llm::MatmulShape matmul_of(const json& j) {
   llm::MatmulShape s;
   s.name = text_field(j, "name");
@@ -233,35 +203,77 @@ std::string analyze_problem(const py::object& spec, const std::vector<std::strin
   return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
 }
 
-// One matmul through eval::evaluate: its LayerCost as the reports render it, plus the tiling and
-// precision chosen. The fast path (tenet.evaluate).
-json evaluate_matmul(const py::object& matmul, const py::object& settings) {
-  const json s = to_json(settings, "settings");
-  eval::Request r = cached_request(s);
-  r.matmul = matmul_of(to_json(matmul, "matmul"));
-  if (r.timing != eval::Timing::kSystolic)
-    throw InputError(error_code::kUsage, "", "timing",
-                     "evaluate uses the systolic timing model (tenet.analyze has the TENET delay)");
-  const eval::Evaluation e = released([&] { return eval::evaluate(r); });
-  json j = json::parse(llm::layer_cost_json(e.cost).dump());
-  j["tiling"] = mapping::to_string(e.tiling);
-  j["dataflow"] = mapping::to_string(r.dataflow);
-  if (e.product) j["scheme"] = e.product->scheme;
-  return j;
+// A JSON value as Python objects (dict, list, int, float, str, bool, None), without text.
+py::object to_python(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case json::value_t::object: {
+      py::dict d;
+      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = to_python(it.value());
+      return std::move(d);
+    }
+    case json::value_t::array: {
+      py::list l;
+      for (const auto& v : j) l.append(to_python(v));
+      return std::move(l);
+    }
+    case json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case json::value_t::number_float:
+      return py::float_(j.get<double>());
+    default:
+      return py::none();
+  }
 }
 
-// C++ time of eval::evaluate for the request of (matmul, settings), seconds per call: the
-// baseline of bench/python_overhead.py.
-double time_evaluate(const py::object& matmul, const py::object& settings, int repeats) {
-  eval::Request r = cached_request(to_json(settings, "settings"));
-  r.matmul = matmul_of(to_json(matmul, "matmul"));
-  return released([&] {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < repeats; ++i) eval::evaluate(r);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-           repeats;
-  });
-}
+// The settings of a call resolved once (presets read, scheme parsed): tenet.Evaluator. Each
+// evaluate() is then one eval::evaluate of a matmul; its LayerCost as the reports render it
+// (llm::layer_cost_json: the per-call fields of a model report) plus the tiling and dataflow.
+class Evaluator {
+ public:
+  explicit Evaluator(const py::object& settings)
+      : request_(eval::make_request(settings_of(to_json(settings, "settings")))) {
+    if (request_.timing != eval::Timing::kSystolic)
+      throw InputError(error_code::kUsage, "", "timing",
+                       "evaluate uses the systolic timing model (tenet.analyze has the TENET "
+                       "delay)");
+  }
+
+  py::dict evaluate(long long m, long long n, long long k, long long batch,
+                    const std::string& name) const {
+    eval::Request r = request_;
+    r.matmul.name = name;
+    r.matmul.m = m, r.matmul.n = n, r.matmul.k = k, r.matmul.batch = batch;
+    const eval::Evaluation e = released([&] { return eval::evaluate(r); });
+    py::dict d = to_python(llm::layer_cost_json(e.cost));
+    d["tiling"] = mapping::to_string(e.tiling);
+    d["dataflow"] = mapping::to_string(r.dataflow);
+    if (e.product) d["scheme"] = e.product->scheme;
+    return d;
+  }
+
+  // C++ time of eval::evaluate of this matmul, seconds per call, in a C++ loop: the baseline of
+  // bench/python_overhead.py.
+  double time(long long m, long long n, long long k, int repeats) const {
+    eval::Request r = request_;
+    r.matmul.name = "gemm";
+    r.matmul.m = m, r.matmul.n = n, r.matmul.k = k;
+    return released([&] {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < repeats; ++i) eval::evaluate(r);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+             std::max(repeats, 1);
+    });
+  }
+
+ private:
+  eval::Request request_;
+};
 
 // tenet compare --gemm M,N,K --quant a,b,c
 std::string run_compare(long long m, long long n, long long k, const py::list& schemes,
@@ -492,8 +504,10 @@ PYBIND11_MODULE(_tenet, m) {
   });
   m.def("analyze_gemm", &analyze_gemm);
   m.def("analyze_problem", &analyze_problem);
-  m.def("evaluate", &evaluate_matmul);
-  m.def("time_evaluate", &time_evaluate);
+  py::class_<Evaluator>(m, "Evaluator")
+      .def(py::init<const py::object&>())
+      .def("evaluate", &Evaluator::evaluate)
+      .def("time", &Evaluator::time);
   m.def("compare", &run_compare);
   m.def("model", &run_model);
   m.def("log", &run_log);

@@ -17,6 +17,7 @@ line or field). Evaluation releases the GIL, so threads evaluate in parallel.
 """
 
 import json as _json
+import os
 
 from . import _tenet
 from ._tenet import InputError
@@ -193,6 +194,31 @@ def analyze(gemm=None, *, spec=None, tenet_files=None, arch=None, array=None, da
     return _report(text, "analyze") if format == "json" else text
 
 
+_EVALUATORS = {}
+
+
+def _evaluator(settings):
+    """The resolved settings (presets read once per process; a file again when it changes)."""
+    try:
+        key = tuple(sorted(settings.items()))
+        hash(key)
+    except TypeError:  # a dict (an accelerator or scheme given inline): not cached
+        return _tenet.Evaluator(settings)
+    for field in ("arch", "quant"):
+        value = settings.get(field)
+        if isinstance(value, str) and (value.endswith(".json") or os.sep in value):
+            try:
+                key += (os.stat(value).st_mtime_ns,)
+            except OSError:
+                pass
+    evaluator = _EVALUATORS.get(key)
+    if evaluator is None:
+        if len(_EVALUATORS) > 256:
+            _EVALUATORS.clear()
+        evaluator = _EVALUATORS[key] = _tenet.Evaluator(settings)
+    return evaluator
+
+
 def evaluate(gemm, *, batch=1, arch=None, array=None, dataflow=None, quant=None, tile=None,
              tiling_objective=None, dequant_rate=None, dequant_ops_rate=None,
              edge_transfers=None, name="gemm"):
@@ -201,7 +227,7 @@ def evaluate(gemm, *, batch=1, arch=None, array=None, dataflow=None, quant=None,
     m, n, k = _gemm(gemm)
     settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective, dequant_rate,
                          dequant_ops_rate, edge_transfers)
-    return _tenet.evaluate({"name": name, "m": m, "n": n, "k": k, "batch": batch}, settings)
+    return _evaluator(settings).evaluate(m, n, k, batch, name)
 
 
 def bounds(gemm, **settings):

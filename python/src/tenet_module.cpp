@@ -34,6 +34,7 @@
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/report/evaluation_report.hpp"
 #include "tenet/report/llm_report.hpp"
+#include "tenet/report/tir_report.hpp"
 #include "tenet/sweep/mapping_search.hpp"
 #include "tenet/sweep/search_report.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
@@ -453,6 +454,24 @@ std::string run_search(const py::object& matmuls, const std::string& arch, const
   });
 }
 
+// tenet tir --input FILE ...: (report text, notes).
+std::pair<std::string, std::string> run_tir(const std::string& input, const std::string& func,
+                                            const std::string& bind, const std::string& arch,
+                                            const std::string& dataflow, const std::string& quant,
+                                            bool shapes_only, const std::string& format) {
+  report::TirRun run;
+  run.input = input;
+  run.func = func;
+  run.bind = bind;
+  run.arch = arch;
+  run.dataflow = dataflow;
+  run.quant = quant.empty() ? "auto" : quant;
+  run.shapes_only = shapes_only;
+  const io::ReportFormat f = format_of(format);
+  const report::TirReport r = released([&] { return report::render_tir_report(run, f); });
+  return {r.text, r.notes};
+}
+
 // The matmuls of a model pass (name, m, n, k, batch, count...), for search and for the plots.
 json model_matmuls(const py::object& config, const py::object& pass) {
   const llm::ModelConfig m = py::isinstance<py::str>(config)
@@ -513,6 +532,7 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("log", &run_log);
   m.def("sweep", &run_sweep);
   m.def("search", &run_search);
+  m.def("tir", &run_tir);
   m.def("model_matmuls", &model_matmuls);
   m.def("accelerator_info", &accelerator_info);
   m.def("quant_presets", [] { return quant::preset_names(); });

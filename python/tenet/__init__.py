@@ -24,7 +24,7 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
-    "model", "log", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "quant_presets",
+    "model", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "quant_presets",
 ]
 
 InputError.__doc__ = """Bad input: a file, a field or a value tenet cannot use.
@@ -289,6 +289,21 @@ def log(path, *, log_format="auto", lenient=False, tokens=None, tir=None, arch=N
     for note in notes:
         warnings.warn("tenet: " + note, stacklevel=2)
     return _report(text, "log", ModelResult) if format == "json" else text
+
+
+def tir(path, *, bind=None, func=None, arch=None, dataflow=None, quant="auto",
+        shapes_only=False, format="json"):
+    """``tenet tir``: the matmul kernels of a TVMScript dump (a printed IRModule or one PrimFunc),
+    recognised by structure, bound to sizes (``bind``: {"seq_len": 512} or "seq_len=512") and
+    costed; ``quant="auto"`` takes each kernel's own dequantize chain."""
+    if isinstance(bind, dict):
+        bind = ",".join(f"{k}={v}" for k, v in bind.items())
+    text, notes = _tenet.tir(str(path), func or "", bind or "", arch or "", dataflow or "",
+                             quant or "auto", shapes_only, format)
+    if notes:
+        import warnings
+        warnings.warn("tenet: " + notes.strip(), stacklevel=2)
+    return _report(text, "tir", ModelResult) if format == "json" else text
 
 
 def model_matmuls(config, *, phase="prefill", batch=1, prompt=None, context=None, **kw):

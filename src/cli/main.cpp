@@ -44,7 +44,8 @@ std::string option_for_field(const std::string& field) {
                                             "mla",
                                             "qkv",
                                             "gate_up",
-                                            "lm_head"};
+                                            "lm_head",
+                                            "bind"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

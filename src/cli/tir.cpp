@@ -3,270 +3,41 @@
 // (docs/tir.md#cli).
 #include <fmt/core.h>
 
-#include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <set>
 
 #include "cli/command.hpp"
-#include "tenet/arch/accelerator_presets.hpp"
-#include "tenet/error.hpp"
-#include "tenet/eval/pipeline.hpp"
-#include "tenet/eval/settings.hpp"
-#include "tenet/llm/model_report.hpp"
-#include "tenet/quant/quant_json.hpp"
-#include "tenet/tir/matmul.hpp"
-#include "tenet/tir/script.hpp"
+#include "tenet/io/report_format.hpp"
+#include "tenet/report/tir_report.hpp"
 
 namespace tenet::cli {
 namespace {
 
-using json = nlohmann::ordered_json;
-
 struct TirOptions {
-  std::string input;
-  std::string func;
-  std::string bind;
-  std::string arch;
-  std::string dataflow;  // empty: the default (os)
-  std::string quant = "auto";
-  bool shapes_only = false;
+  report::TirRun run;
   std::string format = "table";
 };
 
-// What every kernel is costed on: the request of --arch and --dataflow (eval::make_request,
-// every other setting at its default); the scheme is the kernel's own ("auto") unless a preset is
-// forced.
-struct CostSetup {
-  eval::Request base;
-  std::shared_ptr<const quant::QuantSpec> forced;
-  const arch::Accelerator& acc() const { return *base.accelerator; }
-};
-
-// The cost of one imported kernel through the evaluation pipeline: the one place `tenet tir`
-// rows are costed.
-llm::LayerCost cost_kernel(const CostSetup& c, const tir::BoundKernel& k) {
-  eval::Request r = c.base;
-  r.matmul = k.shape;
-  r.scheme = c.forced ? c.forced : std::make_shared<const quant::QuantSpec>(*k.quant);
-  return eval::evaluate(r).cost;
-}
-
-CostSetup cost_setup(const TirOptions& o) {
-  eval::Settings settings;
-  settings.arch = o.arch;
-  settings.dataflow = o.dataflow;
-  CostSetup c{eval::make_request(settings), nullptr};
-  if (o.quant != "auto")
-    c.forced = std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(o.quant));
-  return c;
-}
-
-// Every --bind name must be a symbolic size of an analysed function.
-void check_bindings(const tir::Module& m, const std::string& func, const tir::SymbolValues& v) {
-  std::set<std::string> known;
-  for (const tir::PrimFunc& f : m.functions)
-    if (func.empty() || f.name == func)
-      for (const tir::Symbol& s : f.symbols) known.insert(s.name);
-  for (const auto& [name, value] : v) {
-    if (!known.count(name)) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError(
-          error_code::kUnknownName, "", "--bind",
-          fmt::format("'{}' is not a symbolic size of {} (symbols: {})", name,
-                      func.empty() ? "the module" : func, list.empty() ? "none" : list));
-    }
-    if (value < 1)
-      throw InputError(error_code::kRange, "", "--bind",
-                       fmt::format("{} = {} (expected a size >= 1)", name, value));
-  }
-}
-
-json quant_json(const tir::MatmulKernel& k) {
-  if (!k.storage) return nullptr;
-  const tir::WeightStorage& w = *k.storage;
-  json j = {
-      {"storage_dtype", w.storage_dtype},
-      {"bits", w.bits},
-      {"elems_per_word", w.elems_per_word},
-      {"pack_axis", w.pack_axis.empty() ? json(nullptr) : json(w.pack_axis)},
-      {"group_size", w.group_size},
-      {"group_axis", w.group_axis.empty() ? json(nullptr) : json(w.group_axis)},
-      {"zero_point", !w.zero_buffer.empty()},
-      {"offset", w.offset ? json(*w.offset) : json(nullptr)},
-      {"scale_dtype", w.scale_dtype.empty() ? json(nullptr) : json(w.scale_dtype)},
-      {"storage_buffer", w.buffer},
-      {"scale_buffer", w.scale_buffer.empty() ? json(nullptr) : json(w.scale_buffer)},
-      {"zero_buffer", w.zero_buffer.empty() ? json(nullptr) : json(w.zero_buffer)},
-      {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)}};
-  return j;
-}
-
-json kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
-  const tir::MatmulKernel& k = b.kernel;
-  json symbols = json::object();
-  for (const auto& [name, value] : b.symbols) symbols[name] = value;
-  json q = quant_json(k);
-  if (q.is_object()) q["scale_shape"] = b.scale_shape;
-  return {{"func", k.func},
-          {"block", k.block},
-          {"line", k.line},
-          {"dtypes",
-           {{"A", k.a_dtype},
-            {"B", k.b_dtype},
-            {"accumulate", k.accumulate_dtype},
-            {"output", k.output_dtype}}},
-          {"quant", std::move(q)},
-          {"scheme", scheme},
-          {"matching_preset", tir::matching_preset(*b.quant, k.layout)},
-          {"epilogue", k.epilogue},
-          {"symbols", std::move(symbols)},
-          {"approximations", k.approximations}};
-}
-
-json skipped_json(const std::vector<tir::Skipped>& skipped) {
-  json out = json::array();
-  for (const tir::Skipped& s : skipped)
-    out.push_back({{"func", s.func}, {"reason", s.reason}, {"line", s.line}});
-  return out;
-}
-
-std::string skipped_lines(const std::vector<tir::Skipped>& skipped) {
-  std::string out;
-  for (const tir::Skipped& s : skipped)
-    out += fmt::format("skipped {} (line {}): {}\n", s.func, s.line, s.reason);
-  return out;
-}
-
-// The model/log report's JSON with each row extended by the kernel's TIR fields, and the
-// skipped functions: {"kernels": [...], "skipped": [...], ...}.
-std::string merge_json(const std::string& report, const std::vector<tir::BoundKernel>& kernels,
-                       const std::vector<std::string>& schemes,
-                       const std::vector<tir::Skipped>& skipped) {
-  json doc = json::parse(report);
-  json rows = json::array();
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    json row = kernel_fields(kernels[i], schemes[i]);
-    for (auto& [key, value] : doc["layers"][i].items())
-      if (!row.contains(key)) row[key] = value;
-    rows.push_back(std::move(row));
-  }
-  json out;
-  for (auto& [key, value] : doc.items()) {
-    if (key == "layers") {
-      out["kernels"] = std::move(rows);
-      out["skipped"] = skipped_json(skipped);
-    } else {
-      out[key] = value;
-    }
-  }
-  return out.dump(2) + "\n";
-}
-
-std::vector<tir::BoundKernel> bind_all(const tir::Recognition& found,
-                                       const tir::SymbolValues& values) {
-  std::map<std::string, int> per_func;
-  for (const tir::MatmulKernel& k : found.kernels) ++per_func[k.func];
-  std::vector<tir::BoundKernel> kernels;
-  for (const tir::MatmulKernel& k : found.kernels) {
-    kernels.push_back(tir::bind(k, values));
-    if (per_func[k.func] > 1) kernels.back().shape.name = k.func + "/" + k.block;
-  }
-  return kernels;
-}
-
-// Costs every kernel once. A kernel the accelerator cannot run (a precision it lacks, a scheme
-// that does not fit it) moves to `skipped` with the reason instead of stopping the report.
-std::map<std::string, llm::LayerCost> cost_all(const CostSetup& setup,
-                                               std::vector<tir::BoundKernel>& kernels,
-                                               std::vector<tir::Skipped>& skipped) {
-  std::map<std::string, llm::LayerCost> costs;
-  std::vector<tir::BoundKernel> costed;
-  for (tir::BoundKernel& k : kernels) {
-    try {
-      costs.emplace(k.shape.name, cost_kernel(setup, k));
-      costed.push_back(std::move(k));
-    } catch (const InputError& e) {
-      skipped.push_back(
-          {k.kernel.func,
-           fmt::format("cannot be costed on {}: {}{} [{}]", setup.acc().name(),
-                       e.where().empty() ? "" : e.where() + ": ", e.message(), e.code()),
-           k.kernel.line});
-    }
-  }
-  kernels = std::move(costed);
-  return costs;
-}
-
-llm::CostModel cost_model(const CostSetup& setup,
-                          const std::map<std::string, llm::LayerCost>& costs) {
-  llm::CostModel model;
-  model.clock_hz = setup.acc().spec().clock_mhz * 1e6;
-  model.description =
-      fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling auto (latency)",
-                  setup.acc().name(), setup.acc().rows(), setup.acc().cols(),
-                  setup.acc().spec().clock_mhz, mapping::to_string(setup.base.dataflow),
-                  setup.forced ? setup.forced->name : std::string("quant auto (per kernel)"));
-  model.evaluate = [&costs](const llm::MatmulShape& s) { return costs.at(s.name); };
-  return model;
-}
-
 void run_tir(const TirOptions& o) {
-  const tir::Module module = tir::read_module(o.input);
-  tir::Recognition found = tir::find_matmuls(module, o.func);
-  const tir::SymbolValues values = tir::parse_bindings(o.bind);
-  check_bindings(module, o.func, values);
-  std::vector<tir::BoundKernel> kernels = bind_all(found, values);
-  std::map<std::string, llm::LayerCost> costs;
-  std::optional<CostSetup> setup;
-  if (!o.shapes_only) {
-    setup = cost_setup(o);
-    costs = cost_all(*setup, kernels, found.skipped);
-  }
-  std::vector<llm::MatmulShape> shapes;
-  for (const tir::BoundKernel& k : kernels) shapes.push_back(k.shape);
-  const std::vector<std::string> schemes(kernels.size(), o.quant);
-  llm::ReportContext context;
-  context.source = o.input;
-  context.inputs = {{"functions", module.functions.size() + module.skipped.size()},
-                    {"relax_functions", module.relax_functions},
-                    {"matmul_kernels", kernels.size()},
-                    {"skipped", found.skipped.size()},
-                    {"quant", o.quant}};
-  const llm::ReportFormat format = llm::parse_report_format(o.format);
-  const std::string text =
-      o.shapes_only
-          ? llm::format_shapes(shapes, context, format)
-          : llm::format_model_report(
-                llm::build_model_report(shapes, cost_model(*setup, costs), context), format);
-  if (format == llm::ReportFormat::kJson) {
-    fmt::print("{}", merge_json(text, kernels, schemes, found.skipped));
-    return;
-  }
-  fmt::print("{}", text);
-  if (format == llm::ReportFormat::kTable)
-    fmt::print("{}", skipped_lines(found.skipped));
-  else
-    fmt::print(stderr, "{}", skipped_lines(found.skipped));
+  const report::TirReport r = report::render_tir_report(o.run, io::parse_report_format(o.format));
+  fmt::print("{}", r.text);
+  if (!r.notes.empty()) fmt::print(stderr, "{}", r.notes);
 }
 
 void setup_tir(CLI::App& sub) {
   auto o = std::make_shared<TirOptions>();
-  sub.add_option("--input", o->input,
+  sub.add_option("--input", o->run.input,
                  "TVMScript: a printed IRModule (MLC-LLM debug-phase3.py) or one PrimFunc")
       ->required();
-  sub.add_option("--func", o->func, "Only this PrimFunc");
-  sub.add_option("--bind", o->bind,
+  sub.add_option("--func", o->run.func, "Only this PrimFunc");
+  sub.add_option("--bind", o->run.bind,
                  "Values of the symbolic sizes, NAME=VALUE,... (e.g. seq_len=512,n=128)");
-  sub.add_option("--arch", o->arch,
+  sub.add_option("--arch", o->run.arch,
                  "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
-  sub.add_option("--dataflow", o->dataflow, "Dataflow: os (default), ws or is");
-  sub.add_option("--quant", o->quant,
+  sub.add_option("--dataflow", o->run.dataflow, "Dataflow: os (default), ws or is");
+  sub.add_option("--quant", o->run.quant,
                  "auto (default: each kernel's own dequantize chain) or a preset name / JSON "
                  "file forced on every kernel");
-  sub.add_flag("--shapes-only", o->shapes_only,
+  sub.add_flag("--shapes-only", o->run.shapes_only,
                "List the recognised matmuls without evaluating their cost");
   sub.add_option("--format", o->format, "Output: table (default), json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));

@@ -133,3 +133,17 @@ def test_sweep_rows(spec, tmp_path):
     # A shard is the CLI's shard.
     shard = tenet.sweep(path, shard="2/3")
     assert shard.rows == [row for row in theirs if row["index"] % 3 == 1]
+
+
+@pytest.mark.parametrize("dump,bind", [("gpt2_phase3.py", {"seq_len": 128}),
+                                       ("quant.py", {"seq_len": 64})])
+def test_tir(dump, bind):
+    path = src("tests", "data", "tir", dump)
+    args = ["tir", "--input", path, "--arch", "scalable-32x32"]
+    if bind:
+        args += ["--bind", ",".join(f"{k}={v}" for k, v in bind.items())]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = tenet.tir(path, bind=bind, arch="scalable-32x32")
+    assert ours.to_dict() == cli_json(*args)

@@ -136,7 +136,7 @@ def test_sweep_rows(spec, tmp_path):
 
 
 @pytest.mark.parametrize("dump,bind", [("gpt2_phase3.py", {"seq_len": 128}),
-                                       ("quant.py", {"seq_len": 64})])
+                                       ("quant.py", {"seq_len": 3, "n": 2})])
 def test_tir(dump, bind):
     path = src("tests", "data", "tir", dump)
     args = ["tir", "--input", path, "--arch", "scalable-32x32"]

@@ -109,7 +109,7 @@ def roofline(results, arch="scalable-32x32", ax=None):
             cycles = _num(layer["cycles"])
             if dram <= 0 or cycles <= 0:
                 continue
-            macs = _num(layer["macs"]) * _num(layer["count"])
+            macs = _num(layer["macs"])  # over all calls of the entry, as cycles and bytes
             x.append(macs / dram)
             y.append(macs / (cycles / clock_hz))
         xs += x

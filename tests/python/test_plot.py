@@ -49,6 +49,11 @@ def test_roofline(comparison, tmp_path):
     points = sum(len(c.get_offsets()) for c in ax.collections)
     assert points == len(comparison.layers)  # every layer of every scheme
     assert len(ax.lines) == 3  # fp16, int8, int4 roofs
+    # No layer runs above the accelerator's highest roof, nor above the bandwidth slope.
+    peak = max(max(line.get_ydata()) for line in ax.lines)
+    for c in ax.collections:
+        for x, y in c.get_offsets():
+            assert y <= peak * (1 + 1e-9)
 
 
 def test_pareto(tmp_path):

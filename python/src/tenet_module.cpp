@@ -19,6 +19,7 @@
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
+#include "tenet/eval/traffic_curve.hpp"
 #include "tenet/hw/bounds.hpp"
 #include "tenet/input/problem.hpp"
 #include "tenet/input/spec.hpp"
@@ -32,6 +33,7 @@
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_json.hpp"
+#include "tenet/report/curve_report.hpp"
 #include "tenet/report/evaluation_report.hpp"
 #include "tenet/report/llm_report.hpp"
 #include "tenet/report/tir_report.hpp"
@@ -472,6 +474,31 @@ std::pair<std::string, std::string> run_tir(const std::string& input, const std:
   return {r.text, r.notes};
 }
 
+// eval::traffic_curve of matmuls [{name, m, n, k, batch, count}] on the settings' accelerator
+// with each buffer size: report::curve_json's text.
+std::string run_traffic_curve(const py::object& matmuls, const py::object& settings,
+                              const std::vector<long long>& buffers,
+                              const std::vector<std::string>& dataflows, bool bound_only,
+                              const py::object& inputs) {
+  const eval::Request base = eval::make_request(settings_of(to_json(settings, "settings")));
+  std::vector<llm::MatmulShape> shapes;
+  for (const json& m : to_json(matmuls, "matmuls")) {
+    llm::MatmulShape s = matmul_of(m);
+    s.count = int_field(m, "count", 1);
+    shapes.push_back(s);
+  }
+  eval::CurveOptions o;
+  o.bound_only = bound_only;
+  o.dataflows.clear();
+  for (const std::string& d : dataflows)
+    o.dataflows.push_back(with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
+  report::CurveContext context;
+  context.inputs = nlohmann::ordered_json::parse(to_json(inputs, "inputs").dump());
+  return released([&] {
+    return report::curve_json(eval::traffic_curve(base, shapes, buffers, o), context).dump();
+  });
+}
+
 // The matmuls of a model pass (name, m, n, k, batch, count...), for search and for the plots.
 json model_matmuls(const py::object& config, const py::object& pass) {
   const llm::ModelConfig m = py::isinstance<py::str>(config)
@@ -533,6 +560,8 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("sweep", &run_sweep);
   m.def("search", &run_search);
   m.def("tir", &run_tir);
+  m.def("traffic_curve", &run_traffic_curve);
+  m.def("buffer_sizes", &eval::buffer_sizes);
   m.def("model_matmuls", &model_matmuls);
   m.def("accelerator_info", &accelerator_info);
   m.def("quant_presets", [] { return quant::preset_names(); });

@@ -363,48 +363,36 @@ def sweep(spec, *, threads=1, progress=None, shard=None, memo=True, client=None,
     return SweepResult(rows, summary)
 
 
-def ski_slope(gemm, buffers=None, *, arch="scalable-32x32", quant=None,
-              dataflows=("os", "ws", "is"), points=12, smallest=64 * 1024,
-              largest=64 * 1024 * 1024):
-    """Least DRAM traffic against global-buffer size for one GEMM (the "ski slope"): per buffer
-    size, the physical lower bound of any mapping and the least traffic of tenet's mappings (the
-    best dataflow, tiling chosen for dram_bytes). ``buffers``: sizes in bytes, else ``points``
-    sizes spaced geometrically from ``smallest`` to ``largest``.
-    Returns {"gemm", "arch", "quant", "points": [{buffer_bytes, dram_bytes, bound_dram_bytes,
-    compulsory_dram_bytes, ratio, dataflow, tiling}]}."""
-    import copy
-    m, n, k = _gemm(gemm)
-    base = accelerator(arch) if not isinstance(arch, dict) else arch
+def ski_slope(gemm=None, buffers=None, *, model=None, phase="prefill", batch=1, prompt=None,
+              context=None, arch="scalable-32x32", quant=None, dataflows=("os", "ws", "is"),
+              points=16, smallest=64 * 1024, largest=64 * 1024 * 1024, bound_only=False):
+    """``tenet bound``: least DRAM traffic against global-buffer size (the "ski slope") for one
+    GEMM or a whole model pass: per buffer size, the lower bound of any mapping and the least
+    traffic of tenet's mappings (best dataflow, tiling searched for dram_bytes). ``buffers``:
+    sizes in bytes, else ``points`` sizes spaced geometrically from ``smallest`` to ``largest``.
+    Returns {"inputs", "points": [{buffer_bytes, bound_dram_bytes, compulsory_dram_bytes,
+    dram_bytes, ratio, dataflow, tiling}], "title"} (the CLI's JSON + a title)."""
+    if (gemm is None) == (model is None):
+        raise _error("gemm", "give exactly one of gemm or model")
+    if gemm is not None:
+        m, n, k = _gemm(gemm)
+        matmuls = [{"name": "gemm", "m": m, "n": n, "k": k, "batch": 1, "count": 1}]
+        inputs = {"gemm": {"m": m, "n": n, "k": k}}
+        title = f"{m}x{n}x{k}"
+    else:
+        matmuls = model_matmuls(model, phase=phase, batch=batch, prompt=prompt, context=context)
+        inputs = {"model": str(model) if isinstance(model, str) else "<dict>", "phase": phase}
+        title = f"{os.path.basename(str(model)) if isinstance(model, str) else 'model'} {phase}"
     if buffers is None:
-        if points < 2:
-            raise _error("points", f"expected at least 2 points, got {points}", "range")
-        step = (largest / smallest) ** (1 / (points - 1))
-        buffers = sorted({int(round(smallest * step ** i)) for i in range(points)})
-    out = []
-    for size in buffers:
-        acc = copy.deepcopy(base)
-        acc["global_buffer"]["bytes"] = int(size)
-        acc["global_buffer"].pop("partitions", None)
-        best = None
-        for flow in dataflows:
-            try:
-                r = evaluate((m, n, k), arch=acc, quant=quant, dataflow=flow,
-                             tiling_objective="dram_bytes")
-            except InputError:  # nothing of this dataflow fits the buffer
-                continue
-            if best is None or float(r["dram_bytes"]) < float(best["dram_bytes"]):
-                best = r
-        if best is None:
-            continue
-        b = best["bounds"]
-        out.append({"buffer_bytes": int(size), "dram_bytes": best["dram_bytes"],
-                    "bound_dram_bytes": b["dram_bytes"],
-                    "compulsory_dram_bytes": b["compulsory_dram_bytes"],
-                    "ratio": b["dram_bytes_ratio"], "dataflow": best["dataflow"],
-                    "tiling": best["tiling"]})
-    name = base.get("name", "accelerator")
-    return {"gemm": [m, n, k], "arch": name, "quant": quant or "none", "points": out,
-            "title": f"{m}x{n}x{k} on {name}" + (f", {quant}" if quant else "")}
+        buffers = _tenet.buffer_sizes(int(smallest), int(largest), int(points))
+    settings = _settings(arch=arch, quant=quant)
+    name = arch if isinstance(arch, str) else arch.get("name", "accelerator")
+    inputs.update({"arch": name, "quant": quant if isinstance(quant, str) or quant is None
+                   else quant.get("name", "<dict>")})
+    curve = _json.loads(_tenet.traffic_curve(matmuls, settings, [int(b) for b in buffers],
+                                             list(dataflows), bound_only, inputs))
+    curve["title"] = f"{title} on {name}" + (f", {inputs['quant']}" if quant else "")
+    return curve
 
 
 def accelerator(arch="scalable-32x32"):

@@ -137,7 +137,7 @@ def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch="sc
     heaviest = max(first["layers"], key=lambda l: float(l["cycles"]))
     gemm = (heaviest["M"], heaviest["N"], heaviest["K"])
     if with_ski_slope:
-        curve = ski_slope(gemm, arch=acc, quant=schemes[0], points=10)
+        curve = ski_slope(gemm, arch=arch, quant=schemes[0], points=10)
         figures.append(_figure(
             _svg(plot.ski_slope(curve)),
             f"DRAM traffic of {heaviest['name']} ({gemm[0]}x{gemm[1]}x{gemm[2]}, "

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <isl/map.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -370,6 +371,41 @@ Accelerator make_ideal_systolic(long long rows, long long cols) {
     return Accelerator(with_energy_defaults(std::move(spec)));
   } catch (const InputError& e) {
     throw InputError(e.code(), "", "array", e.message());
+  }
+}
+
+long long buffer_total(const GlobalBuffer& gb) {
+  if (gb.partitions.empty()) return gb.bytes;
+  long long total = 0;
+  for (const auto& [key, part] : gb.partitions) total += part.bytes;
+  return total;
+}
+
+void set_buffer_bytes(GlobalBuffer& gb, long long total) {
+  if (gb.partitions.empty()) {
+    gb.bytes = total;
+    return;
+  }
+  const long double old_total = static_cast<long double>(buffer_total(gb));
+  long long given = 0;
+  std::size_t i = 0;
+  for (auto& [key, part] : gb.partitions) {
+    if (++i == gb.partitions.size()) {
+      part.bytes = std::max(1LL, total - given);
+    } else {
+      part.bytes = std::max(1LL, static_cast<long long>(total * (part.bytes / old_total)));
+      given += part.bytes;
+    }
+  }
+}
+
+Accelerator with_buffer_bytes(const Accelerator& acc, long long total) {
+  AcceleratorSpec spec = acc.spec();
+  set_buffer_bytes(spec.global_buffer, total);
+  try {
+    return Accelerator(std::move(spec));
+  } catch (const InputError& e) {
+    throw InputError(e.code(), "", "buffer_bytes", e.message());
   }
 }
 

@@ -45,7 +45,8 @@ std::string option_for_field(const std::string& field) {
                                             "qkv",
                                             "gate_up",
                                             "lm_head",
-                                            "bind"};
+                                            "bind",
+                                            "buffers"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

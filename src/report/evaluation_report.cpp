@@ -217,7 +217,7 @@ std::string render_evaluation(const eval::Evaluation& e, const eval::Request& re
     if (e.scheme) rename_quant_tensors(report, e.analyzed->workload);
     hardware = hardware_report(e, request);
   }
-  const ReportContext context{&*e.analyzed, &request.analysis};
+  const AnalysisEcho context{&*e.analyzed, &request.analysis};
   switch (format) {
     case ReportFormat::kJson: {
       ojson j = report_to_json(report, context);

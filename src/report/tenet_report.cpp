@@ -163,7 +163,7 @@ std::string padded_table(const std::vector<std::vector<std::string>>& rows,
   return out;
 }
 
-std::string header_of(const ReportContext& context) {
+std::string header_of(const AnalysisEcho& context) {
   if (!context.problem) return "";
   const input::Problem& p = *context.problem;
   std::string out =
@@ -241,7 +241,7 @@ std::vector<std::string> tensor_keys(const Report& report) {
   return keys;
 }
 
-nlohmann::ordered_json report_to_json(const Report& r, const ReportContext& context) {
+nlohmann::ordered_json report_to_json(const Report& r, const AnalysisEcho& context) {
   ojson j;
   j["macs"] = count_to_json(r.macs);
   j["time_stamps"] = count_to_json(r.time_stamps);
@@ -307,12 +307,12 @@ std::string report_to_csv(const Report& r) {
   return w.text;
 }
 
-std::string report_to_table(const Report& r, const ReportContext& context) {
+std::string report_to_table(const Report& r, const AnalysisEcho& context) {
   return header_of(context) + overall_table(r) + "\n" + tensor_table(r) + "\nCounting      " +
          r.counting.summary() + "\n";
 }
 
-std::string format_report(const Report& r, ReportFormat format, const ReportContext& context) {
+std::string format_report(const Report& r, ReportFormat format, const AnalysisEcho& context) {
   switch (format) {
     case ReportFormat::kTable:
       return report_to_table(r, context);

@@ -73,13 +73,6 @@ std::string preset_or_path(const SweepSpec& spec, const std::string& name) {
   return path_like(name) ? input_path(spec, name) : name;
 }
 
-long long buffer_total(const arch::GlobalBuffer& gb) {
-  if (gb.partitions.empty()) return gb.bytes;
-  long long total = 0;
-  for (const auto& [key, part] : gb.partitions) total += part.bytes;
-  return total;
-}
-
 arch::Bandwidth sram_total(const arch::GlobalBuffer& gb) {
   if (gb.partitions.empty()) return gb.bandwidth;
   double total = 0;
@@ -88,26 +81,6 @@ arch::Bandwidth sram_total(const arch::GlobalBuffer& gb) {
     total += part.bandwidth.bytes_per_cycle;
   }
   return arch::Bandwidth::of(total);
-}
-
-// Total capacity split over the partitions in the preset's proportions (floors; the remainder
-// goes to the last partition; at least 1 byte each).
-void set_buffer_bytes(arch::GlobalBuffer& gb, long long total) {
-  if (gb.partitions.empty()) {
-    gb.bytes = total;
-    return;
-  }
-  const long double old_total = static_cast<long double>(buffer_total(gb));
-  long long given = 0;
-  std::size_t i = 0;
-  for (auto& [key, part] : gb.partitions) {
-    if (++i == gb.partitions.size()) {
-      part.bytes = std::max(1LL, total - given);
-    } else {
-      part.bytes = std::max(1LL, static_cast<long long>(total * (part.bytes / old_total)));
-      given += part.bytes;
-    }
-  }
 }
 
 // Total bandwidth split in the preset's proportions, or evenly when a port was unlimited.
@@ -135,7 +108,7 @@ arch::AcceleratorSpec apply_axes(arch::AcceleratorSpec s, const ArchAxes& a,
                                  const std::array<std::size_t, kArchAxes>& choice) {
   if (!a.arrays.empty()) std::tie(s.rows, s.cols) = a.arrays[choice[kArray]].value;
   if (!a.buffer_bytes.empty())
-    set_buffer_bytes(s.global_buffer, a.buffer_bytes[choice[kBuffer]].value);
+    arch::set_buffer_bytes(s.global_buffer, a.buffer_bytes[choice[kBuffer]].value);
   if (!a.sram_bandwidth.empty())
     set_sram_bandwidth(s.global_buffer, a.sram_bandwidth[choice[kSram]].value);
   if (!a.dram_bandwidth.empty()) s.dram.bandwidth = a.dram_bandwidth[choice[kDram]].value;
@@ -331,7 +304,7 @@ ArchVariant SweepPlan::arch_variant(std::size_t arch_index) const {
   ArchVariant v;
   v.preset = spec_.arch.presets[preset].value;
   v.rows = s.rows, v.cols = s.cols;
-  v.buffer_bytes = buffer_total(s.global_buffer);
+  v.buffer_bytes = arch::buffer_total(s.global_buffer);
   v.sram_bandwidth = sram_total(s.global_buffer);
   v.dram_bandwidth = s.dram.bandwidth;
   v.dram_latency = s.dram.latency_cycles;

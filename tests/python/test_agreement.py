@@ -147,3 +147,16 @@ def test_tir(dump, bind):
         warnings.simplefilter("ignore")
         ours = tenet.tir(path, bind=bind, arch="scalable-32x32")
     assert ours.to_dict() == cli_json(*args)
+
+
+def test_ski_slope_is_tenet_bound():
+    ours = tenet.ski_slope((300, 1000, 700), quant="q4f16_1", points=5, smallest=32 * 1024,
+                           largest=4 * 1024 * 1024)
+    theirs = cli_json("bound", "--gemm", "300,1000,700", "--quant", "q4f16_1", "--buffers",
+                      "32KiB..4MiB:5")
+    assert ours["points"] == theirs["points"]
+    model = tenet.ski_slope(model=src("workloads", "models", "gpt2.json"), phase="decode",
+                            context=128, buffers=[65536, 1 << 20], bound_only=True)
+    cli = cli_json("bound", "--model", src("workloads", "models", "gpt2.json"), "--phase",
+                   "decode", "--context", "128", "--buffers", "64KiB,1MiB", "--bound-only")
+    assert model["points"] == cli["points"]

@@ -148,6 +148,15 @@ class Accelerator {
 // stall-free cycles and SRAM reads. Throws InputError(range, "", "--array") for sizes <= 0.
 Accelerator make_ideal_systolic(long long rows, long long cols);
 
+// The global buffer's capacity: the shared bytes, or the sum of the partitions.
+long long buffer_total(const GlobalBuffer& gb);
+// Sets the capacity to `total` bytes: the shared bytes, or split over the partitions in their
+// current proportions (floors; the remainder to the last; at least 1 byte each).
+void set_buffer_bytes(GlobalBuffer& gb, long long total);
+// The same accelerator with a global buffer of `total` bytes (InputError(range, "buffer_bytes")
+// when the accelerator cannot take it).
+Accelerator with_buffer_bytes(const Accelerator& acc, long long total);
+
 // The same accelerator with another PE array shape (the `--array RxC` override).
 Accelerator with_array_shape(const Accelerator& acc, long long rows, long long cols);
 

@@ -22,16 +22,16 @@ nlohmann::ordered_json count_to_json(const poly::Integer& value);
 std::vector<std::string> tensor_keys(const analysis::Report& report);
 
 // What was analysed, echoed in the output (optional).
-struct ReportContext {
+struct AnalysisEcho {
   const input::Problem* problem = nullptr;
   const analysis::Options* options = nullptr;
 };
 
 nlohmann::ordered_json report_to_json(const analysis::Report& report,
-                                      const ReportContext& context = {});
+                                      const AnalysisEcho& context = {});
 std::string report_to_csv(const analysis::Report& report);
-std::string report_to_table(const analysis::Report& report, const ReportContext& context = {});
+std::string report_to_table(const analysis::Report& report, const AnalysisEcho& context = {});
 std::string format_report(const analysis::Report& report, ReportFormat format,
-                          const ReportContext& context = {});
+                          const AnalysisEcho& context = {});
 
 }  // namespace tenet::report

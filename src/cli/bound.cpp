@@ -1,0 +1,130 @@
+// `tenet bound`: least DRAM traffic against global-buffer size (the ski slope) for one GEMM or a
+// whole model pass: the physical lower bound of any mapping and tenet's least-traffic mapping per
+// size (docs/cli.md#tenet-bound). The work is eval::traffic_curve; this file reads options.
+#include <fmt/core.h>
+
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/llm_options.hpp"
+#include "cli/option_rules.hpp"
+#include "tenet/error.hpp"
+#include "tenet/eval/settings.hpp"
+#include "tenet/eval/traffic_curve.hpp"
+#include "tenet/llm/model_config.hpp"
+#include "tenet/llm/model_matmuls.hpp"
+#include "tenet/mapping/shape_text.hpp"
+#include "tenet/report/curve_report.hpp"
+#include "tenet/report/llm_report.hpp"
+
+namespace tenet::cli {
+namespace {
+
+struct BoundOptions {
+  std::string gemm, model, buffers, dataflows = "os,ws,is", format = "table";
+  report::ModelPass pass;
+  eval::Settings settings;
+  int bits_a = 16, bits_b = 16, bits_c = 16;
+  bool bound_only = false;
+};
+
+std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
+  std::vector<mapping::Dataflow> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(with_location(
+        "--dataflows", [&] { return mapping::parse_dataflow(list.substr(start, comma - start)); }));
+    start = comma + 1;
+  }
+  return out;
+}
+
+void run_bound(const BoundOptions& o) {
+  if (o.gemm.empty() == o.model.empty())
+    throw InputError(error_code::kUsage, "", "--gemm", "give exactly one of --gemm or --model");
+  const io::ReportFormat format = io::parse_report_format(o.format);
+  const std::vector<long long> buffers = report::parse_buffer_sizes(o.buffers);
+  eval::Request base = eval::make_request(o.settings);
+  base.bits = {o.bits_a, o.bits_b, o.bits_c};
+  report::CurveContext context;
+  std::vector<llm::MatmulShape> matmuls;
+  if (!o.gemm.empty()) {
+    const mapping::GemmShape g =
+        with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
+    llm::MatmulShape s;
+    s.name = "gemm";
+    s.m = g.m, s.n = g.n, s.k = g.k;
+    matmuls.push_back(s);
+    context.inputs["gemm"] = {{"m", g.m}, {"n", g.n}, {"k", g.k}};
+  } else {
+    const llm::ModelConfig model = llm::load_model_config(o.model);
+    matmuls = llm::generate_matmuls(model, report::generation_options(o.pass));
+    context.inputs["model"] = model.name;
+    context.inputs["phase"] = o.pass.phase;
+    context.inputs["batch"] = o.pass.batch;
+    if (o.pass.phase == "prefill")
+      context.inputs["prompt"] = o.pass.prompt;
+    else
+      context.inputs["context"] = o.pass.context;
+    context.inputs["matmuls"] = matmuls.size();
+  }
+  context.inputs["arch"] = base.accelerator->name();
+  context.inputs["quant"] = base.scheme ? base.scheme->name : std::string("none");
+  if (!base.scheme) context.inputs["bits"] = {{"a", o.bits_a}, {"b", o.bits_b}, {"c", o.bits_c}};
+  context.inputs["dataflows"] = o.dataflows;
+  eval::CurveOptions options;
+  options.dataflows = dataflows_of(o.dataflows);
+  options.bound_only = o.bound_only;
+  fmt::print("{}", report::render_curve(eval::traffic_curve(base, matmuls, buffers, options),
+                                        context, format));
+}
+
+void setup_bound(CLI::App& sub) {
+  auto o = std::make_shared<BoundOptions>();
+  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
+  sub.add_option("--model", o->model, "Or a Hugging Face config.json: the sum over its matmuls");
+  sub.add_option("--phase", o->pass.phase, "prefill (default) or decode (with --model)")
+      ->check(CLI::IsMember({"prefill", "decode"}));
+  with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (default 1)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--prompt", o->pass.prompt, "Prompt tokens (prefill)"),
+            OptionRule::kPositive);
+  with_rule(sub.add_option("--context", o->pass.context, "KV-cache tokens (decode)"),
+            OptionRule::kPositive);
+  sub.add_option("--buffers", o->buffers,
+                 "Global-buffer sizes: FROM..TO[:POINTS] (geometric, default 16 points) or a "
+                 "list, units B/KiB/MiB/GiB (e.g. 64KiB..64MiB:32)")
+      ->required();
+  for (auto [name, member] :
+       {std::pair{"--bits-a", &BoundOptions::bits_a}, std::pair{"--bits-b", &BoundOptions::bits_b},
+        std::pair{"--bits-c", &BoundOptions::bits_c}})
+    sub.add_option(name, (*o).*member, "Operand width in bits (unquantized; default 16)")
+        ->check(CLI::Range(1, 64));
+  sub.add_option("--arch", o->settings.arch,
+                 "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
+  sub.add_option("--array", o->settings.array, "Override the accelerator's PE array, RxC");
+  sub.add_option("--quant", o->settings.quant, "Quantization scheme: preset name or JSON file")
+      ->excludes("--bits-a")
+      ->excludes("--bits-b")
+      ->excludes("--bits-c");
+  with_rule(sub.add_option("--dequant-rate", o->settings.dequant_rate,
+                           "Dequant unit elements/cycle (default: the scheme's)"),
+            OptionRule::kNonNegative);
+  sub.add_flag("--edge-transfers", o->settings.edge_transfers, kEdgeTransfersHelp);
+  sub.add_option("--dataflows", o->dataflows, "Dataflows searched (default os,ws,is)");
+  sub.add_flag("--bound-only", o->bound_only,
+               "Only the analytic lower bound (no mapping search): microseconds per point");
+  sub.add_option("--format", o->format, "table (default), json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  sub.callback([o] { run_bound(*o); });
+}
+
+}  // namespace
+
+TENET_REGISTER_COMMAND("bound",
+                       "Least DRAM traffic against buffer size (ski slope): the lower bound of "
+                       "any mapping and tenet's least-traffic mapping",
+                       setup_bound, 73);
+
+}  // namespace tenet::cli

@@ -538,11 +538,17 @@ PYBIND11_MODULE(_tenet, m) {
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {
       // tenet.InputError(message) with .code, .file, .pointer, .detail
-      py::object err = py::reinterpret_borrow<py::object>(input_error)(py::str(e.what()));
-      err.attr("code") = e.code();
-      err.attr("file") = e.file();
-      err.attr("pointer") = e.where();
-      err.attr("detail") = e.message();
+      // Messages are UTF-8 (io::excerpt); decode with replacement all the same, so that a
+      // message can never turn into a UnicodeDecodeError.
+      auto text = [](const std::string& s) {
+        return py::reinterpret_steal<py::str>(
+            PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
+      };
+      py::object err = py::reinterpret_borrow<py::object>(input_error)(text(e.what()));
+      err.attr("code") = text(e.code());
+      err.attr("file") = text(e.file());
+      err.attr("pointer") = text(e.where());
+      err.attr("detail") = text(e.message());
       PyErr_SetObject(input_error.ptr(), err.ptr());
     } catch (const InternalError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());

@@ -1,6 +1,7 @@
 #include "tenet/hw/tiling_search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -54,14 +55,56 @@ struct Group {
   size_t first = 0;
 };
 
+// Extents sized by the buffer, for the least-traffic search: with the output tile kept and short
+// chunks of the reduction streamed, DRAM traffic falls as the output tile's sides grow towards
+// sqrt(usable elements) (docs/model.md §7), a value that is rarely a power of two or a multiple
+// of the array. Per array-mapped dimension: side x 0.71 and x 1.41 (so that the two sides of a
+// tile can trade against each other around the square), as is, rounded down to the array extent
+// and evened out over the same number of tiles; per streamed dimension: 16-long chunks. (Side x 1
+// and 32-long chunks were measured to add nothing on the LLM shapes of bench/bound.cpp.)
+void add_capacity_extents(const arch::Accelerator& acc, const GemmProblem& problem,
+                          const detail::Plan& plan, std::array<std::vector<long long>, 3>& ext) {
+  const arch::GlobalBuffer& gb = acc.spec().global_buffer;
+  long long bytes = gb.partitions.empty() ? gb.bytes : 0;
+  for (const auto& [key, part] : gb.partitions) bytes = std::max(bytes, part.bytes);
+  if (gb.double_buffered) bytes /= 2;
+  int bits = 8;
+  for (const Operand& op : problem.operands)
+    if (op.output) bits = std::max(bits, op.bits);
+  const double side = std::sqrt(static_cast<double>(bytes) * 8.0 / bits);
+  for (int d = 0; d < 3; ++d) {
+    const long long size = plan.dim[d].size;
+    std::set<long long> extra(ext[d].begin(), ext[d].end());
+    if (plan.dim[d].split > 0) {
+      const long long unit = std::min(plan.dim[d].split, size);
+      for (double f : {0.71, 1.41}) {
+        const long long t = std::llround(side * f);
+        if (t < 1 || t >= size) continue;
+        extra.insert(t);
+        extra.insert(std::max(unit, t / unit * unit));
+        // the same number of tiles with the extent evened out over them
+        const long long tiles = detail::ceil_div(size, t);
+        extra.insert(detail::ceil_div(size, tiles));
+      }
+    } else {
+      for (long long chunk : {16LL})
+        if (chunk < size) extra.insert(chunk);
+    }
+    ext[d].assign(extra.begin(), extra.end());
+  }
+}
+
 std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
-                                    mapping::Dataflow dataflow, const Options& options) {
+                                    mapping::Dataflow dataflow, const Options& options,
+                                    TilingObjective objective = TilingObjective::kLatency) {
   // The untiled model gives the array split of every dimension.
   const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {true, false});
   const detail::Plan& plan = whole.plan();
   std::array<std::vector<long long>, 3> ext;
   for (int d = 0; d < 3; ++d)
     ext[d] = extents_for(plan.dim[d].size, plan.dim[d].split > 0 ? plan.dim[d].split : kStreamUnit);
+  if (objective == TilingObjective::kDramBytes && !options.unlimited_buffer)
+    add_capacity_extents(acc, problem, plan, ext);
   // Per set of cut dimensions (bit d = dimension d has more than one tile): the loop orders that
   // differ once restricted to the cut dimensions (the first of each class).
   std::array<std::vector<int>, 8> distinct_orders;
@@ -328,9 +371,9 @@ TilingObjective parse_tiling_objective(const std::string& text, const std::strin
 }
 
 std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmProblem& problem,
-                                      mapping::Dataflow dataflow) {
+                                      mapping::Dataflow dataflow, TilingObjective objective) {
   std::vector<Tiling> out;
-  for (const Group& g : candidate_groups(acc, problem, dataflow, Options{}))
+  for (const Group& g : candidate_groups(acc, problem, dataflow, Options{}, objective))
     for (const Tiling& t : g.tilings) out.push_back(mapping::resolve_tiling(t, problem.shape));
   return out;
 }
@@ -340,7 +383,8 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      const TilingSearchOptions& search) {
   validate(problem);
   return detail::naming_gemm_on_overflow(problem, [&] {
-    const std::vector<Group> groups = candidate_groups(acc, problem, dataflow, options);
+    const std::vector<Group> groups =
+        candidate_groups(acc, problem, dataflow, options, search.objective);
     Search s(acc, problem, dataflow, options, search.objective);
     switch (search.objective) {
       case TilingObjective::kLatency:

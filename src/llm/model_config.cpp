@@ -12,6 +12,7 @@
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/excerpt.hpp"
 #include "tenet/io/json_reader.hpp"
 
 namespace tenet::llm {
@@ -28,10 +29,7 @@ constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 
 std::string pointer(const std::string& key) { return "/" + key; }
 
-std::string describe(const json& v) {
-  std::string text = v.dump();
-  return text.size() > 40 ? text.substr(0, 37) + "..." : text;
-}
+std::string describe(const json& v) { return io::excerpt(v.dump(), 40); }
 
 std::string key_list(Keys keys) {
   std::string out;

@@ -177,7 +177,7 @@ class Search {
     std::vector<Pending> out;
     const double batch = static_cast<double>(shape_.batch);
     for (Dataflow d : options_.dataflows)
-      for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d)) {
+      for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d, options_.objective)) {
         const Candidate c{d, t};
         if (is_built_in(c)) continue;
         const double cycles = batch * static_cast<double>(compute_cycles_bound(

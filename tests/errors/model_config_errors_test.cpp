@@ -2,8 +2,12 @@
 // the key (JSON pointer) and the error code; an unknown family with the standard keys runs and
 // prints its assumptions.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "errors/error_test_util.hpp"
+#include "tenet/error.hpp"
+#include "tenet/io/excerpt.hpp"
+#include "tenet/llm/model_config.hpp"
 
 using namespace error_test;
 
@@ -60,4 +64,20 @@ TEST_CASE("model: bad routing files exit 2 naming the file, entry or option",
               {"--routing:", "routes 17 tokens", "T·k = 10·2 = 20", "[range]"});
   check_fails(mixtral + " --routing " + quoted(fixture("no_such_routing.json")),
               {"no_such_routing.json", "[io]"});
+}
+
+// Found by tests/python/test_hypothesis.py: a config that is an array whose dump is cut inside a
+// 3-byte character gave an error message that was not UTF-8 (Python raised UnicodeDecodeError
+// instead of tenet.InputError). Every excerpt of input in a message is now valid UTF-8.
+TEST_CASE("a message quoting input is valid UTF-8 where the quote is cut", "[errors][llm]") {
+  const nlohmann::json doc =
+      nlohmann::json::parse("[1000000000000001.0, [\"\\u001f\\u0100\\u0100\\u0800\"]]");
+  try {
+    tenet::llm::parse_model_config(doc, "config.json");
+    FAIL("accepted");
+  } catch (const tenet::InputError& e) {
+    const std::string what = e.what();
+    CHECK(tenet::io::utf8_prefix(what, what.size()) == what);
+    CHECK(e.code() == "type");
+  }
 }

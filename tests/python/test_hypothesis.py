@@ -1,6 +1,7 @@
 """Random and malformed dict inputs never crash the interpreter: each call returns a result or
 raises tenet.InputError (property test, python3-hypothesis)."""
 import json
+import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -60,7 +61,11 @@ def survives(fn):
         assert e.code and isinstance(e.pointer, str)
 
 
-common = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+# Derandomized in the test suite (the same examples every run, so CI is repeatable); set
+# TENET_HYPOTHESIS_RANDOM=1 (and TENET_HYPOTHESIS_EXAMPLES=N) to explore new inputs.
+common = settings(max_examples=int(os.environ.get("TENET_HYPOTHESIS_EXAMPLES", "60")),
+                  deadline=None, suppress_health_check=list(HealthCheck),
+                  derandomize=os.environ.get("TENET_HYPOTHESIS_RANDOM") != "1")
 
 
 @common

@@ -4,7 +4,10 @@
 // one matmul or a whole model's matmul list. Every point goes through eval::evaluate.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tenet/eval/request.hpp"
@@ -28,6 +31,8 @@ struct CurveOptions {
                                            mapping::Dataflow::kWeightStationary,
                                            mapping::Dataflow::kInputStationary};
   bool bound_only = false;  // only the analytic bound (no mapping search)
+  // Worker threads over the buffer sizes (the result does not depend on it).
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 };
 
 // `points` sizes from `from` to `to` bytes, geometrically spaced and rounded to bytes (distinct;

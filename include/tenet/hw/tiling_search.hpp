@@ -41,9 +41,13 @@ struct TilingSearchOptions {
 // of the array extent it is mapped to (x 2^e; 64 for the streamed dimension), powers of two
 // above that extent and near-even splits into 2..4 pieces rounded up to it, all below the
 // dimension; then every loop order that differs on the dimensions with more than one tile.
-std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
-                                               const GemmProblem& problem,
-                                               mapping::Dataflow dataflow);
+// Under kDramBytes also extents sized by the buffer: the output tile's sides near
+// sqrt(usable elements) (x 0.71 and 1.41; as is, rounded to the array extent, and evened out over
+// the tiles) and 16-long chunks of the streamed dimension (least traffic keeps the output
+// tile and streams short reduction chunks; docs/model.md §7).
+std::vector<mapping::Tiling> tiling_candidates(
+    const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
+    TilingObjective objective = TilingObjective::kLatency);
 
 // The candidate that minimises the objective (same result as evaluating every candidate with
 // evaluate_gemm). Under kLatency a best-first search on lower bounds (compute cycles, a

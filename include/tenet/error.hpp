@@ -5,8 +5,10 @@
 // The library never prints and never exits; the CLI maps error types to exit codes.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tenet {
 
@@ -50,6 +52,14 @@ class InputError : public std::runtime_error {
 
 // Runs f(); an InputError it throws that names neither a file nor a location is rethrown located
 // at `where` (e.g. the command-line option the value came from). Other errors pass unchanged.
+// A short piece of user input for error messages: the text when it has at most `max_bytes`
+// bytes, else its first max_bytes - 3 bytes and "..."; always valid UTF-8 (a cut never splits a
+// character; invalid bytes become '?'). Every reader quotes input through it, so a message is
+// always valid UTF-8 (the Python package turns messages into str).
+std::string excerpt(std::string_view text, std::size_t max_bytes);
+// The same without "...": the longest valid-UTF-8 prefix of at most `max_bytes` bytes.
+std::string utf8_prefix(std::string_view text, std::size_t max_bytes);
+
 template <typename F>
 auto with_location(const std::string& where, F&& f) -> decltype(f()) {
   try {

@@ -19,7 +19,6 @@
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/excerpt.hpp"
 #include "tenet/io/json_reader.hpp"
 #include "tenet/llm/kernel_name.hpp"
 
@@ -35,7 +34,7 @@ const char* kTextForm = "`<kernel>: <batch>, <M>, <N>, <K>` with positive intege
 
 std::string line_where(std::int64_t line) { return "line " + std::to_string(line); }
 
-std::string excerpt(std::string_view text) { return io::excerpt(text, 60); }
+std::string excerpt(std::string_view text) { return tenet::excerpt(text, 60); }
 
 std::string_view trim(std::string_view s) {
   const char* space = " \t\r\n\f\v";

@@ -8,14 +8,13 @@
 #include <set>
 
 #include "io/text_file.hpp"
-#include "tenet/io/excerpt.hpp"
 
 namespace tenet::io {
 namespace {
 
 std::string excerpt(const std::string& text) {
-  if (text.size() <= 40) return io::utf8_prefix(text, 40);
-  return io::utf8_prefix(text, 37) + "... (" + std::to_string(text.size()) + " characters)";
+  if (text.size() <= 40) return utf8_prefix(text, 40);
+  return utf8_prefix(text, 37) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 bool is_integer_literal(const std::string& literal) {

@@ -12,7 +12,6 @@
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/excerpt.hpp"
 #include "tenet/io/json_reader.hpp"
 
 namespace tenet::llm {
@@ -29,7 +28,7 @@ constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 
 std::string pointer(const std::string& key) { return "/" + key; }
 
-std::string describe(const json& v) { return io::excerpt(v.dump(), 40); }
+std::string describe(const json& v) { return excerpt(v.dump(), 40); }
 
 std::string key_list(Keys keys) {
   std::string out;

@@ -36,3 +36,27 @@ TEST_CASE("a directory given as a sweep table is an io error, not an empty table
   CHECK(r.output.find("fuzz_findings_dir.csv: expected a file, got a directory [io]") !=
         std::string::npos);
 }
+
+TEST_CASE("fuzz finding: isl's PolyLib matrix notation is refused before isl allocates",
+          "[errors][cli][fuzz]") {
+  // fuzz_tenet_p / fuzz_tenet_s (the 1-hour campaign): a line "1024 999999000003289" is a PolyLib
+  // matrix header to isl, which allocated 1024 x 999999000003289 entries (ASan: allocation size
+  // too big; without ASan isl's allocation failure). Only isl's own notation is read now.
+  const std::string data = std::string(TENET_SOURCE_DIR) + "/tests/data/errors/";
+  for (const auto& [args, where] :
+       {std::pair<std::string, std::string>{
+            "analyze --tenet-stmt " + data + "small_gemm.s --tenet-pe " + data +
+                "fuzz_polylib_matrix.p --tenet-map " + data + "small_os.m",
+            "fuzz_polylib_matrix.p: line 2"},
+        {"analyze --tenet-stmt " + data + "fuzz_polylib_matrix.s --tenet-pe " + data +
+             "small.p --tenet-map " + data + "small_os.m",
+         "fuzz_polylib_matrix.s: line 2"}}) {
+    INFO(args);
+    const CliResult r = run_cli(args);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(where) != std::string::npos);
+    CHECK(r.output.find("isl's notation") != std::string::npos);
+    CHECK(r.output.find("[isl-syntax]") != std::string::npos);
+  }
+}

@@ -6,7 +6,6 @@
 
 #include "errors/error_test_util.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/excerpt.hpp"
 #include "tenet/llm/model_config.hpp"
 
 using namespace error_test;
@@ -77,7 +76,7 @@ TEST_CASE("a message quoting input is valid UTF-8 where the quote is cut", "[err
     FAIL("accepted");
   } catch (const tenet::InputError& e) {
     const std::string what = e.what();
-    CHECK(tenet::io::utf8_prefix(what, what.size()) == what);
+    CHECK(tenet::utf8_prefix(what, what.size()) == what);
     CHECK(e.code() == "type");
   }
 }

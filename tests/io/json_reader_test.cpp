@@ -9,7 +9,6 @@
 #include "detail/checked_int.hpp"
 #include "input_error_of.hpp"
 #include "io/text_file.hpp"
-#include "tenet/io/excerpt.hpp"
 
 using namespace tenet;
 using tenet::test::error_of;
@@ -192,9 +191,9 @@ TEST_CASE("checked size arithmetic agrees with 128-bit arithmetic", "[io][checke
 TEST_CASE("excerpts of input are valid UTF-8, cut between characters", "[io][errors]") {
   // "ĀĀࠀ": 2 + 2 + 3 bytes; a cut inside the 3-byte character backs off to its start.
   const std::string text = "ab\xC4\x80\xC4\x80\xE0\xA0\x80zzzzzzzz";
-  CHECK(tenet::io::excerpt(text, 9) == "ab\xC4\x80\xC4\x80...");
-  CHECK(tenet::io::excerpt(text, 100) == text);
-  CHECK(tenet::io::utf8_prefix(text, 8) == "ab\xC4\x80\xC4\x80");
-  CHECK(tenet::io::utf8_prefix("a\xFF\xC4", 10) == "a??");   // invalid and truncated bytes
-  CHECK(tenet::io::excerpt("\xED\xA0\x80x", 10) == "???x");  // a surrogate is not UTF-8
+  CHECK(tenet::excerpt(text, 9) == "ab\xC4\x80\xC4\x80...");
+  CHECK(tenet::excerpt(text, 100) == text);
+  CHECK(tenet::utf8_prefix(text, 8) == "ab\xC4\x80\xC4\x80");
+  CHECK(tenet::utf8_prefix("a\xFF\xC4", 10) == "a??");   // invalid and truncated bytes
+  CHECK(tenet::excerpt("\xED\xA0\x80x", 10) == "???x");  // a surrogate is not UTF-8
 }

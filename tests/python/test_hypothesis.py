@@ -65,7 +65,7 @@ def survives(fn):
 # TENET_HYPOTHESIS_RANDOM=1 (and TENET_HYPOTHESIS_EXAMPLES=N) to explore new inputs.
 common = settings(max_examples=int(os.environ.get("TENET_HYPOTHESIS_EXAMPLES", "60")),
                   deadline=None, suppress_health_check=list(HealthCheck),
-                  derandomize=os.environ.get("TENET_HYPOTHESIS_RANDOM") != "1")
+                  derandomize=os.environ.get("TENET_HYPOTHESIS_RANDOM") != "1", database=None)
 
 
 @common

@@ -161,10 +161,6 @@ def _report(text, kind, cls=Result):
     return cls(_json.loads(text), kind)
 
 
-def _table(text, fmt):
-    return text if fmt != "json" else None
-
-
 def analyze(gemm=None, *, spec=None, tenet_files=None, arch=None, array=None, dataflow=None,
             quant=None, timing=None, tile=None, tiling_objective=None, loop_order=None,
             dequant_rate=None, edge_transfers=None, bits=(16, 16, 16), bandwidth=64, latency=1,

@@ -28,18 +28,6 @@ struct BoundOptions {
   bool bound_only = false;
 };
 
-std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
-  std::vector<mapping::Dataflow> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    out.push_back(with_location(
-        "--dataflows", [&] { return mapping::parse_dataflow(list.substr(start, comma - start)); }));
-    start = comma + 1;
-  }
-  return out;
-}
-
 void run_bound(const BoundOptions& o) {
   if (o.gemm.empty() == o.model.empty())
     throw InputError(error_code::kUsage, "", "--gemm", "give exactly one of --gemm or --model");

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "tenet/error.hpp"
+#include "tenet/mapping/systolic.hpp"
 #include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
@@ -40,6 +42,20 @@ struct CommandRegistration {
 
 // --quant "a,b,c" -> {a, b, c} (report::split_scheme_list; an empty item: InputError at quant).
 using report::split_scheme_list;
+
+// --dataflows "os,ws,is" -> the dataflows (tenet search, tenet bound); an unknown one is an
+// InputError at --dataflows.
+inline std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
+  std::vector<mapping::Dataflow> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(with_location(
+        "--dataflows", [&] { return mapping::parse_dataflow(list.substr(start, comma - start)); }));
+    start = comma + 1;
+  }
+  return out;
+}
 
 // Help of --edge-transfers (analyze, compare, model, log: hw::Options::edge_transfers).
 inline constexpr const char* kEdgeTransfersHelp =

@@ -47,21 +47,6 @@ std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
   return llm::generate_matmuls(llm::load_model_config(o.model), g);
 }
 
-std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
-  std::vector<mapping::Dataflow> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    try {
-      out.push_back(mapping::parse_dataflow(list.substr(start, comma - start)));
-    } catch (const InputError& e) {
-      throw InputError(e.code(), "", "--dataflows", e.message());
-    }
-    start = comma + 1;
-  }
-  return out;
-}
-
 void run(const SearchCliOptions& o) {
   const arch::Accelerator acc = arch::load_accelerator_preset(o.arch);
   const quant::QuantSpec scheme = quant::load_quant(o.quant);

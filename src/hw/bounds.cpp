@@ -77,10 +77,7 @@ Triple find_triple(const GemmProblem& problem) {
   return t;
 }
 
-// Usable on-chip bytes: the global buffer (every partition; half of it when double-buffered, as
-// a resident tile needs twice its size), plus what the PE array itself holds — per PE and packed
-// MAC lane one element of every operand — since the array's registers also keep data between
-// uses.
+// The global buffer's bytes, every partition together (capped: a buffer this large is unlimited).
 long long buffer_bytes(const arch::Accelerator& acc) {
   const arch::GlobalBuffer& gb = acc.spec().global_buffer;
   long long bytes = gb.bytes;
@@ -90,7 +87,7 @@ long long buffer_bytes(const arch::Accelerator& acc) {
 }
 
 // Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds):
-// once + streamed_per_reuse / (span + S/(t·w)) + c_bytes·(2K/t − 1) over chunks t in [1, K].
+// once + streamed_per_reuse / max(span, S/(t·w)) + c_bytes·(2K/t − 1) over chunks t in [1, K].
 // The minimum over t is bounded from below on a geometric grid: on [t0, t1] the streamed term
 // is at least its value at t0 and the partial-sum term at least its value at t1.
 long double panel_bound(long double once, long double streamed_per_reuse, long double w,
@@ -101,8 +98,8 @@ long double panel_bound(long double once, long double streamed_per_reuse, long d
   long double t0 = 1;
   for (int step = 1; step <= kSteps; ++step) {
     const long double t1 = std::pow(k, static_cast<long double>(step) / kSteps);
-    const long double value =
-        once + streamed_per_reuse / (span + capacity / (t0 * w)) + c_bytes * (2 * k / t1 - 1);
+    const long double value = once + streamed_per_reuse / std::max(span, capacity / (t0 * w)) +
+                              c_bytes * (2 * k / t1 - 1);
     best = std::min(best, value);
     t0 = t1;
   }
@@ -130,41 +127,69 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   if (unlimited) {
     b.capacity_bytes = kUnlimited;
   } else {
-    const long long pes = checked_mul(acc.rows(), acc.cols(), {"PEs"});
-    const long long lanes = checked_mul(pes, rate.macs_per_cycle, {"MAC lanes"});
-    int register_bits = 0;
-    for (const Operand& op : problem.operands) register_bits += op.bits;
-    b.capacity_bytes =
-        checked_add(usable_buffer, bytes_of(lanes, register_bits), {"on-chip bytes"});
+    b.capacity_bytes = usable_buffer;
     if (t.a && t.b && t.c) {
-      // The least of three regimes (docs/model.md#physical-limits), each less 2S:
-      // (i) C stays on chip while K is accumulated: with S bytes on chip the loads of A and B
-      //     are at least 2·MNK·sqrt(wa·wb·wc / S) bytes (widths w in bytes per value; the tight
-      //     bound of Smith et al. 2019, 2MNK/√S − 2S elements, with widths), and C leaves once;
-      // (ii) a panel of A (x rows, a chunk of t ≤ K values of k) stays on chip and B streams
-      //     past it: A is read once, B M / (span + S/(t·wa)) times — span = max(R, C)·packing
-      //     is the PE array's own reuse without storage — and C's partial sums leave and come
-      //     back once per chunk, MN·wc·(2K/t − 1); t = K is the one-pass case;
-      // (iii) the same with B's panel on chip and A streaming.
-      // Scale / zero tensors are read at least once in all of them.
+      // The least of four regimes (docs/model.md#physical-limits), S = the usable buffer:
+      // (i) an x×y tile of C stays on chip while K is accumulated (x ≤ M, y ≤ N, x·y·wc ≤ S, or
+      //     the R×C accumulators of the PE array if they hold more): A is read N/y times and B
+      //     M/x times, least at x·wa = y·wb — 2·MNK·sqrt(wa·wb·wc / S) (widths w in bytes per
+      //     value: the Hong–Kung leading term with widths) — or at a side capped by the GEMM;
+      //     C leaves once;
+      // (ii) a panel of A (a chunk of t ≤ K values of k, S/(t·wa) rows) stays on chip and B
+      //     streams past it: A is read once, B M / max(span, S/(t·wa)) times — span =
+      //     max(R, C) is the reuse a row or column of PEs gives a value without storage — and
+      //     C's partial sums leave and come back once per chunk, MN·wc·(2K/t − 1); t = K is
+      //     the one-pass case;
+      // (iii) the same with B's panel on chip and A streaming;
+      // (iv) one of A, B, C on chip whole (a tile that never changes needs no second copy):
+      //     compulsory traffic only.
       const long double wa = value_bytes(*t.a), wb = value_bytes(*t.b), wc = value_bytes(*t.c);
       const long double m = static_cast<long double>(s.m), n = static_cast<long double>(s.n),
                         k = static_cast<long double>(s.k);
-      const long double capacity = static_cast<long double>(b.capacity_bytes);
+      const long double held =
+          std::max(static_cast<long double>(usable_buffer),
+                   static_cast<long double>(checked_mul(acc.rows(), acc.cols(), {"PEs"})) * wc);
+      b.capacity_bytes = static_cast<long long>(std::ceil(held));
       const long double c_bytes = static_cast<long double>(bytes_of(elements(s, *t.c), t.c->bits));
-      long double others = 0;
-      for (const Operand& op : problem.operands)
-        if (&op != t.a && &op != t.b && &op != t.c)
-          others += static_cast<long double>(bytes_of(elements(s, op), op.bits));
-      const long double accumulated = 2 * m * n * k * std::sqrt(wa * wb * wc / capacity) + c_bytes;
-      const long double span =
-          static_cast<long double>(std::max(acc.rows(), acc.cols())) * rate.macs_per_cycle;
+      // A scale or zero tensor indexed like A (i and k) or like B (k and j) travels with its
+      // operand: read again whenever the operand is (hw model: the same loops refetch both), so
+      // its bytes join the operand's streamed bytes; the rest are read at least once.
+      long double a_bytes = m * k * wa, b_bytes = k * n * wb, others = 0;
+      for (const Operand& op : problem.operands) {
+        if (&op == t.a || &op == t.b || &op == t.c) continue;
+        const long double bytes = static_cast<long double>(bytes_of(elements(s, op), op.bits));
+        if (!op.output && depends_on(op, {true, false, true}))
+          a_bytes += bytes;
+        else if (!op.output && depends_on(op, {false, true, true}))
+          b_bytes += bytes;
+        else
+          others += bytes;
+      }
+      // (i): the tile side x is sqrt(held·sb / (wc·sa)) with widths that include the scales.
+      const long double sa = a_bytes / (m * k), sb = b_bytes / (k * n);  // bytes per value
+      long double x = std::sqrt(held * sb / (wc * sa)), y = held / (wc * x);
+      if (x > m)
+        x = m, y = std::min(n, held / (wc * m));
+      else if (y > n)
+        y = n, x = std::min(m, held / (wc * n));
+      const long double accumulated = a_bytes * n / y + b_bytes * m / x + c_bytes;
+      const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
       const long double panel_a =
-          panel_bound(m * k * wa, k * n * wb * m, wa, c_bytes, k, span, capacity);
+          panel_bound(a_bytes, b_bytes * m, wa, c_bytes, k, span, usable_buffer);
       const long double panel_b =
-          panel_bound(k * n * wb, m * k * wa * n, wb, c_bytes, k, span, capacity);
-      const long double movement =
-          std::min({accumulated, panel_a, panel_b}) + others - 2 * capacity;
+          panel_bound(b_bytes, a_bytes * n, wb, c_bytes, k, span, usable_buffer);
+      long double movement = std::min({accumulated, panel_a, panel_b}) + others;
+      // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
+      //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
+      //      values); for B whole, a row of A or of C; for C whole, a column of A or a row of B
+      //      (one rank-1 update).
+      const auto whole = [&](const Operand* x, long double slice) {
+        return static_cast<long double>(bytes_of(elements(s, *x), x->bits)) + 2 * slice <=
+               static_cast<long double>(buffer);
+      };
+      if (whole(t.a, std::min(k * wb, m * wc)) || whole(t.b, std::min(k * wa, n * wc)) ||
+          whole(t.c, std::min(m * wa, n * wb)))
+        movement = 0;
       // Rounded down with a relative margin, so that rounding never lifts the bound above an
       // achievable integer.
       const long double floored = std::floor(movement * (1 - 1e-12L));
@@ -257,8 +282,8 @@ const std::vector<BoundsField>& bounds_fields() {
       {"dram_cycles", "cycles",
        "the bound's DRAM traffic (less what the buffer holds at the edges) at the DRAM bandwidth"},
       {"capacity_bytes", "bytes",
-       "usable on-chip capacity the bound assumes (buffer, halved when double-buffered, + PE "
-       "registers); null: unlimited"},
+       "on-chip capacity the bound assumes: the global buffer, halved when double-buffered (or the "
+       "PE array's output accumulators if they hold more); null: unlimited"},
       {"dram_bytes_ratio", "ratio", "achieved dram_bytes / bound dram_bytes (>= 1; null if 0)"},
       {"cycles_ratio", "ratio", "achieved cycles / bound cycles (>= 1; null if 0)"},
   };

@@ -108,10 +108,12 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
 }
 
 // Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
-// in the buffer and the buffer space of one tile.
+// in the buffer and the buffer space of one tile: two copies in a double-buffered buffer (the
+// next tile loads while the current one is used), except for an operand whose tile never
+// changes (one tile along every dimension it depends on): it is loaded once and kept, and a
+// second copy would hold nothing.
 void Model::plan_operands() {
   const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
-  const long long copies = gb.double_buffered ? 2 : 1;
   for (OperandPlan& x : ops_) {
     std::array<long long, 3> fold{}, volume{}, footprint{};
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
@@ -134,6 +136,7 @@ void Model::plan_operands() {
     x.fold_accesses = product(fold);
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
+    const long long copies = gb.double_buffered && innermost >= 0 ? 2 : 1;
     x.footprint_bytes = mul(ceil_bytes(product(footprint), x.op->bits), copies);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
   }

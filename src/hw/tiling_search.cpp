@@ -94,6 +94,110 @@ void add_capacity_extents(const arch::Accelerator& acc, const GemmProblem& probl
   }
 }
 
+// Tile extents on the capacity boundary, for the least-traffic search: DRAM traffic falls as
+// tiles grow, so the best tilings fill the buffer. For every pair of extents from the lists of
+// two dimensions (the reduction dimension also with 4- and 8-long chunks), the largest extent
+// of the third dimension with which every operand's tile fits its buffer (as the model counts
+// footprints: x2 when double-buffered unless the tile never changes), and that extent evened out
+// over the same number of tiles. Extents of any value, found by bisection on the footprint.
+class FitExtents {
+ public:
+  FitExtents(const arch::Accelerator& acc, const GemmProblem& problem) : problem_(problem) {
+    const arch::GlobalBuffer& gb = acc.spec().global_buffer;
+    double_buffered_ = gb.double_buffered;
+    if (gb.partitions.empty()) {
+      capacity_.push_back(gb.bytes);
+      holder_.assign(problem.operands.size(), 0);
+      return;
+    }
+    for (const auto& [key, part] : gb.partitions) capacity_.push_back(part.bytes);
+    for (const Operand& op : problem.operands) {
+      int holder = -1, p = 0;
+      for (const auto& [key, part] : gb.partitions) {
+        for (const std::string& held : part.holds)
+          if (held == role_key(op.role)) holder = p;
+        ++p;
+      }
+      holder_.push_back(holder);  // -1: no partition holds it (the model rejects the problem)
+    }
+  }
+
+  bool fits(const std::array<long long, 3>& tile) const {
+    std::vector<long long> used(capacity_.size(), 0);
+    for (size_t i = 0; i < problem_.operands.size(); ++i) {
+      const Operand& op = problem_.operands[i];
+      if (holder_[i] < 0) return false;
+      long long elements = 1;
+      bool changes = false;
+      for (int d = 0; d < 3; ++d) {
+        const long long g = op.group[d];
+        if (g == 0) continue;
+        elements =
+            detail::mul(elements, g == 1 ? tile[d] : detail::max_distinct_groups(tile[d], g));
+        changes = changes || tile[d] < size(d);
+      }
+      long long bytes = detail::ceil_bytes(elements, op.bits);
+      if (double_buffered_ && changes) bytes = detail::mul(bytes, 2);
+      used[holder_[i]] = detail::add(used[holder_[i]], bytes);
+      if (used[holder_[i]] > capacity_[holder_[i]]) return false;
+    }
+    return true;
+  }
+
+  // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does.
+  long long largest(std::array<long long, 3> tile, int d) const {
+    long long lo = 0, hi = size(d);  // fits(lo) (or lo = 0), answer in [lo, hi]
+    while (lo < hi) {
+      const long long mid = lo + (hi - lo + 1) / 2;
+      tile[d] = mid;
+      if (fits(tile))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  }
+
+ private:
+  long long size(int d) const {
+    return d == 0 ? problem_.shape.m : d == 1 ? problem_.shape.n : problem_.shape.k;
+  }
+  const GemmProblem& problem_;
+  bool double_buffered_ = true;
+  std::vector<long long> capacity_;
+  std::vector<int> holder_;
+};
+
+std::vector<std::array<long long, 3>> fit_extents(
+    const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+    const std::array<std::vector<long long>, 3>& ext) {
+  const FitExtents fit(acc, problem);
+  std::array<std::vector<long long>, 3> lists = ext;
+  {
+    std::set<long long> k(lists[2].begin(), lists[2].end());
+    for (long long chunk : {4LL, 8LL, 16LL})
+      if (chunk < plan.dim[2].size) k.insert(chunk);
+    lists[2].assign(k.begin(), k.end());
+  }
+  std::set<std::array<long long, 3>> out;
+  for (int d = 0; d < 3; ++d) {
+    const int a = (d + 1) % 3, b = (d + 2) % 3;
+    for (long long ta : lists[a])
+      for (long long tb : lists[b]) {
+        std::array<long long, 3> tile{};
+        tile[a] = ta, tile[b] = tb;
+        const long long t = fit.largest(tile, d);
+        if (t <= 0) continue;
+        const long long size = plan.dim[d].size;
+        for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
+          tile[d] = v;
+          out.insert(tile);
+        }
+      }
+  }
+  return {out.begin(), out.end()};
+}
+
 std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
                                     mapping::Dataflow dataflow, const Options& options,
                                     TilingObjective objective = TilingObjective::kLatency) {
@@ -120,16 +224,24 @@ std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProb
   std::vector<Group> groups;
   groups.reserve(ext[0].size() * ext[1].size() * ext[2].size());
   size_t index = 0;
+  const auto add_group = [&](long long tm, long long tn, long long tk) {
+    const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
+                     (tk < plan.dim[2].size ? 4 : 0);
+    Group g{{}, index};
+    for (int o : distinct_orders[mask]) g.tilings.push_back(Tiling{tm, tn, tk, kOrders[o]});
+    index += g.tilings.size();
+    groups.push_back(std::move(g));
+  };
   for (long long tm : ext[0])
     for (long long tn : ext[1])
-      for (long long tk : ext[2]) {
-        const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
-                         (tk < plan.dim[2].size ? 4 : 0);
-        Group g{{}, index};
-        for (int o : distinct_orders[mask]) g.tilings.push_back(Tiling{tm, tn, tk, kOrders[o]});
-        index += g.tilings.size();
-        groups.push_back(std::move(g));
-      }
+      for (long long tk : ext[2]) add_group(tm, tn, tk);
+  if (objective == TilingObjective::kDramBytes && !options.unlimited_buffer) {
+    const auto listed = [&](int d, long long v) {
+      return std::binary_search(ext[d].begin(), ext[d].end(), v);
+    };
+    for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext))
+      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk);
+  }
   return groups;
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 using Run = tenet::test::CliRun;
 
-const std::string kGemm = " --gemm 100,200,300 --arch systolic-8x8 --dataflow os";
+const std::string kGemm = " --gemm 200,400,600 --arch systolic-8x8 --dataflow os";
 
 Run run(const std::string& args) {
   return tenet::test::run_cli(args, std::string(TENET_SOURCE_DIR));
@@ -33,7 +33,7 @@ json run_json(const std::string& args) {
 
 hw::Result library_result(hw::TilingObjective objective) {
   const auto acc = arch::load_accelerator_preset("systolic-8x8");
-  const auto problem = hw::make_gemm_problem({100, 200, 300});
+  const auto problem = hw::make_gemm_problem({200, 400, 600});
   const auto flow = mapping::Dataflow::kOutputStationary;
   return hw::evaluate_gemm(acc, problem, flow,
                            hw::choose_tiling(acc, problem, flow, {}, {objective}));

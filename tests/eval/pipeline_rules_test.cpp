@@ -92,7 +92,7 @@ TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK"
 }
 
 TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
-  // 100x200x300 on systolic-8x8 (os): the latency and DRAM-traffic optima differ.
+  // 200x400x600 on systolic-8x8 (os): the latency and DRAM-traffic optima differ.
   const auto acc = arch::load_accelerator_preset("systolic-8x8");
   const auto flow = Dataflow::kOutputStationary;
   for (const char* name : {"q0f16", "q4f16_1"}) {
@@ -105,7 +105,7 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
       tenet::test::LayerOptions o;
       o.tiling_objective = objective;
       const auto e = tenet::eval::evaluate(
-          tenet::test::layer_request(acc, flow, scheme, weight_shape(100, 200, 300), o));
+          tenet::test::layer_request(acc, flow, scheme, weight_shape(200, 400, 600), o));
       CHECK(e.product->hw.tiling ==
             hw::choose_tiling(acc, e.product->problem, flow, {}, {objective}));
       chosen.push_back(e.product->hw.tiling);
@@ -118,7 +118,7 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
   spec.tiling_objective = "dram_bytes";
   tenet::test::LayerOptions o;
   o.tiling_objective = hw::TilingObjective::kDramBytes;
-  const MatmulShape s = weight_shape(100, 200, 300);
+  const MatmulShape s = weight_shape(200, 400, 600);
   const auto q0 = quant::load_preset("q0f16");
   CHECK(eval::make_cost_model(spec).evaluate(s) ==
         tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);

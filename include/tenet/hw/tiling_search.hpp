@@ -43,8 +43,9 @@ struct TilingSearchOptions {
 // dimension; then every loop order that differs on the dimensions with more than one tile.
 // Under kDramBytes also extents sized by the buffer: the output tile's sides near
 // sqrt(usable elements) (x 0.71 and 1.41; as is, rounded to the array extent, and evened out over
-// the tiles) and 16-long chunks of the streamed dimension (least traffic keeps the output
-// tile and streams short reduction chunks; docs/model.md §7).
+// the tiles), 16-long chunks of the streamed dimension, and extents on the capacity boundary (for
+// every pair of listed extents of two dimensions, the largest extent of the third with which every
+// operand's tile fits, and that extent evened out over its tiles; docs/hardware.md).
 std::vector<mapping::Tiling> tiling_candidates(
     const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
     TilingObjective objective = TilingObjective::kLatency);

@@ -95,9 +95,10 @@ long double panel_bound(long double once, long double streamed_per_reuse, long d
                         long double capacity) {
   constexpr int kSteps = 256;
   long double best = std::numeric_limits<long double>::infinity();
+  const long double ratio = std::pow(k, 1.0L / kSteps);
   long double t0 = 1;
   for (int step = 1; step <= kSteps; ++step) {
-    const long double t1 = std::pow(k, static_cast<long double>(step) / kSteps);
+    const long double t1 = step == kSteps ? k : t0 * ratio;
     const long double value = once + streamed_per_reuse / std::max(span, capacity / (t0 * w)) +
                               c_bytes * (2 * k / t1 - 1);
     best = std::min(best, value);

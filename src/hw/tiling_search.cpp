@@ -122,24 +122,31 @@ class FitExtents {
     }
   }
 
+  // Buffer bytes of operand i's tile, as Model::plan_operands counts them.
+  long long footprint(size_t i, const std::array<long long, 3>& tile) const {
+    const Operand& op = problem_.operands[i];
+    long long elements = 1;
+    bool changes = false;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = op.group[d];
+      if (g == 0) continue;
+      elements = detail::mul(elements, g == 1 ? tile[d] : detail::max_distinct_groups(tile[d], g));
+      changes = changes || tile[d] < size(d);
+    }
+    const long long bytes = detail::ceil_bytes(elements, op.bits);
+    return double_buffered_ && changes ? detail::mul(bytes, 2) : bytes;
+  }
+  int holder(size_t i) const { return holder_[i]; }
+  long long capacity(int partition) const { return capacity_[partition]; }
+  size_t partitions() const { return capacity_.size(); }
+
+  // Whether every operand's tile fits its buffer at once.
   bool fits(const std::array<long long, 3>& tile) const {
-    std::vector<long long> used(capacity_.size(), 0);
+    used_.assign(capacity_.size(), 0);
     for (size_t i = 0; i < problem_.operands.size(); ++i) {
-      const Operand& op = problem_.operands[i];
       if (holder_[i] < 0) return false;
-      long long elements = 1;
-      bool changes = false;
-      for (int d = 0; d < 3; ++d) {
-        const long long g = op.group[d];
-        if (g == 0) continue;
-        elements =
-            detail::mul(elements, g == 1 ? tile[d] : detail::max_distinct_groups(tile[d], g));
-        changes = changes || tile[d] < size(d);
-      }
-      long long bytes = detail::ceil_bytes(elements, op.bits);
-      if (double_buffered_ && changes) bytes = detail::mul(bytes, 2);
-      used[holder_[i]] = detail::add(used[holder_[i]], bytes);
-      if (used[holder_[i]] > capacity_[holder_[i]]) return false;
+      used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile));
+      if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
     }
     return true;
   }
@@ -166,6 +173,7 @@ class FitExtents {
   bool double_buffered_ = true;
   std::vector<long long> capacity_;
   std::vector<int> holder_;
+  mutable std::vector<long long> used_;  // scratch of fits()
 };
 
 std::vector<std::array<long long, 3>> fit_extents(
@@ -179,7 +187,7 @@ std::vector<std::array<long long, 3>> fit_extents(
       if (chunk < plan.dim[2].size) k.insert(chunk);
     lists[2].assign(k.begin(), k.end());
   }
-  std::set<std::array<long long, 3>> out;
+  std::vector<std::array<long long, 3>> out;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
     for (long long ta : lists[a])
@@ -191,11 +199,13 @@ std::vector<std::array<long long, 3>> fit_extents(
         const long long size = plan.dim[d].size;
         for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
           tile[d] = v;
-          out.insert(tile);
+          out.push_back(tile);
         }
       }
   }
-  return {out.begin(), out.end()};
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
@@ -228,6 +238,7 @@ std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProb
     const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
                      (tk < plan.dim[2].size ? 4 : 0);
     Group g{{}, index};
+    g.tilings.reserve(distinct_orders[mask].size());
     for (int o : distinct_orders[mask]) g.tilings.push_back(Tiling{tm, tn, tk, kOrders[o]});
     index += g.tilings.size();
     groups.push_back(std::move(g));
@@ -286,6 +297,128 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
   }
   return s;
 }
+
+// A lower bound of Model::dram_bytes() in closed form, without planning the operands: per
+// operand its distinct elements times the tile counts of the loops that bring it back (resident:
+// the dimensions it does not depend on, outside its innermost cut one) or at least the fold
+// pieces of the dimensions it does not depend on (streamed from DRAM fold by fold); an output
+// moves 2 x that - its distinct elements (written, and read back but the first time). The least
+// over the sets of operands whose tiles fit their buffers together, as Model::choose_residency
+// chooses (the fewest bytes). Exact for ungrouped operands.
+class TrafficFloor {
+ public:
+  TrafficFloor(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
+               const Options& options)
+      : problem_(problem), fit_(acc, problem), unlimited_(options.unlimited_buffer) {
+    const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {false, false});
+    for (int d = 0; d < 3; ++d) {
+      size_[d] = whole.plan().dim[d].size;
+      split_[d] = whole.plan().dim[d].split;
+    }
+    for (const Operand& op : problem.operands)
+      distinct_.push_back(static_cast<double>(detail::distinct_elements(op, problem.shape)));
+    const size_t n = problem.operands.size();
+    resident_.resize(n), streamed_.resize(n), footprint_.resize(n);
+  }
+
+  // The extents of a group of candidates (all loop orders): tile counts and the sets of operands
+  // whose tiles fit their buffers together, shared by every order.
+  void set_extents(const Tiling& t) {
+    const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
+                                          t.k > 0 ? t.k : size_[2]};
+    for (int d = 0; d < 3; ++d) {
+      const long long n = detail::ceil_div(size_[d], std::min(extent[d], size_[d]));
+      tiles_[d] = static_cast<double>(n);
+      pieces_[d] =
+          split_[d] > 0
+              ? std::max(tiles_[d], static_cast<double>(detail::ceil_div(size_[d], split_[d])))
+              : tiles_[d];
+    }
+    const size_t n = problem_.operands.size();
+    masks_.clear();
+    bool held = true;
+    for (size_t i = 0; i < n && !unlimited_; ++i) {
+      footprint_[i] = fit_.footprint(i, extent);
+      held = held && fit_.holder(i) >= 0;
+    }
+    if (unlimited_ || !held || n > 10) return;  // then each operand's cheaper way counts
+    // bytes of each set of operands in each buffer, one operand added to a smaller set at a time
+    const unsigned sets = 1u << n;
+    fits_.assign(sets, 1);
+    for (size_t p = 0; p < fit_.partitions(); ++p) {
+      sum_.assign(sets, 0);
+      for (unsigned mask = 1; mask < sets; ++mask) {
+        const int i = __builtin_ctz(mask);
+        const long long add = fit_.holder(i) == static_cast<int>(p) ? footprint_[i] : 0;
+        const long long before = sum_[mask & (mask - 1)];
+        sum_[mask] = add >= kFull - before ? kFull : before + add;  // capped: no overflow
+        if (sum_[mask] > fit_.capacity(static_cast<int>(p))) fits_[mask] = 0;
+      }
+    }
+    // Keeping an operand never moves more than streaming it (resident <= streamed below), so the
+    // fewest bytes are those of a largest set that fits: one that takes no further operand.
+    for (unsigned mask = 0; mask < sets; ++mask) {
+      if (!fits_[mask]) continue;
+      bool largest = true;
+      for (size_t i = 0; i < n && largest; ++i)
+        largest = ((mask >> i) & 1u) || !fits_[mask | (1u << i)];
+      if (largest) masks_.push_back(mask);
+    }
+  }
+
+  // The floor of a candidate with the extents last set.
+  double operator()(const Tiling& t) const {
+    const size_t n = problem_.operands.size();
+    double least = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      int innermost = -1;
+      for (int p = 0; p < 3; ++p) {
+        const int d = static_cast<int>(t.order[p]);
+        if (op.group[d] > 0 && tiles_[d] > 1) innermost = p;
+      }
+      double resident = distinct_[i], streamed = distinct_[i];
+      for (int p = 0; p < 3; ++p) {
+        const int d = static_cast<int>(t.order[p]);
+        if (op.group[d] > 0) continue;
+        if (p <= innermost) resident *= tiles_[d];
+        streamed *= pieces_[d];
+      }
+      if (op.output) {
+        resident = 2 * resident - distinct_[i];
+        streamed = 2 * streamed - distinct_[i];
+      }
+      const double bytes = static_cast<double>(op.bits) / 8;
+      resident_[i] = resident * bytes, streamed_[i] = streamed * bytes;
+      least += std::min(resident_[i], streamed_[i]);
+    }
+    if (!masks_.empty()) {
+      // the fewest bytes over the sets of operands that fit
+      double best = -1;
+      for (unsigned mask : masks_) {
+        double cost = 0;
+        for (size_t i = 0; i < n; ++i) cost += (mask >> i) & 1u ? resident_[i] : streamed_[i];
+        if (best < 0 || cost < best) best = cost;
+      }
+      least = std::max(least, best);
+    }
+    return least * (1 - 1e-9);  // below the integer byte counts despite rounding
+  }
+
+ private:
+  const GemmProblem& problem_;
+  FitExtents fit_;
+  bool unlimited_;
+  std::array<long long, 3> size_{}, split_{};
+  std::vector<double> distinct_;
+  std::array<double, 3> tiles_{}, pieces_{};
+  static constexpr long long kFull = 1LL << 62;      // a sum of footprints beyond any buffer
+  std::vector<unsigned> masks_;                      // the largest sets of operands that fit
+  std::vector<char> fits_;                           // per set of operands
+  std::vector<long long> sum_;                       // per set: bytes in one buffer
+  mutable std::vector<double> resident_, streamed_;  // scratch, per operand
+  std::vector<long long> footprint_;
+};
 
 class Search {
  public:
@@ -377,25 +510,58 @@ class Search {
     return total;
   }
 
-  // kDramBytes: the fewest bytes (cheap, no timing), then cycles among those, pruned as above.
+  // kDramBytes: branch and bound on a closed-form lower bound of each candidate's DRAM bytes
+  // (TrafficFloor), taken out of a heap in increasing order of it: a candidate is planned (its
+  // exact bytes) only while its floor does not exceed the fewest bytes found; then, among the
+  // candidates with the fewest bytes, the cycles decide (timed while their compute cycles can
+  // still win). The result is that of evaluating every candidate.
   void by_dram(const std::vector<Group>& groups) {
+    TrafficFloor floor(acc_, problem_, dataflow_, options_);
     struct Entry {
-      long long dram, bound;
+      double floor;
       size_t index;
-      Tiling tiling;
+      const Tiling* tiling;
     };
     std::vector<Entry> entries;
-    for (const Group& g : groups)
-      for (size_t i = 0; i < g.tilings.size(); ++i) {
-        const detail::Model m = model(g.tilings[i]);
-        entries.push_back({m.dram_bytes(), m.compute_cycles(), g.first + i, g.tilings[i]});
-      }
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-      return std::tie(a.dram, a.bound) < std::tie(b.dram, b.bound);
+    entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().tilings.size());
+    for (const Group& g : groups) {
+      floor.set_extents(g.tilings.front());
+      for (size_t i = 0; i < g.tilings.size(); ++i)
+        entries.push_back({floor(g.tilings[i]), g.first + i, &g.tilings[i]});
+    }
+    // A heap: usually few entries are taken out before the floor exceeds the fewest bytes.
+    const auto later = [](const Entry& a, const Entry& b) {
+      return std::tie(a.floor, a.index) > std::tie(b.floor, b.index);
+    };
+    std::make_heap(entries.begin(), entries.end(), later);
+    struct Planned {
+      long long dram, bound;
+      size_t index;
+      const Tiling* tiling;
+    };
+    std::vector<Planned> planned;
+    long long fewest = -1;
+    while (!entries.empty()) {
+      std::pop_heap(entries.begin(), entries.end(), later);
+      const Entry e = entries.back();
+      entries.pop_back();
+      if (fewest >= 0 && e.floor > static_cast<double>(fewest)) break;
+      const detail::Model m = model(*e.tiling);
+      ++planned_;
+      const long long dram = m.dram_bytes();
+      if (fewest >= 0 && dram > fewest) continue;
+      fewest = dram;
+      planned.push_back({dram, m.compute_cycles(), e.index, e.tiling});
+    }
+    planned.erase(std::remove_if(planned.begin(), planned.end(),
+                                 [&](const Planned& p) { return p.dram != fewest; }),
+                  planned.end());
+    std::sort(planned.begin(), planned.end(), [](const Planned& a, const Planned& b) {
+      return std::tie(a.bound, a.index) < std::tie(b.bound, b.index);
     });
-    for (const Entry& e : entries) {
-      if (e.dram != entries.front().dram || beaten(e.bound)) break;
-      consider(model(e.tiling), e.tiling, e.index);
+    for (const Planned& p : planned) {
+      if (beaten(p.bound)) break;
+      consider(model(*p.tiling), *p.tiling, p.index);
     }
   }
 
@@ -446,6 +612,7 @@ class Search {
 
   Tiling best() const { return best_->tiling; }
   long long evaluated() const { return evaluated_; }
+  long long planned() const { return planned_; }
 
  private:
   const arch::Accelerator& acc_;
@@ -455,6 +622,7 @@ class Search {
   TilingObjective objective_;
   std::optional<Score> best_;
   long long evaluated_ = 0;
+  long long planned_ = 0;
 };
 
 }  // namespace
@@ -513,7 +681,7 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
     if (search.stats) {
       long long candidates = 0;
       for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
-      *search.stats = {candidates, s.evaluated(), candidates - s.evaluated()};
+      *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
     return mapping::resolve_tiling(s.best(), problem.shape);
   });

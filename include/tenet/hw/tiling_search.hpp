@@ -30,6 +30,7 @@ struct TilingSearchStats {
   long long candidates = 0;  // tilings in the search space
   long long evaluated = 0;   // scored with the full model (timing / result)
   long long pruned = 0;      // skipped: their lower bound could not beat the best
+  long long planned = 0;     // dram_bytes: operands planned for the exact bytes (no timing)
 };
 
 struct TilingSearchOptions {

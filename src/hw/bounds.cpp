@@ -86,11 +86,13 @@ long long buffer_bytes(const arch::Accelerator& acc) {
   return std::min(bytes, kHugeBuffer);
 }
 
-// Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds):
-// once + streamed_per_reuse / max(span, S/(t·w)) + c_bytes·(2K/t − 1) over chunks t in [1, K].
-// The minimum over t is bounded from below on a geometric grid: on [t0, t1] the streamed term
-// is at least its value at t0 and the partial-sum term at least its value at t1.
-long double panel_bound(long double once, long double streamed_per_reuse, long double w,
+// Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds): the panel
+// read once, the other input `reads` times — ceil(count / max(span, floor(S/(t·w)))), a whole
+// number of panels — and C's partial sums leaving and coming back per chunk, c_bytes·(2·ceil(K/t)
+// − 1), over chunks t in [1, K]. The minimum over t is bounded from below on a geometric grid: on
+// [t0, t1] the streamed term is at least its value at t0 and the partial-sum term at least its
+// value at t1.
+long double panel_bound(long double once, long double streamed, long double count, long double w,
                         long double c_bytes, long double k, long double span,
                         long double capacity) {
   constexpr int kSteps = 256;
@@ -99,11 +101,38 @@ long double panel_bound(long double once, long double streamed_per_reuse, long d
   long double t0 = 1;
   for (int step = 1; step <= kSteps; ++step) {
     const long double t1 = step == kSteps ? k : t0 * ratio;
-    const long double value = once + streamed_per_reuse / std::max(span, capacity / (t0 * w)) +
-                              c_bytes * (2 * k / t1 - 1);
+    const long double reuse = std::max(span, std::floor(capacity / (t0 * w)));
+    const long double value = once + streamed * std::ceil(count / reuse) +
+                              c_bytes * (2 * std::ceil(k / t1 * (1 - 1e-15L)) - 1);
     best = std::min(best, value);
     t0 = t1;
   }
+  return best;
+}
+
+// Regime (i) with whole tile counts: B read b times (tiles of ceil(M/b) rows), A a times, the
+// least a whose tiles fit: ceil(N / floor(held / (w_C·rows))). Exact over a window of b around
+// the minimum f_min of its convex continuous relaxation f(b) = A·max(1, N·w_C·M / (b·held)) +
+// B·b ≤ g(b); outside the window f at the window's edge bounds g from below.
+long double accumulated_bound(long double a_bytes, long double b_bytes, long double m,
+                              long double n, long double wc, long double held) {
+  const auto f = [&](long double b) {
+    return a_bytes * std::max(1.0L, n * wc * m / (b * held)) + b_bytes * b;
+  };
+  const auto g = [&](long double b) {
+    const long double rows = std::ceil(m / b);
+    const long double cols = std::min(n, std::floor(held / (wc * rows)));
+    if (cols < 1) return std::numeric_limits<long double>::infinity();
+    return a_bytes * std::ceil(n / cols) + b_bytes * b;
+  };
+  const long double b_min =
+      std::min(std::sqrt(a_bytes * n * wc * m / (held * b_bytes)), n * wc * m / held);
+  const long double lo = std::min(m, std::max(1.0L, std::floor(b_min) - 8));
+  const long double hi = std::min(m, std::max(1.0L, std::ceil(b_min) + 8));
+  long double best = std::numeric_limits<long double>::infinity();
+  for (long double b = lo; b <= hi; b += 1) best = std::min(best, g(b));
+  if (lo > 1) best = std::min(best, f(lo));  // every b < lo: f decreasing there
+  if (hi < m) best = std::min(best, f(hi));  // every b > hi: f increasing there
   return best;
 }
 
@@ -166,19 +195,13 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
         else
           others += bytes;
       }
-      // (i): the tile side x is sqrt(held·sb / (wc·sa)) with widths that include the scales.
-      const long double sa = a_bytes / (m * k), sb = b_bytes / (k * n);  // bytes per value
-      long double x = std::sqrt(held * sb / (wc * sa)), y = held / (wc * x);
-      if (x > m)
-        x = m, y = std::min(n, held / (wc * m));
-      else if (y > n)
-        y = n, x = std::min(m, held / (wc * n));
-      const long double accumulated = a_bytes * n / y + b_bytes * m / x + c_bytes;
+      // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
+      const long double accumulated = accumulated_bound(a_bytes, b_bytes, m, n, wc, held) + c_bytes;
       const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
       const long double panel_a =
-          panel_bound(a_bytes, b_bytes * m, wa, c_bytes, k, span, usable_buffer);
+          panel_bound(a_bytes, b_bytes, m, wa, c_bytes, k, span, usable_buffer);
       const long double panel_b =
-          panel_bound(b_bytes, a_bytes * n, wb, c_bytes, k, span, usable_buffer);
+          panel_bound(b_bytes, a_bytes, n, wb, c_bytes, k, span, usable_buffer);
       long double movement = std::min({accumulated, panel_a, panel_b}) + others;
       // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
       //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M

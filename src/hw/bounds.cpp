@@ -110,30 +110,50 @@ long double panel_bound(long double once, long double streamed, long double coun
   return best;
 }
 
-// Regime (i) with whole tile counts: B read b times (tiles of ceil(M/b) rows), A a times, the
-// least a whose tiles fit: ceil(N / floor(held / (w_C·rows))). Exact over a window of b around
-// the minimum f_min of its convex continuous relaxation f(b) = A·max(1, N·w_C·M / (b·held)) +
-// B·b ≤ g(b); outside the window f at the window's edge bounds g from below.
+// Regime (i): C's tile (rows x cols) stays in the buffer, double-buffered, while K is accumulated;
+// A is read a = ceil(N/cols) times, B b times (tiles of rows = ceil(M/b)). Beside C's tile the
+// buffer holds a chunk of B (at least cols values) or of A (rows values), unless that input
+// streams through the PE array without a buffered tile: then it is read at least once per fold,
+// ceil(N/span) or ceil(M/span) times (or, as the stationary input of ws / is, once per tile of the
+// streamed dimension, while the other input's chunk is in the buffer). Each case in whole numbers
+// of tiles: exact over a window of b around the minimum b_min of the convex continuous relaxation
+// f(b) = A·max(1, N·w_C·M / (b·S)) + B·b, which is below every case; outside the window f at the
+// window's edge bounds them from below.
 long double accumulated_bound(long double a_bytes, long double b_bytes, long double m,
-                              long double n, long double wc, long double held) {
+                              long double n, long double wa, long double wb, long double wc,
+                              long double span, long double capacity) {
+  constexpr long double kNone = std::numeric_limits<long double>::infinity();
   const auto f = [&](long double b) {
-    return a_bytes * std::max(1.0L, n * wc * m / (b * held)) + b_bytes * b;
+    return a_bytes * std::max(1.0L, n * wc * m / (b * capacity)) + b_bytes * b;
   };
+  // A read ceil(N/cols) times with C's tile as wide as fits beside a chunk of B (cols·w_B) or of A
+  // (rows·w_A): the wider of the two.
   const auto g = [&](long double b) {
     const long double rows = std::ceil(m / b);
-    const long double cols = std::min(n, std::floor(held / (wc * rows)));
-    if (cols < 1) return std::numeric_limits<long double>::infinity();
+    const long double beside_b = std::floor(capacity / (rows * wc + wb));
+    const long double beside_a = std::floor((capacity - rows * wa) / (rows * wc));
+    const long double cols = std::min(n, std::max(beside_b, beside_a));
+    if (cols < 1) return kNone;
     return a_bytes * std::ceil(n / cols) + b_bytes * b;
   };
   const long double b_min =
-      std::min(std::sqrt(a_bytes * n * wc * m / (held * b_bytes)), n * wc * m / held);
-  const long double lo = std::min(m, std::max(1.0L, std::floor(b_min) - 8));
-  const long double hi = std::min(m, std::max(1.0L, std::ceil(b_min) + 8));
-  long double best = std::numeric_limits<long double>::infinity();
+      std::min(std::sqrt(a_bytes * n * wc * m / (capacity * b_bytes)), n * wc * m / capacity);
+  const long double lo = std::min(m, std::max(1.0L, std::floor(b_min) - 16));
+  const long double hi = std::min(m, std::max(1.0L, std::ceil(b_min) + 16));
+  long double best = kNone;
   for (long double b = lo; b <= hi; b += 1) best = std::min(best, g(b));
   if (lo > 1) best = std::min(best, f(lo));  // every b < lo: f decreasing there
   if (hi < m) best = std::min(best, f(hi));  // every b > hi: f increasing there
-  return best;
+  // One input streamed fold by fold, the other reused over C's tile (as tall or as wide as C
+  // alone allows), or both streamed (C in the PE array's accumulators).
+  const long double c_side = std::floor(capacity / wc);
+  const long double a_folds = a_bytes * std::ceil(n / span);
+  const long double b_folds = b_bytes * std::ceil(m / span);
+  if (c_side >= 1) {
+    best = std::min(best, a_folds + b_bytes * std::ceil(m / std::min(m, c_side)));
+    best = std::min(best, b_folds + a_bytes * std::ceil(n / std::min(n, c_side)));
+  }
+  return std::min(best, a_folds + b_folds);
 }
 
 }  // namespace
@@ -159,27 +179,21 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   } else {
     b.capacity_bytes = usable_buffer;
     if (t.a && t.b && t.c) {
-      // The least of four regimes (docs/model.md#physical-limits), S = the usable buffer:
-      // (i) an x×y tile of C stays on chip while K is accumulated (x ≤ M, y ≤ N, x·y·wc ≤ S, or
-      //     the R×C accumulators of the PE array if they hold more): A is read N/y times and B
-      //     M/x times, least at x·wa = y·wb — 2·MNK·sqrt(wa·wb·wc / S) (widths w in bytes per
-      //     value: the Hong–Kung leading term with widths) — or at a side capped by the GEMM;
-      //     C leaves once;
-      // (ii) a panel of A (a chunk of t ≤ K values of k, S/(t·wa) rows) stays on chip and B
-      //     streams past it: A is read once, B M / max(span, S/(t·wa)) times — span =
-      //     max(R, C) is the reuse a row or column of PEs gives a value without storage — and
-      //     C's partial sums leave and come back once per chunk, MN·wc·(2K/t − 1); t = K is
-      //     the one-pass case;
+      // The least of four regimes (docs/model.md#physical-limits), S = the usable buffer, each
+      // the least traffic of one class of the model's mappings, in whole numbers of tiles:
+      // (i) C's tile stays in the buffer while K is accumulated (accumulated_bound): every
+      //     mapping whose C is resident and revisited by no loop;
+      // (ii) a panel of A (a chunk of t ≤ K values of k, ⌊S/(t·wa)⌋ rows) stays on chip and B
+      //     streams past it: A is read once, B ⌈M / max(span, rows)⌉ times — span = max(R, C) is
+      //     the reuse a row or column of PEs gives a value without storage — and C's partial
+      //     sums leave and come back once per chunk, MN·wc·(2⌈K/t⌉ − 1); t = K is the one-pass
+      //     case; mappings whose C is revisited or streamed, or whose A is read once;
       // (iii) the same with B's panel on chip and A streaming;
       // (iv) one of A, B, C on chip whole (a tile that never changes needs no second copy):
       //     compulsory traffic only.
       const long double wa = value_bytes(*t.a), wb = value_bytes(*t.b), wc = value_bytes(*t.c);
       const long double m = static_cast<long double>(s.m), n = static_cast<long double>(s.n),
                         k = static_cast<long double>(s.k);
-      const long double held =
-          std::max(static_cast<long double>(usable_buffer),
-                   static_cast<long double>(checked_mul(acc.rows(), acc.cols(), {"PEs"})) * wc);
-      b.capacity_bytes = static_cast<long long>(std::ceil(held));
       const long double c_bytes = static_cast<long double>(bytes_of(elements(s, *t.c), t.c->bits));
       // A scale or zero tensor indexed like A (i and k) or like B (k and j) travels with its
       // operand: read again whenever the operand is (hw model: the same loops refetch both), so
@@ -196,8 +210,9 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
           others += bytes;
       }
       // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
-      const long double accumulated = accumulated_bound(a_bytes, b_bytes, m, n, wc, held) + c_bytes;
       const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
+      const long double accumulated =
+          accumulated_bound(a_bytes, b_bytes, m, n, wa, wb, wc, span, usable_buffer) + c_bytes;
       const long double panel_a =
           panel_bound(a_bytes, b_bytes, m, wa, c_bytes, k, span, usable_buffer);
       const long double panel_b =
@@ -306,8 +321,8 @@ const std::vector<BoundsField>& bounds_fields() {
       {"dram_cycles", "cycles",
        "the bound's DRAM traffic (less what the buffer holds at the edges) at the DRAM bandwidth"},
       {"capacity_bytes", "bytes",
-       "on-chip capacity the bound assumes: the global buffer, halved when double-buffered (or the "
-       "PE array's output accumulators if they hold more); null: unlimited"},
+       "on-chip capacity the bound assumes: the global buffer, halved when double-buffered; null: "
+       "unlimited"},
       {"dram_bytes_ratio", "ratio", "achieved dram_bytes / bound dram_bytes (>= 1; null if 0)"},
       {"cycles_ratio", "ratio", "achieved cycles / bound cycles (>= 1; null if 0)"},
   };

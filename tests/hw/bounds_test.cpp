@@ -118,16 +118,32 @@ TEST_CASE("compulsory traffic equals the distinct elements of every tensor", "[h
 }
 
 TEST_CASE("the data-movement bound in closed form", "[hw][bounds]") {
-  // 256^3 fp16, a shared 8 KiB buffer, double-buffered: S = 4096 bytes; regime T with square C
-  // tiles of side sqrt(S / 2): 2·MNK·sqrt(2·2·2 / S) + MN·2 bytes.
+  // 256^3 fp16, a shared 8 KiB buffer, double-buffered: S = 4096 bytes; regime T in whole tiles,
+  // enumerated here over every number b of row tiles (the bound searches a window): C's tile of
+  // rows = ceil(256/b) and the widest cols that fit beside a one-k chunk of B or of A, A read
+  // ceil(256/cols) times, B b times, C once.
   const Accelerator acc = make_acc(4, 4, 8192, Bandwidth::infinite(), Bandwidth::of(8));
   const long long n = 256;
   const hw::GemmProblem p = hw::make_gemm_problem({n, n, n});
   const hw::Bounds b = hw::compute_bounds(acc, p);
   CHECK(b.capacity_bytes == 4096);
   CHECK(b.compulsory_dram_bytes == 3 * n * n * 2);
-  const double expected = 2.0 * n * n * n * std::sqrt(8.0 / 4096) + n * n * 2;
-  CHECK(b.dram_bytes == static_cast<long long>(std::floor(expected)));  // regime (i)
+  const long long operand = n * n * 2, s = 4096;
+  long long least = -1;
+  for (long long tiles_m = 1; tiles_m <= n; ++tiles_m) {
+    const long long rows = (n + tiles_m - 1) / tiles_m;
+    const long long cols = std::min(n, std::max(s / (rows * 2 + 2), (s - rows * 2) / (rows * 2)));
+    if (cols < 1) continue;
+    const long long moved = operand * ((n + cols - 1) / cols) + operand * tiles_m;
+    if (least < 0 || moved < least) least = moved;
+  }
+  // e.g. 6 row tiles of 43 and 6 column tiles of 46 (43·46·2 + 46·2 <= 4096)
+  CHECK(least == operand * 12);
+  // regime (i), rounded down with a relative margin of 1e-12
+  CHECK(b.dram_bytes <= least + operand);
+  CHECK(b.dram_bytes >= least + operand - 1);
+  // the continuous 2·MNK·sqrt(8/S) + MN·2 lies below it
+  CHECK(b.dram_bytes > 2.0 * n * n * n * std::sqrt(8.0 / 4096) + operand);
   CHECK(b.compute_cycles == n * n * n / 16);
   // Less the two buffer halves the model may move outside the counted cycles, at 8 bytes/cycle.
   CHECK(b.dram_cycles == static_cast<long long>(std::ceil((b.dram_bytes - 8192) / 8.0)));

@@ -87,25 +87,52 @@ long long buffer_bytes(const arch::Accelerator& acc) {
 }
 
 // Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds): the panel
-// read once, the other input `reads` times — ceil(count / max(span, floor(S/(t·w)))), a whole
-// number of panels — and C's partial sums leaving and coming back per chunk, c_bytes·(2·ceil(K/t)
-// − 1), over chunks t in [1, K]. The minimum over t is bounded from below on a geometric grid: on
-// [t0, t1] the streamed term is at least its value at t0 and the partial-sum term at least its
-// value at t1.
+// (x rows of a chunk of t ≤ K values of k, width w) read once, the other input `reads` times —
+// ceil(count / x), a whole number of panels — and C's partial sums leaving and coming back per
+// chunk, c_bytes·(2·ceil(K/t) − 1). Beside the panel the buffer holds a chunk of the streamed input
+// (at least t values of width ws) unless that input streams through the PE array: then it is read
+// once per fold, ceil(count / span) times, or — stationary in the PEs (ws / is) — once per panel,
+// with C's tile (x values) in the buffer or C's partial sums leaving every chunk of k the PE array
+// holds (kspan). Chunks are whole: q chunks of at least ceil(K/q) values, exact up to kSteps
+// chunks; below that a geometric grid bounds the minimum: on [t0, t1] the streamed term is at least
+// its value at t0 and the partial-sum term at t1.
 long double panel_bound(long double once, long double streamed, long double count, long double w,
-                        long double c_bytes, long double k, long double span,
-                        long double capacity) {
+                        long double ws, long double wc, long double c_bytes, long double k,
+                        long double span, long double kspan, long double capacity) {
   constexpr int kSteps = 256;
-  long double best = std::numeric_limits<long double>::infinity();
-  const long double ratio = std::pow(k, 1.0L / kSteps);
-  long double t0 = 1;
-  for (int step = 1; step <= kSteps; ++step) {
-    const long double t1 = step == kSteps ? k : t0 * ratio;
-    const long double reuse = std::max(span, std::floor(capacity / (t0 * w)));
-    const long double value = once + streamed * std::ceil(count / reuse) +
-                              c_bytes * (2 * std::ceil(k / t1 * (1 - 1e-15L)) - 1);
-    best = std::min(best, value);
-    t0 = t1;
+  constexpr long double kNone = std::numeric_limits<long double>::infinity();
+  const auto reads = [&](long double rows) {
+    return rows < 1 ? kNone : streamed * std::ceil(count / std::floor(rows));
+  };
+  const auto partial_sums = [&](long double t) {
+    return c_bytes * (2 * std::ceil(k / t * (1 - 1e-15L)) - 1);  // ceil(K/t) chunks
+  };
+  // The bytes with chunks t in [t0, t1]: the reads at t0 (the most rows), C's partial sums with
+  // ceil(K/t1) chunks (the fewest).
+  const auto at = [&](long double t0, long double t1) {
+    const long double beside_chunk = reads((capacity - t0 * ws) / (t0 * w));
+    const long double folds = streamed * std::ceil(count / span);
+    const long double beside_c = reads(capacity / (t0 * w + wc));
+    const long double alone = reads(capacity / (t0 * w));
+    return once + std::min(std::min({beside_chunk, folds, beside_c}) + partial_sums(t1),
+                           alone + partial_sums(std::min(t1, kspan)));
+  };
+  // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
+  // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
+  long double best = kNone;
+  for (int q = 1; q <= kSteps && q <= k; ++q) {
+    const long double t = std::ceil(k / q);
+    best = std::min(best, at(t, t));
+  }
+  const long double shortest = std::ceil(k / kSteps);  // the chunks left are below it
+  if (k > kSteps && shortest > 1) {
+    const long double ratio = std::pow(shortest, 1.0L / kSteps);
+    long double t0 = 1;
+    for (int step = 1; step <= kSteps; ++step) {
+      const long double t1 = step == kSteps ? shortest : t0 * ratio;
+      best = std::min(best, at(t0, t1));
+      t0 = t1;
+    }
   }
   return best;
 }
@@ -213,10 +240,11 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
       const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
       const long double accumulated =
           accumulated_bound(a_bytes, b_bytes, m, n, wa, wb, wc, span, usable_buffer) + c_bytes;
+      const long double kspan = span * static_cast<long double>(rate.macs_per_cycle);
       const long double panel_a =
-          panel_bound(a_bytes, b_bytes, m, wa, c_bytes, k, span, usable_buffer);
+          panel_bound(a_bytes, b_bytes, m, wa, wb, wc, c_bytes, k, span, kspan, usable_buffer);
       const long double panel_b =
-          panel_bound(b_bytes, a_bytes, n, wb, c_bytes, k, span, usable_buffer);
+          panel_bound(b_bytes, a_bytes, n, wb, wa, wc, c_bytes, k, span, kspan, usable_buffer);
       long double movement = std::min({accumulated, panel_a, panel_b}) + others;
       // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
       //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M

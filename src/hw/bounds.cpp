@@ -86,6 +86,15 @@ long long buffer_bytes(const arch::Accelerator& acc) {
   return std::min(bytes, kHugeBuffer);
 }
 
+// The regimes are computed in double (fast; byte counts keep a relative error near 1e-16, and the
+// result is rounded down with a margin of 1e-12). The whole number of rows (columns, ...) that fits
+// a capacity computed as `v` with fractional widths: floor(v), nudged up by a relative 1e-12 so
+// that rounding in v never takes one off (more reads than a mapping could need would lift the
+// bound above it).
+double whole_below(double v) { return std::floor(v * (1 + 1e-12)); }
+// ceil(v) for a count of reads or tiles, nudged down by a relative 1e-12 for the same reason.
+double whole_above(double v) { return std::ceil(v * (1 - 1e-12)); }
+
 // Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds): the panel
 // (x rows of a chunk of t ≤ K values of k, width w) read once, the other input `reads` times —
 // ceil(count / x), a whole number of panels — and C's partial sums leaving and coming back per
@@ -96,40 +105,40 @@ long long buffer_bytes(const arch::Accelerator& acc) {
 // holds (kspan). Chunks are whole: q chunks of at least ceil(K/q) values, exact up to kSteps
 // chunks; below that a geometric grid bounds the minimum: on [t0, t1] the streamed term is at least
 // its value at t0 and the partial-sum term at t1.
-long double panel_bound(long double once, long double streamed, long double count, long double w,
-                        long double ws, long double wc, long double c_bytes, long double k,
-                        long double span, long double kspan, long double capacity) {
-  constexpr int kSteps = 256;
-  constexpr long double kNone = std::numeric_limits<long double>::infinity();
-  const auto reads = [&](long double rows) {
-    return rows < 1 ? kNone : streamed * std::ceil(count / std::floor(rows));
+double panel_bound(double once, double streamed, double count, double w, double ws, double wc,
+                   double c_bytes, double k, double span, double kspan, double capacity) {
+  constexpr int kSteps = 64;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  const auto reads = [&](double rows) {
+    const double whole = whole_below(rows);
+    return whole < 1 ? kNone : streamed * whole_above(count / whole);
   };
-  const auto partial_sums = [&](long double t) {
-    return c_bytes * (2 * std::ceil(k / t * (1 - 1e-15L)) - 1);  // ceil(K/t) chunks
+  const auto partial_sums = [&](double t) {
+    return c_bytes * (2 * whole_above(k / t) - 1);  // ceil(K/t) chunks
   };
   // The bytes with chunks t in [t0, t1]: the reads at t0 (the most rows), C's partial sums with
   // ceil(K/t1) chunks (the fewest).
-  const auto at = [&](long double t0, long double t1) {
-    const long double beside_chunk = reads((capacity - t0 * ws) / (t0 * w));
-    const long double folds = streamed * std::ceil(count / span);
-    const long double beside_c = reads(capacity / (t0 * w + wc));
-    const long double alone = reads(capacity / (t0 * w));
+  const auto at = [&](double t0, double t1) {
+    const double beside_chunk = reads((capacity - t0 * ws) / (t0 * w));
+    const double folds = streamed * whole_above(count / span);
+    const double beside_c = reads(capacity / (t0 * w + wc));
+    const double alone = reads(capacity / (t0 * w));
     return once + std::min(std::min({beside_chunk, folds, beside_c}) + partial_sums(t1),
                            alone + partial_sums(std::min(t1, kspan)));
   };
   // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
   // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
-  long double best = kNone;
+  double best = kNone;
   for (int q = 1; q <= kSteps && q <= k; ++q) {
-    const long double t = std::ceil(k / q);
+    const double t = std::ceil(k / q);
     best = std::min(best, at(t, t));
   }
-  const long double shortest = std::ceil(k / kSteps);  // the chunks left are below it
+  const double shortest = std::ceil(k / kSteps);  // the chunks left are below it
   if (k > kSteps && shortest > 1) {
-    const long double ratio = std::pow(shortest, 1.0L / kSteps);
-    long double t0 = 1;
+    const double ratio = std::pow(shortest, 1.0 / kSteps);
+    double t0 = 1;
     for (int step = 1; step <= kSteps; ++step) {
-      const long double t1 = step == kSteps ? shortest : t0 * ratio;
+      const double t1 = step == kSteps ? shortest : t0 * ratio;
       best = std::min(best, at(t0, t1));
       t0 = t1;
     }
@@ -146,39 +155,38 @@ long double panel_bound(long double once, long double streamed, long double coun
 // of tiles: exact over a window of b around the minimum b_min of the convex continuous relaxation
 // f(b) = A·max(1, N·w_C·M / (b·S)) + B·b, which is below every case; outside the window f at the
 // window's edge bounds them from below.
-long double accumulated_bound(long double a_bytes, long double b_bytes, long double m,
-                              long double n, long double wa, long double wb, long double wc,
-                              long double span, long double capacity) {
-  constexpr long double kNone = std::numeric_limits<long double>::infinity();
-  const auto f = [&](long double b) {
-    return a_bytes * std::max(1.0L, n * wc * m / (b * capacity)) + b_bytes * b;
+double accumulated_bound(double a_bytes, double b_bytes, double m, double n, double wa, double wb,
+                         double wc, double span, double capacity) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  const auto f = [&](double b) {
+    return a_bytes * std::max(1.0, n * wc * m / (b * capacity)) + b_bytes * b;
   };
   // A read ceil(N/cols) times with C's tile as wide as fits beside a chunk of B (cols·w_B) or of A
   // (rows·w_A): the wider of the two.
-  const auto g = [&](long double b) {
-    const long double rows = std::ceil(m / b);
-    const long double beside_b = std::floor(capacity / (rows * wc + wb));
-    const long double beside_a = std::floor((capacity - rows * wa) / (rows * wc));
-    const long double cols = std::min(n, std::max(beside_b, beside_a));
+  const auto g = [&](double b) {
+    const double rows = whole_above(m / b);
+    const double beside_b = whole_below(capacity / (rows * wc + wb));
+    const double beside_a = whole_below((capacity - rows * wa) / (rows * wc));
+    const double cols = std::min(n, std::max(beside_b, beside_a));
     if (cols < 1) return kNone;
-    return a_bytes * std::ceil(n / cols) + b_bytes * b;
+    return a_bytes * whole_above(n / cols) + b_bytes * b;
   };
-  const long double b_min =
+  const double b_min =
       std::min(std::sqrt(a_bytes * n * wc * m / (capacity * b_bytes)), n * wc * m / capacity);
-  const long double lo = std::min(m, std::max(1.0L, std::floor(b_min) - 16));
-  const long double hi = std::min(m, std::max(1.0L, std::ceil(b_min) + 16));
-  long double best = kNone;
-  for (long double b = lo; b <= hi; b += 1) best = std::min(best, g(b));
+  const double lo = std::min(m, std::max(1.0, std::floor(b_min) - 16));
+  const double hi = std::min(m, std::max(1.0, std::ceil(b_min) + 16));
+  double best = kNone;
+  for (double b = lo; b <= hi; b += 1) best = std::min(best, g(b));
   if (lo > 1) best = std::min(best, f(lo));  // every b < lo: f decreasing there
   if (hi < m) best = std::min(best, f(hi));  // every b > hi: f increasing there
   // One input streamed fold by fold, the other reused over C's tile (as tall or as wide as C
   // alone allows), or both streamed (C in the PE array's accumulators).
-  const long double c_side = std::floor(capacity / wc);
-  const long double a_folds = a_bytes * std::ceil(n / span);
-  const long double b_folds = b_bytes * std::ceil(m / span);
+  const double c_side = whole_below(capacity / wc);
+  const double a_folds = a_bytes * whole_above(n / span);
+  const double b_folds = b_bytes * whole_above(m / span);
   if (c_side >= 1) {
-    best = std::min(best, a_folds + b_bytes * std::ceil(m / std::min(m, c_side)));
-    best = std::min(best, b_folds + a_bytes * std::ceil(n / std::min(n, c_side)));
+    best = std::min(best, a_folds + b_bytes * whole_above(m / std::min(m, c_side)));
+    best = std::min(best, b_folds + a_bytes * whole_above(n / std::min(n, c_side)));
   }
   return std::min(best, a_folds + b_folds);
 }

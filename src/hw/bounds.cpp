@@ -106,7 +106,8 @@ double whole_above(double v) { return std::ceil(v * (1 - 1e-12)); }
 // chunks; below that a geometric grid bounds the minimum: on [t0, t1] the streamed term is at least
 // its value at t0 and the partial-sum term at t1.
 double panel_bound(double once, double streamed, double count, double w, double ws, double wc,
-                   double c_bytes, double k, double span, double kspan, double capacity) {
+                   double c_bytes, double k, double span, double kspan, double capacity,
+                   bool whole_fits) {
   constexpr int kSteps = 64;
   constexpr double kNone = std::numeric_limits<double>::infinity();
   const auto reads = [&](double rows) {
@@ -129,6 +130,10 @@ double panel_bound(double once, double streamed, double count, double w, double 
   // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
   // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
   double best = kNone;
+  // The panel is the whole input, kept in one copy (it never changes) in the whole buffer: the
+  // other input may then stream past it once, stationary in the PEs, while C's partial sums leave
+  // every chunk of k the PE array holds.
+  if (whole_fits) best = std::min(best, once + streamed + partial_sums(std::min(k, kspan)));
   for (int q = 1; q <= kSteps && q <= k; ++q) {
     const double t = std::ceil(k / q);
     best = std::min(best, at(t, t));
@@ -156,7 +161,7 @@ double panel_bound(double once, double streamed, double count, double w, double 
 // f(b) = A·max(1, N·w_C·M / (b·S)) + B·b, which is below every case; outside the window f at the
 // window's edge bounds them from below.
 double accumulated_bound(double a_bytes, double b_bytes, double m, double n, double wa, double wb,
-                         double wc, double span, double capacity) {
+                         double wc, double span, double capacity, bool c_whole_fits) {
   constexpr double kNone = std::numeric_limits<double>::infinity();
   const auto f = [&](double b) {
     return a_bytes * std::max(1.0, n * wc * m / (b * capacity)) + b_bytes * b;
@@ -187,6 +192,10 @@ double accumulated_bound(double a_bytes, double b_bytes, double m, double n, dou
   if (c_side >= 1) {
     best = std::min(best, a_folds + b_bytes * whole_above(m / std::min(m, c_side)));
     best = std::min(best, b_folds + a_bytes * whole_above(n / std::min(n, c_side)));
+  }
+  if (c_whole_fits) {  // C whole in one copy: the stationary input of ws / is read once
+    best = std::min(best, a_folds + b_bytes);
+    best = std::min(best, b_folds + a_bytes);
   }
   return std::min(best, a_folds + b_folds);
 }
@@ -247,12 +256,16 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
       // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
       const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
       const long double accumulated =
-          accumulated_bound(a_bytes, b_bytes, m, n, wa, wb, wc, span, usable_buffer) + c_bytes;
+          accumulated_bound(a_bytes, b_bytes, m, n, wa, wb, wc, span, usable_buffer,
+                            c_bytes <= static_cast<long double>(buffer)) +
+          c_bytes;
       const long double kspan = span * static_cast<long double>(rate.macs_per_cycle);
       const long double panel_a =
-          panel_bound(a_bytes, b_bytes, m, wa, wb, wc, c_bytes, k, span, kspan, usable_buffer);
+          panel_bound(a_bytes, b_bytes, m, wa, wb, wc, c_bytes, k, span, kspan, usable_buffer,
+                      m * k * wa <= static_cast<long double>(buffer));
       const long double panel_b =
-          panel_bound(b_bytes, a_bytes, n, wb, wa, wc, c_bytes, k, span, kspan, usable_buffer);
+          panel_bound(b_bytes, a_bytes, n, wb, wa, wc, c_bytes, k, span, kspan, usable_buffer,
+                      k * n * wb <= static_cast<long double>(buffer));
       long double movement = std::min({accumulated, panel_a, panel_b}) + others;
       // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
       //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
@@ -262,8 +275,15 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
         return static_cast<long double>(bytes_of(elements(s, *x), x->bits)) + 2 * slice <=
                static_cast<long double>(buffer);
       };
-      if (whole(t.a, std::min(k * wb, m * wc)) || whole(t.b, std::min(k * wa, n * wc)) ||
-          whole(t.c, std::min(m * wa, n * wb)))
+      // Nothing is needed beside it where the other two stream through the PE array and are
+      // still moved once: an input stationary in the PEs while the whole of a dimension streams
+      // past, an input reused by every PE of a row or column (a dimension within span), C
+      // accumulated in the PEs (k streamed, or K within the PE array's k extent).
+      const bool m_short = m <= span, n_short = n <= span, k_short = k <= kspan;
+      const auto beside = [](bool free, long double slice) { return free ? 0.0L : slice; };
+      if (whole(t.a, beside(m_short || k_short, std::min(k * wb, m * wc))) ||
+          whole(t.b, beside(n_short || k_short, std::min(k * wa, n * wc))) ||
+          whole(t.c, beside(m_short || n_short, std::min(m * wa, n * wb))))
         movement = 0;
       // Rounded down with a relative margin, so that rounding never lifts the bound above an
       // achievable integer.

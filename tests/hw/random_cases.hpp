@@ -58,9 +58,12 @@ inline Accelerator random_acc(std::mt19937& rng) {
   const Bandwidth sram = pick(rng) == 0 ? Bandwidth::infinite() : Bandwidth::of(2 * bw(rng));
   const Bandwidth dram = pick(rng) == 0 ? Bandwidth::infinite() : Bandwidth::of(bw(rng) / 4.0);
   const long long rate = pick(rng);  // 0: two MACs per cycle, 1: one MAC every 2 cycles
-  AcceleratorSpec s = make_acc(dim(rng), dim(rng), buffer(rng), sram, dram, lat(rng),
-                               rate == 0 ? 2 : 1, rate == 1 ? 2 : 1)
-                          .spec();
+  // one draw per statement: the order of a call's arguments is unspecified (compilers differ)
+  const long long rows = dim(rng), cols = dim(rng);
+  const long long bytes = buffer(rng);
+  const long long latency = lat(rng);
+  AcceleratorSpec s =
+      make_acc(rows, cols, bytes, sram, dram, latency, rate == 0 ? 2 : 1, rate == 1 ? 2 : 1).spec();
   s.global_buffer.double_buffered = pick(rng) != 0;
   if (pick(rng) == 0) {
     s.global_buffer.bytes = 0;

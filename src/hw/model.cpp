@@ -107,15 +107,28 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   choose_residency();
 }
 
+long long tile_footprint_bytes(const Operand& op, const std::array<long long, 3>& tile,
+                               const std::array<long long, 3>& size, bool double_buffered) {
+  long long elements = 1;
+  bool changes = false;
+  for (int d = 0; d < 3; ++d) {
+    const long long g = op.group[d];
+    if (g == 0) continue;
+    elements = mul(elements, g == 1 ? tile[d] : max_distinct_groups(tile[d], g));
+    changes = changes || tile[d] < size[d];
+  }
+  const long long bytes = ceil_bytes(elements, op.bits);
+  return double_buffered && changes ? mul(bytes, 2) : bytes;
+}
+
 // Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
-// in the buffer and the buffer space of one tile: two copies in a double-buffered buffer (the
-// next tile loads while the current one is used), except for an operand whose tile never
-// changes (one tile along every dimension it depends on): it is loaded once and kept, and a
-// second copy would hold nothing.
+// in the buffer and the buffer space of one tile (tile_footprint_bytes).
 void Model::plan_operands() {
   const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
+  const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
+  const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
   for (OperandPlan& x : ops_) {
-    std::array<long long, 3> fold{}, volume{}, footprint{};
+    std::array<long long, 3> fold{}, volume{};
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
@@ -125,7 +138,6 @@ void Model::plan_operands() {
       const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
       fold[d] = dp.fold_sum(g);
-      footprint[d] = g == 0 ? 1 : g == 1 ? dp.tile : max_distinct_groups(dp.tile, g);
     }
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
@@ -136,8 +148,7 @@ void Model::plan_operands() {
     x.fold_accesses = product(fold);
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
-    const long long copies = gb.double_buffered && innermost >= 0 ? 2 : 1;
-    x.footprint_bytes = mul(ceil_bytes(product(footprint), x.op->bits), copies);
+    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, gb.double_buffered);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
   }
 }

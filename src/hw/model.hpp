@@ -75,6 +75,12 @@ struct Timing {
 long long ceil_bytes(long long elements, int bits);
 // Distinct elements of an operand over the whole problem: Π over its indices of ⌈size / group⌉.
 long long distinct_elements(const Operand& op, const mapping::GemmShape& shape);
+// Global-buffer bytes of an operand's tile with these extents (per GemmDim, each <= its size):
+// the most distinct elements a tile holds, twice in a double-buffered buffer (the next tile loads
+// while the current one is used) unless the tile never changes (one tile along every dimension
+// the operand depends on): it is loaded once and kept, and a second copy would hold nothing.
+long long tile_footprint_bytes(const Operand& op, const std::array<long long, 3>& tile,
+                               const std::array<long long, 3>& size, bool double_buffered);
 
 class Model {
  public:

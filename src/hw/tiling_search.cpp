@@ -102,7 +102,8 @@ void add_capacity_extents(const arch::Accelerator& acc, const GemmProblem& probl
 // over the same number of tiles. Extents of any value, found by bisection on the footprint.
 class FitExtents {
  public:
-  FitExtents(const arch::Accelerator& acc, const GemmProblem& problem) : problem_(problem) {
+  FitExtents(const arch::Accelerator& acc, const GemmProblem& problem)
+      : problem_(problem), sizes_{problem.shape.m, problem.shape.n, problem.shape.k} {
     const arch::GlobalBuffer& gb = acc.spec().global_buffer;
     double_buffered_ = gb.double_buffered;
     if (gb.partitions.empty()) {
@@ -124,17 +125,7 @@ class FitExtents {
 
   // Buffer bytes of operand i's tile, as Model::plan_operands counts them.
   long long footprint(size_t i, const std::array<long long, 3>& tile) const {
-    const Operand& op = problem_.operands[i];
-    long long elements = 1;
-    bool changes = false;
-    for (int d = 0; d < 3; ++d) {
-      const long long g = op.group[d];
-      if (g == 0) continue;
-      elements = detail::mul(elements, g == 1 ? tile[d] : detail::max_distinct_groups(tile[d], g));
-      changes = changes || tile[d] < size(d);
-    }
-    const long long bytes = detail::ceil_bytes(elements, op.bits);
-    return double_buffered_ && changes ? detail::mul(bytes, 2) : bytes;
+    return detail::tile_footprint_bytes(problem_.operands[i], tile, sizes_, double_buffered_);
   }
   int holder(size_t i) const { return holder_[i]; }
   long long capacity(int partition) const { return capacity_[partition]; }
@@ -166,10 +157,9 @@ class FitExtents {
   }
 
  private:
-  long long size(int d) const {
-    return d == 0 ? problem_.shape.m : d == 1 ? problem_.shape.n : problem_.shape.k;
-  }
+  long long size(int d) const { return sizes_[d]; }
   const GemmProblem& problem_;
+  std::array<long long, 3> sizes_;
   bool double_buffered_ = true;
   std::vector<long long> capacity_;
   std::vector<int> holder_;

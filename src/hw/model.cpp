@@ -107,20 +107,6 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   choose_residency();
 }
 
-long long tile_footprint_bytes(const Operand& op, const std::array<long long, 3>& tile,
-                               const std::array<long long, 3>& size, bool double_buffered) {
-  long long elements = 1;
-  bool changes = false;
-  for (int d = 0; d < 3; ++d) {
-    const long long g = op.group[d];
-    if (g == 0) continue;
-    elements = mul(elements, g == 1 ? tile[d] : max_distinct_groups(tile[d], g));
-    changes = changes || tile[d] < size[d];
-  }
-  const long long bytes = ceil_bytes(elements, op.bits);
-  return double_buffered && changes ? mul(bytes, 2) : bytes;
-}
-
 // Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
 // in the buffer and the buffer space of one tile (tile_footprint_bytes).
 void Model::plan_operands() {

@@ -79,8 +79,19 @@ long long distinct_elements(const Operand& op, const mapping::GemmShape& shape);
 // the most distinct elements a tile holds, twice in a double-buffered buffer (the next tile loads
 // while the current one is used) unless the tile never changes (one tile along every dimension
 // the operand depends on): it is loaded once and kept, and a second copy would hold nothing.
-long long tile_footprint_bytes(const Operand& op, const std::array<long long, 3>& tile,
-                               const std::array<long long, 3>& size, bool double_buffered);
+inline long long tile_footprint_bytes(const Operand& op, const std::array<long long, 3>& tile,
+                                      const std::array<long long, 3>& size, bool double_buffered) {
+  long long elements = 1;
+  bool changes = false;
+  for (int d = 0; d < 3; ++d) {
+    const long long g = op.group[d];
+    if (g == 0) continue;
+    elements = mul(elements, g == 1 ? tile[d] : max_distinct_groups(tile[d], g));
+    changes = changes || tile[d] < size[d];
+  }
+  const long long bytes = ceil_bytes(elements, op.bits);
+  return double_buffered && changes ? mul(bytes, 2) : bytes;
+}
 
 class Model {
  public:

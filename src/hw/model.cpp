@@ -107,6 +107,17 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   choose_residency();
 }
 
+int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) {
+  const std::string key = role_key(role);
+  int holder = -1, p = 0;
+  for (const auto& [name, part] : gb.partitions) {
+    for (const std::string& held : part.holds)
+      if (held == key) holder = p;
+    ++p;
+  }
+  return holder;
+}
+
 // Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
 // in the buffer and the buffer space of one tile (tile_footprint_bytes).
 void Model::plan_operands() {
@@ -151,13 +162,7 @@ void Model::choose_residency() {
       partitions_.push_back({key, part.bytes, part.bandwidth, {}});
     for (size_t i = 0; i < ops_.size(); ++i) {
       const std::string role = role_key(ops_[i].op->role);
-      int holder = -1;
-      int p = 0;
-      for (const auto& [key, part] : gb.partitions) {
-        for (const std::string& held : part.holds)
-          if (held == role) holder = p;
-        ++p;
-      }
+      const int holder = holding_partition(gb, ops_[i].op->role);
       if (holder < 0)
         throw InputError(error_code::kUsage, "", "/global_buffer/partitions",
                          "no global-buffer partition holds operand \"" + ops_[i].op->name +

@@ -93,6 +93,10 @@ inline long long tile_footprint_bytes(const Operand& op, const std::array<long l
   return double_buffered && changes ? mul(bytes, 2) : bytes;
 }
 
+// The index (in key order) of the global-buffer partition whose `holds` lists the role (the
+// last such), -1 if none does.
+int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role);
+
 class Model {
  public:
   // How much to build. The tiling search validates the problem once, and bounds candidates by

@@ -112,15 +112,8 @@ class FitExtents {
       return;
     }
     for (const auto& [key, part] : gb.partitions) capacity_.push_back(part.bytes);
-    for (const Operand& op : problem.operands) {
-      int holder = -1, p = 0;
-      for (const auto& [key, part] : gb.partitions) {
-        for (const std::string& held : part.holds)
-          if (held == role_key(op.role)) holder = p;
-        ++p;
-      }
-      holder_.push_back(holder);  // -1: no partition holds it (the model rejects the problem)
-    }
+    for (const Operand& op : problem.operands)  // -1: none holds it (the model rejects it)
+      holder_.push_back(detail::holding_partition(gb, op.role));
   }
 
   // Buffer bytes of operand i's tile, as Model::plan_operands counts them.

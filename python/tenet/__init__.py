@@ -228,7 +228,8 @@ def evaluate(gemm, *, batch=1, arch=None, array=None, dataflow=None, quant=None,
 
 def bounds(gemm, **settings):
     """The physical limits of one GEMM (docs/output.md#physical-limits-bounds): the least DRAM
-    traffic and cycles of any mapping, with the achieved/bound ratios of tenet's mapping."""
+    traffic and cycles of the modelled mapping classes, the schedule-independent lower bound
+    (``schedule_independent_dram_bytes``), with the achieved/bound ratios of tenet's mapping."""
     return evaluate(gemm, **settings)["bounds"]
 
 
@@ -363,10 +364,12 @@ def ski_slope(gemm=None, buffers=None, *, model=None, phase="prefill", batch=1, 
               context=None, arch="scalable-32x32", quant=None, dataflows=("os", "ws", "is"),
               points=16, smallest=64 * 1024, largest=64 * 1024 * 1024, bound_only=False):
     """``tenet bound``: least DRAM traffic against global-buffer size (the "ski slope") for one
-    GEMM or a whole model pass: per buffer size, the lower bound of any mapping and the least
+    GEMM or a whole model pass: per buffer size, the schedule-independent lower bound, the least
+    traffic of the modelled mapping classes and the least
     traffic of tenet's mappings (best dataflow, tiling searched for dram_bytes). ``buffers``:
     sizes in bytes, else ``points`` sizes spaced geometrically from ``smallest`` to ``largest``.
     Returns {"inputs", "points": [{buffer_bytes, bound_dram_bytes, compulsory_dram_bytes,
+    schedule_independent_dram_bytes,
     dram_bytes, ratio, dataflow, tiling}], "title"} (the CLI's JSON + a title)."""
     if (gemm is None) == (model is None):
         raise _error("gemm", "give exactly one of gemm or model")

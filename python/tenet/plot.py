@@ -196,12 +196,16 @@ def sweep_heatmap(sweep, x, y, value="cycles", ax=None):
 
 
 def ski_slope(curve, ax=None):
-    """Least DRAM traffic against on-chip buffer size (tenet.ski_slope): the lower bound of any
-    mapping and the traffic of tenet's least-traffic mapping, log-log."""
+    """Least DRAM traffic against on-chip buffer size (tenet.ski_slope): the schedule-independent
+    lower bound, the least traffic of the modelled mapping classes and the traffic of tenet's
+    least-traffic mapping, log-log."""
     fig, ax = _axes(ax, (6, 4))
     sizes = [p["buffer_bytes"] for p in curve["points"]]
+    if all("schedule_independent_dram_bytes" in p for p in curve["points"]):
+        ax.plot(sizes, [_num(p["schedule_independent_dram_bytes"]) for p in curve["points"]],
+                "k:", label="lower bound (any schedule)")
     ax.plot(sizes, [_num(p["bound_dram_bytes"]) for p in curve["points"]], "k--",
-            label="lower bound (any mapping)")
+            label="least traffic (modelled mappings)")
     ax.plot(sizes, [_num(p["dram_bytes"]) for p in curve["points"]], "o-",
             label="tenet's least-traffic mapping")
     ax.axhline(_num(curve["points"][0]["compulsory_dram_bytes"]), color="grey", linewidth=0.8,

@@ -141,8 +141,9 @@ def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch="sc
         figures.append(_figure(
             _svg(plot.ski_slope(curve)),
             f"DRAM traffic of {heaviest['name']} ({gemm[0]}x{gemm[1]}x{gemm[2]}, "
-            f"{schemes[0]}) against the global-buffer size: tenet's least-traffic mapping and "
-            "the lower bound of any mapping.", "ski-slope"))
+            f"{schemes[0]}) against the global-buffer size: tenet's least-traffic mapping, the "
+            "least traffic of the modelled mapping classes and the schedule-independent lower "
+            "bound.", "ski-slope"))
     if with_search:
         found = search(gemm, arch=arch, quant=schemes[0], front="exact")
         figures.append(_figure(
@@ -162,8 +163,8 @@ def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch="sc
 <p class="facts">{html.escape(facts)}<br>{html.escape(first['cost_model']['description'])}</p>
 <h2>Schemes</h2>
 {comparison}
-<p>Bold: the fastest scheme. "/ bound": achieved over the physical limit of any mapping on this
-accelerator (1.00 = at the limit).</p>
+<p>Bold: the fastest scheme. "/ bound": achieved over the least DRAM traffic and cycles of the
+modelled mapping classes on this accelerator (1.00 = at the limit).</p>
 <h2>Plots</h2>
 <div class="plots">{''.join(figures)}</div>
 <h2>Layers</h2>

@@ -203,6 +203,9 @@ Issues validate(const AcceleratorSpec& s) {
   if (s.dram.latency_cycles < 0)
     issues.add(error_code::kRange, "/dram/latency_cycles",
                fmt::format("expected a DRAM latency >= 0 cycles, got {}", s.dram.latency_cycles));
+  if (!s.dataflow.empty() && s.dataflow != "os" && s.dataflow != "ws" && s.dataflow != "is")
+    issues.add(error_code::kUnknownName, "/dataflow",
+               fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));
   check_energy(s, issues);
   return issues;
 }
@@ -262,8 +265,10 @@ InterconnectKind parse_interconnect_kind(const std::string& name) {
 bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
   return a.name == b.name && a.comment == b.comment && a.source == b.source && a.rows == b.rows &&
          a.cols == b.cols && a.interconnect == b.interconnect && a.clock_mhz == b.clock_mhz &&
-         a.register_file_bytes == b.register_file_bytes && a.precisions == b.precisions &&
-         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy;
+         a.register_file_bytes == b.register_file_bytes &&
+         a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
+         a.precisions == b.precisions && a.global_buffer == b.global_buffer && a.dram == b.dram &&
+         a.energy == b.energy;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {

@@ -109,9 +109,11 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
 void read_pe(const ObjectReader& root, AcceleratorSpec& spec) {
   auto pe = root.object("pe", true, "the processing element {register_file_bytes, precisions}");
   if (!pe) return;
-  pe->allow_only({"comment", "register_file_bytes", "precisions"});
+  pe->allow_only({"comment", "register_file_bytes", "precisions", "stationary_double_buffered"});
   if (auto v = pe->integer("register_file_bytes", true, "register file size per PE in bytes"))
     spec.register_file_bytes = *v;
+  if (auto v = pe->boolean("stationary_double_buffered", false))
+    spec.stationary_double_buffered = *v;
   read_precisions(*pe, spec);
 }
 
@@ -171,8 +173,8 @@ void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
 void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<double> clock_mhz) {
   auto dram = root.object("dram", true, "off-chip memory {bandwidth, latency_cycles}");
   if (!dram) return;
-  dram->allow_only(
-      {"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles"});
+  dram->allow_only({"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles",
+                    "prefetch_across_matmuls"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
@@ -191,6 +193,8 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
   }
   if (auto v = dram->integer("latency_cycles", true, "DRAM latency in cycles"))
     spec.dram.latency_cycles = *v;
+  if (auto v = dram->boolean("prefetch_across_matmuls", false))
+    spec.dram.prefetch_across_matmuls = *v;
 }
 
 void read_access_energy(const ObjectReader& energy, const char* key, AccessEnergy& out) {
@@ -248,11 +252,12 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
         "expected an architecture object, got " + std::string(io::json_type_name(root_json)));
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
-                   "pe", "global_buffer", "dram", "energy"});
+                   "pe", "global_buffer", "dram", "energy", "dataflow"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
   if (auto v = root.string("source", false, "")) spec.source = *v;
+  if (auto v = root.string("dataflow", false, "os, ws or is")) spec.dataflow = *v;
   read_array(root, spec);
   read_interconnect(root, spec);
   auto clock = root.number("clock_mhz", true, "clock frequency in MHz");
@@ -292,7 +297,10 @@ json to_json(const Accelerator& acc) {
   for (const auto& [type, rate] : s.precisions)
     precisions[workload::to_string(type)] = {{"macs_per_cycle", rate.macs_per_cycle},
                                              {"cycles_per_mac", rate.cycles_per_mac}};
-  j["pe"] = {{"register_file_bytes", s.register_file_bytes}, {"precisions", precisions}};
+  if (!s.dataflow.empty()) j["dataflow"] = s.dataflow;
+  j["pe"] = {{"register_file_bytes", s.register_file_bytes},
+             {"stationary_double_buffered", s.stationary_double_buffered},
+             {"precisions", precisions}};
   json gb = {{"double_buffered", s.global_buffer.double_buffered}};
   if (s.global_buffer.partitions.empty()) {
     gb["bytes"] = s.global_buffer.bytes;
@@ -305,7 +313,8 @@ json to_json(const Accelerator& acc) {
   }
   j["global_buffer"] = gb;
   j["dram"] = {{"bandwidth_bytes_per_cycle", bandwidth_json(s.dram.bandwidth)},
-               {"latency_cycles", s.dram.latency_cycles}};
+               {"latency_cycles", s.dram.latency_cycles},
+               {"prefetch_across_matmuls", s.dram.prefetch_across_matmuls}};
   json macs = json::object();
   for (const auto& [type, pj] : s.energy.mac_pj) macs[workload::to_string(type)] = pj;
   j["energy"] = {{"mac_pj", macs},

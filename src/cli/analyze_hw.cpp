@@ -70,7 +70,7 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
                 ->group(group)
                 ->needs(gemm),
             OptionRule::kNonNegative);
-  app.add_flag("--edge-transfers", o.edge_transfers, kEdgeTransfersHelp)->group(group)->needs(gemm);
+  add_edge_transfers(app, o.edge_transfers)->group(group)->needs(gemm);
 }
 
 eval::Request gemm_request(const std::string& gemm, const std::string& array,

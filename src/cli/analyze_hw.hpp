@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/eval/evaluation.hpp"
 #include "tenet/eval/request.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -28,7 +29,7 @@ struct HardwareOptions {
   std::string tiling_objective;  // --tiling-objective NAME (empty: latency), with --tile auto
   std::string loop_order;        // --loop-order ORDER (overrides the order of --tile)
   long long dequant_rate = 0;    // --dequant-rate elements/cycle
-  bool edge_transfers = false;   // --edge-transfers (hw::Options::edge_transfers)
+  bool edge_transfers = eval::defaults::kEdgeTransfers;  // --edge-transfers [on|off]
 };
 
 // Adds the options (group "Hardware, timing and quantization (with --gemm)"); each needs `gemm`.

@@ -99,7 +99,7 @@ void setup_bound(CLI::App& sub) {
   with_rule(sub.add_option("--dequant-rate", o->settings.dequant_rate,
                            "Dequant unit elements/cycle (default: the scheme's)"),
             OptionRule::kNonNegative);
-  sub.add_flag("--edge-transfers", o->settings.edge_transfers, kEdgeTransfersHelp);
+  add_edge_transfers(sub, o->settings.edge_transfers);
   sub.add_option("--dataflows", o->dataflows, "Dataflows searched (default os,ws,is)");
   sub.add_flag("--bound-only", o->bound_only,
                "Only the analytic lower bound (no mapping search): microseconds per point");

@@ -33,10 +33,11 @@ void setup_tir(CLI::App& sub) {
                  "Values of the symbolic sizes, NAME=VALUE,... (e.g. seq_len=512,n=128)");
   sub.add_option("--arch", o->run.arch,
                  "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
-  sub.add_option("--dataflow", o->run.dataflow, "Dataflow: os (default), ws or is");
+  sub.add_option("--dataflow", o->run.dataflow, "Dataflow: os, ws or is (default: the accelerator's, else os)");
   sub.add_option("--quant", o->run.quant,
                  "auto (default: each kernel's own dequantize chain) or a preset name / JSON "
                  "file forced on every kernel");
+  add_edge_transfers(sub, o->run.edge_transfers);
   sub.add_flag("--shapes-only", o->run.shapes_only,
                "List the recognised matmuls without evaluating their cost");
   sub.add_option("--format", o->format, "Output: table (default), json or csv")

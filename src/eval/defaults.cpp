@@ -2,6 +2,11 @@
 
 namespace tenet::eval::defaults {
 
+mapping::Dataflow default_dataflow(const arch::Accelerator& acc) {
+  const std::string& declared = acc.spec().dataflow;
+  return declared.empty() ? kDataflow : mapping::parse_dataflow(declared);
+}
+
 long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
   return dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
 }

@@ -147,29 +147,31 @@ hw::BoundsSum bounds_of_call(const hw::Bounds& one, const Integer& batch) {
 }
 
 // The cost of one call: `batch` products one after another (cycles, bytes and energy x batch;
-// utilization and bound those of one product).
-llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
+// utilization and bound those of one product). With prefetch across matmuls, each product but
+// the first loads its first fill in the previous product's idle DRAM-link cycles.
+llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch, bool prefetch) {
   const Integer b = big(batch);
+  const hw::Result& h = e.hw();
+  const long long total = e.product ? e.product->total_cycles : h.cycles.total;
+  const long long idle = std::max(0LL, total - h.busy.dram);
+  const long long hidden = prefetch ? std::min(h.cycles.edge_fill, idle) : 0;
   llm::LayerCost c;
+  c.cycles = b * big(total) - (b - 1) * big(hidden);
+  c.bound = hw::to_string(e.product ? e.product->bound : h.bound);
+  c.utilization = utilization(h, total);
   if (e.product) {
     const quant::QuantHwResult& p = *e.product;
-    c.cycles = b * big(p.total_cycles);
-    c.bound = hw::to_string(p.bound);
-    c.utilization = utilization(p.hw, p.total_cycles);
     c.dram_bytes = b * big(p.dram_bytes);
     c.sram_bytes = b * big(p.sram_bytes);
     c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
-    c.bounds = bounds_of_call(*e.bounds, b);
-    return c;
+  } else {
+    c.dram_bytes = b * big(h.dram_bytes);
+    c.sram_bytes = b * sram_bytes(h);
+    c.energy_pj = static_cast<double>(batch) * h.energy_pj.total + e.epilogue_energy_pj;
   }
-  const hw::Result& h = *e.hardware;
-  c.cycles = b * big(h.cycles.total);
-  c.bound = hw::to_string(h.bound);
-  c.utilization = utilization(h, h.cycles.total);
-  c.dram_bytes = b * big(h.dram_bytes);
-  c.sram_bytes = b * sram_bytes(h);
-  c.energy_pj = static_cast<double>(batch) * h.energy_pj.total + e.epilogue_energy_pj;
   c.bounds = bounds_of_call(*e.bounds, b);
+  c.prefetchable_cycles = big(h.cycles.edge_fill);
+  c.link_idle_cycles = big(idle);
   return c;
 }
 
@@ -216,7 +218,7 @@ Evaluation evaluate(const Request& r) {
     e.hardware = std::move(run.stored);
   }
   e.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
-  e.cost = layer_cost(e, r.matmul.batch);
+  e.cost = layer_cost(e, r.matmul.batch, acc.spec().dram.prefetch_across_matmuls);
   return e;
 }
 

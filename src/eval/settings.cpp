@@ -111,8 +111,9 @@ Request make_request(const Settings& s) {
   } else {
     r.accelerator = std::make_shared<const arch::Accelerator>(resolve_accelerator(s.arch, s.array));
   }
-  if (!s.dataflow.empty())
-    r.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(s.dataflow); });
+  r.dataflow = s.dataflow.empty()
+                   ? defaults::default_dataflow(*r.accelerator)
+                   : with_location("dataflow", [&] { return mapping::parse_dataflow(s.dataflow); });
   r.tiling = resolve_tiling(s.tile);
   r.tiling_objective = resolve_tiling_objective(s.tiling_objective, s.tile);
   r.dequant_rate = resolve_dequant_rate(s);
@@ -168,7 +169,9 @@ llm::CostModel make_cost_model(const Settings& settings) {
       acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow), schemes->describe(),
       base.tiling ? mapping::to_string(*base.tiling)
                   : fmt::format("auto ({})", hw::to_string(base.tiling_objective)));
-  if (base.hw.edge_transfers) model.description += ", edge transfers";
+  model.description += base.hw.edge_transfers ? ", edge transfers charged" : ", edge transfers off";
+  model.prefetch_across_matmuls = base.hw.edge_transfers && acc.spec().dram.prefetch_across_matmuls;
+  if (model.prefetch_across_matmuls) model.description += " (prefetched across matmuls)";
   model.evaluate = [base, schemes](const llm::MatmulShape& shape) {
     Request r = base;
     r.matmul = shape;

@@ -69,6 +69,7 @@ CurvePoint curve_point(const Request& base, const std::vector<llm::MatmulShape>&
     const hw::BoundsSum& b = *best->cost.bounds;
     p.bound_dram_bytes += count * b.dram_bytes;
     p.compulsory_dram_bytes += count * b.compulsory_dram_bytes;
+    p.schedule_independent_dram_bytes += count * b.schedule_independent_dram_bytes;
     if (!options.bound_only) {
       *p.dram_bytes += count * best->cost.dram_bytes;
       if (matmuls.size() == 1) {

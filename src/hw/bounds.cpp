@@ -200,6 +200,39 @@ double accumulated_bound(double a_bytes, double b_bytes, double m, double n, dou
   return std::min(best, a_folds + b_folds);
 }
 
+// The schedule-independent bound (Bounds::schedule_independent_dram_bytes): with S values of
+// storage, any schedule of the M·N·K products moves at least 2MNK/sqrt(S) - 2S values (Smith,
+// Lowery, Langou, van de Geijn: "A tight I/O lower bound for matrix multiplication", 2019) and
+// every tensor once. S counts every on-chip byte (global buffer, not halved, and the PE
+// registers) at the narrowest width of A, B and C, and the traffic is counted at that width
+// too, so mixed widths and packed words only loosen it. Capped by the reachable figure (a bound
+// above a traffic the model reaches would be wrong; the property tests check it is never hit).
+void schedule_independent(const arch::Accelerator& acc, const GemmProblem& problem, const Triple& t,
+                          bool unlimited, Bounds& b) {
+  b.schedule_independent_dram_bytes = b.compulsory_dram_bytes;
+  if (unlimited) {
+    b.on_chip_bytes = kUnlimited;
+    return;
+  }
+  const long double registers = static_cast<long double>(acc.rows()) *
+                                static_cast<long double>(acc.cols()) *
+                                static_cast<long double>(acc.spec().register_file_bytes);
+  const long double on_chip = static_cast<long double>(buffer_bytes(acc)) + registers;
+  b.on_chip_bytes = on_chip >= 9.2e18L ? kUnlimited : static_cast<long long>(on_chip);
+  if (!(t.a && t.b && t.c) || b.on_chip_bytes < 0) return;
+  const long double w = std::min({value_bytes(*t.a), value_bytes(*t.b), value_bytes(*t.c)});
+  if (!(w > 0)) return;
+  const mapping::GemmShape& s = problem.shape;
+  const long double values = on_chip / w;
+  const long double products =
+      static_cast<long double>(s.m) * static_cast<long double>(s.n) * static_cast<long double>(s.k);
+  const long double moved = (2 * products / std::sqrt(values) - 2 * values) * w;
+  const long double floored = std::floor(moved * (1 - 1e-12L));
+  if (floored > static_cast<long double>(b.schedule_independent_dram_bytes))
+    b.schedule_independent_dram_bytes =
+        std::min(b.dram_bytes, static_cast<long long>(std::min(floored, 9.2e18L)));
+}
+
 }  // namespace
 
 Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
@@ -312,6 +345,7 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
     b.dram_cycles = std::max(0LL, b.dram_cycles);
   }
   b.cycles = std::max(b.compute_cycles, b.dram_cycles);
+  schedule_independent(acc, problem, t, unlimited, b);
   return b;
 }
 
@@ -321,8 +355,10 @@ BoundsSum& BoundsSum::operator+=(const BoundsSum& o) {
   cycles += o.cycles;
   compute_cycles += o.compute_cycles;
   dram_cycles += o.dram_cycles;
+  schedule_independent_dram_bytes += o.schedule_independent_dram_bytes;
   // Layers of one report share the accelerator; keep the first capacity, unlimited if any is.
   if (capacity_bytes == 0 || o.capacity_bytes < 0) capacity_bytes = o.capacity_bytes;
+  if (on_chip_bytes == 0 || o.on_chip_bytes < 0) on_chip_bytes = o.on_chip_bytes;
   return *this;
 }
 
@@ -333,13 +369,16 @@ BoundsSum BoundsSum::times(const Integer& n) const {
   t.cycles *= n;
   t.compute_cycles *= n;
   t.dram_cycles *= n;
+  t.schedule_independent_dram_bytes *= n;
   return t;
 }
 
 bool operator==(const BoundsSum& a, const BoundsSum& b) {
   return a.dram_bytes == b.dram_bytes && a.compulsory_dram_bytes == b.compulsory_dram_bytes &&
          a.cycles == b.cycles && a.compute_cycles == b.compute_cycles &&
-         a.dram_cycles == b.dram_cycles && a.capacity_bytes == b.capacity_bytes;
+         a.dram_cycles == b.dram_cycles && a.capacity_bytes == b.capacity_bytes &&
+         a.schedule_independent_dram_bytes == b.schedule_independent_dram_bytes &&
+         a.on_chip_bytes == b.on_chip_bytes;
 }
 
 namespace {
@@ -363,24 +402,35 @@ BoundsSum BoundsSum::of(const Bounds& b) {
           Integer(static_cast<long>(b.cycles)),
           Integer(static_cast<long>(b.compute_cycles)),
           Integer(static_cast<long>(b.dram_cycles)),
-          b.capacity_bytes};
+          b.capacity_bytes,
+          Integer(static_cast<long>(b.schedule_independent_dram_bytes)),
+          b.on_chip_bytes};
 }
 
 const std::vector<BoundsField>& bounds_fields() {
   static const std::vector<BoundsField> fields{
       {"dram_bytes", "bytes",
-       "least DRAM traffic any mapping can move with the usable on-chip capacity (packed "
-       "storage, scale and zero tensors included)"},
+       "least DRAM traffic of the modelled mapping classes (one level of tiles, os / ws / is "
+       "folds) with the usable on-chip capacity (packed storage, scale and zero tensors "
+       "included): reachable; no mapping tenet evaluates moves less"},
       {"compulsory_dram_bytes", "bytes", "every tensor read or written once"},
       {"cycles", "cycles", "max(compute_cycles, dram_cycles)"},
       {"compute_cycles", "cycles", "the MACs at the precision's peak rate on every PE"},
       {"dram_cycles", "cycles",
-       "the bound's DRAM traffic (less what the buffer holds at the edges) at the DRAM bandwidth"},
+       "dram_bytes at the DRAM bandwidth (less what the buffer holds at the edges when edge "
+       "transfers are off)"},
       {"capacity_bytes", "bytes",
        "on-chip capacity the bound assumes: the global buffer, halved when double-buffered; null: "
        "unlimited"},
       {"dram_bytes_ratio", "ratio", "achieved dram_bytes / bound dram_bytes (>= 1; null if 0)"},
       {"cycles_ratio", "ratio", "achieved cycles / bound cycles (>= 1; null if 0)"},
+      {"schedule_independent_dram_bytes", "bytes",
+       "lower bound of any schedule on any machine with on_chip_bytes of storage (Hong–Kung "
+       "form 2MNK/sqrt(S) - 2S values, Smith et al. 2019, at the narrowest operand width; at "
+       "least compulsory_dram_bytes; <= dram_bytes)"},
+      {"on_chip_bytes", "bytes",
+       "the storage the schedule-independent bound assumes: the whole global buffer (not "
+       "halved) and every PE's registers; null: unlimited"},
   };
   return fields;
 }
@@ -396,7 +446,9 @@ nlohmann::ordered_json bounds_json(const BoundsSum& b, const Integer& achieved_c
           {"dram_cycles", integer_json(b.dram_cycles)},
           {"capacity_bytes", b.capacity_bytes < 0 ? json(nullptr) : json(b.capacity_bytes)},
           {"dram_bytes_ratio", optional(ratio(achieved_dram_bytes, b.dram_bytes))},
-          {"cycles_ratio", optional(ratio(achieved_cycles, b.cycles))}};
+          {"cycles_ratio", optional(ratio(achieved_cycles, b.cycles))},
+          {"schedule_independent_dram_bytes", integer_json(b.schedule_independent_dram_bytes)},
+          {"on_chip_bytes", b.on_chip_bytes < 0 ? json(nullptr) : json(b.on_chip_bytes)}};
 }
 
 std::vector<std::string> bounds_csv_values(const BoundsSum& b, const Integer& achieved_cycles,
@@ -415,12 +467,16 @@ std::string bounds_line(const BoundsSum& b, const Integer& cycles, const Integer
     return r ? fmt::format("{:.2f}x", *r) : std::string("n/a");
   };
   const std::string capacity = b.capacity_bytes < 0 ? std::string("unlimited on-chip capacity")
-                                                    : fmt::format("{} B on chip", b.capacity_bytes);
+                                                    : fmt::format("{} B usable", b.capacity_bytes);
+  const std::string on_chip = b.on_chip_bytes < 0 ? std::string("unlimited storage")
+                                                  : fmt::format("{} B on chip", b.on_chip_bytes);
   return fmt::format(
-      "bounds (any mapping, {}): DRAM >= {} bytes (achieved {}), cycles >= {} (achieved {}; "
-      "compute {}, DRAM {})\n",
+      "bounds (modelled mappings, {}): DRAM >= {} bytes (achieved {}), cycles >= {} (achieved "
+      "{}; compute {}, DRAM {}); any schedule ({}): DRAM >= {} bytes (achieved {})\n",
       capacity, b.dram_bytes.get_str(), times(ratio(dram_bytes, b.dram_bytes)), b.cycles.get_str(),
-      times(ratio(cycles, b.cycles)), b.compute_cycles.get_str(), b.dram_cycles.get_str());
+      times(ratio(cycles, b.cycles)), b.compute_cycles.get_str(), b.dram_cycles.get_str(), on_chip,
+      b.schedule_independent_dram_bytes.get_str(),
+      times(ratio(dram_bytes, b.schedule_independent_dram_bytes)));
 }
 
 }  // namespace tenet::hw

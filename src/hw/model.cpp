@@ -98,8 +98,9 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   }
   plan_.dim[at(plan_.dims.rows)].split = mul(plan_.rows, plan_.row_lanes());
   plan_.dim[at(plan_.dims.cols)].split = plan_.cols;
-  plan_.base = dataflow == Dataflow::kOutputStationary ? plan_.rows + plan_.cols - 2
-                                                       : 2 * plan_.rows + plan_.cols - 2;
+  const FoldOverhead overhead = fold_overhead(acc, dataflow);
+  plan_.base = overhead.per_fold;
+  plan_.once = overhead.once;
   if (!build.operands) return;
   ops_.reserve(problem.operands.size());
   for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
@@ -220,7 +221,8 @@ long long Model::folds() const {
                   plan_.dim[2].fold_intervals()});
 }
 
-// Step 3 (closed form): every fold costs base + its streamed length; the count starts at 0.
+// Step 3 (closed form): every fold costs base + its streamed length, the GEMM `once` more; the
+// count starts at 0.
 long long Model::compute_cycles() const {
   const DimPlan& s = plan_.dim[at(plan_.dims.stream)];
   const long long n = s.tiles();
@@ -228,7 +230,7 @@ long long Model::compute_cycles() const {
       add(mul(n - 1, plan_.stream_cycles(s.tile)), plan_.stream_cycles(s.tile_extent(n - 1)));
   const long long spatial = mul(plan_.dim[at(plan_.dims.rows)].fold_intervals(),
                                 plan_.dim[at(plan_.dims.cols)].fold_intervals());
-  return add(add(mul(folds(), plan_.base), mul(spatial, streamed)), -1);
+  return add(add(add(mul(folds(), plan_.base), mul(spatial, streamed)), plan_.once), -1);
 }
 
 // The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
@@ -395,10 +397,10 @@ TileCycles Model::time_tile(const TileIndex& q) const {
 // change, and the fold-level traffic of tile q for operands that do not fit the buffer.
 // Options::edge_transfers: the first tile's resident inputs and the last tile's resident outputs,
 // each a window of its own (latency + transfer), not overlapped with any fold.
-long long Model::edge_transfer_cycles() const {
+Model::EdgeCycles Model::edge_transfer_cycles() const {
   const arch::Dram& dram = acc_.spec().dram;
   if (!options_.edge_transfers || options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited)
-    return 0;
+    return {};
   const TileIndex first{0, 0, 0};
   const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
                        plan_.dim[2].tiles() - 1};
@@ -410,11 +412,11 @@ long long Model::edge_transfer_cycles() const {
     else
       fill += bytes_of(tile_volume(x, first), x.op->bits);
   }
-  long long cycles = 0;
-  for (double bytes : {fill, drain})
-    if (bytes > 0)
-      cycles = add(cycles, add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)));
-  return cycles;
+  const auto window = [&](double bytes) {
+    return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false))
+                     : 0LL;
+  };
+  return {window(fill), window(drain)};
 }
 
 long long Model::dram_window(const TileIndex& q) const {
@@ -472,7 +474,12 @@ Timing Model::timing() const {
         t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
         t.dram_busy = add(t.dram_busy, mul(count, window));
       }
-  const long long edges = edge_transfer_cycles();
+  // The first fold's exposed preload (stationary double buffering): before any tile's folds.
+  t.pipeline = add(t.pipeline, plan_.once);
+  t.total = add(t.total, plan_.once);
+  const EdgeCycles edge = edge_transfer_cycles();
+  const long long edges = add(edge.fill, edge.drain);
+  t.edge_fill = edge.fill;
   t.total = add(t.total, edges);
   t.dram_stall = add(t.dram_stall, edges);
   t.dram_busy = add(t.dram_busy, edges);
@@ -511,6 +518,7 @@ void Model::fill_cycles(Result& r) const {
   r.cycles.last_write_index = t.total - 1;
   r.cycles.stall_sram = t.sram_stall;
   r.cycles.stall_dram = t.dram_stall;
+  r.cycles.edge_fill = t.edge_fill;
   r.cycles.stall = add(t.sram_stall, t.dram_stall);
   r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
   r.bound = bounding_resource(r.busy);
@@ -582,6 +590,13 @@ EnergyBreakdown Model::energy() const {
 }  // namespace tenet::hw::detail
 
 namespace tenet::hw {
+
+FoldOverhead fold_overhead(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
+  const long long rows = acc.rows(), cols = acc.cols();
+  if (dataflow == mapping::Dataflow::kOutputStationary) return {rows + cols - 2, 0};
+  if (acc.spec().stationary_double_buffered) return {rows + cols - 2, rows};
+  return {2 * rows + cols - 2, 0};
+}
 
 // The MAC precision: given, or chosen for the widest activation / weight operand (any input if
 // there is none of those).

@@ -28,6 +28,7 @@ struct Plan {
   long long pack = 1;  // MACs per cycle per PE (packed along k)
   long long slow = 1;  // cycles per MAC
   long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
+  long long once = 0;  // paid once per GEMM: the first preload when the PEs double-buffer it
   workload::DataType precision;
   double mac_pj = 0;
 
@@ -69,6 +70,7 @@ struct Timing {
   long long total = 0;     // sum of tile steps (total + 1)
   long long sram_stall = 0, dram_stall = 0;
   long long sram_busy = 0, dram_busy = 0;
+  long long edge_fill = 0;  // the first fill's window (edge transfers), part of dram_stall
 };
 
 // ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
@@ -141,7 +143,10 @@ class Model {
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
   long long dram_window(const TileIndex& q) const;
-  long long edge_transfer_cycles() const;
+  struct EdgeCycles {
+    long long fill = 0, drain = 0;
+  };
+  EdgeCycles edge_transfer_cycles() const;
 
   const arch::Accelerator& acc_;
   Options options_;

@@ -84,6 +84,7 @@ ojson curve_json(const std::vector<eval::CurvePoint>& curve, const CurveContext&
     ojson j = {{"buffer_bytes", p.buffer_bytes},
                {"bound_dram_bytes", count_json(p.bound_dram_bytes)},
                {"compulsory_dram_bytes", count_json(p.compulsory_dram_bytes)},
+               {"schedule_independent_dram_bytes", count_json(p.schedule_independent_dram_bytes)},
                {"dram_bytes", p.dram_bytes ? count_json(*p.dram_bytes) : ojson()},
                {"ratio", r ? ojson(*r) : ojson()}};
     if (!p.dataflow.empty()) j["dataflow"] = p.dataflow;
@@ -98,11 +99,13 @@ std::string render_curve(const std::vector<eval::CurvePoint>& curve, const Curve
   if (format == io::ReportFormat::kJson) return curve_json(curve, context).dump(2) + "\n";
   if (format == io::ReportFormat::kCsv) {
     std::string out =
-        "buffer_bytes,bound_dram_bytes,compulsory_dram_bytes,dram_bytes,ratio,dataflow,tiling\n";
+        "buffer_bytes,bound_dram_bytes,compulsory_dram_bytes,schedule_independent_dram_bytes,"
+        "dram_bytes,ratio,dataflow,tiling\n";
     for (const eval::CurvePoint& p : curve) {
       const std::optional<double> r = ratio(p.dram_bytes, p.bound_dram_bytes);
-      out += fmt::format("{},{},{},{},{},{},{}\n", p.buffer_bytes, p.bound_dram_bytes.get_str(),
+      out += fmt::format("{},{},{},{},{},{},{},{}\n", p.buffer_bytes, p.bound_dram_bytes.get_str(),
                          p.compulsory_dram_bytes.get_str(),
+                         p.schedule_independent_dram_bytes.get_str(),
                          p.dram_bytes ? p.dram_bytes->get_str() : "",
                          r ? fmt::format("{:.6g}", *r) : "", p.dataflow, p.tiling);
     }
@@ -113,14 +116,17 @@ std::string render_curve(const std::vector<eval::CurvePoint>& curve, const Curve
     out +=
         fmt::format("{}: {}\n", key, value.is_string() ? value.get<std::string>() : value.dump());
   out +=
-      "least DRAM traffic against the global buffer (bound: any mapping; mapping: tenet's "
-      "least-traffic mapping)\n";
-  out += fmt::format("{:>14} {:>20} {:>20} {:>8}  {}\n", "buffer bytes", "bound DRAM bytes",
-                     "mapping DRAM bytes", "ratio", "dataflow tiling");
+      "least DRAM traffic against the global buffer (any schedule: the schedule-independent "
+      "lower bound; modelled: the least traffic of the modelled mapping classes; mapping: "
+      "tenet's least-traffic mapping)\n";
+  out +=
+      fmt::format("{:>14} {:>20} {:>20} {:>20} {:>8}  {}\n", "buffer bytes", "any-schedule bytes",
+                  "modelled bound bytes", "mapping DRAM bytes", "ratio", "dataflow tiling");
   for (const eval::CurvePoint& p : curve) {
     const std::optional<double> r = ratio(p.dram_bytes, p.bound_dram_bytes);
-    out += fmt::format("{:>14} {:>20} {:>20} {:>8}  {} {}\n", p.buffer_bytes,
-                       p.bound_dram_bytes.get_str(), p.dram_bytes ? p.dram_bytes->get_str() : "-",
+    out += fmt::format("{:>14} {:>20} {:>20} {:>20} {:>8}  {} {}\n", p.buffer_bytes,
+                       p.schedule_independent_dram_bytes.get_str(), p.bound_dram_bytes.get_str(),
+                       p.dram_bytes ? p.dram_bytes->get_str() : "-",
                        r ? fmt::format("{:.3f}", *r) : "-", p.dataflow, p.tiling);
   }
   return out;

@@ -46,6 +46,7 @@ CostSetup cost_setup(const TirRun& o) {
   eval::Settings settings;
   settings.arch = o.arch;
   settings.dataflow = o.dataflow;
+  settings.edge_transfers = o.edge_transfers;
   CostSetup c{eval::make_request(settings), nullptr};
   if (o.quant != "auto")
     c.forced = std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(o.quant));

@@ -180,9 +180,9 @@ class Search {
       for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d, options_.objective)) {
         const Candidate c{d, t};
         if (is_built_in(c)) continue;
-        const double cycles = batch * static_cast<double>(compute_cycles_bound(
-                                          d, gemm_, c.tiling, acc_.rows(), acc_.cols(),
-                                          rate_.macs_per_cycle, rate_.cycles_per_mac));
+        const double cycles =
+            batch * static_cast<double>(compute_cycles_bound(
+                        acc_, d, gemm_, c.tiling, rate_.macs_per_cycle, rate_.cycles_per_mac));
         out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
       }
     std::sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {
@@ -304,9 +304,10 @@ double objective_value(Objective o, const llm::LayerCost& cost, double seconds) 
   return 0;
 }
 
-long long compute_cycles_bound(Dataflow dataflow, const mapping::GemmShape& shape,
-                               const Tiling& tiling, long long rows, long long cols,
+long long compute_cycles_bound(const arch::Accelerator& acc, Dataflow dataflow,
+                               const mapping::GemmShape& shape, const Tiling& tiling,
                                long long macs_per_cycle, long long cycles_per_mac) {
+  const long long rows = acc.rows(), cols = acc.cols();
   const mapping::DataflowDims dims = mapping::dataflow_dims(dataflow);
   const Tiling t = mapping::resolve_tiling(tiling, shape);
   const long long lanes = dims.rows == GemmDim::kK ? macs_per_cycle : 1;
@@ -318,11 +319,11 @@ long long compute_cycles_bound(Dataflow dataflow, const mapping::GemmShape& shap
     return cycles_per_mac *
            (dims.stream == GemmDim::kK ? ceil_div(length, macs_per_cycle) : length);
   };
-  const long long base =
-      dataflow == Dataflow::kOutputStationary ? rows + cols - 2 : 2 * rows + cols - 2;
+  const hw::FoldOverhead overhead = hw::fold_overhead(acc, dataflow);
   const __int128 folds = static_cast<__int128>(fr) * fc * tiles;
   const __int128 streamed = static_cast<__int128>(tiles - 1) * stream(ts) + stream(last);
-  const __int128 cycles = folds * base + static_cast<__int128>(fr) * fc * streamed;
+  const __int128 cycles =
+      folds * overhead.per_fold + static_cast<__int128>(fr) * fc * streamed + overhead.once;
   if (cycles > INT64_MAX)
     throw InputError(error_code::kOverflow, "", "", "a cycle count does not fit in 64 bits");
   return static_cast<long long>(cycles);

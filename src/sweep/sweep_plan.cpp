@@ -6,6 +6,7 @@
 
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
@@ -311,8 +312,9 @@ ArchVariant SweepPlan::arch_variant(std::size_t arch_index) const {
   v.clock_mhz = s.clock_mhz;
   v.dequant_rate =
       spec_.arch.dequant_rate.empty() ? 0 : spec_.arch.dequant_rate[choice[kDequant]].value;
-  v.edge_transfers =
-      !spec_.arch.edge_transfers.empty() && spec_.arch.edge_transfers[choice[kEdge]].value;
+  v.edge_transfers = spec_.arch.edge_transfers.empty()
+                         ? eval::defaults::kEdgeTransfers
+                         : spec_.arch.edge_transfers[choice[kEdge]].value;
   return v;
 }
 

@@ -145,9 +145,23 @@ TEST_CASE("the data-movement bound in closed form", "[hw][bounds]") {
   // the continuous 2·MNK·sqrt(8/S) + MN·2 lies below it
   CHECK(b.dram_bytes > 2.0 * n * n * n * std::sqrt(8.0 / 4096) + operand);
   CHECK(b.compute_cycles == n * n * n / 16);
-  // Less the two buffer halves the model may move outside the counted cycles, at 8 bytes/cycle.
-  CHECK(b.dram_cycles == static_cast<long long>(std::ceil((b.dram_bytes - 8192) / 8.0)));
+  // Edge transfers charged (the default): every byte at 8 bytes/cycle.
+  CHECK(b.dram_cycles == static_cast<long long>(std::ceil(b.dram_bytes / 8.0)));
   CHECK(b.cycles == std::max(b.compute_cycles, b.dram_cycles));
+  // SCALE-Sim's convention: less the two buffer halves the model may move outside the counted
+  // cycles.
+  hw::Options scalesim;
+  scalesim.edge_transfers = false;
+  const hw::Bounds off = hw::compute_bounds(acc, p, scalesim);
+  CHECK(off.dram_cycles == static_cast<long long>(std::ceil((off.dram_bytes - 8192) / 8.0)));
+  // The schedule-independent bound: 2MNK/sqrt(S) - 2S values with S = 8192 bytes / 2 = 4096
+  // fp16 values (no PE registers in this accelerator beyond 16 bytes each: 4x4x16 = 256 bytes
+  // more), at least compulsory, at most the reachable figure.
+  const double values = (8192.0 + 256.0) / 2;
+  const double hk = (2.0 * n * n * n / std::sqrt(values) - 2 * values) * 2;
+  CHECK(b.on_chip_bytes == 8192 + 256);
+  CHECK(std::abs(static_cast<double>(b.schedule_independent_dram_bytes) - hk) <= 2);
+  CHECK(b.schedule_independent_dram_bytes <= b.dram_bytes);
   // With everything fitting, only the compulsory traffic remains.
   const hw::Bounds big = hw::compute_bounds(make_acc(4, 4, 1 << 22), p);
   CHECK(big.dram_bytes == big.compulsory_dram_bytes);

@@ -86,8 +86,13 @@ struct GlobalBuffer {
 struct Dram {
   Bandwidth bandwidth;
   long long latency_cycles = 0;  // added to every DRAM transfer window
+  // Across the matmuls of a pass (model, log, generate): the next matmul's first DRAM fill may
+  // load while the current matmul runs, in the cycles its own DRAM traffic leaves the link idle
+  // (docs/hardware.md#edge-transfers). Off: each matmul's fill is exposed.
+  bool prefetch_across_matmuls = false;
   friend bool operator==(const Dram& a, const Dram& b) {
-    return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles;
+    return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles &&
+           a.prefetch_across_matmuls == b.prefetch_across_matmuls;
   }
 };
 
@@ -98,7 +103,14 @@ struct AcceleratorSpec {
   long long rows = 0, cols = 0;
   Interconnect interconnect;
   double clock_mhz = 1000;
-  long long register_file_bytes = 0;                 // per PE
+  long long register_file_bytes = 0;  // per PE
+  // The PEs hold two copies of the stationary operand (ws: weights, is: inputs): the next fold's
+  // stationary tile shifts in while the current fold computes, so only the first fold's preload
+  // is exposed (TPU v1's double-buffered weight registers). No effect under os.
+  bool stationary_double_buffered = false;
+  // The dataflow this accelerator runs ("os", "ws", "is"; empty: none declared, the commands'
+  // default applies). A request's dataflow overrides it.
+  std::string dataflow;
   std::map<workload::DataType, MacRate> precisions;  // supported MAC precisions
   GlobalBuffer global_buffer;
   Dram dram;

@@ -14,14 +14,19 @@ namespace tenet::eval::defaults {
 
 // The accelerator preset of commands given no --arch (configs/arch/<name>.json).
 inline constexpr const char* kAccelerator = arch::kDefaultAccelerator;
-// Output-stationary: every command and the library (compare used ws before issue 10).
+// Output-stationary: every command and the library (compare used ws before issue 10), unless the
+// accelerator file declares its own (`dataflow`; default_dataflow below).
 inline constexpr mapping::Dataflow kDataflow = mapping::Dataflow::kOutputStationary;
+
+// The dataflow of a request that names none: the accelerator's declared one, else kDataflow.
+mapping::Dataflow default_dataflow(const arch::Accelerator& acc);
 // The quantization scheme of commands given no --quant (and log rows naming none).
 inline constexpr const char* kScheme = "q0f16";
 // What an automatically chosen tiling minimises.
 inline constexpr hw::TilingObjective kTilingObjective = hw::TilingObjective::kLatency;
-// The first DRAM fill and the last write-back are outside the counted cycles (SCALE-Sim).
-inline constexpr bool kEdgeTransfers = false;
+// Each matmul's first DRAM fill and last write-back are charged (a matmul starts with nothing of
+// it on chip); off is SCALE-Sim's convention (both outside the counted cycles).
+inline constexpr bool kEdgeTransfers = true;
 
 // The dequant unit when neither the request nor the scheme gives a throughput: as many elements
 // per cycle as the array has input lanes on the edge B enters through (os, ws: the columns; is:

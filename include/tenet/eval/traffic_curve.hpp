@@ -1,5 +1,6 @@
 // Least DRAM traffic against global-buffer size (the "ski slope" of Orojenesis, ISCA 2024): per
-// buffer size, the physical lower bound of any mapping (hw::compute_bounds) and the least traffic
+// buffer size, the bounds (hw::compute_bounds: the modelled mapping classes' least traffic and
+// the schedule-independent lower bound) and the least traffic
 // of the model's mappings (the tiling search under the dram_bytes objective, best dataflow), for
 // one matmul or a whole model's matmul list. Every point goes through eval::evaluate.
 #pragma once
@@ -18,8 +19,9 @@ namespace tenet::eval {
 
 struct CurvePoint {
   long long buffer_bytes = 0;      // the global buffer's capacity
-  poly::Integer bound_dram_bytes;  // lower bound of any mapping (Σ count x per call)
+  poly::Integer bound_dram_bytes;  // least traffic of the modelled mapping classes (Σ count x call)
   poly::Integer compulsory_dram_bytes;
+  poly::Integer schedule_independent_dram_bytes;  // lower bound of any schedule (Hong–Kung form)
   // The model's least-traffic mappings (none with bound_only): Σ over the matmuls of the least
   // DRAM bytes over the dataflows; for one matmul also its dataflow and tiling.
   std::optional<poly::Integer> dram_bytes;

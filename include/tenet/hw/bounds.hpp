@@ -32,6 +32,8 @@ using poly::Integer;
 struct BoundsSum {
   Integer dram_bytes, compulsory_dram_bytes, cycles, compute_cycles, dram_cycles;
   long long capacity_bytes = 0;  // the same accelerator's; -1: unlimited
+  Integer schedule_independent_dram_bytes;
+  long long on_chip_bytes = 0;  // the same accelerator's; -1: unlimited
 
   static BoundsSum of(const Bounds& b);
   BoundsSum& operator+=(const BoundsSum& o);
@@ -54,8 +56,9 @@ nlohmann::ordered_json bounds_json(const BoundsSum& b, const Integer& achieved_c
 // The same values as CSV cells in bounds_fields() order (empty for null).
 std::vector<std::string> bounds_csv_values(const BoundsSum& b, const Integer& achieved_cycles,
                                            const Integer& achieved_dram_bytes);
-// One line for text tables: "bounds (any mapping, S B on chip): DRAM >= ... (achieved x.xx x),
-// cycles >= ... (achieved x.xx x; compute ..., DRAM ...)".
+// One line for text tables: "bounds (modelled mappings, S B usable on chip): DRAM >= ... (achieved
+// x.xx x), cycles >= ... (achieved x.xx x; compute ..., DRAM ...); any schedule (T B on chip):
+// DRAM >= ...".
 std::string bounds_line(const BoundsSum& b, const Integer& achieved_cycles,
                         const Integer& achieved_dram_bytes);
 

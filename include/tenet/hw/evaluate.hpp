@@ -18,12 +18,22 @@ struct Options {
   bool unlimited_dram_bandwidth = false;  // no DRAM stalls whatever the configured bandwidth
   bool unlimited_buffer = false;          // every operand resident whatever its size
   // Charge the first tile's DRAM fill (resident inputs, before the first fold) and the last
-  // tile's write-back (resident outputs, after the last fold) to cycles.total, as DRAM stall.
-  // Off by default (SCALE-Sim's convention: both lie outside the counted cycles); on, a matmul
-  // is costed as if nothing of it were on chip when it starts (e.g. decode attention, whose KV
-  // cache of one head may fit the buffer whole).
-  bool edge_transfers = false;
+  // tile's write-back (resident outputs, after the last fold) to cycles.total, as DRAM stall:
+  // a matmul starts with nothing of it on chip, so no time is below DRAM bytes / bandwidth.
+  // On by default; off is SCALE-Sim's convention (both lie outside the counted cycles).
+  bool edge_transfers = true;
 };
+
+// The array's pipeline cycles beside the streamed length: every fold pays `per_fold` (fill and
+// drain: R + C - 2; ws / is also the R-cycle preload of the stationary tile), the whole GEMM
+// `once` more (the first fold's preload when the PEs double-buffer the stationary operand, whose
+// later preloads overlap the previous fold). The one fold-timing rule of the model, the tiling
+// search and the sweep's mapping search.
+struct FoldOverhead {
+  long long per_fold = 0;
+  long long once = 0;
+};
+FoldOverhead fold_overhead(const arch::Accelerator& acc, mapping::Dataflow dataflow);
 
 // The MAC precision of a problem: `problem.precision`, or Accelerator::select_precision of the
 // widest activation / weight operand (of any input if there is none of those; 16 bits if no

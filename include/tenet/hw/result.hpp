@@ -29,10 +29,14 @@ struct Cycles {
   long long stall = 0;       // total - compute = stall_sram + stall_dram
   long long stall_sram = 0;  // folds stretched by the array-side SRAM bandwidth
   long long stall_dram = 0;  // tiles waiting for double-buffered DRAM transfers
+  // Part of stall_dram: the first tile's DRAM fill (edge transfers), before the first fold; what
+  // a previous matmul could prefetch (arch::Dram::prefetch_across_matmuls).
+  long long edge_fill = 0;
   friend bool operator==(const Cycles& a, const Cycles& b) {
     return a.total == b.total && a.compute == b.compute &&
            a.last_write_index == b.last_write_index && a.stall == b.stall &&
-           a.stall_sram == b.stall_sram && a.stall_dram == b.stall_dram;
+           a.stall_sram == b.stall_sram && a.stall_dram == b.stall_dram &&
+           a.edge_fill == b.edge_fill;
   }
 };
 
@@ -86,16 +90,26 @@ struct EnergyBreakdown {
 struct Bounds {
   long long capacity_bytes = 0;         // S: usable on-chip bytes the bound assumes (-1: unlimited)
   long long compulsory_dram_bytes = 0;  // every tensor once: inputs read, outputs written
-  long long dram_bytes = 0;             // data-movement lower bound, >= compulsory_dram_bytes
-  long long compute_cycles = 0;         // the MACs at the precision's peak rate on every PE
-  long long dram_cycles = 0;            // DRAM-bandwidth cycles of the bound traffic
-  long long cycles = 0;                 // max(compute_cycles, dram_cycles)
+  // The least traffic of the modelled mapping classes (one level of tiles, the os / ws / is
+  // folds): reachable, >= compulsory_dram_bytes; no mapping tenet evaluates moves less.
+  long long dram_bytes = 0;
+  long long compute_cycles = 0;  // the MACs at the precision's peak rate on every PE
+  long long dram_cycles = 0;     // DRAM-bandwidth cycles of dram_bytes
+  long long cycles = 0;          // max(compute_cycles, dram_cycles)
+  // The schedule-independent lower bound (Hong–Kung form, Smith et al. 2019: 2MNK/sqrt(S) - 2S
+  // values, at least compulsory) with S the whole on-chip capacity (every buffer byte and the PE
+  // registers, counted at the narrowest operand width): no schedule of any machine with this
+  // much storage moves less. <= dram_bytes. -1 capacity: unlimited.
+  long long schedule_independent_dram_bytes = 0;
+  long long on_chip_bytes = 0;
 
   friend bool operator==(const Bounds& a, const Bounds& b) {
     return a.capacity_bytes == b.capacity_bytes &&
            a.compulsory_dram_bytes == b.compulsory_dram_bytes && a.dram_bytes == b.dram_bytes &&
            a.compute_cycles == b.compute_cycles && a.dram_cycles == b.dram_cycles &&
-           a.cycles == b.cycles;
+           a.cycles == b.cycles &&
+           a.schedule_independent_dram_bytes == b.schedule_independent_dram_bytes &&
+           a.on_chip_bytes == b.on_chip_bytes;
   }
   friend bool operator!=(const Bounds& a, const Bounds& b) { return !(a == b); }
 };

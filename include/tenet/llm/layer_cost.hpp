@@ -22,6 +22,11 @@ struct LayerCost {
   double energy_pj = 0;    // energy of the call, picojoules
   // The physical limits of the call (hw::compute_bounds of one product x batch; systolic timing).
   std::optional<hw::BoundsSum> bounds;
+  // For a pass whose accelerator prefetches across matmuls (arch::Dram::prefetch_across_matmuls):
+  // the call's exposed first DRAM fill, which the previous call may hide, and the cycles of its
+  // last product with the DRAM link idle, which the next call's fill may use.
+  Integer prefetchable_cycles;
+  Integer link_idle_cycles;
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }
@@ -37,6 +42,9 @@ struct CostModel {
   LayerEvaluator evaluate;
   double clock_hz = 0;      // > 0
   std::string description;  // one line for report headers, e.g. "32x32 ws, q4f16_1, 1 GHz"
+  // Consecutive calls of a pass overlap: a call's first DRAM fill loads in the previous call's
+  // idle link cycles (ReportTotals::prefetch_hidden_cycles).
+  bool prefetch_across_matmuls = false;
 };
 
 }  // namespace tenet::llm

@@ -23,7 +23,10 @@ struct LayerReport {
 struct ReportTotals {
   Integer calls;   // Σ count
   Integer macs;    // Σ count·batch·M·N·K
-  Integer cycles;  // Σ count·cycles (calls run one after another)
+  Integer cycles;  // Σ count·cycles (calls run one after another) − prefetch_hidden_cycles
+  // With prefetch across matmuls (CostModel::prefetch_across_matmuls): first fills of calls
+  // loaded in the previous call's idle DRAM-link cycles (0 otherwise).
+  Integer prefetch_hidden_cycles;
   Integer dram_bytes;
   Integer sram_bytes;
   double energy_pj = 0;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tenet/eval/defaults.hpp"
 #include "tenet/io/report_format.hpp"
 
 namespace tenet::report {
@@ -15,9 +16,10 @@ struct TirRun {
   std::string func;            // only this PrimFunc (empty: all)
   std::string bind;            // NAME=VALUE,... for the symbolic sizes
   std::string arch;            // accelerator preset or file (empty: the default)
-  std::string dataflow;        // empty: the default (os)
+  std::string dataflow;        // empty: the accelerator's, else os
   std::string quant = "auto";  // auto: each kernel's own dequantize chain; else forced
   bool shapes_only = false;
+  bool edge_transfers = eval::defaults::kEdgeTransfers;  // hw::Options::edge_transfers
 };
 
 struct TirReport {

@@ -33,8 +33,8 @@ struct ArchVariant {
   arch::Bandwidth dram_bandwidth;
   long long dram_latency = 0;  // cycles
   double clock_mhz = 0;
-  long long dequant_rate = 0;   // dequant unit elements/cycle; 0 = the default rule
-  bool edge_transfers = false;  // hw::Options::edge_transfers
+  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = the default rule
+  bool edge_transfers = true;  // hw::Options::edge_transfers
   friend bool operator==(const ArchVariant& a, const ArchVariant& b);
 };
 

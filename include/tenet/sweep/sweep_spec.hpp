@@ -41,7 +41,7 @@ struct ArchAxes {
   Axis<long long> dram_latency;  // cycles
   Axis<double> clock_mhz;
   Axis<long long> dequant_rate;  // dequant unit elements/cycle, 0 = default
-  Axis<bool> edge_transfers;     // hw::Options::edge_transfers (default false)
+  Axis<bool> edge_transfers;     // hw::Options::edge_transfers (default true)
   friend bool operator==(const ArchAxes& a, const ArchAxes& b);
 };
 

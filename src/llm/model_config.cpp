@@ -224,6 +224,8 @@ const std::vector<Dialect>& dialects() {
                             {&N::pv, "mixer.pv"},
                             {&N::up, "mixer.up_proj"},
                             {&N::down, "mixer.down_proj"}})},
+      // gpt-oss: biases on q, k, v, o, the router and the experts; a learned sink per head.
+      {"gpt_oss", G, false, false, 2, true, true, false, false, false, false, llama_names()},
       {"qwen3_5_text", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"qwen3_5_moe_text", G, false, false, 2, false, false, false, false, false, false,
        llama_names()},
@@ -294,6 +296,7 @@ std::optional<std::string> type_of_architecture(const std::string& arch) {
       {"NemotronHForCausalLM", "nemotron_h"},
       {"JambaForCausalLM", "jamba"},
       {"DeciLMForCausalLM", "nemotron-nas"},
+      {"GptOssForCausalLM", "gpt_oss"},
   };
   for (const auto& [a, t] : table) {
     if (arch == a) return std::string(t);
@@ -1023,6 +1026,20 @@ struct Reader {
                          type == "qwen3_5_text" || type == "qwen3_5_moe_text" ||
                          type == "gemma3_text";
     if (qk_norm) other(MixerKind::kAttention, 2 * c.head_dim, "/head_dim");
+    if (type == "gpt_oss") {
+      other(MixerKind::kAttention, c.heads, "/num_attention_heads");  // attention sinks
+      if (c.moe) {  // router bias E; expert biases E·(2·I_e + h)
+        const MoeConfig& m = *c.moe;
+        const std::int64_t per_layer =
+            add(m.experts,
+                mul(m.experts, add(2 * m.expert_intermediate, c.hidden, "/hidden_size", "biases"),
+                    "/num_local_experts", "expert biases"),
+                "/num_local_experts", "MoE biases");
+        c.other_parameters = add(c.other_parameters,
+                                 mul(per_layer, m.moe_layers, "/num_local_experts", "MoE biases"),
+                                 "/num_local_experts", "weights");
+      }
+    }
     if (auto heads = optional_int(doc, "index_n_heads", file)) {
       if (!c.mla || !c.mla->q_lora_rank) {
         throw InputError(error_code::kUnknownName, file, "/index_n_heads",

@@ -423,3 +423,38 @@ TEST_CASE("tenet model reports a hybrid's scan as not costed (JSON and table)",
   REQUIRE(r.exit_code == 0);
   CHECK(json::parse(r.out).at("summary").at("not_costed")[0].at("layers") == 36);
 }
+
+TEST_CASE("gpt-oss: alternating sliding / full layers, biased attention, sinks counted",
+          "[llm][hybrid]") {
+  // the shape of openai/gpt-oss-20b's config (24 layers, h 2880, 64 heads of 64, 8 KV heads,
+  // 32 experts top 4 of width 2880, window 128 on every other layer)
+  json doc = {{"architectures", {"GptOssForCausalLM"}},
+              {"model_type", "gpt_oss"},
+              {"hidden_size", 2880},
+              {"num_hidden_layers", 4},
+              {"num_attention_heads", 64},
+              {"num_key_value_heads", 8},
+              {"head_dim", 64},
+              {"intermediate_size", 2880},
+              {"num_local_experts", 32},
+              {"num_experts_per_tok", 4},
+              {"vocab_size", 201088},
+              {"sliding_window", 128},
+              {"max_position_embeddings", 131072},
+              {"tie_word_embeddings", false},
+              {"layer_types",
+               {"sliding_attention", "full_attention", "sliding_attention", "full_attention"}}};
+  const ModelConfig c = parse_model_config(doc, "gpt-oss.json");
+  CHECK(c.window_layers == 2);
+  CHECK(c.qkv_bias);
+  CHECK(c.o_bias);
+  const auto shapes = generate_matmuls(c, decode(1, 1000));
+  const auto qk = named(shapes, "self_attn.qk");
+  REQUIRE(qk.size() == 2);
+  check_shape(*qk[0], 8, 8, 128, 64, 2);
+  check_shape(*qk[1], 8, 8, 1000, 64, 2);
+  check_shape(one(shapes, "self_attn.qkv_proj"), 1, 1, (64 + 16) * 64, 2880, 4);
+  CHECK(one(shapes, "self_attn.qkv_proj").epilogue_ops == 1);  // the bias add
+  // sinks (64 per layer), router bias (32) and expert biases 32·(2·2880 + 2880) per layer
+  CHECK(c.other_parameters == 4 * 64 + 4 * (32 + 32 * (2 * 2880 + 2880)));
+}

@@ -324,19 +324,38 @@ void check_extent_names(const PrimFunc& f, const Block& b, std::set<std::string>
   }
 }
 
-// A convolution: one index of an operand slides an output variable that only this operand reads
-// (M of the input, N of the weight) over a reduction variable (`yy * 2 + ry`). Not a matmul; an
-// rfactor's split reduction (`vk0 * 128 + vrf * 8`) is told apart because its spatial part
-// indexes both operands.
+// The terms of a sum (`a * 2 + b - c` → a * 2, b, c).
+void sum_terms(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == Expr::Kind::kBinary && (e.text == "+" || e.text == "-") && e.args.size() == 2) {
+    sum_terms(e.args[0], out);
+    sum_terms(e.args[1], out);
+    return;
+  }
+  out.push_back(&e);
+}
+
+// A convolution: one index of an operand is a sum sliding an output variable that only this
+// operand reads (M of the input, N of the weight) over a reduction variable (`yy * 2 + ry`): one
+// term holds the output variable, another the reduction variable. Not a matmul. An rfactor's
+// split reduction (`vk0 * 128 + vrf * 8`) is told apart because its spatial part indexes both
+// operands; a product of variables (`vk * vi`) is an approximation, not a convolution.
 void check_not_convolution(const Block& b, const Expr& operand, const std::vector<std::string>& own,
                            const std::vector<std::string>& reduce) {
   for (const Expr& index : operand.args) {
-    const std::set<std::string> vars = vars_of({index});
+    std::vector<const Expr*> terms;
+    sum_terms(index, terms);
+    if (terms.size() < 2) continue;
     std::string out, red;
-    for (const std::string& v : own)
-      if (vars.count(v)) out = v;
-    for (const std::string& v : reduce)
-      if (vars.count(v)) red = v;
+    for (const Expr* t : terms) {
+      const std::set<std::string> vars = vars_of({*t});
+      std::string o, r;
+      for (const std::string& v : own)
+        if (vars.count(v)) o = v;
+      for (const std::string& v : reduce)
+        if (vars.count(v)) r = v;
+      if (!o.empty() && r.empty()) out = o;
+      if (!r.empty() && o.empty()) red = r;
+    }
     if (out.empty() || red.empty()) continue;
     throw Unsupported{b.line, "convolution: " + operand.text + "'s index " + to_string(index) +
                                   " slides output variable '" + out +

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <set>
 
 #include "io/text_file.hpp"
@@ -45,13 +47,56 @@ std::string parse_error_reason(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + marker.size());
 }
 
+// The non-standard tokens NaN, Infinity and -Infinity that Python's json module writes and the
+// Hugging Face config loader reads: replaced outside strings by string literals of the same
+// length (so that every later syntax error keeps its line and column), whose ordinal among the
+// string tokens of the text says which value each one stands for.
+struct NonFinite {
+  std::string text;                  // with the tokens replaced
+  std::map<std::size_t, double> at;  // string-token ordinal -> the value
+};
+
+NonFinite replace_non_finite(const std::string& text) {
+  NonFinite out{text, {}};
+  std::size_t ordinal = 0;
+  const std::pair<const char*, const char*> tokens[] = {
+      {"-Infinity", "\"-Infini\""}, {"Infinity", "\"Infini\""}, {"NaN", "\"N\""}};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '"') {  // skip the string
+      ++ordinal;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (ch != 'N' && ch != 'I' && ch != '-') continue;
+    for (const auto& [token, replacement] : tokens) {
+      const std::size_t n = std::char_traits<char>::length(token);
+      if (text.compare(i, n, token) != 0) continue;
+      out.text.replace(i, n, replacement);
+      out.at[ordinal++] = token[0] == 'N'   ? std::numeric_limits<double>::quiet_NaN()
+                          : token[0] == '-' ? -std::numeric_limits<double>::infinity()
+                                            : std::numeric_limits<double>::infinity();
+      i += n - 1;
+      break;
+    }
+  }
+  return out;
+}
+
 template <class Json>
 class StrictSax {
  public:
   using DomParser = nlohmann::detail::json_sax_dom_parser<Json>;
 
-  StrictSax(Json& root, const std::string& text, JsonProblems& problems, std::string prefix)
-      : dom_(root, true), text_(text), problems_(problems), prefix_(std::move(prefix)) {}
+  StrictSax(Json& root, const std::string& text, JsonProblems& problems, std::string prefix,
+            const std::map<std::size_t, double>* non_finite = nullptr)
+      : dom_(root, true),
+        text_(text),
+        problems_(problems),
+        prefix_(std::move(prefix)),
+        non_finite_(non_finite) {}
 
   bool null() { return value(), dom_.null(); }
   bool boolean(bool v) { return value(), dom_.boolean(v); }
@@ -65,7 +110,11 @@ class StrictSax {
     too_large(literal);
     return dom_.null();
   }
-  bool string(std::string& v) { return value(), dom_.string(v); }
+  bool string(std::string& v) {
+    value();
+    if (const double* x = non_finite_value()) return dom_.number_float(*x, v);
+    return dom_.string(v);
+  }
   bool binary(typename Json::binary_t& v) { return value(), dom_.binary(v); }
   bool start_object(std::size_t n) {
     value();
@@ -74,6 +123,11 @@ class StrictSax {
     return dom_.start_object(n);
   }
   bool key(std::string& k) {
+    if (non_finite_value()) {  // NaN or Infinity where a key belongs
+      syntax_ = InputError(error_code::kParse, problems_.file(), pointer(),
+                           "expected valid JSON: NaN or Infinity where an object key belongs");
+      return false;
+    }
     Frame& f = frames_.back();
     f.key = k;
     if (!f.keys.insert(k).second)
@@ -123,6 +177,14 @@ class StrictSax {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
   }
 
+  // The value a replaced NaN / Infinity token stands for, when the string token just read is one.
+  const double* non_finite_value() {
+    const std::size_t ordinal = strings_++;
+    if (!non_finite_) return nullptr;
+    auto it = non_finite_->find(ordinal);
+    return it == non_finite_->end() ? nullptr : &it->second;
+  }
+
   bool deeper() {
     if (frames_.size() < kMaxJsonDepth) return true;
     problems_.add(error_code::kRange, pointer(),
@@ -149,13 +211,16 @@ class StrictSax {
   std::string prefix_;
   std::vector<Frame> frames_;
   std::optional<InputError> syntax_;
+  const std::map<std::size_t, double>* non_finite_;
+  std::size_t strings_ = 0;  // string tokens (keys and values) read so far
 };
 
 template <class Json>
-Json parse_strict(const std::string& text, const std::string& file, const std::string& prefix) {
+Json parse_strict(const std::string& text, const std::string& file, const std::string& prefix,
+                  const std::map<std::size_t, double>* non_finite = nullptr) {
   Json root;
   JsonProblems problems(file, prefix);
-  StrictSax<Json> sax(root, text, problems, prefix);
+  StrictSax<Json> sax(root, text, problems, prefix, non_finite);
   const bool complete = Json::sax_parse(text, &sax);
   if (sax.syntax_error()) throw *sax.syntax_error();
   problems.throw_if_any();
@@ -189,6 +254,15 @@ nlohmann::ordered_json parse_ordered_json(const std::string& text, const std::st
 
 nlohmann::json read_json_file(const std::string& path) {
   return parse_json(detail::read_text_file(path), path);
+}
+
+nlohmann::json parse_config_json(const std::string& text, const std::string& file) {
+  const NonFinite replaced = replace_non_finite(text);
+  return parse_strict<nlohmann::json>(replaced.text, file, "", &replaced.at);
+}
+
+nlohmann::json read_config_json_file(const std::string& path) {
+  return parse_config_json(detail::read_text_file(path), path);
 }
 
 std::string escape_pointer_token(const std::string& token) {

@@ -123,75 +123,144 @@ std::vector<Tile> causal_tiles(std::int64_t s, std::int64_t b, std::optional<std
   return out;
 }
 
-// One group of layers attending the same way (with or without the window).
+// One group of layers attending the same way: every earlier token, the last `window` tokens
+// (sliding), or the tokens of the query's own chunk of `window` (chunked).
 struct AttentionGroup {
   std::int64_t layers;
+  AttentionSpan span;
   std::optional<std::int64_t> window;
 };
 
-std::vector<AttentionGroup> attention_groups(const ModelConfig& m) {
+// The attention layers with `kv_heads` KV heads (0: every attention layer), grouped by span:
+// sliding first, then chunked, then full. `topk`: the keys a sparse (indexed) attention reads per
+// query, a window in the count of keys.
+std::vector<AttentionGroup> attention_groups(const ModelConfig& m, std::int64_t kv_heads,
+                                             std::optional<std::int64_t> topk = std::nullopt) {
+  std::int64_t sliding = 0, chunked = 0, full = 0;
+  for (const LayerSpec& l : m.stack) {
+    if (l.mixer != MixerKind::kAttention || (kv_heads != 0 && l.kv_heads != kv_heads)) continue;
+    (l.span == AttentionSpan::kSliding   ? sliding
+     : l.span == AttentionSpan::kChunked ? chunked
+                                         : full)++;
+  }
+  if (topk) return {{sliding + chunked + full, AttentionSpan::kSliding, topk}};
   std::vector<AttentionGroup> g;
-  if (m.sliding_window) g.push_back({m.window_layers, m.sliding_window});
-  if (m.layers - (m.sliding_window ? m.window_layers : 0) > 0)
-    g.push_back({m.layers - (m.sliding_window ? m.window_layers : 0), std::nullopt});
+  if (sliding > 0) g.push_back({sliding, AttentionSpan::kSliding, m.sliding_window});
+  if (chunked > 0) g.push_back({chunked, AttentionSpan::kChunked, m.attention_chunk});
+  if (full > 0) g.push_back({full, AttentionSpan::kFull, std::nullopt});
   return g;
 }
 
+// The tiles of one (sequence, KV head) of a group.
+std::vector<Tile> group_tiles(const GenerationOptions& o, const AttentionGroup& g) {
+  const bool dense = o.attention == AttentionMask::kDense;
+  if (g.span == AttentionSpan::kChunked) {
+    const std::int64_t c = *g.window;
+    if (o.phase == Phase::kDecode) return {{1, (o.context - 1) % c + 1, 1}};
+    const std::int64_t chunks = o.prompt / c, rest = o.prompt % c;
+    std::vector<Tile> out;
+    if (chunks > 0) {
+      for (Tile t : dense ? std::vector<Tile>{{c, c, 1}} : causal_tiles(c, o.attention_tile, {})) {
+        t.tiles = checked_mul(t.tiles, chunks, "", "prompt", "tiles");
+        out.push_back(t);
+      }
+    }
+    if (rest > 0) {
+      for (const Tile& t :
+           dense ? std::vector<Tile>{{rest, rest, 1}} : causal_tiles(rest, o.attention_tile, {}))
+        out.push_back(t);
+    }
+    return out;
+  }
+  if (o.phase == Phase::kDecode)
+    return {{1, g.window ? std::min(o.context, *g.window) : o.context, 1}};
+  if (dense) return {{o.prompt, o.prompt, 1}};
+  return causal_tiles(o.prompt, o.attention_tile, g.window);
+}
+
 // The shape of attention's two products: `batch` products of `group`·rows query rows (group:
-// query heads stacked per KV head) against keys of width qk_k, values of width pv_n.
+// query heads stacked per KV head) against keys of width qk_k, values of width pv_n (pv_n 0: no
+// P·V product, as the indexer's scores).
 struct AttentionShape {
   std::string qk, pv;
   std::int64_t batch, group, qk_k, pv_n;
 };
 
-void add_kv_products(const ModelConfig& model, const GenerationOptions& o, const AttentionShape& a,
-                     std::vector<MatmulShape>& out) {
-  for (const AttentionGroup& g : attention_groups(model)) {
-    std::vector<Tile> tiles;
-    if (o.phase == Phase::kDecode) {
-      tiles.push_back({1, g.window ? std::min(o.context, *g.window) : o.context, 1});
-    } else if (o.attention == AttentionMask::kDense) {
-      tiles.push_back({o.prompt, o.prompt, 1});
-    } else {
-      tiles = causal_tiles(o.prompt, o.attention_tile, g.window);
-    }
-    for (const Tile& t : tiles) {
+void add_kv_products(const GenerationOptions& o, const std::vector<AttentionGroup>& groups,
+                     const AttentionShape& a, std::vector<MatmulShape>& out) {
+  for (const AttentionGroup& g : groups) {
+    for (const Tile& t : group_tiles(o, g)) {
       const std::int64_t m = checked_mul(a.group, t.rows, "", "prompt", "query rows");
       const std::int64_t count = checked_mul(t.tiles, g.layers, "", "prompt", "tiles·layers");
       MatmulShape qk = projection(a.qk, m, t.keys, a.qk_k, count, o.phase);
       qk.batch = a.batch;
       qk.b_operand = OperandRole::kKvCache;
+      push(out, qk);
+      if (a.pv_n == 0) continue;
       MatmulShape pv = qk;
       pv.name = a.pv, pv.n = a.pv_n, pv.k = t.keys, pv.layout = Layout::kNN;
-      push(out, qk);
       push(out, pv);
     }
   }
 }
 
+// The distinct KV-head counts of the attention layers, in order of first appearance.
+std::vector<std::int64_t> kv_head_counts(const ModelConfig& model) {
+  std::vector<std::int64_t> out;
+  for (const LayerSpec& l : model.stack) {
+    if (l.mixer == MixerKind::kAttention &&
+        std::find(out.begin(), out.end(), l.kv_heads) == out.end())
+      out.push_back(l.kv_heads);
+  }
+  return out;
+}
+
 void add_attention(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
                    std::vector<MatmulShape>& out) {
   const LayerNames& n = model.names;
-  const std::int64_t d = model.head_dim, h = model.hidden, layers = model.layers;
-  const std::int64_t q_width = model.heads * d, kv_width = model.kv_heads * d;
-  if (o.fused_qkv || model.fused_qkv_weights) {
-    push(out,
-         projection(n.qkv, s.rows, q_width + 2 * kv_width, h, layers, o.phase, model.qkv_bias));
-  } else {
-    push(out, projection(n.q, s.rows, q_width, h, layers, o.phase, model.qkv_bias));
-    push(out, projection(n.k, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
-    push(out, projection(n.v, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
+  const std::int64_t d = model.head_dim, h = model.hidden;
+  // Qwen3-Next's gated attention: q_proj yields the queries and a sigmoid gate per channel.
+  const std::int64_t q_width = model.heads * d * (model.gated_attention ? 2 : 1);
+  for (const std::int64_t kv_heads : kv_head_counts(model)) {
+    const std::vector<AttentionGroup> groups = attention_groups(model, kv_heads);
+    std::int64_t layers = 0;
+    for (const AttentionGroup& g : groups) layers += g.layers;
+    const std::int64_t kv_width = kv_heads * d;
+    if (o.fused_qkv || model.fused_qkv_weights) {
+      push(out,
+           projection(n.qkv, s.rows, q_width + 2 * kv_width, h, layers, o.phase, model.qkv_bias));
+    } else {
+      push(out, projection(n.q, s.rows, q_width, h, layers, o.phase, model.qkv_bias));
+      push(out, projection(n.k, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
+      push(out, projection(n.v, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
+    }
+    const std::int64_t attn_batch = o.batch * kv_heads;
+    add_kv_products(o, groups, {n.qk, n.pv, attn_batch, model.heads / kv_heads, d, d}, out);
+    push(out, projection(n.o, s.rows, h, model.heads * d, layers, o.phase, model.o_bias));
   }
-  const std::int64_t attn_batch = o.batch * model.kv_heads;
-  add_kv_products(model, o, {n.qk, n.pv, attn_batch, model.group_size(), d, d}, out);
-  push(out, projection(n.o, s.rows, h, q_width, layers, o.phase, model.o_bias));
+}
+
+// DeepSeek-V3.2's lightning indexer: its own queries from the query latent, one key per token
+// (cached), per-head weights; the scores of every earlier token (a product with no P·V).
+void add_indexer(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
+                 std::int64_t layers, std::vector<MatmulShape>& out) {
+  const IndexerConfig& x = *model.indexer;
+  const std::int64_t h = model.hidden;
+  const Phase p = o.phase;
+  push(out, projection("self_attn.indexer.wq_b", s.rows, x.heads * x.head_dim,
+                       *model.mla->q_lora_rank, layers, p));
+  push(out, projection("self_attn.indexer.wk", s.rows, x.head_dim, h, layers, p));
+  push(out, projection("self_attn.indexer.weights_proj", s.rows, x.heads, h, layers, p));
+  add_kv_products(o, {{layers, AttentionSpan::kFull, std::nullopt}},
+                  {"self_attn.indexer.qk", "", o.batch, x.heads, x.head_dim, 0}, out);
 }
 
 // DeepSeek-V2 multi-head latent attention (names as its checkpoint).
 void add_mla(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
              std::vector<MatmulShape>& out) {
   const MlaConfig& a = *model.mla;
-  const std::int64_t h = model.hidden, nh = model.heads, layers = model.layers;
+  const std::int64_t h = model.hidden, nh = model.heads;
+  const std::int64_t layers = model.layers_with(MixerKind::kAttention);
   const std::int64_t qk_d = a.qk_nope_head_dim + a.qk_rope_head_dim, c = a.kv_lora_rank;
   const Phase p = o.phase;
   if (a.q_lora_rank) {
@@ -202,23 +271,59 @@ void add_mla(const ModelConfig& model, const GenerationOptions& o, const PassSiz
   }
   push(out,
        projection("self_attn.kv_a_proj_with_mqa", s.rows, c + a.qk_rope_head_dim, h, layers, p));
+  if (model.indexer) add_indexer(model, o, s, layers, out);
+  // With an indexer each query attends the index_topk keys it selects.
+  std::optional<std::int64_t> topk;
+  if (model.indexer) topk = model.indexer->topk;
+  const std::vector<AttentionGroup> groups = attention_groups(model, 0, topk);
   if (resolved_mla_path(o) == MlaPath::kNaive) {
     push(out, projection("self_attn.kv_b_proj", s.rows, nh * (a.qk_nope_head_dim + a.v_head_dim), c,
                          layers, p));
-    add_kv_products(model, o, {"self_attn.qk", "self_attn.pv", o.batch * nh, 1, qk_d, a.v_head_dim},
-                    out);
+    add_kv_products(o, groups,
+                    {"self_attn.qk", "self_attn.pv", o.batch * nh, 1, qk_d, a.v_head_dim}, out);
   } else {
     MatmulShape q_absorb =
         projection("self_attn.q_absorb", s.rows, c, a.qk_nope_head_dim, layers, p);
     q_absorb.batch = nh;  // W_UK of each head
     push(out, q_absorb);
-    add_kv_products(model, o,
+    add_kv_products(o, groups,
                     {"self_attn.qk", "self_attn.pv", o.batch, nh, c + a.qk_rope_head_dim, c}, out);
     MatmulShape v_absorb = projection("self_attn.v_absorb", s.rows, a.v_head_dim, c, layers, p);
     v_absorb.batch = nh;  // W_UV of each head
     push(out, v_absorb);
   }
   push(out, projection("self_attn.o_proj", s.rows, h, nh * a.v_head_dim, layers, p));
+}
+
+// ---- hybrid mixers: their projections (the scan / recurrence is a non-matmul op) -------------
+
+void add_hybrid_mixers(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
+                       std::vector<MatmulShape>& out) {
+  const std::int64_t h = model.hidden;
+  const Phase p = o.phase;
+  if (const std::int64_t n = model.layers_with(MixerKind::kMamba2)) {
+    const SsmConfig& m = *model.ssm;
+    const std::int64_t width = 2 * m.inner + 2 * m.groups * m.state + m.heads;  // z, x, B, C, dt
+    push(out, projection("mixer.in_proj", s.rows, width, h, n, p, m.proj_bias));
+    push(out, projection("mixer.out_proj", s.rows, h, m.inner, n, p, m.proj_bias));
+  }
+  if (const std::int64_t n = model.layers_with(MixerKind::kMamba)) {
+    const SsmConfig& m = *model.ssm;
+    push(out, projection("mamba.in_proj", s.rows, 2 * m.inner, h, n, p, m.proj_bias));
+    push(out, projection("mamba.x_proj", s.rows, m.dt_rank + 2 * m.state, m.inner, n, p));
+    push(out, projection("mamba.dt_proj", s.rows, m.inner, m.dt_rank, n, p, true));
+    push(out, projection("mamba.out_proj", s.rows, h, m.inner, n, p, m.proj_bias));
+  }
+  if (const std::int64_t n = model.layers_with(MixerKind::kGatedDeltaNet)) {
+    const DeltaNetConfig& d = *model.deltanet;
+    const std::int64_t kd = d.key_heads * d.key_dim, vd = d.value_heads * d.value_dim;
+    push(out, projection("linear_attn.in_proj_qkvz", s.rows, 2 * kd + 2 * vd, h, n, p));
+    push(out, projection("linear_attn.in_proj_ba", s.rows, 2 * d.value_heads, h, n, p));
+    push(out, projection("linear_attn.out_proj", s.rows, h, vd, n, p));
+  }
+  if (const std::int64_t n = model.layers_with(MixerKind::kLinear)) {
+    push(out, projection("self_attn.linear_attn", s.rows, h, h, n, p));
+  }
 }
 
 // ---- MLPs -------------------------------------------------------------------------------------
@@ -246,16 +351,31 @@ void add_gated(const ModelConfig& model, const GenerationOptions& o, const std::
 
 void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
                    std::vector<MatmulShape>& out) {
-  const std::int64_t layers = model.dense_layers();
-  if (layers == 0) return;
-  if (model.mlp == MlpKind::kGated) {
-    add_gated(model, o, "", s.rows, model.intermediate, layers, out);
-    return;
+  // Layers per dense width, in order of first appearance.
+  std::vector<std::pair<std::int64_t, std::int64_t>> widths;
+  std::int64_t linear = 0;
+  for (const LayerSpec& l : model.stack) {
+    if (l.ffn == FfnKind::kLinear) ++linear;
+    if (l.ffn != FfnKind::kDense) continue;
+    auto it = std::find_if(widths.begin(), widths.end(),
+                           [&](const auto& w) { return w.first == l.ffn_width; });
+    if (it == widths.end()) {
+      widths.push_back({l.ffn_width, 1});
+    } else {
+      ++it->second;
+    }
   }
   const LayerNames& n = model.names;
-  const std::int64_t h = model.hidden, i = model.intermediate;
-  push(out, projection(n.up, s.rows, i, h, layers, o.phase, model.mlp_bias));
-  push(out, projection(n.down, s.rows, h, i, layers, o.phase, model.mlp_bias));
+  const std::int64_t h = model.hidden;
+  for (const auto& [i, layers] : widths) {
+    if (model.mlp == MlpKind::kGated) {
+      add_gated(model, o, "", s.rows, i, layers, out);
+      continue;
+    }
+    push(out, projection(n.up, s.rows, i, h, layers, o.phase, model.mlp_bias));
+    push(out, projection(n.down, s.rows, h, i, layers, o.phase, model.mlp_bias));
+  }
+  if (linear > 0) push(out, projection("mlp.linear_mlp", s.rows, h, h, linear, o.phase));
 }
 
 std::vector<ExpertGroup> routing_of(const MoeConfig& moe, const GenerationOptions& o,
@@ -359,6 +479,7 @@ std::vector<MatmulShape> generate_matmuls(const ModelConfig& model, const Genera
   } else {
     add_attention(model, o, sizes, out);
   }
+  add_hybrid_mixers(model, o, sizes, out);
   add_dense_mlp(model, o, sizes, out);
   add_moe(model, o, sizes, out);
   if (projected) {
@@ -367,6 +488,17 @@ std::vector<MatmulShape> generate_matmuls(const ModelConfig& model, const Genera
   }
   push(out, projection(model.names.lm_head, sizes.head_rows, model.vocab, model.embed_dim, 1,
                        o.phase, model.lm_head_bias));
+  return out;
+}
+
+std::vector<NonMatmulOp> non_matmul_ops(const ModelConfig& model) {
+  std::vector<NonMatmulOp> out;
+  if (const std::int64_t n = model.layers_with(MixerKind::kMamba2))
+    out.push_back({"mixer.ssd_scan", "mamba2", n});
+  if (const std::int64_t n = model.layers_with(MixerKind::kMamba))
+    out.push_back({"mamba.selective_scan", "mamba", n});
+  if (const std::int64_t n = model.layers_with(MixerKind::kGatedDeltaNet))
+    out.push_back({"linear_attn.gated_delta_rule", "gated_deltanet", n});
   return out;
 }
 

@@ -39,15 +39,19 @@ Integer matmul_weights(const ModelConfig& model, const GenerationOptions& o, boo
   return total;
 }
 
+// Per layer of the stack: attention biases (its own KV heads), dense-MLP biases (its width).
 Integer bias_parameters(const ModelConfig& m) {
-  Integer per_layer;
-  if (m.qkv_bias) per_layer += big((m.heads + 2 * m.kv_heads) * m.head_dim);
-  if (m.o_bias) per_layer += big(m.hidden);
-  if (m.mlp_bias) {
-    const std::int64_t up = m.mlp == MlpKind::kGated ? 2 * m.intermediate : m.intermediate;
-    per_layer += big(up + m.hidden);
+  Integer total;
+  for (const LayerSpec& l : m.stack) {
+    if (l.mixer == MixerKind::kAttention && !m.mla) {
+      if (m.qkv_bias) total += big((m.heads + 2 * l.kv_heads) * m.head_dim);
+      if (m.o_bias) total += big(m.hidden);
+    }
+    if (l.ffn == FfnKind::kDense && m.mlp_bias) {
+      const std::int64_t up = m.mlp == MlpKind::kGated ? 2 * l.ffn_width : l.ffn_width;
+      total += big(up + m.hidden);
+    }
   }
-  Integer total = per_layer * big(m.layers);
   if (m.lm_head_bias) total += big(m.vocab);
   return total;
 }
@@ -61,9 +65,13 @@ Integer kv_elements(const ModelConfig& m, const GenerationOptions& o) {
         resolved_mla_path(decode) == MlaPath::kAbsorbed
             ? Integer(big(a.kv_lora_rank) + big(a.qk_rope_head_dim))
             : Integer(big(m.heads) * big(a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim));
-    return per_layer * big(m.layers);
+    return per_layer * big(m.layers_with(MixerKind::kAttention));
   }
-  return Integer(big(2) * big(m.kv_heads) * big(m.head_dim) * big(m.layers));
+  Integer total;  // attention layers only: the state of Mamba / DeltaNet layers is not a KV cache
+  for (const LayerSpec& l : m.stack) {
+    if (l.mixer == MixerKind::kAttention) total += big(2) * big(l.kv_heads) * big(m.head_dim);
+  }
+  return total;
 }
 
 }  // namespace
@@ -73,7 +81,8 @@ ModelSummary summarize_model(const ModelConfig& m, const GenerationOptions& o) {
   s.matmul_parameters = matmul_weights(m, o, false);
   s.embedding_parameters = big(m.position_rows) * big(m.hidden);
   if (!m.tie_embeddings) s.embedding_parameters += big(m.vocab) * big(m.embed_dim);
-  const Integer rest = s.embedding_parameters + bias_parameters(m) + big(m.norm_parameters);
+  const Integer rest = s.embedding_parameters + bias_parameters(m) + big(m.norm_parameters) +
+                       big(m.other_parameters);
   s.parameters = s.matmul_parameters + rest;
   s.active_parameters = matmul_weights(m, o, true) + rest;
   s.kv_cache_elements_per_token = kv_elements(m, o);
@@ -81,6 +90,7 @@ ModelSummary summarize_model(const ModelConfig& m, const GenerationOptions& o) {
   if (m.moe && o.phase == Phase::kDecode) {
     s.expected_active_experts = expected_active_experts(o.batch, m.moe->top_k, m.moe->experts);
   }
+  s.non_matmul_ops = non_matmul_ops(m);
   return s;
 }
 
@@ -90,6 +100,12 @@ nlohmann::ordered_json summary_json(const ModelSummary& s) {
                               {"embedding_parameters", exact(s.embedding_parameters)},
                               {"kv_cache_bytes_per_token", exact(s.kv_cache_bytes_per_token)}};
   if (s.expected_active_experts) j["expected_active_experts"] = *s.expected_active_experts;
+  if (!s.non_matmul_ops.empty()) {
+    nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+    for (const NonMatmulOp& op : s.non_matmul_ops)
+      ops.push_back({{"name", op.name}, {"kind", op.kind}, {"layers", op.layers}});
+    j["not_costed"] = ops;
+  }
   return j;
 }
 

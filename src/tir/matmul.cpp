@@ -324,6 +324,46 @@ void check_extent_names(const PrimFunc& f, const Block& b, std::set<std::string>
   }
 }
 
+// The terms of a sum (`a * 2 + b - c` → a * 2, b, c).
+void sum_terms(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == Expr::Kind::kBinary && (e.text == "+" || e.text == "-") && e.args.size() == 2) {
+    sum_terms(e.args[0], out);
+    sum_terms(e.args[1], out);
+    return;
+  }
+  out.push_back(&e);
+}
+
+// A convolution: one index of an operand is a sum sliding an output variable that only this
+// operand reads (M of the input, N of the weight) over a reduction variable (`yy * 2 + ry`): one
+// term holds the output variable, another the reduction variable. Not a matmul. An rfactor's
+// split reduction (`vk0 * 128 + vrf * 8`) is told apart because its spatial part indexes both
+// operands; a product of variables (`vk * vi`) is an approximation, not a convolution.
+void check_not_convolution(const Block& b, const Expr& operand, const std::vector<std::string>& own,
+                           const std::vector<std::string>& reduce) {
+  for (const Expr& index : operand.args) {
+    std::vector<const Expr*> terms;
+    sum_terms(index, terms);
+    if (terms.size() < 2) continue;
+    std::string out, red;
+    for (const Expr* t : terms) {
+      const std::set<std::string> vars = vars_of({*t});
+      std::string o, r;
+      for (const std::string& v : own)
+        if (vars.count(v)) o = v;
+      for (const std::string& v : reduce)
+        if (vars.count(v)) r = v;
+      if (!o.empty() && r.empty()) out = o;
+      if (!r.empty() && o.empty()) red = r;
+    }
+    if (out.empty() || red.empty()) continue;
+    throw Unsupported{b.line, "convolution: " + operand.text + "'s index " + to_string(index) +
+                                  " slides output variable '" + out +
+                                  "' over reduction variable '" + red +
+                                  "' (an implicit GEMM is not reported as a matmul)"};
+  }
+}
+
 MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
   const Block& b = f.blocks[index];
   const Store& st = b.stores[0];
@@ -377,6 +417,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, const Update& u) {
                                     "and an operand (broadcast)"};
     }
   }
+  check_not_convolution(b, *x, k.m_vars, k.k_vars);
+  check_not_convolution(b, *y, k.n_vars, k.k_vars);
   const auto pn = first_position(y->args, k.n_vars), pk = first_position(y->args, k.k_vars);
   k.layout = pn <= pk ? llm::Layout::kNT : llm::Layout::kNN;
   const Buffer& a = buffer_of(f, k.a_buffer, x->line);

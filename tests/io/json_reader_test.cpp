@@ -2,6 +2,7 @@
 #include "tenet/io/json_reader.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -105,6 +106,37 @@ TEST_CASE("json reader: syntax errors and invalid UTF-8 give a position", "[io][
   CHECK(e.where().rfind("line 7, column", 0) == 0);
   e = error_of([] { io::parse_json("{\"a\": 1, \"a\": 2}", "t.json", "line 7"); });
   CHECK(e.where() == "line 7, /a");
+}
+
+TEST_CASE("config json: NaN, Infinity and -Infinity as Python's json writes them", "[io][json]") {
+  const auto doc = io::parse_config_json(
+      "{\"limit\": [0.0, Infinity], \"low\": -Infinity, \"x\": NaN, \"s\": \"NaN Infinity\", "
+      "\"e\": \"a\\\"Infinity\"}",
+      "c.json");
+  CHECK(std::isinf(doc.at("limit")[1].get<double>()));
+  CHECK(doc.at("limit")[1].get<double>() > 0);
+  CHECK(doc.at("limit")[0].get<double>() == 0.0);
+  CHECK(std::isinf(doc.at("low").get<double>()));
+  CHECK(doc.at("low").get<double>() < 0);
+  CHECK(std::isnan(doc.at("x").get<double>()));
+  CHECK(doc.at("s") == "NaN Infinity");  // inside strings the words stay words
+  CHECK(doc.at("e") == "a\"Infinity");   // after an escaped quote too
+  // every other format stays strict JSON
+  InputError e = error_of([] { io::parse_json("{\"a\": Infinity}", "s.json"); });
+  CHECK(e.code() == error_code::kParse);
+  // a token where a key belongs, a misspelling, and a later error keeps its column
+  e = error_of([] { io::parse_config_json("{NaN: 1}", "c.json"); });
+  CHECK(e.code() == error_code::kParse);
+  e = error_of([] { io::parse_config_json("{\"a\": Infinit}", "c.json"); });
+  CHECK(e.code() == error_code::kParse);
+  e = error_of([] { io::parse_config_json("{\"a\": -Infinity,\n \"b\": ]}", "c.json"); });
+  const InputError same_length =
+      error_of([] { io::parse_json("{\"a\": -12345678,\n \"b\": ]}", "c.json"); });
+  CHECK(e.where() == same_length.where());
+  CHECK(e.where() == "line 2, column 7");
+  // duplicate keys are still reported with their pointer
+  e = error_of([] { io::parse_config_json("{\"a\": NaN, \"a\": 1}", "c.json"); });
+  CHECK(e.where() == "/a");
 }
 
 TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {

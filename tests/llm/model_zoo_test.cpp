@@ -66,6 +66,15 @@ const Published kPublished[] = {
     {"starcoder2-7b.json", 7.17e9, "hub: bigcode/starcoder2-7b (7.17B)"},
     {"chatglm3-6b.json", 6.24e9, "hub: THUDM/chatglm3-6b (6.24B)"},
     {"gpt-j-6b.json", 6053381344, "model card: EleutherAI/gpt-j-6b, n_parameters 6,053,381,344"},
+    {"qwen3-30b-a3b.json", 30.5e9, "model card: Qwen/Qwen3-30B-A3B, 30.5B in total"},
+    {"qwen3-next-80b-a3b-instruct.json", 80e9,
+     "model card: Qwen/Qwen3-Next-80B-A3B-Instruct, 80B in total (without the MTP layer)"},
+    {"jamba-v0.1.json", 51.6e9, "hub: ai21labs/Jamba-v0.1 (51.6B)"},
+    {"llama-3.3-nemotron-super-49b-v1.json", 49.9e9,
+     "hub: nvidia/Llama-3_3-Nemotron-Super-49B-v1 (49.9B)"},
+    {"gemma-3-27b-it.json", 27.016e9,
+     "Gemma 3 technical report, Table 1: 27B = 1,416M embedding + 25,600M non-embedding "
+     "(the 417M vision encoder is not read)"},
 };
 
 const MatmulShape& find(const std::vector<MatmulShape>& shapes, const std::string& name) {

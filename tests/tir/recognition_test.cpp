@@ -430,3 +430,22 @@ TEST_CASE("tir: --bind text", "[tir]") {
     CHECK_THROWS_AS(tir::parse_bindings(bad), InputError);
   }
 }
+
+TEST_CASE("tir: convolutions are skipped with a reason, never reported as a matmul",
+          "[tir][conv]") {
+  // conv2d.py, modelled on TOPI's conv2d_nchw as TVM prints it: the input index
+  // v_yy * 2 + v_ry slides the output row over the kernel row (stride 2, 3×3).
+  const tir::Module m = tir::read_module(data("conv2d.py"));
+  const tir::Recognition r = tir::find_matmuls(m);
+  CHECK(r.kernels.empty());
+  REQUIRE(r.skipped.size() == 2);  // one entry per function
+  std::size_t convolutions = 0;
+  for (const tir::Skipped& s : r.skipped) {
+    INFO(s.func << ": " << s.reason);
+    if (s.reason.rfind("convolution: ", 0) != 0) continue;
+    ++convolutions;
+    CHECK(s.reason.find("'v_yy'") != std::string::npos);
+    CHECK(s.reason.find("'v_ry'") != std::string::npos);
+  }
+  CHECK(convolutions == 2);  // a 1×1 kernel still slides yy over ry (extent 1): refused too
+}

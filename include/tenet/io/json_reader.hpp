@@ -36,6 +36,13 @@ nlohmann::ordered_json parse_ordered_json(const std::string& text, const std::st
 // Reads and parses a whole file (InputError(io) when it cannot be read).
 nlohmann::json read_json_file(const std::string& path);
 
+// A Hugging Face config.json: as parse_json, and also the non-standard value tokens NaN,
+// Infinity and -Infinity that Python's json module writes and the HF loader reads (read as the
+// double NaN / ±infinity; outside strings only, never as a key). Only model configs take them:
+// every other format stays strict JSON.
+nlohmann::json parse_config_json(const std::string& text, const std::string& file);
+nlohmann::json read_config_json_file(const std::string& path);
+
 // RFC 6901: "~" -> "~0", "/" -> "~1".
 std::string escape_pointer_token(const std::string& token);
 std::string pointer_join(const std::string& pointer, const std::string& key);

@@ -59,6 +59,61 @@ struct MlaConfig {
   friend bool operator==(const MlaConfig& a, const MlaConfig& b);
 };
 
+// A layer's token mixer. kAttention: softmax attention over the KV cache (MHA/GQA/MQA or MLA);
+// kMamba (Mamba-1: in_proj, x_proj, dt_proj, out_proj) and kMamba2 (in_proj, out_proj) state-space
+// layers; kGatedDeltaNet (Qwen3-Next linear attention: in_proj_qkvz, in_proj_ba, out_proj); kLinear
+// (DeciLM's attention replaced by one h×h linear); kNone (DeciLM no_op: no mixer). The scan or
+// recurrence of kMamba, kMamba2 and kGatedDeltaNet is not a matmul: it is listed among the
+// non-matmul ops (model_matmuls.hpp) and not costed.
+enum class MixerKind { kAttention, kMamba, kMamba2, kGatedDeltaNet, kLinear, kNone };
+const char* to_string(MixerKind k);  // "attention", "mamba", "mamba2", "gated_deltanet", ...
+
+// Which keys an attention layer attends: all earlier tokens (kFull), the last `window` (kSliding),
+// or the tokens of its own chunk of `window` (kChunked: Llama-4's attention_chunk_size).
+enum class AttentionSpan { kFull, kSliding, kChunked };
+
+// A layer's feed-forward block: the dense MLP (width `ffn_width`), the MoE, a DeciLM linear
+// (h×h), or none (DeciLM no_op; Nemotron-H's mixer-only layers).
+enum class FfnKind { kDense, kMoe, kLinear, kNone };
+
+// One decoder layer as the per-layer keys describe it (layer_types, hybrid_override_pattern,
+// block_configs, no_rope_layers, mlp_only_layers, decoder_sparse_step, ...).
+struct LayerSpec {
+  MixerKind mixer = MixerKind::kAttention;
+  AttentionSpan span = AttentionSpan::kFull;
+  std::int64_t kv_heads = 0;  // attention: this layer's KV heads (DeciLM n_heads_in_group)
+  FfnKind ffn = FfnKind::kDense;
+  std::int64_t ffn_width = 0;  // kDense: the MLP width of this layer
+  friend bool operator==(const LayerSpec& a, const LayerSpec& b);
+  friend bool operator!=(const LayerSpec& a, const LayerSpec& b) { return !(a == b); }
+};
+
+// State-space mixers (Mamba-1 / Mamba-2, as in Jamba, Nemotron-H, Bamba, Falcon-H1).
+struct SsmConfig {
+  std::int64_t inner = 0;    // d_inner = expand·h, or mamba_num_heads·mamba_head_dim
+  std::int64_t heads = 0;    // Mamba-2 heads (dt per head); Mamba-1: 0
+  std::int64_t groups = 1;   // Mamba-2 B/C groups (n_groups)
+  std::int64_t state = 0;    // d_state (ssm_state_size)
+  std::int64_t conv = 0;     // depthwise conv kernel width
+  std::int64_t dt_rank = 0;  // Mamba-1 dt_rank
+  bool proj_bias = false;    // in_proj / out_proj biases
+  bool conv_bias = true;     // the conv1d bias
+  friend bool operator==(const SsmConfig& a, const SsmConfig& b);
+};
+
+// Gated DeltaNet (Qwen3-Next's linear attention layers).
+struct DeltaNetConfig {
+  std::int64_t key_heads = 0, value_heads = 0, key_dim = 0, value_dim = 0, conv = 0;
+  friend bool operator==(const DeltaNetConfig& a, const DeltaNetConfig& b);
+};
+
+// DeepSeek-V3.2's lightning indexer on each MLA layer: index_n_heads heads of index_head_dim
+// scoring every earlier token, of which index_topk are attended.
+struct IndexerConfig {
+  std::int64_t heads = 0, head_dim = 0, topk = 0;
+  friend bool operator==(const IndexerConfig& a, const IndexerConfig& b);
+};
+
 struct ModelConfig {
   std::string name;        // "_name_or_path", else the file name without .json
   std::string model_type;  // as written, or the one implied by `architectures`
@@ -87,11 +142,22 @@ struct ModelConfig {
   LayerNames names;
   std::optional<MoeConfig> moe;
   std::optional<MlaConfig> mla;
+  // One entry per decoder layer (always `layers` entries; uniform stacks repeat one spec).
+  std::vector<LayerSpec> stack;
+  std::optional<std::int64_t> attention_chunk;  // span kChunked: tokens per chunk
+  std::optional<SsmConfig> ssm;
+  std::optional<DeltaNetConfig> deltanet;
+  std::optional<IndexerConfig> indexer;
+  bool gated_attention = false;       // Qwen3-Next: q_proj also yields a per-channel output gate
+  std::int64_t other_parameters = 0;  // non-matmul weights of hybrid mixers (conv, A, D, dt, norms)
+  // The nested language-model object read in place of the document ("" = the document itself).
+  std::string nested;
   // Conventions taken without the config stating them (unknown model_type, defaults).
   std::vector<std::string> assumptions;
 
   std::int64_t group_size() const { return heads / kv_heads; }  // r = n_h / n_kv
   std::int64_t dense_layers() const { return layers - (moe ? moe->moe_layers : 0); }
+  std::int64_t layers_with(MixerKind k) const;  // layers of the stack whose mixer is k
 
   friend bool operator==(const ModelConfig& a, const ModelConfig& b);
   friend bool operator!=(const ModelConfig& a, const ModelConfig& b) { return !(a == b); }
@@ -103,6 +169,11 @@ struct ModelConfig {
 // keys; the message lists the keys looked for), type, range (sizes <= 0, heads not dividing
 // hidden, kv heads not dividing heads, top-k above the experts), overflow (a value or a derived
 // size beyond 64 bits), unknown-name (an encoder or encoder-decoder model).
+// A wrapper whose language model sits in `text_config`, `language_config` or `llm_config`
+// (Llama-4, Gemma-3, Mistral-3, InternVL, ...) is read from that object; its other keys (vision
+// tower, projector, token ids) are ignored and listed in `assumptions`; errors point into it
+// ("/text_config/hidden_size"). Layer kinds the reader does not model throw unknown-name naming
+// the kind and the field (never read as attention).
 ModelConfig parse_model_config(const nlohmann::json& document, const std::string& file);
 
 // Reads and parses a config.json file (InputError io / parse when it cannot be read or is not

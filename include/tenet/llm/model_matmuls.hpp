@@ -49,6 +49,15 @@ struct GenerationOptions {
 std::vector<MatmulShape> generate_matmuls(const ModelConfig& model,
                                           const GenerationOptions& options);
 
+// A layer operation that is not a matmul and is not costed (the scan of Mamba layers, the
+// delta-rule recurrence of Gated DeltaNet layers), listed so that a report says what it omits.
+struct NonMatmulOp {
+  std::string name;  // "mixer.ssd_scan", "mamba.selective_scan", "linear_attn.gated_delta_rule"
+  std::string kind;  // the layer kind: "mamba2", "mamba", "gated_deltanet"
+  std::int64_t layers = 0;
+};
+std::vector<NonMatmulOp> non_matmul_ops(const ModelConfig& model);
+
 // The MLA path a phase runs (kAuto resolved).
 MlaPath resolved_mla_path(const GenerationOptions& options);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
@@ -23,13 +24,15 @@ struct ModelSummary {
   Integer kv_cache_elements_per_token;
   Integer kv_cache_bytes_per_token;
   std::optional<double> expected_active_experts;  // decode, MoE: E·(1 − (1 − k/E)^B)
+  std::vector<NonMatmulOp> non_matmul_ops;        // hybrid layers' scans: reported, not costed
 };
 
 // `options` gives the batch (expected experts) and the MLA path; lengths are not used.
 ModelSummary summarize_model(const ModelConfig& model, const GenerationOptions& options);
 
 // {"parameters", "active_parameters", "embedding_parameters", "kv_cache_bytes_per_token",
-//  "expected_active_experts" (MoE decode)}: exact integers as numbers.
+//  "expected_active_experts" (MoE decode), "not_costed" (hybrid layers: [{"name", "kind",
+//  "layers"}])}: exact integers as numbers.
 nlohmann::ordered_json summary_json(const ModelSummary& s);
 
 }  // namespace tenet::llm

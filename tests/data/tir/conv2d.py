@@ -1,0 +1,37 @@
+# from tvm.script import ir as I
+# from tvm.script import tir as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def conv2d_nchw_stride2(data: T.Buffer((1, 64, 56, 56), "float16"), weight: T.Buffer((128, 64, 3, 3), "float16"), conv2d_nchw: T.Buffer((1, 128, 28, 28), "float32")):
+        T.func_attr({"global_symbol": "conv2d_nchw_stride2", "tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        pad_temp = T.alloc_buffer((1, 64, 58, 58), "float16")
+        for i0, i1, i2, i3 in T.grid(1, 64, 58, 58):
+            with T.block("pad_temp"):
+                v_i0, v_i1, v_i2, v_i3 = T.axis.remap("SSSS", [i0, i1, i2, i3])
+                T.reads(data[v_i0, v_i1, v_i2 - 1, v_i3 - 1])
+                T.writes(pad_temp[v_i0, v_i1, v_i2, v_i3])
+                pad_temp[v_i0, v_i1, v_i2, v_i3] = T.if_then_else(1 <= v_i2 and v_i2 < 57 and 1 <= v_i3 and v_i3 < 57, data[v_i0, v_i1, v_i2 - 1, v_i3 - 1], T.float16(0))
+        for nn, ff, yy, xx, rc, ry, rx in T.grid(1, 128, 28, 28, 64, 3, 3):
+            with T.block("conv2d_nchw"):
+                v_nn, v_ff, v_yy, v_xx, v_rc, v_ry, v_rx = T.axis.remap("SSSSRRR", [nn, ff, yy, xx, rc, ry, rx])
+                T.reads(pad_temp[v_nn, v_rc, v_yy * 2 + v_ry, v_xx * 2 + v_rx], weight[v_ff, v_rc, v_ry, v_rx])
+                T.writes(conv2d_nchw[v_nn, v_ff, v_yy, v_xx])
+                with T.init():
+                    conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = T.float32(0)
+                conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = conv2d_nchw[v_nn, v_ff, v_yy, v_xx] + T.Cast("float32", pad_temp[v_nn, v_rc, v_yy * 2 + v_ry, v_xx * 2 + v_rx]) * T.Cast("float32", weight[v_ff, v_rc, v_ry, v_rx])
+
+    @T.prim_func
+    def conv2d_1x1(data: T.Buffer((1, 64, 28, 28), "float16"), weight: T.Buffer((128, 64, 1, 1), "float16"), conv2d_nchw: T.Buffer((1, 128, 28, 28), "float16")):
+        T.func_attr({"global_symbol": "conv2d_1x1", "tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for nn, ff, yy, xx, rc, ry, rx in T.grid(1, 128, 28, 28, 64, 1, 1):
+            with T.block("conv2d_nchw"):
+                v_nn, v_ff, v_yy, v_xx, v_rc, v_ry, v_rx = T.axis.remap("SSSSRRR", [nn, ff, yy, xx, rc, ry, rx])
+                T.reads(data[v_nn, v_rc, v_yy + v_ry, v_xx + v_rx], weight[v_ff, v_rc, v_ry, v_rx])
+                T.writes(conv2d_nchw[v_nn, v_ff, v_yy, v_xx])
+                with T.init():
+                    conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = T.float16(0)
+                conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = conv2d_nchw[v_nn, v_ff, v_yy, v_xx] + data[v_nn, v_rc, v_yy + v_ry, v_xx + v_rx] * weight[v_ff, v_rc, v_ry, v_rx]

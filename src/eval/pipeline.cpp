@@ -160,6 +160,8 @@ llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch) {
     c.sram_bytes = b * big(p.sram_bytes);
     c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
     c.bounds = bounds_of_call(*e.bounds, b);
+    c.scheme = e.scheme->spec.name;
+    c.precision_fallback = quant::precision_fallback(p);
     return c;
   }
   const hw::Result& h = *e.hardware;

@@ -9,6 +9,7 @@
 
 #include "tenet/hw/bounds.hpp"
 #include "tenet/llm/matmul_shape.hpp"
+#include "tenet/quant/quant_hw.hpp"
 
 namespace tenet::llm {
 
@@ -22,6 +23,9 @@ struct LayerCost {
   double energy_pj = 0;    // energy of the call, picojoules
   // The physical limits of the call (hw::compute_bounds of one product x batch; systolic timing).
   std::optional<hw::BoundsSum> bounds;
+  std::string scheme;  // the quantization scheme the call was costed with (empty: none)
+  // Set when the call's MACs are not of its own precision (docs/hardware.md#precisions).
+  std::optional<quant::PrecisionFallback> precision_fallback;
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }

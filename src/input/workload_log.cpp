@@ -442,7 +442,7 @@ std::optional<LogHeader> parse_header(std::string_view text, const std::string& 
                                       std::int64_t number) {
   if (!starts_json(text) || text.find("\"record\"") == std::string_view::npos) return std::nullopt;
   const JsonField at{file, number};
-  const json doc = parse_json(std::string(text), file, line_where(number));
+  const json doc = io::parse_json(std::string(text), file, line_where(number));
   if (!doc.is_object() || !doc.contains("record")) return std::nullopt;
   JsonProblems problems(file, line_where(number));
   LogHeader h;

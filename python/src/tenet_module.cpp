@@ -371,19 +371,13 @@ std::pair<std::string, std::vector<std::string>> run_log(
   if (wl.skipped > 0)
     warnings.push_back("skipped " + std::to_string(wl.skipped) + " malformed line(s) of " +
                        wl.file + "; first: " + wl.first_skip_reason);
-  llm::ReportContext context;
-  context.source = path;
-  context.inputs = report::log_facts(wl);
-  if (tokens > 0) context.tokens = tokens;
-  std::vector<llm::MatmulShape> shapes = wl.entries;
-  if (!tir_path.empty()) {
-    const tir::LogJoin joined = tir::join_log(wl.entries, tir::read_module(tir_path));
-    warnings.insert(warnings.end(), joined.warnings.begin(), joined.warnings.end());
-    context.inputs["tir"] = tir_path;
-    shapes = joined.shapes;
-  }
-  const report::LlmReportOptions o =
+  report::LlmReportOptions o =
       report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
+  report::LogWorkload w = report::prepare_log(wl, tir_path, o);
+  warnings.insert(warnings.end(), w.warnings.begin(), w.warnings.end());
+  if (tokens > 0) w.context.tokens = tokens;
+  const llm::ReportContext& context = w.context;
+  const std::vector<llm::MatmulShape>& shapes = w.shapes;
   const io::ReportFormat f = format_of(format);
   return {released([&] { return report::render_llm_report(shapes, context, o, f); }), warnings};
 }

@@ -84,8 +84,8 @@ class ModelResult(Result):
     @property
     def layers(self):
         """One row per matmul entry (a DataFrame with pandas): the shape columns, the costs over
-        all calls of the entry, and ``bounds_*`` columns; with several schemes, a ``scheme``
-        column."""
+        all calls of the entry, ``bounds_*`` columns, ``scheme`` (the scheme each row was costed
+        with) and ``precision_fallback`` ("fp16 on int16", or None)."""
         rows = []
         if "schemes" in self._data:
             for s in self._data["schemes"]:
@@ -105,6 +105,9 @@ class ModelResult(Result):
 
 def _flat_layer(layer):
     row = {k: v for k, v in layer.items() if not isinstance(v, dict)}
+    fallback = layer.get("precision_fallback")
+    if fallback:  # {"requested": "fp16", "used": "int16"} -> "fp16 on int16"
+        row["precision_fallback"] = fallback["requested"] + " on " + fallback["used"]
     for key, value in layer.get("bounds", {}).items():
         row["bounds_" + key] = value
     return row

@@ -114,6 +114,18 @@ void check_precisions(const AcceleratorSpec& s, Issues& issues) {
       issues.add(error_code::kRange, where,
                  "give either macs_per_cycle or cycles_per_mac greater than 1, not both");
   }
+  if (const auto& f = s.float_on_integer) {
+    const std::string name = workload::to_string(*f);
+    if (!f->is_integer())
+      issues.add(error_code::kRange, "/pe/float_on_integer",
+                 "expected an integer MAC precision (float operands converted to fixed point), "
+                 "got \"" +
+                     name + "\"");
+    else if (!s.precisions.count(*f))
+      issues.add(
+          error_code::kUnknownName, "/pe/float_on_integer",
+          "\"" + name + "\" is not one of the accelerator's MAC precisions (/pe/precisions)");
+  }
 }
 
 void check_global_buffer(const GlobalBuffer& gb, Issues& issues) {
@@ -267,8 +279,8 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.cols == b.cols && a.interconnect == b.interconnect && a.clock_mhz == b.clock_mhz &&
          a.register_file_bytes == b.register_file_bytes &&
          a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
-         a.precisions == b.precisions && a.global_buffer == b.global_buffer && a.dram == b.dram &&
-         a.energy == b.energy;
+         a.precisions == b.precisions && a.float_on_integer == b.float_on_integer &&
+         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {
@@ -318,6 +330,81 @@ workload::DataType Accelerator::select_precision(int bits) const {
                    fmt::format("accelerator \"{}\" has no MAC precision for {}-bit operands "
                                "(supported: {})",
                                spec_.name, bits, supported));
+}
+
+namespace {
+
+std::string supported_text(const AcceleratorSpec& s) {
+  std::string supported;
+  for (const auto& [type, rate] : s.precisions) {
+    (void)rate;
+    supported += (supported.empty() ? "" : ", ") + workload::to_string(type);
+  }
+  return supported;
+}
+
+// The narrowest supported precision satisfying `fits` (ties: the map's order).
+template <typename Fits>
+std::optional<workload::DataType> narrowest(const AcceleratorSpec& s, Fits fits) {
+  std::optional<workload::DataType> best;
+  for (const auto& [type, rate] : s.precisions) {
+    (void)rate;
+    if (fits(type) && (!best || type.bits() < best->bits())) best = type;
+  }
+  return best;
+}
+
+// Every value of `w` is a value of `t`, a precision of the same kind: a signed integer needs a
+// signed one at least as wide, an unsigned one an unsigned one as wide or a signed one a bit
+// wider; a float (or another non-integer format) a float at least as wide.
+bool holds_in_kind(const workload::DataType& t, const workload::DataType& w) {
+  using workload::NumberFormat;
+  if (w.is_integer()) {
+    if (!t.is_integer()) return false;
+    const bool t_signed = t.format() == NumberFormat::kInt;
+    if (w.format() == NumberFormat::kInt) return t_signed && t.bits() >= w.bits();
+    return t.bits() >= w.bits() + (t_signed ? 1 : 0);
+  }
+  if (w.is_float()) return t.is_float() && t.bits() >= w.bits();
+  return !t.is_integer() && t.bits() >= w.bits();
+}
+
+// Every value of the integer type `i` is exactly a value of the float type `f`: its magnitude
+// bits fit the significand (mantissa + the implicit bit).
+bool holds_exactly(const workload::DataType& f, const workload::DataType& i) {
+  const int magnitude_bits = i.format() == workload::NumberFormat::kUint ? i.bits() : i.bits() - 1;
+  return f.is_float() && f.mantissa_bits() + 1 >= magnitude_bits;
+}
+
+}  // namespace
+
+workload::DataType Accelerator::mac_precision_for(const workload::DataType& wanted) const {
+  if (spec_.precisions.count(wanted)) return wanted;
+  const bool integer = wanted.is_integer();
+  if (auto same =
+          narrowest(spec_, [&](const workload::DataType& t) { return holds_in_kind(t, wanted); }))
+    return *same;
+  if (integer) {
+    if (auto f =
+            narrowest(spec_, [&](const workload::DataType& t) { return holds_exactly(t, wanted); }))
+      return *f;
+  } else if (spec_.float_on_integer && spec_.float_on_integer->bits() >= wanted.bits()) {
+    return *spec_.float_on_integer;
+  }
+  const std::string kind = integer ? "integer" : "float";
+  std::string hint;
+  if (!integer)
+    hint = spec_.float_on_integer
+               ? fmt::format("; /pe/float_on_integer allows {} MACs, narrower than {} bits",
+                             workload::to_string(*spec_.float_on_integer), wanted.bits())
+               : "; float operands never run on integer MACs unless the file allows it with "
+                 "/pe/float_on_integer";
+  throw InputError(
+      error_code::kUnknownName, spec_.file, "/pe/precisions",
+      fmt::format("accelerator \"{}\" has no MAC precision for {} operands: no {} MAC at least {} "
+                  "bits wide (supported: {}){}",
+                  spec_.name, workload::to_string(wanted), kind, wanted.bits(),
+                  supported_text(spec_), hint));
 }
 
 const MacRate& Accelerator::mac_rate(const workload::DataType& precision) const {

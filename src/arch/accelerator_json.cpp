@@ -106,15 +106,27 @@ void read_precisions(const ObjectReader& pe, AcceleratorSpec& spec) {
   }
 }
 
+// pe.float_on_integer: the integer MAC precision float operands may run on (checked against the
+// precisions by the Accelerator's validation).
+void read_float_on_integer(const ObjectReader& pe, AcceleratorSpec& spec) {
+  auto name = pe.string("float_on_integer", false, "an integer MAC precision such as \"int16\"");
+  if (!name) return;
+  const std::string ptr = child(pe.pointer(), "float_on_integer");
+  const std::vector<workload::DataType> types = precisions_named(pe, *name, ptr);
+  if (types.size() == 1) spec.float_on_integer = types.front();
+}
+
 void read_pe(const ObjectReader& root, AcceleratorSpec& spec) {
   auto pe = root.object("pe", true, "the processing element {register_file_bytes, precisions}");
   if (!pe) return;
-  pe->allow_only({"comment", "register_file_bytes", "precisions", "stationary_double_buffered"});
+  pe->allow_only({"comment", "register_file_bytes", "precisions", "stationary_double_buffered",
+                  "float_on_integer"});
   if (auto v = pe->integer("register_file_bytes", true, "register file size per PE in bytes"))
     spec.register_file_bytes = *v;
   if (auto v = pe->boolean("stationary_double_buffered", false))
     spec.stationary_double_buffered = *v;
   read_precisions(*pe, spec);
+  read_float_on_integer(*pe, spec);
 }
 
 void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
@@ -279,7 +291,9 @@ Accelerator parse_accelerator_text(const std::string& text, const std::string& f
 }
 
 Accelerator load_accelerator(const std::string& path) {
-  return parse_accelerator(io::read_json_file(path), path);
+  AcceleratorSpec spec = parse_accelerator(io::read_json_file(path), path).spec();
+  spec.file = path;  // named by evaluation errors (a precision the file lacks)
+  return Accelerator(std::move(spec));
 }
 
 json to_json(const Accelerator& acc) {
@@ -301,6 +315,7 @@ json to_json(const Accelerator& acc) {
   j["pe"] = {{"register_file_bytes", s.register_file_bytes},
              {"stationary_double_buffered", s.stationary_double_buffered},
              {"precisions", precisions}};
+  if (s.float_on_integer) j["pe"]["float_on_integer"] = workload::to_string(*s.float_on_integer);
   json gb = {{"double_buffered", s.global_buffer.double_buffered}};
   if (s.global_buffer.partitions.empty()) {
     gb["bytes"] = s.global_buffer.bytes;

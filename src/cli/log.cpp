@@ -9,7 +9,6 @@
 #include "cli/llm_options.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/report/llm_report.hpp"
-#include "tenet/tir/log_join.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -38,15 +37,15 @@ void run_log(const LogOptions& o) {
   read.lenient = o.lenient;
   const input::WorkloadLog log = input::read_workload_log_file(o.input, read);
   warn_skipped(log);
-  llm::ReportContext context;
-  context.source = o.input;
-  context.inputs = report::log_facts(log);
-  if (o.tokens > 0) context.tokens = o.tokens;
-  if (o.tir.empty()) return print_llm_report(log.entries, context, o.report);
-  const tir::LogJoin joined = tir::join_log(log.entries, tir::read_module(o.tir));
-  for (const std::string& w : joined.warnings) fmt::print(stderr, "tenet: warning: {}\n", w);
-  context.inputs["tir"] = o.tir;
-  print_llm_report(joined.shapes, context, o.report);
+  report::LlmReportOptions costing;
+  costing.shapes_only = o.report.shapes_only;
+  costing.cost = o.report.cost;
+  report::LogWorkload w = report::prepare_log(log, o.tir, costing);
+  for (const std::string& text : w.warnings) fmt::print(stderr, "tenet: warning: {}\n", text);
+  if (o.tokens > 0) w.context.tokens = o.tokens;
+  ReportOptions options = o.report;
+  options.cost = costing.cost;
+  print_llm_report(w.shapes, w.context, options);
 }
 
 void setup_log(CLI::App& sub) {

@@ -164,6 +164,8 @@ llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch, bool prefetch
     c.dram_bytes = b * big(p.dram_bytes);
     c.sram_bytes = b * big(p.sram_bytes);
     c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
+    c.scheme = e.scheme->spec.name;
+    c.precision_fallback = quant::precision_fallback(p);
   } else {
     c.dram_bytes = b * big(h.dram_bytes);
     c.sram_bytes = b * sram_bytes(h);

@@ -39,15 +39,19 @@ quant::DequantRate resolve_dequant_rate(const Settings& s) {
 // The schemes of a cost model: the forced one, else a log row's (loaded once), else the default.
 class SchemeSource {
  public:
-  explicit SchemeSource(std::shared_ptr<const quant::QuantSpec> forced)
-      : forced_(std::move(forced)) {
+  SchemeSource(std::shared_ptr<const quant::QuantSpec> forced,
+               std::map<std::string, std::shared_ptr<const quant::QuantSpec>> named)
+      : forced_(std::move(forced)), logged_(std::move(named)) {
     if (!forced_)
       fallback_ = std::make_shared<quant::QuantSpec>(quant::load_quant(defaults::kScheme));
   }
 
   std::shared_ptr<const quant::QuantSpec> for_shape(const llm::MatmulShape& s) const {
     if (forced_) return forced_;
-    if (s.quant.empty()) return fallback_;
+    if (s.quant.empty()) {
+      if (s.weights_quantized.value_or(false)) throw missing_scheme(s);
+      return fallback_;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = logged_.find(s.quant);
     if (it == logged_.end()) {
@@ -59,6 +63,14 @@ class SchemeSource {
 
   std::string describe() const {
     return forced_ ? forced_->name : std::string(defaults::kScheme) + " (or the log's quant)";
+  }
+
+  static InputError missing_scheme(const llm::MatmulShape& s) {
+    return InputError(error_code::kMissingField, "", s.name,
+                      "kernel " + s.name +
+                          " dequantizes its weights but no quantization scheme is given for it, "
+                          "and it is never costed as unquantized: name the scheme in the log's "
+                          "header record, give the model's TIR dump (--tir) or a scheme (--quant)");
   }
 
  private:
@@ -160,7 +172,7 @@ llm::CostModel make_cost_model(const Settings& settings) {
     throw InputError(error_code::kUsage, "", "timing",
                      "per-layer costs use the systolic timing model; the TENET delay is "
                      "available for one workload with `tenet analyze --timing tenet`");
-  auto schemes = std::make_shared<const SchemeSource>(base.scheme);
+  auto schemes = std::make_shared<const SchemeSource>(base.scheme, settings.named_schemes);
   const arch::Accelerator& acc = *base.accelerator;
   llm::CostModel model;
   model.clock_hz = acc.spec().clock_mhz * 1e6;

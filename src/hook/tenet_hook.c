@@ -27,6 +27,21 @@ __attribute__((constructor)) static void register_fork_handlers(void) {
   pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
+static size_t format_header(char* line, const char* quantization, const char* model);
+static int write_all(int fd, const char* buf, size_t size);
+
+/* With $TENET_LOG_QUANTIZATION set, the header record ($TENET_LOG_MODEL: its model) written
+ * right after the process opens the log. TENET_HOOK_OK when there is none to write. */
+static int write_env_header(int fd) {
+  const char* quantization = getenv("TENET_LOG_QUANTIZATION");
+  if (quantization == NULL || quantization[0] == '\0') return TENET_HOOK_OK;
+  const char* model = getenv("TENET_LOG_MODEL");
+  char line[TENET_HOOK_MAX_LINE];
+  size_t size = format_header(line, quantization, model);
+  if (size == 0) return TENET_HOOK_ERR_TOO_LONG;
+  return write_all(fd, line, size);
+}
+
 /* The descriptor of $TENET_LOG, opened at the first call of the process; -1 and *error set if
  * it cannot be had. Opened with O_APPEND so that concurrent writers never overwrite each other
  * and O_CLOEXEC so that exec'd programs do not inherit it. */
@@ -41,10 +56,16 @@ static int log_fd(int* error) {
       *error = TENET_HOOK_ERR_UNSET;
     } else {
       fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-      if (fd < 0)
+      int header = fd < 0 ? TENET_HOOK_OK : write_env_header(fd);
+      if (fd < 0) {
         *error = TENET_HOOK_ERR_OPEN;
-      else
+      } else if (header != TENET_HOOK_OK) { /* retried at the next call */
+        *error = header;
+        close(fd);
+        fd = -1;
+      } else {
         atomic_store_explicit(&g_fd, fd, memory_order_release);
+      }
     }
   }
   pthread_mutex_unlock(&g_open_lock);
@@ -195,4 +216,30 @@ __attribute__((visibility("default"))) int tenet_log_matmul_ex(const char* kerne
 __attribute__((visibility("default"))) int tenet_log_matmul(const char* kernel, int64_t batch,
                                                             int64_t m, int64_t n, int64_t k) {
   return tenet_log_matmul_ex(kernel, batch, m, n, k, NULL, 1);
+}
+
+/* {"record":"header","quantization":...[,"model":...]}: its length, or 0 if it is too long. */
+static size_t format_header(char* line, const char* quantization, const char* model) {
+  const char* limit = line + TENET_HOOK_MAX_LINE - 8;
+  char* p = put_text(line, "{\"record\":\"header\",\"quantization\":");
+  p = put_json_string(p, limit - 16, quantization);
+  if (p == NULL) return 0;
+  if (model != NULL && model[0] != '\0') {
+    p = put_json_string(put_text(p, ",\"model\":"), limit, model);
+    if (p == NULL) return 0;
+  }
+  p = put_text(p, "}\n");
+  return (size_t)(p - line);
+}
+
+__attribute__((visibility("default"))) int tenet_log_header(const char* quantization,
+                                                            const char* model) {
+  if (quantization == NULL || quantization[0] == '\0') return TENET_HOOK_ERR_ARG;
+  char line[TENET_HOOK_MAX_LINE];
+  size_t size = format_header(line, quantization, model);
+  if (size == 0) return TENET_HOOK_ERR_TOO_LONG;
+  int error = TENET_HOOK_OK;
+  int fd = log_fd(&error);
+  if (fd < 0) return error;
+  return write_all(fd, line, size);
 }

@@ -436,6 +436,51 @@ MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& 
   return s;
 }
 
+// ---- header record --------------------------------------------------------------------------
+
+std::optional<LogHeader> parse_header(std::string_view text, const std::string& file,
+                                      std::int64_t number) {
+  if (!starts_json(text) || text.find("\"record\"") == std::string_view::npos) return std::nullopt;
+  const JsonField at{file, number};
+  const json doc = io::parse_json(std::string(text), file, line_where(number));
+  if (!doc.is_object() || !doc.contains("record")) return std::nullopt;
+  JsonProblems problems(file, line_where(number));
+  LogHeader h;
+  bool has_quantization = false;
+  for (const auto& [key, value] : doc.items()) {
+    try {
+      if (key == "record") {
+        if (json_string(value, at, key) != "header")
+          at.fail(error_code::kUnknownName, key,
+                  "expected \"header\" (the only kind of record besides matmul calls), got " +
+                      excerpt(value.dump()));
+      } else if (key == "quantization") {
+        h.quantization = json_string(value, at, key);
+        has_quantization = true;
+        if (h.quantization.empty())
+          at.fail(error_code::kRange, key,
+                  "expected a quantization scheme (MLC's name such as \"q4f16_1\", or a scheme "
+                  "file), got an empty string");
+      } else if (key == "model") {
+        h.model = json_string(value, at, key);
+      } else {
+        at.fail(error_code::kUnknownField, key,
+                "unknown field '" + key +
+                    "' in a header record (expected record, quantization, "
+                    "model)");
+      }
+    } catch (const InputError& e) {
+      problems.add(e, pointer_join("", key));
+    }
+  }
+  if (!has_quantization)
+    problems.add(error_code::kMissingField, "/quantization",
+                 "missing 'quantization' in the header record (MLC's name such as \"q4f16_1\", "
+                 "\"q0f16\" for an unquantized model, or a scheme file)");
+  problems.throw_if_any();
+  return h;
+}
+
 // ---- streaming --------------------------------------------------------------------------------
 
 // Reads lines of at most `max_bytes` bytes; longer lines are reported and skipped to their end.
@@ -551,6 +596,7 @@ class LogIngest {
         throw InputError(error_code::kParse, log_.file, line_where(number),
                          "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
       }
+      if (auto h = parse_header(text, log_.file, number)) return header(*h, number);
       record = parse_line(text, options_.format, LineSite{log_.file, number}, traits_);
     } catch (const InputError& e) {
       if (!options_.lenient) throw;
@@ -563,6 +609,26 @@ class LogIngest {
   WorkloadLog finish() { return std::move(log_); }
 
  private:
+  // Every header must agree with the first one (several processes may each write one).
+  void header(const LogHeader& h, std::int64_t number) {
+    if (!log_.quantization.empty() && h.quantization != log_.quantization)
+      throw InputError(error_code::kDuplicate, log_.file, line_where(number) + ", /quantization",
+                       "this header says quantization \"" + h.quantization +
+                           "\" but the header on " + line_where(log_.quantization_line) +
+                           " says \"" + log_.quantization +
+                           "\"; a log holds the calls of one model");
+    if (!h.model.empty() && !log_.model.empty() && h.model != log_.model)
+      throw InputError(error_code::kDuplicate, log_.file, line_where(number) + ", /model",
+                       "this header says model \"" + h.model + "\" but an earlier one says \"" +
+                           log_.model + "\"");
+    ++log_.header_records;
+    if (log_.quantization.empty()) {
+      log_.quantization = h.quantization;
+      log_.quantization_line = number;
+    }
+    if (log_.model.empty()) log_.model = h.model;
+  }
+
   void add(MatmulShape s, std::int64_t number, bool json) {
     ++log_.records;
     ++(json ? log_.json_records : log_.text_records);
@@ -637,6 +703,11 @@ WorkloadLog read_workload_log_file(const std::string& path, const LogReadOptions
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(error_code::kIo, path, "", "cannot open the log for reading");
   return read_workload_log(in, path, options);
+}
+
+std::optional<LogHeader> parse_log_header(std::string_view line, const std::string& file,
+                                          std::int64_t line_number) {
+  return parse_header(trim(line), file, line_number);
 }
 
 namespace detail {

@@ -7,7 +7,8 @@ namespace tenet::llm {
 bool operator==(const LayerCost& a, const LayerCost& b) {
   return a.cycles == b.cycles && a.bound == b.bound && a.utilization == b.utilization &&
          a.dram_bytes == b.dram_bytes && a.sram_bytes == b.sram_bytes &&
-         a.energy_pj == b.energy_pj && a.bounds == b.bounds &&
+         a.energy_pj == b.energy_pj && a.bounds == b.bounds && a.scheme == b.scheme &&
+         a.precision_fallback == b.precision_fallback &&
          a.prefetchable_cycles == b.prefetchable_cycles && a.link_idle_cycles == b.link_idle_cycles;
 }
 

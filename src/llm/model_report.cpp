@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tenet/error.hpp"
+#include "tenet/quant/quant_hw_format.hpp"
 
 namespace tenet::llm {
 namespace {
@@ -44,7 +45,23 @@ LayerCost times(const LayerCost& c, std::int64_t count) {
   return t;
 }
 
+void add_to_scheme(const LayerReport& layer, std::vector<SchemeTotals>& by_scheme) {
+  auto it = std::find_if(by_scheme.begin(), by_scheme.end(),
+                         [&](const SchemeTotals& s) { return s.scheme == layer.total.scheme; });
+  if (it == by_scheme.end()) {
+    by_scheme.push_back({layer.total.scheme, {}, {}, {}, {}, {}, 0, 0});
+    it = by_scheme.end() - 1;
+  }
+  it->calls += big(layer.shape.count);
+  it->macs += layer.shape.macs();
+  it->cycles += layer.total.cycles;
+  it->dram_bytes += layer.total.dram_bytes;
+  it->sram_bytes += layer.total.sram_bytes;
+  it->energy_pj += layer.total.energy_pj;
+}
+
 void add_to_totals(const LayerReport& layer, ReportTotals& t, double& weighted_utilization) {
+  add_to_scheme(layer, t.by_scheme);
   t.calls += big(layer.shape.count);
   t.macs += layer.shape.macs();
   t.cycles += layer.total.cycles;
@@ -209,26 +226,60 @@ std::string seconds_text(double s) {
 
 // ---- cost report renderings ------------------------------------------------------------------
 
+// "note: ..." lines for the rows whose MACs are not of their precision, one per distinct fallback.
+std::string fallback_notes(const ModelReport& r) {
+  std::vector<std::pair<std::string, std::int64_t>> notes;  // text, rows
+  for (const LayerReport& l : r.layers) {
+    if (!l.total.precision_fallback) continue;
+    const std::string text = (l.total.scheme.empty() ? "" : l.total.scheme + ": ") +
+                             quant::to_string(*l.total.precision_fallback);
+    auto it =
+        std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == text; });
+    if (it == notes.end())
+      notes.emplace_back(text, 1);
+    else
+      ++it->second;
+  }
+  std::string out;
+  for (const auto& [text, rows] : notes)
+    out += fmt::format("note: precision fallback in {} row(s): {}\n", rows, text);
+  return out;
+}
+
 std::string report_table(const ModelReport& r) {
+  const ReportTotals& t = r.totals;
+  const bool mixed = t.by_scheme.size() > 1;  // rows show their scheme, totals per scheme
   std::vector<std::string> titles = kShapeTitles;
-  for (const char* t : {"cycles", "bound", "util", "DRAM bytes", "SRAM bytes", "energy (uJ)"})
-    titles.push_back(t);
+  if (mixed) titles.push_back("scheme");
+  for (const char* title : {"cycles", "bound", "util", "DRAM bytes", "SRAM bytes", "energy (uJ)"})
+    titles.push_back(title);
   TextTable table(titles);
   for (const LayerReport& l : r.layers) {
     std::vector<std::string> row = shape_cells(l.shape);
+    if (mixed) row.push_back(l.total.scheme);
     for (std::string cell :
          {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization),
           l.total.dram_bytes.get_str(), l.total.sram_bytes.get_str(), energy_uj(l.total.energy_pj)})
       row.push_back(cell);
     table.add(row);
   }
-  const ReportTotals& t = r.totals;
   table.rule();
-  table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
-             percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
-             energy_uj(t.energy_pj)});
+  if (mixed) {
+    for (const SchemeTotals& s : t.by_scheme)
+      table.add({"total " + s.scheme, "", "", "", "", "", s.calls.get_str(), "", "", s.scheme,
+                 s.cycles.get_str(), "", "", s.dram_bytes.get_str(), s.sram_bytes.get_str(),
+                 energy_uj(s.energy_pj)});
+    table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", "", t.cycles.get_str(), "",
+               percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
+               energy_uj(t.energy_pj)});
+  } else {
+    table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
+               percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
+               energy_uj(t.energy_pj)});
+  }
   std::string out = inputs_lines(r.source, r.inputs, r.summary, r.assumptions) +
                     "cost model: " + r.description + "\n\n" + table.render() + "\n";
+  out += fallback_notes(r);
   out += fmt::format("time: {} at {:.3f} GHz (cycles, bytes and energy: all calls of a row)\n",
                      seconds_text(t.seconds), r.clock_hz * 1e-9);
   if (t.prefetch_hidden_cycles > 0)
@@ -252,6 +303,17 @@ json totals_json(const ReportTotals& t) {
             {"seconds", t.seconds},
             {"prefetch_hidden_cycles", to_json(t.prefetch_hidden_cycles)}};
   if (t.bounds) j["bounds"] = hw::bounds_json(*t.bounds, t.cycles, t.dram_bytes);
+  json by_scheme = json::array();
+  for (const SchemeTotals& s : t.by_scheme)
+    by_scheme.push_back({{"scheme", s.scheme},
+                         {"calls", to_json(s.calls)},
+                         {"macs", to_json(s.macs)},
+                         {"cycles", to_json(s.cycles)},
+                         {"dram_bytes", to_json(s.dram_bytes)},
+                         {"sram_bytes", to_json(s.sram_bytes)},
+                         {"energy_pj", s.energy_pj},
+                         {"seconds", s.seconds}});
+  j["by_scheme"] = std::move(by_scheme);
   j["tokens"] = t.tokens ? json(*t.tokens) : json(nullptr);
   j["tokens_per_second"] = t.tokens_per_second ? json(*t.tokens_per_second) : json(nullptr);
   return j;
@@ -301,19 +363,27 @@ std::string csv_bounds(const std::optional<hw::BoundsSum>& b, const Integer& cyc
 std::string csv_cost(const LayerCost& c) {
   return fmt::format("{},{},{},{},{},{}", c.cycles.get_str(), csv_field(c.bound), c.utilization,
                      c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.energy_pj) +
-         csv_bounds(c.bounds, c.cycles, c.dram_bytes);
+         csv_bounds(c.bounds, c.cycles, c.dram_bytes) + "," + csv_field(c.scheme) + "," +
+         (c.precision_fallback ? csv_field(quant::to_string(*c.precision_fallback)) : "");
 }
 
 std::string report_csv(const ModelReport& r) {
   std::string out = std::string(kCsvShapeHeader) +
                     ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj" +
-                    csv_bounds_header() + "\n";
+                    csv_bounds_header() + ",scheme,precision_fallback\n";
   for (const LayerReport& l : r.layers) out += csv_shape(l.shape) + "," + csv_cost(l.total) + "\n";
   const ReportTotals& t = r.totals;
   out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}", t.calls.get_str(), t.macs.get_str(),
                      t.cycles.get_str(), t.utilization, t.dram_bytes.get_str(),
                      t.sram_bytes.get_str(), t.energy_pj) +
-         csv_bounds(t.bounds, t.cycles, t.dram_bytes) + "\n";
+         csv_bounds(t.bounds, t.cycles, t.dram_bytes) + ",,\n";
+  if (t.by_scheme.size() > 1) {  // totals per scheme: the scheme column says which
+    for (const SchemeTotals& s : t.by_scheme)
+      out += fmt::format("total,,,,,,{},,,,,{},{},,,{},{},{}", s.calls.get_str(), s.macs.get_str(),
+                         s.cycles.get_str(), s.dram_bytes.get_str(), s.sram_bytes.get_str(),
+                         s.energy_pj) +
+             std::string(hw::bounds_fields().size(), ',') + "," + csv_field(s.scheme) + ",\n";
+  }
   return out;
 }
 
@@ -382,6 +452,8 @@ nlohmann::ordered_json layer_cost_json(const LayerCost& c) {
             {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
             {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
   if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
+  j["scheme"] = c.scheme.empty() ? json(nullptr) : json(c.scheme);
+  j["precision_fallback"] = quant::precision_fallback_json(c.precision_fallback);
   return j;
 }
 
@@ -414,6 +486,7 @@ ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const Cos
   }
   if (t.cycles > 0) t.utilization = weighted_utilization / to_double(t.cycles);
   t.seconds = to_double(t.cycles) / model.clock_hz;
+  for (SchemeTotals& s : t.by_scheme) s.seconds = to_double(s.cycles) / model.clock_hz;
   t.tokens = context.tokens;
   if (t.tokens && t.seconds > 0) t.tokens_per_second = static_cast<double>(*t.tokens) / t.seconds;
   return r;

@@ -81,20 +81,6 @@ hw::Operand operand_as_stored(const std::string& name, OperandRole role, const O
   return x;
 }
 
-// The precision name of the multiplier type, if the accelerator supports it; else the first
-// supported one of the same family at least as wide; else the accelerator's choice by width.
-DataType precision_for(const arch::Accelerator& acc, const DataType& t) {
-  const auto& supported = acc.spec().precisions;
-  if (supported.count(t)) return t;
-  static const std::vector<DataType> ints{DataType::signed_int(4), DataType::signed_int(8),
-                                          DataType::signed_int(16), DataType::signed_int(32)};
-  static const std::vector<DataType> floats{DataType::fp8_e4m3(), DataType::fp8_e5m2(),
-                                            DataType::fp16(), DataType::bf16(), DataType::fp32()};
-  for (const DataType& p : t.is_integer() ? ints : floats)
-    if (p.bits() >= t.bits() && supported.count(p)) return p;
-  return acc.select_precision(t.bits());
-}
-
 int array_bits(const QuantSpec& spec, const OperandSpec& b) {
   return dequantizes(spec, b) ? dequant_target(spec).bits() : b.dtype.bits();
 }
@@ -260,9 +246,26 @@ hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::
   add_scale_operands(p, "A", OperandRole::kActivation, spec.activations, o);
   add_scale_operands(p, "B", b_kind(o), b, o);
   add_scale_operands(p, "C", OperandRole::kOutput, spec.output, o);
-  p.precision = precision_for(acc, mac_precision(spec, b).multiplier());
+  const DataType wanted = mac_precision(spec, b).multiplier();
+  try {
+    p.precision = acc.mac_precision_for(wanted);
+  } catch (const InputError& e) {
+    throw InputError(
+        e.code(), e.file(), e.where(),
+        "scheme \"" + spec.name + "\" needs " + to_string(wanted) + " MACs: " + e.message());
+  }
   hw::validate(p);
   return p;
+}
+
+std::optional<PrecisionFallback> precision_fallback(const QuantHwResult& r) {
+  const DataType requested = r.costs.mac.multiplier();
+  if (requested == r.hw.precision) return std::nullopt;
+  return PrecisionFallback{requested, r.hw.precision};
+}
+
+std::string to_string(const PrecisionFallback& f) {
+  return to_string(f.requested) + " operands on " + to_string(f.used) + " MACs";
 }
 
 hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,

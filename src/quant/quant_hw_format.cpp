@@ -55,6 +55,11 @@ double ratio(double a, double b) { return b == 0 ? 0 : a / b; }
 
 }  // namespace
 
+json precision_fallback_json(const std::optional<PrecisionFallback>& f) {
+  if (!f) return nullptr;
+  return {{"requested", to_string(f->requested)}, {"used", to_string(f->used)}};
+}
+
 void merge_into(json& report, const QuantHwResult& r) {
   hw::merge_into(report, r.hw);
   const QuantOps& ops = r.costs.ops;
@@ -64,6 +69,7 @@ void merge_into(json& report, const QuantHwResult& r) {
   report["busy_cycles"]["dequant"] = r.dequant_cycles;
   report["bound"] = hw::to_string(r.bound);
   report["quant"] = quant_summary(r);
+  report["precision_fallback"] = precision_fallback_json(precision_fallback(r));
   report["dequant"] = {{"ops", as_ll(ops.dequant)},
                        {"cycles", r.dequant_cycles},
                        {"elements", as_ll(ops.dequant_elements)},
@@ -97,6 +103,8 @@ std::string format_table(const QuantHwResult& r) {
       fmt::format("quantization {}: MACs {} x {} -> {}, {} bits per weight\n", r.scheme,
                   to_string(r.costs.mac.a), to_string(r.costs.mac.b),
                   to_string(r.costs.mac.accumulate), r.costs.effective_bits_per_weight.get_d());
+  if (const auto f = precision_fallback(r))
+    out += "  note: precision fallback, " + to_string(*f) + "\n";
   out += fmt::format("  cycles total        {:>22} cycles (array {}, dequant unit {})\n",
                      with_commas(r.total_cycles), with_commas(r.hw.cycles.total),
                      with_commas(r.dequant_cycles));
@@ -146,6 +154,7 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
                     {"speedup", ratio(static_cast<double>(first.total_cycles),
                                       static_cast<double>(r.total_cycles))},
                     {"energy_ratio", ratio(r.energy.total(), first.energy.total())},
+                    {"precision_fallback", precision_fallback_json(precision_fallback(r))},
                     {"report", to_json(r)}});
   }
   return {{"schemes", rows}};
@@ -171,6 +180,9 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
   out +=
       "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
       "and energy relative to the first scheme\n";
+  for (const QuantHwResult& r : results)
+    if (const auto f = precision_fallback(r))
+      out += "note: " + r.scheme + " runs with a precision fallback, " + to_string(*f) + "\n";
   return out;
 }
 

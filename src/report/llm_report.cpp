@@ -1,9 +1,13 @@
 #include "tenet/report/llm_report.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "tenet/error.hpp"
 #include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/model_summary.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
+#include "tenet/tir/log_join.hpp"
 
 namespace tenet::report {
 namespace {
@@ -68,6 +72,7 @@ llm::ReportContext model_context(const std::string& source, const ModelPass& o,
 
 nlohmann::ordered_json log_facts(const input::WorkloadLog& log) {
   nlohmann::ordered_json skipped_lines = log.skipped_lines;
+  using json = nlohmann::ordered_json;
   return {{"lines", log.lines},
           {"records", log.records},
           {"text_records", log.text_records},
@@ -75,7 +80,78 @@ nlohmann::ordered_json log_facts(const input::WorkloadLog& log) {
           {"calls", log.calls.get_str()},
           {"distinct", log.entries.size()},
           {"skipped", log.skipped},
-          {"skipped_lines", skipped_lines}};
+          {"skipped_lines", skipped_lines},
+          {"header_records", log.header_records},
+          {"quantization", log.quantization.empty() ? json(nullptr) : json(log.quantization)},
+          {"model", log.model.empty() ? json(nullptr) : json(log.model)}};
+}
+
+namespace {
+
+// The header's scheme as a name eval can load: a preset name, or a scheme file (a relative path
+// is taken from the log's directory). Loaded once here so that a bad name is reported at the
+// header's line.
+std::string header_scheme(const input::WorkloadLog& log) {
+  namespace fs = std::filesystem;
+  std::string q = log.quantization;
+  const bool file_like = q.find('/') != std::string::npos ||
+                         (q.size() > 5 && q.compare(q.size() - 5, 5, ".json") == 0);
+  if (file_like && fs::path(q).is_relative())
+    q = (fs::path(log.file).parent_path() / fs::path(q)).lexically_normal().string();
+  try {
+    (void)eval::resolve_scheme(q);
+  } catch (const InputError& e) {
+    if (!e.file().empty() && e.code() != error_code::kIo) throw;  // an error inside the file
+    throw InputError(
+        e.code(), log.file, "line " + std::to_string(log.quantization_line) + ", /quantization",
+        "the header's quantization \"" + log.quantization +
+            "\" is neither a quantization preset nor a readable scheme file: " + e.message());
+  }
+  return q;
+}
+
+void add_distinct(std::vector<std::string>& list, const std::string& text) {
+  if (std::find(list.begin(), list.end(), text) == list.end()) list.push_back(text);
+}
+
+}  // namespace
+
+LogWorkload prepare_log(const input::WorkloadLog& log, const std::string& tir_path,
+                        LlmReportOptions& o) {
+  LogWorkload w;
+  w.context.source = log.file;
+  w.context.inputs = log_facts(log);
+  w.shapes = log.entries;
+  if (!tir_path.empty()) {
+    tir::LogJoin joined = tir::join_log(log.entries, tir::read_module(tir_path));
+    for (const std::string& text : joined.warnings) add_distinct(w.warnings, text);
+    for (auto& [name, spec] : joined.schemes) o.cost.named_schemes[name] = spec;
+    w.context.inputs["tir"] = tir_path;
+    w.shapes = std::move(joined.shapes);
+  }
+  const bool forced = !o.cost.quant.empty() || o.cost.scheme;
+  if (forced || o.shapes_only) return w;
+  if (!log.quantization.empty()) {
+    const std::string scheme = header_scheme(log);
+    for (llm::MatmulShape& s : w.shapes)
+      if (s.quant.empty()) s.quant = scheme;
+  }
+  std::vector<std::string> unschemed;
+  for (const llm::MatmulShape& s : w.shapes)
+    if (s.quant.empty() && s.weights_quantized.value_or(false)) add_distinct(unschemed, s.name);
+  if (!unschemed.empty())
+    throw InputError(
+        error_code::kMissingField, log.file, "",
+        "kernel " + unschemed.front() +
+            (unschemed.size() > 1
+                 ? " (and " + std::to_string(unschemed.size() - 1) + " other kernel(s))"
+                 : std::string()) +
+            " dequantizes its weights (its name says \"dequantize\") but the log names no "
+            "quantization scheme, and a dequantize kernel is never costed as unquantized. Give "
+            "the scheme in one of three ways: a header record in the log ({\"record\": "
+            "\"header\", \"quantization\": \"q4f16_1\"}, docs/logs.md), the model's TVMScript "
+            "dump (--tir FILE: each kernel's own dequantize chain), or --quant SCHEME");
+  return w;
 }
 
 std::vector<std::string> split_scheme_list(const std::string& text) {

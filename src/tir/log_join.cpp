@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <map>
+#include <set>
 
 #include "tenet/error.hpp"
 #include "tir/expr_util.hpp"
@@ -62,12 +63,19 @@ LogJoin join_log(const std::vector<llm::MatmulShape>& entries, const Module& mod
   std::map<std::string, std::vector<const MatmulKernel*>> by_func;
   for (const MatmulKernel& k : found.kernels) by_func[k.func].push_back(&k);
   LogJoin out;
+  std::set<std::string> warned;  // kernels already warned about
+  auto warn_once = [&](const std::string& kernel, std::string text) {
+    if (warned.insert(kernel).second) out.warnings.push_back(std::move(text));
+  };
   for (const llm::MatmulShape& entry : entries) {
     auto it = by_func.find(entry.name);
     if (it == by_func.end() || it->second.size() != 1) {
-      out.warnings.push_back(fmt::format(
-          "kernel {} {} in {}: its logged call is costed from the log alone", entry.name,
-          it == by_func.end() ? "has no recognised matmul" : "has several matmuls", module.file));
+      warn_once(
+          entry.name,
+          fmt::format("kernel {} {} in {}: its logged calls are costed from the log alone",
+                      entry.name,
+                      it == by_func.end() ? "has no recognised matmul" : "has several matmuls",
+                      module.file));
       out.shapes.push_back(entry);
       continue;
     }
@@ -81,9 +89,18 @@ LogJoin join_log(const std::vector<llm::MatmulShape>& entries, const Module& mod
     s.dtypes = b.shape.dtypes;
     if (s.quant.empty()) {
       s.quant = matching_preset(*b.quant, k.layout);
-      if (s.quant.empty())
-        out.warnings.push_back("the dequantize chain of " + k.func +
-                               " matches no quantization preset; give --quant");
+      if (s.quant.empty()) {  // the kernel's own scheme
+        s.quant = "auto:" + k.func;
+        if (!out.schemes.count(s.quant)) {
+          auto spec = std::make_shared<quant::QuantSpec>(*b.quant);
+          spec->name = s.quant;
+          out.schemes.emplace(s.quant, std::move(spec));
+        }
+        warn_once(k.func, "the dequantize chain of " + k.func +
+                              " matches no quantization preset: its calls are costed with the "
+                              "kernel's own scheme " +
+                              s.quant);
+      }
     }
     out.shapes.push_back(std::move(s));
   }

@@ -228,3 +228,130 @@ TEST_CASE("MAC precisions are number formats: any DataType name, fp8 names both 
     CHECK(std::string(e.what()).find("/pe/precisions/int33") != std::string::npos);
   }
 }
+
+TEST_CASE("pe.float_on_integer: read, written back, checked", "[arch]") {
+  nlohmann::json j = to_json(minimal());
+  j["pe"]["precisions"] = {{"int8", {{"macs_per_cycle", 1}}}, {"int16", {{"cycles_per_mac", 4}}}};
+  j["energy"]["mac_pj"]["int16"] = 1.2;
+  CHECK_FALSE(parse_accelerator(j).spec().float_on_integer);
+  j["pe"]["float_on_integer"] = "int16";
+  const Accelerator acc = parse_accelerator(j);
+  CHECK(acc.spec().float_on_integer == workload::DataType::signed_int(16));
+  CHECK(parse_accelerator(to_json(acc)) == acc);
+  for (const auto& [value, code] :
+       std::vector<std::pair<nlohmann::json, const char*>>{{"fp16", error_code::kRange},
+                                                           {"int32", error_code::kUnknownName},
+                                                           {"int77x", error_code::kUnknownName},
+                                                           {16, error_code::kType}}) {
+    INFO(value);
+    j["pe"]["float_on_integer"] = value;
+    try {
+      parse_accelerator(j, "acc.json");
+      FAIL("expected an InputError");
+    } catch (const InputError& e) {
+      CHECK(e.code() == code);
+      CHECK(e.file() == "acc.json");
+      CHECK(e.where() == "/pe/float_on_integer");
+    }
+  }
+  // Presets: the integer-only chips that run float models as 16-bit fixed point declare it.
+  const std::string dir = std::string(TENET_SOURCE_DIR) + "/configs/arch/";
+  CHECK(load_accelerator(dir + "tpu-v1.json").spec().float_on_integer ==
+        workload::DataType::signed_int(16));
+  CHECK(load_accelerator(dir + "eyeriss.json").spec().float_on_integer ==
+        workload::DataType::signed_int(16));
+  CHECK_FALSE(load_accelerator(dir + "gemmini.json").spec().float_on_integer);
+  CHECK(load_accelerator(dir + "gemmini.json").spec().file == dir + "gemmini.json");
+}
+
+// Every subset of ten precisions, every float_on_integer choice, every wanted type: the MACs
+// chosen obey the rules of docs/hardware.md#precisions, and an error comes exactly when no MAC
+// may run the type.
+TEST_CASE("mac_precision_for: the fallback stays in kind, exhaustively", "[arch]") {
+  using workload::DataType;
+  const std::vector<DataType> pool = {DataType::signed_int(4),   DataType::signed_int(8),
+                                      DataType::signed_int(16),  DataType::signed_int(32),
+                                      DataType::unsigned_int(8), DataType::fp8_e4m3(),
+                                      DataType::fp8_e5m2(),      DataType::fp16(),
+                                      DataType::bf16(),          DataType::fp32()};
+  const auto exact_in = [](const DataType& f, const DataType& i) {
+    const int magnitude = i.format() == workload::NumberFormat::kUint ? i.bits() : i.bits() - 1;
+    return f.is_float() && f.mantissa_bits() + 1 >= magnitude;
+  };
+  // Same kind: signed on signed at least as wide; unsigned on unsigned as wide or signed wider;
+  // float on float at least as wide.
+  const auto in_kind = [](const DataType& t, const DataType& w) {
+    if (w.is_float()) return t.is_float() && t.bits() >= w.bits();
+    const bool w_signed = w.format() == workload::NumberFormat::kInt;
+    const bool t_signed = t.format() == workload::NumberFormat::kInt;
+    if (!t.is_integer() || (w_signed && !t_signed)) return false;
+    return t.bits() >= w.bits() + (!w_signed && t_signed ? 1 : 0);
+  };
+  AcceleratorSpec base = minimal().spec();
+  std::size_t checked = 0, fallbacks = 0, errors = 0;
+  for (unsigned mask = 1; mask < (1u << pool.size()); ++mask) {
+    AcceleratorSpec spec = base;
+    spec.precisions.clear();
+    std::vector<std::optional<DataType>> float_options = {std::nullopt};
+    for (std::size_t i = 0; i < pool.size(); ++i) {
+      if (!(mask >> i & 1)) continue;
+      spec.precisions[pool[i]] = MacRate{};
+      spec.energy.mac_pj[pool[i]] = 1;
+      if (pool[i].is_integer()) float_options.push_back(pool[i]);
+    }
+    for (const auto& float_on_integer : float_options) {
+      spec.float_on_integer = float_on_integer;
+      const Accelerator acc(spec);
+      for (const DataType& wanted : pool) {
+        ++checked;
+        // The candidates of each rule, narrowest first.
+        std::optional<DataType> same, exact, converted;
+        for (const auto& [t, rate] : spec.precisions) {
+          (void)rate;
+          if (in_kind(t, wanted) && (!same || t.bits() < same->bits())) same = t;
+          if (wanted.is_integer() && exact_in(t, wanted) && (!exact || t.bits() < exact->bits()))
+            exact = t;
+        }
+        if (wanted.is_float() && float_on_integer && float_on_integer->bits() >= wanted.bits())
+          converted = float_on_integer;
+        const std::optional<DataType> expect = spec.precisions.count(wanted) ? wanted
+                                               : same                        ? same
+                                               : exact                       ? exact
+                                                                             : converted;
+        INFO(workload::to_string(wanted) << " on mask " << mask);
+        if (!expect) {
+          ++errors;
+          CHECK_THROWS_AS(acc.mac_precision_for(wanted), InputError);
+          continue;
+        }
+        const DataType got = acc.mac_precision_for(wanted);
+        CHECK(got.bits() == expect->bits());  // ties of equal width: the map's order
+        CHECK(got.format() == expect->format());
+        CHECK(spec.precisions.count(got) == 1);
+        if (got != wanted) ++fallbacks;
+        if (wanted.is_float() && got.is_integer()) CHECK(got == *float_on_integer);
+      }
+    }
+  }
+  CHECK(checked > 10000);
+  CHECK(fallbacks > 1000);
+  CHECK(errors > 1000);
+}
+
+TEST_CASE("mac_precision_for: the error names the file, the precision and what there is",
+          "[arch]") {
+  const std::string file = std::string(TENET_SOURCE_DIR) + "/configs/arch/gemmini.json";
+  const Accelerator gemmini = load_accelerator(file);
+  CHECK(gemmini.mac_precision_for(workload::DataType::signed_int(4)) ==
+        workload::DataType::signed_int(8));
+  try {
+    gemmini.mac_precision_for(workload::DataType::fp16());
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.code() == error_code::kUnknownName);
+    CHECK(e.file() == file);
+    CHECK(e.where() == "/pe/precisions");
+    CHECK_THAT(e.message(), Catch::Contains("fp16") && Catch::Contains("supported: int8") &&
+                                Catch::Contains("float_on_integer"));
+  }
+}

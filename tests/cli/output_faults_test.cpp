@@ -162,7 +162,9 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
   std::int64_t garbage_lines = 0;
   {
     std::ofstream f(log, std::ios::binary);
-    f << R"({"kernel":"fused_fused_dequantize_fused_NT_matmul5_add6","batch":1,"M":37,"N":3072,"K":1024})"
+    f << R"({"record":"header","quantization":"q4f16_1"})"
+      << "\n"
+      << R"({"kernel":"fused_fused_dequantize_fused_NT_matmul5_add6","batch":1,"M":37,"N":3072,"K":1024})"
       << "\n"
       << R"({"kernel":"fused_NT_matmul","batch":1,"M":37,"N":1024,"K":1024})"
       << "\n"
@@ -192,12 +194,12 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
   }
   const std::string input = "log --input " + shell_quoted(log) + " --arch systolic-16x16";
 
-  // Strict: the first bad line (4) is reported, at once.
+  // Strict: the first bad line (5, after the header and three calls) is reported, at once.
   const auto strict = run_cli(input);
   INFO(strict.out.substr(0, 2000));
   CHECK(strict.exit_code == 2);
   CHECK(strict.out.find("garbage.jsonl") != std::string::npos);
-  CHECK(strict.out.find("line 4") != std::string::npos);
+  CHECK(strict.out.find("line 5") != std::string::npos);
 
   // Lenient: every garbage line is skipped and counted; memory stays far below the file size.
   const auto lenient = run_cli(input + " --lenient --format json");

@@ -24,10 +24,12 @@ namespace {
 
 using LogFn = int (*)(const char*, int64_t, int64_t, int64_t, int64_t);
 using LogExFn = int (*)(const char*, int64_t, int64_t, int64_t, int64_t, const char*, int64_t);
+using HeaderFn = int (*)(const char*, const char*);
 
 struct Hook {
   LogFn log = nullptr;
   LogExFn log_ex = nullptr;
+  HeaderFn header = nullptr;
 };
 
 const Hook& hook() {
@@ -37,7 +39,9 @@ const Hook& hook() {
     Hook loaded;
     loaded.log = reinterpret_cast<LogFn>(dlsym(lib, "tenet_log_matmul"));
     loaded.log_ex = reinterpret_cast<LogExFn>(dlsym(lib, "tenet_log_matmul_ex"));
-    if (loaded.log == nullptr || loaded.log_ex == nullptr) FAIL("missing symbols in the hook");
+    loaded.header = reinterpret_cast<HeaderFn>(dlsym(lib, "tenet_log_header"));
+    if (loaded.log == nullptr || loaded.log_ex == nullptr || loaded.header == nullptr)
+      FAIL("missing symbols in the hook");
     return loaded;
   }();
   return h;
@@ -245,4 +249,52 @@ TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the 
   CHECK(ex.phase == tenet::llm::Phase::kDecode);
   CHECK(ex.count == 3);
   CHECK(ex.batch == 2);
+}
+
+TEST_CASE("hook: the header record, by call or from $TENET_LOG_QUANTIZATION at the open",
+          "[hook]") {
+  hook();
+  TempLog called, from_env;
+  const int status = run_in_child([&] {
+    int failures = 0;
+    setenv("TENET_LOG", called.path.c_str(), 1);
+    unsetenv("TENET_LOG_QUANTIZATION");
+    failures += hook().header(nullptr, "m") != TENET_HOOK_ERR_ARG;
+    failures += hook().header("", nullptr) != TENET_HOOK_ERR_ARG;
+    const std::string long_name(TENET_HOOK_MAX_LINE, 'q');
+    failures += hook().header(long_name.c_str(), nullptr) != TENET_HOOK_ERR_TOO_LONG;
+    failures += hook().header("q4f16_1", "gpt2-medium") != TENET_HOOK_OK;
+    failures += hook().header("schemes/my \"w4\".json", nullptr) != TENET_HOOK_OK;
+    failures += hook().log("fused_dequantize_NT_matmul", 1, 2, 3, 4) != TENET_HOOK_OK;
+    return failures;
+  });
+  CHECK(status == 0);
+  CHECK(called.lines() ==
+        std::vector<std::string>{
+            R"({"record":"header","quantization":"q4f16_1","model":"gpt2-medium"})",
+            R"({"record":"header","quantization":"schemes/my \"w4\".json"})",
+            R"({"kernel":"fused_dequantize_NT_matmul","batch":1,"M":2,"N":3,"K":4})"});
+  // Two processes each open the log with the variables set: each writes the header first.
+  for (int proc = 0; proc < 2; ++proc) {
+    CHECK(run_in_child([&] {
+            setenv("TENET_LOG", from_env.path.c_str(), 1);
+            setenv("TENET_LOG_QUANTIZATION", "q4f16_1", 1);
+            setenv("TENET_LOG_MODEL", "gpt2-medium", 1);
+            int failures = hook().log("fused_dequantize_NT_matmul", 1, 2, 3, 4) != 0;
+            failures += hook().log("fused_dequantize_NT_matmul", 1, 2, 3, 4) != 0;
+            return failures;
+          }) == 0);
+  }
+  const std::vector<std::string> lines = from_env.lines();
+  const std::string header =
+      R"({"record":"header","quantization":"q4f16_1","model":"gpt2-medium"})";
+  const std::string call = R"({"kernel":"fused_dequantize_NT_matmul","batch":1,"M":2,"N":3,"K":4})";
+  CHECK(lines == std::vector<std::string>{header, call, call, header, call, call});
+  // The reader takes the repeated (agreeing) headers as one scheme for the whole log.
+  const tenet::input::WorkloadLog read = tenet::input::read_workload_log_file(from_env.path);
+  CHECK(read.header_records == 2);
+  CHECK(read.quantization == "q4f16_1");
+  CHECK(read.model == "gpt2-medium");
+  CHECK(read.records == 4);
+  CHECK(read.entries.size() == 1);
 }

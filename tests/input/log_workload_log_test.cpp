@@ -256,3 +256,87 @@ TEST_CASE("log files: unreadable path, and the bundled sample logs", "[io][log]"
     CHECK(a.epilogue_ops == b.epilogue_ops);
   }
 }
+
+TEST_CASE("header record: the model's quantization, in JSON and text logs", "[io][log]") {
+  const std::string header = R"({"record":"header","quantization":"q4f16_1","model":"gpt2"})";
+  for (LogFormat format : {LogFormat::kAuto, LogFormat::kText}) {
+    LogReadOptions options;
+    options.format = format;
+    const WorkloadLog log = read(header + "\n" + std::string(kSeedLine) + "\n" + header + "\n" +
+                                     std::string(kSeedLine) + "\n",
+                                 options);
+    CHECK(log.header_records == 2);  // one per process; they agree
+    CHECK(log.quantization == "q4f16_1");
+    CHECK(log.quantization_line == 1);
+    CHECK(log.model == "gpt2");
+    CHECK(log.lines == 4);
+    CHECK(log.records == 2);  // the header is not a call
+    REQUIRE(log.entries.size() == 1);
+    CHECK(log.entries[0].count == 2);
+    CHECK(log.entries[0].quant.empty());  // the record's own scheme: none (the header's is apart)
+  }
+  // Anywhere in the log, with a scheme file; a log without a header has none.
+  const WorkloadLog late = read(std::string(kSeedLine) + "\n" +
+                                R"(  {"quantization": "../schemes/w4.json", "record": "header"})");
+  CHECK(late.quantization == "../schemes/w4.json");
+  CHECK(late.quantization_line == 2);
+  CHECK(late.model.empty());
+  const WorkloadLog none = read(std::string(kSeedLine) + "\n");
+  CHECK(none.header_records == 0);
+  CHECK(none.quantization.empty());
+  // parse_log_header tells headers from records.
+  CHECK(parse_log_header(header, "f", 1)->quantization == "q4f16_1");
+  CHECK_FALSE(parse_log_header(kSeedLine, "f", 1));
+  CHECK_FALSE(parse_log_header(R"({"kernel":"\"record\"_NT_matmul","M":1,"N":2,"K":3})", "f", 1));
+}
+
+TEST_CASE("header record: errors name the line and the field", "[io][log]") {
+  const InputError conflict = read_error(R"({"record":"header","quantization":"q4f16_1"})"
+                                         "\n" +
+                                         std::string(kSeedLine) + "\n" +
+                                         R"({"record":"header","quantization":"q0f16"})" + "\n");
+  CHECK(conflict.code() == tenet::error_code::kDuplicate);
+  CHECK(conflict.where() == "line 3, /quantization");
+  CHECK_THAT(conflict.message(), Catch::Contains("\"q0f16\"") && Catch::Contains("line 1"));
+  const InputError model_conflict =
+      read_error(R"({"record":"header","quantization":"q0f16","model":"a"})"
+                 "\n"
+                 R"({"record":"header","quantization":"q0f16","model":"b"})");
+  CHECK(model_conflict.code() == tenet::error_code::kDuplicate);
+  CHECK(model_conflict.where() == "line 2, /model");
+  const InputError missing = read_error(R"({"record":"header","model":"gpt2"})");
+  CHECK(missing.code() == tenet::error_code::kMissingField);
+  CHECK(missing.where() == "line 1, /quantization");
+  const InputError empty = read_error(R"({"record":"header","quantization":""})");
+  CHECK(empty.code() == tenet::error_code::kRange);
+  const InputError kind = read_error(R"({"record":"footer","quantization":"q0f16"})");
+  CHECK(kind.code() == tenet::error_code::kUnknownName);
+  CHECK(kind.where() == "line 1, /record");
+  const InputError unknown =
+      read_error(R"({"record":"header","quantization":"q0f16","kernel":"NT_matmul"})");
+  CHECK(unknown.code() == tenet::error_code::kUnknownField);
+  CHECK(unknown.where() == "line 1, /kernel");
+  const InputError type = read_error(R"({"record":"header","quantization":4})");
+  CHECK(type.code() == tenet::error_code::kType);
+  // Lenient: a broken header is skipped and counted like any malformed line.
+  LogReadOptions lenient;
+  lenient.lenient = true;
+  const WorkloadLog skipped = read(R"({"record":"header"})"
+                                   "\n" +
+                                       std::string(kSeedLine),
+                                   lenient);
+  CHECK(skipped.skipped == 1);
+  CHECK(skipped.quantization.empty());
+}
+
+TEST_CASE("the bundled sample logs carry the q4f16_1 header their kernels imply", "[io][log]") {
+  const std::string dir = std::string(TENET_SOURCE_DIR) + "/workloads/logs/";
+  for (const char* name : {"gpt2-medium-q4f16_1.txt", "gpt2-medium-q4f16_1.jsonl"}) {
+    const WorkloadLog log = read_workload_log_file(dir + name);
+    INFO(name);
+    CHECK(log.quantization == "q4f16_1");
+    CHECK(log.model == "gpt2-medium");
+    CHECK(log.header_records == 1);
+    for (const MatmulShape& s : log.entries) CHECK(s.weights_quantized == true);
+  }
+}

@@ -160,3 +160,26 @@ def test_ski_slope_is_tenet_bound():
     cli = cli_json("bound", "--model", src("workloads", "models", "gpt2.json"), "--phase",
                    "decode", "--context", "128", "--buffers", "64KiB,1MiB", "--bound-only")
     assert model["points"] == cli["points"]
+
+
+def test_log_joined_with_tir_and_precision_fallback(tmp_path):
+    """A mixed log through --tir and an fp16 model on tpu-v1: the same report from both doors,
+    rows with their scheme, totals per scheme, fallbacks flagged."""
+    log = tmp_path / "mixed.jsonl"
+    log.write_text(
+        '{"record":"header","quantization":"q4f16_1","model":"mixed"}\n'
+        '{"kernel":"fused_dequantize_matmul_q4f16_0","M":7,"N":4096,"K":1024}\n'
+        '{"kernel":"fused_dequantize_matmul_gptq","M":1,"N":128,"K":512}\n'
+        '{"kernel":"fused_dequantize_NT_matmul_elsewhere","M":5,"N":64,"K":64}\n')
+    tir = src("tests", "data", "tir", "quant.py")
+    with pytest.warns(UserWarning, match="elsewhere has no recognised matmul"):
+        ours = tenet.log(str(log), tir=tir)
+    assert ours.to_dict() == cli_json("log", "--input", str(log), "--tir", tir)
+    schemes = [s["scheme"] for s in ours.totals["by_scheme"]]
+    assert schemes == ["q4f16_0", "gptq_w4a16_g128", "q4f16_1"]
+    path = src("workloads", "models", "gpt2-medium.json")
+    tpu = tenet.model(path, phase="decode", context=64, arch="tpu-v1")
+    assert tpu.to_dict() == cli_json("model", "--model", path, "--phase", "decode", "--context",
+                                     "64", "--arch", "tpu-v1")
+    for layer in tpu.to_dict()["layers"]:
+        assert layer["precision_fallback"] == {"requested": "fp16", "used": "int16"}

@@ -54,6 +54,8 @@ def analyze_reports():
         cli_json("analyze", "--gemm", "37,200,300", "--arch", "scalable-32x32", "--quant",
                  "q4f16_1"),
         cli_json("analyze", "--gemm", "37,200,300", "--array", "8x8", "--quant", "q4f16_1"),
+        # fp16 on tpu-v1's int16 MACs: precision_fallback {requested, used}
+        cli_json("analyze", "--gemm", "37,200,300", "--arch", "tpu-v1", "--quant", "q4f16_1"),
     ]
 
 

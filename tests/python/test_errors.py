@@ -54,3 +54,21 @@ def test_bad_arguments():
     raises(lambda: tenet.compare((4, 4, 4), []), code="missing-field")
     raises(lambda: tenet.analyze((4, 4, 4), arch="scalable-32x32", format="yaml"),
            code="unknown-name")
+
+
+def test_quantized_logs_and_precisions(tmp_path):
+    """A dequantize kernel with no scheme raises (the three ways named); a scheme the
+    accelerator cannot run names its file, the scheme and the precision."""
+    log = tmp_path / "run.jsonl"
+    log.write_text('{"kernel":"fused_fused_dequantize_fused_NT_matmul5_add6",'
+                   '"batch":1,"M":4,"N":64,"K":64}\n')
+    err = raises(lambda: tenet.log(str(log)), code="missing-field", file=str(log))
+    for way in ("header record", "--tir", "--quant"):
+        assert way in str(err)
+    assert tenet.log(str(log), quant="q4f16_1").to_dict()["layers"][0]["scheme"] == "q4f16_1"
+    log.write_text('{"record":"header","quantization":"q4f16_1"}\n' + log.read_text())
+    assert tenet.log(str(log)).totals["by_scheme"][0]["scheme"] == "q4f16_1"
+    err = raises(lambda: tenet.log(str(log), arch="gemmini"), code="unknown-name",
+                 pointer="/pe/precisions")
+    assert err.file.endswith("gemmini.json")
+    assert "q4f16_1" in str(err) and "fp16" in str(err)

@@ -9,6 +9,7 @@
 
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,9 +113,14 @@ struct AcceleratorSpec {
   // default applies). A request's dataflow overrides it.
   std::string dataflow;
   std::map<workload::DataType, MacRate> precisions;  // supported MAC precisions
+  // `pe.float_on_integer`: the integer MAC precision that float operands may run on when no
+  // float MAC holds them (values converted to fixed point outside the model). None: a float
+  // never runs on integer MACs.
+  std::optional<workload::DataType> float_on_integer;
   GlobalBuffer global_buffer;
   Dram dram;
   EnergyTable energy;
+  std::string file;  // the file the spec was read from (empty: built in code); not compared
 
   friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
 };
@@ -142,6 +148,13 @@ class Accelerator {
   // else the narrowest other supported format that wide.
   // Throws InputError(unknown-name, "/pe/precisions") if there is none.
   workload::DataType select_precision(int bits) const;
+  // The MAC precision that multiplies operands of type `wanted` (docs/hardware.md#precisions):
+  // `wanted` if supported; else the narrowest supported precision of the same kind (integer or
+  // float) at least as wide; an integer type without one runs on the narrowest float MAC that
+  // holds its values exactly; a float type without one runs on `float_on_integer` if the file
+  // declares it and it is at least as wide. Otherwise InputError(unknown-name, file,
+  // "/pe/precisions") naming the accelerator, its file and the precision it lacks.
+  workload::DataType mac_precision_for(const workload::DataType& wanted) const;
   // Throws InputError(unknown-name, "/pe/precisions/<name>") if the precision is not supported.
   const MacRate& mac_rate(const workload::DataType& precision) const;
   double mac_energy_pj(const workload::DataType& precision) const;

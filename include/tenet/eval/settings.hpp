@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,9 @@ struct Settings {
   // `arch` / `quant` (`array` still overrides the accelerator's PE array).
   std::shared_ptr<const arch::Accelerator> accelerator;
   std::shared_ptr<const quant::QuantSpec> scheme;
+  // Schemes a matmul's `quant` may name besides presets and files: a TIR kernel's own scheme
+  // ("auto:<func>", tir::LogJoin::schemes).
+  std::map<std::string, std::shared_ptr<const quant::QuantSpec>> named_schemes;
 };
 
 // The accelerator of `arch` (default preset when empty) with `array` applied.
@@ -55,8 +59,11 @@ Request make_gemm_request(const Settings& settings, const mapping::GemmShape& sh
                           const mapping::GemmBits& bits, long long bandwidth, long long latency);
 
 // The cost model of a model or log report: each matmul through eval::evaluate with the
-// request of `settings`; the scheme is `quant`, else the one a log row names (loaded once),
-// else defaults::kScheme. Systolic timing only (InputError(usage, "timing") for tenet).
+// request of `settings`; the scheme is `quant`, else the one a log row names (named_schemes,
+// else a preset or file, loaded once), else defaults::kScheme — except for a row whose kernel
+// dequantizes its weights (weights_quantized): never costed as unquantized, it is
+// InputError(missing-field, where = the kernel). Systolic timing only (InputError(usage,
+// "timing") for tenet).
 llm::CostModel make_cost_model(const Settings& settings);
 
 }  // namespace tenet::eval

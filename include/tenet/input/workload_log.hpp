@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tenet/llm/matmul_shape.hpp"
@@ -39,7 +41,24 @@ struct WorkloadLog {
   std::int64_t skipped = 0;                 // malformed lines skipped (lenient mode)
   std::vector<std::int64_t> skipped_lines;  // the first max_reported_skips of them (1-based)
   std::string first_skip_reason;            // the error of the first skipped line
+  // The header record (docs/logs.md#header-record): {"record": "header", "quantization": ...,
+  // "model": ...}. Every header of a log must agree; it applies to the whole log.
+  std::int64_t header_records = 0;
+  std::string quantization;            // MLC's quantization name or a scheme file; empty: none
+  std::int64_t quantization_line = 0;  // the line of the first header that gave it
+  std::string model;                   // the model's name, if a header gave it
 };
+
+// A header record's fields (parse_log_header).
+struct LogHeader {
+  std::string quantization;
+  std::string model;
+};
+
+// The header record on `line` (a JSON object with "record": "header"), or nothing when the line
+// is not one. Throws InputError(where "line N, /field") for a header with a wrong field.
+std::optional<LogHeader> parse_log_header(std::string_view line, const std::string& file,
+                                          std::int64_t line_number);
 
 // One record parsed from one line (count from the record, 1 for text lines).
 // Throws InputError(parse | type | range | missing-field | unknown-field | overflow |

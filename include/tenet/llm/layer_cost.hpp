@@ -9,6 +9,7 @@
 
 #include "tenet/hw/bounds.hpp"
 #include "tenet/llm/matmul_shape.hpp"
+#include "tenet/quant/quant_hw.hpp"
 
 namespace tenet::llm {
 
@@ -27,6 +28,9 @@ struct LayerCost {
   // last product with the DRAM link idle, which the next call's fill may use.
   Integer prefetchable_cycles;
   Integer link_idle_cycles;
+  std::string scheme;  // the quantization scheme the call was costed with (empty: none)
+  // Set when the call's MACs are not of its own precision (docs/hardware.md#precisions).
+  std::optional<quant::PrecisionFallback> precision_fallback;
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }

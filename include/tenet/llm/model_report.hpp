@@ -20,6 +20,14 @@ struct LayerReport {
   LayerCost total;     // per_call × shape.count (utilization and bound unchanged)
 };
 
+// The totals of the rows costed with one scheme (a log whose kernels use several).
+struct SchemeTotals {
+  std::string scheme;
+  Integer calls, macs, cycles, dram_bytes, sram_bytes;
+  double energy_pj = 0;
+  double seconds = 0;  // cycles / clock_hz
+};
+
 struct ReportTotals {
   Integer calls;   // Σ count
   Integer macs;    // Σ count·batch·M·N·K
@@ -35,6 +43,7 @@ struct ReportTotals {
   double seconds = 0;                       // cycles / clock_hz
   std::optional<std::int64_t> tokens;       // tokens produced (decode) or processed (prefill)
   std::optional<double> tokens_per_second;  // tokens / seconds
+  std::vector<SchemeTotals> by_scheme;      // per scheme, in order of first appearance
 };
 
 struct ModelReport {

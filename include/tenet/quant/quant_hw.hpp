@@ -66,6 +66,21 @@ struct QuantHwResult {
   const TensorTraffic& tensor(const std::string& name) const;  // InternalError if absent
 };
 
+// A GEMM whose MACs are not of its own precision: `requested` is the scheme's multiplier type
+// (MacPrecision::multiplier), `used` the accelerator's precision that ran it
+// (arch::Accelerator::mac_precision_for: a wider one of the same kind, or float operands on the
+// integer MACs the file allows with pe.float_on_integer).
+struct PrecisionFallback {
+  DataType requested, used;
+  friend bool operator==(const PrecisionFallback& a, const PrecisionFallback& b) {
+    return a.requested == b.requested && a.used == b.used;
+  }
+};
+// Nothing when the GEMM ran at its multiplier type.
+std::optional<PrecisionFallback> precision_fallback(const QuantHwResult& r);
+// "fp16 operands on int16 MACs".
+std::string to_string(const PrecisionFallback& f);
+
 // The hw::GemmProblem of a quantized GEMM: A, B, C with the widths they are stored at in the
 // global buffer (packed operands as words: bits = word width, indexed by floor(index / values
 // per word) along the packing axis; for dram_to_sram the weights are held dequantized), one

@@ -22,6 +22,8 @@ namespace tenet::quant {
 nlohmann::json to_json(const QuantHwResult& result);
 // The same keys written into an existing report (quantization values replace hardware ones).
 void merge_into(nlohmann::json& report, const QuantHwResult& result);
+// `precision_fallback`: null, or {"requested": multiplier type, "used": the MAC precision}.
+nlohmann::json precision_fallback_json(const std::optional<PrecisionFallback>& fallback);
 std::string format_table(const QuantHwResult& result);
 
 // One row per scheme: cycles, bound, bytes per level, energy, speed-up and energy ratio vs the

@@ -56,6 +56,22 @@ std::string render_llm_report(std::vector<llm::MatmulShape> shapes,
 llm::ModelReport build_llm_report(const std::vector<llm::MatmulShape>& shapes,
                                   const llm::ReportContext& context, const eval::Settings& cost);
 
+// A workload log made ready to cost, as `tenet log` and tenet.log do it (docs/logs.md#schemes):
+// the entries, joined with the TVMScript dump `tir` when given (each call takes its kernel's
+// structure and own scheme; `options.cost.named_schemes` receives the kernels' schemes no preset
+// expresses), then, unless `options.cost` forces a scheme, each entry without one takes the
+// header's `quantization` (a relative scheme-file path is read from the log's directory). An
+// entry whose kernel dequantizes its weights and still has no scheme is
+// InputError(missing-field) naming the log, the kernel and the three ways to give one (unless
+// only shapes are asked). `warnings`: distinct, in order.
+struct LogWorkload {
+  std::vector<llm::MatmulShape> shapes;
+  llm::ReportContext context;
+  std::vector<std::string> warnings;
+};
+LogWorkload prepare_log(const input::WorkloadLog& log, const std::string& tir,
+                        LlmReportOptions& options);
+
 // "a,b,c" -> {a, b, c}; an empty item is InputError(parse, where "quant").
 std::vector<std::string> split_scheme_list(const std::string& text);
 

@@ -3,6 +3,8 @@
 // sizes, and the call takes the kernel's real structure (docs/tir.md#joined-with-run-logs).
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,13 +22,17 @@ SymbolValues solve_symbols(const MatmulKernel& kernel, const llm::MatmulShape& l
 
 struct LogJoin {
   std::vector<llm::MatmulShape> shapes;  // the log's entries, in order
-  std::vector<std::string> warnings;     // kernels not in the dump, schemes without a preset
+  std::vector<std::string> warnings;  // distinct: kernels not in the dump, chains without a preset
+  // The kernels' own schemes that no preset expresses, by the name their entries' `quant` holds
+  // ("auto:<func>"; the spec's name is the same).
+  std::map<std::string, std::shared_ptr<const quant::QuantSpec>> schemes;
 };
 
 // Each entry whose kernel name is a PrimFunc with exactly one matmul takes that kernel's layout,
 // B operand, dequantization flag, epilogue op count and dtypes; keeps its name, count, phase
 // and sizes. When the entry names no scheme, `quant` becomes the preset equal to the kernel's
-// "auto" scheme (matching_preset). Other entries pass unchanged, with a warning.
+// "auto" scheme (matching_preset), else "auto:<func>", the kernel's own scheme (in `schemes`).
+// Other entries pass unchanged. One warning per kernel, however many entries call it.
 LogJoin join_log(const std::vector<llm::MatmulShape>& entries, const Module& module);
 
 }  // namespace tenet::tir

@@ -3,6 +3,8 @@
 // gets the value below, whichever door it came through.
 #pragma once
 
+#include <array>
+
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -20,6 +22,10 @@ inline constexpr mapping::Dataflow kDataflow = mapping::Dataflow::kOutputStation
 inline constexpr const char* kScheme = "q0f16";
 // What an automatically chosen tiling minimises.
 inline constexpr hw::TilingObjective kTilingObjective = hw::TilingObjective::kLatency;
+// The dataflows `tenet search` and `tenet bound` (and their Python doors) try when given none.
+inline constexpr std::array<mapping::Dataflow, 3> kSearchDataflows{
+    mapping::Dataflow::kOutputStationary, mapping::Dataflow::kWeightStationary,
+    mapping::Dataflow::kInputStationary};
 // The first DRAM fill and the last write-back are outside the counted cycles (SCALE-Sim).
 inline constexpr bool kEdgeTransfers = false;
 

@@ -39,6 +39,7 @@
 #include "tenet/report/tir_report.hpp"
 #include "tenet/sweep/mapping_search.hpp"
 #include "tenet/sweep/search_report.hpp"
+#include "tenet/sweep/search_settings.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
 #include "tenet/sweep/sweep_runner.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
@@ -424,30 +425,19 @@ std::pair<std::string, json> run_sweep(const py::object& spec, unsigned threads,
 
 // tenet search: the best mapping of each matmul (a GEMM, a model pass or a log) under an
 // objective, with the Pareto front; the CLI's JSON.
-std::string run_search(const py::object& matmuls, const std::string& arch, const py::object& quant,
+std::string run_search(const py::object& matmuls, const py::object& settings,
                        const std::string& objective, const std::vector<std::string>& dataflows,
-                       bool exact_front, long long dequant_rate) {
-  const arch::Accelerator acc =
-      with_location("arch", [&] { return arch::load_accelerator_preset(arch); });
-  const quant::QuantSpec scheme = py::isinstance<py::str>(quant)
-                                      ? eval::resolve_scheme(quant.cast<std::string>())
-                                      : quant::parse_quant_spec(to_json(quant, "quant"), "");
-  sweep::SearchOptions o;
-  o.objective = hw::parse_tiling_objective(objective, "objective");
-  o.dataflows.clear();
-  for (const std::string& d : dataflows)
-    o.dataflows.push_back(with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
-  o.exact_front = exact_front;
-  o.dequant_rate = dequant_rate;
+                       bool exact_front) {
+  sweep::SearchSettings s;
+  s.eval = settings_of(to_json(settings, "settings"));
+  s.objective = objective;
+  s.dataflows = dataflows;
+  s.exact_front = exact_front;
   std::vector<llm::MatmulShape> shapes;
   const json list = to_json(matmuls, "matmuls");
   for (const json& m : list) shapes.push_back(matmul_of(m));
-  return released([&] {
-    std::vector<sweep::LayerSearch> results;
-    for (const llm::MatmulShape& s : shapes)
-      results.push_back(sweep::search_layer(acc, scheme, s, o));
-    return sweep::search_json(results).dump(2) + "\n";
-  });
+  return released(
+      [&] { return sweep::search_json(sweep::search_layers(s, shapes)).dump(2) + "\n"; });
 }
 
 // tenet tir --input FILE ...: (report text, notes).
@@ -483,7 +473,7 @@ std::string run_traffic_curve(const py::object& matmuls, const py::object& setti
   }
   eval::CurveOptions o;
   o.bound_only = bound_only;
-  o.dataflows.clear();
+  if (!dataflows.empty()) o.dataflows.clear();  // none given: defaults::kSearchDataflows
   for (const std::string& d : dataflows)
     o.dataflows.push_back(with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
   report::CurveContext context;
@@ -516,8 +506,9 @@ json accelerator_info(const py::object& arch) {
       py::isinstance<py::dict>(arch)
           ? arch::parse_accelerator(to_json(arch, "arch"))
           : with_location("arch", [&] {
-              return arch::load_accelerator_preset(arch.is_none() ? std::string("scalable-32x32")
-                                                                  : arch.cast<std::string>());
+              return arch::load_accelerator_preset(arch.is_none()
+                                                       ? std::string(eval::defaults::kAccelerator)
+                                                       : arch.cast<std::string>());
             });
   return arch::to_json(acc);
 }
@@ -565,4 +556,16 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("model_matmuls", &model_matmuls);
   m.def("accelerator_info", &accelerator_info);
   m.def("quant_presets", [] { return quant::preset_names(); });
+  // eval/defaults.hpp, for the names the package prints (no default typed in Python).
+  m.def("defaults", [] {
+    json d = {{"accelerator", eval::defaults::kAccelerator},
+              {"dataflow", mapping::to_string(eval::defaults::kDataflow)},
+              {"scheme", eval::defaults::kScheme},
+              {"tiling_objective", hw::to_string(eval::defaults::kTilingObjective)},
+              {"edge_transfers", eval::defaults::kEdgeTransfers},
+              {"search_dataflows", json::array()}};
+    for (mapping::Dataflow f : eval::defaults::kSearchDataflows)
+      d["search_dataflows"].push_back(mapping::to_string(f));
+    return d;
+  });
 }

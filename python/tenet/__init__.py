@@ -24,7 +24,8 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
-    "model", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "quant_presets",
+    "model", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator",
+    "defaults", "quant_presets",
 ]
 
 InputError.__doc__ = """Bad input: a file, a field or a value tenet cannot use.
@@ -313,10 +314,12 @@ def model_matmuls(config, *, phase="prefill", batch=1, prompt=None, context=None
 
 
 def search(gemm=None, *, model=None, phase="prefill", batch=1, prompt=None, context=None,
-           arch="scalable-32x32", quant="q0f16", objective="latency", dataflows=("os", "ws", "is"),
-           front="exact", dequant_rate=0):
+           arch=None, quant=None, objective=None, dataflows=None, front="exact",
+           dequant_rate=None):
     """``tenet search``: the best mapping (dataflow, tiles, loop order) of a GEMM or of every
-    matmul of a model pass under an objective, with the Pareto front (the CLI's JSON)."""
+    matmul of a model pass under an objective, with the Pareto front (the CLI's JSON). Unset
+    settings take the library's defaults (``defaults()``: scalable-32x32, q0f16, latency,
+    os/ws/is)."""
     if (gemm is None) == (model is None):
         raise _error("gemm", "give exactly one of gemm or model")
     if gemm is not None:
@@ -324,8 +327,8 @@ def search(gemm=None, *, model=None, phase="prefill", batch=1, prompt=None, cont
         matmuls = [{"name": "gemm", "m": m, "n": n, "k": k, "batch": batch}]
     else:
         matmuls = model_matmuls(model, phase=phase, batch=batch, prompt=prompt, context=context)
-    text = _tenet.search(matmuls, arch, quant, objective, list(dataflows), front == "exact",
-                         dequant_rate)
+    text = _tenet.search(matmuls, _settings(arch=arch, quant=quant, dequant_rate=dequant_rate),
+                         objective or "", list(dataflows or ()), front == "exact")
     return Result(_json.loads(text), "search")
 
 
@@ -364,7 +367,7 @@ def sweep(spec, *, threads=1, progress=None, shard=None, memo=True, client=None,
 
 
 def ski_slope(gemm=None, buffers=None, *, model=None, phase="prefill", batch=1, prompt=None,
-              context=None, arch="scalable-32x32", quant=None, dataflows=("os", "ws", "is"),
+              context=None, arch=None, quant=None, dataflows=None,
               points=16, smallest=64 * 1024, largest=64 * 1024 * 1024, bound_only=False):
     """``tenet bound``: least DRAM traffic against global-buffer size (the "ski slope") for one
     GEMM or a whole model pass: per buffer size, the schedule-independent lower bound, the least
@@ -388,18 +391,28 @@ def ski_slope(gemm=None, buffers=None, *, model=None, phase="prefill", batch=1, 
     if buffers is None:
         buffers = _tenet.buffer_sizes(int(smallest), int(largest), int(points))
     settings = _settings(arch=arch, quant=quant)
-    name = arch if isinstance(arch, str) else arch.get("name", "accelerator")
+    if arch is None:
+        name = defaults()["accelerator"]
+    else:
+        name = arch if isinstance(arch, str) else arch.get("name", "accelerator")
     inputs.update({"arch": name, "quant": quant if isinstance(quant, str) or quant is None
                    else quant.get("name", "<dict>")})
     curve = _json.loads(_tenet.traffic_curve(matmuls, settings, [int(b) for b in buffers],
-                                             list(dataflows), bound_only, inputs))
+                                             list(dataflows or ()), bound_only, inputs))
     curve["title"] = f"{title} on {name}" + (f", {inputs['quant']}" if quant else "")
     return curve
 
 
-def accelerator(arch="scalable-32x32"):
-    """An accelerator's description (preset name, path or dict) as its JSON file would hold it."""
-    return _tenet.accelerator_info(arch)
+def accelerator(arch=None):
+    """An accelerator's description (preset name, path or dict; None: the default preset) as its
+    JSON file would hold it."""
+    return _tenet.accelerator_info(defaults()["accelerator"] if arch is None else arch)
+
+
+def defaults():
+    """The library's defaults (include/tenet/eval/defaults.hpp): accelerator, dataflow, scheme,
+    tiling_objective, edge_transfers and the dataflows search and ski_slope try."""
+    return _tenet.defaults()
 
 
 def quant_presets():

@@ -14,7 +14,8 @@ def main(argv=None):
     r.add_argument("--batch", type=int, default=1)
     r.add_argument("--prompt", type=int, default=512, help="prefill: prompt tokens")
     r.add_argument("--context", type=int, default=1024, help="decode: KV-cache tokens")
-    r.add_argument("--arch", default="scalable-32x32", help="accelerator preset or file")
+    r.add_argument("--arch", default=None,
+                   help="accelerator preset or file (default: the library's, scalable-32x32)")
     r.add_argument("--dataflow", default=None, help="os (default), ws or is")
     r.add_argument("--quant", default=",".join(["q0f16", "q4f16_1", "smoothquant_w8a8"]),
                    help="comma-separated schemes (presets or files)")

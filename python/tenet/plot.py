@@ -91,7 +91,7 @@ def _peak(acc, precision):
     return macs, bandwidth
 
 
-def roofline(results, arch="scalable-32x32", ax=None):
+def roofline(results, arch=None, ax=None):
     """Each layer of each scheme a point at (MACs per DRAM byte, MACs per second), with the
     accelerator's roofs: peak MAC rate per precision it offers (horizontal) and the DRAM
     bandwidth (slope). ``arch``: a preset name, path or dict (tenet.accelerator)."""

@@ -82,7 +82,7 @@ def _figure(svg, caption, name):
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch="scalable-32x32",
+def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch=None,
           quant=None, dataflow=None, with_search=True, with_ski_slope=True):
     """The report as an HTML string. ``config``: a Hugging Face config.json path or dict."""
     from . import plot

@@ -21,7 +21,7 @@ namespace tenet::cli {
 namespace {
 
 struct BoundOptions {
-  std::string gemm, model, buffers, dataflows = "os,ws,is", format = "table";
+  std::string gemm, model, buffers, dataflows, format = "table";  // dataflows: "" = default
   report::ModelPass pass;
   eval::Settings settings;
   int bits_a = 16, bits_b = 16, bits_c = 16;
@@ -60,9 +60,12 @@ void run_bound(const BoundOptions& o) {
   context.inputs["arch"] = base.accelerator->name();
   context.inputs["quant"] = base.scheme ? base.scheme->name : std::string("none");
   if (!base.scheme) context.inputs["bits"] = {{"a", o.bits_a}, {"b", o.bits_b}, {"c", o.bits_c}};
-  context.inputs["dataflows"] = o.dataflows;
   eval::CurveOptions options;
-  options.dataflows = dataflows_of(o.dataflows);
+  if (!o.dataflows.empty()) options.dataflows = dataflows_of(o.dataflows);
+  std::string dataflows;
+  for (mapping::Dataflow f : options.dataflows)
+    dataflows += std::string(dataflows.empty() ? "" : ",") + mapping::to_string(f);
+  context.inputs["dataflows"] = dataflows;
   options.bound_only = o.bound_only;
   fmt::print("{}", report::render_curve(eval::traffic_curve(base, matmuls, buffers, options),
                                         context, format));

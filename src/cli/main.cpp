@@ -46,6 +46,7 @@ std::string option_for_field(const std::string& field) {
                                             "gate_up",
                                             "lm_head",
                                             "bind",
+                                            "func",
                                             "buffers"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
@@ -54,9 +55,9 @@ std::string option_for_field(const std::string& field) {
 }
 
 InputError with_option_names(const InputError& e) {
-  if (!e.file().empty()) return e;
+  // A field keeps its file (an output the option names, a module --func searched).
   const std::string option = option_for_field(e.where());
-  return option.empty() ? e : InputError(e.code(), "", option, e.message());
+  return option.empty() ? e : InputError(e.code(), e.file(), option, e.message());
 }
 
 std::vector<CommandInfo>& command_registry() {

@@ -5,25 +5,24 @@
 
 #include "cli/command.hpp"
 #include "cli/option_rules.hpp"
-#include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/mapping/shape_text.hpp"
-#include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/mapping_search.hpp"
 #include "tenet/sweep/search_report.hpp"
+#include "tenet/sweep/search_settings.hpp"
 
 namespace tenet::cli {
 namespace {
 
+// Unset settings resolve in sweep::resolve_search (eval::Settings, eval/defaults.hpp).
 struct SearchCliOptions {
-  std::string arch = arch::kDefaultAccelerator, quant = "q0f16";
+  sweep::SearchSettings settings;
   std::string model, phase = "prefill", log, gemm;
   std::int64_t batch = 1, prompt = 0, context = 0;
-  std::string objective = "latency", dataflows = "os,ws,is", front = "exact", format = "table";
-  long long dequant_rate = 0;
+  std::string dataflows, front = "exact", format = "table";
 };
 
 std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
@@ -47,17 +46,24 @@ std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
   return llm::generate_matmuls(llm::load_model_config(o.model), g);
 }
 
+// "os,ws" -> {"os", "ws"}; "" -> {} (the default dataflows); an empty item stays (an error).
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> out;
+  if (list.empty()) return out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 void run(const SearchCliOptions& o) {
-  const arch::Accelerator acc = arch::load_accelerator_preset(o.arch);
-  const quant::QuantSpec scheme = quant::load_quant(o.quant);
-  sweep::SearchOptions options;
-  options.objective = hw::parse_tiling_objective(o.objective, "objective");
-  options.dataflows = dataflows_of(o.dataflows);
-  options.exact_front = o.front == "exact";
-  options.dequant_rate = o.dequant_rate;
-  std::vector<sweep::LayerSearch> results;
-  for (const llm::MatmulShape& s : shapes_of(o))
-    results.push_back(sweep::search_layer(acc, scheme, s, options));
+  sweep::SearchSettings settings = o.settings;
+  settings.dataflows = split_list(o.dataflows);
+  settings.exact_front = o.front == "exact";
+  const std::vector<sweep::LayerSearch> results = sweep::search_layers(settings, shapes_of(o));
   if (o.format == "json")
     std::cout << sweep::search_json(results).dump(2) << "\n";
   else
@@ -66,8 +72,9 @@ void run(const SearchCliOptions& o) {
 
 void setup(CLI::App& sub) {
   auto o = std::make_shared<SearchCliOptions>();
-  sub.add_option("--arch", o->arch, "Accelerator preset or architecture file");
-  sub.add_option("--quant", o->quant, "Quantization preset or file (default q0f16)");
+  sub.add_option("--arch", o->settings.eval.arch,
+                 "Accelerator preset or architecture file (default scalable-32x32)");
+  sub.add_option("--quant", o->settings.eval.quant, "Quantization preset or file (default q0f16)");
   sub.add_option("--model", o->model, "Hugging Face config.json");
   sub.add_option("--phase", o->phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
@@ -79,14 +86,14 @@ void setup(CLI::App& sub) {
             OptionRule::kPositive);
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
-  sub.add_option("--objective", o->objective, "latency (default), energy, dram_bytes or edp")
-      ->check(CLI::IsMember({"latency", "energy", "edp"}));
+  sub.add_option("--objective", o->settings.objective,
+                 "latency (default), energy, dram_bytes or edp");
   sub.add_option("--dataflows", o->dataflows, "Dataflows to search (default os,ws,is)");
   sub.add_option("--front", o->front,
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")
       ->check(CLI::IsMember({"exact", "winner"}));
-  with_rule(sub.add_option("--dequant-rate", o->dequant_rate,
+  with_rule(sub.add_option("--dequant-rate", o->settings.eval.dequant_rate,
                            "Dequant unit elements/cycle (0 = default)"),
             OptionRule::kNonNegative);
   sub.add_option("--format", o->format, "table (default) or json")

@@ -6,6 +6,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "poly/detail/bounds.hpp"
@@ -33,9 +34,12 @@ std::string text_of(const isl::basic_set& b) {
 
 // Counts one disjoint basic set, falling back to isl's enumeration when the engine cannot
 // represent it exactly (coefficient overflow) or gives up (too complex).
+constexpr long long kBigCoefficientScanBudget = 10000;
+
 Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
                     const CountOptions& options, CountPiece& info) {
   engine.begin_piece();
+  bool big_coefficients = false;
   try {
     detail::System system = detail::lifted_system(
         piece, {options.isl_detect_equalities, options.isl_remove_redundancies});
@@ -47,10 +51,17 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
     if (detail::is_empty(piece)) return 0;
     throw_unbounded(piece);
   } catch (const detail::Overflow&) {
+    big_coefficients = true;
   } catch (const detail::TooComplex&) {
   }
+  // With coefficients beyond 2^62 each step of isl's scan pivots a tableau of big integers
+  // (~30 us measured on a 2^63 - 1 bound), so such a piece gets kBigCoefficientScanBudget steps:
+  // a hostile size fails in well under a second instead of scanning for minutes.
+  const long long budget =
+      big_coefficients ? std::min(options.isl_fallback_max_points, kBigCoefficientScanBudget)
+                       : options.isl_fallback_max_points;
   try {
-    Integer result = detail::count_by_isl_enumeration(piece, options.isl_fallback_max_points);
+    Integer result = detail::count_by_isl_enumeration(piece, budget);
     engine.note(Strategy::kIslFallback);
     info.strategy = Strategy::kIslFallback;
     return result;

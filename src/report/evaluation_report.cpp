@@ -20,7 +20,12 @@ namespace {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-long long as_ll(const poly::Integer& v) { return poly::to_int64(v); }
+// Exact counts: JSON numbers when they fit 64 bits, decimal strings beyond (docs/output.md); the
+// TENET-timing counts are exact integers of any size.
+json exact(const poly::Integer& v) {
+  if (poly::fits_int64(v)) return poly::to_int64(v);
+  return v.get_str();
+}
 
 std::string with_commas(const poly::Integer& v) {
   const std::string digits = poly::Integer(abs(v)).get_str();
@@ -41,26 +46,26 @@ json tenet_quant_keys(const quant::QuantSpec& spec, const quant::QuantCosts& c) 
                      {"b", quant::to_string(c.mac.b)},
                      {"accumulate", quant::to_string(c.mac.accumulate)}}},
                    {"effective_bits_per_weight", c.effective_bits_per_weight.get_d()},
-                   {"weight_bytes", as_ll(c.weight_bytes)}};
+                   {"weight_bytes", exact(c.weight_bytes)}};
   const bool dequantizes = quant::dequantizes(spec);
-  keys["dequant"] = {{"ops", as_ll(ops.dequant)},
-                     {"cycles", c.dequant_cycles ? json(as_ll(*c.dequant_cycles)) : json(0)},
-                     {"elements", as_ll(ops.dequant_elements)},
+  keys["dequant"] = {{"ops", exact(ops.dequant)},
+                     {"cycles", c.dequant_cycles ? exact(*c.dequant_cycles) : json(0)},
+                     {"elements", exact(ops.dequant_elements)},
                      {"ops_per_element", ops.dequant_ops_per_element},
                      {"placement", quant::to_string(dequantizes ? spec.dequant.placement
                                                                 : quant::DequantPlacement::kNone)}};
-  keys["epilogue"] = {{"ops", as_ll(ops.epilogue)}};
-  keys["rescale"] = {{"ops", as_ll(ops.rescale)}};
-  keys["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
-  keys["quantize"] = {{"activation_ops", as_ll(ops.activation_quant)},
-                      {"output_ops", as_ll(ops.output_quant)}};
+  keys["epilogue"] = {{"ops", exact(ops.epilogue)}};
+  keys["rescale"] = {{"ops", exact(ops.rescale)}};
+  keys["zero_sums"] = {{"ops", exact(ops.zero_sums)}};
+  keys["quantize"] = {{"activation_ops", exact(ops.activation_quant)},
+                      {"output_ops", exact(ops.output_quant)}};
   keys["tensors"] = json::object();
   for (const quant::TensorStorage& t : c.tensors)
     keys["tensors"][t.name] = {{"bits", t.bits},
                                {"storage_bits", t.word_bits},
-                               {"elements", as_ll(t.elements)},
-                               {"words", as_ll(t.words)},
-                               {"storage_bytes", as_ll(t.bytes())}};
+                               {"elements", exact(t.elements)},
+                               {"words", exact(t.words)},
+                               {"storage_bytes", exact(t.bytes())}};
   return keys;
 }
 

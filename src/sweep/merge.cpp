@@ -18,22 +18,21 @@ void write_file(const std::string& path, const std::string& header,
   const std::string temp = path + ".merge-tmp";
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw InputError(error_code::kIo, path, "--out", "cannot open the output for writing");
+    if (!out) throw InputError(error_code::kIo, path, "out", "cannot open the output for writing");
     out << header;
     for (const auto& [index, row] : rows) out << row.line;
-    if (!out.flush()) throw InputError(error_code::kIo, path, "--out", "cannot write the output");
+    if (!out.flush()) throw InputError(error_code::kIo, path, "out", "cannot write the output");
   }
   std::error_code ec;
   std::filesystem::rename(temp, path, ec);
   if (ec)
-    throw InputError(error_code::kIo, path, "--out", "cannot write the output: " + ec.message());
+    throw InputError(error_code::kIo, path, "out", "cannot write the output: " + ec.message());
 }
 
 }  // namespace
 
 MergeSummary merge_tables(const std::vector<std::string>& inputs, const std::string& output) {
-  const TableFormat format = table_format_of(output, "--out");
+  const TableFormat format = table_format_of(output, "out");
   MergeSummary summary;
   std::vector<std::string> columns;
   std::string columns_from;

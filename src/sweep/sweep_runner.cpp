@@ -176,13 +176,13 @@ class OutputLock {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd_ < 0) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0)
-      throw InputError(error_code::kIo, path, "--out",
+      throw InputError(error_code::kIo, path, "out",
                        "cannot open the output for writing" + errno_text());
     // A file system without locks (ENOLCK, EOPNOTSUPP) runs unlocked; only a held lock fails.
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
       ::close(fd_);
-      throw InputError(error_code::kIo, path, "--out",
-                       "another process (a sweep with the same --out?) is writing this file; "
+      throw InputError(error_code::kIo, path, "out",
+                       "another process (a sweep with the same output?) is writing this file; "
                        "wait for it to finish or write to another file");
     }
   }
@@ -203,7 +203,7 @@ class TableWriter {
     errno = 0;
     file_ = std::fopen(path.c_str(), append ? "ab" : "wb");
     if (!file_)
-      throw InputError(error_code::kIo, path, "--out",
+      throw InputError(error_code::kIo, path, "out",
                        "cannot open the output for writing" + errno_text());
   }
   ~TableWriter() {
@@ -224,10 +224,10 @@ class TableWriter {
 
  private:
   [[noreturn]] void fail() const {
-    throw InputError(error_code::kIo, path_, "--out",
+    throw InputError(error_code::kIo, path_, "out",
                      "cannot write the output" + errno_text() +
-                         "; the rows written so far are kept: free space and run again with "
-                         "--resume");
+                         "; the rows written so far are kept: free space and run the sweep again "
+                         "resuming from them (the resume setting)");
   }
   void flush() {
     errno = 0;
@@ -257,10 +257,10 @@ Shard parse_shard(const std::string& text, const std::string& option) {
 RunSummary run_sweep(const SweepPlan& plan, const RunOptions& options,
                      const std::function<void(const SweepRow&)>& sink) {
   if (options.threads < 1)
-    throw InputError(error_code::kRange, "", "--threads", "expected >= 1 thread");
+    throw InputError(error_code::kRange, "", "threads", "expected >= 1 thread");
   if (options.shard.count < 1 || options.shard.index < 1 ||
       options.shard.index > options.shard.count)
-    throw InputError(error_code::kRange, "", "--shard", "expected 1 <= i <= n");
+    throw InputError(error_code::kRange, "", "shard", "expected 1 <= i <= n");
   std::unique_ptr<SweepMemo> memo = options.memo ? std::make_unique<SweepMemo>() : nullptr;
   Run run(plan, options, sink);
   std::vector<std::thread> workers;
@@ -280,7 +280,7 @@ RunSummary run_sweep_to_file(const SweepPlan& plan, const std::string& path,
   if (options.resume) {
     const StoredTable existing = read_table(path, format);
     if (!existing.columns.empty() && existing.columns != columns)
-      throw InputError(error_code::kUsage, path, "--resume",
+      throw InputError(error_code::kUsage, path, "resume",
                        "the existing output has other columns than this sweep writes (another "
                        "spec?); write to a new file");
     for (const StoredRow& r : existing.rows) run.skip_ids.insert(r.id);

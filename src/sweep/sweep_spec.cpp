@@ -447,7 +447,7 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
   SweepSpec s;
   s.file = file;
   s.tilings = {{TilingChoice{}, ""}};
-  s.quant = {{"q0f16", ""}};
+  s.quant = {{eval::defaults::kScheme, ""}};
   if (!r.object(document, "",
                 {"name", "architectures", "dataflows", "tilings", "tiling_objective", "quant",
                  "workloads", "relation_centric"})) {

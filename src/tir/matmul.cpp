@@ -534,7 +534,7 @@ Recognition find_matmuls(const Module& module, const std::string& func) {
     analyse(f, r);
   }
   if (!seen)
-    throw InputError(error_code::kUnknownName, module.file, "--func",
+    throw InputError(error_code::kUnknownName, module.file, "func",
                      "no PrimFunc named '" + func + "'");
   return r;
 }
@@ -668,8 +668,8 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
     auto it = symbols.find(s);
     if (it == symbols.end())
       throw InputError(
-          error_code::kMissingField, "", "--bind",
-          fmt::format("symbolic size '{}' of {} is not bound (--bind {}=VALUE)", s, k.func, s));
+          error_code::kMissingField, "", "bind",
+          fmt::format("symbolic size '{}' of {} is not bound (bind {}=VALUE)", s, k.func, s));
     b.symbols[s] = it->second;
   }
   llm::MatmulShape& s = b.shape;

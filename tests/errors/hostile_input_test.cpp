@@ -14,6 +14,7 @@
 #include "tenet/input/tenet_files.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
+#include "tenet/poly/count.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
 
@@ -172,6 +173,20 @@ TEST_CASE("CLI: hostile inputs exit 2 naming the file and field, never 3",
        {"--dequant-rate:", "empty", "[range]"}},
       {"search --model workloads/models/gpt2.json --phase prefill --prompt 4 --batch 0",
        {"--batch:", "positive", "[range]"}},
+      // Issue 22: sizes near 2^63 in the relation-centric analysis. The exact counter cannot
+      // hold coefficients beyond 2^62; isl's enumeration of such a set gets 10,000 steps of big
+      // integers (it scanned 2^21 for 75 s, and millions for a TENET .s file), then this error.
+      {"analyze --gemm 9223372036854775807,1,2097152 --array 8x8 --dataflow os",
+       {"coefficients exceed 2^62", "budget of 10000", "[overflow]"}},
+      {"analyze --tenet-stmt " + quoted(e + "conv2d_huge_bound.s") + " --tenet-pe " +
+           quoted(std::string(TENET_TEST_DATA_DIR) + "/io/tenet/pe_array/systolic.p") +
+           " --tenet-map " +
+           quoted(std::string(TENET_TEST_DATA_DIR) + "/io/tenet/mapping/conv2d_os.m"),
+       {"coefficients exceed 2^62", "budget of 10000", "[overflow]"}},
+      {"analyze --tenet-stmt " + quoted(e + "mttkrp_huge_bound.s") + " --tenet-pe " +
+           quoted(std::string(TENET_TEST_DATA_DIR) + "/io/tenet/pe_array/systolic.p") +
+           " --tenet-map " + quoted(e + "mttkrp_os.m"),
+       {"coefficients exceed 2^62", "budget of 10000", "[overflow]"}},
   };
   for (const CliCase& c : cases) {
     INFO(c.args);
@@ -191,4 +206,40 @@ TEST_CASE("CLI: a log row with K = 3037000500 is evaluated", "[errors][hostile][
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("no instance") == std::string::npos);
   std::remove(path.c_str());
+}
+
+TEST_CASE("CLI: a JSON Lines log with a plain-text line is refused at that line",
+          "[errors][hostile][cli]") {
+  const std::string path = std::string(TENET_BINARY_DIR) + "/hostile_mixed.jsonl";
+  std::ofstream(path) << R"({"kernel":"NT_matmul","M":1,"N":64,"K":64})"
+                      << "\nfused_NT_matmul: 1, 37, 1024, 1024\n"
+                      << R"({"kernel":"NT_matmul","M":2,"N":64,"K":64})"
+                      << "\n";
+  const tenet::test::CliRun strict =
+      tenet::test::run_cli("log --shapes-only --log-format jsonl --input " + quoted(path));
+  INFO(strict.out);
+  CHECK(strict.exit_code == 2);
+  CHECK(strict.out.find("hostile_mixed.jsonl: line 2") != std::string::npos);
+  CHECK(strict.out.find("[parse]") != std::string::npos);
+  // The same file read per line (auto) is a valid mixed log: three calls.
+  const tenet::test::CliRun mixed =
+      tenet::test::run_cli("log --shapes-only --format json --input " + quoted(path));
+  CHECK(mixed.exit_code == 0);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("CLI: TENET-timing quantization counts beyond 64 bits are exact decimal strings",
+          "[errors][hostile][cli]") {
+  // Issue 22: this was an internal error ("count ... does not fit 64 bits", exit 3).
+  const tenet::test::CliRun r = tenet::test::run_cli(
+      "analyze --gemm 4294967296,4294967296,3037000500 --arch systolic-8x8 --dataflow is "
+      "--quant q4f16_1 --dequant-rate 16 --timing tenet --format json");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  // Each weight (K x N) is dequantized once: N * K elements, beyond 2^63.
+  const tenet::poly::Integer n("4294967296"), k("3037000500");
+  const tenet::poly::Integer elements = n * k;
+  REQUIRE(j["dequant"]["elements"].is_string());
+  CHECK(j["dequant"]["elements"].get<std::string>() == elements.get_str());
+  CHECK(j["tensors"]["B"]["elements"].get<std::string>() == elements.get_str());
 }

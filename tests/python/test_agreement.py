@@ -116,6 +116,29 @@ def test_search():
                                       "systolic-16x16", "--quant", "q4f16_1", "--front", "winner")
 
 
+@pytest.mark.parametrize("objective", ["latency", "energy", "dram_bytes", "edp"])
+def test_search_every_objective(objective):
+    # Every objective the CLI's --help names works from both doors and gives the same JSON.
+    ours = tenet.search((64, 300, 200), arch="systolic-16x16", objective=objective,
+                        dataflows=("os", "ws"))
+    theirs = cli_json("search", "--gemm", "64,300,200", "--arch", "systolic-16x16",
+                      "--objective", objective, "--dataflows", "os,ws")
+    assert ours.to_dict() == theirs
+    assert theirs[0]["objective"] == objective
+
+
+def test_search_defaults_are_the_librarys():
+    # No setting given: both doors resolve eval/defaults.hpp (tenet.defaults()) the same way.
+    d = tenet.defaults()
+    assert d["search_dataflows"] == ["os", "ws", "is"]
+    ours = tenet.search((16, 48, 40))
+    assert ours.to_dict() == cli_json("search", "--gemm", "16,48,40")
+    explicit = cli_json("search", "--gemm", "16,48,40", "--arch", d["accelerator"], "--quant",
+                        d["scheme"], "--objective", d["tiling_objective"], "--dataflows",
+                        ",".join(d["search_dataflows"]))
+    assert ours.to_dict() == explicit
+
+
 @pytest.mark.parametrize("spec", ["example.json", "llama2-7b-quant-dataflows.json"])
 def test_sweep_rows(spec, tmp_path):
     path = src("workloads", "sweeps", spec)

@@ -170,7 +170,8 @@ class Accelerator {
 // An R x C systolic array with ideal memories: unlimited SRAM and DRAM bandwidth, no DRAM
 // latency, a 2^62-byte shared buffer, 1 MAC per PE per cycle at int8, fp16, fp32 and int32 (the
 // precisions with 45 nm MAC energies), 1 GHz. With it evaluate_gemm reproduces SCALE-Sim v2's
-// stall-free cycles and SRAM reads. Throws InputError(range, "", "--array") for sizes <= 0.
+// stall-free cycles and SRAM reads. Throws InputError(range | overflow, "", "array") for sizes
+// <= 0 or >= 2^30.
 Accelerator make_ideal_systolic(long long rows, long long cols);
 
 // The global buffer's capacity: the shared bytes, or the sum of the partitions.

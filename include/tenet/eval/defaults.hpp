@@ -3,6 +3,8 @@
 // gets the value below, whichever door it came through.
 #pragma once
 
+#include <array>
+
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -24,6 +26,10 @@ mapping::Dataflow default_dataflow(const arch::Accelerator& acc);
 inline constexpr const char* kScheme = "q0f16";
 // What an automatically chosen tiling minimises.
 inline constexpr hw::TilingObjective kTilingObjective = hw::TilingObjective::kLatency;
+// The dataflows `tenet search` and `tenet bound` (and their Python doors) try when given none.
+inline constexpr std::array<mapping::Dataflow, 3> kSearchDataflows{
+    mapping::Dataflow::kOutputStationary, mapping::Dataflow::kWeightStationary,
+    mapping::Dataflow::kInputStationary};
 // Each matmul's first DRAM fill and last write-back are charged (a matmul starts with nothing of
 // it on chip); off is SCALE-Sim's convention (both outside the counted cycles).
 inline constexpr bool kEdgeTransfers = true;

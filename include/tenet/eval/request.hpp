@@ -63,12 +63,16 @@ struct Request {
 
   // ---- identity, for memoization ---------------------------------------------------------------
   // Callers that memoize (the sweep) number their accelerators and schemes: equal ids mean equal
-  // contents. hash() / same_evaluation() use the ids instead of comparing the objects.
-  std::size_t accelerator_id = 0, scheme_id = 0;
+  // contents. hash() / same_evaluation() use the ids instead of comparing the objects, so they
+  // require them: a request with an accelerator (a scheme) and no id is an InternalError there.
+  std::optional<std::size_t> accelerator_id, scheme_id;
 };
 
 // A hash and an equality of everything an Evaluation depends on (accelerator and scheme by id):
-// the sweep's memo key. Not for problem sources.
+// the sweep's memo key. Both come from one field table (src/eval/request.cpp) that names every
+// member of Request and of the value types in it; a member added without a line there fails to
+// compile (docs/architecture.md#the-memo-key). Not for problem sources or requests with their
+// own relation-centric architecture (InternalError).
 std::size_t hash(const Request& r);
 bool same_evaluation(const Request& a, const Request& b);
 struct RequestHash {

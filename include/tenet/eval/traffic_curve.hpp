@@ -29,9 +29,8 @@ struct CurvePoint {
 };
 
 struct CurveOptions {
-  std::vector<mapping::Dataflow> dataflows{mapping::Dataflow::kOutputStationary,
-                                           mapping::Dataflow::kWeightStationary,
-                                           mapping::Dataflow::kInputStationary};
+  std::vector<mapping::Dataflow> dataflows{defaults::kSearchDataflows.begin(),
+                                           defaults::kSearchDataflows.end()};
   bool bound_only = false;  // only the analytic bound (no mapping search)
   // Worker threads over the buffer sizes (the result does not depend on it).
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());

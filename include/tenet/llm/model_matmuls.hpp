@@ -43,7 +43,8 @@ struct GenerationOptions {
   std::vector<std::int64_t> routing;
 };
 
-// Throws InputError (where = "--batch", "--prompt", "--context", "--phase", "--routing") when a
+// Throws InputError (where = the GenerationOptions field: "batch", "prompt", "context", "phase",
+// "routing", "attention", "mla"; the CLI names its options) when a
 // length is <= 0, exceeds the model's max_positions, a derived size overflows 64 bits, or a
 // routing histogram does not fit the model (one entry per expert, T·k tokens in all).
 std::vector<MatmulShape> generate_matmuls(const ModelConfig& model,

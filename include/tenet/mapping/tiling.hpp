@@ -50,7 +50,7 @@ Tiling parse_tiling(const std::string& text, const std::string& option = "tile")
 std::string to_string(const Tiling& t);  // the parse_tiling form, e.g. "256x512x1024:mnk"
 
 // Tile extents made concrete: 0 -> the whole dimension, larger than the dimension -> the
-// dimension. Throws InputError(range, "", "--tile") for a negative extent or a repeated loop.
+// dimension. Throws InputError(range, "", "tile") for a negative extent or a repeated loop.
 Tiling resolve_tiling(const Tiling& tiling, const GemmShape& shape);
 
 // Which GEMM dimensions go to the array rows, the array columns and the time stream.

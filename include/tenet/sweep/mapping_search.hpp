@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
@@ -60,10 +61,9 @@ struct EvaluatedCandidate {
 };
 
 struct SearchOptions {
-  hw::TilingObjective objective = hw::TilingObjective::kLatency;
-  std::vector<mapping::Dataflow> dataflows{mapping::Dataflow::kOutputStationary,
-                                           mapping::Dataflow::kWeightStationary,
-                                           mapping::Dataflow::kInputStationary};
+  hw::TilingObjective objective = eval::defaults::kTilingObjective;
+  std::vector<mapping::Dataflow> dataflows{eval::defaults::kSearchDataflows.begin(),
+                                           eval::defaults::kSearchDataflows.end()};
   bool exact_front = true;     // prune by dominance (exact front) or by the objective (winner only)
   bool prune = true;           // false: evaluate every candidate fully (for tests and comparisons)
   long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = the default rule (eval::defaults)

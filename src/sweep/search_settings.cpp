@@ -1,0 +1,48 @@
+#include "tenet/sweep/search_settings.hpp"
+
+#include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
+#include "tenet/mapping/systolic.hpp"
+
+namespace tenet::sweep {
+
+ResolvedSearch resolve_search(const SearchSettings& s) {
+  for (const auto& [value, field] :
+       {std::pair{&s.eval.dataflow, "dataflow"}, std::pair{&s.eval.tile, "tile"},
+        std::pair{&s.eval.tiling_objective, "tiling_objective"},
+        std::pair{&s.eval.timing, "timing"}})
+    if (!value->empty())
+      throw InputError(error_code::kUsage, "", field,
+                       "the search chooses the mapping; give its objective and dataflows instead");
+  if (s.eval.dequant_ops_rate != 0)
+    throw InputError(error_code::kUsage, "", "dequant_ops_rate",
+                     "the search takes the dequant unit's throughput in elements per cycle "
+                     "(dequant_rate)");
+  eval::Settings settings = s.eval;
+  if (settings.quant.empty() && !settings.scheme) settings.quant = eval::defaults::kScheme;
+  const eval::Request base = eval::make_request(settings);
+  ResolvedSearch r{*base.accelerator, *base.scheme, SearchOptions{}};
+  if (!s.objective.empty())
+    r.options.objective = hw::parse_tiling_objective(s.objective, "objective");
+  if (!s.dataflows.empty()) {
+    r.options.dataflows.clear();
+    for (const std::string& d : s.dataflows)
+      r.options.dataflows.push_back(
+          with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
+  }
+  r.options.exact_front = s.exact_front;
+  r.options.dequant_rate = base.dequant_rate.elements_per_cycle;
+  return r;
+}
+
+std::vector<LayerSearch> search_layers(const SearchSettings& settings,
+                                       const std::vector<llm::MatmulShape>& matmuls) {
+  const ResolvedSearch r = resolve_search(settings);
+  std::vector<LayerSearch> out;
+  out.reserve(matmuls.size());
+  for (const llm::MatmulShape& m : matmuls)
+    out.push_back(search_layer(r.accelerator, r.scheme, m, r.options));
+  return out;
+}
+
+}  // namespace tenet::sweep

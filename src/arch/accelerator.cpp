@@ -263,7 +263,8 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
   return a.name == b.name && a.comment == b.comment && a.source == b.source && a.rows == b.rows &&
          a.cols == b.cols && a.interconnect == b.interconnect && a.clock_mhz == b.clock_mhz &&
          a.register_file_bytes == b.register_file_bytes && a.precisions == b.precisions &&
-         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy;
+         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy &&
+         a.serving == b.serving;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {

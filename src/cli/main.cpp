@@ -46,7 +46,13 @@ std::string option_for_field(const std::string& field) {
                                             "gate_up",
                                             "lm_head",
                                             "bind",
-                                            "buffers"};
+                                            "buffers",
+                                            "tokens",
+                                            "tp",
+                                            "pp",
+                                            "micro_batches",
+                                            "link_gbps",
+                                            "link_latency_us"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

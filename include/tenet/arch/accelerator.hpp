@@ -15,6 +15,7 @@
 
 #include "tenet/arch/architecture.hpp"
 #include "tenet/arch/energy_table.hpp"
+#include "tenet/arch/serving.hpp"
 
 namespace tenet::arch {
 
@@ -103,6 +104,7 @@ struct AcceleratorSpec {
   GlobalBuffer global_buffer;
   Dram dram;
   EnergyTable energy;
+  ServingSpec serving;  // vector unit, DRAM capacity, link (arch/serving.hpp)
 
   friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
 };

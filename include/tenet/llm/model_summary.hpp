@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
@@ -24,6 +26,18 @@ struct ModelSummary {
   Integer kv_cache_bytes_per_token;
   std::optional<double> expected_active_experts;  // decode, MoE: E·(1 − (1 − k/E)^B)
 };
+
+// One weight matrix of the matmul list: `batch` matrices of N×K, `copies` of them in the model
+// (layers; routed experts: E per MoE layer, or top_k when only the active ones are asked).
+struct WeightMatrix {
+  std::string name;
+  std::int64_t batch = 1, n = 0, k = 0;
+  std::int64_t copies = 1;
+};
+// The matrices of one decode step's matmul list (the options' qkv / gate_up / MLA conventions).
+std::vector<WeightMatrix> weight_matrices(const ModelConfig& model,
+                                          const GenerationOptions& options,
+                                          bool active_only = false);
 
 // `options` gives the batch (expected experts) and the MLA path; lengths are not used.
 ModelSummary summarize_model(const ModelConfig& model, const GenerationOptions& options);

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "llm/checked_int.hpp"
@@ -95,7 +99,7 @@ class RequestModel {
   const ModelConfig& chip() const { return chip_; }
 
   // One pass (prefill of `length` tokens or a decode step over `length` tokens) at batch b.
-  PassCost pass(Phase phase, std::int64_t b, std::int64_t length) {
+  GenerationOptions options(Phase phase, std::int64_t b, std::int64_t length) const {
     GenerationOptions g = o_.pass;
     g.phase = phase;
     g.batch = b;
@@ -103,6 +107,48 @@ class RequestModel {
       g.prompt = length;
     else
       g.context = length;
+    return g;
+  }
+
+  // Evaluates every distinct matmul of the passes (phase, b, length) not evaluated yet, on up to
+  // hardware_concurrency threads (the cost model is pure and thread-safe); pass() then finds
+  // them all in the memo. Results do not depend on the threads.
+  void prefetch(const std::vector<std::pair<Phase, std::int64_t>>& passes, std::int64_t b) {
+    std::vector<std::pair<std::string, MatmulShape>> todo;
+    std::unordered_map<std::string, bool> queued;
+    for (const auto& [phase, length] : passes)
+      for (const MatmulShape& s : generate_matmuls(chip_, options(phase, b, length))) {
+        std::string key = call_key(s);
+        if (memo_.count(key) || queued.count(key)) continue;
+        queued[key] = true;
+        todo.push_back({std::move(key), s});
+      }
+    std::vector<LayerCost> costs(todo.size());
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto work = [&] {
+      for (std::size_t i = next++; i < todo.size(); i = next++) {
+        try {
+          costs[i] = cost_.evaluate(todo[i].second);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex);
+          if (!error) error = std::current_exception();
+        }
+      }
+    };
+    const std::size_t threads = std::min<std::size_t>(
+        std::max(1u, std::thread::hardware_concurrency()), std::max<std::size_t>(todo.size(), 1));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    for (std::size_t i = 0; i < todo.size(); ++i) memo_.emplace(todo[i].first, costs[i]);
+  }
+
+  PassCost pass(Phase phase, std::int64_t b, std::int64_t length) {
+    const GenerationOptions g = options(phase, b, length);
     const std::vector<MatmulShape> shapes = generate_matmuls(chip_, g);
     PassCost c;
     c.tokens = phase == Phase::kPrefill ? b * length : b;
@@ -393,6 +439,11 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
     return seconds;
   };
 
+  {
+    std::vector<std::pair<Phase, std::int64_t>> passes = {{Phase::kPrefill, o.prompt}};
+    for (std::int64_t i = 1; i < o.tokens; ++i) passes.push_back({Phase::kDecode, o.prompt + i});
+    rm.prefetch(passes, b);
+  }
   r.ttft_seconds = run(Phase::kPrefill, o.prompt);
   r.e2e_seconds = r.ttft_seconds;
   double sum = 0;

@@ -44,3 +44,18 @@ def test_bad_input_names_the_argument():
     with pytest.raises(tenet.InputError) as e:
         tenet.generate(MODEL, prompt=16, tokens=2, tp=2, arch="eyeriss")
     assert e.value.pointer == "link_gbps"
+
+
+def test_plots():
+    import matplotlib
+    matplotlib.use("Agg")
+    import tenet.plot
+    requests = {b: tenet.generate(MODEL, prompt=16, tokens=3, batch=b) for b in (1, 2, 4)}
+    fig = tenet.plot.request_ops(requests[1])
+    assert len(fig.axes[0].patches) == len(requests[1]["ops"])
+    fig = tenet.plot.tpot_by_batch(requests)
+    line = fig.axes[0].lines[0]
+    assert list(line.get_xdata()) == [1, 2, 4]
+    # A larger batch never makes a step shorter.
+    y = list(line.get_ydata())
+    assert y == sorted(y)

@@ -35,11 +35,12 @@ Evaluated evaluate(const GenerateRequest& g) {
     throw InputError(error_code::kUsage, "", "quant",
                      "a request is evaluated with one scheme, got \"" + g.cost.quant + "\"");
   Evaluated e;
+  eval::Settings settings = g.cost;  // one scheme for every matmul: the default when none given
+  if (settings.quant.empty() && !settings.scheme) settings.quant = eval::defaults::kScheme;
   e.model = g.config ? *g.config : llm::load_model_config(g.model);
-  const eval::Request base = eval::make_request(g.cost);
-  const quant::QuantSpec scheme =
-      base.scheme ? *base.scheme : quant::load_quant(eval::defaults::kScheme);
-  const llm::CostModel cost = eval::make_cost_model(g.cost);
+  const eval::Request base = eval::make_request(settings);
+  const quant::QuantSpec& scheme = *base.scheme;
+  const llm::CostModel cost = eval::make_cost_model(settings);
   llm::RequestOptions o = g.options;
   ModelPass pass = g.conventions;
   pass.phase = "prefill";

@@ -29,14 +29,14 @@ const std::string kRequest =
 
 TEST_CASE("tenet generate: the contract's keys", "[cli][generate]") {
   const json doc = run_json(kRequest + " --tp 2 --link-gbps 400");
-  for (const char* key : {"ttft_seconds", "tpot_seconds", "e2e_seconds", "tokens_per_second",
-                          "steps"})
+  for (const char* key :
+       {"ttft_seconds", "tpot_seconds", "e2e_seconds", "tokens_per_second", "steps"})
     CHECK(doc["timeline"].contains(key));
   REQUIRE(doc["timeline"]["steps"].size() == 3);
   CHECK(doc["timeline"]["steps"][0]["context"] == 49);
   CHECK(doc["timeline"]["steps"][2]["context"] == 51);
-  for (const char* key : {"weights_bytes", "kv_cache_bytes", "total_bytes", "capacity_bytes",
-                          "fits", "max_batch"})
+  for (const char* key :
+       {"weights_bytes", "kv_cache_bytes", "total_bytes", "capacity_bytes", "fits", "max_batch"})
     CHECK(doc["memory"].contains(key));
   for (const char* kind : {"matmul", "norm", "rotary", "softmax", "activation", "residual",
                            "kv_append", "embedding", "logits"}) {

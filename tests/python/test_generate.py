@@ -59,3 +59,13 @@ def test_plots():
     # A larger batch never makes a step shorter.
     y = list(line.get_ydata())
     assert y == sorted(y)
+
+
+def test_every_key_is_documented():
+    from test_docs import backticked, doc, keys
+    documented = backticked(doc("generate.md"))
+    report = tenet.generate(src("workloads", "models", "mixtral-8x7b-v0.1.json"), prompt=8,
+                            tokens=2, tp=2, link_gbps=100.0)
+    missing = sorted(k for k in keys(report) - set(report["ops"]) if k not in documented)
+    assert missing == []
+    assert all(kind in documented for kind in report["ops"])

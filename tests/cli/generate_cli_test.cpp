@@ -83,6 +83,8 @@ TEST_CASE("tenet generate: table summary and bad input", "[cli][generate]") {
       "--tp 2");
   CHECK(no_link.exit_code == 2);
   CHECK(no_link.out.find("--link-gbps") != std::string::npos);
-  const tenet::test::CliRun schemes = run(kRequest + " --quant q0f16,q4f16_1");
+  const tenet::test::CliRun schemes =
+      run("generate --model workloads/models/llama-3.2-1b.json --prompt 8 --tokens 2 --quant "
+          "q0f16,q4f16_1");
   CHECK(schemes.exit_code == 2);
 }

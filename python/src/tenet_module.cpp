@@ -35,6 +35,7 @@
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/report/curve_report.hpp"
 #include "tenet/report/evaluation_report.hpp"
+#include "tenet/report/generate_report.hpp"
 #include "tenet/report/llm_report.hpp"
 #include "tenet/report/tir_report.hpp"
 #include "tenet/sweep/mapping_search.hpp"
@@ -359,6 +360,40 @@ std::string run_model(const py::object& config, const py::object& pass, const py
   return released([&] { return report::render_llm_report(shapes, context, o, f); });
 }
 
+// tenet generate --model CONFIG --prompt P --tokens G ...: the request's report (JSON or table).
+std::string run_generate(const py::object& config, const py::object& request,
+                         const py::object& pass, const py::object& settings,
+                         const std::string& format) {
+  report::GenerateRequest g;
+  const bool from_file = py::isinstance<py::str>(config);
+  g.model = from_file ? config.cast<std::string>() : std::string("<dict>");
+  if (!from_file) g.config = llm::parse_model_config(to_json(config, "config"), "");
+  const json r = to_json(request, "request");
+  static const char* const known[] = {"prompt", "tokens",        "batch",     "tp",
+                                      "pp",     "micro_batches", "link_gbps", "link_latency_us"};
+  for (const auto& [key, value] : r.items())
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+      throw InputError(error_code::kUnknownField, "", key, "not a request setting");
+  g.options.prompt = int_field(r, "prompt", 0);
+  g.options.tokens = int_field(r, "tokens", 0);
+  g.options.batch = int_field(r, "batch", 1);
+  g.options.tp = int_field(r, "tp", 1);
+  g.options.pp = int_field(r, "pp", 1);
+  g.options.micro_batches = int_field(r, "micro_batches", 0);
+  for (const char* key : {"link_gbps", "link_latency_us"}) {
+    const auto it = r.find(key);
+    if (it == r.end() || it->is_null()) continue;
+    if (!it->is_number())
+      throw InputError(error_code::kType, "", key, "expected a number, got " + it->dump());
+    (std::string(key) == "link_gbps" ? g.options.link_gbps : g.options.link_latency_us) =
+        it->get<double>();
+  }
+  g.conventions = pass_of(to_json(pass, "pass"));
+  g.cost = settings_of(to_json(settings, "settings"));
+  const io::ReportFormat f = format_of(format);
+  return released([&] { return report::render_generate(g, f); });
+}
+
 // tenet log --input FILE ...: (report text, warnings).
 std::pair<std::string, std::vector<std::string>> run_log(
     const std::string& path, const std::string& log_format, bool lenient, long long tokens,
@@ -548,6 +583,7 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("compare", &run_compare);
   m.def("model", &run_model);
   m.def("log", &run_log);
+  m.def("generate", &run_generate);
   m.def("sweep", &run_sweep);
   m.def("search", &run_search);
   m.def("tir", &run_tir);

@@ -24,7 +24,7 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
-    "model", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator",
+    "model", "generate", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator",
     "defaults", "quant_presets",
 ]
 
@@ -272,6 +272,25 @@ def model(config, *, phase="prefill", batch=1, prompt=None, context=None, qkv=No
                          dequant_rate, dequant_ops_rate, edge_transfers)
     text = _tenet.model(config, p, settings, shapes_only, merge_shapes, format)
     return _report(text, "model", ModelResult) if format == "json" else text
+
+
+def generate(config, *, prompt, tokens, batch=1, tp=1, pp=1, micro_batches=None,
+             link_gbps=None, link_latency_us=None, qkv=None, gate_up=None, attention=None,
+             arch=None, array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
+             dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, format="json"):
+    """``tenet generate``: a whole generation request of a Hugging Face config (path or dict):
+    the prefill of ``prompt`` tokens then ``tokens`` - 1 decode steps at ``batch``; returns the
+    command's JSON as a dict (``timeline``, ``memory``, ``ops``, ``parallel``; docs/generate.md),
+    or its text for another ``format``."""
+    request = {"prompt": prompt, "tokens": tokens, "batch": batch, "tp": tp, "pp": pp,
+               "micro_batches": micro_batches, "link_gbps": link_gbps,
+               "link_latency_us": link_latency_us}
+    request = {k: v for k, v in request.items() if v is not None}
+    p = _pass(None, None, None, None, qkv, gate_up, None, attention, None, None)
+    settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective,
+                         dequant_rate, dequant_ops_rate, edge_transfers)
+    text = _tenet.generate(config, request, p, settings, format)
+    return _json.loads(text) if format == "json" else text
 
 
 def log(path, *, log_format="auto", lenient=False, tokens=None, tir=None, arch=None, array=None,

@@ -7,6 +7,8 @@ matplotlib Figure (pass ``ax=`` to draw into an existing Axes instead).
 - :func:`pareto`: the latency / energy Pareto front of a mapping search
 - :func:`sweep_line`, :func:`sweep_heatmap`: a metric against one sweep axis, or over two
 - :func:`ski_slope`: least DRAM traffic against buffer size, tenet's mapping and the lower bound
+- :func:`request_ops`, :func:`tpot_by_batch`: a generation request's time per operator kind, and
+  time per output token against the batch (tenet.generate)
 """
 
 import math
@@ -216,4 +218,30 @@ def ski_slope(curve, ax=None):
     ax.set_ylabel("DRAM traffic (bytes)")
     ax.set_title(curve.get("title", "DRAM traffic against buffer size"))
     ax.legend(fontsize="small")
+    return fig
+
+
+def request_ops(request, ax=None):
+    """Time per operator kind of a generation request (tenet.generate): one bar per kind
+    (``matmul`` and each non-matmul kind), seconds of one chip over the whole request."""
+    ops = request["ops"]
+    fig, ax = _axes(ax, (6, 3.5))
+    kinds = list(ops)
+    ax.barh(kinds, [ops[k]["seconds"] for k in kinds])
+    ax.invert_yaxis()
+    ax.set_xlabel("busy time over the request (s)")
+    t = request["timeline"]
+    ax.set_title(f"TTFT {t['ttft_seconds'] * 1e3:.1f} ms, {t['tokens_per_second']:.1f} tokens/s")
+    return fig
+
+
+def tpot_by_batch(requests, ax=None):
+    """Time per output token against the batch: ``requests`` maps a batch size to its
+    tenet.generate result (e.g. ``{b: tenet.generate(cfg, prompt=P, tokens=G, batch=b)}``)."""
+    fig, ax = _axes(ax, (6, 3.5))
+    batches = sorted(requests)
+    ax.plot(batches, [requests[b]["timeline"]["tpot_seconds"] * 1e3 for b in batches], "o-")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("batch (sequences)")
+    ax.set_ylabel("time per output token (ms)")
     return fig

@@ -280,7 +280,8 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.register_file_bytes == b.register_file_bytes &&
          a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
          a.precisions == b.precisions && a.float_on_integer == b.float_on_integer &&
-         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy;
+         a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy &&
+         a.serving == b.serving;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {

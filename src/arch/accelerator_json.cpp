@@ -186,7 +186,7 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
   auto dram = root.object("dram", true, "off-chip memory {bandwidth, latency_cycles}");
   if (!dram) return;
   dram->allow_only({"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles",
-                    "prefetch_across_matmuls"});
+                    "prefetch_across_matmuls", "capacity_bytes"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
@@ -264,7 +264,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
         "expected an architecture object, got " + std::string(io::json_type_name(root_json)));
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
-                   "pe", "global_buffer", "dram", "energy", "dataflow"});
+                   "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -278,6 +278,12 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   read_global_buffer(root, spec);
   read_dram(root, spec, clock);
   read_energy(root, spec);
+  {  // the serving members (arch/serving.hpp)
+    std::optional<ObjectReader> dram;
+    if (root_json.contains("dram") && root_json["dram"].is_object())
+      dram.emplace(root_json["dram"], "/dram", issues);
+    spec.serving = read_serving(root, dram ? &*dram : nullptr);
+  }
   issues.throw_if_any();
   try {
     return Accelerator(with_energy_defaults(std::move(spec)));
@@ -336,6 +342,7 @@ json to_json(const Accelerator& acc) {
                  {"register_file", access_energy_json(s.energy.register_file)},
                  {"sram", access_energy_json(s.energy.sram)},
                  {"dram", access_energy_json(s.energy.dram)}};
+  serving_to_json(s.serving, j);
   return j;
 }
 

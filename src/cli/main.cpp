@@ -47,7 +47,13 @@ std::string option_for_field(const std::string& field) {
                                             "lm_head",
                                             "bind",
                                             "func",
-                                            "buffers"};
+                                            "buffers",
+                                            "tokens",
+                                            "tp",
+                                            "pp",
+                                            "micro_batches",
+                                            "link_gbps",
+                                            "link_latency_us"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

@@ -1263,7 +1263,8 @@ bool operator==(const ModelConfig& a, const ModelConfig& b) {
          a.mlp_bias == b.mlp_bias && a.lm_head_bias == b.lm_head_bias &&
          a.parallel_blocks == b.parallel_blocks && a.fused_qkv_weights == b.fused_qkv_weights &&
          a.fused_gate_up_weights == b.fused_gate_up_weights &&
-         a.norm_parameters == b.norm_parameters && a.names == b.names && a.moe == b.moe &&
+         a.norm_parameters == b.norm_parameters && a.layer_norm == b.layer_norm &&
+         a.norms_per_layer == b.norms_per_layer && a.names == b.names && a.moe == b.moe &&
          a.mla == b.mla && a.stack == b.stack && a.attention_chunk == b.attention_chunk &&
          a.ssm == b.ssm && a.deltanet == b.deltanet && a.indexer == b.indexer &&
          a.gated_attention == b.gated_attention && a.other_parameters == b.other_parameters &&

@@ -17,25 +17,9 @@ nlohmann::ordered_json exact(const Integer& v) {
 // The weight matrices of one decode step, each counted once per layer it appears in; routed
 // experts are recognised by their name prefix and counted E times per MoE layer.
 Integer matmul_weights(const ModelConfig& model, const GenerationOptions& o, bool active_only) {
-  GenerationOptions one = o;
-  one.phase = Phase::kDecode;
-  one.batch = 1;
-  one.context = 1;
-  one.routing.clear();
-  const std::string experts = model.names.moe + "experts.";
   Integer total;
-  std::set<std::string> seen_experts;
-  for (const MatmulShape& s : generate_matmuls(model, one)) {
-    if (!s.has_weights()) continue;
-    const Integer per_call = big(s.batch) * big(s.n) * big(s.k);
-    if (model.moe && s.name.compare(0, experts.size(), experts) == 0) {
-      if (!seen_experts.insert(s.name).second) continue;
-      const std::int64_t copies = active_only ? model.moe->top_k : model.moe->experts;
-      total += per_call * big(copies) * big(model.moe->moe_layers);
-      continue;
-    }
-    total += per_call * big(s.count);
-  }
+  for (const WeightMatrix& w : weight_matrices(model, o, active_only))
+    total += big(w.batch) * big(w.n) * big(w.k) * big(w.copies);
   return total;
 }
 
@@ -75,6 +59,29 @@ Integer kv_elements(const ModelConfig& m, const GenerationOptions& o) {
 }
 
 }  // namespace
+
+std::vector<WeightMatrix> weight_matrices(const ModelConfig& model, const GenerationOptions& o,
+                                          bool active_only) {
+  GenerationOptions one = o;
+  one.phase = Phase::kDecode;
+  one.batch = 1;
+  one.context = 1;
+  one.routing.clear();
+  const std::string experts = model.names.moe + "experts.";
+  std::vector<WeightMatrix> out;
+  std::set<std::string> seen_experts;
+  for (const MatmulShape& s : generate_matmuls(model, one)) {
+    if (!s.has_weights()) continue;
+    if (model.moe && s.name.compare(0, experts.size(), experts) == 0) {
+      if (!seen_experts.insert(s.name).second) continue;
+      const std::int64_t copies = active_only ? model.moe->top_k : model.moe->experts;
+      out.push_back({s.name, s.batch, s.n, s.k, copies * model.moe->moe_layers});
+      continue;
+    }
+    out.push_back({s.name, s.batch, s.n, s.k, s.count});
+  }
+  return out;
+}
 
 ModelSummary summarize_model(const ModelConfig& m, const GenerationOptions& o) {
   ModelSummary s;

@@ -16,6 +16,7 @@
 
 #include "tenet/arch/architecture.hpp"
 #include "tenet/arch/energy_table.hpp"
+#include "tenet/arch/serving.hpp"
 
 namespace tenet::arch {
 
@@ -121,6 +122,7 @@ struct AcceleratorSpec {
   Dram dram;
   EnergyTable energy;
   std::string file;  // the file the spec was read from (empty: built in code); not compared
+  ServingSpec serving;  // vector unit, DRAM capacity, link (arch/serving.hpp)
 
   friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
 };

@@ -139,6 +139,8 @@ struct ModelConfig {
   bool fused_qkv_weights = false;      // the checkpoint stores one QKV matrix
   bool fused_gate_up_weights = false;  // the checkpoint stores one gate_up matrix
   std::int64_t norm_parameters = 0;    // all LayerNorm/RMSNorm weights (and biases)
+  bool layer_norm = false;             // LayerNorm (mean and variance) or RMSNorm
+  std::int64_t norms_per_layer = 2;    // norms in one decoder layer (the final norm apart)
   LayerNames names;
   std::optional<MoeConfig> moe;
   std::optional<MlaConfig> mla;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tenet/llm/matmul_shape.hpp"
@@ -26,6 +27,18 @@ struct ModelSummary {
   std::optional<double> expected_active_experts;  // decode, MoE: E·(1 − (1 − k/E)^B)
   std::vector<NonMatmulOp> non_matmul_ops;        // hybrid layers' scans: reported, not costed
 };
+
+// One weight matrix of the matmul list: `batch` matrices of N×K, `copies` of them in the model
+// (layers; routed experts: E per MoE layer, or top_k when only the active ones are asked).
+struct WeightMatrix {
+  std::string name;
+  std::int64_t batch = 1, n = 0, k = 0;
+  std::int64_t copies = 1;
+};
+// The matrices of one decode step's matmul list (the options' qkv / gate_up / MLA conventions).
+std::vector<WeightMatrix> weight_matrices(const ModelConfig& model,
+                                          const GenerationOptions& options,
+                                          bool active_only = false);
 
 // `options` gives the batch (expected experts) and the MLA path; lengths are not used.
 ModelSummary summarize_model(const ModelConfig& model, const GenerationOptions& options);

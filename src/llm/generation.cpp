@@ -1,0 +1,487 @@
+#include "tenet/llm/generation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "llm/checked_int.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/vector_unit.hpp"
+#include "tenet/llm/model_summary.hpp"
+#include "tenet/llm/vector_ops.hpp"
+
+namespace tenet::llm {
+namespace {
+
+using detail::checked_add;
+using detail::checked_mul;
+
+Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+Integer ceil_div(const Integer& a, std::int64_t b) {
+  Integer q;
+  mpz_cdiv_q(q.get_mpz_t(), a.get_mpz_t(), big(b).get_mpz_t());
+  return q;
+}
+// Bytes of `elements` values of `bits` bits.
+Integer bits_to_bytes(const Integer& elements, int bits) { return ceil_div(elements * bits, 8); }
+
+void require_positive(std::int64_t v, const char* field, const char* what) {
+  if (v <= 0)
+    throw InputError(error_code::kRange, "", field,
+                     fmt::format("expected a positive {}, got {}", what, v));
+}
+
+// Bits one stored element of `op` costs with its scales and zero points spread over the
+// elements they scale (group: per group; per-token / per-channel levels of the KV cache: per
+// channel row of `row` elements).
+double bits_per_element(const quant::OperandSpec& op, std::int64_t row) {
+  double bits = op.dtype.bits();
+  for (const quant::ScaleLevel& l : op.scales) {
+    const double one = l.dtype.bits() + (l.zero ? l.zero->bits() : 0);
+    if (l.granularity == quant::Granularity::kGroup && l.group_size > 0)
+      bits += one / static_cast<double>(l.group_size);
+    else if (l.granularity == quant::Granularity::kPerToken)
+      bits += one / static_cast<double>(row);
+  }
+  return bits;
+}
+
+// ---- the cost of one pass on one chip ---------------------------------------------------------
+
+struct PassCost {
+  double layer_cycles = 0;                             // decoder layers (all of them)
+  double embed_cycles = 0;                             // embedding lookup (first stage)
+  double head_cycles = 0;                              // final norm, lm_head, sampling (last stage)
+  std::vector<std::pair<std::string, OpTotal>> kinds;  // cycles in seconds later
+  std::int64_t tokens = 0, head_rows = 0;
+
+  void add_kind(const std::string& kind, double cycles, const Integer& dram) {
+    for (auto& [k, t] : kinds)
+      if (k == kind) {
+        t.seconds += cycles;
+        t.dram_bytes += dram;
+        return;
+      }
+    kinds.push_back({kind, OpTotal{cycles, dram}});
+  }
+};
+
+std::string call_key(const MatmulShape& s) {
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", s.batch, s.m, s.n, s.k,
+                     static_cast<int>(s.phase), static_cast<int>(s.layout),
+                     static_cast<int>(s.b_operand),
+                     s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops,
+                     s.quant, s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum);
+}
+
+class RequestModel {
+ public:
+  RequestModel(const ModelConfig& full, const RequestOptions& o, const CostModel& cost,
+               const arch::Accelerator& acc, const quant::QuantSpec& scheme)
+      : chip_(tensor_parallel_shard(full, o.tp)),
+        o_(o),
+        cost_(cost),
+        acc_(acc),
+        unit_(hw::vector_unit_of(acc)) {
+    bits_.activation = scheme.activations.dtype.bits();
+    bits_.kv_cache = scheme.kv_cache ? scheme.kv_cache->dtype.bits() : bits_.activation;
+    bits_.embedding = scheme.weights.dtype.bits();
+  }
+
+  const ElementBits& bits() const { return bits_; }
+  const ModelConfig& chip() const { return chip_; }
+
+  // One pass (prefill of `length` tokens or a decode step over `length` tokens) at batch b.
+  GenerationOptions options(Phase phase, std::int64_t b, std::int64_t length) const {
+    GenerationOptions g = o_.pass;
+    g.phase = phase;
+    g.batch = b;
+    if (phase == Phase::kPrefill)
+      g.prompt = length;
+    else
+      g.context = length;
+    return g;
+  }
+
+  // Evaluates every distinct matmul of the passes (phase, b, length) not evaluated yet, on up to
+  // hardware_concurrency threads (the cost model is pure and thread-safe); pass() then finds
+  // them all in the memo. Results do not depend on the threads.
+  void prefetch(const std::vector<std::pair<Phase, std::int64_t>>& passes, std::int64_t b) {
+    std::vector<std::pair<std::string, MatmulShape>> todo;
+    std::unordered_map<std::string, bool> queued;
+    for (const auto& [phase, length] : passes)
+      for (const MatmulShape& s : generate_matmuls(chip_, options(phase, b, length))) {
+        std::string key = call_key(s);
+        if (memo_.count(key) || queued.count(key)) continue;
+        queued[key] = true;
+        todo.push_back({std::move(key), s});
+      }
+    std::vector<LayerCost> costs(todo.size());
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto work = [&] {
+      for (std::size_t i = next++; i < todo.size(); i = next++) {
+        try {
+          costs[i] = cost_.evaluate(todo[i].second);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex);
+          if (!error) error = std::current_exception();
+        }
+      }
+    };
+    const std::size_t threads = std::min<std::size_t>(
+        std::max(1u, std::thread::hardware_concurrency()), std::max<std::size_t>(todo.size(), 1));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    for (std::size_t i = 0; i < todo.size(); ++i) memo_.emplace(todo[i].first, costs[i]);
+  }
+
+  PassCost pass(Phase phase, std::int64_t b, std::int64_t length) {
+    const GenerationOptions g = options(phase, b, length);
+    const std::vector<MatmulShape> shapes = generate_matmuls(chip_, g);
+    PassCost c;
+    c.tokens = phase == Phase::kPrefill ? b * length : b;
+    c.head_rows = g.lm_head == LmHead::kAllTokens ? c.tokens : b;
+    const std::string& head = chip_.names.lm_head;
+    for (const MatmulShape& s : shapes) {
+      const LayerCost& lc = matmul(s);
+      const double cycles = lc.cycles.get_d() * static_cast<double>(s.count);
+      const bool edge = s.name == head || s.name == "project_out" || s.name == "project_in";
+      (edge ? (s.name == "project_in" ? c.embed_cycles : c.head_cycles) : c.layer_cycles) += cycles;
+      c.add_kind("matmul", cycles, lc.dram_bytes * big(s.count));
+    }
+    for (const VectorOp& v : vector_ops(chip_, g, shapes, bits_)) {
+      const hw::VectorCycles vc =
+          hw::vector_op_cycles(acc_, unit_, v.kind, v.ops, v.sram_bytes, v.dram_bytes);
+      const double cycles = vc.cycles * static_cast<double>(v.count);
+      if (v.per_layer)
+        c.layer_cycles += cycles;
+      else if (v.kind == "embedding")
+        c.embed_cycles += cycles;
+      else
+        c.head_cycles += cycles;
+      c.add_kind(v.kind, cycles, big(v.dram_bytes) * big(v.count));
+    }
+    return c;
+  }
+
+ private:
+  const LayerCost& matmul(const MatmulShape& s) {
+    const std::string key = call_key(s);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    return memo_.emplace(key, cost_.evaluate(s)).first->second;
+  }
+
+  ModelConfig chip_;
+  const RequestOptions& o_;
+  const CostModel& cost_;
+  const arch::Accelerator& acc_;
+  arch::VectorUnit unit_;
+  ElementBits bits_;
+  std::unordered_map<std::string, LayerCost> memo_;
+};
+
+// ---- memory -----------------------------------------------------------------------------------
+
+Integer weights_bytes(const ModelConfig& m, const RequestOptions& o,
+                      const quant::QuantSpec& scheme) {
+  Integer total;
+  for (const WeightMatrix& w : weight_matrices(m, o.pass))
+    total += stored_weight_bytes(scheme.weights, w.n, w.k) * big(w.batch) * big(w.copies);
+  if (!m.tie_embeddings) total += stored_weight_bytes(scheme.weights, m.vocab, m.embed_dim);
+  const int a = scheme.activations.dtype.bits();
+  // Position table, norms and biases at the activations' format.
+  GenerationOptions g = o.pass;
+  const ModelSummary s = summarize_model(m, g);
+  Integer rest = s.parameters - s.matmul_parameters;
+  if (!m.tie_embeddings) rest -= big(m.vocab) * big(m.embed_dim);
+  total += bits_to_bytes(rest, a);
+  return total;
+}
+
+// KV-cache bytes of one sequence of `tokens` tokens (window layers hold at most the window).
+Integer kv_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
+                              const quant::QuantSpec& scheme, std::int64_t tokens) {
+  GenerationOptions g = o.pass;
+  g.phase = Phase::kDecode;
+  const Integer per_token = summarize_model(m, g).kv_cache_elements_per_token;
+  const Integer per_layer = per_token / big(m.layers);
+  Integer elements = per_layer * big(m.layers - m.window_layers) * big(tokens);
+  if (m.sliding_window)
+    elements += per_layer * big(m.window_layers) * big(std::min(tokens, *m.sliding_window));
+  const quant::OperandSpec kv = scheme.kv_cache ? *scheme.kv_cache : scheme.activations;
+  const std::int64_t row = m.mla ? m.mla->kv_lora_rank + m.mla->qk_rope_head_dim : m.head_dim;
+  const double bits = bits_per_element(kv, row);
+  if (bits == kv.dtype.bits()) return bits_to_bytes(elements, kv.dtype.bits());
+  return Integer(std::ceil(elements.get_d() * bits / 8.0));
+}
+
+// Peak live activations of the prefill of one sequence: the residual stream plus the largest
+// weight matmul's input and output (the attention scores stay in the attention kernel).
+Integer activation_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
+                                      int activation_bits) {
+  GenerationOptions g = o.pass;
+  g.phase = Phase::kPrefill;
+  g.batch = 1;
+  g.prompt = o.prompt;
+  Integer largest;
+  for (const MatmulShape& s : generate_matmuls(m, g)) {
+    if (!s.has_weights()) continue;
+    const Integer live = big(s.batch) * big(s.m) * (big(s.k) + big(s.n));
+    if (live > largest) largest = live;
+  }
+  return bits_to_bytes(big(o.prompt) * big(m.hidden) + largest, activation_bits);
+}
+
+// ---- collectives ------------------------------------------------------------------------------
+
+struct Ring {
+  std::int64_t chips = 1;
+  double bytes_per_second = 0, latency = 0;
+  // Ring all-reduce of `bytes` over the chips: 2(N−1) steps of bytes/N; each chip sends
+  // 2(N−1)/N·bytes.
+  double all_reduce_seconds(const Integer& bytes) const {
+    if (chips == 1) return 0;
+    const double n = static_cast<double>(chips);
+    return 2 * (n - 1) * (latency + bytes.get_d() / n / bytes_per_second);
+  }
+  Integer all_reduce_sent(const Integer& bytes) const {
+    if (chips == 1) return 0;
+    return ceil_div(bytes * big(2 * (chips - 1)), chips);
+  }
+  double all_gather_seconds(const Integer& bytes) const {
+    if (chips == 1) return 0;
+    const double n = static_cast<double>(chips);
+    return (n - 1) * (latency + bytes.get_d() / n / bytes_per_second);
+  }
+  Integer all_gather_sent(const Integer& bytes) const {
+    if (chips == 1) return 0;
+    return ceil_div(bytes * big(chips - 1), chips);
+  }
+};
+
+}  // namespace
+
+Integer stored_weight_bytes(const quant::OperandSpec& w, std::int64_t n, std::int64_t k) {
+  Integer values;
+  const int bits = w.dtype.bits();
+  std::int64_t group = 0;
+  for (const quant::ScaleLevel& l : w.scales)
+    if (l.granularity == quant::Granularity::kGroup) group = l.group_size;
+  if (w.packing && w.packing->values_per_word > 1) {
+    const quant::Packing& p = *w.packing;
+    const std::int64_t v = p.values_per_word;
+    if (p.axis == quant::PackAxis::kN) {
+      values = big(ceil_div(n, v)) * big(k) * p.storage_bits;
+    } else {
+      const std::int64_t words =
+          p.group_aligned && group > 0 ? ceil_div(k, group) * ceil_div(group, v) : ceil_div(k, v);
+      values = big(n) * big(words) * p.storage_bits;
+    }
+  } else {
+    values = big(n) * big(k) * bits;
+  }
+  Integer total = ceil_div(values, 8);
+  for (const quant::ScaleLevel& l : w.scales) {
+    Integer entries = 1;
+    switch (l.granularity) {
+      case quant::Granularity::kPerTensor:
+        entries = 1;
+        break;
+      case quant::Granularity::kPerChannel:
+        entries = big(n);
+        break;
+      case quant::Granularity::kPerToken:
+      case quant::Granularity::kPerInputChannel:
+        entries = big(k);
+        break;
+      case quant::Granularity::kGroup:
+        entries = big(n) * big(ceil_div(k, std::max<std::int64_t>(l.group_size, 1)));
+        break;
+      case quant::Granularity::kBlock:
+        entries = big(ceil_div(n, std::max<long long>(l.block_n, 1))) *
+                  big(ceil_div(k, std::max<long long>(l.block_k, 1)));
+        break;
+    }
+    if (l.dynamic) continue;  // computed at run time, not stored
+    total += bits_to_bytes(entries, l.dtype.bits() + (l.zero ? l.zero->bits() : 0));
+  }
+  return total;
+}
+
+ModelConfig tensor_parallel_shard(const ModelConfig& model, std::int64_t tp) {
+  require_positive(tp, "tp", "tensor-parallel degree");
+  if (tp == 1) return model;
+  if (model.heads % tp != 0)
+    throw InputError(error_code::kRange, "", "tp",
+                     fmt::format("tensor parallelism over {} chips splits the attention heads; "
+                                 "{} has {} heads",
+                                 tp, model.name, model.heads));
+  if (!model.mla && model.kv_heads % tp != 0 && tp % model.kv_heads != 0)
+    throw InputError(error_code::kRange, "", "tp",
+                     fmt::format("{} KV heads cannot be split over {} chips (nor replicated)",
+                                 model.kv_heads, tp));
+  ModelConfig c = model;
+  c.heads = model.heads / tp;
+  c.kv_heads = model.mla ? c.heads : std::max<std::int64_t>(1, model.kv_heads / tp);
+  c.intermediate = ceil_div(model.intermediate, tp);
+  c.vocab = ceil_div(model.vocab, tp);
+  if (c.moe) {  // routed experts spread over the chips, each whole; the shared MLP split
+    c.moe->experts = ceil_div(model.moe->experts, tp);
+    c.moe->top_k = ceil_div(model.moe->top_k, tp);
+    c.moe->shared_intermediate = ceil_div(model.moe->shared_intermediate, tp);
+  }
+  return c;
+}
+
+RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o,
+                               const CostModel& cost, const arch::Accelerator& acc,
+                               const quant::QuantSpec& scheme) {
+  require_positive(o.prompt, "prompt", "prompt length");
+  require_positive(o.tokens, "tokens", "number of generated tokens");
+  require_positive(o.batch, "batch", "batch size");
+  require_positive(o.tp, "tp", "tensor-parallel degree");
+  require_positive(o.pp, "pp", "pipeline-parallel degree");
+  if (o.micro_batches < 0 || o.micro_batches > o.batch)
+    throw InputError(
+        error_code::kRange, "", "micro_batches",
+        fmt::format("expected 1 … batch ({}) micro-batches, got {}", o.batch, o.micro_batches));
+  if (o.pp > model.layers)
+    throw InputError(error_code::kRange, "", "pp",
+                     fmt::format("{} pipeline stages for {} layers", o.pp, model.layers));
+  const std::int64_t total_len = checked_add(o.prompt, o.tokens, "", "tokens", "P + G");
+  if (total_len - 1 > model.max_positions)
+    throw InputError(error_code::kRange, "", "tokens",
+                     fmt::format("prompt + tokens = {} exceeds the {} positions of {}", total_len,
+                                 model.max_positions, model.name));
+  if (o.link_gbps && !(*o.link_gbps > 0 && std::isfinite(*o.link_gbps)))
+    throw InputError(error_code::kRange, "", "link_gbps",
+                     fmt::format("expected a link bandwidth > 0 Gb/s, got {}", *o.link_gbps));
+  if (o.link_latency_us && !(*o.link_latency_us >= 0 && std::isfinite(*o.link_latency_us)))
+    throw InputError(error_code::kRange, "", "link_latency_us",
+                     fmt::format("expected a latency >= 0 us, got {}", *o.link_latency_us));
+
+  RequestReport r;
+  RequestParallel& par = r.parallel;
+  par.tp = o.tp;
+  par.pp = o.pp;
+  par.micro_batches =
+      o.pp == 1 ? 1 : (o.micro_batches > 0 ? o.micro_batches : std::min(o.batch, o.pp));
+  const std::int64_t m = par.micro_batches, stages = o.pp;
+  par.bubble_fraction = static_cast<double>(stages - 1) / static_cast<double>(m + stages - 1);
+
+  const std::optional<arch::Link>& file_link = acc.spec().serving.link;
+  Ring ring;
+  ring.chips = o.tp;
+  bool overlap = false;
+  if (o.tp > 1 || o.pp > 1) {
+    if (!o.link_gbps && !file_link)
+      throw InputError(error_code::kUsage, "", "link_gbps",
+                       "tensor or pipeline parallelism needs a chip-to-chip link: give its "
+                       "bandwidth (link_gbps) or a \"link\" in the accelerator file");
+    par.link_gbps = o.link_gbps ? *o.link_gbps : file_link->gbps;
+    par.link_latency_us = o.link_latency_us ? *o.link_latency_us
+                          : file_link       ? file_link->latency_us
+                                            : 1.0;
+    overlap = file_link && file_link->overlap;
+    ring.bytes_per_second = *par.link_gbps * 1e9 / 8;
+    ring.latency = *par.link_latency_us * 1e-6;
+  }
+
+  RequestModel rm(model, o, cost, acc, scheme);
+  const double clock = cost.clock_hz;
+  const int a = rm.bits().activation;
+  const std::int64_t b = ceil_div(o.batch, m);  // sequences per micro-batch
+  const std::int64_t stage_layers = ceil_div(model.layers, stages);
+
+  // The time of one pass; accumulates op totals and collective traffic into `r`.
+  auto run = [&](Phase phase, std::int64_t length) {
+    PassCost c = rm.pass(phase, b, length);
+    const Integer tokens_h = big(c.tokens) * big(model.hidden);
+    const Integer act = bits_to_bytes(tokens_h, a);
+    const Integer logits = bits_to_bytes(big(c.head_rows) * big(model.vocab), a);
+    // Per micro-batch on one chip: its stage's layers (all of them without pipelining).
+    const double layer_share = static_cast<double>(stage_layers) / model.layers;
+    const double compute =
+        stages == 1 ? c.layer_cycles + c.embed_cycles + c.head_cycles
+                    : c.layer_cycles * layer_share + std::max(c.embed_cycles, c.head_cycles);
+    const double coll = 2.0 * stage_layers * ring.all_reduce_seconds(act) +
+                        ring.all_reduce_seconds(act) + ring.all_gather_seconds(logits);
+    const double hop = stages > 1 ? ring.latency + act.get_d() / ring.bytes_per_second : 0.0;
+    const double stage = overlap ? std::max(compute / clock, coll) : compute / clock + coll;
+    const double mb = static_cast<double>(m);
+    const double seconds = stages == 1 ? stage : (mb + stages - 1) * (stage + hop);
+    par.collective_seconds +=
+        stages == 1 ? (overlap ? 0.0 : coll) : (mb + stages - 1) * ((overlap ? 0.0 : coll) + hop);
+    par.layer_collective_bytes += ring.all_reduce_sent(act) * big(2 * stage_layers) * big(m);
+    par.embedding_collective_bytes += ring.all_reduce_sent(act) * big(m);
+    par.logits_collective_bytes += ring.all_gather_sent(logits) * big(m);
+    if (stages > 1) par.pipeline_bytes += act * big(m);
+    for (const auto& [kind, t] : c.kinds) {
+      auto it =
+          std::find_if(r.ops.begin(), r.ops.end(), [&](const auto& e) { return e.first == kind; });
+      if (it == r.ops.end()) it = r.ops.insert(r.ops.end(), {kind, OpTotal{}});
+      it->second.seconds += t.seconds / clock * mb;
+      it->second.dram_bytes += t.dram_bytes * big(m);
+    }
+    return seconds;
+  };
+
+  {
+    std::vector<std::pair<Phase, std::int64_t>> passes = {{Phase::kPrefill, o.prompt}};
+    for (std::int64_t i = 1; i < o.tokens; ++i) passes.push_back({Phase::kDecode, o.prompt + i});
+    rm.prefetch(passes, b);
+  }
+  r.ttft_seconds = run(Phase::kPrefill, o.prompt);
+  r.e2e_seconds = r.ttft_seconds;
+  double sum = 0;
+  for (std::int64_t i = 1; i < o.tokens; ++i) {
+    const std::int64_t context = o.prompt + i;
+    const double s = run(Phase::kDecode, context);
+    r.steps.push_back({context, s});
+    sum += s;
+  }
+  r.e2e_seconds += sum;
+  if (!r.steps.empty()) r.tpot_seconds = sum / static_cast<double>(r.steps.size());
+  r.tokens_per_second =
+      static_cast<double>(o.batch) * static_cast<double>(o.tokens) / r.e2e_seconds;
+
+  // Memory.
+  RequestMemory& mem = r.memory;
+  mem.weights_bytes = weights_bytes(model, o, scheme);
+  const Integer kv_seq = kv_bytes_per_sequence(model, o, scheme, total_len);
+  const Integer act_seq = activation_bytes_per_sequence(model, o, a);
+  mem.kv_cache_bytes = kv_seq * big(o.batch);
+  mem.activation_bytes = act_seq * big(o.batch);
+  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
+  const std::int64_t chips = checked_mul(o.tp, o.pp, "", "tp", "chips");
+  mem.per_chip_bytes = ceil_div(mem.total_bytes, chips);
+  mem.capacity_bytes = acc.spec().serving.capacity_bytes;
+  if (mem.capacity_bytes) {
+    mem.fits = mem.per_chip_bytes <= big(*mem.capacity_bytes);
+    const Integer room = big(*mem.capacity_bytes) * big(chips) - mem.weights_bytes;
+    const Integer per_seq = kv_seq + act_seq;
+    Integer max_batch = room < 0 ? Integer(0) : Integer(room / per_seq);
+    // ceil per chip can cost a byte or two: step down until it fits.
+    while (max_batch > 0 &&
+           ceil_div(mem.weights_bytes + max_batch * per_seq, chips) > big(*mem.capacity_bytes))
+      max_batch -= 1;
+    mem.max_batch = poly::fits_int64(max_batch) ? poly::to_int64(max_batch)
+                                                : std::numeric_limits<std::int64_t>::max();
+  }
+  return r;
+}
+
+}  // namespace tenet::llm

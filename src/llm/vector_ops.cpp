@@ -1,0 +1,177 @@
+#include "tenet/llm/vector_ops.hpp"
+
+#include "llm/checked_int.hpp"
+
+namespace tenet::llm {
+namespace {
+
+using detail::checked_add;
+using detail::checked_mul;
+
+std::int64_t mul(std::int64_t a, std::int64_t b) {
+  return checked_mul(a, b, "", "", "operator size");
+}
+std::int64_t add(std::int64_t a, std::int64_t b) {
+  return checked_add(a, b, "", "", "operator size");
+}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+// Bytes of `elements` values of `bits` bits, rounded up to whole bytes.
+std::int64_t bytes(std::int64_t elements, int bits) { return ceil_div(mul(elements, bits), 8); }
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Elementary operations per element (docs/generate.md#operators).
+constexpr std::int64_t kRmsNormOps = 4;    // square, accumulate, scale by 1/rms, scale by weight
+constexpr std::int64_t kLayerNormOps = 7;  // + mean, subtract, bias
+constexpr std::int64_t kRotaryOps = 3;     // x·cos + rot(x)·sin
+constexpr std::int64_t kSoftmaxOps = 5;    // mask/max, subtract, exp, sum, scale
+constexpr std::int64_t kSiluGateOps = 5;   // SiLU (negate, exp, add, divide) × gate
+constexpr std::int64_t kGeluOps = 8;       // tanh approximation
+constexpr std::int64_t kSamplingOps = 5;   // softmax over the vocabulary + top-p compare
+constexpr std::int64_t kIndexBytes = 4;    // token ids, expert ids
+
+bool has_rotary(const ModelConfig& m) {
+  return m.position_rows == 0 && m.model_type != "bloom";  // learned positions, ALiBi: none
+}
+
+}  // namespace
+
+std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptions& o,
+                                 const std::vector<MatmulShape>& matmuls, const ElementBits& bits) {
+  const std::int64_t tokens = o.phase == Phase::kPrefill ? mul(o.batch, o.prompt) : o.batch;
+  const std::int64_t head_rows =
+      o.phase == Phase::kPrefill && o.lm_head == LmHead::kAllTokens ? tokens : o.batch;
+  const std::int64_t h = model.hidden, layers = model.layers;
+  const int a = bits.activation;
+  const std::int64_t th = mul(tokens, h);
+  std::vector<VectorOp> out;
+
+  // Embedding lookup: rows of the table (weight format) in, activations out.
+  {
+    VectorOp e{"embedding", "embed_tokens", 1, mul(tokens, model.embed_dim), 0, 0, 0, "", false};
+    e.ops = e.elements;
+    e.sram_bytes = add(bytes(e.elements, bits.embedding), bytes(e.elements, a));
+    e.dram_bytes = e.sram_bytes;
+    out.push_back(e);
+  }
+  // Norms: each reads its input and writes the normalised tokens (+ its weights). A residual add
+  // runs in the kernel of the norm that follows it (MLC-LLM fuse_add_norm): it reads the branch
+  // output and writes the new residual; the norm's read stands for the old residual.
+  const std::int64_t norm_ops = model.layer_norm ? kLayerNormOps : kRmsNormOps;
+  const int weight_bits = 16;
+  auto norm = [&](const char* name, std::int64_t count, bool per_layer) {
+    VectorOp n{"norm", name, count, th, mul(th, norm_ops), 0, 0, "", per_layer};
+    n.sram_bytes = mul(2, bytes(th, a));
+    n.dram_bytes = add(n.sram_bytes, bytes(model.layer_norm ? 2 * h : h, weight_bits));
+    out.push_back(n);
+  };
+  norm("layer_norms", mul(layers, model.norms_per_layer), true);
+  norm("final_norm", 1, false);
+  {
+    const std::int64_t adds = mul(layers, model.parallel_blocks ? 1 : 2);
+    VectorOp r{"residual", "residual_add", adds, th, th, 0, 0, "norm", true};
+    r.sram_bytes = mul(3, bytes(th, a));
+    r.dram_bytes = mul(2, bytes(th, a));
+    out.push_back(r);
+  }
+  // Rotary embedding of Q and K, in one kernel with the KV-cache append (MLC-LLM's fused rope +
+  // append): it reads Q, K, V and writes the rotated Q and the cache entries.
+  std::int64_t q_width = 0, read_width = 0, rot_width = 0, kv_width = 0;
+  if (model.mla) {
+    const MlaConfig& m = *model.mla;
+    const std::int64_t heads = model.heads;
+    q_width = mul(heads, m.qk_nope_head_dim + m.qk_rope_head_dim);
+    kv_width = m.kv_lora_rank + m.qk_rope_head_dim;  // the latent (replicated over tp)
+    rot_width = add(mul(heads, m.qk_rope_head_dim), m.qk_rope_head_dim);
+    read_width = add(q_width, kv_width);
+  } else {
+    const std::int64_t heads = model.heads, kv = model.kv_heads;
+    q_width = mul(heads, model.head_dim);
+    kv_width = mul(2 * kv, model.head_dim);
+    rot_width = mul(heads + kv, model.head_dim);
+    read_width = add(q_width, kv_width);
+  }
+  const bool rotary = has_rotary(model);
+  if (rotary) {
+    VectorOp r{"rotary", "rotary", layers, mul(tokens, rot_width), 0, 0, 0, "", true};
+    r.ops = mul(r.elements, kRotaryOps);
+    r.sram_bytes = add(bytes(mul(tokens, read_width), a), bytes(mul(tokens, q_width), a));
+    r.dram_bytes = r.sram_bytes;
+    out.push_back(r);
+  }
+  {
+    VectorOp k{"kv_append", "kv_append", layers, mul(tokens, kv_width), 0, 0, 0, "", true};
+    k.ops = k.elements;
+    k.sram_bytes = add(bytes(k.elements, a), bytes(k.elements, bits.kv_cache));
+    k.dram_bytes = bytes(k.elements, bits.kv_cache);
+    if (rotary) {
+      k.fused_with = "rotary";
+    } else {
+      k.dram_bytes = add(k.dram_bytes, bytes(k.elements, a));  // reads K and V itself
+    }
+    out.push_back(k);
+  }
+  // Softmax over the scores the attention kernel computes (FlashAttention-style: in the kernel,
+  // no DRAM round trip); activation × gate in the epilogue of the gate/up projection (MLC-LLM's
+  // fused matmul + split + silu + multiply).
+  std::int64_t scores = 0, gated = 0, plain = 0;
+  const LayerNames& n = model.names;
+  for (const MatmulShape& s : matmuls) {
+    const std::int64_t calls = mul(s.count, s.batch);
+    if (s.name == n.qk || s.name == "self_attn.qk") scores = add(scores, mul(calls, mul(s.m, s.n)));
+    if (model.mlp == MlpKind::kGated || ends_with(s.name, "gate_up_proj")) {
+      if (s.name == n.gate_up || ends_with(s.name, "gate_up_proj"))
+        gated = add(gated, mul(calls, mul(s.m, s.n / 2)));
+      else if (s.name == n.gate || ends_with(s.name, ".gate_proj"))
+        gated = add(gated, mul(calls, mul(s.m, s.n)));
+    }
+    if (model.mlp == MlpKind::kPlain && s.name == n.up)
+      plain = add(plain, mul(calls, mul(s.m, s.n)));
+  }
+  if (scores > 0) {
+    VectorOp s{"softmax", "attention_softmax", 1,   scores, mul(scores, kSoftmaxOps), 0,
+               0,         "attention",         true};
+    s.sram_bytes = mul(2, bytes(scores, a));
+    out.push_back(s);
+  }
+  if (gated > 0) {
+    VectorOp g{"activation",   "silu_gate", 1, gated, mul(gated, kSiluGateOps), 0, 0,
+               "gate_up_proj", true};
+    g.sram_bytes = mul(3, bytes(gated, a));
+    out.push_back(g);
+  }
+  if (plain > 0) {
+    VectorOp g{"activation", "gelu", 1, plain, mul(plain, kGeluOps), 0, 0, "up_proj", true};
+    g.sram_bytes = mul(2, bytes(plain, a));
+    out.push_back(g);
+  }
+  // MoE routing: softmax and top-k over the router logits, then the weighted combine of the
+  // k expert outputs of every token.
+  if (model.moe) {
+    const MoeConfig& m = *model.moe;
+    const std::int64_t logits = mul(tokens, m.experts), picks = mul(tokens, m.top_k);
+    VectorOp t{"routing", "moe_top_k", m.moe_layers, logits, mul(logits, kSoftmaxOps + m.top_k),
+               0,         0,           "",           true};
+    t.sram_bytes = add(bytes(logits, a), mul(picks, add(kIndexBytes, bytes(1, a))));
+    t.dram_bytes = t.sram_bytes;
+    out.push_back(t);
+    const std::int64_t combined = mul(picks, h);
+    VectorOp c{"routing", "moe_combine", m.moe_layers, th, mul(2, combined), 0, 0, "", true};
+    c.sram_bytes = add(bytes(combined, a), bytes(th, a));
+    c.dram_bytes = c.sram_bytes;
+    out.push_back(c);
+  }
+  // Sampling: softmax and top-p over the vocabulary of the rows that produce a token.
+  {
+    const std::int64_t v = mul(head_rows, model.vocab);
+    VectorOp l{"logits", "sampling", 1, v, mul(v, kSamplingOps), 0, 0, "", false};
+    l.sram_bytes = add(bytes(v, a), mul(head_rows, kIndexBytes));
+    l.dram_bytes = l.sram_bytes;
+    out.push_back(l);
+  }
+  return out;
+}
+
+}  // namespace tenet::llm

@@ -1,0 +1,90 @@
+// `tenet generate` end to end: the contract's JSON keys, the table's summary line, the same
+// matmul costs as `tenet model` (one pipeline), exit code 2 naming the option on bad input.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+tenet::test::CliRun run(const std::string& args) {
+  return tenet::test::run_cli(args, std::string(TENET_SOURCE_DIR));
+}
+
+json run_json(const std::string& args) {
+  const tenet::test::CliRun r = run(args + " --format json");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out);
+}
+
+const std::string kRequest =
+    "generate --model workloads/models/llama-3.2-1b.json --arch systolic-16x16 --quant q4f16_1 "
+    "--prompt 48 --tokens 4 --batch 2";
+
+}  // namespace
+
+TEST_CASE("tenet generate: the contract's keys", "[cli][generate]") {
+  const json doc = run_json(kRequest + " --tp 2 --link-gbps 400");
+  for (const char* key :
+       {"ttft_seconds", "tpot_seconds", "e2e_seconds", "tokens_per_second", "steps"})
+    CHECK(doc["timeline"].contains(key));
+  REQUIRE(doc["timeline"]["steps"].size() == 3);
+  CHECK(doc["timeline"]["steps"][0]["context"] == 49);
+  CHECK(doc["timeline"]["steps"][2]["context"] == 51);
+  for (const char* key :
+       {"weights_bytes", "kv_cache_bytes", "total_bytes", "capacity_bytes", "fits", "max_batch"})
+    CHECK(doc["memory"].contains(key));
+  for (const char* kind : {"matmul", "norm", "rotary", "softmax", "activation", "residual",
+                           "kv_append", "embedding", "logits"}) {
+    INFO(kind);
+    REQUIRE(doc["ops"].contains(kind));
+    CHECK(doc["ops"][kind]["seconds"].get<double>() > 0);
+    CHECK(doc["ops"][kind].contains("dram_bytes"));
+  }
+  for (const char* key : {"tp", "pp", "layer_collective_bytes", "collective_seconds",
+                          "embedding_collective_bytes", "logits_collective_bytes"})
+    CHECK(doc["parallel"].contains(key));
+  CHECK(doc["parallel"]["tp"] == 2);
+  CHECK(doc["parallel"]["link_gbps"] == 400.0);
+}
+
+TEST_CASE("tenet generate: the prefill's matmuls cost what tenet model reports",
+          "[cli][generate]") {
+  const json request = run_json(
+      "generate --model workloads/models/llama-3.2-1b.json --arch systolic-16x16 --quant "
+      "q4f16_1 --prompt 48 --tokens 1 --batch 2");
+  const json model = run_json(
+      "model --model workloads/models/llama-3.2-1b.json --arch systolic-16x16 --quant q4f16_1 "
+      "--phase prefill --prompt 48 --batch 2");
+  CHECK(request["ops"]["matmul"]["seconds"].get<double>() ==
+        Approx(model["totals"]["seconds"].get<double>()).epsilon(1e-9));
+  CHECK(request["ops"]["matmul"]["dram_bytes"] == model["totals"]["dram_bytes"]);
+  CHECK(request["timeline"]["steps"].empty());
+  CHECK(request["timeline"]["tpot_seconds"].is_null());
+  CHECK(request["timeline"]["e2e_seconds"] == request["timeline"]["ttft_seconds"]);
+}
+
+TEST_CASE("tenet generate: table summary and bad input", "[cli][generate]") {
+  const tenet::test::CliRun table = run(kRequest);
+  INFO(table.out);
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.out.find("TTFT ") != std::string::npos);
+  CHECK(table.out.find("tokens/s, fits: yes") != std::string::npos);
+
+  const tenet::test::CliRun split = run(kRequest + " --tp 3 --link-gbps 100");
+  CHECK(split.exit_code == 2);
+  CHECK(split.out.find("--tp") != std::string::npos);
+  const tenet::test::CliRun no_link = run(
+      "generate --model workloads/models/llama-3.2-1b.json --arch eyeriss --prompt 8 --tokens 2 "
+      "--tp 2");
+  CHECK(no_link.exit_code == 2);
+  CHECK(no_link.out.find("--link-gbps") != std::string::npos);
+  const tenet::test::CliRun schemes =
+      run("generate --model workloads/models/llama-3.2-1b.json --prompt 8 --tokens 2 --quant "
+          "q0f16,q4f16_1");
+  CHECK(schemes.exit_code == 2);
+}

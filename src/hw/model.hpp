@@ -19,7 +19,8 @@ namespace tenet::hw::detail {
 using TileIndex = std::array<long long, 3>;  // tile coordinate per GemmDim (m, n, k)
 
 struct Plan {
-  mapping::GemmShape shape;
+  mapping::GemmShape shape;    // what runs: the problem's shape padded by the microarchitecture
+  mapping::GemmShape logical;  // the problem's shape
   mapping::Tiling tiling;  // resolved
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
   mapping::DataflowDims dims{};
@@ -45,6 +46,7 @@ struct OperandPlan {
   long long footprint_bytes = 0;  // global-buffer share of one tile (x2 if double-buffered)
   bool resident = true;
   bool stationary = false;
+  bool read_each_tile = false;  // an output read from DRAM at every tile start (accumulate_from_dram)
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -142,6 +144,21 @@ class Model {
   TileCycles time_tile(const TileIndex& q) const;
   long long dram_window(const TileIndex& q) const;
   long long edge_transfer_cycles() const;
+
+  // The microarchitecture path (arch::Microarch::active()): per-tile busy time, DMA windows and
+  // fixed overheads (docs/hardware.md, "Microarchitecture").
+  struct DmaCost {
+    long long commands = 0;  // DMA commands (contiguous runs)
+    long long read = 0;      // read-channel cycles (latency and transfer)
+    long long write = 0;     // write-channel cycles
+    double bytes = 0;        // bytes moved (whole beats)
+  };
+  void add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q, bool write) const;
+  long long dma_cycles(const DmaCost& cost) const;
+  long long micro_busy(const TileIndex& q) const;
+  long long micro_window(const TileIndex& q) const;
+  long long micro_edge_cycles() const;
+  Timing micro_timing() const;
 
   const arch::Accelerator& acc_;
   Options options_;

@@ -191,8 +191,8 @@ void check_micro(const Microarch& m, Issues& issues) {
   auto at_least = [&](long long v, long long lo, const std::string& field, const char* unit) {
     if (v < lo)
       issues.add(error_code::kRange, w + field,
-                 fmt::format("expected {} >= {} {}, got {}", field.substr(field.rfind('/') + 1),
-                             lo, unit, v));
+                 fmt::format("expected {} >= {} {}, got {}", field.substr(field.rfind('/') + 1), lo,
+                             unit, v));
   };
   at_least(m.drain_cycles, 0, "/accumulators/drain_cycles", "cycles");
   at_least(m.drain_cycles_reload, 0, "/accumulators/drain_cycles_reload", "cycles");
@@ -307,12 +307,13 @@ bool operator==(const Microarch& a, const Microarch& b) {
   return a.accumulator_double_buffered == b.accumulator_double_buffered &&
          a.drain_cycles == b.drain_cycles && a.drain_cycles_reload == b.drain_cycles_reload &&
          a.tile_fill_drain_cycles == b.tile_fill_drain_cycles &&
-         a.min_tile_cycles == b.min_tile_cycles && a.tile_overhead_cycles == b.tile_overhead_cycles &&
-         a.run_overhead_cycles == b.run_overhead_cycles && a.dma == b.dma && a.layouts == b.layouts &&
-         a.accumulate_from_dram == b.accumulate_from_dram && a.pad_to_array == b.pad_to_array &&
-         a.pad_stream_multiple == b.pad_stream_multiple && a.feeder_word == b.feeder_word &&
-         a.unaligned_factor == b.unaligned_factor && a.sram_resident == b.sram_resident &&
-         a.tile_fits_one_bank == b.tile_fits_one_bank;
+         a.min_tile_cycles == b.min_tile_cycles &&
+         a.tile_overhead_cycles == b.tile_overhead_cycles &&
+         a.run_overhead_cycles == b.run_overhead_cycles && a.dma == b.dma &&
+         a.layouts == b.layouts && a.accumulate_from_dram == b.accumulate_from_dram &&
+         a.pad_to_array == b.pad_to_array && a.pad_stream_multiple == b.pad_stream_multiple &&
+         a.feeder_word == b.feeder_word && a.unaligned_factor == b.unaligned_factor &&
+         a.sram_resident == b.sram_resident && a.tile_fits_one_bank == b.tile_fits_one_bank;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {

@@ -229,7 +229,6 @@ void read_energy(const ObjectReader& root, AcceleratorSpec& spec) {
   read_access_energy(*energy, "dram", spec.energy.dram);
 }
 
-
 void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
   auto m = root.object("microarchitecture", false, "");
   if (!m) return;
@@ -262,8 +261,7 @@ void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
       u.dma.burst_latency_cycles = *v;
     if (auto v = d->boolean("separate_channels", false)) u.dma.separate_channels = *v;
     if (auto v = d->integer("throttle_bytes", false, "bytes")) u.dma.throttle_bytes = *v;
-    if (auto v = d->integer("throttle_gap_cycles", false, "cycles"))
-      u.dma.throttle_gap_cycles = *v;
+    if (auto v = d->integer("throttle_gap_cycles", false, "cycles")) u.dma.throttle_gap_cycles = *v;
   }
   if (auto l = m->object("dram_layouts", false, "")) {
     for (auto it = l->value().begin(); it != l->value().end(); ++it) {

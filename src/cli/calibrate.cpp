@@ -29,15 +29,15 @@ struct CalibrateOptions {
 };
 
 void print_text(const sweep::Calibration& c) {
-  std::string out = fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row",
-                                "line", "measured", "predicted", "error", "before", "dram_meas",
-                                "dram_pred");
+  std::string out =
+      fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
+                  "measured", "predicted", "error", "before", "dram_meas", "dram_pred");
   for (size_t i = 0; i < c.after.size(); ++i) {
     const sweep::Residual& r = c.after[i];
-    out += fmt::format("{:<32} {:>6} {:>10} {:>10} {:>+7.2f}% {:>+7.2f}% {:>12} {:>12}\n", r.name,
-                       r.line, r.measured, r.predicted, 100 * r.error, 100 * c.before[i].error,
-                       r.measured_bytes ? std::to_string(*r.measured_bytes) : "-",
-                       r.predicted_bytes);
+    out +=
+        fmt::format("{:<32} {:>6} {:>10} {:>10} {:>+7.2f}% {:>+7.2f}% {:>12} {:>12}\n", r.name,
+                    r.line, r.measured, r.predicted, 100 * r.error, 100 * c.before[i].error,
+                    r.measured_bytes ? std::to_string(*r.measured_bytes) : "-", r.predicted_bytes);
   }
   out += fmt::format(
       "rows within 5 %: {:.1f} % (before {:.1f} %), within 10 %: {:.1f} %; sum of squared log "
@@ -60,10 +60,11 @@ void setup(CLI::App& sub) {
       ->required();
   sub.add_option("--config", o->config,
                  "use only the rows whose config column is this (default: all rows)");
-  sub.add_option("--free", o->free,
-                 "free constants as JSON pointers into the accelerator file, each POINTER or "
-                 "POINTER=LO:HI (default: the microarchitecture cycle terms, DMA command cost, DRAM "
-                 "latency and bandwidth, unaligned factor)")
+  sub.add_option(
+         "--free", o->free,
+         "free constants as JSON pointers into the accelerator file, each POINTER or "
+         "POINTER=LO:HI (default: the microarchitecture cycle terms, DMA command cost, DRAM "
+         "latency and bandwidth, unaligned factor)")
       ->delimiter(',');
   sub.add_option("--dataflow", o->dataflow, "dataflow of every row: os (default), ws or is");
   sub.add_option("--bits-a", o->bits_a, "bits per element of A (default 8)");

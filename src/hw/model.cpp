@@ -89,8 +89,9 @@ double OperandPlan::dram_bytes_if(bool keep) const {
   if (!op->output)
     elements = keep ? resident_volume : fold_accesses;
   else
-    elements = keep ? add(resident_volume, read_each_tile ? resident_volume : resident_volume - unique)
-                    : add(fold_accesses, fold_rmw_reads);
+    elements =
+        keep ? add(resident_volume, read_each_tile ? resident_volume : resident_volume - unique)
+             : add(fold_accesses, fold_rmw_reads);
   return bytes_of(elements, op->bits);
 }
 
@@ -100,7 +101,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
-    : acc_(acc), options_(options) {
+    : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
   if (build.validate) validate(problem);
   plan_.logical = problem.shape;
   plan_.shape = padded_shape(acc.spec().micro, problem.shape, dataflow, acc.rows(), acc.cols());
@@ -233,14 +234,16 @@ void Model::choose_residency() {
         best = mask, best_cost = cost, have = true;
       }
     }
-    if (!have) {
+    if (!have) {  // the required operands are kept all the same; result() refuses the tiling
       long long need = 0;
       for (size_t b = 0; b < members.size(); ++b)
         if ((required >> b) & 1u) need = add(need, ops_[members[b]].footprint_bytes);
-      throw InputError(error_code::kRange, "", "tile",
-                       fmt::format("the tile does not fit: the operands that must be SRAM-resident "
-                                   "need {} bytes of global-buffer partition \"{}\" ({} bytes)",
-                                   need, partitions_[p].key, partitions_[p].bytes));
+      if (infeasible_.empty())
+        infeasible_ = fmt::format(
+            "the tile does not fit: the operands that must be SRAM-resident need {} "
+            "bytes of global-buffer partition \"{}\" ({} bytes)",
+            need, partitions_[p].key, partitions_[p].bytes);
+      best = required;
     }
     for (size_t b = 0; b < members.size(); ++b) ops_[members[b]].resident = (best >> b) & 1u;
   }
@@ -272,7 +275,7 @@ long long Model::compute_cycles() const {
                                 plan_.dim[at(plan_.dims.cols)].fold_intervals());
   // Microarchitecture: folds may overlap their fill and drain (double-buffered accumulators);
   // the streamed cycles alone stay a lower bound of the busy time.
-  if (acc_.spec().micro.active()) return add(mul(spatial, streamed), -1);
+  if (micro_) return add(mul(spatial, streamed), -1);
   return add(add(mul(folds(), plan_.base), mul(spatial, streamed)), -1);
 }
 
@@ -498,7 +501,7 @@ long long Model::dram_window(const TileIndex& q) const {
 // longer of its folds (stretched by the SRAM) and its DRAM window (their sum without double
 // buffering).
 Timing Model::timing() const {
-  if (acc_.spec().micro.active()) return micro_timing();
+  if (micro_) return micro_timing();
   Timing t;
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
@@ -529,7 +532,6 @@ Timing Model::timing() const {
                     t.pipeline, compute_cycles() + 1));
   return t;
 }
-
 
 // ---- Microarchitecture path (arch::Microarch::active()) -------------------------------------
 
@@ -584,9 +586,8 @@ void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q
       u.dma.max_burst_bytes > 0 ? ceil_div(run_bytes, u.dma.max_burst_bytes) : 1;
   const long long batches =
       u.dma.outstanding_bursts > 0 ? ceil_div(bursts, u.dma.outstanding_bursts) : 1;
-  long long per_run =
-      add(mul(batches, add(dram.latency_cycles, u.dma.burst_latency_cycles)),
-          transfer_cycles(static_cast<double>(run_bytes), dram.bandwidth, false));
+  long long per_run = add(mul(batches, add(dram.latency_cycles, u.dma.burst_latency_cycles)),
+                          transfer_cycles(static_cast<double>(run_bytes), dram.bandwidth, false));
   if (u.dma.throttle_bytes > 0 && u.dma.throttle_gap_cycles > 0) {  // idle gaps inside bursts
     const long long burst = u.dma.max_burst_bytes > 0 ? u.dma.max_burst_bytes : run_bytes;
     const long long full = run_bytes / burst, rest = run_bytes % burst;
@@ -680,8 +681,9 @@ long long Model::micro_edge_cycles() const {
 }
 
 // The run: a fixed overhead, the edge transfers, and per tile its overhead plus the longer of
-// its busy time (stretched by the SRAM ports) and its DRAM window (their sum when the buffer is
-// not double-buffered). compute = busy + overheads; stall_dram = the rest.
+// its busy time (at least the SRAM ports' cycles of its folds) and its DRAM window (their sum
+// when the buffer is not double-buffered). compute = busy + overheads; stall_sram = port cycles
+// beyond that; stall_dram = the rest.
 Timing Model::micro_timing() const {
   const arch::Microarch& u = acc_.spec().micro;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
@@ -695,7 +697,8 @@ Timing Model::micro_timing() const {
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles tc = time_tile(q);
         const long long busy = add(micro_busy(q), u.tile_overhead_cycles);
-        const long long sram = tc.with_sram - tc.pipeline;
+        // The SRAM ports must move every fold's operands: the tile lasts at least their sum.
+        const long long sram = std::max(0LL, tc.sram_busy - busy);
         const long long with_sram = add(busy, sram);
         const long long window = micro_window(q);
         const long long step = overlap ? std::max(with_sram, window) : add(with_sram, window);
@@ -776,6 +779,7 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
 
 // Step 5: the report.
 Result Model::result() const {
+  if (!feasible()) throw InputError(error_code::kRange, "", "tile", infeasible_);
   Result r;
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;

@@ -21,7 +21,7 @@ using TileIndex = std::array<long long, 3>;  // tile coordinate per GemmDim (m, 
 struct Plan {
   mapping::GemmShape shape;    // what runs: the problem's shape padded by the microarchitecture
   mapping::GemmShape logical;  // the problem's shape
-  mapping::Tiling tiling;  // resolved
+  mapping::Tiling tiling;      // resolved
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
   mapping::DataflowDims dims{};
   std::array<DimPlan, 3> dim;  // by GemmDim
@@ -46,7 +46,8 @@ struct OperandPlan {
   long long footprint_bytes = 0;  // global-buffer share of one tile (x2 if double-buffered)
   bool resident = true;
   bool stationary = false;
-  bool read_each_tile = false;  // an output read from DRAM at every tile start (accumulate_from_dram)
+  bool read_each_tile =
+      false;  // an output read from DRAM at every tile start (accumulate_from_dram)
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -126,6 +127,9 @@ class Model {
   // max(compute_cycles(), the DRAM bound, the SRAM bound).
   long long cycles_lower_bound() const;
   Timing timing() const;
+  // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
+  // the tiling search skips such a tiling; result() throws InputError(range, "tile").
+  bool feasible() const { return infeasible_.empty(); }
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
   Result result() const;
@@ -165,6 +169,8 @@ class Model {
   Plan plan_;
   std::vector<OperandPlan> ops_;
   std::vector<PartitionPlan> partitions_;
+  std::string infeasible_;  // why the tiling is not feasible ("" if it is)
+  bool micro_ = false;      // arch::Microarch::active(): the §3b path
 };
 
 }  // namespace tenet::hw::detail

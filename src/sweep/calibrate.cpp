@@ -173,9 +173,9 @@ FreeParameter parse_free_parameter(const std::string& text, const json& arch) {
   try {
     ptr = json::json_pointer(f.pointer);
   } catch (const std::exception&) {
-    throw InputError(error_code::kParse, "", "--free",
-                     "expected a JSON pointer such as /dram/latency_cycles, got \"" + f.pointer +
-                         "\"");
+    throw InputError(
+        error_code::kParse, "", "--free",
+        "expected a JSON pointer such as /dram/latency_cycles, got \"" + f.pointer + "\"");
   }
   if (!arch.contains(ptr) || !arch.at(ptr).is_number())
     throw InputError(error_code::kUnknownName, "", "--free",
@@ -202,8 +202,7 @@ FreeParameter parse_free_parameter(const std::string& text, const json& arch) {
                        "expected POINTER or POINTER=LO:HI, got \"" + text + "\"");
     }
     if (!(f.lo <= f.hi))
-      throw InputError(error_code::kRange, "", "--free",
-                       "expected LO <= HI in \"" + text + "\"");
+      throw InputError(error_code::kRange, "", "--free", "expected LO <= HI in \"" + text + "\"");
   }
   return f;
 }
@@ -231,9 +230,8 @@ std::vector<Residual> predict(const json& arch, const std::string& file,
       }
       r.accelerator = unaligned;
     }
-    const eval::Evaluation e =
-        at_line(m.source, fmt::format("line {} ({})", m.line, m.name),
-                [&] { return eval::evaluate(r); });
+    const eval::Evaluation e = at_line(m.source, fmt::format("line {} ({})", m.line, m.name),
+                                       [&] { return eval::evaluate(r); });
     Residual res;
     res.name = m.name, res.line = m.line;
     res.measured = m.cycles;
@@ -251,8 +249,8 @@ namespace {
 double objective(const std::vector<Residual>& r) {
   double sum = 0;
   for (const Residual& x : r) {
-    const double l = std::log(std::max(1.0, static_cast<double>(x.predicted)) /
-                              static_cast<double>(x.measured));
+    const double l =
+        std::log(std::max(1.0, static_cast<double>(x.predicted)) / static_cast<double>(x.measured));
     sum += l * l;
   }
   return sum;
@@ -312,9 +310,8 @@ Calibration calibrate(const json& arch, const std::string& file,
       }
       if (!improved) step[i] = free[i].integer ? std::floor(step[i] / 2) : step[i] / 2;
     }
-    if (!any_step || (!moved && std::all_of(step.begin(), step.end(), [](double s) {
-                        return s < 1e-4;
-                      })))
+    if (!any_step ||
+        (!moved && std::all_of(step.begin(), step.end(), [](double s) { return s < 1e-4; })))
       break;
   }
   c.arch = cur;

@@ -26,8 +26,7 @@ AcceleratorSpec base_spec(long long rows, long long cols) {
 
 // Brute force of §3b for an os GEMM (A m×k activation, B k×n weight, C m×n output, 16 bits):
 // every tile in loop order, every transfer priced on its own.
-long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling,
-                      bool edges) {
+long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling, bool edges) {
   const arch::Microarch& u = s.micro;
   std::array<long long, 3> size{shape.m, shape.n, shape.k};
   if (u.pad_to_array) size[0] = up(size[0], s.rows), size[1] = up(size[1], s.cols);
@@ -163,10 +162,10 @@ TEST_CASE("microarchitecture: the per-tile law equals a walk over every tile", "
     u.feeder_word = pick(1, 4), u.unaligned_factor = 1 + 0.5 * static_cast<double>(pick(0, 4));
     const Accelerator acc(s);
     const GemmShape shape{pick(1, 30), pick(1, 30), pick(1, 30)};
-    Tiling tiling = mapping::parse_tiling(
-        std::to_string(pick(0, 12)) + "x" + std::to_string(pick(0, 12)) + "x" +
-            std::to_string(pick(0, 12)) + ":" + orders[pick(0, 5)],
-        "--tile");
+    Tiling tiling =
+        mapping::parse_tiling(std::to_string(pick(0, 12)) + "x" + std::to_string(pick(0, 12)) +
+                                  "x" + std::to_string(pick(0, 12)) + ":" + orders[pick(0, 5)],
+                              "--tile");
     const bool edges = pick(0, 1);
     hw::Options o;
     o.edge_transfers = edges;
@@ -201,8 +200,7 @@ TEST_CASE("microarchitecture: SAURIA's per-tile law by hand", "[hw][micro]") {
         2 * (31 * 113 + (32 + 94)));
 }
 
-TEST_CASE("microarchitecture: terms at their defaults leave §3's timing unchanged",
-          "[hw][micro]") {
+TEST_CASE("microarchitecture: terms at their defaults leave §3's timing unchanged", "[hw][micro]") {
   std::mt19937_64 rng(7);
   auto pick = [&](long long lo, long long hi) {
     return std::uniform_int_distribution<long long>(lo, hi)(rng);
@@ -215,8 +213,8 @@ TEST_CASE("microarchitecture: terms at their defaults leave §3's timing unchang
     const Accelerator micro(s);
     REQUIRE(s.micro.active());
     const GemmShape shape{pick(1, 40), pick(1, 40), pick(1, 40)};
-    const Tiling tiling{pick(0, 15), pick(0, 15), pick(0, 15),
-                        {GemmDim::kN, GemmDim::kK, GemmDim::kM}};
+    const Tiling tiling{
+        pick(0, 15), pick(0, 15), pick(0, 15), {GemmDim::kN, GemmDim::kK, GemmDim::kM}};
     hw::Options o;
     o.edge_transfers = pick(0, 1);
     const auto problem = hw::make_gemm_problem(shape);

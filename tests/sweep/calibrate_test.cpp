@@ -15,7 +15,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kCsv = std::string(TENET_SOURCE_DIR) + "/workloads/calibration/sauria/calibration.csv";
+const std::string kCsv =
+    std::string(TENET_SOURCE_DIR) + "/workloads/calibration/sauria/calibration.csv";
 
 struct Config {
   const char* csv_config;
@@ -27,9 +28,7 @@ const Config kConfigs[] = {{"int8_8x16", "sauria-int8-8x16", {8, 8, 32}},
                            {"int8_32x32", "sauria-int8-32x32", {8, 8, 32}},
                            {"int8_8x16_idealmem", "sauria-int8-8x16-idealmem", {8, 8, 32}}};
 
-json preset_json(const char* name) {
-  return arch::to_json(arch::load_accelerator_preset(name));
-}
+json preset_json(const char* name) { return arch::to_json(arch::load_accelerator_preset(name)); }
 
 }  // namespace
 

@@ -100,8 +100,8 @@ struct DmaEngine {
   long long max_burst_bytes = 0;     // 0 = unlimited (a run is one burst)
   long long beat_bytes = 1;          // every run moves whole beats
   long long outstanding_bursts = 0;  // per direction; 0 = unlimited (latency paid once per run)
-  long long burst_latency_cycles = 0;  // added per batch of outstanding bursts, on top of dram latency
-  bool separate_channels = false;      // reads and writes transfer at once (commands still serial)
+  long long burst_latency_cycles = 0;  // per batch of outstanding bursts, beside DRAM latency
+  bool separate_channels = false;      // reads and writes transfer at once (commands serial)
   // Duty-cycled DRAM: after every throttle_bytes of a burst (at the DRAM bandwidth) the channel
   // idles throttle_gap_cycles. 0 = no throttle.
   long long throttle_bytes = 0;
@@ -137,13 +137,13 @@ struct Microarch {
   long long run_overhead_cycles = 0;      // C0: once per matmul (configuration)
   DmaEngine dma;
   std::map<std::string, DramLayout> layouts;  // by role (activation, weight, output, ...)
-  bool accumulate_from_dram = false;  // outputs read from DRAM at every output-tile start
-  bool pad_to_array = false;          // row / column dimensions padded to the array edges
-  long long pad_stream_multiple = 1;  // stream dimension padded to a multiple of this
-  long long feeder_word = 1;          // stream elements per feeder word
-  double unaligned_factor = 1;        // stream time x this when a tile's stream is not whole words
-  std::vector<std::string> sram_resident;  // roles that must be resident (no DRAM streaming)
-  bool tile_fits_one_bank = false;         // a resident tile takes two banks even if it never changes
+  bool accumulate_from_dram = false;          // outputs read from DRAM at every output-tile start
+  bool pad_to_array = false;                  // row / column dimensions padded to the array edges
+  long long pad_stream_multiple = 1;          // stream dimension padded to a multiple of this
+  long long feeder_word = 1;                  // stream elements per feeder word
+  double unaligned_factor = 1;                // stream time x this when not whole feeder words
+  std::vector<std::string> sram_resident;     // roles that must be resident (no DRAM streaming)
+  bool tile_fits_one_bank = false;            // a resident tile always takes two banks
 
   bool active() const;
   friend bool operator==(const Microarch& a, const Microarch& b);

@@ -106,6 +106,11 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.logical = problem.shape;
   plan_.shape = padded_shape(acc.spec().micro, problem.shape, dataflow, acc.rows(), acc.cols());
   plan_.tiling = mapping::resolve_tiling(tiling, problem.shape);
+  // A tile covering a whole (logical) dimension covers its padding too.
+  for (long long* t : {&plan_.tiling.m, &plan_.tiling.n, &plan_.tiling.k}) {
+    const int d = t == &plan_.tiling.m ? 0 : t == &plan_.tiling.n ? 1 : 2;
+    if (*t >= shape_size(problem.shape, d)) *t = shape_size(plan_.shape, d);
+  }
   plan_.dataflow = dataflow;
   plan_.dims = mapping::dataflow_dims(dataflow);
   plan_.rows = acc.rows();
@@ -251,6 +256,10 @@ void Model::choose_residency() {
 
 long long Model::dram_bytes() const {
   long long total = 0;
+  if (micro_ && acc_.spec().micro.dma.enabled) {
+    for (long long b : operand_bus_bytes()) total = add(total, b);
+    return total;
+  }
   for (const OperandPlan& x : ops_)
     total = add(total, ceil_bytes(add(x.dram_reads(), x.dram_writes()), x.op->bits));
   return total;
@@ -564,12 +573,9 @@ long long Model::micro_busy(const TileIndex& q) const {
 // contiguous DRAM run (the whole tile when re-laid out per tile or when its contiguous dimension
 // is not cut; else one run per position of its other dimensions), each run in whole beats, split
 // into bursts of at most max_burst_bytes; every batch of outstanding bursts waits the latency.
-void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q,
-                         bool write) const {
+std::pair<long long, long long> Model::dram_runs(const OperandPlan& x, const TileIndex& q) const {
   const arch::Microarch& u = acc_.spec().micro;
-  const arch::Dram& dram = acc_.spec().dram;
   const long long volume = tile_volume(x, q);
-  if (volume <= 0) return;
   long long runs = 1, run_elements = volume;
   const auto layout = u.layouts.find(role_key(x.op->role));
   if (layout != u.layouts.end() && !layout->second.retiled && !layout->second.contiguous.empty()) {
@@ -580,6 +586,22 @@ void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q
       runs = std::max(1LL, volume / std::max(1LL, run_elements));
     }
   }
+  return {runs, run_elements};
+}
+
+long long Model::bus_bytes(const OperandPlan& x, const TileIndex& q) const {
+  const auto [runs, run_elements] = dram_runs(x, q);
+  if (run_elements <= 0) return 0;
+  return mul(runs,
+             round_up(ceil_bytes(run_elements, x.op->bits), acc_.spec().micro.dma.beat_bytes));
+}
+
+void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q,
+                         bool write) const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const arch::Dram& dram = acc_.spec().dram;
+  const auto [runs, run_elements] = dram_runs(x, q);
+  if (run_elements <= 0) return;
   const long long beat = u.dma.beat_bytes;
   const long long run_bytes = round_up(ceil_bytes(run_elements, x.op->bits), beat);
   const long long bursts =
@@ -678,6 +700,55 @@ long long Model::micro_edge_cycles() const {
                                              transfer_cycles(c.bytes, dram.bandwidth, false)));
   }
   return cycles;
+}
+
+std::vector<long long> Model::operand_bus_bytes() const {
+  std::vector<long long> out(ops_.size(), 0);
+  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
+    return false;
+  };
+  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] == 0 && t[d] > 0) return true;
+    return false;
+  };
+  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
+    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
+      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+        const TileIndex q{q0, q1, q2};
+        const long long count = mul(mul(c0, c1), c2);
+        const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
+        for (size_t i = 0; i < ops_.size(); ++i) {
+          const OperandPlan& x = ops_[i];
+          long long bytes = 0;
+          if (!x.resident) {
+            const long long moved = tile_stream(x, q);
+            long long elements = moved;
+            if (x.op->output)
+              elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+            bytes = ceil_bytes(elements, x.op->bits);
+          } else {
+            if (next && changed(x, q, *next) &&
+                (!x.op->output || x.read_each_tile || revisit(x, *next)))
+              bytes = add(bytes, bus_bytes(x, *next));
+            if (x.op->output && prev && changed(x, *prev, q))
+              bytes = add(bytes, bus_bytes(x, *prev));
+          }
+          out[i] = add(out[i], mul(count, bytes));
+        }
+      }
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    if (!x.resident) continue;
+    if (!x.op->output || x.read_each_tile) out[i] = add(out[i], bus_bytes(x, first));
+    if (x.op->output) out[i] = add(out[i], bus_bytes(x, last));
+  }
+  return out;
 }
 
 // The run: a fixed overhead, the edge transfers, and per tile its overhead plus the longer of
@@ -793,6 +864,10 @@ Result Model::result() const {
   r.tiles = tiles();
   fill_cycles(r);
   for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
+  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus: whole beats per run
+    const std::vector<long long> bus = operand_bus_bytes();
+    for (size_t i = 0; i < bus.size(); ++i) r.tensors[i].dram_bytes = bus[i];
+  }
   r.dram_bytes = dram_bytes();
   r.energy_pj = energy();
   return r;

@@ -158,6 +158,12 @@ class Model {
     double bytes = 0;        // bytes moved (whole beats)
   };
   void add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q, bool write) const;
+  // Contiguous DRAM runs of operand x's tile q and the elements of each.
+  std::pair<long long, long long> dram_runs(const OperandPlan& x, const TileIndex& q) const;
+  long long bus_bytes(const OperandPlan& x, const TileIndex& q) const;  // runs in whole beats
+  // With a DMA engine: the bytes each operand moves on the DRAM bus (every transfer of the
+  // windows and both edges in whole beats; streamed operands their element bytes).
+  std::vector<long long> operand_bus_bytes() const;
   long long dma_cycles(const DmaCost& cost) const;
   long long micro_busy(const TileIndex& q) const;
   long long micro_window(const TileIndex& q) const;

@@ -55,7 +55,7 @@ long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& t
       for (q[order[2]] = 0; q[order[2]] < count[order[2]]; ++q[order[2]]) seq.push_back(q);
   const double bw = s.dram.bandwidth.bytes_per_cycle;
   struct Cost {
-    long long commands = 0, read = 0, write = 0;
+    long long commands = 0, read = 0, write = 0, bytes = 0;
     bool any = false;
   };
   auto transfer = [&](Cost& c, const Op& op, const std::array<long long, 3>& t, bool write) {
@@ -83,6 +83,7 @@ long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& t
       }
     c.commands += runs;
     (write ? c.write : c.read) += runs * per;
+    c.bytes += runs * bytes;
     c.any = true;
   };
   auto price = [&](const Cost& c) {
@@ -97,7 +98,7 @@ long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& t
     return false;
   };
   const long long base = s.rows + s.cols - 2;
-  long long total = u.run_overhead_cycles;
+  long long total = u.run_overhead_cycles, moved = 0;
   for (size_t i = 0; i < seq.size(); ++i) {
     const auto& t = seq[i];
     const long long len = ext(2, t[2]);
@@ -121,15 +122,14 @@ long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& t
           transfer(w, op, seq[i + 1], false);
     if (i > 0 && changed(ops[2], seq[i - 1], t)) transfer(w, ops[2], seq[i - 1], true);
     total += u.tile_overhead_cycles + std::max(busy, price(w));
+    moved += w.bytes;
   }
-  if (edges) {
-    Cost fill, drain;
-    for (const Op& op : ops)
-      if (!op.output || u.accumulate_from_dram) transfer(fill, op, seq.front(), false);
-    transfer(drain, ops[2], seq.back(), true);
-    total += price(fill) + price(drain);
-  }
-  return total;
+  Cost fill, drain;
+  for (const Op& op : ops)
+    if (!op.output || u.accumulate_from_dram) transfer(fill, op, seq.front(), false);
+  transfer(drain, ops[2], seq.back(), true);
+  if (edges) total += price(fill) + price(drain);
+  return {total, moved + fill.bytes + drain.bytes};
 }
 
 }  // namespace
@@ -173,7 +173,9 @@ TEST_CASE("microarchitecture: the per-tile law equals a walk over every tile", "
                                            Dataflow::kOutputStationary, tiling, o);
     INFO("case " << c << " shape " << shape.m << "x" << shape.n << "x" << shape.k << " tile "
                  << mapping::to_string(tiling) << " edges " << edges);
-    CHECK(r.cycles.total == brute_total(s, shape, tiling, edges));
+    const Brute b = brute_total(s, shape, tiling, edges);
+    CHECK(r.cycles.total == b.cycles);
+    CHECK(r.dram_bytes == b.bytes);
     CHECK(r.cycles.total >= r.cycles.compute);
     CHECK(r.macs == shape.m * shape.n * shape.k);  // utilisation from the logical MACs
   }

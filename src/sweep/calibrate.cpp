@@ -185,9 +185,9 @@ FreeParameter parse_free_parameter(const std::string& text, const json& arch) {
   if (f.pointer.find("factor") != std::string::npos) {
     f.lo = 1, f.hi = std::max(8.0, 2 * v);
   } else if (f.pointer.find("bandwidth") != std::string::npos) {
-    f.lo = v / 8, f.hi = v * 8;
+    f.lo = v / 8, f.hi = v;  // the file's bandwidth is the peak: a fit only finds less
   } else {
-    f.lo = f.pointer.find("fill_drain") != std::string::npos ? 0 : 0;
+    f.lo = 0;
     f.hi = std::max(4 * v, v + 1000);
   }
   if (eq != std::string::npos) {

@@ -26,14 +26,19 @@ AcceleratorSpec base_spec(long long rows, long long cols) {
 
 // Brute force of §3b for an os GEMM (A m×k activation, B k×n weight, C m×n output, 16 bits):
 // every tile in loop order, every transfer priced on its own.
-long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling, bool edges) {
+struct Brute {
+  long long cycles = 0;
+  long long bytes = 0;  // on the DRAM bus: every transfer (edges included) in whole beats
+};
+Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling, bool edges) {
   const arch::Microarch& u = s.micro;
   std::array<long long, 3> size{shape.m, shape.n, shape.k};
   if (u.pad_to_array) size[0] = up(size[0], s.rows), size[1] = up(size[1], s.cols);
   size[2] = up(size[2], u.pad_stream_multiple);
   std::array<long long, 3> tile{tiling.m, tiling.n, tiling.k};
-  for (int d = 0; d < 3; ++d)
-    if (tile[d] == 0 || tile[d] > size[d]) tile[d] = size[d];
+  const std::array<long long, 3> logical{shape.m, shape.n, shape.k};
+  for (int d = 0; d < 3; ++d)  // a tile covering the logical dimension covers its padding
+    if (tile[d] == 0 || tile[d] >= logical[d]) tile[d] = size[d];
   std::array<long long, 3> count{};
   for (int d = 0; d < 3; ++d) count[d] = cdiv(size[d], tile[d]);
   auto ext = [&](int d, long long q) { return std::min(tile[d], size[d] - q * tile[d]); };
@@ -121,7 +126,7 @@ long long brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& t
             (!op.output || u.accumulate_from_dram || seq[i + 1][2] > 0))
           transfer(w, op, seq[i + 1], false);
     if (i > 0 && changed(ops[2], seq[i - 1], t)) transfer(w, ops[2], seq[i - 1], true);
-    total += u.tile_overhead_cycles + std::max(busy, price(w));
+    total += std::max(u.tile_overhead_cycles + busy, price(w));
     moved += w.bytes;
   }
   Cost fill, drain;

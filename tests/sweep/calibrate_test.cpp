@@ -113,7 +113,7 @@ TEST_CASE("cli: tenet calibrate and the analyze contract on a SAURIA preset",
   INFO(fit.out);
   REQUIRE(fit.exit_code == 0);
   const json j = json::parse(fit.out);
-  CHECK(j["rows"].size() == 17);
+  CHECK(j["rows"].size() == 18);
   CHECK(j["arch"]["name"] == "sauria-int8-8x16-idealmem");
   // u_64x64xK128 on int8_8x16: 6072 measured core cycles, 49152 DRAM bytes (rd + wr).
   const test::CliRun run = test::run_cli(

@@ -38,6 +38,7 @@
 #include "tenet/report/generate_report.hpp"
 #include "tenet/report/llm_report.hpp"
 #include "tenet/report/tir_report.hpp"
+#include "tenet/sweep/calibrate.hpp"
 #include "tenet/sweep/mapping_search.hpp"
 #include "tenet/sweep/search_report.hpp"
 #include "tenet/sweep/search_settings.hpp"
@@ -548,6 +549,32 @@ json accelerator_info(const py::object& arch) {
   return arch::to_json(acc);
 }
 
+// tenet.calibrate: the same fit and JSON as `tenet calibrate --format json`.
+std::string run_calibrate(const std::string& measurements, const py::object& arch,
+                          const std::string& config, const std::vector<std::string>& free,
+                          const std::string& dataflow, const std::vector<int>& bits,
+                          bool edge_transfers, int max_sweeps, bool predict_only) {
+  const json arch_json = accelerator_info(arch);
+  sweep::CalibrationOptions o;
+  o.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(dataflow); });
+  if (bits.size() != 3)
+    throw InputError(error_code::kUsage, "", "bits", "expected three widths (A, B, C)");
+  o.bits = {bits[0], bits[1], bits[2]};
+  o.edge_transfers = edge_transfers;
+  o.max_sweeps = max_sweeps;
+  if (!predict_only) {
+    if (free.empty())
+      o.free = sweep::default_free_parameters(arch_json);
+    else
+      for (const std::string& f : free) o.free.push_back(sweep::parse_free_parameter(f, arch_json));
+  }
+  const std::vector<sweep::Measurement> rows = sweep::read_measurements(measurements, config);
+  const std::string file = py::isinstance<py::str>(arch) ? arch.cast<std::string>() : "";
+  return released([&] {
+    return sweep::calibration_json(sweep::calibrate(arch_json, file, rows, o), o).dump();
+  });
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tenet, m) {
@@ -591,6 +618,7 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("buffer_sizes", &eval::buffer_sizes);
   m.def("model_matmuls", &model_matmuls);
   m.def("accelerator_info", &accelerator_info);
+  m.def("calibrate", &run_calibrate);
   m.def("quant_presets", [] { return quant::preset_names(); });
   // eval/defaults.hpp, for the names the package prints (no default typed in Python).
   m.def("defaults", [] {

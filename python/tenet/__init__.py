@@ -24,7 +24,7 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
-    "model", "generate", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator",
+    "model", "generate", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "calibrate",
     "defaults", "quant_presets",
 ]
 
@@ -432,6 +432,21 @@ def defaults():
     """The library's defaults (include/tenet/eval/defaults.hpp): accelerator, dataflow, scheme,
     tiling_objective, edge_transfers and the dataflows search and ski_slope try."""
     return _tenet.defaults()
+
+
+def calibrate(measurements, arch, config=None, free=None, dataflow="os", bits=(8, 8, 32),
+              edge_transfers=True, max_sweeps=200, predict_only=False):
+    """Fit an accelerator file's free constants to measured runs (docs/hardware.md, Calibration).
+
+    ``measurements`` is a CSV path (columns as ``tenet calibrate``), ``arch`` a preset name, path
+    or dict; ``config`` keeps the rows of that configuration; ``free`` lists JSON pointers
+    (``"/dram/latency_cycles"`` or ``"/dram/latency_cycles=0:200"``; None = the defaults);
+    ``bits`` are the widths of A, B and C. Returns ``tenet calibrate --format json``'s dict:
+    ``arch`` (the fitted file), ``rows`` (every row's measured and predicted cycles, ``error``),
+    ``within_5_percent``, ... Same inputs, same result (deterministic coordinate descent)."""
+    return _json.loads(_tenet.calibrate(
+        os.fspath(measurements), arch, config or "", list(free or []), dataflow,
+        [int(b) for b in bits], bool(edge_transfers), int(max_sweeps), bool(predict_only)))
 
 
 def quant_presets():

@@ -198,6 +198,39 @@ void check_energy(const AcceleratorSpec& s, Issues& issues) {
   check_access_energy(s.energy.dram, "/energy/dram", issues);
 }
 
+void check_micro(const Microarch& m, Issues& issues) {
+  const std::string w = "/microarchitecture";
+  auto at_least = [&](long long v, long long lo, const std::string& field, const char* unit) {
+    if (v < lo)
+      issues.add(error_code::kRange, w + field,
+                 fmt::format("expected {} >= {} {}, got {}", field.substr(field.rfind('/') + 1), lo,
+                             unit, v));
+  };
+  at_least(m.drain_cycles, 0, "/accumulators/drain_cycles", "cycles");
+  at_least(m.drain_cycles_reload, 0, "/accumulators/drain_cycles_reload", "cycles");
+  at_least(m.tile_fill_drain_cycles, -1, "/tile/fill_drain_cycles", "cycles");
+  at_least(m.min_tile_cycles, 0, "/tile/min_cycles", "cycles");
+  at_least(m.tile_overhead_cycles, 0, "/tile/overhead_cycles", "cycles");
+  at_least(m.run_overhead_cycles, 0, "/run_overhead_cycles", "cycles");
+  at_least(m.dma.command_cycles, 0, "/dma/command_cycles", "cycles");
+  at_least(m.dma.max_burst_bytes, 0, "/dma/max_burst_bytes", "bytes");
+  at_least(m.dma.beat_bytes, 1, "/dma/beat_bytes", "bytes");
+  at_least(m.dma.outstanding_bursts, 0, "/dma/outstanding_bursts", "bursts");
+  at_least(m.dma.burst_latency_cycles, 0, "/dma/burst_latency_cycles", "cycles");
+  at_least(m.dma.throttle_bytes, 0, "/dma/throttle_bytes", "bytes");
+  at_least(m.dma.throttle_gap_cycles, 0, "/dma/throttle_gap_cycles", "cycles");
+  at_least(m.pad_stream_multiple, 1, "/padding/stream_multiple", "elements");
+  at_least(m.feeder_word, 1, "/feeder/word_elements", "elements");
+  if (!(m.unaligned_factor >= 1) || !std::isfinite(m.unaligned_factor))
+    issues.add(error_code::kRange, w + "/feeder/unaligned_factor",
+               fmt::format("expected a factor >= 1, got {}", m.unaligned_factor));
+  for (const auto& [role, layout] : m.layouts)
+    if (!layout.contiguous.empty() && layout.contiguous != "m" && layout.contiguous != "n" &&
+        layout.contiguous != "k")
+      issues.add(error_code::kRange, w + "/dram_layouts/" + role + "/contiguous",
+                 "expected \"m\", \"n\" or \"k\", got \"" + layout.contiguous + "\"");
+}
+
 Issues validate(const AcceleratorSpec& s) {
   Issues issues;
   check_array(s, issues);
@@ -219,6 +252,7 @@ Issues validate(const AcceleratorSpec& s) {
     issues.add(error_code::kUnknownName, "/dataflow",
                fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));
   check_energy(s, issues);
+  check_micro(s.micro, issues);
   return issues;
 }
 
@@ -281,7 +315,22 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
          a.precisions == b.precisions && a.float_on_integer == b.float_on_integer &&
          a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy &&
-         a.serving == b.serving;
+         a.serving == b.serving && a.micro == b.micro;
+}
+
+bool Microarch::active() const { return !(*this == Microarch{}); }
+
+bool operator==(const Microarch& a, const Microarch& b) {
+  return a.accumulator_double_buffered == b.accumulator_double_buffered &&
+         a.drain_cycles == b.drain_cycles && a.drain_cycles_reload == b.drain_cycles_reload &&
+         a.tile_fill_drain_cycles == b.tile_fill_drain_cycles &&
+         a.min_tile_cycles == b.min_tile_cycles &&
+         a.tile_overhead_cycles == b.tile_overhead_cycles &&
+         a.run_overhead_cycles == b.run_overhead_cycles && a.dma == b.dma &&
+         a.layouts == b.layouts && a.accumulate_from_dram == b.accumulate_from_dram &&
+         a.pad_to_array == b.pad_to_array && a.pad_stream_multiple == b.pad_stream_multiple &&
+         a.feeder_word == b.feeder_word && a.unaligned_factor == b.unaligned_factor &&
+         a.sram_resident == b.sram_resident && a.tile_fits_one_bank == b.tile_fits_one_bank;
 }
 
 AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {

@@ -245,6 +245,118 @@ void read_energy(const ObjectReader& root, AcceleratorSpec& spec) {
   read_access_energy(*energy, "dram", spec.energy.dram);
 }
 
+void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
+  auto m = root.object("microarchitecture", false, "");
+  if (!m) return;
+  m->allow_only({"comment", "accumulators", "tile", "run_overhead_cycles", "dma", "dram_layouts",
+                 "accumulate_from_dram", "padding", "feeder", "residency"});
+  Microarch& u = spec.micro;
+  if (auto a = m->object("accumulators", false, "")) {
+    a->allow_only({"comment", "double_buffered", "drain_cycles", "drain_cycles_reload"});
+    if (auto v = a->boolean("double_buffered", false)) u.accumulator_double_buffered = *v;
+    if (auto v = a->integer("drain_cycles", false, "cycles")) u.drain_cycles = *v;
+    if (auto v = a->integer("drain_cycles_reload", false, "cycles")) u.drain_cycles_reload = *v;
+  }
+  if (auto t = m->object("tile", false, "")) {
+    t->allow_only({"comment", "fill_drain_cycles", "min_cycles", "overhead_cycles"});
+    if (auto v = t->integer("fill_drain_cycles", false, "cycles")) u.tile_fill_drain_cycles = *v;
+    if (auto v = t->integer("min_cycles", false, "cycles")) u.min_tile_cycles = *v;
+    if (auto v = t->integer("overhead_cycles", false, "cycles")) u.tile_overhead_cycles = *v;
+  }
+  if (auto v = m->integer("run_overhead_cycles", false, "cycles")) u.run_overhead_cycles = *v;
+  if (auto d = m->object("dma", false, "")) {
+    d->allow_only({"comment", "command_cycles", "max_burst_bytes", "beat_bytes",
+                   "outstanding_bursts", "burst_latency_cycles", "separate_channels",
+                   "throttle_bytes", "throttle_gap_cycles"});
+    u.dma.enabled = true;
+    if (auto v = d->integer("command_cycles", false, "cycles")) u.dma.command_cycles = *v;
+    if (auto v = d->integer("max_burst_bytes", false, "bytes")) u.dma.max_burst_bytes = *v;
+    if (auto v = d->integer("beat_bytes", false, "bytes")) u.dma.beat_bytes = *v;
+    if (auto v = d->integer("outstanding_bursts", false, "bursts")) u.dma.outstanding_bursts = *v;
+    if (auto v = d->integer("burst_latency_cycles", false, "cycles"))
+      u.dma.burst_latency_cycles = *v;
+    if (auto v = d->boolean("separate_channels", false)) u.dma.separate_channels = *v;
+    if (auto v = d->integer("throttle_bytes", false, "bytes")) u.dma.throttle_bytes = *v;
+    if (auto v = d->integer("throttle_gap_cycles", false, "cycles")) u.dma.throttle_gap_cycles = *v;
+  }
+  if (auto l = m->object("dram_layouts", false, "")) {
+    for (auto it = l->value().begin(); it != l->value().end(); ++it) {
+      if (it.key() == "comment") continue;
+      if (!it->is_object()) {
+        type_error(*l, it.key(), "an object {contiguous, retiled}", *it);
+        continue;
+      }
+      ObjectReader r(*it, child(l->pointer(), it.key()), l->problems());
+      r.allow_only({"comment", "contiguous", "retiled"});
+      DramLayout layout;
+      if (auto v = r.string("contiguous", false, "m, n or k")) layout.contiguous = *v;
+      if (auto v = r.boolean("retiled", false)) layout.retiled = *v;
+      u.layouts[it.key()] = layout;
+    }
+  }
+  if (auto v = m->boolean("accumulate_from_dram", false)) u.accumulate_from_dram = *v;
+  if (auto p = m->object("padding", false, "")) {
+    p->allow_only({"comment", "array_edges", "stream_multiple"});
+    if (auto v = p->boolean("array_edges", false)) u.pad_to_array = *v;
+    if (auto v = p->integer("stream_multiple", false, "elements")) u.pad_stream_multiple = *v;
+  }
+  if (auto f = m->object("feeder", false, "")) {
+    f->allow_only({"comment", "word_elements", "unaligned_factor"});
+    if (auto v = f->integer("word_elements", false, "elements")) u.feeder_word = *v;
+    if (auto v = f->number("unaligned_factor", false, "factor")) u.unaligned_factor = *v;
+  }
+  if (auto r = m->object("residency", false, "")) {
+    r->allow_only({"comment", "sram_resident", "tile_fits_one_bank"});
+    if (const json* roles = r->find("sram_resident", false, "")) {
+      if (!roles->is_array()) {
+        type_error(*r, "sram_resident", "an array of role names", *roles);
+      } else {
+        for (size_t i = 0; i < roles->size(); ++i) {
+          if ((*roles)[i].is_string())
+            u.sram_resident.push_back((*roles)[i].get<std::string>());
+          else
+            r->problems().add(error_code::kType,
+                              r->pointer() + "/sram_resident/" + std::to_string(i),
+                              "expected a role name, got " + (*roles)[i].dump());
+        }
+      }
+    }
+    if (auto v = r->boolean("tile_fits_one_bank", false)) u.tile_fits_one_bank = *v;
+  }
+}
+
+json micro_json(const Microarch& u) {
+  json j;
+  j["accumulators"] = {{"double_buffered", u.accumulator_double_buffered},
+                       {"drain_cycles", u.drain_cycles},
+                       {"drain_cycles_reload", u.drain_cycles_reload}};
+  j["tile"] = {{"fill_drain_cycles", u.tile_fill_drain_cycles},
+               {"min_cycles", u.min_tile_cycles},
+               {"overhead_cycles", u.tile_overhead_cycles}};
+  j["run_overhead_cycles"] = u.run_overhead_cycles;
+  if (u.dma.enabled)
+    j["dma"] = {{"command_cycles", u.dma.command_cycles},
+                {"max_burst_bytes", u.dma.max_burst_bytes},
+                {"beat_bytes", u.dma.beat_bytes},
+                {"outstanding_bursts", u.dma.outstanding_bursts},
+                {"burst_latency_cycles", u.dma.burst_latency_cycles},
+                {"separate_channels", u.dma.separate_channels},
+                {"throttle_bytes", u.dma.throttle_bytes},
+                {"throttle_gap_cycles", u.dma.throttle_gap_cycles}};
+  if (!u.layouts.empty()) {
+    json l = json::object();
+    for (const auto& [role, layout] : u.layouts)
+      l[role] = {{"contiguous", layout.contiguous}, {"retiled", layout.retiled}};
+    j["dram_layouts"] = l;
+  }
+  j["accumulate_from_dram"] = u.accumulate_from_dram;
+  j["padding"] = {{"array_edges", u.pad_to_array}, {"stream_multiple", u.pad_stream_multiple}};
+  j["feeder"] = {{"word_elements", u.feeder_word}, {"unaligned_factor", u.unaligned_factor}};
+  j["residency"] = {{"sram_resident", u.sram_resident},
+                    {"tile_fits_one_bank", u.tile_fits_one_bank}};
+  return j;
+}
+
 json bandwidth_json(const Bandwidth& bw) {
   if (bw.unlimited) return "unlimited";
   return bw.bytes_per_cycle;
@@ -264,7 +376,8 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
         "expected an architecture object, got " + std::string(io::json_type_name(root_json)));
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
-                   "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link"});
+                   "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link",
+                   "microarchitecture"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -284,6 +397,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
       dram.emplace(root_json["dram"], "/dram", issues);
     spec.serving = read_serving(root, dram ? &*dram : nullptr);
   }
+  read_micro(root, spec);
   issues.throw_if_any();
   try {
     return Accelerator(with_energy_defaults(std::move(spec)));
@@ -343,6 +457,7 @@ json to_json(const Accelerator& acc) {
                  {"sram", access_energy_json(s.energy.sram)},
                  {"dram", access_energy_json(s.energy.dram)}};
   serving_to_json(s.serving, j);
+  if (s.micro.active()) j["microarchitecture"] = micro_json(s.micro);
   return j;
 }
 

@@ -23,6 +23,26 @@ long long product(const std::array<long long, 3>& v) { return mul(mul(v[0], v[1]
 
 double bytes_of(long long elements, int bits) { return static_cast<double>(elements) * bits / 8.0; }
 
+long long round_up(long long v, long long multiple) {
+  return multiple <= 1 ? v : mul(ceil_div(v, multiple), multiple);
+}
+
+// The shape that runs: the row / column dimensions padded to the array edges and the stream
+// dimension to its multiple (arch::Microarch padding rules; the zeros move and compute).
+mapping::GemmShape padded_shape(const arch::Microarch& u, const mapping::GemmShape& s,
+                                Dataflow dataflow, long long rows, long long cols) {
+  const mapping::DataflowDims dims = mapping::dataflow_dims(dataflow);
+  std::array<long long, 3> size{s.m, s.n, s.k};
+  if (u.pad_to_array) {
+    size[at(dims.rows)] = round_up(size[at(dims.rows)], rows);
+    size[at(dims.cols)] = round_up(size[at(dims.cols)], cols);
+  }
+  size[at(dims.stream)] = round_up(size[at(dims.stream)], u.pad_stream_multiple);
+  mapping::GemmShape out = s;
+  out.m = size[0], out.n = size[1], out.k = size[2];
+  return out;
+}
+
 // Cycles to move `bytes` through a port; 0 when the port is ideal.
 long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
   if (ideal || bw.unlimited || bytes <= 0) return 0;
@@ -55,6 +75,7 @@ long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? pack : 1; 
 
 long long OperandPlan::dram_reads() const {
   if (!op->output) return resident ? resident_volume : fold_accesses;
+  if (read_each_tile && resident) return resident_volume;
   return resident ? resident_volume - unique : fold_rmw_reads;
 }
 
@@ -69,7 +90,8 @@ double OperandPlan::dram_bytes_if(bool keep) const {
     elements = keep ? resident_volume : fold_accesses;
   else
     elements =
-        keep ? add(resident_volume, resident_volume - unique) : add(fold_accesses, fold_rmw_reads);
+        keep ? add(resident_volume, read_each_tile ? resident_volume : resident_volume - unique)
+             : add(fold_accesses, fold_rmw_reads);
   return bytes_of(elements, op->bits);
 }
 
@@ -79,10 +101,16 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
-    : acc_(acc), options_(options) {
+    : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
   if (build.validate) validate(problem);
-  plan_.shape = problem.shape;
+  plan_.logical = problem.shape;
+  plan_.shape = padded_shape(acc.spec().micro, problem.shape, dataflow, acc.rows(), acc.cols());
   plan_.tiling = mapping::resolve_tiling(tiling, problem.shape);
+  // A tile covering a whole (logical) dimension covers its padding too.
+  for (long long* t : {&plan_.tiling.m, &plan_.tiling.n, &plan_.tiling.k}) {
+    const int d = t == &plan_.tiling.m ? 0 : t == &plan_.tiling.n ? 1 : 2;
+    if (*t >= shape_size(problem.shape, d)) *t = shape_size(plan_.shape, d);
+  }
   plan_.dataflow = dataflow;
   plan_.dims = mapping::dataflow_dims(dataflow);
   plan_.rows = acc.rows();
@@ -123,6 +151,7 @@ int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) 
 // in the buffer and the buffer space of one tile (tile_footprint_bytes).
 void Model::plan_operands() {
   const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
+  const arch::Microarch& micro = acc_.spec().micro;
   const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
   const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
   for (OperandPlan& x : ops_) {
@@ -147,7 +176,10 @@ void Model::plan_operands() {
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
     x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, gb.double_buffered);
+    if (micro.tile_fits_one_bank && gb.double_buffered)  // both banks hold a tile, always
+      x.footprint_bytes = mul(tile_footprint_bytes(*x.op, tile, size, false), 2);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
+    x.read_each_tile = x.op->output && micro.accumulate_from_dram;
   }
 }
 
@@ -184,10 +216,17 @@ void Model::choose_residency() {
       kept[b] = ops_[members[b]].dram_bytes_if(true);
       streamed[b] = ops_[members[b]].dram_bytes_if(false);
     }
+    unsigned required = 0;  // members that must be resident (Microarch::sram_resident)
+    for (size_t b = 0; b < members.size(); ++b) {
+      const std::string role = role_key(ops_[members[b]].op->role);
+      for (const std::string& r : acc_.spec().micro.sram_resident)
+        if (r == role) required |= 1u << b;
+    }
     unsigned best = 0;
     double best_cost = 0;
     bool have = false;
     for (unsigned mask = 0; mask <= all; ++mask) {
+      if ((mask & required) != required) continue;
       long long used = 0;
       double cost = 0;
       for (size_t b = 0; b < members.size(); ++b) {
@@ -201,12 +240,27 @@ void Model::choose_residency() {
         best = mask, best_cost = cost, have = true;
       }
     }
+    if (!have) {  // the required operands are kept all the same; result() refuses the tiling
+      long long need = 0;
+      for (size_t b = 0; b < members.size(); ++b)
+        if ((required >> b) & 1u) need = add(need, ops_[members[b]].footprint_bytes);
+      if (infeasible_.empty())
+        infeasible_ = fmt::format(
+            "the tile does not fit: the operands that must be SRAM-resident need {} "
+            "bytes of global-buffer partition \"{}\" ({} bytes)",
+            need, partitions_[p].key, partitions_[p].bytes);
+      best = required;
+    }
     for (size_t b = 0; b < members.size(); ++b) ops_[members[b]].resident = (best >> b) & 1u;
   }
 }
 
 long long Model::dram_bytes() const {
   long long total = 0;
+  if (micro_ && acc_.spec().micro.dma.enabled) {
+    for (long long b : operand_bus_bytes()) total = add(total, b);
+    return total;
+  }
   for (const OperandPlan& x : ops_)
     total = add(total, ceil_bytes(add(x.dram_reads(), x.dram_writes()), x.op->bits));
   return total;
@@ -230,6 +284,9 @@ long long Model::compute_cycles() const {
       add(mul(n - 1, plan_.stream_cycles(s.tile)), plan_.stream_cycles(s.tile_extent(n - 1)));
   const long long spatial = mul(plan_.dim[at(plan_.dims.rows)].fold_intervals(),
                                 plan_.dim[at(plan_.dims.cols)].fold_intervals());
+  // Microarchitecture: folds may overlap their fill and drain (double-buffered accumulators);
+  // the streamed cycles alone stay a lower bound of the busy time.
+  if (micro_) return add(mul(spatial, streamed), -1);
   return add(add(add(mul(folds(), plan_.base), mul(spatial, streamed)), plan_.once), -1);
 }
 
@@ -455,6 +512,7 @@ long long Model::dram_window(const TileIndex& q) const {
 // longer of its folds (stretched by the SRAM) and its DRAM window (their sum without double
 // buffering).
 Timing Model::timing() const {
+  if (micro_) return micro_timing();
   Timing t;
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
@@ -488,6 +546,251 @@ Timing Model::timing() const {
         fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
                     "form {}",
                     t.pipeline, compute_cycles() + 1));
+  return t;
+}
+
+// ---- Microarchitecture path (arch::Microarch::active()) -------------------------------------
+
+// Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
+// stream is not whole feeder words). Double-buffered accumulators: the next fold starts while
+// the previous drains, (n-1) max(s, P) + max(s + D, Fmin), P = drain_cycles_reload when partial
+// sums are reloaded (the stream dimension split over tiles), else drain_cycles. Otherwise every
+// fold pays its pipeline base, the last one D instead: n (s + base) - base + D, floored at Fmin.
+long long Model::micro_busy(const TileIndex& q) const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const int r = at(plan_.dims.rows), c = at(plan_.dims.cols), st = at(plan_.dims.stream);
+  const long long len = plan_.dim[st].tile_extent(q[st]);
+  long long s = plan_.stream_cycles(len);
+  if (u.feeder_word > 1 && len % u.feeder_word != 0)
+    s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
+  const long long n = mul(plan_.dim[r].pieces_in(plan_.dim[r].tile_extent(q[r])),
+                          plan_.dim[c].pieces_in(plan_.dim[c].tile_extent(q[c])));
+  const long long d = u.tile_fill_drain_cycles >= 0 ? u.tile_fill_drain_cycles : plan_.base;
+  long long busy;
+  if (u.accumulator_double_buffered) {
+    const long long p = plan_.dim[st].tiles() > 1 ? u.drain_cycles_reload : u.drain_cycles;
+    busy = add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles));
+  } else {
+    busy = std::max(add(add(mul(n, add(s, plan_.base)), -plan_.base), d), u.min_tile_cycles);
+  }
+  return busy;
+}
+
+// One transfer of operand x's tile q (a read, or a write-back) through the DMA: one command per
+// contiguous DRAM run (the whole tile when re-laid out per tile or when its contiguous dimension
+// is not cut; else one run per position of its other dimensions), each run in whole beats, split
+// into bursts of at most max_burst_bytes; every batch of outstanding bursts waits the latency.
+std::pair<long long, long long> Model::dram_runs(const OperandPlan& x, const TileIndex& q) const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const long long volume = tile_volume(x, q);
+  long long runs = 1, run_elements = volume;
+  const auto layout = u.layouts.find(role_key(x.op->role));
+  if (layout != u.layouts.end() && !layout->second.retiled && !layout->second.contiguous.empty()) {
+    const int cd = static_cast<int>(std::string("mnk").find(layout->second.contiguous));
+    const DimPlan& dp = plan_.dim[cd];
+    if (x.op->group[cd] > 0 && dp.tiles() > 1) {
+      run_elements = interval_weight(dp.tile_start(q[cd]), dp.tile_extent(q[cd]), x.op->group[cd]);
+      runs = std::max(1LL, volume / std::max(1LL, run_elements));
+    }
+  }
+  return {runs, run_elements};
+}
+
+long long Model::bus_bytes(const OperandPlan& x, const TileIndex& q) const {
+  const auto [runs, run_elements] = dram_runs(x, q);
+  if (run_elements <= 0) return 0;
+  return mul(runs,
+             round_up(ceil_bytes(run_elements, x.op->bits), acc_.spec().micro.dma.beat_bytes));
+}
+
+void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q,
+                         bool write) const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const arch::Dram& dram = acc_.spec().dram;
+  const auto [runs, run_elements] = dram_runs(x, q);
+  if (run_elements <= 0) return;
+  const long long beat = u.dma.beat_bytes;
+  const long long run_bytes = round_up(ceil_bytes(run_elements, x.op->bits), beat);
+  const long long bursts =
+      u.dma.max_burst_bytes > 0 ? ceil_div(run_bytes, u.dma.max_burst_bytes) : 1;
+  const long long batches =
+      u.dma.outstanding_bursts > 0 ? ceil_div(bursts, u.dma.outstanding_bursts) : 1;
+  long long per_run = add(mul(batches, add(dram.latency_cycles, u.dma.burst_latency_cycles)),
+                          transfer_cycles(static_cast<double>(run_bytes), dram.bandwidth, false));
+  if (u.dma.throttle_bytes > 0 && u.dma.throttle_gap_cycles > 0) {  // idle gaps inside bursts
+    const long long burst = u.dma.max_burst_bytes > 0 ? u.dma.max_burst_bytes : run_bytes;
+    const long long full = run_bytes / burst, rest = run_bytes % burst;
+    long long gaps = mul(full, (burst - 1) / u.dma.throttle_bytes);
+    if (rest > 0) gaps = add(gaps, (rest - 1) / u.dma.throttle_bytes);
+    per_run = add(per_run, mul(gaps, u.dma.throttle_gap_cycles));
+  }
+  cost.commands = add(cost.commands, runs);
+  (write ? cost.write : cost.read) = add(write ? cost.write : cost.read, mul(runs, per_run));
+  cost.bytes += static_cast<double>(run_bytes) * static_cast<double>(runs);
+}
+
+// Commands are programmed one after another; reads and writes transfer one after the other, or
+// at once on separate channels.
+long long Model::dma_cycles(const DmaCost& cost) const {
+  const arch::DmaEngine& dma = acc_.spec().micro.dma;
+  const long long transfer =
+      dma.separate_channels ? std::max(cost.read, cost.write) : add(cost.read, cost.write);
+  return add(mul(cost.commands, dma.command_cycles), transfer);
+}
+
+// The DRAM window under tile q: the next tile's changed inputs (and its outputs when revisited
+// or read at every tile start), the previous tile's changed outputs, and operands that are not
+// resident streaming through. Without a DMA engine: latency + bytes / bandwidth.
+long long Model::micro_window(const TileIndex& q) const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const arch::Dram& dram = acc_.spec().dram;
+  if (options_.unlimited_dram_bandwidth) return 0;
+  if (!u.dma.enabled && dram.bandwidth.unlimited) return 0;
+  const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
+  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
+    return false;
+  };
+  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] == 0 && t[d] > 0) return true;
+    return false;
+  };
+  DmaCost cost;
+  double streamed = 0;
+  for (const OperandPlan& x : ops_) {
+    if (!x.resident) {
+      const long long moved = tile_stream(x, q);
+      long long elements = moved;
+      if (x.op->output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+      streamed += bytes_of(elements, x.op->bits);
+      continue;
+    }
+    if (next && changed(x, q, *next) && (!x.op->output || x.read_each_tile || revisit(x, *next)))
+      add_transfer(cost, x, *next, false);
+    if (x.op->output && prev && changed(x, *prev, q)) add_transfer(cost, x, *prev, true);
+  }
+  if (!u.dma.enabled) {
+    const double bytes = cost.bytes + streamed;
+    if (bytes <= 0) return 0;
+    return add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false));
+  }
+  long long cycles = dma_cycles(cost);
+  if (streamed > 0)
+    cycles = add(cycles, add(add(u.dma.command_cycles, dram.latency_cycles),
+                             transfer_cycles(streamed, dram.bandwidth, false)));
+  return cycles;
+}
+
+// Options::edge_transfers: the first tile's resident inputs (and outputs read at every tile
+// start) before the first fold, the last tile's resident outputs after the last one.
+long long Model::micro_edge_cycles() const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const arch::Dram& dram = acc_.spec().dram;
+  if (!options_.edge_transfers || options_.unlimited_dram_bandwidth) return 0;
+  if (!u.dma.enabled && dram.bandwidth.unlimited) return 0;
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  DmaCost fill, drain;
+  for (const OperandPlan& x : ops_) {
+    if (!x.resident) continue;
+    if (!x.op->output || x.read_each_tile) add_transfer(fill, x, first, false);
+    if (x.op->output) add_transfer(drain, x, last, true);
+  }
+  long long cycles = 0;
+  for (const DmaCost& c : {fill, drain}) {
+    if (c.bytes <= 0) continue;
+    cycles = add(cycles, u.dma.enabled ? dma_cycles(c)
+                                       : add(dram.latency_cycles,
+                                             transfer_cycles(c.bytes, dram.bandwidth, false)));
+  }
+  return cycles;
+}
+
+std::vector<long long> Model::operand_bus_bytes() const {
+  std::vector<long long> out(ops_.size(), 0);
+  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
+    return false;
+  };
+  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
+    for (int d = 0; d < 3; ++d)
+      if (x.op->group[d] == 0 && t[d] > 0) return true;
+    return false;
+  };
+  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
+    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
+      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+        const TileIndex q{q0, q1, q2};
+        const long long count = mul(mul(c0, c1), c2);
+        const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
+        for (size_t i = 0; i < ops_.size(); ++i) {
+          const OperandPlan& x = ops_[i];
+          long long bytes = 0;
+          if (!x.resident) {
+            const long long moved = tile_stream(x, q);
+            long long elements = moved;
+            if (x.op->output)
+              elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+            bytes = ceil_bytes(elements, x.op->bits);
+          } else {
+            if (next && changed(x, q, *next) &&
+                (!x.op->output || x.read_each_tile || revisit(x, *next)))
+              bytes = add(bytes, bus_bytes(x, *next));
+            if (x.op->output && prev && changed(x, *prev, q))
+              bytes = add(bytes, bus_bytes(x, *prev));
+          }
+          out[i] = add(out[i], mul(count, bytes));
+        }
+      }
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    if (!x.resident) continue;
+    if (!x.op->output || x.read_each_tile) out[i] = add(out[i], bus_bytes(x, first));
+    if (x.op->output) out[i] = add(out[i], bus_bytes(x, last));
+  }
+  return out;
+}
+
+// The run: a fixed overhead, the edge transfers, and per tile its overhead plus the longer of
+// its busy time (at least the SRAM ports' cycles of its folds) and its DRAM window (their sum
+// when the buffer is not double-buffered). compute = busy + overheads; stall_sram = port cycles
+// beyond that; stall_dram = the rest.
+Timing Model::micro_timing() const {
+  const arch::Microarch& u = acc_.spec().micro;
+  const bool overlap = acc_.spec().global_buffer.double_buffered;
+  Timing t;
+  t.pipeline = u.run_overhead_cycles;
+  t.total = u.run_overhead_cycles;
+  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
+    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
+      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+        const TileIndex q{q0, q1, q2};
+        const long long count = mul(mul(c0, c1), c2);
+        const TileCycles tc = time_tile(q);
+        const long long busy = add(micro_busy(q), u.tile_overhead_cycles);
+        // The SRAM ports must move every fold's operands: the tile lasts at least their sum.
+        const long long sram = std::max(0LL, tc.sram_busy - busy);
+        const long long with_sram = add(busy, sram);
+        const long long window = micro_window(q);
+        const long long step = overlap ? std::max(with_sram, window) : add(with_sram, window);
+        t.pipeline = add(t.pipeline, mul(count, busy));
+        t.total = add(t.total, mul(count, step));
+        t.sram_stall = add(t.sram_stall, mul(count, sram));
+        t.dram_stall = add(t.dram_stall, mul(count, step - with_sram));
+        t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
+        t.dram_busy = add(t.dram_busy, mul(count, window));
+      }
+  const long long edges = micro_edge_cycles();
+  t.total = add(t.total, edges);
+  t.dram_stall = add(t.dram_stall, edges);
+  t.dram_busy = add(t.dram_busy, edges);
   return t;
 }
 
@@ -555,19 +858,24 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
 
 // Step 5: the report.
 Result Model::result() const {
+  if (!feasible()) throw InputError(error_code::kRange, "", "tile", infeasible_);
   Result r;
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;
-  r.shape = plan_.shape;
+  r.shape = plan_.logical;
   r.tiling = plan_.tiling;
   r.rows = plan_.rows, r.cols = plan_.cols;
   r.precision = plan_.precision;
   r.macs_per_cycle = plan_.pack, r.cycles_per_mac = plan_.slow;
-  r.macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
+  r.macs = product({plan_.logical.m, plan_.logical.n, plan_.logical.k});
   r.folds = folds();
   r.tiles = tiles();
   fill_cycles(r);
   for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
+  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus: whole beats per run
+    const std::vector<long long> bus = operand_bus_bytes();
+    for (size_t i = 0; i < bus.size(); ++i) r.tensors[i].dram_bytes = bus[i];
+  }
   r.dram_bytes = dram_bytes();
   r.energy_pj = energy();
   return r;

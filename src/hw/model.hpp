@@ -19,8 +19,9 @@ namespace tenet::hw::detail {
 using TileIndex = std::array<long long, 3>;  // tile coordinate per GemmDim (m, n, k)
 
 struct Plan {
-  mapping::GemmShape shape;
-  mapping::Tiling tiling;  // resolved
+  mapping::GemmShape shape;    // what runs: the problem's shape padded by the microarchitecture
+  mapping::GemmShape logical;  // the problem's shape
+  mapping::Tiling tiling;      // resolved
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
   mapping::DataflowDims dims{};
   std::array<DimPlan, 3> dim;  // by GemmDim
@@ -46,6 +47,8 @@ struct OperandPlan {
   long long footprint_bytes = 0;  // global-buffer share of one tile (x2 if double-buffered)
   bool resident = true;
   bool stationary = false;
+  bool read_each_tile =
+      false;  // an output read from DRAM at every tile start (accumulate_from_dram)
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -126,6 +129,9 @@ class Model {
   // max(compute_cycles(), the DRAM bound, the SRAM bound).
   long long cycles_lower_bound() const;
   Timing timing() const;
+  // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
+  // the tiling search skips such a tiling; result() throws InputError(range, "tile").
+  bool feasible() const { return infeasible_.empty(); }
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
   Result result() const;
@@ -148,11 +154,34 @@ class Model {
   };
   EdgeCycles edge_transfer_cycles() const;
 
+  // The microarchitecture path (arch::Microarch::active()): per-tile busy time, DMA windows and
+  // fixed overheads (docs/hardware.md, "Microarchitecture").
+  struct DmaCost {
+    long long commands = 0;  // DMA commands (contiguous runs)
+    long long read = 0;      // read-channel cycles (latency and transfer)
+    long long write = 0;     // write-channel cycles
+    double bytes = 0;        // bytes moved (whole beats)
+  };
+  void add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q, bool write) const;
+  // Contiguous DRAM runs of operand x's tile q and the elements of each.
+  std::pair<long long, long long> dram_runs(const OperandPlan& x, const TileIndex& q) const;
+  long long bus_bytes(const OperandPlan& x, const TileIndex& q) const;  // runs in whole beats
+  // With a DMA engine: the bytes each operand moves on the DRAM bus (every transfer of the
+  // windows and both edges in whole beats; streamed operands their element bytes).
+  std::vector<long long> operand_bus_bytes() const;
+  long long dma_cycles(const DmaCost& cost) const;
+  long long micro_busy(const TileIndex& q) const;
+  long long micro_window(const TileIndex& q) const;
+  long long micro_edge_cycles() const;
+  Timing micro_timing() const;
+
   const arch::Accelerator& acc_;
   Options options_;
   Plan plan_;
   std::vector<OperandPlan> ops_;
   std::vector<PartitionPlan> partitions_;
+  std::string infeasible_;  // why the tiling is not feasible ("" if it is)
+  bool micro_ = false;      // arch::Microarch::active(): the §3b path
 };
 
 }  // namespace tenet::hw::detail

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <set>
@@ -270,6 +271,11 @@ bool better(const Score& a, const Score& b, TilingObjective o) {
 Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjective o) {
   Score s;
   s.tiling = t, s.index = index, s.tiles = m.tiles();
+  if (!m.feasible()) {  // required SRAM residents do not fit: never chosen over a feasible one
+    s.cycles = s.dram = std::numeric_limits<long long>::max() / 4;
+    s.energy = s.edp = std::numeric_limits<double>::infinity();
+    return s;
+  }
   if (o == TilingObjective::kEnergy || o == TilingObjective::kEdp) {
     const Result r = m.result();
     s.cycles = r.cycles.total, s.dram = r.dram_bytes, s.energy = r.energy_pj.total;

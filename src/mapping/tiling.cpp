@@ -54,7 +54,10 @@ std::string to_string(const Tiling& t) {
                      to_string(t.order[2]));
 }
 
-Tiling parse_tiling(const std::string& text, const std::string& option) {
+Tiling parse_tiling(const std::string& raw, const std::string& option) {
+  std::string text;  // "W x K x C : ORDER" is accepted: blanks are dropped
+  for (char ch : raw)
+    if (ch != ' ' && ch != '\t') text += ch;
   auto fail = [&](const char* code, const std::string& why) -> Tiling {
     throw InputError(code, "", option,
                      "expected tile sizes MxNxK[:ORDER] (e.g. 256x512x1024:mnk, 0 = whole "

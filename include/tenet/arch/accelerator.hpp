@@ -98,6 +98,64 @@ struct Dram {
   }
 };
 
+// Microarchitecture terms of a real array (docs/hardware.md, "Microarchitecture"). Every default
+// is today's idealised behaviour; Microarch::active() is false when all are defaults, and the
+// hardware model then takes exactly its SCALE-Sim-compatible path.
+struct DmaEngine {
+  bool enabled = false;              // windows priced by the DMA law below (else bytes / bandwidth)
+  long long command_cycles = 0;      // per DMA command (one per contiguous DRAM run)
+  long long max_burst_bytes = 0;     // 0 = unlimited (a run is one burst)
+  long long beat_bytes = 1;          // every run moves whole beats
+  long long outstanding_bursts = 0;  // per direction; 0 = unlimited (latency paid once per run)
+  long long burst_latency_cycles = 0;  // per batch of outstanding bursts, beside DRAM latency
+  bool separate_channels = false;      // reads and writes transfer at once (commands serial)
+  // Duty-cycled DRAM: after every throttle_bytes of a burst (at the DRAM bandwidth) the channel
+  // idles throttle_gap_cycles. 0 = no throttle.
+  long long throttle_bytes = 0;
+  long long throttle_gap_cycles = 0;
+  friend bool operator==(const DmaEngine& a, const DmaEngine& b) {
+    return a.enabled == b.enabled && a.command_cycles == b.command_cycles &&
+           a.max_burst_bytes == b.max_burst_bytes && a.beat_bytes == b.beat_bytes &&
+           a.outstanding_bursts == b.outstanding_bursts &&
+           a.burst_latency_cycles == b.burst_latency_cycles &&
+           a.separate_channels == b.separate_channels && a.throttle_bytes == b.throttle_bytes &&
+           a.throttle_gap_cycles == b.throttle_gap_cycles;
+  }
+};
+
+// How an operand lies in DRAM: the GEMM dimension ("m", "n" or "k") that is contiguous, or a
+// per-tile re-layout (each tile one contiguous run). Empty contiguous = one run per tile.
+struct DramLayout {
+  std::string contiguous;
+  bool retiled = false;
+  friend bool operator==(const DramLayout& a, const DramLayout& b) {
+    return a.contiguous == b.contiguous && a.retiled == b.retiled;
+  }
+};
+
+struct Microarch {
+  // Accumulators double-buffered: a fold costs max(stream, drain) instead of stream + fill/drain.
+  bool accumulator_double_buffered = false;
+  long long drain_cycles = 0;         // P0: per fold, partial sums not reloaded
+  long long drain_cycles_reload = 0;  // P1: per fold, partial sums reloaded (K split over tiles)
+  long long tile_fill_drain_cycles = -1;  // D: exposed per tile; -1 = the per-fold pipeline base
+  long long min_tile_cycles = 0;          // Fmin: floor of a tile's busy time
+  long long tile_overhead_cycles = 0;     // S: per tile (synchronisation), not overlapped
+  long long run_overhead_cycles = 0;      // C0: once per matmul (configuration)
+  DmaEngine dma;
+  std::map<std::string, DramLayout> layouts;  // by role (activation, weight, output, ...)
+  bool accumulate_from_dram = false;          // outputs read from DRAM at every output-tile start
+  bool pad_to_array = false;                  // row / column dimensions padded to the array edges
+  long long pad_stream_multiple = 1;          // stream dimension padded to a multiple of this
+  long long feeder_word = 1;                  // stream elements per feeder word
+  double unaligned_factor = 1;                // stream time x this when not whole feeder words
+  std::vector<std::string> sram_resident;     // roles that must be resident (no DRAM streaming)
+  bool tile_fits_one_bank = false;            // a resident tile always takes two banks
+
+  bool active() const;
+  friend bool operator==(const Microarch& a, const Microarch& b);
+};
+
 struct AcceleratorSpec {
   std::string name;
   std::string comment;  // free text
@@ -123,6 +181,7 @@ struct AcceleratorSpec {
   EnergyTable energy;
   std::string file;  // the file the spec was read from (empty: built in code); not compared
   ServingSpec serving;  // vector unit, DRAM capacity, link (arch/serving.hpp)
+  Microarch micro;
 
   friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
 };

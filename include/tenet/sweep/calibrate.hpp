@@ -1,0 +1,94 @@
+// Calibration: fit an accelerator file's free constants to measured runs (docs/hardware.md,
+// "Calibration"; docs/validation.md). Every prediction goes through eval::evaluate.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tenet/mapping/systolic.hpp"
+#include "tenet/mapping/tiling.hpp"
+
+namespace tenet::sweep {
+
+// One measured run: a GEMM (logical sizes), its tiling and what was measured.
+struct Measurement {
+  std::string name;
+  std::string config;  // the hardware configuration column, if any
+  long long m = 1, n = 1, k = 1;
+  mapping::Tiling tiling;
+  bool aligned = true;  // false: the stream dimension was left unpadded (a_aligned = 0)
+  long long cycles = 0;
+  std::optional<long long> dram_bytes;  // dram_rd_bytes + dram_wr_bytes, if given
+  std::string source;                   // the CSV file
+  int line = 0;                         // line in it
+};
+
+// Reads a measurement CSV (header line, comma-separated). Columns: M, N, K, w_til (M tile),
+// k_til (N tile), c_til (K tile), total_core_cycles; optional: name, config, loop_order (SAURIA's
+// 0 keep-B = knm, 1 keep-C = nmk, 2 keep-A = kmn) or order (a permutation of mnk, outermost
+// first), a_aligned, dram_rd_bytes and dram_wr_bytes. Rows whose config column differs from
+// `config` (when not empty) are skipped. InputError names the file, line and column.
+std::vector<Measurement> read_measurements(const std::string& path, const std::string& config);
+std::vector<Measurement> parse_measurements(const std::string& text, const std::string& file,
+                                            const std::string& config);
+
+// A free constant: a JSON pointer into the accelerator file and its bounds.
+struct FreeParameter {
+  std::string pointer;
+  double lo = 0, hi = 0;
+  bool integer = true;
+};
+
+// The free constants of an accelerator file (its to_json form) by default: the microarchitecture
+// cycle terms, the DMA command cost, the DRAM latency and bandwidth, the unaligned factor; each
+// bounded around its value.
+std::vector<FreeParameter> default_free_parameters(const nlohmann::json& arch);
+// "pointer" or "pointer=lo:hi" -> the parameter (bounds default as above).
+FreeParameter parse_free_parameter(const std::string& text, const nlohmann::json& arch);
+
+struct CalibrationOptions {
+  mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
+  mapping::GemmBits bits{8, 8, 32};
+  bool edge_transfers = true;  // the measurement window includes the first and last transfers
+  std::vector<FreeParameter> free;
+  int max_sweeps = 200;  // coordinate-descent sweeps
+};
+
+struct Residual {
+  std::string name;
+  int line = 0;
+  long long measured = 0, predicted = 0;
+  double error = 0;  // predicted / measured - 1
+  std::optional<long long> measured_bytes;
+  long long predicted_bytes = 0;
+};
+
+struct Calibration {
+  nlohmann::json arch;  // the fitted accelerator file
+  std::vector<Residual> before, after;
+  double objective_before = 0, objective_after = 0;  // sum of squared log errors
+  int evaluations = 0;
+};
+
+// Predicts every measurement with the accelerator file `arch` (named `file` in errors).
+std::vector<Residual> predict(const nlohmann::json& arch, const std::string& file,
+                              const std::vector<Measurement>& rows,
+                              const CalibrationOptions& options);
+
+// Minimises the sum over rows of log(predicted / measured)^2 by bounded coordinate descent
+// (integer steps for integer constants, step halving; deterministic).
+Calibration calibrate(const nlohmann::json& arch, const std::string& file,
+                      const std::vector<Measurement>& rows, const CalibrationOptions& options);
+
+// {"arch", "objective_before", "objective_after", "within_5_percent", "within_10_percent",
+//  "evaluations", "free": [{pointer, lo, hi}], "rows": [{name, line, measured_cycles,
+//  predicted_cycles, error, error_before, predicted_dram_bytes[, measured_dram_bytes,
+//  dram_bytes_error]}]}: what `tenet calibrate --format json` prints and tenet.calibrate returns.
+nlohmann::json calibration_json(const Calibration& c, const CalibrationOptions& options);
+
+// Share of residuals with |error| <= tolerance.
+double share_within(const std::vector<Residual>& r, double tolerance);
+
+}  // namespace tenet::sweep

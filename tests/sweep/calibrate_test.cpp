@@ -1,0 +1,134 @@
+// Calibration (sweep::calibrate, `tenet calibrate`): the measurement CSV reader and its errors,
+// the SAURIA presets against the bundled RTL microbenchmarks, and a reproducible fit.
+#include "tenet/sweep/calibrate.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.hpp"
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+
+using namespace tenet;
+using nlohmann::json;
+
+namespace {
+
+const std::string kCsv =
+    std::string(TENET_SOURCE_DIR) + "/workloads/calibration/sauria/calibration.csv";
+
+struct Config {
+  const char* csv_config;
+  const char* preset;
+  mapping::GemmBits bits;
+};
+const Config kConfigs[] = {{"int8_8x16", "sauria-int8-8x16", {8, 8, 32}},
+                           {"fp16_8x16", "sauria-fp16-8x16", {16, 16, 16}},
+                           {"int8_32x32", "sauria-int8-32x32", {8, 8, 32}},
+                           {"int8_8x16_idealmem", "sauria-int8-8x16-idealmem", {8, 8, 32}}};
+
+json preset_json(const char* name) { return arch::to_json(arch::load_accelerator_preset(name)); }
+
+}  // namespace
+
+TEST_CASE("calibrate: the measurement CSV and its errors", "[sweep][calibrate]") {
+  const auto rows = sweep::parse_measurements(
+      "name,M,N,K,w_til,k_til,c_til,loop_order,a_aligned,total_core_cycles\n"
+      "a,64,64,128,64,64,128,1,1,6072\n\n"
+      "b,16,16,28,16,16,28,2,0,636\n",
+      "m.csv", "");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].name == "a");
+  CHECK(mapping::to_string(rows[0].tiling) == "64x64x128:nmk");
+  CHECK(mapping::to_string(rows[1].tiling) == "16x16x28:kmn");
+  CHECK_FALSE(rows[1].aligned);
+  CHECK(rows[1].line == 4);
+  auto error_of = [](const std::string& text) {
+    try {
+      sweep::parse_measurements(text, "m.csv", "");
+    } catch (const InputError& e) {
+      return std::string(e.code()) + " " + e.file() + " " + e.where();
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("M,N,K,w_til,k_til,c_til\n1,1,1,1,1,1\n") ==
+        "missing-field m.csv line 1/total_core_cycles");
+  CHECK(error_of("M,N,K,w_til,k_til,c_til,total_core_cycles\n1,x,1,1,1,1,5\n") ==
+        "parse m.csv line 2/N");
+  CHECK(error_of("M,N,K,w_til,k_til,c_til,total_core_cycles\n0,1,1,1,1,1,5\n") ==
+        "range m.csv line 2/M");
+  CHECK(error_of("M,N,K,w_til,k_til,c_til,total_core_cycles,loop_order\n1,1,1,1,1,1,5,7\n") ==
+        "range m.csv line 2/loop_order");
+  CHECK(error_of("M,N,K,w_til,k_til,c_til,total_core_cycles\n1,1,1\n") ==
+        "parse m.csv line 2/w_til");
+  CHECK(error_of("") == "parse m.csv ");
+}
+
+TEST_CASE("calibrate: the SAURIA presets predict the RTL microbenchmarks", "[sweep][calibrate]") {
+  // The done-when of issue 23: >= 95 % of calibration.csv's rows within 5 % of the measured
+  // total cycles, with the presets as shipped (calibrated by `tenet calibrate`).
+  long long rows = 0, within = 0;
+  for (const Config& c : kConfigs) {
+    sweep::CalibrationOptions o;
+    o.bits = c.bits;
+    const auto measured = sweep::read_measurements(kCsv, c.csv_config);
+    const auto r = sweep::predict(preset_json(c.preset), c.preset, measured, o);
+    for (const sweep::Residual& x : r) {
+      INFO(c.preset << " " << x.name << ": measured " << x.measured << ", predicted "
+                    << x.predicted);
+      CHECK(std::abs(x.error) <= 0.25);
+      ++rows;
+      within += std::abs(x.error) <= 0.05;
+    }
+  }
+  CHECK(rows == 70);
+  CHECK(within >= 0.95 * static_cast<double>(rows));
+}
+
+TEST_CASE("calibrate: a perturbed constant is fitted back, reproducibly", "[sweep][calibrate]") {
+  json base = preset_json("sauria-int8-8x16-idealmem");
+  const json::json_pointer drain("/microarchitecture/accumulators/drain_cycles");
+  const long long truth = base.at(drain).get<long long>();
+  base[drain] = truth + 40;
+  sweep::CalibrationOptions o;
+  o.free = {sweep::parse_free_parameter(drain.to_string() + "=0:400", base)};
+  const auto rows = sweep::read_measurements(kCsv, "int8_8x16_idealmem");
+  const sweep::Calibration a = sweep::calibrate(base, "base", rows, o);
+  const sweep::Calibration b = sweep::calibrate(base, "base", rows, o);
+  CHECK(a.arch == b.arch);
+  CHECK(a.objective_after < a.objective_before);
+  CHECK(std::abs(a.arch.at(drain).get<long long>() - truth) <= 3);
+  CHECK(a.arch.at(drain).get<long long>() >= 0);
+  CHECK_THROWS_AS(sweep::parse_free_parameter("/nope", base), InputError);
+  CHECK_THROWS_AS(sweep::parse_free_parameter(drain.to_string() + "=9:1", base), InputError);
+}
+
+TEST_CASE("cli: tenet calibrate and the analyze contract on a SAURIA preset",
+          "[sweep][calibrate][cli]") {
+  const test::CliRun fit = test::run_cli(
+      "calibrate --measurements workloads/calibration/sauria/calibration.csv --config "
+      "int8_8x16_idealmem --arch sauria-int8-8x16-idealmem --predict-only --format json",
+      TENET_SOURCE_DIR);
+  INFO(fit.out);
+  REQUIRE(fit.exit_code == 0);
+  const json j = json::parse(fit.out);
+  CHECK(j["rows"].size() == 18);
+  CHECK(j["arch"]["name"] == "sauria-int8-8x16-idealmem");
+  // u_64x64xK128 on int8_8x16: 6072 measured core cycles, 49152 DRAM bytes (rd + wr).
+  const test::CliRun run = test::run_cli(
+      "analyze --gemm 64,64,128 --arch sauria-int8-8x16 --dataflow os --bits-a 8 --bits-b 8 "
+      "--bits-c 32 --tile '64 x 64 x 128 : knm' --edge-transfers --format json",
+      TENET_SOURCE_DIR);
+  INFO(run.out);
+  REQUIRE(run.exit_code == 0);
+  const json a = json::parse(run.out);
+  const double cycles = a["cycles"]["total"].get<double>();
+  CHECK(std::abs(cycles / 6072 - 1) <= 0.05);
+  CHECK(a["dram_bytes"].get<long long>() == 8192 + 8192 + 16384 + 16384);
+  const test::CliRun bad = test::run_cli(
+      "calibrate --measurements workloads/calibration/sauria/calibration.csv --config nope "
+      "--arch sauria-int8-8x16",
+      TENET_SOURCE_DIR);
+  CHECK(bad.exit_code == 2);
+}

@@ -25,7 +25,8 @@ void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& g
   in(sub.add_option("--arch", s.arch,
                     "Accelerator: preset name or architecture JSON file (default scalable-32x32)"));
   in(sub.add_option("--array", s.array, "Override the accelerator's PE array shape, RxC"));
-  in(sub.add_option("--dataflow", s.dataflow, "Dataflow: os, ws or is (default: the accelerator's, else os)"));
+  in(sub.add_option("--dataflow", s.dataflow,
+                    "Dataflow: os, ws or is (default: the accelerator's, else os)"));
   in(sub.add_option("--quant", s.quant,
                     "Quantization scheme(s): preset name or JSON file; a comma-separated list "
                     "compares them side by side (default q0f16, or a log record's scheme)"));

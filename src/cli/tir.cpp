@@ -33,7 +33,8 @@ void setup_tir(CLI::App& sub) {
                  "Values of the symbolic sizes, NAME=VALUE,... (e.g. seq_len=512,n=128)");
   sub.add_option("--arch", o->run.arch,
                  "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
-  sub.add_option("--dataflow", o->run.dataflow, "Dataflow: os, ws or is (default: the accelerator's, else os)");
+  sub.add_option("--dataflow", o->run.dataflow,
+                 "Dataflow: os, ws or is (default: the accelerator's, else os)");
   sub.add_option("--quant", o->run.quant,
                  "auto (default: each kernel's own dequantize chain) or a preset name / JSON "
                  "file forced on every kernel");

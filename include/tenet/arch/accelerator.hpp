@@ -179,7 +179,7 @@ struct AcceleratorSpec {
   GlobalBuffer global_buffer;
   Dram dram;
   EnergyTable energy;
-  std::string file;  // the file the spec was read from (empty: built in code); not compared
+  std::string file;     // the file the spec was read from (empty: built in code); not compared
   ServingSpec serving;  // vector unit, DRAM capacity, link (arch/serving.hpp)
   Microarch micro;
 

@@ -38,7 +38,8 @@ TEST_CASE("tenet bound: the curve in every format", "[cli][bounds]") {
   std::string line;
   std::getline(lines, line);
   CHECK(line ==
-        "buffer_bytes,bound_dram_bytes,compulsory_dram_bytes,dram_bytes,ratio,dataflow,tiling");
+        "buffer_bytes,bound_dram_bytes,compulsory_dram_bytes,schedule_independent_dram_bytes,"
+        "dram_bytes,ratio,dataflow,tiling");
   int rows = 0;
   while (std::getline(lines, line)) {
     CHECK(line.rfind(std::to_string(j["points"][rows]["buffer_bytes"].get<long long>()) + "," +

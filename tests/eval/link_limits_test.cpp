@@ -2,9 +2,12 @@
 // every pass total takes at least its DRAM bytes / DRAM bandwidth and its MACs / peak MAC rate,
 // and the `bounds` object's cycles at least its own DRAM bytes / bandwidth. Checked on random
 // problems over every accelerator preset and many schemes, and on every bundled model x preset x
-// scheme x phase x dataflow.
+// scheme x phase x dataflow (TENET_LINK_LIMITS_FULL=1: the whole grid, ~5 min; by default each
+// model x phase x preset with every scheme and one dataflow in rotation, so every scheme and every
+// dataflow meets every preset).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -126,7 +129,9 @@ TEST_CASE(
   std::sort(models.begin(), models.end());
   REQUIRE(models.size() >= 20);
   const std::vector<std::string> presets = arch_presets();
-  long long passes = 0;
+  const char* full_env = std::getenv("TENET_LINK_LIMITS_FULL");
+  const bool full = full_env && std::string(full_env) == "1";
+  long long passes = 0, combination = 0;
   for (const fs::path& path : models) {
     const llm::ModelConfig config = llm::load_model_config(path.string());
     for (const llm::Phase phase : {llm::Phase::kPrefill, llm::Phase::kDecode}) {
@@ -137,8 +142,11 @@ TEST_CASE(
       g.context = 200;
       const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(config, g);
       for (const std::string& preset : presets)
-        for (const char* scheme : {"q0f16", "q4f16_1", "smoothquant_w8a8"})
-          for (const char* flow : {"os", "ws", "is"}) {
+        for (const char* scheme : {"q0f16", "q4f16_1", "smoothquant_w8a8"}) {
+          ++combination;  // each (model, phase, preset, scheme) gets the next dataflow
+          for (int f = 0; f < 3; ++f) {
+            const char* flow = f == 0 ? "os" : f == 1 ? "ws" : "is";
+            if (!full && combination % 3 != f) continue;
             eval::Settings s;
             s.arch = preset, s.quant = scheme, s.dataflow = flow;
             INFO(path.filename().string()
@@ -169,7 +177,8 @@ TEST_CASE(
             CHECK(t.bounds->cycles <= t.cycles);
             ++passes;
           }
+        }
     }
   }
-  CHECK(passes >= 1000);
+  CHECK(passes >= (full ? 1000 : 300));
 }

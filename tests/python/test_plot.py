@@ -81,4 +81,6 @@ def test_ski_slope(tmp_path):
         assert float(p["compulsory_dram_bytes"]) <= float(p["bound_dram_bytes"])
     traffic = [float(p["dram_bytes"]) for p in curve["points"]]
     assert traffic[-1] < traffic[0]  # a bigger buffer moves less
-    assert len(ax.lines) == 3
+    for p in curve["points"]:  # the schedule-independent bound lies below the modelled one
+        assert float(p["schedule_independent_dram_bytes"]) <= float(p["bound_dram_bytes"])
+    assert len(ax.lines) == 4

@@ -429,7 +429,9 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
     par.embedding_collective_bytes += ring.all_reduce_sent(act) * big(m);
     par.logits_collective_bytes += ring.all_gather_sent(logits) * big(m);
     if (stages > 1) par.pipeline_bytes += act * big(m);
-    for (const auto& [kind, t] : c.kinds) {
+    for (const auto& entry : c.kinds) {
+      const auto& kind = entry.first;
+      const auto& t = entry.second;
       auto it =
           std::find_if(r.ops.begin(), r.ops.end(), [&](const auto& e) { return e.first == kind; });
       if (it == r.ops.end()) it = r.ops.insert(r.ops.end(), {kind, OpTotal{}});

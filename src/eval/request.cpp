@@ -35,7 +35,8 @@ std::array<std::uint64_t, 26> key_of(const Request& r) {
           std::uint64_t(t.m),
           std::uint64_t(t.n),
           std::uint64_t(t.k),
-          std::uint64_t(t.order[0]) * 9 + std::uint64_t(t.order[1]) * 3 + std::uint64_t(t.order[2]),
+          std::uint64_t(t.order[0]) * 9 + std::uint64_t(t.order[1]) * 3 +
+              std::uint64_t(t.order[2]) + std::uint64_t(t.single) * 27,
           std::uint64_t(r.tiling_objective),
           std::uint64_t(r.timing),
           std::uint64_t(r.dequant_rate.elements_per_cycle),

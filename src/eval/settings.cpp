@@ -167,7 +167,7 @@ llm::CostModel make_cost_model(const Settings& settings) {
       "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc.name(), acc.rows(),
       acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow), schemes->describe(),
       base.tiling ? mapping::to_string(*base.tiling)
-                  : fmt::format("auto ({})", hw::to_string(base.tiling_objective)));
+                  : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
   if (base.hw.edge_transfers) model.description += ", edge transfers";
   model.evaluate = [base, schemes](const llm::MatmulShape& shape) {
     Request r = base;

@@ -145,7 +145,8 @@ void Model::plan_operands() {
     x.fold_accesses = product(fold);
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
-    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, gb.double_buffered);
+    x.double_buffered = detail::double_buffered(gb, plan_.tiling, *x.op);
+    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, x.double_buffered);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
   }
 }
@@ -298,6 +299,21 @@ long long Model::sram_cycles_lower_bound() const {
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
+long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
+  double free = 0;  // bytes no window carries
+  if (!options_.edge_transfers) {
+    const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
+    const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
+    for (const Operand& op : problem.operands)
+      free += static_cast<double>(tile_footprint_bytes(op, tile, size, false));
+  }
+  const double cycles = (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
+                        1e-9 * static_cast<double>(tiles()) - 2;
+  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
 long long Model::cycles_lower_bound() const {
   return std::max({compute_cycles(), dram_cycles_lower_bound(), sram_cycles_lower_bound()});
 }
@@ -417,7 +433,7 @@ long long Model::edge_transfer_cycles() const {
   return cycles;
 }
 
-long long Model::dram_window(const TileIndex& q) const {
+long long Model::dram_window(const TileIndex& q, Window part) const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
   const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
@@ -432,7 +448,11 @@ long long Model::dram_window(const TileIndex& q) const {
     return false;
   };
   double bytes = 0;
+  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
   for (const OperandPlan& x : ops_) {
+    // A single-buffered tile (in a double-buffered buffer) moves while the array waits.
+    const bool exposed = x.resident && gb.double_buffered && !x.double_buffered;
+    if (exposed != (part == Window::kExposed)) continue;
     if (!x.resident) {
       const long long moved = tile_stream(x, q);
       long long elements = moved;
@@ -460,10 +480,12 @@ Timing Model::timing() const {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles tc = time_tile(q);
-        const long long window = dram_window(q);
-        // Double-buffered: the window overlaps the tile; otherwise it adds to it.
+        const long long exposed = dram_window(q, Window::kExposed);
+        const long long window = add(dram_window(q, Window::kOverlapped), exposed);
+        // Double-buffered: the window overlaps the tile, but for the transfers of single-buffered
+        // tiles (Tiling::single), which the array waits for; otherwise it adds to it.
         const long long step = acc_.spec().global_buffer.double_buffered
-                                   ? std::max(tc.with_sram, window)
+                                   ? add(std::max(tc.with_sram, window - exposed), exposed)
                                    : add(tc.with_sram, window);
         t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));

@@ -45,6 +45,7 @@ struct OperandPlan {
   long long footprint_bytes = 0;  // global-buffer share of one tile (x2 if double-buffered)
   bool resident = true;
   bool stationary = false;
+  bool double_buffered = true;  // two copies of a changing tile; else its transfers stall the array
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -93,6 +94,19 @@ inline long long tile_footprint_bytes(const Operand& op, const std::array<long l
   return double_buffered && changes ? mul(bytes, 2) : bytes;
 }
 
+// The tensor whose buffering choice (Tiling::single) an operand follows: the output C, an input
+// indexed by i A, any other input B.
+inline mapping::BufferedTensor buffered_tensor(const Operand& op) {
+  if (op.output) return mapping::BufferedTensor::kC;
+  return op.group[0] > 0 ? mapping::BufferedTensor::kA : mapping::BufferedTensor::kB;
+}
+// Whether the operand's tile is kept twice: the buffer is double-buffered and the tiling does not
+// single-buffer the operand's tensor.
+inline bool double_buffered(const arch::GlobalBuffer& gb, const mapping::Tiling& tiling,
+                            const Operand& op) {
+  return gb.double_buffered && !tiling.single_buffered(buffered_tensor(op));
+}
+
 // The index (in key order) of the global-buffer partition whose `holds` lists the role (the
 // last such), -1 if none does.
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role);
@@ -123,6 +137,12 @@ class Model {
   long long sram_cycles_lower_bound() const;
   // max(compute_cycles(), the DRAM bound, the SRAM bound).
   long long cycles_lower_bound() const;
+  // A lower bound of timing().total - 1 for any operand plan of this plan whose DRAM traffic is
+  // at least `dram_bytes` (e.g. a closed-form traffic floor): every byte crosses the DRAM channel
+  // in some tile's window or in an edge window, except (edge transfers off) the first tile of a
+  // resident input and the last of a resident output, at most one tile of every operand. Needs
+  // the plan only (the problem gives the operands' tile sizes).
+  long long dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const;
   Timing timing() const;
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
@@ -140,7 +160,10 @@ class Model {
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
-  long long dram_window(const TileIndex& q) const;
+  // The DRAM window of tile q: kOverlapped the transfers that overlap its folds (double-buffered
+  // tiles, streamed operands), kExposed those of single-buffered tiles (before its folds).
+  enum class Window { kOverlapped, kExposed };
+  long long dram_window(const TileIndex& q, Window part) const;
   long long edge_transfer_cycles() const;
 
   const arch::Accelerator& acc_;

@@ -21,6 +21,10 @@ using mapping::GemmDim;
 using mapping::Tiling;
 
 constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
+// Whether the search also tries single-buffered tensors (Tiling::single) on the capacity boundary
+// they open. Off: measured 4x more candidates and ~10x slower auto-tiled layer evaluation
+// (bench_sweep BM_layer); single buffering stays an explicit mapping choice (--tile ...:single=c).
+constexpr bool kSingleBufferingCandidates = false;
 
 // Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
 std::vector<long long> extents_for(long long size, long long unit) {
@@ -243,7 +247,7 @@ std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProb
     // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
     // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
     // only where that tensor's tile changes (else the buffering makes no difference).
-    if (acc.spec().global_buffer.double_buffered)
+    if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered)
       for (const mapping::BufferedTensor b :
            {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA,
             mapping::BufferedTensor::kB}) {

@@ -38,7 +38,7 @@ TEST_CASE("the default mapping moves at most 1.5x the least traffic unless that 
   const bool full = full_env && std::string(full_env) == "1";
   const std::vector<std::string> presets = lines_of(
       "systolic-8x8 systolic-16x16 systolic-32x32 systolic-128x128 scalable-32x32 tpu-v1 "
-      "gemmini eyeriss");
+      "eyeriss");  // gemmini: int8 only, the default (fp16) scheme does not run on it
   std::vector<std::string> models =
       full ? lines_of(
                  "bloom-560m chatglm3-6b deepseek-v2-lite falcon-7b gemma-2-9b gemma-2b "

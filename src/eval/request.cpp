@@ -62,9 +62,10 @@ class Key {
 // they cannot disagree. docs/architecture.md#the-memo-key.
 
 void add(Key& key, const mapping::Tiling& t) {
-  const auto& [m, n, k, order] = t;
+  const auto& [m, n, k, order, single] = t;
   key.add(m), key.add(n), key.add(k);
   for (mapping::GemmDim d : order) key.add(d);
+  key.add(single);
 }
 
 void add(Key& key, const llm::MatmulShape& s) {

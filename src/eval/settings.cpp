@@ -180,7 +180,7 @@ llm::CostModel make_cost_model(const Settings& settings) {
       "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc.name(), acc.rows(),
       acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow), schemes->describe(),
       base.tiling ? mapping::to_string(*base.tiling)
-                  : fmt::format("auto ({})", hw::to_string(base.tiling_objective)));
+                  : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
   model.description += base.hw.edge_transfers ? ", edge transfers charged" : ", edge transfers off";
   model.prefetch_across_matmuls = base.hw.edge_transfers && acc.spec().dram.prefetch_across_matmuls;
   if (model.prefetch_across_matmuls) model.description += " (prefetched across matmuls)";

@@ -248,7 +248,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
 
   const long long buffer = buffer_bytes(acc);
   const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
-  const long long usable_buffer = acc.spec().global_buffer.double_buffered ? buffer / 2 : buffer;
+  // Any tensor's tile may be single-buffered (mapping::Tiling::single): the whole buffer is usable.
+  const long long usable_buffer = buffer;
   const Triple t = find_triple(problem);
   b.dram_bytes = b.compulsory_dram_bytes;
   if (unlimited) {

@@ -175,8 +175,9 @@ void Model::plan_operands() {
     x.fold_accesses = product(fold);
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
-    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, gb.double_buffered);
-    if (micro.tile_fits_one_bank && gb.double_buffered)  // both banks hold a tile, always
+    x.double_buffered = detail::double_buffered(gb, plan_.tiling, *x.op);
+    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, x.double_buffered);
+    if (micro.tile_fits_one_bank && x.double_buffered)  // both banks hold a tile, always
       x.footprint_bytes = mul(tile_footprint_bytes(*x.op, tile, size, false), 2);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
     x.read_each_tile = x.op->output && micro.accumulate_from_dram;
@@ -277,17 +278,43 @@ long long Model::folds() const {
 
 // Step 3 (closed form): every fold costs base + its streamed length, the GEMM `once` more; the
 // count starts at 0.
-long long Model::compute_cycles() const {
-  const DimPlan& s = plan_.dim[at(plan_.dims.stream)];
+long long Model::compute_cycles() const { return detail::compute_cycles(plan_, micro_); }
+
+long long compute_cycles(const Plan& plan, bool micro) {
+  const DimPlan& s = plan.dim[at(plan.dims.stream)];
   const long long n = s.tiles();
   const long long streamed =
-      add(mul(n - 1, plan_.stream_cycles(s.tile)), plan_.stream_cycles(s.tile_extent(n - 1)));
-  const long long spatial = mul(plan_.dim[at(plan_.dims.rows)].fold_intervals(),
-                                plan_.dim[at(plan_.dims.cols)].fold_intervals());
+      add(mul(n - 1, plan.stream_cycles(s.tile)), plan.stream_cycles(s.tile_extent(n - 1)));
+  const long long spatial = mul(plan.dim[at(plan.dims.rows)].fold_intervals(),
+                                plan.dim[at(plan.dims.cols)].fold_intervals());
   // Microarchitecture: folds may overlap their fill and drain (double-buffered accumulators);
   // the streamed cycles alone stay a lower bound of the busy time.
-  if (micro_) return add(mul(spatial, streamed), -1);
-  return add(add(add(mul(folds(), plan_.base), mul(spatial, streamed)), plan_.once), -1);
+  if (micro) return add(mul(spatial, streamed), -1);
+  const long long folds = mul(mul(plan.dim[0].fold_intervals(), plan.dim[1].fold_intervals()),
+                              plan.dim[2].fold_intervals());
+  return add(add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once), -1);
+}
+
+Plan retile(const Plan& base, const mapping::Tiling& tiling) {
+  Plan plan = base;
+  plan.tiling = mapping::resolve_tiling(tiling, base.logical);
+  // as the Model constructor: a tile covering a whole (logical) dimension covers its padding too
+  for (int d = 0; d < 3; ++d) {
+    long long* t = d == 0 ? &plan.tiling.m : d == 1 ? &plan.tiling.n : &plan.tiling.k;
+    if (*t >= shape_size(base.logical, d)) *t = shape_size(base.shape, d);
+    plan.dim[d].tile = *t;
+  }
+  return plan;
+}
+
+long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q) {
+  long long v = 1;
+  for (int d = 0; d < 3; ++d) {
+    const DimPlan& dp = plan.dim[d];
+    if (op.group[d] > 0)
+      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), op.group[d]));
+  }
+  return v;
 }
 
 // The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
@@ -315,8 +342,10 @@ long long Model::dram_cycles_lower_bound() const {
     }
     if (!plain) continue;
     double moved = bytes_of(x.unique, x.op->bits);
-    if (x.resident && !options_.edge_transfers)  // else the edge windows move that tile too
-      moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
+    // The first tile of a resident input and the last of a resident output move before cycle 0
+    // and after the last step: in the edge windows (cycles_lower_bound adds them) or free
+    // (edge transfers off).
+    if (x.resident) moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
     bytes += std::max(0.0, moved);
   }
   // Every tile but the last has a non-empty window (latency included) when each dimension cut
@@ -357,18 +386,35 @@ long long Model::sram_cycles_lower_bound() const {
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
+long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
+  double free = 0;  // bytes no window carries
+  if (!options_.edge_transfers) {
+    const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
+    const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
+    for (const Operand& op : problem.operands)
+      free += static_cast<double>(tile_footprint_bytes(op, tile, size, false));
+  }
+  const double cycles = (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
+                        1e-9 * static_cast<double>(tiles()) - 2;
+  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
+// total = Σ steps + once + edges, and Σ steps is at least the tiles' pipeline cycles (compute
+// cycles + 1 - once), their DRAM windows and their SRAM port cycles.
 long long Model::cycles_lower_bound() const {
-  return std::max({compute_cycles(), dram_cycles_lower_bound(), sram_cycles_lower_bound()});
+  if (micro_)
+    return std::max({compute_cycles(), dram_cycles_lower_bound(), sram_cycles_lower_bound()});
+  const EdgeCycles edge = edge_transfer_cycles();
+  const long long edges = add(edge.fill, edge.drain);
+  return add(std::max({compute_cycles(), add(dram_cycles_lower_bound(), plan_.once),
+                       add(sram_cycles_lower_bound(), plan_.once)}),
+             edges);
 }
 
 long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {
-  long long v = 1;
-  for (int d = 0; d < 3; ++d) {
-    const DimPlan& dp = plan_.dim[d];
-    if (x.op->group[d] > 0)
-      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), x.op->group[d]));
-  }
-  return v;
+  return detail::tile_volume(plan_, *x.op, q);
 }
 
 long long Model::tile_stream(const OperandPlan& x, const TileIndex& q) const {
@@ -476,7 +522,7 @@ Model::EdgeCycles Model::edge_transfer_cycles() const {
   return {window(fill), window(drain)};
 }
 
-long long Model::dram_window(const TileIndex& q) const {
+long long Model::dram_window(const TileIndex& q, Window part) const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
   const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
@@ -491,7 +537,11 @@ long long Model::dram_window(const TileIndex& q) const {
     return false;
   };
   double bytes = 0;
+  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
   for (const OperandPlan& x : ops_) {
+    // A single-buffered tile (in a double-buffered buffer) moves while the array waits.
+    const bool exposed = x.resident && gb.double_buffered && !x.double_buffered;
+    if (exposed != (part == Window::kExposed)) continue;
     if (!x.resident) {
       const long long moved = tile_stream(x, q);
       long long elements = moved;
@@ -520,10 +570,12 @@ Timing Model::timing() const {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles tc = time_tile(q);
-        const long long window = dram_window(q);
-        // Double-buffered: the window overlaps the tile; otherwise it adds to it.
+        const long long exposed = dram_window(q, Window::kExposed);
+        const long long window = add(dram_window(q, Window::kOverlapped), exposed);
+        // Double-buffered: the window overlaps the tile, but for the transfers of single-buffered
+        // tiles (Tiling::single), which the array waits for; otherwise it adds to it.
         const long long step = acc_.spec().global_buffer.double_buffered
-                                   ? std::max(tc.with_sram, window)
+                                   ? add(std::max(tc.with_sram, window - exposed), exposed)
                                    : add(tc.with_sram, window);
         t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));

@@ -49,6 +49,7 @@ struct OperandPlan {
   bool stationary = false;
   bool read_each_tile =
       false;  // an output read from DRAM at every tile start (accumulate_from_dram)
+  bool double_buffered = true;  // two copies of a changing tile; else its transfers stall the array
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -98,6 +99,27 @@ inline long long tile_footprint_bytes(const Operand& op, const std::array<long l
   return double_buffered && changes ? mul(bytes, 2) : bytes;
 }
 
+// The tensor whose buffering choice (Tiling::single) an operand follows: the output C, an input
+// indexed by i A, any other input B.
+inline mapping::BufferedTensor buffered_tensor(const Operand& op) {
+  if (op.output) return mapping::BufferedTensor::kC;
+  return op.group[0] > 0 ? mapping::BufferedTensor::kA : mapping::BufferedTensor::kB;
+}
+// Whether the operand's tile is kept twice: the buffer is double-buffered and the tiling does not
+// single-buffer the operand's tensor.
+inline bool double_buffered(const arch::GlobalBuffer& gb, const mapping::Tiling& tiling,
+                            const Operand& op) {
+  return gb.double_buffered && !tiling.single_buffered(buffered_tensor(op));
+}
+
+// The compute cycles of a plan (Model::compute_cycles), `micro`: arch::Microarch::active().
+long long compute_cycles(const Plan& plan, bool micro);
+// The plan the Model constructor makes of the same problem with another tiling: `base` with
+// the tile extents of `tiling` (resolved). The tiling search bounds candidates with it.
+Plan retile(const Plan& base, const mapping::Tiling& tiling);
+// Distinct elements of operand `op` in tile q of a plan.
+long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q);
+
 // The index (in key order) of the global-buffer partition whose `holds` lists the role (the
 // last such), -1 if none does.
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role);
@@ -121,13 +143,21 @@ class Model {
   long long tiles() const;
   long long folds() const;
   long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
-  // A lower bound of timing().total - 1 from the DRAM channel alone (0 with unlimited DRAM
-  // bandwidth); needs the operands (Build::operands).
+  // A lower bound of the tiles' DRAM windows (timing().total - 1 less `once` and the edge
+  // windows) from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
+  // (Build::operands).
   long long dram_cycles_lower_bound() const;
   // The same from the array-side SRAM ports: every fold moves its distinct elements per partition.
   long long sram_cycles_lower_bound() const;
-  // max(compute_cycles(), the DRAM bound, the SRAM bound).
+  // A lower bound of timing().total - 1: the edge windows (edge transfers) plus the most of the
+  // compute cycles, the DRAM windows' bound and the SRAM ports' bound (each with `once`).
   long long cycles_lower_bound() const;
+  // A lower bound of timing().total - 1 for any operand plan of this plan whose DRAM traffic is
+  // at least `dram_bytes` (e.g. a closed-form traffic floor): every byte crosses the DRAM channel
+  // in some tile's window or in an edge window, except (edge transfers off) the first tile of a
+  // resident input and the last of a resident output, at most one tile of every operand. Needs
+  // the plan only (the problem gives the operands' tile sizes).
+  long long dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const;
   Timing timing() const;
   // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
   // the tiling search skips such a tiling; result() throws InputError(range, "tile").
@@ -148,7 +178,10 @@ class Model {
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
-  long long dram_window(const TileIndex& q) const;
+  // The DRAM window of tile q: kOverlapped the transfers that overlap its folds (double-buffered
+  // tiles, streamed operands), kExposed those of single-buffered tiles (before its folds).
+  enum class Window { kOverlapped, kExposed };
+  long long dram_window(const TileIndex& q, Window part) const;
   struct EdgeCycles {
     long long fill = 0, drain = 0;
   };

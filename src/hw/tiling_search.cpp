@@ -22,6 +22,10 @@ using mapping::GemmDim;
 using mapping::Tiling;
 
 constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
+// Whether the search also tries single-buffered tensors (Tiling::single) on the capacity boundary
+// they open. Off: measured 4x more candidates and ~10x slower auto-tiled layer evaluation
+// (bench_sweep BM_layer); single buffering stays an explicit mapping choice (--tile ...:single=c).
+constexpr bool kSingleBufferingCandidates = false;
 
 // Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
 std::vector<long long> extents_for(long long size, long long unit) {
@@ -49,11 +53,34 @@ const std::array<std::array<GemmDim, 3>, 6> kOrders{{{GemmDim::kM, GemmDim::kN, 
                                                      {GemmDim::kN, GemmDim::kK, GemmDim::kM},
                                                      {GemmDim::kK, GemmDim::kN, GemmDim::kM}}};
 
+// Per set of cut dimensions (bit d = dimension d has more than one tile): the loop orders that
+// differ once restricted to the cut dimensions (the first of each class), as indices of kOrders.
+const std::array<std::vector<int>, 8>& distinct_orders() {
+  static const std::array<std::vector<int>, 8> table = [] {
+    std::array<std::vector<int>, 8> out;
+    for (int mask = 0; mask < 8; ++mask) {
+      std::set<std::vector<GemmDim>> seen;
+      for (int o = 0; o < static_cast<int>(kOrders.size()); ++o) {
+        std::vector<GemmDim> key;
+        for (GemmDim d : kOrders[o])
+          if (mask & (1 << static_cast<int>(d))) key.push_back(d);
+        if (seen.insert(key).second) out[mask].push_back(o);
+      }
+    }
+    return out;
+  }();
+  return table;
+}
+
 // Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
 // `first` is the index of the first of them in the enumeration order.
 struct Group {
-  std::vector<Tiling> tilings;
+  long long m = 0, n = 0, k = 0;
+  unsigned single = 0;
+  int mask = 0;  // the cut dimensions
   size_t first = 0;
+  size_t size() const { return distinct_orders()[mask].size(); }
+  Tiling at(size_t i) const { return Tiling{m, n, k, kOrders[distinct_orders()[mask][i]], single}; }
 };
 
 // Extents sized by the buffer, for the least-traffic search: with the output tile kept and short
@@ -117,32 +144,37 @@ class FitExtents {
       holder_.push_back(detail::holding_partition(gb, op.role));
   }
 
-  // Buffer bytes of operand i's tile, as Model::plan_operands counts them.
-  long long footprint(size_t i, const std::array<long long, 3>& tile) const {
-    return detail::tile_footprint_bytes(problem_.operands[i], tile, sizes_, double_buffered_);
+  // Buffer bytes of operand i's tile, as Model::plan_operands counts them (`single`: the
+  // single-buffered tensors, Tiling::single).
+  long long footprint(size_t i, const std::array<long long, 3>& tile, unsigned single) const {
+    Tiling t;
+    t.single = single;
+    return detail::tile_footprint_bytes(
+        problem_.operands[i], tile, sizes_,
+        double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i])));
   }
   int holder(size_t i) const { return holder_[i]; }
   long long capacity(int partition) const { return capacity_[partition]; }
   size_t partitions() const { return capacity_.size(); }
 
   // Whether every operand's tile fits its buffer at once.
-  bool fits(const std::array<long long, 3>& tile) const {
+  bool fits(const std::array<long long, 3>& tile, unsigned single) const {
     used_.assign(capacity_.size(), 0);
     for (size_t i = 0; i < problem_.operands.size(); ++i) {
       if (holder_[i] < 0) return false;
-      used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile));
+      used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile, single));
       if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
     }
     return true;
   }
 
   // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does.
-  long long largest(std::array<long long, 3> tile, int d) const {
+  long long largest(std::array<long long, 3> tile, int d, unsigned single) const {
     long long lo = 0, hi = size(d);  // fits(lo) (or lo = 0), answer in [lo, hi]
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
       tile[d] = mid;
-      if (fits(tile))
+      if (fits(tile, single))
         lo = mid;
       else
         hi = mid - 1;
@@ -160,9 +192,11 @@ class FitExtents {
   mutable std::vector<long long> used_;  // scratch of fits()
 };
 
-std::vector<std::array<long long, 3>> fit_extents(
-    const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
-    const std::array<std::vector<long long>, 3>& ext) {
+std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
+                                                  const GemmProblem& problem,
+                                                  const detail::Plan& plan,
+                                                  const std::array<std::vector<long long>, 3>& ext,
+                                                  unsigned single) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
   {
@@ -178,7 +212,7 @@ std::vector<std::array<long long, 3>> fit_extents(
       for (long long tb : lists[b]) {
         std::array<long long, 3> tile{};
         tile[a] = ta, tile[b] = tb;
-        const long long t = fit.largest(tile, d);
+        const long long t = fit.largest(tile, d, single);
         if (t <= 0) continue;
         const long long size = plan.dim[d].size;
         for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
@@ -192,58 +226,61 @@ std::vector<std::array<long long, 3>> fit_extents(
   return out;
 }
 
-std::vector<Group> candidate_groups(const arch::Accelerator& acc, const GemmProblem& problem,
-                                    mapping::Dataflow dataflow, const Options& options,
-                                    TilingObjective objective = TilingObjective::kLatency) {
+// Fills `groups` (cleared first; the search passes storage its thread keeps).
+void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
+                      const GemmProblem& problem, mapping::Dataflow dataflow,
+                      const Options& options) {
   // The untiled model gives the array split of every dimension.
   const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {true, false});
   const detail::Plan& plan = whole.plan();
   std::array<std::vector<long long>, 3> ext;
   for (int d = 0; d < 3; ++d)
     ext[d] = extents_for(plan.dim[d].size, plan.dim[d].split > 0 ? plan.dim[d].split : kStreamUnit);
-  if (objective == TilingObjective::kDramBytes && !options.unlimited_buffer)
-    add_capacity_extents(acc, problem, plan, ext);
-  // Per set of cut dimensions (bit d = dimension d has more than one tile): the loop orders that
-  // differ once restricted to the cut dimensions (the first of each class).
-  std::array<std::vector<int>, 8> distinct_orders;
-  for (int mask = 0; mask < 8; ++mask) {
-    std::set<std::vector<GemmDim>> seen;
-    for (int o = 0; o < static_cast<int>(kOrders.size()); ++o) {
-      std::vector<GemmDim> key;
-      for (GemmDim d : kOrders[o])
-        if (mask & (1 << static_cast<int>(d))) key.push_back(d);
-      if (seen.insert(key).second) distinct_orders[mask].push_back(o);
-    }
-  }
-  std::vector<Group> groups;
+  if (!options.unlimited_buffer) add_capacity_extents(acc, problem, plan, ext);
+  groups.clear();
   groups.reserve(ext[0].size() * ext[1].size() * ext[2].size());
   size_t index = 0;
-  const auto add_group = [&](long long tm, long long tn, long long tk) {
+  const auto add_group = [&](long long tm, long long tn, long long tk, unsigned single) {
     const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
                      (tk < plan.dim[2].size ? 4 : 0);
-    Group g{{}, index};
-    g.tilings.reserve(distinct_orders[mask].size());
-    for (int o : distinct_orders[mask]) g.tilings.push_back(Tiling{tm, tn, tk, kOrders[o]});
-    index += g.tilings.size();
-    groups.push_back(std::move(g));
+    const Group g{tm, tn, tk, single, mask, index};
+    index += g.size();
+    groups.push_back(g);
   };
   for (long long tm : ext[0])
     for (long long tn : ext[1])
-      for (long long tk : ext[2]) add_group(tm, tn, tk);
-  if (objective == TilingObjective::kDramBytes && !options.unlimited_buffer) {
+      for (long long tk : ext[2]) add_group(tm, tn, tk, 0);
+  if (!options.unlimited_buffer) {
     const auto listed = [&](int d, long long v) {
       return std::binary_search(ext[d].begin(), ext[d].end(), v);
     };
-    for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext))
-      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk);
+    for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, 0))
+      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
+    // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
+    // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
+    // only where that tensor's tile changes (else the buffering makes no difference).
+    if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered)
+      for (const mapping::BufferedTensor b :
+           {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA,
+            mapping::BufferedTensor::kB}) {
+        const unsigned single = 1u << static_cast<int>(b);
+        for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, single)) {
+          const std::array<long long, 3> tile{tm, tn, tk};
+          bool changes = false;
+          for (const Operand& op : problem.operands)
+            if (detail::buffered_tensor(op) == b)
+              for (int d = 0; d < 3; ++d)
+                changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
+          if (changes) add_group(tm, tn, tk, single);
+        }
+      }
   }
-  return groups;
 }
 
 struct Score {
   long long cycles = 0;  // Result::cycles.total
   long long dram = 0;    // Result::dram_bytes
-  double energy = 0;     // Result::energy_pj.total (energy and edp objectives only)
+  double energy = 0;     // Result::energy_pj.total (not under dram_bytes)
   double edp = 0;
   long long tiles = 0;
   size_t index = 0;
@@ -252,9 +289,9 @@ struct Score {
 
 bool better(const Score& a, const Score& b, TilingObjective o) {
   switch (o) {
-    case TilingObjective::kLatency:
-      return std::tie(a.cycles, a.dram, a.tiles, a.index) <
-             std::tie(b.cycles, b.dram, b.tiles, b.index);
+    case TilingObjective::kLatency:  // within the near-tie window (by_latency): bytes first
+      return std::tie(a.dram, a.energy, a.cycles, a.tiles, a.index) <
+             std::tie(b.dram, b.energy, b.cycles, b.tiles, b.index);
     case TilingObjective::kEnergy:
       return std::tie(a.energy, a.cycles, a.dram, a.tiles, a.index) <
              std::tie(b.energy, b.cycles, b.dram, b.tiles, b.index);
@@ -283,6 +320,7 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
   } else {
     s.cycles = m.timing().total - 1;
     s.dram = m.dram_bytes();
+    if (o == TilingObjective::kLatency) s.energy = m.energy().total;  // near-tie breaker
   }
   return s;
 }
@@ -312,7 +350,8 @@ class TrafficFloor {
 
   // The extents of a group of candidates (all loop orders): tile counts and the sets of operands
   // whose tiles fit their buffers together, shared by every order.
-  void set_extents(const Tiling& t) {
+  // `sets` false: only the tile counts, for loose() (no set of operands is formed).
+  void set_extents(const Tiling& t, bool with_sets = true) {
     const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
                                           t.k > 0 ? t.k : size_[2]};
     for (int d = 0; d < 3; ++d) {
@@ -325,9 +364,10 @@ class TrafficFloor {
     }
     const size_t n = problem_.operands.size();
     masks_.clear();
+    if (!with_sets) return;
     bool held = true;
     for (size_t i = 0; i < n && !unlimited_; ++i) {
-      footprint_[i] = fit_.footprint(i, extent);
+      footprint_[i] = fit_.footprint(i, extent, t.single);
       held = held && fit_.holder(i) >= 0;
     }
     if (unlimited_ || !held || n > 10) return;  // then each operand's cheaper way counts
@@ -353,6 +393,19 @@ class TrafficFloor {
         largest = ((mask >> i) & 1u) || !fits_[mask | (1u << i)];
       if (largest) masks_.push_back(mask);
     }
+  }
+
+  // The floor of every candidate with the extents last set (set_extents(t, false) is enough):
+  // the least over the loop orders of each operand's cheaper way, without the buffer's sets.
+  double loose(const Group& g) {
+    loose_ = true;
+    double least = -1;
+    for (size_t i = 0; i < g.size(); ++i) {
+      const double f = (*this)(g.at(i));
+      if (least < 0 || f < least) least = f;
+    }
+    loose_ = false;
+    return least;
   }
 
   // The floor of a candidate with the extents last set.
@@ -381,7 +434,7 @@ class TrafficFloor {
       resident_[i] = resident * bytes, streamed_[i] = streamed * bytes;
       least += std::min(resident_[i], streamed_[i]);
     }
-    if (!masks_.empty()) {
+    if (!masks_.empty() && !loose_) {
       // the fewest bytes over the sets of operands that fit
       double best = -1;
       for (unsigned mask : masks_) {
@@ -402,11 +455,35 @@ class TrafficFloor {
   std::vector<double> distinct_;
   std::array<double, 3> tiles_{}, pieces_{};
   static constexpr long long kFull = 1LL << 62;      // a sum of footprints beyond any buffer
+  bool loose_ = false;                               // loose(): the sets are left out
   std::vector<unsigned> masks_;                      // the largest sets of operands that fit
   std::vector<char> fits_;                           // per set of operands
   std::vector<long long> sum_;                       // per set: bytes in one buffer
   mutable std::vector<double> resident_, streamed_;  // scratch, per operand
   std::vector<long long> footprint_;
+};
+
+// A binary heap (top: the least under `later`, a "comes after" order) on borrowed storage.
+template <typename T, typename Later>
+class Heap {
+ public:
+  Heap(std::vector<T>& store, Later later) : v_(store), later_(later) { v_.clear(); }
+  void add(const T& x) { v_.push_back(x); }  // then build()
+  void build() { std::make_heap(v_.begin(), v_.end(), later_); }
+  void push(const T& x) {
+    v_.push_back(x);
+    std::push_heap(v_.begin(), v_.end(), later_);
+  }
+  const T& top() const { return v_.front(); }
+  void pop() {
+    std::pop_heap(v_.begin(), v_.end(), later_);
+    v_.pop_back();
+  }
+  bool empty() const { return v_.empty(); }
+
+ private:
+  std::vector<T>& v_;
+  Later later_;
 };
 
 class Search {
@@ -417,7 +494,44 @@ class Search {
         problem_(problem),
         dataflow_(dataflow),
         options_(options),
-        objective_(objective) {}
+        objective_(objective),
+        base_(detail::Model(acc, problem, dataflow, Tiling{}, options, {false, false}).plan()),
+        micro_(acc.spec().micro.active()),
+        fit_(acc, problem) {}
+
+  // A floor of timing().total - 1 shared by every candidate with these extents (any loop order),
+  // from the plan alone: the compute cycles, plus the edge windows (edge transfers) when every
+  // operand's tile fits its buffer — then every operand is resident (keeping an operand never
+  // moves more than streaming it, and Model::choose_residency keeps the most operands among the
+  // cheapest sets), so the windows are exactly Model::edge_transfer_cycles'.
+  long long group_floor(const Tiling& t) const {
+    const detail::Plan plan = detail::retile(base_, t);
+    const long long compute = detail::compute_cycles(plan, micro_);
+    const arch::Dram& dram = acc_.spec().dram;
+    if (micro_ || !options_.edge_transfers || options_.unlimited_dram_bandwidth ||
+        dram.bandwidth.unlimited)
+      return compute;
+    const std::array<long long, 3> extent{plan.dim[0].tile, plan.dim[1].tile, plan.dim[2].tile};
+    if (!options_.unlimited_buffer && !fit_.fits(extent, t.single)) return compute;
+    const detail::TileIndex first{0, 0, 0};
+    const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
+                                 plan.dim[2].tiles() - 1};
+    double fill = 0, drain = 0;
+    for (const Operand& op : problem_.operands) {
+      const double bytes =
+          static_cast<double>(detail::tile_volume(plan, op, op.output ? last : first)) * op.bits /
+          8.0;
+      (op.output ? drain : fill) += bytes;
+    }
+    long long edges = 0;
+    for (double bytes : {fill, drain})
+      if (bytes > 0)
+        edges = detail::add(
+            edges,
+            detail::add(dram.latency_cycles, static_cast<long long>(std::ceil(
+                                                 bytes / dram.bandwidth.bytes_per_cycle - 1e-9))));
+    return detail::add(compute, edges);
+  }
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
@@ -438,65 +552,133 @@ class Search {
   // cannot win when cycles come first.
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
-  // kLatency: best-first on lower bounds of the score (cycles, DRAM bytes, tiles, index). A
-  // group (same extents) is bounded by its compute cycles and tile count, from the plan alone,
-  // and the DRAM bytes every candidate moves at least (least_dram_bytes); taking it out
-  // expands it into its loop orders, each with its operands planned: bound max(compute cycles,
-  // DRAM-channel bound, SRAM-port bound) and its exact DRAM bytes and tile count. Taking out a
-  // candidate times it. A node whose (bound, bytes, tiles, index) already loses to the best score
-  // is dropped (its candidates' real cycles are >= the bound); once the smallest bound left
-  // exceeds the best cycles, nothing left can win.
-  void by_latency(const std::vector<Group>& groups) {
-    struct Node {
-      long long bound, dram, tiles;  // a group: dram = the bytes every candidate moves at least
-      size_t index;                  // enumeration index (group: of its first candidate)
-      size_t group;
-      long long model;  // -1: the group itself, else its candidate's model
-      bool operator>(const Node& o) const {
-        return std::tie(bound, dram, tiles, index, model) >
-               std::tie(o.bound, o.dram, o.tiles, o.index, o.model);
-      }
-    };
-    const long long least_dram = least_dram_bytes();
-    std::priority_queue<Node, std::vector<Node>, std::greater<Node>> open;
-    for (size_t g = 0; g < groups.size(); ++g) {
-      const detail::Model plan = plan_only(groups[g].tilings.front());
-      open.push({plan.compute_cycles(), least_dram, plan.tiles(), groups[g].first, g, -1});
-    }
-    std::deque<detail::Model> models;
-    std::vector<size_t> candidate_of;  // model -> its tiling's position in its group
-    while (!open.empty()) {
-      const Node n = open.top();
-      open.pop();
-      if (beaten(n.bound)) break;
-      // Every candidate of the node scores at least (bound, dram, tiles, index).
-      if (best_ && std::tie(n.bound, n.dram, n.tiles, n.index) >
-                       std::tie(best_->cycles, best_->dram, best_->tiles, best_->index))
-        continue;
-      const Group& g = groups[n.group];
-      if (n.model < 0) {
-        for (size_t i = 0; i < g.tilings.size(); ++i) {
-          models.push_back(model(g.tilings[i]));
-          candidate_of.push_back(i);
-          const detail::Model& m = models.back();
-          open.push({std::max(n.bound, m.cycles_lower_bound()), m.dram_bytes(), m.tiles(),
-                     g.first + i, n.group, static_cast<long long>(models.size() - 1)});
-        }
-        continue;
-      }
-      const size_t i = candidate_of[static_cast<size_t>(n.model)];
-      consider(models[static_cast<size_t>(n.model)], g.tilings[i], g.first + i);
-    }
+  // Whether `cycles` (timing().total - 1) lies within the near-tie window of the fastest,
+  // `fastest`: total cycles at most 2 % above the fastest total.
+  static bool near(long long cycles, long long fastest) {
+    return static_cast<__int128>(cycles + 1) * 100 <= static_cast<__int128>(fastest + 1) * 102;
   }
 
-  // Σ over operands of the bytes of their distinct elements: every candidate reads each input
-  // element from DRAM and writes each output element at least once.
-  long long least_dram_bytes() const {
-    long long total = 0;
-    for (const Operand& op : problem_.operands)
-      total = detail::add(
-          total, detail::ceil_bytes(detail::distinct_elements(op, problem_.shape), op.bits));
-    return total;
+  // kLatency: the fastest candidate C* (least timing().total), then among the candidates within
+  // 2 % of it (near()) the fewest DRAM bytes, then the least energy, cycles, tiles, index.
+  // Phase 1, branch and bound on cycle floors, best-first: a group (same extents) is bounded by
+  // its compute cycles (plan alone); its candidates (loop orders) by the DRAM-channel time of
+  // their closed-form traffic floor (Model::dram_cycles_floor of TrafficFloor); a planned
+  // candidate by Model::cycles_lower_bound(); a candidate is timed when taken out planned. Once
+  // the smallest floor left reaches the fastest time found, C* is exact. Phase 2, branch and
+  // bound on traffic among what is left within the window: nodes in increasing order of their
+  // DRAM-byte floor (planned: exact), timed only while they can still beat the best (bytes,
+  // energy) of the window.
+  void by_latency(const std::vector<Group>& groups) {
+    TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+    struct Node {
+      long long bound;  // floor of timing().total - 1
+      size_t index;     // enumeration index (group: of its first candidate)
+      int level;        // 0 group, 1 candidate, 2 planned candidate
+      size_t group, position;
+      double floor;     // DRAM-byte floor (levels 1, 2)
+      long long model;  // level 2: index into models
+      bool operator>(const Node& o) const {
+        return std::tie(bound, index, level) > std::tie(o.bound, o.index, o.level);
+      }
+    };
+    std::deque<detail::Model> models;
+    std::vector<Score> timed;
+    std::optional<long long> fastest;
+    const auto time = [&](const Node& n) {
+      const Tiling t = groups[n.group].at(n.position);
+      ++evaluated_;
+      timed.push_back(
+          score(models[static_cast<size_t>(n.model)], t, n.index, TilingObjective::kLatency));
+      if (!fastest || timed.back().cycles < *fastest) fastest = timed.back().cycles;
+    };
+    // Level 0 -> its candidates with their traffic floors.
+    const auto expand = [&](const Node& n, const std::function<void(const Node&)>& push) {
+      const Group& g = groups[n.group];
+      const detail::Model plan = plan_only(g.at(0));
+      traffic.set_extents(g.at(0));
+      for (size_t i = 0; i < g.size(); ++i) {
+        const double floor = traffic(g.at(i));
+        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, 1, n.group,
+              i, floor, -1});
+      }
+    };
+    // Level 1 -> planned (exact bytes and energy, the model's cycle bound).
+    const auto plan = [&](const Node& n) {
+      models.push_back(model(groups[n.group].at(n.position)));
+      ++planned_;
+      const detail::Model& m = models.back();
+      return Node{std::max(n.bound, m.cycles_lower_bound()),
+                  n.index,
+                  2,
+                  n.group,
+                  n.position,
+                  static_cast<double>(m.dram_bytes()),
+                  static_cast<long long>(models.size() - 1)};
+    };
+
+    // Min-heaps on storage kept by the thread: a search allocates (and the allocator maps and
+    // unmaps) no large block per call.
+    const auto by_bound = [](const Node& a, const Node& b) { return a > b; };
+    const auto by_floor = [](const Node& a, const Node& b) {
+      return std::tie(a.floor, a.index, a.level) > std::tie(b.floor, b.index, b.level);
+    };
+    thread_local std::vector<Node> open_store, left_store;
+    Heap<Node, decltype(by_bound)> open(open_store, by_bound);
+    Heap<Node, decltype(by_floor)> left(left_store, by_floor);
+    for (size_t g = 0; g < groups.size(); ++g)
+      open.add({group_floor(groups[g].at(0)), groups[g].first, 0, g, 0, 0.0, -1});
+    open.build();
+    while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
+      const Node n = open.top();
+      open.pop();
+      if (n.level == 0)
+        expand(n, [&](const Node& c) { open.push(c); });
+      else if (n.level == 1)
+        open.push(plan(n));
+      else
+        time(n);
+    }
+    // Phase 2: C* = *fastest is exact; what is left within its window, by DRAM-byte floor.
+    const long long best_cycles = *fastest;
+    std::optional<Score> best;
+    const auto key = [](const Score& s) {
+      return std::tie(s.dram, s.energy, s.cycles, s.tiles, s.index);
+    };
+    for (const Score& s : timed)
+      if (near(s.cycles, best_cycles) && (!best || key(s) < key(*best))) best = s;
+    const auto keep = [&](const Node& c) {
+      if (near(c.bound, best_cycles)) left.push(c);
+    };
+    // A group waits with the loose floor of its candidates (no set of operands formed) and is
+    // expanded when taken out.
+    for (; !open.empty(); open.pop()) {
+      Node n = open.top();
+      if (!near(n.bound, best_cycles)) break;
+      if (n.level == 0) {
+        traffic.set_extents(groups[n.group].at(0), false);
+        n.floor = traffic.loose(groups[n.group]);
+      }
+      left.push(n);
+    }
+    while (!left.empty()) {
+      const Node n = left.top();
+      left.pop();
+      if (n.floor > static_cast<double>(best->dram)) break;
+      if (n.level == 0) {
+        expand(n, keep);
+        continue;
+      }
+      if (n.level == 1) {
+        keep(plan(n));
+        continue;
+      }
+      const detail::Model& m = models[static_cast<size_t>(n.model)];
+      if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
+      time(n);
+      const Score& s = timed.back();
+      if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
+    }
+    best_ = best;
   }
 
   // kDramBytes: branch and bound on a closed-form lower bound of each candidate's DRAM bytes
@@ -509,14 +691,16 @@ class Search {
     struct Entry {
       double floor;
       size_t index;
-      const Tiling* tiling;
+      Tiling tiling;
     };
     std::vector<Entry> entries;
-    entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().tilings.size());
+    entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
     for (const Group& g : groups) {
-      floor.set_extents(g.tilings.front());
-      for (size_t i = 0; i < g.tilings.size(); ++i)
-        entries.push_back({floor(g.tilings[i]), g.first + i, &g.tilings[i]});
+      floor.set_extents(g.at(0));
+      for (size_t i = 0; i < g.size(); ++i) {
+        const Tiling t = g.at(i);
+        entries.push_back({floor(t), g.first + i, t});
+      }
     }
     // A heap: usually few entries are taken out before the floor exceeds the fewest bytes.
     const auto later = [](const Entry& a, const Entry& b) {
@@ -526,7 +710,7 @@ class Search {
     struct Planned {
       long long dram, bound;
       size_t index;
-      const Tiling* tiling;
+      Tiling tiling;
     };
     std::vector<Planned> planned;
     long long fewest = -1;
@@ -535,7 +719,7 @@ class Search {
       const Entry e = entries.back();
       entries.pop_back();
       if (fewest >= 0 && e.floor > static_cast<double>(fewest)) break;
-      const detail::Model m = model(*e.tiling);
+      const detail::Model m = model(e.tiling);
       ++planned_;
       const long long dram = m.dram_bytes();
       if (fewest >= 0 && dram > fewest) continue;
@@ -550,7 +734,7 @@ class Search {
     });
     for (const Planned& p : planned) {
       if (beaten(p.bound)) break;
-      consider(model(*p.tiling), *p.tiling, p.index);
+      consider(model(p.tiling), p.tiling, p.index);
     }
   }
 
@@ -569,9 +753,9 @@ class Search {
     };
     std::vector<Entry> entries;
     for (const Group& g : groups) {
-      const long long compute = compute_cycles(g.tilings.front());
-      for (size_t i = 0; i < g.tilings.size(); ++i) {
-        const detail::Model m = model(g.tilings[i]);
+      const long long compute = compute_cycles(g.at(0));
+      for (size_t i = 0; i < g.size(); ++i) {
+        const detail::Model m = model(g.at(i));
         Entry e{0,
                 std::max(compute, m.cycles_lower_bound()),
                 m.dram_bytes(),
@@ -594,7 +778,7 @@ class Search {
             std::tie(best_key, best_->cycles, best_->dram, best_->tiles, best_->index))
           break;
       }
-      const Tiling& t = e.group->tilings[e.position];
+      const Tiling t = e.group->at(e.position);
       consider(model(t), t, e.index);
     }
   }
@@ -609,6 +793,9 @@ class Search {
   mapping::Dataflow dataflow_;
   Options options_;
   TilingObjective objective_;
+  detail::Plan base_;  // the untiled plan: candidates' plans are retiled from it
+  bool micro_ = false;
+  FitExtents fit_;
   std::optional<Score> best_;
   long long evaluated_ = 0;
   long long planned_ = 0;
@@ -630,6 +817,12 @@ const char* to_string(TilingObjective objective) {
   return "?";
 }
 
+std::string describe(TilingObjective objective) {
+  if (objective == TilingObjective::kLatency)
+    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy";
+  return to_string(objective);
+}
+
 TilingObjective parse_tiling_objective(const std::string& text, const std::string& option) {
   for (TilingObjective o : {TilingObjective::kLatency, TilingObjective::kEnergy,
                             TilingObjective::kDramBytes, TilingObjective::kEdp})
@@ -640,11 +833,24 @@ TilingObjective parse_tiling_objective(const std::string& text, const std::strin
 }
 
 std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmProblem& problem,
-                                      mapping::Dataflow dataflow, TilingObjective objective) {
+                                      mapping::Dataflow dataflow) {
   std::vector<Tiling> out;
-  for (const Group& g : candidate_groups(acc, problem, dataflow, Options{}, objective))
-    for (const Tiling& t : g.tilings) out.push_back(mapping::resolve_tiling(t, problem.shape));
+  std::vector<Group> groups;
+  candidate_groups(groups, acc, problem, dataflow, Options{});
+  for (const Group& g : groups)
+    for (size_t i = 0; i < g.size(); ++i)
+      out.push_back(mapping::resolve_tiling(g.at(i), problem.shape));
   return out;
+}
+
+long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                               mapping::Dataflow dataflow, const Tiling& tiling) {
+  validate(problem);
+  return detail::naming_gemm_on_overflow(problem, [&] {
+    return detail::Model(acc, problem, dataflow, tiling, Options{}, {false, false})
+               .compute_cycles() +
+           1;
+  });
 }
 
 Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
@@ -652,8 +858,9 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      const TilingSearchOptions& search) {
   validate(problem);
   return detail::naming_gemm_on_overflow(problem, [&] {
-    const std::vector<Group> groups =
-        candidate_groups(acc, problem, dataflow, options, search.objective);
+    // storage kept by the thread: no large block allocated and returned to the system per search
+    thread_local std::vector<Group> groups;
+    candidate_groups(groups, acc, problem, dataflow, options);
     Search s(acc, problem, dataflow, options, search.objective);
     switch (search.objective) {
       case TilingObjective::kLatency:
@@ -669,7 +876,7 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
     }
     if (search.stats) {
       long long candidates = 0;
-      for (const Group& g : groups) candidates += static_cast<long long>(g.tilings.size());
+      for (const Group& g : groups) candidates += static_cast<long long>(g.size());
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
     return mapping::resolve_tiling(s.best(), problem.shape);

@@ -50,8 +50,14 @@ const char* to_string(GemmDim d) { return d == GemmDim::kM ? "m" : d == GemmDim:
 std::ostream& operator<<(std::ostream& os, const Tiling& t) { return os << to_string(t); }
 
 std::string to_string(const Tiling& t) {
-  return fmt::format("{}x{}x{}:{}{}{}", t.m, t.n, t.k, to_string(t.order[0]), to_string(t.order[1]),
-                     to_string(t.order[2]));
+  std::string out = fmt::format("{}x{}x{}:{}{}{}", t.m, t.n, t.k, to_string(t.order[0]),
+                                to_string(t.order[1]), to_string(t.order[2]));
+  if (t.single) {
+    out += ":single=";
+    for (int b = 0; b < 3; ++b)
+      if ((t.single >> b) & 1u) out += "abc"[b];
+  }
+  return out;
 }
 
 Tiling parse_tiling(const std::string& raw, const std::string& option) {
@@ -60,8 +66,8 @@ Tiling parse_tiling(const std::string& raw, const std::string& option) {
     if (ch != ' ' && ch != '\t') text += ch;
   auto fail = [&](const char* code, const std::string& why) -> Tiling {
     throw InputError(code, "", option,
-                     "expected tile sizes MxNxK[:ORDER] (e.g. 256x512x1024:mnk, 0 = whole "
-                     "dimension), got \"" +
+                     "expected tile sizes MxNxK[:ORDER[:single=abc]] (e.g. 256x512x1024:mnk, "
+                     "0 = whole dimension; single= the single-buffered tensors), got \"" +
                          text + "\"" + why);
   };
   const size_t colon = text.find(':');
@@ -81,7 +87,21 @@ Tiling parse_tiling(const std::string& raw, const std::string& option) {
     start = end + 1;
   }
   if (colon == std::string::npos) return t;
-  const std::string order = text.substr(colon + 1);
+  std::string order = text.substr(colon + 1);
+  const size_t second = order.find(':');
+  if (second != std::string::npos) {
+    const std::string buffering = order.substr(second + 1);
+    order = order.substr(0, second);
+    const std::string key = "single=";
+    if (buffering.compare(0, key.size(), key) != 0 || buffering.size() == key.size())
+      return fail(error_code::kParse, ": after ORDER, single= and a set of a, b, c");
+    for (size_t p = key.size(); p < buffering.size(); ++p) {
+      const size_t b = std::string("abc").find(buffering[p]);
+      if (b == std::string::npos || ((t.single >> b) & 1u))
+        return fail(error_code::kParse, ": single= takes each of a, b, c at most once");
+      t.single |= 1u << b;
+    }
+  }
   if (order.size() != 3) return fail(error_code::kParse, ": ORDER is a permutation of mnk");
   bool seen[3] = {false, false, false};
   for (int p = 0; p < 3; ++p) {

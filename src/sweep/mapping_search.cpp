@@ -17,22 +17,7 @@ namespace {
 using Objective = hw::TilingObjective;
 
 using mapping::Dataflow;
-using mapping::GemmDim;
 using mapping::Tiling;
-
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-long long size_of(const mapping::GemmShape& s, GemmDim d) {
-  return d == GemmDim::kM ? s.m : d == GemmDim::kN ? s.n : s.k;
-}
-
-// Fold pieces of one dimension over all its tiles (a tile is cut every `split`; 0 = not cut).
-long long fold_intervals(long long size, long long tile, long long split) {
-  const long long tiles = ceil_div(size, tile);
-  const long long last = size - (tiles - 1) * tile;
-  if (split <= 0) return tiles;
-  return (tiles - 1) * ceil_div(tile, split) + ceil_div(last, split);
-}
 
 struct Pending {
   Candidate candidate;
@@ -54,9 +39,7 @@ class Search {
         options_(options),
         base_(base_request(acc, scheme, shape, options)),
         applied_(eval::apply_quantization(scheme, shape)),
-        gemm_{shape.m, shape.n, shape.k},
         problem_(eval::build_hw_problem(base_, applied_)),
-        rate_(acc.mac_rate(hw::mac_precision(acc, problem_))),
         clock_hz_(acc.spec().clock_mhz * 1e6) {
     out_.shape = shape;
     out_.objective = options.objective;
@@ -177,12 +160,11 @@ class Search {
     std::vector<Pending> out;
     const double batch = static_cast<double>(shape_.batch);
     for (Dataflow d : options_.dataflows)
-      for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d, options_.objective)) {
+      for (const Tiling& t : hw::tiling_candidates(acc_, problem_, d)) {
         const Candidate c{d, t};
         if (is_built_in(c)) continue;
         const double cycles =
-            batch * static_cast<double>(compute_cycles_bound(
-                        acc_, d, gemm_, c.tiling, rate_.macs_per_cycle, rate_.cycles_per_mac));
+            batch * static_cast<double>(hw::compute_cycles_floor(acc_, problem_, d, c.tiling));
         out.push_back({c, cycles, objective(cycles / clock_hz_, min_energy_), out.size()});
       }
     std::sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {
@@ -277,9 +259,7 @@ class Search {
   const SearchOptions& options_;
   eval::Request base_;  // the request of every candidate: its dataflow and tiling vary
   eval::AppliedScheme applied_;
-  mapping::GemmShape gemm_;
   hw::GemmProblem problem_;
-  arch::MacRate rate_;
   double clock_hz_ = 1;
   double min_energy_ = 0;    // L0 energy bound: MACs (+ fixed_energy_ once known)
   double fixed_energy_ = 0;  // see add_tiling_independent_energy
@@ -302,31 +282,6 @@ double objective_value(Objective o, const llm::LayerCost& cost, double seconds) 
       return cost.dram_bytes.get_d();
   }
   return 0;
-}
-
-long long compute_cycles_bound(const arch::Accelerator& acc, Dataflow dataflow,
-                               const mapping::GemmShape& shape, const Tiling& tiling,
-                               long long macs_per_cycle, long long cycles_per_mac) {
-  const long long rows = acc.rows(), cols = acc.cols();
-  const mapping::DataflowDims dims = mapping::dataflow_dims(dataflow);
-  const Tiling t = mapping::resolve_tiling(tiling, shape);
-  const long long lanes = dims.rows == GemmDim::kK ? macs_per_cycle : 1;
-  const long long fr = fold_intervals(size_of(shape, dims.rows), t.extent(dims.rows), rows * lanes);
-  const long long fc = fold_intervals(size_of(shape, dims.cols), t.extent(dims.cols), cols);
-  const long long n = size_of(shape, dims.stream), ts = t.extent(dims.stream);
-  const long long tiles = ceil_div(n, ts), last = n - (tiles - 1) * ts;
-  auto stream = [&](long long length) {
-    return cycles_per_mac *
-           (dims.stream == GemmDim::kK ? ceil_div(length, macs_per_cycle) : length);
-  };
-  const hw::FoldOverhead overhead = hw::fold_overhead(acc, dataflow);
-  const __int128 folds = static_cast<__int128>(fr) * fc * tiles;
-  const __int128 streamed = static_cast<__int128>(tiles - 1) * stream(ts) + stream(last);
-  const __int128 cycles =
-      folds * overhead.per_fold + static_cast<__int128>(fr) * fc * streamed + overhead.once;
-  if (cycles > INT64_MAX)
-    throw InputError(error_code::kOverflow, "", "", "a cycle count does not fit in 64 bits");
-  return static_cast<long long>(cycles);
 }
 
 LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,

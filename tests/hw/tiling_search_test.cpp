@@ -90,25 +90,20 @@ TEST_CASE("the chosen tiling is optimal over the candidates for every objective"
       const hw::Result frugal = chosen(hw::TilingObjective::kEnergy);
       const hw::Result balanced = chosen(hw::TilingObjective::kEdp);
       CHECK(hw::choose_tiling(c.acc, c.problem, df) == fast.tiling);  // latency is the default
+      long long fastest = brute.front().cycles.total;
+      for (const hw::Result& r : brute) fastest = std::min(fastest, r.cycles.total);
+      // latency: within 2 % of the fastest; of those, the fewest bytes, then the least energy
+      CHECK(fast.cycles.total * 100 <= fastest * 102);
       for (const hw::Result& r : brute) {
         INFO(mapping::to_string(r.tiling));
-        CHECK(fast.cycles.total <= r.cycles.total);
-        if (r.cycles.total == fast.cycles.total) CHECK(fast.dram_bytes <= r.dram_bytes);
+        if (r.cycles.total * 100 <= fastest * 102) {
+          CHECK(fast.dram_bytes <= r.dram_bytes);
+          if (r.dram_bytes == fast.dram_bytes) CHECK(fast.energy_pj.total <= r.energy_pj.total);
+        }
         CHECK(lean.dram_bytes <= r.dram_bytes);
         if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
         CHECK(frugal.energy_pj.total <= r.energy_pj.total);
         CHECK(edp(balanced) <= edp(r));
-      }
-      // Under dram_bytes the space also has extents sized by the buffer (a superset): the
-      // choice is the least traffic over all of it.
-      const std::vector<Tiling> lean_space =
-          hw::tiling_candidates(c.acc, c.problem, df, hw::TilingObjective::kDramBytes);
-      CHECK(lean_space.size() >= brute.size());
-      for (const Tiling& t : lean_space) {
-        const hw::Result r = hw::evaluate_gemm(c.acc, c.problem, df, t);
-        INFO(mapping::to_string(t));
-        CHECK(lean.dram_bytes <= r.dram_bytes);
-        if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
       }
       if (fast.cycles.total < lean.cycles.total) latency_beats_dram_choice = true;
     }
@@ -138,7 +133,7 @@ TEST_CASE("the least-traffic search equals brute force on random quantized probl
       const Tiling chosen =
           hw::choose_tiling(acc, p, df, options, {hw::TilingObjective::kDramBytes, &stats});
       const hw::Result lean = hw::evaluate_gemm(acc, p, df, chosen, options);
-      for (const Tiling& t : hw::tiling_candidates(acc, p, df, hw::TilingObjective::kDramBytes)) {
+      for (const Tiling& t : hw::tiling_candidates(acc, p, df)) {
         const hw::Result r = hw::evaluate_gemm(acc, p, df, t, options);
         INFO(mapping::to_string(t));
         REQUIRE(lean.dram_bytes <= r.dram_bytes);
@@ -164,4 +159,42 @@ TEST_CASE("tiling objectives print and parse", "[hw][tiling]") {
     CHECK(e.where() == "--objective");
     CHECK(e.message().find("dram_bytes") != std::string::npos);
   }
+}
+
+TEST_CASE("the latency objective is never slower than another objective's choice", "[hw][tiling]") {
+  // One candidate space for every objective: the latency choice is within 2 % of the fastest
+  // candidate, hence within 2 % of every other objective's choice; it is exactly the fastest
+  // unless a near-tie moves fewer bytes. Random problems (groups, packed words, partitions,
+  // single or double buffering, edge transfers), every dataflow.
+  std::mt19937 rng(2111);
+  long long exact = 0, compared = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Accelerator acc = random_acc(rng);
+    const hw::GemmProblem p = random_problem(rng);
+    hw::Options options;
+    options.edge_transfers = trial % 2 == 0;
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      INFO(p << " " << mapping::to_string(df) << " on " << acc);
+      auto chosen = [&](hw::TilingObjective o) {
+        return hw::evaluate_gemm(acc, p, df, hw::choose_tiling(acc, p, df, options, {o}), options);
+      };
+      const hw::Result fast = chosen(hw::TilingObjective::kLatency);
+      bool fastest = true;
+      for (hw::TilingObjective o : {hw::TilingObjective::kDramBytes, hw::TilingObjective::kEnergy,
+                                    hw::TilingObjective::kEdp}) {
+        const hw::Result r = chosen(o);
+        INFO(hw::to_string(o) << " " << mapping::to_string(r.tiling));
+        REQUIRE(fast.cycles.total * 100 <= r.cycles.total * 102);
+        if (fast.cycles.total > r.cycles.total) {
+          fastest = false;
+          CHECK(fast.dram_bytes <= r.dram_bytes);  // it is slower only for fewer bytes
+        }
+        ++compared;
+      }
+      if (fastest) ++exact;
+    }
+  }
+  CHECK(compared == 540);
+  CHECK(exact > 90);  // mostly no near-tie trade at all
 }

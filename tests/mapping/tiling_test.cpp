@@ -32,7 +32,17 @@ TEST_CASE("tilings parse, print and resolve", "[mapping][tiling]") {
   CHECK(r.m == 100);  // larger than the dimension: the whole dimension
   CHECK(r.n == 200);  // 0: the whole dimension
   CHECK(r.k == 300);
-  for (const char* bad : {"", "1x2", "1x2x", "axbxc", "1x2x3:mnn", "1x2x3:mn", "-1x2x3"}) {
+  // per-tensor single buffering: a, b, c in any order, printed as a, b, c
+  const Tiling s = parse_tiling("2048x2048x256:mnk:single=ca");
+  CHECK(s.single_buffered(mapping::BufferedTensor::kA));
+  CHECK(!s.single_buffered(mapping::BufferedTensor::kB));
+  CHECK(s.single_buffered(mapping::BufferedTensor::kC));
+  CHECK(to_string(s) == "2048x2048x256:mnk:single=ac");
+  CHECK(parse_tiling(to_string(s)) == s);
+  CHECK(s != parse_tiling("2048x2048x256:mnk"));
+  for (const char* bad : {"", "1x2", "1x2x", "axbxc", "1x2x3:mnn", "1x2x3:mn", "-1x2x3",
+                          "1x2x3:mnk:", "1x2x3:mnk:single=", "1x2x3:mnk:single=d",
+                          "1x2x3:mnk:single=cc", "1x2x3:mnk:double=c"}) {
     INFO(bad);
     CHECK_THROWS_AS(parse_tiling(bad), InputError);
   }

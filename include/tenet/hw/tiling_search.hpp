@@ -15,12 +15,17 @@ namespace tenet::hw {
 // What the search minimises; ties are broken as listed, then by fewer tiles, then by the first
 // candidate in the enumeration order of tiling_candidates().
 enum class TilingObjective {
-  kLatency,    // Result::cycles.total, then Result::dram_bytes (the default)
+  kLatency,    // the default: the least Result::cycles.total (C*); among the candidates within 2 %
+               // of C* (total <= 1.02 C*), the fewest Result::dram_bytes, then the least energy,
+               // then cycles. Its cycles are never above 1.01 x any candidate's.
   kEnergy,     // Result::energy_pj.total, then cycles, then DRAM bytes
   kDramBytes,  // Result::dram_bytes, then cycles
   kEdp,        // energy_pj.total x cycles.total, then cycles, then DRAM bytes
 };
 const char* to_string(TilingObjective objective);  // "latency", "energy", "dram_bytes", "edp"
+// The name and, for latency, its rule, as report cost-model lines state it: "latency: fastest;
+// within 2 % of it, fewest DRAM bytes, then least energy"; the others as to_string.
+std::string describe(TilingObjective objective);
 // Throws InputError(unknown-name, "", option) naming the accepted values.
 TilingObjective parse_tiling_objective(const std::string& text,
                                        const std::string& option = "--tiling-objective");
@@ -38,23 +43,30 @@ struct TilingSearchOptions {
   TilingSearchStats* stats = nullptr;  // filled in when not null
 };
 
-// The search space, resolved against the shape. Per dimension: the whole dimension, multiples
-// of the array extent it is mapped to (x 2^e; 64 for the streamed dimension), powers of two
-// above that extent and near-even splits into 2..4 pieces rounded up to it, all below the
-// dimension; then every loop order that differs on the dimensions with more than one tile.
-// Under kDramBytes also extents sized by the buffer: the output tile's sides near
-// sqrt(usable elements) (x 0.71 and 1.41; as is, rounded to the array extent, and evened out over
-// the tiles), 16-long chunks of the streamed dimension, and extents on the capacity boundary (for
-// every pair of listed extents of two dimensions, the largest extent of the third with which every
-// operand's tile fits, and that extent evened out over its tiles; docs/hardware.md).
-std::vector<mapping::Tiling> tiling_candidates(
-    const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
-    TilingObjective objective = TilingObjective::kLatency);
+// The search space, resolved against the shape: one space for every objective. Per dimension:
+// the whole dimension, multiples of the array extent it is mapped to (x 2^e; 64 for the streamed
+// dimension), powers of two above that extent and near-even splits into 2..4 pieces rounded up
+// to it, all below the dimension; unless the buffer is unlimited, also extents sized by the
+// buffer: the output tile's sides near sqrt(usable elements) (x 0.71 and 1.41; as is, rounded to
+// the array extent, and evened out over the tiles), 16-long chunks of the streamed dimension, and
+// extents on the capacity boundary (for every pair of listed extents of two dimensions, the
+// largest extent of the third with which every operand's tile fits, and that extent evened out
+// over its tiles; docs/hardware.md); then every loop order that differs on the dimensions with
+// more than one tile.
+std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
+                                               const GemmProblem& problem,
+                                               mapping::Dataflow dataflow);
+
+// The compute cycles of a tiling (the fold pipeline without stalls, Result::cycles.compute): a
+// floor of Result::cycles.total, from the hardware model's own fold timing.
+long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                               mapping::Dataflow dataflow, const mapping::Tiling& tiling);
 
 // The candidate that minimises the objective (same result as evaluating every candidate with
-// evaluate_gemm). Under kLatency a best-first search on lower bounds (compute cycles, a
-// DRAM-channel bound, exact DRAM bytes) times only candidates that can still win
-// (docs/hardware.md). Returned resolved against the shape.
+// evaluate_gemm). Under kLatency branch and bound on cycle floors (compute cycles, the DRAM
+// channel time of a closed-form traffic floor, the model's cycle bound), then on DRAM-byte floors
+// within the near-tie window; under kDramBytes on DRAM-byte floors (docs/hardware.md). Returned
+// resolved against the shape.
 mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                               mapping::Dataflow dataflow, const Options& options = {},
                               const TilingSearchOptions& search = {});

@@ -32,22 +32,35 @@ namespace tenet::mapping {
 enum class GemmDim { kM = 0, kN = 1, kK = 2 };
 const char* to_string(GemmDim d);  // "m", "n", "k"
 
+// The GEMM tensors a global-buffer tile belongs to, for the per-operand buffering choice: A the
+// input indexed by i (its scale / zero tensors too), B the other inputs, C the output.
+enum class BufferedTensor { kA = 0, kB = 1, kC = 2 };
+
 struct Tiling {
   long long m = 0, n = 0, k = 0;  // tile extents; 0 means the whole dimension
   std::array<GemmDim, 3> order{GemmDim::kM, GemmDim::kN, GemmDim::kK};  // outermost first
+  // Bit t (BufferedTensor) set: tensor t's tiles are single-buffered in the global buffer (one
+  // copy: its next tile loads, or its last tile drains, while the array waits). Clear: as the
+  // buffer says (double-buffered buffers keep two copies of a changing tile and overlap the
+  // transfer with compute).
+  unsigned single = 0;
 
   long long extent(GemmDim d) const { return d == GemmDim::kM ? m : d == GemmDim::kN ? n : k; }
+  bool single_buffered(BufferedTensor t) const { return (single >> static_cast<int>(t)) & 1u; }
   friend bool operator==(const Tiling& a, const Tiling& b) {
-    return a.m == b.m && a.n == b.n && a.k == b.k && a.order == b.order;
+    return a.m == b.m && a.n == b.n && a.k == b.k && a.order == b.order && a.single == b.single;
   }
   friend bool operator!=(const Tiling& a, const Tiling& b) { return !(a == b); }
   friend std::ostream& operator<<(std::ostream& os, const Tiling& t);
 };
 
 // "MxNxK" or "MxNxK:ORDER" (ORDER a permutation of "mnk", outermost first), e.g.
-// "256x512x1024:nmk"; 0 keeps a dimension whole. Throws InputError(parse | range, "", option).
+// "256x512x1024:nmk"; 0 keeps a dimension whole; then optionally ":single=T" with T a set of the
+// letters a, b, c (the single-buffered tensors), e.g. "2048x2048x256:mnk:single=c". Throws
+// InputError(parse | range, "", option).
 Tiling parse_tiling(const std::string& text, const std::string& option = "tile");
-std::string to_string(const Tiling& t);  // the parse_tiling form, e.g. "256x512x1024:mnk"
+// The parse_tiling form, e.g. "256x512x1024:mnk" (":single=..." only when some tensor is).
+std::string to_string(const Tiling& t);
 
 // Tile extents made concrete: 0 -> the whole dimension, larger than the dimension -> the
 // dimension. Throws InputError(range, "", "tile") for a negative extent or a repeated loop.

@@ -89,13 +89,6 @@ struct LayerSearch {
   std::string error;  // the first evaluation error, when nothing could be evaluated
 };
 
-// Lower bound L0 of the cycles of one product (the compute cycles: the fold pipeline of
-// docs/hardware.md), for a resolved tiling. `macs_per_cycle`, `cycles_per_mac`: the PE's rate.
-// The array's rows and columns and its fold overhead (hw::fold_overhead) come from `acc`.
-long long compute_cycles_bound(const arch::Accelerator& acc, mapping::Dataflow dataflow,
-                               const mapping::GemmShape& shape, const mapping::Tiling& tiling,
-                               long long macs_per_cycle, long long cycles_per_mac);
-
 // Throws InputError for a scheme that does not fit the matmul (quant::validate) or an
 // accelerator without the precision the scheme needs.
 LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,

@@ -2,6 +2,8 @@
 // precedence; statements are interpreted directly into PrimFunc / Block values.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -287,6 +289,7 @@ class Parser {
         t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
     if (!is_prim_func(decorators)) {
       ++m.relax_functions;
+      relax_symbols(m, start, end);
       return;
     }
     pos_ = start;
@@ -296,6 +299,31 @@ class Parser {
       m.skipped.push_back({name, e.message, e.line});
     }
     pos_ = end;
+  }
+
+  // Strings of a Relax function that name a symbolic size: an identifier as a shape element
+  // (`("n", 4096)`, `["num_experts"]`), not a dtype.
+  void relax_symbols(Module& m, std::size_t start, std::size_t end) const {
+    for (std::size_t i = start + 1; i + 1 < end; ++i) {
+      const Token& t = t_[i];
+      if (t.kind != TokenKind::kString || t.text.empty()) continue;
+      const Token& before = t_[i - 1];
+      const Token& after = t_[i + 1];
+      const bool element = before.kind == TokenKind::kOp &&
+                           (before.text == "(" || before.text == "[" || before.text == ",") &&
+                           after.kind == TokenKind::kOp &&
+                           (after.text == "," || after.text == ")" || after.text == "]");
+      if (!element) continue;
+      const std::string name(t.text);
+      bool ident = std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_';
+      for (char c : name) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+      static const char* const kDtypes[] = {"float", "int", "uint", "bool", "bfloat", "e4m3",
+                                            "e5m2", "handle", "void"};
+      for (const char* d : kDtypes) ident = ident && name.rfind(d, 0) != 0;
+      if (ident && std::find(m.relax_symbols.begin(), m.relax_symbols.end(), name) ==
+                       m.relax_symbols.end())
+        m.relax_symbols.push_back(name);
+    }
   }
 
   // --- PrimFunc -----------------------------------------------------------------------------

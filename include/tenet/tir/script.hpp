@@ -145,6 +145,9 @@ struct Module {
   std::vector<PrimFunc> functions;
   std::vector<Skipped> skipped;  // PrimFuncs that could not be read
   int relax_functions = 0;       // `@R.function` (and other non-TIR) definitions skipped
+  // Symbolic sizes the Relax functions name in their shapes (`R.Tensor(("num_experts", 8))`):
+  // `--bind` accepts them (a gathered MoE weight's expert count).
+  std::vector<std::string> relax_symbols;
 
   const PrimFunc* find_function(const std::string& name) const;
 };

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -612,6 +613,130 @@ Expr times(const Expr& e, std::int64_t c) {
   return p;
 }
 
+// A padded operand: its staging copy reads the parameter under `T.if_then_else(v < m, X[v, k],
+// 0)`, so the block variable spans the padded extent. The parameter's own dimension indexed by
+// the plain variable is the true extent. Returns whether a guard was seen.
+bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
+           const std::vector<std::string>& vars, std::vector<Expr>& extents) {
+  const Expr inlined = detail::inline_expr(f, operand, index);
+  const Expr& origin = strip_guard(inlined);
+  if (&origin == &strip_cast(inlined)) return false;
+  std::vector<const Expr*> loads;
+  if (origin.kind == Expr::Kind::kLoad) {
+    loads.push_back(&origin);
+  } else {
+    detail::loads_in(origin, loads);
+  }
+  for (const Expr* l : loads) {
+    const Buffer* buf = f.find_buffer(l->text);
+    if (!buf || buf->kind == BufferKind::kAlloc) continue;
+    for (std::size_t i = 0; i < l->args.size() && i < buf->shape.size(); ++i) {
+      const Expr& ix = strip_cast(l->args[i]);
+      if (ix.kind != Expr::Kind::kName) continue;
+      for (std::size_t v = 0; v < vars.size(); ++v)
+        if (vars[v] == ix.text) extents[v] = buf->shape[i];
+    }
+  }
+  return true;
+}
+
+// The copy chain of a staging buffer (`B_local[v0, v1] = B[v0, v1]`) back to its source.
+std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before) {
+  std::string current = buffer;
+  for (int hop = 0; hop < 8; ++hop) {
+    bool moved = false;
+    for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
+      const Block& b = f.blocks[i];
+      if (b.stores.size() != 1 || b.stores[0].buffer != current) continue;
+      const Expr& v = strip_guard(b.stores[0].value);
+      if (v.kind == Expr::Kind::kLoad) {
+        current = v.text;
+        moved = true;
+      }
+      break;
+    }
+    if (!moved) break;
+  }
+  return current;
+}
+
+// BitBLAS: B is written by a block calling an extern decode function
+// (`T.call_extern("handle", "decode_i4s_to_f16_scale", Compressed.data, ...)`) whose T.reads
+// name the packed storage and the scale (and zeros). The name gives the width and signedness:
+// decode_i<bits><s|u>_to_<type>[_scale][_zeros_<mode>].
+std::optional<WeightStorage> extern_decode(const PrimFunc& f, const std::string& b_buffer,
+                                           std::size_t index, const RoleExtents& extents) {
+  for (std::size_t i = index; i-- > 0;) {
+    const Block& d = f.blocks[i];
+    bool writes = false;
+    for (const BufferAccess& a : d.writes) writes = writes || a.buffer == b_buffer;
+    for (const Store& st : d.stores) writes = writes || st.buffer == b_buffer;
+    if (!writes) continue;
+    std::string name;
+    for (const Expr& c : d.calls)
+      if (c.text == "T.call_extern" || c.text == "T.call_pure_extern")
+        for (const Expr& a : c.args)
+          if (a.kind == Expr::Kind::kString && a.text.rfind("decode_i", 0) == 0) name = a.text;
+    if (name.empty()) {
+      if (d.stores.empty()) continue;  // another tile's region, keep looking
+      return std::nullopt;
+    }
+    std::size_t pos = 8;  // after "decode_i"
+    int bits = 0;
+    while (pos < name.size() && std::isdigit(static_cast<unsigned char>(name[pos])))
+      bits = bits * 10 + (name[pos++] - '0');
+    if (bits < 1 || bits > 8)
+      throw Unsupported{d.line, "extern decode function '" + name + "' names no bit width"};
+    WeightStorage w;
+    w.decode_function = name;
+    w.bits = bits;
+    std::vector<const Buffer*> floats;
+    for (const BufferAccess& a : d.reads) {
+      const Buffer* buf = f.find_buffer(staged_origin(f, a.buffer, i));
+      if (!buf) continue;
+      if (detail::is_integer_dtype(buf->dtype) && w.buffer.empty()) {
+        w.buffer = buf->name;
+        w.storage_dtype = buf->dtype;
+        w.storage_shape = buf->shape;
+      } else if (!detail::is_integer_dtype(buf->dtype)) {
+        floats.push_back(buf);
+      }
+    }
+    if (w.buffer.empty())
+      throw Unsupported{d.line, "extern decode '" + name + "' reads no integer storage"};
+    const int storage_bits = detail::dtype_bits(w.storage_dtype);
+    w.elems_per_word = std::max(1, storage_bits / bits);
+    if (w.elems_per_word > 1) w.pack_axis = "k";
+    auto k = extents.at("k");
+    auto n = extents.at("n");
+    const bool scaled = name.find("_scale") != std::string::npos;
+    const bool zeros = name.find("_zeros") != std::string::npos;
+    if (scaled && !floats.empty()) {
+      const Buffer& sc = *floats[0];
+      w.scale_buffer = sc.name;
+      w.scale_dtype = sc.dtype;
+      w.scale_shape = sc.shape;
+      for (const Expr& dim : sc.shape) {
+        auto v = constant(dim);
+        if (v && n && *v == *n) continue;
+        if (auto g = ratio(k, dim)) {
+          w.group_size = *g;
+          w.group_axis = "k";
+        }
+      }
+    }
+    if (zeros && floats.size() > 1) {
+      w.zero_buffer = floats[1]->name;
+      w.zero_dtype = floats[1]->dtype;
+      const std::size_t m = name.find("_zeros_");
+      w.zero_mode = m == std::string::npos ? "original" : name.substr(m + 7);
+    }
+    w.group_aligned = w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
+    return w;
+  }
+  return std::nullopt;
+}
+
 MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
                        const std::map<std::string, std::int64_t>& tile = {}) {
   const Store st = b.stores[0];
@@ -702,6 +827,14 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   }
   check_not_convolution(b, *x, k.m_vars, k.k_vars);
   for (const Expr* l : y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
+  bool padded = false;
+  for (auto* role : {&k.batch_vars, &k.m_vars, &k.k_vars}) {
+    auto& ext = role == &k.batch_vars ? k.batch_extents
+                : role == &k.m_vars   ? k.m_extents
+                                      : k.k_extents;
+    if (role != &k.k_vars || y->kind == Expr::Kind::kLoad) padded |= unpad(f, *x, index, *role, ext);
+  }
+  if (y->kind == Expr::Kind::kLoad) padded |= unpad(f, *y, index, k.n_vars, k.n_extents);
   const Buffer& a = buffer_of(f, k.a_buffer, x->line);
   const Buffer& c = buffer_of(f, k.c_buffer, st.line);
   k.a_dtype = a.dtype;
@@ -724,7 +857,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   const RoleExtents extents{{"k", product_of(k.k_extents)}, {"n", product_of(k.n_extents)}};
   const Expr weight = detail::inline_expr(f, *y, index);
   if (weight.kind != Expr::Kind::kLoad || y->kind != Expr::Kind::kLoad)
-    k.storage = read_storage(f, weight, role, extents);
+    k.storage = read_storage(f, strip_guard(weight), role, extents);
+  if (!k.storage && y->kind == Expr::Kind::kLoad) k.storage = extern_decode(f, y->text, index, extents);
   // The load that fixes B's layout: the stored weight, else B itself.
   const Expr* layout_load = y->kind == Expr::Kind::kLoad ? y : nullptr;
   std::vector<const Expr*> weight_loads;
@@ -764,6 +898,11 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   k.symbols.assign(symbols.begin(), symbols.end());
   trace_epilogue(f, index, k);
   k.approximations = detail::check_accesses(f, b, weight, *x, st);
+  if (padded)
+    k.approximations.push_back(fmt::format(
+        "line {}: block {} runs over padded extents (T.if_then_else in its staging): sizes are "
+        "the parameters' own",
+        b.line, b.name));
   if (b.predicated || u.guarded)
     k.approximations.push_back(fmt::format(
         "line {}: block {} is predicated (T.where, if or a T.if_then_else padding guard): its "
@@ -1002,7 +1141,7 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
   const bool asymmetric = !w.zero_buffer.empty();
   if (!packed) {
     s.weights.dtype = data_type(w.storage_dtype, k.func);
-  } else if (asymmetric) {
+  } else if (asymmetric || w.decode_function.find(std::to_string(w.bits) + "u_") != std::string::npos) {
     s.weights.dtype = quant::DataType::unsigned_int(w.bits);
   } else {
     s.weights.dtype = quant::DataType::signed_int(w.bits);  // stored with an implicit offset

@@ -244,3 +244,151 @@ class Module:
                     T.reads(cross_thread_NT_matmul_local[0])
                     T.writes(var_out[T.int64(0), v0])
                     var_out[T.int64(0), v0] = cross_thread_NT_matmul_local[0]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_NT_matmul_low_batch(lv_w: T.Buffer((T.int64(4096), T.int64(512)), "uint32"), lv_s: T.Buffer((T.int64(4096), T.int64(128)), "float16"), p_lv_a: T.handle, p_output0: T.handle):
+        T.func_attr({"tir.is_scheduled": 1, "tir.noalias": T.bool(True)})
+        batch_size = T.int64()
+        lv_a = T.match_buffer(p_lv_a, (batch_size, T.int64(1), T.int64(4096)), "float16")
+        var_NT_matmul_intermediate = T.match_buffer(p_output0, (batch_size, T.int64(1), T.int64(4096)), "float16")
+        # with T.block("root"):
+        var_NT_matmul_intermediate_pad_local = T.alloc_buffer(((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), T.int64(1), T.int64(4096)), "float16", scope="local")
+        var_NT_matmul_intermediate_pad_rf_local = T.alloc_buffer((T.int64(64), (batch_size + T.int64(3)) // T.int64(4) * T.int64(4), T.int64(1), T.int64(4096)), "float16", scope="local")
+        lv_a_pad_shared = T.alloc_buffer(((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), T.int64(1), T.int64(4096)), "float16", scope="shared")
+        for ax0_0 in T.thread_binding((batch_size + T.int64(3)) // T.int64(4), thread="blockIdx.y"):
+            for u_fused_ax1_fused_fused_0 in T.thread_binding(T.int64(1024), thread="blockIdx.x"):
+                for u_fused_ax1_fused_fused_1 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                    for ax2_fused_u_fused_1_ax2_fused_u_fused_3_fused_0 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                        for ax0_1_init in range(T.int64(4)):
+                            with T.block("NT_matmul_rf_init"):
+                                vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused = T.axis.spatial(T.int64(64), ax2_fused_u_fused_1_ax2_fused_u_fused_3_fused_0)
+                                v0 = T.axis.spatial((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), ax0_0 * T.int64(4) + ax0_1_init)
+                                v1 = T.axis.spatial(T.int64(4096), u_fused_ax1_fused_fused_0 * T.int64(4) + u_fused_ax1_fused_fused_1)
+                                T.reads()
+                                T.writes(var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1])
+                                var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1] = T.float16(0)
+                        for ax2_fused_u_fused_0 in T.serial(T.int64(8), annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                            for ax0_ax1_ax2_fused_0 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                                for ax0_ax1_ax2_fused_1 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                                    for ax0_ax1_ax2_fused_2 in T.vectorized(T.int64(8)):
+                                        with T.block("lv_a_pad_shared"):
+                                            v0 = T.axis.spatial((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), ax0_0 * T.int64(4) + (ax0_ax1_ax2_fused_0 * T.int64(512) + ax0_ax1_ax2_fused_1 * T.int64(8) + ax0_ax1_ax2_fused_2) // T.int64(512))
+                                            v1 = T.axis.spatial(T.int64(1), T.int64(0))
+                                            v2 = T.axis.spatial(T.int64(4096), ax2_fused_u_fused_0 * T.int64(512) + (ax0_ax1_ax2_fused_0 * T.int64(512) + ax0_ax1_ax2_fused_1 * T.int64(8) + ax0_ax1_ax2_fused_2) % T.int64(512))
+                                            T.reads(lv_a[v0, v1, v2])
+                                            T.writes(lv_a_pad_shared[v0, v1, v2])
+                                            lv_a_pad_shared[v0, v1, v2] = T.if_then_else(v0 < batch_size, lv_a[v0, v1, v2], T.float16(0))
+                            for ax0_1, ax2_fused_u_fused_2 in T.grid(T.int64(4), T.int64(8)):
+                                with T.block("NT_matmul_rf_update"):
+                                    vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused = T.axis.spatial(T.int64(64), ax2_fused_u_fused_1_ax2_fused_u_fused_3_fused_0)
+                                    v0 = T.axis.spatial((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), ax0_0 * T.int64(4) + ax0_1)
+                                    v1 = T.axis.spatial(T.int64(4096), u_fused_ax1_fused_fused_0 * T.int64(4) + u_fused_ax1_fused_fused_1)
+                                    vax2_fused_u_fused_0, vax2_fused_u_fused_2 = T.axis.remap("RR", [ax2_fused_u_fused_0, ax2_fused_u_fused_2])
+                                    T.reads(var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1], lv_a_pad_shared[v0, T.int64(0), vax2_fused_u_fused_0 * T.int64(512) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused * T.int64(8) + vax2_fused_u_fused_2], lv_w[v1, vax2_fused_u_fused_0 * T.int64(64) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused], lv_s[v1, (vax2_fused_u_fused_0 * T.int64(512) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused * T.int64(8) + vax2_fused_u_fused_2) // T.int64(32)])
+                                    T.writes(var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1])
+                                    var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1] = var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1] + lv_a_pad_shared[v0, T.int64(0), vax2_fused_u_fused_0 * T.int64(512) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused * T.int64(8) + vax2_fused_u_fused_2] * ((T.Cast("float16", T.bitwise_and(T.shift_right(lv_w[v1, vax2_fused_u_fused_0 * T.int64(64) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused], T.Cast("uint32", vax2_fused_u_fused_2) * T.uint32(4)), T.uint32(15))) - T.float16(7)) * lv_s[v1, (vax2_fused_u_fused_0 * T.int64(512) + vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused * T.int64(8) + vax2_fused_u_fused_2) // T.int64(32)])
+                    for ax3_fused_0 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                        for ax0 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                            for ax3_fused_1_0 in T.serial(T.int64(1), annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                                for ax2 in range(T.int64(4)):
+                                    with T.block("NT_matmul"):
+                                        vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused = T.axis.reduce(T.int64(64), ax0)
+                                        v0 = T.axis.spatial((batch_size + T.int64(3)) // T.int64(4) * T.int64(4), ax0_0 * T.int64(4) + ax2)
+                                        v1 = T.axis.spatial(T.int64(4096), u_fused_ax1_fused_fused_0 * T.int64(4) + ax3_fused_0)
+                                        T.reads(var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1])
+                                        T.writes(var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1])
+                                        with T.init():
+                                            var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1] = T.float16(0)
+                                        var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1] = var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1] + var_NT_matmul_intermediate_pad_rf_local[vax2_fused_u_fused_1_ax2_fused_u_fused_3_fused, v0, T.int64(0), v1]
+                    for ax0 in range(T.int64(4)):
+                        for ax1_fused_0 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                            with T.block("var_NT_matmul_intermediate_pad"):
+                                v0 = T.axis.spatial(batch_size, ax0_0 * T.int64(4) + ax0)
+                                v1 = T.axis.spatial(T.int64(4096), u_fused_ax1_fused_fused_0 * T.int64(4) + ax1_fused_0)
+                                T.where(ax0_0 * T.int64(4) + ax0 < batch_size)
+                                T.reads(var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1])
+                                T.writes(var_NT_matmul_intermediate[v0, T.int64(0), v1])
+                                var_NT_matmul_intermediate[v0, T.int64(0), v1] = var_NT_matmul_intermediate_pad_local[v0, T.int64(0), v1]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_NT_matmul_zeros_rf(qweight: T.Buffer((T.int64(2048), T.int64(256)), "uint32"), scales: T.Buffer((T.int64(2048), T.int64(16)), "float16"), zeros: T.Buffer((T.int64(2048), T.int64(16)), "float16"), lv3: T.Buffer((T.int64(1), T.int64(1), T.int64(2048)), "float16"), var_NT_matmul_intermediate: T.Buffer((T.int64(1), T.int64(1), T.int64(2048)), "float16")):
+        T.func_attr({"tir.is_scheduled": 1, "tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        var_NT_matmul_intermediate_rf_local = T.alloc_buffer((T.int64(32), T.int64(1), T.int64(1), T.int64(2048)), "float16", scope="local")
+        qweight_local = T.alloc_buffer((T.int64(2048), T.int64(256)), "uint32", scope="local")
+        for u_fused_ax0_fused_fused_0 in T.thread_binding(T.int64(512), thread="blockIdx.x"):
+            for u_fused_ax0_fused_fused_1 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                for ax1_0_fused_ax1_1_fused_1 in T.thread_binding(T.int64(32), thread="threadIdx.x"):
+                    with T.block("NT_matmul_rf_init"):
+                        vax1_0_fused_ax1_1_fused_1 = T.axis.spatial(T.int64(32), ax1_0_fused_ax1_1_fused_1)
+                        v0 = T.axis.spatial(T.int64(2048), u_fused_ax0_fused_fused_0 * T.int64(4) + u_fused_ax0_fused_fused_1)
+                        T.reads()
+                        T.writes(var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0])
+                        var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0] = T.float16(0)
+                    for ax1_0_fused_ax1_1_fused_0 in T.serial(T.int64(8), annotations={"pragma_auto_unroll_max_step": 256, "pragma_unroll_explicit": 1}):
+                        for ax1_0_fused_ax1_1_fused_2 in T.serial(T.int64(8)):
+                            with T.block("qweight_local"):
+                                v0 = T.axis.spatial(T.int64(2048), u_fused_ax0_fused_fused_0 * T.int64(4) + u_fused_ax0_fused_fused_1)
+                                v1 = T.axis.spatial(T.int64(256), ax1_0_fused_ax1_1_fused_0 * T.int64(32) + ax1_0_fused_ax1_1_fused_1)
+                                T.reads(qweight[v0, v1])
+                                T.writes(qweight_local[v0, v1])
+                                qweight_local[v0, v1] = qweight[v0, v1]
+                            with T.block("NT_matmul_rf_update"):
+                                vax1_0_fused_ax1_1_fused_1 = T.axis.spatial(T.int64(32), ax1_0_fused_ax1_1_fused_1)
+                                v0 = T.axis.spatial(T.int64(2048), u_fused_ax0_fused_fused_0 * T.int64(4) + u_fused_ax0_fused_fused_1)
+                                vax1_0_fused_ax1_1_fused_0, vax1_0_fused_ax1_1_fused_2 = T.axis.remap("RR", [ax1_0_fused_ax1_1_fused_0, ax1_0_fused_ax1_1_fused_2])
+                                T.reads(var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0], lv3[T.int64(0), T.int64(0), vax1_0_fused_ax1_1_fused_0 * T.int64(256) + vax1_0_fused_ax1_1_fused_1 * T.int64(8) + vax1_0_fused_ax1_1_fused_2], qweight_local[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(32) + vax1_0_fused_ax1_1_fused_1], zeros[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(2) + vax1_0_fused_ax1_1_fused_1 // T.int64(16)], scales[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(2) + vax1_0_fused_ax1_1_fused_1 // T.int64(16)])
+                                T.writes(var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0])
+                                var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0] = var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0] + lv3[T.int64(0), T.int64(0), vax1_0_fused_ax1_1_fused_0 * T.int64(256) + vax1_0_fused_ax1_1_fused_1 * T.int64(8) + vax1_0_fused_ax1_1_fused_2] * ((T.Cast("float16", T.bitwise_and(T.shift_right(qweight_local[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(32) + vax1_0_fused_ax1_1_fused_1], T.Cast("uint32", vax1_0_fused_ax1_1_fused_2) * T.uint32(4)), T.uint32(15))) - zeros[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(2) + vax1_0_fused_ax1_1_fused_1 // T.int64(16)]) * scales[v0, vax1_0_fused_ax1_1_fused_0 * T.int64(2) + vax1_0_fused_ax1_1_fused_1 // T.int64(16)])
+            for ax1_fused in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                for ax0 in T.thread_binding(T.int64(32), thread="threadIdx.x"):
+                    with T.block("NT_matmul"):
+                        vax1_0_fused_ax1_1_fused_1 = T.axis.reduce(T.int64(32), ax0)
+                        v0 = T.axis.spatial(T.int64(2048), u_fused_ax0_fused_fused_0 * T.int64(4) + ax1_fused)
+                        T.reads(var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0])
+                        T.writes(var_NT_matmul_intermediate[T.int64(0), T.int64(0), v0])
+                        with T.init():
+                            var_NT_matmul_intermediate[T.int64(0), T.int64(0), v0] = T.float16(0)
+                        var_NT_matmul_intermediate[T.int64(0), T.int64(0), v0] = var_NT_matmul_intermediate[T.int64(0), T.int64(0), v0] + var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, T.int64(0), T.int64(0), v0]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_NT_matmul_int8_per_channel_rf(lv_q: T.Buffer((T.int64(1024), T.int64(4096)), "int8"), lv_s: T.Buffer((T.int64(1024),), "float16"), lv_x: T.Buffer((T.int64(1), T.int64(4096)), "float16"), var_out: T.Buffer((T.int64(1), T.int64(1024)), "float16")):
+        T.func_attr({"tir.is_scheduled": 1, "tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        var_out_rf_local = T.alloc_buffer((T.int64(64), T.int64(1), T.int64(1024)), "float16", scope="local")
+        lv_x_shared = T.alloc_buffer((T.int64(1), T.int64(4096)), "float16", scope="shared")
+        for ax0_fused_0 in T.thread_binding(T.int64(256), thread="blockIdx.x"):
+            for ax0_fused_1 in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                for ax1_fused_1 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                    for ax0 in T.serial(T.int64(16)):
+                        for ax1 in T.vectorized(T.int64(4)):
+                            with T.block("lv_x_shared"):
+                                v0 = T.axis.spatial(T.int64(1), T.int64(0))
+                                v1 = T.axis.spatial(T.int64(4096), ax0 * T.int64(256) + ax1_fused_1 * T.int64(4) + ax1)
+                                T.reads(lv_x[v0, v1])
+                                T.writes(lv_x_shared[v0, v1])
+                                lv_x_shared[v0, v1] = lv_x[v0, v1]
+                    with T.block("matmul_rf_init"):
+                        vax1_fused_1 = T.axis.spatial(T.int64(64), ax1_fused_1)
+                        v0 = T.axis.spatial(T.int64(1024), ax0_fused_0 * T.int64(4) + ax0_fused_1)
+                        T.reads()
+                        T.writes(var_out_rf_local[vax1_fused_1, T.int64(0), v0])
+                        var_out_rf_local[vax1_fused_1, T.int64(0), v0] = T.float16(0)
+                    for ax1_fused_0 in range(T.int64(64)):
+                        with T.block("matmul_rf_update"):
+                            vax1_fused_1 = T.axis.spatial(T.int64(64), ax1_fused_1)
+                            v0 = T.axis.spatial(T.int64(1024), ax0_fused_0 * T.int64(4) + ax0_fused_1)
+                            vax1_fused_0 = T.axis.reduce(T.int64(64), ax1_fused_0)
+                            T.reads(var_out_rf_local[vax1_fused_1, T.int64(0), v0], lv_x_shared[T.int64(0), vax1_fused_0 * T.int64(64) + vax1_fused_1], lv_q[v0, vax1_fused_0 * T.int64(64) + vax1_fused_1], lv_s[v0])
+                            T.writes(var_out_rf_local[vax1_fused_1, T.int64(0), v0])
+                            var_out_rf_local[vax1_fused_1, T.int64(0), v0] = var_out_rf_local[vax1_fused_1, T.int64(0), v0] + lv_x_shared[T.int64(0), vax1_fused_0 * T.int64(64) + vax1_fused_1] * (T.Cast("float16", lv_q[v0, vax1_fused_0 * T.int64(64) + vax1_fused_1]) * lv_s[v0])
+            for ax1_fused in T.thread_binding(T.int64(4), thread="threadIdx.y"):
+                for ax0 in T.thread_binding(T.int64(64), thread="threadIdx.x"):
+                    with T.block("matmul"):
+                        vax1_fused_1 = T.axis.reduce(T.int64(64), ax0)
+                        v0 = T.axis.spatial(T.int64(1024), ax0_fused_0 * T.int64(4) + ax1_fused)
+                        T.reads(var_out_rf_local[vax1_fused_1, T.int64(0), v0])
+                        T.writes(var_out[T.int64(0), v0])
+                        with T.init():
+                            var_out[T.int64(0), v0] = T.float16(0)
+                        var_out[T.int64(0), v0] = var_out[T.int64(0), v0] + var_out_rf_local[vax1_fused_1, T.int64(0), v0]

@@ -866,6 +866,11 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   for (const Expr* l : weight_loads)
     if (k.storage && l->text == k.storage->buffer) layout_load = l;
   if (!layout_load && !y_loads.empty()) layout_load = y_loads[0];
+  // A staged B (`W_shared[v0, n, k] = W[k, n]`, Dlight's reindex): the layout is the source's.
+  const Expr& staged = strip_guard(weight);
+  if (!k.storage && staged.kind == Expr::Kind::kLoad && f.find_buffer(staged.text) &&
+      f.find_buffer(staged.text)->kind != BufferKind::kAlloc)
+    layout_load = &staged;
   k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : layout_load->text;
   const Buffer& w = buffer_of(f, k.b_buffer, y->line);
   k.b_dtype = w.dtype;

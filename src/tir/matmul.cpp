@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 
@@ -647,6 +648,12 @@ std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::siz
     bool moved = false;
     for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
       const Block& b = f.blocks[i];
+      if (b.stores.empty() && b.writes.size() == 1 && b.writes[0].buffer == current &&
+          b.reads.size() == 1) {  // a tile copy (`T.tvm_load_matrix_sync`, `T.ptx_ldmatrix`)
+        current = b.reads[0].buffer;
+        moved = true;
+        break;
+      }
       if (b.stores.size() != 1 || b.stores[0].buffer != current) continue;
       const Expr& v = strip_guard(b.stores[0].value);
       if (v.kind == Expr::Kind::kLoad) {
@@ -738,7 +745,8 @@ std::optional<WeightStorage> extern_decode(const PrimFunc& f, const std::string&
 }
 
 MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
-                       const std::map<std::string, std::int64_t>& tile = {}) {
+                       const std::map<std::string, std::int64_t>& tile = {},
+                       const std::map<std::string, std::int64_t>& role_tile = {}) {
   const Store st = b.stores[0];
   MatmulKernel k;
   k.func = f.name;
@@ -825,6 +833,18 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
                                     "and an operand (broadcast)"};
     }
   }
+  // An MMA shape (`m16n8k16`) whose tiles the block variables count: each role's extent times it.
+  for (const auto& [r, t] : role_tile) {
+    auto& ext = r == "m" ? k.m_extents : r == "n" ? k.n_extents : k.k_extents;
+    if (ext.empty()) {
+      Expr one;
+      one.kind = Expr::Kind::kInt;
+      one.value = 1;
+      ext.push_back(times(one, t));
+    } else {
+      ext.front() = times(ext.front(), t);
+    }
+  }
   check_not_convolution(b, *x, k.m_vars, k.k_vars);
   for (const Expr* l : y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
   bool padded = false;
@@ -889,7 +909,9 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     k.expert_index_buffer = g->text;
     if (gdim < ob.shape.size()) k.experts = ob.shape[gdim];
   }
-  const std::string origin = k.storage ? k.storage->buffer : origin_load->text;
+  std::string origin = k.storage ? k.storage->buffer : origin_load->text;
+  if (buffer_of(f, origin, y->line).kind == BufferKind::kAlloc)
+    origin = staged_origin(f, origin, index);  // through tile copies (WMMA/MMA fragments)
   const Buffer& ob = buffer_of(f, origin, y->line);
   const bool weight_like = ob.kind != BufferKind::kAlloc &&
                            (k.batch_vars.empty() || !k.expert_index_buffer.empty()) &&
@@ -918,23 +940,59 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
 
 // The call of a tensor intrinsic in block `index` or the blocks nested in it ("" for none):
 // `T.tvm_mma_sync`, `T.ptx_mma`, `T.mma_sync`, or the callee an extern call names.
-std::string intrinsic_call(const PrimFunc& f, std::size_t index) {
+std::string callee_of(const Expr& c) {
+  if (c.text == "T.attr" || c.text == "T.evaluate" || c.text == "T.sblock_attr" ||
+      c.text == "T.block_attr" || c.text == "T.launch_thread")
+    return "";
+  if (c.text == "T.call_extern" || c.text == "T.call_pure_extern" ||
+      c.text == "T.call_llvm_pure_intrin" || c.text == "T.call_llvm_intrin") {
+    for (const Expr& a : c.args)
+      if (a.kind == Expr::Kind::kString && a.text != "handle" && a.text.rfind("float", 0) != 0 &&
+          a.text.rfind("int", 0) != 0 && a.text.rfind("uint", 0) != 0)
+        return a.text;
+    return "";
+  }
+  return c.text;
+}
+
+// A call to an intrinsic inside a stored value (`C[T.Ramp(0, 1, 16)] = T.call_llvm_pure_intrin(
+// ..., "llvm.x86.avx512.vpdpbusd.512", ...)`).
+std::string intrinsic_in(const Expr& e) {
+  if (e.kind == Expr::Kind::kCall &&
+      (e.text == "T.call_llvm_pure_intrin" || e.text == "T.call_llvm_intrin" ||
+       e.text == "T.call_extern" || e.text == "T.call_pure_extern"))
+    return callee_of(e);
+  for (const Expr& a : e.args) {
+    std::string c = intrinsic_in(a);
+    if (!c.empty()) return c;
+  }
+  return "";
+}
+
+// The call of a tensor intrinsic in block `index` or the blocks nested in it ("" for none):
+// `T.tvm_mma_sync`, `T.ptx_mma`, `T.mma_sync`, or the callee an extern call names; `shape` gets
+// an MMA shape string's tile (`"m16n8k16"` → m 16, n 8, k 16).
+std::string intrinsic_call(const PrimFunc& f, std::size_t index,
+                           std::map<std::string, std::int64_t>& shape) {
   const int depth = f.blocks[index].depth;
   for (std::size_t i = index; i < f.blocks.size(); ++i) {
     if (i > index && f.blocks[i].depth <= depth) break;
     for (const Expr& c : f.blocks[i].calls) {
-      if (c.text == "T.attr" || c.text == "T.evaluate" || c.text == "T.sblock_attr" ||
-          c.text == "T.block_attr")
-        continue;
-      if ((c.text == "T.call_extern" || c.text == "T.call_pure_extern" ||
-           c.text == "T.call_llvm_pure_intrin" || c.text == "T.call_llvm_intrin") &&
-          !c.args.empty()) {
-        for (const Expr& a : c.args)
-          if (a.kind == Expr::Kind::kString && a.text != "handle" && a.text.find('.') != 0 &&
-              a.text.rfind("float", 0) != 0 && a.text.rfind("int", 0) != 0)
-            return a.text;
+      const std::string name = callee_of(c);
+      if (name.empty()) continue;
+      for (const Expr& a : c.args) {
+        if (a.kind != Expr::Kind::kString || a.text.size() < 6 || a.text[0] != 'm') continue;
+        long long m = 0, n = 0, k = 0;
+        char tail = 0;
+        if (std::sscanf(a.text.c_str(), "m%lldn%lldk%lld%c", &m, &n, &k, &tail) == 3 && m > 0 &&
+            n > 0 && k > 0)
+          shape = {{"m", m}, {"n", n}, {"k", k}};
       }
-      return c.text;
+      return name;
+    }
+    for (const Store& st : f.blocks[i].stores) {
+      const std::string name = intrinsic_in(st.value);
+      if (!name.empty()) return name;
     }
   }
   return "";
@@ -945,9 +1003,9 @@ std::string intrinsic_call(const PrimFunc& f, std::size_t index) {
 // widths of the regions (`v_i_o * 16:v_i_o * 16 + 16`) multiply the block variables' extents.
 std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t index) {
   const Block& b = f.blocks[index];
-  if (!b.stores.empty() || !b.writes_given || !b.reads_given || b.writes.size() != 1)
-    return std::nullopt;
-  const std::string call = intrinsic_call(f, index);
+  if (!b.writes_given || !b.reads_given || b.writes.size() != 1) return std::nullopt;
+  std::map<std::string, std::int64_t> shape;
+  const std::string call = intrinsic_call(f, index, shape);
   if (call.empty()) return std::nullopt;
   const BufferAccess& c = b.writes[0];
   std::vector<const BufferAccess*> operands;
@@ -999,7 +1057,7 @@ std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t i
   Update u;
   u.x = &p.args[0];
   u.y = &p.args[1];
-  MatmulKernel k = recognize(f, index, synthetic, u, tile);
+  MatmulKernel k = recognize(f, index, synthetic, u, tile, shape);
   k.intrinsic = call;
   if (!reads_c) k.approximations.push_back(fmt::format(
       "line {}: the intrinsic block does not read its accumulator (an overwrite)", b.line));
@@ -1017,17 +1075,15 @@ void analyse(const PrimFunc& f, Recognition& out) {
       bool reduces = false;
       for (const IterVar& v : b.iters) reduces = reduces || v.kind == 'R';
       if (!reduces) continue;
-      if (b.stores.empty()) {
+      std::optional<Update> u;
+      if (b.stores.size() == 1) u = match_update(f, b.stores[0], i);
+      if (!u) {
         if (auto k = recognize_intrinsic(f, i)) {
           kernels.push_back(std::move(*k));
           ++found;
           while (i + 1 < f.blocks.size() && f.blocks[i + 1].depth > b.depth) ++i;  // its body
           continue;
         }
-      }
-      std::optional<Update> u;
-      if (b.stores.size() == 1) u = match_update(f, b.stores[0], i);
-      if (!u) {
         if (why_not.empty()) {
           why_not = fmt::format("block '{}' reduces but its update is not C = C + A * B", b.name);
           why_line = b.line;

@@ -642,7 +642,10 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
 }
 
 // The copy chain of a staging buffer (`B_local[v0, v1] = B[v0, v1]`) back to its source.
-std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before) {
+// `transposed` flips for each copy whose source reads the destination's last two variables in
+// the other order (`W_shared[v0, v1, v2] = W[v2, v1]`).
+std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before,
+                          bool* transposed = nullptr) {
   std::string current = buffer;
   for (int hop = 0; hop < 8; ++hop) {
     bool moved = false;
@@ -657,6 +660,13 @@ std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::siz
       if (b.stores.size() != 1 || b.stores[0].buffer != current) continue;
       const Expr& v = strip_guard(b.stores[0].value);
       if (v.kind == Expr::Kind::kLoad) {
+        const std::vector<Expr>& dst = b.stores[0].indices;
+        if (transposed && dst.size() >= 2 && v.args.size() >= 2) {
+          const std::string d0 = to_string(dst[dst.size() - 2]), d1 = to_string(dst.back());
+          const std::string s0 = to_string(v.args[v.args.size() - 2]),
+                            s1 = to_string(v.args.back());
+          if (d0 == s1 && d1 == s0 && d0 != d1) *transposed = !*transposed;
+        }
         current = v.text;
         moved = true;
       }
@@ -1059,6 +1069,9 @@ std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t i
   u.y = &p.args[1];
   MatmulKernel k = recognize(f, index, synthetic, u, tile, shape);
   k.intrinsic = call;
+  bool transposed = false;
+  staged_origin(f, k.b_buffer, index, &transposed);
+  if (transposed) k.layout = k.layout == llm::Layout::kNT ? llm::Layout::kNN : llm::Layout::kNT;
   if (!reads_c) k.approximations.push_back(fmt::format(
       "line {}: the intrinsic block does not read its accumulator (an overwrite)", b.line));
   return k;

@@ -125,6 +125,8 @@ class Module:
     def dense_ptx_mma_m16n8k16(A: T.Buffer((1024, 512), "float16"), B: T.Buffer((512, 256), "float16"), C: T.Buffer((1024, 256), "float32")):
         T.func_attr({"global_symbol": "main", "tir.noalias": T.bool(True)})
         # with T.block("root"):
+        A_reindex_shared = T.alloc_buffer((1024, 512), "float16", scope="shared")
+        B_reindex_shared = T.alloc_buffer((256, 512), "float16", scope="shared")
         A_reindex_shared_warp = T.alloc_buffer((64, 32, 32, 8), "float16", scope="warp")
         B_reindex_shared_warp = T.alloc_buffer((32, 32, 32, 4), "float16", scope="warp")
         C_reindex_warp = T.alloc_buffer((64, 32, 32, 4), scope="warp")
@@ -132,6 +134,42 @@ class Module:
             for ax0_0_1_ax1_0_1_fused in T.thread_binding(4, thread="blockIdx.x"):
                 for ax0_0_2_ax1_0_2_fused in T.thread_binding(4, thread="threadIdx.y"):
                     for ax2_0_0 in range(16):
+                        for ax0_ax1_fused_0 in range(8):
+                            for ax0_ax1_fused_1 in T.thread_binding(32, thread="threadIdx.x"):
+                                with T.block("A_reindex_shared"):
+                                    v0 = T.axis.spatial(1024, ax0_0_0_ax1_0_0_fused * 128 + (ax0_ax1_fused_0 * 32 + ax0_ax1_fused_1) // 2)
+                                    v1 = T.axis.spatial(512, ax2_0_0 * 32 + (ax0_ax1_fused_0 * 32 + ax0_ax1_fused_1) % 2 * 16)
+                                    T.reads(A[v0, v1])
+                                    T.writes(A_reindex_shared[v0, v1])
+                                    A_reindex_shared[v0, v1] = A[v0, v1]
+                        for ax0_ax1_fused_0 in range(8):
+                            for ax0_ax1_fused_1 in T.thread_binding(32, thread="threadIdx.x"):
+                                with T.block("B_reindex_shared"):
+                                    v0 = T.axis.spatial(256, ax0_0_1_ax1_0_1_fused * 64 + (ax0_ax1_fused_0 * 32 + ax0_ax1_fused_1) // 4)
+                                    v1 = T.axis.spatial(512, ax2_0_0 * 32 + (ax0_ax1_fused_0 * 32 + ax0_ax1_fused_1) % 4 * 8)
+                                    T.reads(B[v1, v0])
+                                    T.writes(B_reindex_shared[v0, v1])
+                                    B_reindex_shared[v0, v1] = B[v1, v0]
+                        for ax0_0, ax1_0 in T.grid(2, 2):
+                            with T.block("A_reindex_shared_warp_o"):
+                                v0_o = T.axis.spatial(64, ax0_0_0_ax1_0_0_fused * 8 + ax0_0_2_ax1_0_2_fused // 2 * 4 + ax0_0_1_ax1_0_1_fused // 2 * 2 + ax0_0)
+                                v1_o = T.axis.spatial(32, ax2_0_0 * 2 + ax1_0)
+                                T.reads(A_reindex_shared[v0_o * 16:v0_o * 16 + 16, v1_o * 16:v1_o * 16 + 16])
+                                T.writes(A_reindex_shared_warp[v0_o, v1_o, 0:32, 0:8])
+                                warp = T.match_buffer(A_reindex_shared_warp[v0_o, v1_o, 0:32, 0:8], (32, 8), "float16", scope="warp", offset_factor=16)
+                                shared = T.match_buffer(A_reindex_shared[v0_o * 16:v0_o * 16 + 16, v1_o * 16:v1_o * 16 + 16], (16, 16), "float16", strides=("shared_s0", "shared_s1"), scope="shared", offset_factor=16)
+                                tx = T.launch_thread("threadIdx.x", 32)
+                                T.ptx_ldmatrix("float16", T.bool(False), 4, ".b16", warp.data, warp.elem_offset + 8 * tx, T.tvm_access_ptr(T.type_annotation("float16"), shared.data, shared.elem_offset, shared.strides[0] * 16, 1), shared.strides[0] * (tx % 16) + 8 * (tx // 16))
+                        for ax0_0, ax1_0 in T.grid(2, 2):
+                            with T.block("B_reindex_shared_warp_o"):
+                                v0_o = T.axis.spatial(32, ax0_0_1_ax1_0_1_fused % 2 * 16 + ax0_0_2_ax1_0_2_fused % 2 * 8 + ax0_0 * 4)
+                                v1_o = T.axis.spatial(32, ax2_0_0 * 2 + ax1_0)
+                                T.reads(B_reindex_shared[v0_o * 8:v0_o * 8 + 8, v1_o * 16:v1_o * 16 + 16])
+                                T.writes(B_reindex_shared_warp[v0_o, v1_o, 0:32, 0:4])
+                                warp = T.match_buffer(B_reindex_shared_warp[v0_o, v1_o, 0:32, 0:4], (32, 4), "float16", scope="warp", offset_factor=16)
+                                shared = T.match_buffer(B_reindex_shared[v0_o * 8:v0_o * 8 + 8, v1_o * 16:v1_o * 16 + 16], (8, 16), "float16", strides=("shared_s0", "shared_s1"), scope="shared", offset_factor=16)
+                                tx = T.launch_thread("threadIdx.x", 32)
+                                T.ptx_ldmatrix("float16", T.bool(False), 2, ".b16", warp.data, warp.elem_offset + 4 * tx, T.tvm_access_ptr(T.type_annotation("float16"), shared.data, shared.elem_offset, shared.strides[0] * 8, 1), shared.strides[0] * (tx % 8) + 8 * (tx // 8))
                         for ax0_0_3, ax1_0_3, ax2_0_1 in T.grid(2, 2, 2):
                             with T.block("C_o_update"):
                                 v0_o = T.axis.spatial(64, ax0_0_0_ax1_0_0_fused * 8 + ax0_0_2_ax1_0_2_fused // 2 * 4 + ax0_0_1_ax1_0_1_fused // 2 * 2 + ax0_0_3)

@@ -807,6 +807,15 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   std::set<std::string> reduce;
   for (const IterVar& v : b.iters)
     if (v.kind == 'R') reduce.insert(v.name);
+  // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`): the expert a
+  // product runs for, a batch of the MoE kernel.
+  std::set<std::string> gather_vars, direct_y;
+  for (const Expr* l : y_loads)
+    for (const Expr& index : l->args) {
+      const Expr& ix = strip_cast(index);
+      const Buffer* ib = ix.kind == Expr::Kind::kLoad ? f.find_buffer(ix.text) : nullptr;
+      detail::names_in(index, ib && detail::is_integer_dtype(ib->dtype) ? gather_vars : direct_y);
+    }
   auto extent_of = [&](const IterVar& v) {
     auto it = tile.find(v.name);
     return it == tile.end() ? v.extent : times(v.extent, it->second);
@@ -827,7 +836,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
       // rfactor: the reduction's spatial part, kept apart in the partial-sum buffer's index.
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(extent_of(v));
-    } else if (c && a && w) {
+    } else if ((c && a && w) || (w && !a && gather_vars.count(v.name) && !direct_y.count(v.name))) {
       k.batch_vars.push_back(v.name);
       k.batch_extents.push_back(extent_of(v));
     } else if (c && a) {

@@ -385,8 +385,8 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
     }
   }
   if (!w.zero_buffer.empty()) w.zero_mode = zero_mode(weight, w.zero_buffer, w.scale_buffer);
-  w.group_aligned = w.group_size > 0 && w.group_axis == "k" && w.elems_per_word > 1 &&
-                    w.group_size % w.elems_per_word == 0;
+  w.group_aligned = w.group_size > 0 && w.group_axis == "k" && w.pack_axis == "k" &&
+                    w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
   return w;
 }
 
@@ -633,6 +633,20 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
     if (!buf || buf->kind == BufferKind::kAlloc) continue;
     for (std::size_t i = 0; i < l->args.size() && i < buf->shape.size(); ++i) {
       const Expr& ix = strip_cast(l->args[i]);
+      std::set<std::string> names;
+      detail::names_in(ix, names);
+      // A split role (`k0 * 64 + krf`) indexing one dimension: that dimension is the role's size.
+      const bool whole_role =
+          ix.kind != Expr::Kind::kName && vars.size() > 1 &&
+          std::all_of(vars.begin(), vars.end(), [&](const std::string& v) { return names.count(v) > 0; });
+      if (whole_role) {
+        Expr one;
+        one.kind = Expr::Kind::kInt;
+        one.value = 1;
+        for (Expr& e : extents) e = one;
+        extents[0] = buf->shape[i];
+        continue;
+      }
       if (ix.kind != Expr::Kind::kName) continue;
       for (std::size_t v = 0; v < vars.size(); ++v)
         if (vars[v] == ix.text) extents[v] = buf->shape[i];

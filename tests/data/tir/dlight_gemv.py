@@ -392,3 +392,52 @@ class Module:
                         with T.init():
                             var_out[T.int64(0), v0] = T.float16(0)
                         var_out[T.int64(0), v0] = var_out[T.int64(0), v0] + var_out_rf_local[vax1_fused_1, T.int64(0), v0]
+
+    @T.prim_func(private=True)
+    def fused_matmul_attn_decode_pv(p_lv_p: T.handle, p_lv_v: T.handle, p_output0: T.handle):
+        T.func_attr({"tir.is_scheduled": True, "tir.noalias": True})
+        n = T.int32()
+        lv_p = T.match_buffer(p_lv_p, (1, 32, 1, n), "float16")
+        lv_v = T.match_buffer(p_lv_v, (1, 32, n, 128), "float16")
+        var_matmul_intermediate = T.match_buffer(p_output0, (1, 32, 1, 128), "float16")
+        # with T.block("root"):
+        var_matmul_intermediate_rf_local = T.alloc_buffer((64, 1, 32, 1, 128), "float16", scope="local")
+        lv_p_shared = T.alloc_buffer((1, 32, 1, (n + 63) // 64 * 64), "float16", scope="shared")
+        for ax0_fused_ax1_fused_0 in T.thread_binding(32 * 128, thread="blockIdx.x"):
+            for ax2_fused_1 in T.thread_binding(64, thread="threadIdx.x"):
+                for ax2_fused_0 in range((n + 63) // 64):
+                    with T.block("lv_p_shared"):
+                        v0 = T.axis.spatial(1, 0)
+                        v1 = T.axis.spatial(32, ax0_fused_ax1_fused_0 // 128)
+                        v2 = T.axis.spatial(1, 0)
+                        v3 = T.axis.spatial((n + 63) // 64 * 64, ax2_fused_0 * 64 + ax2_fused_1)
+                        T.reads(lv_p[v0, v1, v2, v3])
+                        T.writes(lv_p_shared[v0, v1, v2, v3])
+                        lv_p_shared[v0, v1, v2, v3] = T.if_then_else(v3 < n, lv_p[v0, v1, v2, v3], T.float16(0))
+                with T.block("matmul_rf_init"):
+                    vax2_fused_1 = T.axis.spatial(64, ax2_fused_1)
+                    v0 = T.axis.spatial(32, ax0_fused_ax1_fused_0 // 128)
+                    v1 = T.axis.spatial(128, ax0_fused_ax1_fused_0 % 128)
+                    T.reads()
+                    T.writes(var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1])
+                    var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1] = T.float16(0)
+                for ax2_fused_0 in range((n + 63) // 64):
+                    with T.block("matmul_rf_update"):
+                        vax2_fused_1 = T.axis.spatial(64, ax2_fused_1)
+                        v0 = T.axis.spatial(32, ax0_fused_ax1_fused_0 // 128)
+                        v1 = T.axis.spatial(128, ax0_fused_ax1_fused_0 % 128)
+                        vax2_fused_0 = T.axis.reduce((n + 63) // 64, ax2_fused_0)
+                        T.where(ax2_fused_0 * 64 + ax2_fused_1 < n)
+                        T.reads(var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1], lv_p_shared[0, v0, 0, vax2_fused_0 * 64 + vax2_fused_1], lv_v[0, v0, vax2_fused_0 * 64 + vax2_fused_1, v1])
+                        T.writes(var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1])
+                        var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1] = var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1] + lv_p_shared[0, v0, 0, vax2_fused_0 * 64 + vax2_fused_1] * lv_v[0, v0, vax2_fused_0 * 64 + vax2_fused_1, v1]
+            for ax0 in T.thread_binding(64, thread="threadIdx.x"):
+                with T.block("matmul"):
+                    vax2_fused_1 = T.axis.reduce(64, ax0)
+                    v0 = T.axis.spatial(32, ax0_fused_ax1_fused_0 // 128)
+                    v1 = T.axis.spatial(128, ax0_fused_ax1_fused_0 % 128)
+                    T.reads(var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1])
+                    T.writes(var_matmul_intermediate[0, v0, 0, v1])
+                    with T.init():
+                        var_matmul_intermediate[0, v0, 0, v1] = T.float16(0)
+                    var_matmul_intermediate[0, v0, 0, v1] = var_matmul_intermediate[0, v0, 0, v1] + var_matmul_intermediate_rf_local[vax2_fused_1, 0, v0, 0, v1]

@@ -128,3 +128,46 @@ class Module:
                 with T.init():
                     out[v_i0, v_i1] = T.float16(0)
                 out[v_i0, v_i1] = out[v_i0, v_i1] + x[v_i0, v_k] * decode[v_k, v_i1]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_NT_matmul_q3_ten_per_word(lv1: T.Buffer((T.int64(512), T.int64(103)), "uint32"), lv2: T.Buffer((T.int64(512), T.int64(26)), "float16"), lv3: T.Buffer((T.int64(1), T.int64(1024)), "float16"), out: T.Buffer((T.int64(1), T.int64(512)), "float16")):
+        T.func_attr({"tir.noalias": True})
+        # with T.sblock("root"):
+        dequantize = T.sblock_alloc_buffer((T.int64(512), T.int64(1024)), "float16")
+        for i, j in T.grid(T.int64(512), T.int64(1024)):
+            with T.sblock("dequantize"):
+                v_i, v_j = T.axis.remap("SS", [i, j])
+                T.reads(lv1[v_i, v_j // T.int64(10)], lv2[v_i, v_j // T.int64(40)])
+                T.writes(dequantize[v_i, v_j])
+                dequantize[v_i, v_j] = (T.Cast("float16", T.bitwise_and(T.shift_right(lv1[v_i, v_j // T.int64(10)], T.Cast("uint32", v_j % T.int64(10)) * T.uint32(3)), T.uint32(7))) - T.float16(3)) * lv2[v_i, v_j // T.int64(40)]
+        for i0, i1, k in T.grid(T.int64(1), T.int64(512), T.int64(1024)):
+            with T.sblock("NT_matmul"):
+                v_i0, v_i1, v_k = T.axis.remap("SSR", [i0, i1, k])
+                T.reads(lv3[v_i0, v_k], dequantize[v_i1, v_k])
+                T.writes(out[v_i0, v_i1])
+                with T.init():
+                    out[v_i0, v_i1] = T.float16(0)
+                out[v_i0, v_i1] = out[v_i0, v_i1] + lv3[v_i0, v_k] * dequantize[v_i1, v_k]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_matmul_awq_packed_n(qweight: T.Buffer((T.int64(2048), T.int64(256)), "int32"), qzeros: T.Buffer((T.int64(16), T.int64(256)), "int32"), scales: T.Buffer((T.int64(16), T.int64(2048)), "float16"), p_x: T.handle, p_out: T.handle):
+        T.func_attr({"tir.noalias": True})
+        seq_len = T.int64()
+        x = T.match_buffer(p_x, (seq_len, T.int64(2048)), "float16")
+        out = T.match_buffer(p_out, (seq_len, T.int64(2048)), "float16")
+        # with T.sblock("root"):
+        decode = T.sblock_alloc_buffer((T.int64(2048), T.int64(2048)), "float16")
+        for i, j in T.grid(T.int64(2048), T.int64(2048)):
+            with T.sblock("decode"):
+                v_i, v_j = T.axis.remap("SS", [i, j])
+                T.reads(qweight[v_i, v_j // T.int64(8)], qzeros[v_i // T.int64(128), v_j // T.int64(8)], scales[v_i // T.int64(128), v_j])
+                T.writes(decode[v_i, v_j])
+                decode[v_i, v_j] = (T.Cast("float16", T.bitwise_and(T.shift_right(qweight[v_i, v_j // T.int64(8)], T.Cast("int32", v_j % T.int64(8)) * 4), 15)) - T.Cast("float16", T.bitwise_and(T.shift_right(qzeros[v_i // T.int64(128), v_j // T.int64(8)], T.Cast("int32", v_j % T.int64(8)) * 4), 15))) * scales[v_i // T.int64(128), v_j]
+        for i0, i1, k in T.grid(seq_len, T.int64(2048), T.int64(2048)):
+            with T.sblock("matmul"):
+                v_i0, v_i1, v_k = T.axis.remap("SSR", [i0, i1, k])
+                T.reads(x[v_i0, v_k], decode[v_k, v_i1])
+                T.writes(out[v_i0, v_i1])
+                with T.init():
+                    out[v_i0, v_i1] = T.float16(0)
+                out[v_i0, v_i1] = out[v_i0, v_i1] + x[v_i0, v_k] * decode[v_k, v_i1]

@@ -235,3 +235,25 @@ class Module:
                         B_i32x16: T.int32x16 = T.reinterpret("int32x16", B_i8x64)
                         C_i32x16: T.int32x16 = C[T.Ramp(0, 1, 16)]
                         C[T.Ramp(0, 1, 16)] = T.call_llvm_pure_intrin("int32x16", "llvm.x86.avx512.vpdpbusd.512", T.uint32(3), C_i32x16, T.reinterpret("int32x16", A_u8x64), B_i32x16)
+
+    @T.prim_func
+    def dense_arm_sdot_s8s8s32(X: T.Buffer((64, 512), "int8"), packed_W: T.Buffer((64, 128, 4, 4), "int8"), compute: T.Buffer((64, 256), "int32")):
+        T.func_attr({"global_symbol": "main", "tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for i0_j0_0_fused in T.parallel(4096):
+            for k0_0 in range(128):
+                with T.block("compute_update_o"):
+                    i = T.axis.spatial(64, i0_j0_0_fused // 64)
+                    j_o = T.axis.spatial(64, i0_j0_0_fused % 64)
+                    k_o = T.axis.reduce(128, k0_0)
+                    T.reads(compute[i, j_o * 4:j_o * 4 + 4], X[i, k_o * 4:k_o * 4 + 4], packed_W[j_o, k_o, 0:4, 0:4])
+                    T.writes(compute[i, j_o * 4:j_o * 4 + 4])
+                    A = T.match_buffer(X[i, k_o * 4:k_o * 4 + 4], (4,), "int8", offset_factor=1)
+                    B = T.match_buffer(packed_W[j_o, k_o, 0:4, 0:4], (4, 4), "int8", offset_factor=1)
+                    C = T.match_buffer(compute[i, j_o * 4:j_o * 4 + 4], (4,), "int32", offset_factor=1)
+                    A_i8x4: T.int8x4 = A[0:4]
+                    A_i32: T.int32 = T.reinterpret("int32", A_i8x4)
+                    vec_a: T.int8x16 = T.reinterpret("int8x16", T.Broadcast(A_i32, 4))
+                    vec_b: T.int8x16 = B[0, 0:16]
+                    vec_c: T.int32x4 = C[0:4]
+                    C[0:4] = T.call_llvm_pure_intrin("int32x4", "llvm.aarch64.neon.sdot.v4i32.v16i8", T.uint32(3), vec_c, vec_a, vec_b)

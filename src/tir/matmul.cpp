@@ -778,11 +778,15 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   k.line = b.line;
   const Expr* x = u.x;
   const Expr* y = u.y;
+  // B with its producers inlined: a dequantize block's gathered expert (`w[indptr[0, e], ..]`)
+  // shows only here when B is the block's own buffer (`y[i, j]`, MLC-LLM's MoE GEMV).
+  const Expr inlined_b = detail::inline_expr(f, *y, index);
   std::set<std::string> outer_vars;
   {
     std::set<std::string> used = vars_of(st.indices);
     detail::names_in(*x, used);
     detail::names_in(*y, used);
+    detail::names_in(inlined_b, used);
     outer_vars = add_outer_vars(f, index, b, used);
   }
   const std::set<std::string> in_c = vars_of(st.indices);
@@ -824,12 +828,17 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`): the expert a
   // product runs for, a batch of the MoE kernel.
   std::set<std::string> gather_vars, direct_y;
-  for (const Expr* l : y_loads)
+  std::vector<const Expr*> gather_loads = y_loads;
+  const Expr inlined_y = swap ? detail::inline_expr(f, *y, index) : inlined_b;
+  detail::loads_in(inlined_y, gather_loads);
+  for (const Expr* l : gather_loads)
     for (const Expr& index : l->args) {
       const Expr& ix = strip_cast(index);
       const Buffer* ib = ix.kind == Expr::Kind::kLoad ? f.find_buffer(ix.text) : nullptr;
       detail::names_in(index, ib && detail::is_integer_dtype(ib->dtype) ? gather_vars : direct_y);
     }
+  for (const std::string& g : gather_vars)
+    if (outer_vars.count(g)) in_y.insert(g);
   auto extent_of = [&](const IterVar& v) {
     auto it = tile.find(v.name);
     return it == tile.end() ? v.extent : times(v.extent, it->second);

@@ -63,6 +63,31 @@ class Module:
                         T.writes(o[e, v_i])
                         o[e, v_i] = y[v_i]
 
+    @T.prim_func(private=True)
+    def moe_dequantize_gemv_sblock(x: T.Buffer((T.int64(1), T.int64(2048)), "float16"), w: T.Buffer((T.int64(64), T.int64(2816), T.int64(256)), "uint32"), scale: T.Buffer((T.int64(64), T.int64(2816), T.int64(64)), "float16"), indptr: T.Buffer((T.int64(1), T.int64(6)), "int32"), o: T.Buffer((T.int64(6), T.int64(2816)), "float16")):
+        T.func_attr({"op_pattern": 4, "tir.noalias": True})
+        # with T.sblock("root"):
+        for expert_id in T.thread_binding(T.int64(6), thread="blockIdx.y"):
+            with T.sblock("gemv_o"):
+                e = T.axis.spatial(T.int64(6), expert_id)
+                T.reads(x[T.int64(0):T.int64(1), T.int64(0):T.int64(2048)], w[indptr[T.int64(0), e], T.int64(0):T.int64(2816), T.int64(0):T.int64(256)], scale[indptr[T.int64(0), e], T.int64(0):T.int64(2816), T.int64(0):T.int64(64)], indptr[T.int64(0), e])
+                T.writes(o[e, T.int64(0):T.int64(2816)])
+                y = T.sblock_alloc_buffer((T.int64(2816), T.int64(2048)), "float16")
+                for i1, i2 in T.grid(T.int64(2816), T.int64(2048)):
+                    with T.sblock("dequantize"):
+                        i, j = T.axis.remap("SS", [i1, i2])
+                        T.reads(w[indptr[T.int64(0), e], i, j // T.int64(8)], indptr[T.int64(0), e], scale[indptr[T.int64(0), e], i, j // T.int64(32)])
+                        T.writes(y[i, j])
+                        y[i, j] = (T.Cast("float16", T.bitwise_and(T.shift_right(w[indptr[T.int64(0), e], i, j // T.int64(8)], T.Cast("uint32", j % T.int64(8) * T.int64(4))), T.uint32(15))) - T.float16(7)) * scale[indptr[T.int64(0), e], i, j // T.int64(32)]
+                for i1, i2 in T.grid(T.int64(2816), T.int64(2048)):
+                    with T.sblock("gemv"):
+                        i, j = T.axis.remap("SR", [i1, i2])
+                        T.reads(x[T.int64(0), j], y[i, j])
+                        T.writes(o[e, i])
+                        with T.init():
+                            o[e, i] = T.float16(0)
+                        o[e, i] = o[e, i] + x[T.int64(0), j] * y[i, j]
+
     @R.function
     def decode(x: R.Tensor((1, 1, 2048), dtype="float16"), expert_weights: R.Tensor(("num_experts", 1408, 2048), dtype="float16"), expert_indices: R.Tensor((4,), dtype="int32")) -> R.Tensor((4, 1408), dtype="float16"):
         num_experts = T.int64()

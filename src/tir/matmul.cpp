@@ -1072,6 +1072,32 @@ std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t i
   };
   widen(c);
   for (const BufferAccess* o : operands) widen(*o);
+  // A warp-level layout (`C_warp[v0_o, v1_o, 0:32, 0:8]`): the dimensions without a block
+  // variable hold one tile; their element counts are M·N (C), M·K (A) and N·K (B).
+  auto tile_elems = [&](const BufferAccess& a) {
+    std::int64_t p = 1;
+    for (std::size_t i = 0; i < a.indices.size() && i < a.widths.size(); ++i) {
+      std::set<std::string> names;
+      detail::names_in(a.indices[i], names);
+      bool var = false;
+      for (const IterVar& v : b.iters) var = var || names.count(v.name) > 0;
+      if (!var && a.widths[i] > 0) p *= a.widths[i];
+    }
+    return p;
+  };
+  const std::int64_t pc = tile_elems(c), pa = tile_elems(*operands[0]),
+                     pb = tile_elems(*operands[1]);
+  auto exact_root = [](std::int64_t num, std::int64_t den) -> std::int64_t {
+    if (den < 1 || num % den != 0) return 0;
+    const std::int64_t q = num / den;
+    const auto r = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(q))));
+    return r * r == q ? r : 0;
+  };
+  if (pc > 1 && pa > 1 && pb > 1 && pa < (1 << 20) && pb < (1 << 20) && pc < (1 << 20)) {
+    const std::int64_t tm = exact_root(pa * pc, pb), tn = exact_root(pb * pc, pa),
+                       tk = exact_root(pa * pb, pc);
+    if (tm > 0 && tn > 0 && tk > 0) shape = {{"m", tm}, {"n", tn}, {"k", tk}};
+  }
   auto load = [](const BufferAccess& a) {
     Expr e;
     e.kind = Expr::Kind::kLoad;

@@ -638,7 +638,7 @@ class Parser {
       b.kind = s.blocks.empty() ? BufferKind::kMatched : BufferKind::kAlloc;
     } else if (value.is_call("T.alloc_buffer") || value.is_call("T.sblock_alloc_buffer") ||
                value.is_call("T.decl_buffer") || value.is_call("T.Buffer") ||
-               value.is_call("T.allocate")) {
+               value.is_call("T.allocate") || value.is_call("T.buffer_allocate")) {
       const Expr* shape = value.kwarg("shape");
       if (!shape && value.args.empty()) throw ParseError{line, value.text + " needs a shape"};
       b.shape = shape_of(shape ? *shape : value.args[0]);
@@ -968,7 +968,9 @@ class Parser {
         if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
         if (tok.text == "lambda") return lambda(tok.line);
         // The 2021 spelling `tir.block`, `tir.reads`, ... is read as `T.`.
-        if (tok.text == "tir" && at_op(".")) return make(Expr::Kind::kName, "T", tok.line);
+        // The newest, `from tvm.script import s_tir as Ts` (`Ts.sblock`, `Ts.reads`), likewise.
+        if ((tok.text == "tir" || tok.text == "Ts" || tok.text == "TS") && at_op("."))
+          return make(Expr::Kind::kName, "T", tok.line);
         return make(Expr::Kind::kName, std::string(tok.text), tok.line);
       }
       case TokenKind::kInt: {

@@ -210,8 +210,9 @@ std::string scheduled_module(int functions) {
   for (const char* f : {"dlight_gemv.py", "dlight_matmul.py", "tensorized.py", "moe.py",
                         "quant_spellings.py", "bitblas.py", "tirx_gemv.py"})
     for (std::string& s : fixture_functions(f)) funcs.push_back(std::move(s));
-  std::string s = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n"
-                  "@I.ir_module\nclass Module:\n";
+  std::string s =
+      "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n"
+      "@I.ir_module\nclass Module:\n";
   for (int i = 0; i < functions && !funcs.empty(); ++i) {
     std::string f = funcs[static_cast<std::size_t>(i) % funcs.size()];
     const std::size_t def = f.find("def ");

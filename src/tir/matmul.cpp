@@ -41,21 +41,20 @@ const Expr& strip_guard(const Expr& e) {
   if (x.is_call("T.if_then_else") && x.args.size() == 3) {
     auto zero = constant(strip_cast(x.args[2]));
     const Expr& z = strip_cast(x.args[2]);
-    const bool float_zero =
-        (z.kind == Expr::Kind::kFloat && z.number == 0) ||
-        (z.kind == Expr::Kind::kCall && z.args.size() == 1 &&
-         ((z.args[0].kind == Expr::Kind::kFloat && z.args[0].number == 0) ||
-          (z.args[0].kind == Expr::Kind::kInt && z.args[0].value == 0)));
+    const bool float_zero = (z.kind == Expr::Kind::kFloat && z.number == 0) ||
+                            (z.kind == Expr::Kind::kCall && z.args.size() == 1 &&
+                             ((z.args[0].kind == Expr::Kind::kFloat && z.args[0].number == 0) ||
+                              (z.args[0].kind == Expr::Kind::kInt && z.args[0].value == 0)));
     if ((zero && *zero == 0) || float_zero) return strip_guard(x.args[1]);
   }
   return x;
 }
 
 struct Update {
-  const Expr* x = nullptr;        // A's load
-  const Expr* y = nullptr;        // B: a load, or the dequantize expression it is multiplied by
-  std::shared_ptr<Expr> owned;    // y when it had to be rebuilt from the factors
-  bool guarded = false;           // an operand is read through T.if_then_else (padding)
+  const Expr* x = nullptr;      // A's load
+  const Expr* y = nullptr;      // B: a load, or the dequantize expression it is multiplied by
+  std::shared_ptr<Expr> owned;  // y when it had to be rebuilt from the factors
+  bool guarded = false;         // an operand is read through T.if_then_else (padding)
 };
 
 bool has_floordiv(const Expr& e) {
@@ -353,7 +352,7 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
     for (std::size_t i = 0; i < l->args.size(); ++i) {
       std::vector<const Expr*> inner;
       detail::loads_in(l->args[i], inner);
-      if (!inner.empty()) {  // scale[g_idx[k], n]
+      if (!inner.empty()) {                                    // scale[g_idx[k], n]
         if (role_of_index(l->args[i], role) != "k") continue;  // a gathered expert: scale[e[0], ..]
         w.group_index_buffer = inner[0]->text;
         w.group_axis = "k";
@@ -636,9 +635,9 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
       std::set<std::string> names;
       detail::names_in(ix, names);
       // A split role (`k0 * 64 + krf`) indexing one dimension: that dimension is the role's size.
-      const bool whole_role =
-          ix.kind != Expr::Kind::kName && vars.size() > 1 &&
-          std::all_of(vars.begin(), vars.end(), [&](const std::string& v) { return names.count(v) > 0; });
+      const bool whole_role = ix.kind != Expr::Kind::kName && vars.size() > 1 &&
+                              std::all_of(vars.begin(), vars.end(),
+                                          [&](const std::string& v) { return names.count(v) > 0; });
       if (whole_role) {
         Expr one;
         one.kind = Expr::Kind::kInt;
@@ -762,7 +761,8 @@ std::optional<WeightStorage> extern_decode(const PrimFunc& f, const std::string&
       const std::size_t m = name.find("_zeros_");
       w.zero_mode = m == std::string::npos ? "original" : name.substr(m + 7);
     }
-    w.group_aligned = w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
+    w.group_aligned =
+        w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
     return w;
   }
   return std::nullopt;
@@ -868,7 +868,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     } else if (c && w) {
       k.n_vars.push_back(v.name);
       k.n_extents.push_back(extent_of(v));
-    } else if (!a && !w && !in_c.count(v.name) && constant(v.extent) == std::optional<std::int64_t>(1)) {
+    } else if (!a && !w && !in_c.count(v.name) &&
+               constant(v.extent) == std::optional<std::int64_t>(1)) {
       continue;  // a unit variable left by a schedule (`v_i_o = T.axis.spatial(1, 0)`)
     } else {
       throw Unsupported{v.line, "spatial variable '" + v.name + "' is not indexed by the output " +
@@ -894,7 +895,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     auto& ext = role == &k.batch_vars ? k.batch_extents
                 : role == &k.m_vars   ? k.m_extents
                                       : k.k_extents;
-    if (role != &k.k_vars || y->kind == Expr::Kind::kLoad) padded |= unpad(f, *x, index, *role, ext);
+    if (role != &k.k_vars || y->kind == Expr::Kind::kLoad)
+      padded |= unpad(f, *x, index, *role, ext);
   }
   if (y->kind == Expr::Kind::kLoad) padded |= unpad(f, *y, index, k.n_vars, k.n_extents);
   const Buffer& a = buffer_of(f, k.a_buffer, x->line);
@@ -920,7 +922,8 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   const Expr weight = detail::inline_expr(f, *y, index);
   if (weight.kind != Expr::Kind::kLoad || y->kind != Expr::Kind::kLoad)
     k.storage = read_storage(f, strip_guard(weight), role, extents);
-  if (!k.storage && y->kind == Expr::Kind::kLoad) k.storage = extern_decode(f, y->text, index, extents);
+  if (!k.storage && y->kind == Expr::Kind::kLoad)
+    k.storage = extern_decode(f, y->text, index, extents);
   // The load that fixes B's layout: the stored weight, else B itself.
   const Expr* layout_load = y->kind == Expr::Kind::kLoad ? y : nullptr;
   std::vector<const Expr*> weight_loads;
@@ -1130,8 +1133,9 @@ std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t i
   bool transposed = false;
   staged_origin(f, k.b_buffer, index, &transposed);
   if (transposed) k.layout = k.layout == llm::Layout::kNT ? llm::Layout::kNN : llm::Layout::kNT;
-  if (!reads_c) k.approximations.push_back(fmt::format(
-      "line {}: the intrinsic block does not read its accumulator (an overwrite)", b.line));
+  if (!reads_c)
+    k.approximations.push_back(fmt::format(
+        "line {}: the intrinsic block does not read its accumulator (an overwrite)", b.line));
   return k;
 }
 
@@ -1273,7 +1277,8 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
   const bool asymmetric = !w.zero_buffer.empty();
   if (!packed) {
     s.weights.dtype = data_type(w.storage_dtype, k.func);
-  } else if (asymmetric || w.decode_function.find(std::to_string(w.bits) + "u_") != std::string::npos) {
+  } else if (asymmetric ||
+             w.decode_function.find(std::to_string(w.bits) + "u_") != std::string::npos) {
     s.weights.dtype = quant::DataType::unsigned_int(w.bits);
   } else {
     s.weights.dtype = quant::DataType::signed_int(w.bits);  // stored with an implicit offset
@@ -1397,9 +1402,9 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
                        fmt::format("expert count {} of {} is not bound (bind {}=VALUE)",
                                    to_string(*k.experts), k.func, to_string(*k.experts)));
     if (*v < 1)
-      throw InputError(error_code::kRange, "", k.func,
-                       fmt::format("expert count {} = {} (expected >= 1)",
-                                   to_string(*k.experts), *v));
+      throw InputError(
+          error_code::kRange, "", k.func,
+          fmt::format("expert count {} = {} (expected >= 1)", to_string(*k.experts), *v));
     b.experts = *v;
   }
   if (k.storage)

@@ -316,12 +316,13 @@ class Parser {
       if (!element) continue;
       const std::string name(t.text);
       bool ident = std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_';
-      for (char c : name) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-      static const char* const kDtypes[] = {"float", "int", "uint", "bool", "bfloat", "e4m3",
-                                            "e5m2", "handle", "void"};
+      for (char c : name)
+        ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+      static const char* const kDtypes[] = {"float", "int",  "uint",   "bool", "bfloat",
+                                            "e4m3",  "e5m2", "handle", "void"};
       for (const char* d : kDtypes) ident = ident && name.rfind(d, 0) != 0;
-      if (ident && std::find(m.relax_symbols.begin(), m.relax_symbols.end(), name) ==
-                       m.relax_symbols.end())
+      if (ident &&
+          std::find(m.relax_symbols.begin(), m.relax_symbols.end(), name) == m.relax_symbols.end())
         m.relax_symbols.push_back(name);
     }
   }

@@ -126,7 +126,8 @@ BlockRelations block_relations(const PrimFunc& f, const Block& block, const Symb
         for (const Expr* l : loads) reads.push_back({l->text, l->args, false, {}, l->line});
       }
     if (!block.writes_given)
-      for (const Store& s : block.stores) writes.push_back({s.buffer, s.indices, false, {}, s.line});
+      for (const Store& s : block.stores)
+        writes.push_back({s.buffer, s.indices, false, {}, s.line});
     for (const BufferAccess& a : reads)
       out.accesses.push_back(
           relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kRead, values));

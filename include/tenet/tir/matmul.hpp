@@ -25,18 +25,18 @@ struct WeightStorage {
   std::string buffer;         // the stored buffer ("lv397")
   std::string storage_dtype;  // "uint32", "int8", ...
   std::vector<Expr> storage_shape;
-  int bits = 0;                 // bits per value (from the mask: 15 → 4)
-  int elems_per_word = 1;       // values per storage element (from the index `k // 8`)
-  std::string pack_axis;        // "k", "n" or "" (not packed)
-  std::int64_t group_size = 0;  // from the scale index `k // g`; 0 = no group
-  std::string group_axis;       // "k", "n" or "" (the axis of group_size)
+  int bits = 0;                   // bits per value (from the mask: 15 → 4)
+  int elems_per_word = 1;         // values per storage element (from the index `k // 8`)
+  std::string pack_axis;          // "k", "n" or "" (not packed)
+  std::int64_t group_size = 0;    // from the scale index `k // g`; 0 = no group
+  std::string group_axis;         // "k", "n" or "" (the axis of group_size)
   std::int64_t group_size_n = 0;  // groups along N as well as K (`s[n // 128, k // 128]`)
-  std::string scale_buffer;     // "" = no scale
+  std::string scale_buffer;       // "" = no scale
   std::string scale_dtype;
   std::vector<Expr> scale_shape;
   std::string zero_buffer;  // a zero-point tensor, "" = none
   std::string zero_dtype;
-  std::string zero_mode;  // "original": (q - z)·s, also q·s - z·s; "rescale": q·s - z
+  std::string zero_mode;           // "original": (q - z)·s, also q·s - z·s; "rescale": q·s - z
   std::optional<double> offset;    // implicit zero point: `q - 7`
   std::string group_index_buffer;  // AutoGPTQ-style g_idx: scale[g_idx[k], n]
   bool group_aligned = false;      // each group starts a new storage word

@@ -114,8 +114,8 @@ struct Block {
   std::vector<Store> stores;
   std::vector<std::pair<std::string, Expr>> lets;  // `x = expr` / `x: T.int32 = expr`
   std::vector<Expr> calls;  // call statements (T.tvm_mma_sync, T.call_extern, ...), in order
-  bool predicated = false;                         // T.where(...) or inside an `if`
-  int depth = 0;                                   // blocks nested around it
+  bool predicated = false;  // T.where(...) or inside an `if`
+  int depth = 0;            // blocks nested around it
 };
 
 struct PrimFunc {

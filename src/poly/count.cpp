@@ -13,6 +13,7 @@
 #include "poly/detail/engine.hpp"
 #include "poly/detail/isl_bridge.hpp"
 #include "tenet/error.hpp"
+#include "tenet/poly/parameters.hpp"
 
 namespace tenet::poly {
 namespace {
@@ -129,6 +130,60 @@ Integer count(const isl::union_set& set, const CountOptions& o, CountReport* r) 
 
 Integer count(const isl::union_map& map, const CountOptions& o, CountReport* r) {
   return count(map.wrap(), o, r);
+}
+
+struct ParametricCount::Prepared {
+  std::vector<std::string> parameters;  // the systems' first variables, in this order
+  std::vector<detail::System> systems;  // one per disjoint basic set
+};
+
+ParametricCount::ParametricCount(const isl::set& set) : set_(set) {
+  const isl_size n = isl_set_dim(set.get(), isl_dim_param);
+  if (n <= 0) return;  // nothing to substitute: count() counts the set itself
+  auto prepared = std::make_shared<Prepared>();
+  for (isl_size i = 0; i < n; ++i)
+    prepared->parameters.push_back(isl_set_get_dim_name(set.get(), isl_dim_param, i));
+  try {
+    for (const isl::basic_set& piece : detail::disjoint_basic_sets(set)) {
+      // lifted_system puts the parameters first, in the set's order (its space is the set's)
+      if (isl_basic_set_dim(piece.get(), isl_dim_param) != n)
+        throw InternalError("ParametricCount: a basic set lost parameters");
+      prepared->systems.push_back(detail::lifted_system(piece, {}));
+    }
+  } catch (const detail::Overflow&) {
+    return;
+  } catch (const detail::TooComplex&) {
+    return;
+  }
+  prepared_ = std::move(prepared);
+}
+
+Integer ParametricCount::count(const ParameterFix& fix, const CountOptions& options) const {
+  if (!prepared_ || options.isl_detect_equalities || options.isl_remove_redundancies)
+    return poly::count(fix.apply(set_), options);
+  const std::vector<std::string>& names = prepared_->parameters;
+  std::vector<long long> values;
+  values.reserve(names.size());
+  for (const std::string& name : names) values.push_back(fix.value(name));
+  try {
+    detail::Engine engine(options);
+    Integer total = 0;
+    for (const detail::System& system : prepared_->systems) {
+      detail::System s = system;
+      for (int i = static_cast<int>(values.size()) - 1; i >= 0; --i) {
+        if (values[i] > detail::kCoefLimit || values[i] < -detail::kCoefLimit)
+          throw detail::Overflow();
+        s.fix_variable(i, static_cast<detail::Coef>(values[i]));
+      }
+      engine.begin_piece();
+      total += engine.count(std::move(s));
+    }
+    return total;
+  } catch (const detail::Overflow&) {
+  } catch (const detail::TooComplex&) {
+  } catch (const detail::Unbounded&) {
+  }
+  return poly::count(fix.apply(set_), options);  // the guarded path, its errors included
 }
 
 Integer count_by_enumeration(const isl::set& set) {

@@ -54,6 +54,12 @@ isl::set ParameterFix::apply(const isl::set& set) const {
   return isl::manage(isl_set_project_out(s, isl_dim_param, 0, n));
 }
 
+long long ParameterFix::value(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) throw InternalError("ParameterFix: no value for parameter " + name);
+  return it->second;
+}
+
 std::string ParameterFix::describe() const {
   std::string text;
   for (const auto& [name, value] : values_)

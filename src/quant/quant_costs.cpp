@@ -18,7 +18,8 @@ using workload::OperandRole;
 // The parametric sets whose counts make up the costs, and how they combine: built once by
 // QuantAnalyzer's constructor (isl set algebra), counted per evaluation.
 struct Plan {
-  std::vector<isl::set> sets;  // distinct (isl is_equal) sets to count
+  std::vector<isl::set> sets;                   // distinct (isl is_equal) sets to count
+  std::vector<poly::ParametricCount> counters;  // per set, prepared by QuantAnalyzer's constructor
   int domain = -1;
 
   struct Tensor {
@@ -273,6 +274,7 @@ struct QuantAnalyzer::Impl {
     plan_weights(c);
     plan_ops(c);
     mac = mac_precision(spec, c.b_spec());
+    for (const isl::set& set : plan.sets) plan.counters.emplace_back(set);
   }
   const OperandSpec& b_spec() const {
     return spec.operand(options.apply.b == OperandRole::kKvCache ? OperandRole::kKvCache
@@ -314,7 +316,7 @@ QuantCosts QuantAnalyzer::evaluate(const poly::ParameterValues& values,
   std::vector<Integer> counts(p.sets.size());
   for (std::size_t i = 0; i < p.sets.size(); ++i)
     if (static_cast<int>(i) != p.dequant_set || !options.dequant_elements)
-      counts[i] = poly::count(fix.apply(p.sets[i]), options.count);
+      counts[i] = p.counters[i].count(fix, options.count);
   if (!fix.empty() && counts[p.domain] == 0)
     throw InputError(error_code::kRange, "", "/parameters",
                      "the workload has no instance for " +

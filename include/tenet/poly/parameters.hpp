@@ -5,8 +5,11 @@
 #include <isl/cpp.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "tenet/poly/count.hpp"
 
 namespace tenet::poly {
 
@@ -27,11 +30,32 @@ class ParameterFix {
   // The set with its parameters fixed to the values and projected out (a plain set).
   isl::set apply(const isl::set& set) const;
   bool empty() const { return values_.empty(); }
+  // The value of a parameter; throws InternalError for a name it has no value for.
+  long long value(const std::string& name) const;
   // "M = 4, N = 7" (for messages).
   std::string describe() const;
 
  private:
   ParameterValues values_;
+};
+
+// The exact count of a parametric set, prepared once and taken at many parameter values: the set's
+// disjoint basic sets are lifted to integer constraint systems with the parameters as variables
+// (isl's work, once); count() substitutes the values into those systems and runs the counting
+// engine on them, so no isl object is built per value. Exact: fixing a parameter in a lifted
+// system is the same constraint system as lifting the fixed set. A set the engine cannot take
+// this way (a coefficient beyond its limit, a div it cannot lift, an unbounded piece) is counted
+// as count(fix.apply(set)) would count it, with the same result and the same errors.
+class ParametricCount {
+ public:
+  ParametricCount() = default;
+  explicit ParametricCount(const isl::set& set);
+  Integer count(const ParameterFix& fix, const CountOptions& options = {}) const;
+
+ private:
+  struct Prepared;
+  isl::set set_;
+  std::shared_ptr<const Prepared> prepared_;  // null: counted through isl every time
 };
 
 }  // namespace tenet::poly

@@ -531,6 +531,17 @@ void check_not_convolution(const Block& b, const Expr& operand, const std::vecto
   }
 }
 
+// The type an inline dequantize produces: its outermost `T.Cast("float16", ..)`, else A's type.
+std::string dequantized_dtype(const Expr& e, const std::string& fallback) {
+  if (e.is_call("T.Cast") && e.args.size() == 2 && e.args[0].kind == Expr::Kind::kString)
+    return e.args[0].text;
+  for (const Expr& a : e.args) {
+    std::string d = dequantized_dtype(a, "");
+    if (!d.empty()) return d;
+  }
+  return fallback;
+}
+
 // Whether spatial variable `v` shares an index with a reduction variable in one of the loads:
 // the spatial part of an rfactor's split reduction (`A[k0 * 128 + krf * 8 + k2]`).
 bool tied_to_reduction(const std::string& v, const std::vector<const Expr*>& loads,
@@ -936,9 +947,18 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   if (!k.storage && staged.kind == Expr::Kind::kLoad && f.find_buffer(staged.text) &&
       f.find_buffer(staged.text)->kind != BufferKind::kAlloc)
     layout_load = &staged;
-  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : layout_load->text;
+  // B's own load in the block: B, or the stored (integer) load of an inline dequantize.
+  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : y_loads.front()->text;
+  for (const Expr* l : y_loads) {
+    const Buffer* lb = y->kind == Expr::Kind::kLoad ? nullptr : f.find_buffer(l->text);
+    if (lb && detail::is_integer_dtype(lb->dtype)) {
+      k.b_buffer = l->text;
+      break;
+    }
+  }
   const Buffer& w = buffer_of(f, k.b_buffer, y->line);
   k.b_dtype = w.dtype;
+  if (y->kind != Expr::Kind::kLoad) k.b_dtype = dequantized_dtype(*y, k.a_dtype);
   const auto pn = first_position(layout_load->args, k.n_vars),
              pk = first_position(layout_load->args, k.k_vars);
   k.layout = pn <= pk ? llm::Layout::kNT : llm::Layout::kNN;

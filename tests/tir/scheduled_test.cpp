@@ -1,10 +1,15 @@
 // Scheduled TensorIR (issue 25): every scheduled fixture kernel against the batch, M, N, K,
 // layout and quantization derived by hand from its text, one test per class of schedule.
+#include <fmt/core.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <set>
 
 #include "cli_run.hpp"
 #include "tenet/error.hpp"
+#include "tenet/poly/count.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/relation.hpp"
 #include "tenet/tir/script.hpp"
@@ -104,30 +109,32 @@ TEST_CASE("tir scheduled: Dlight GEMV with rfactor, thread bindings, staging and
           "[tir][scheduled]") {
   // K = rf 16 × k0 32 × k2 8; storage lv611[v0, k0 * 16 + k2 // 8 + rf] (512 words for K 4096:
   // 8 per word), scale lv612[v0, (...) // 32], minus 7: MLC's q4f16_1.
-  check({"dlight_gemv.py",
-         "fused_fused_dequantize_NT_matmul_q4_rf",
-         {},
-         1,
-         1,
-         11008,
-         4096,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv611",
-         "uint32",
-         4,
-         8,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         7,
-         "q4f16_1"});
+  const tir::BoundKernel q4 = check({"dlight_gemv.py",
+                                     "fused_fused_dequantize_NT_matmul_q4_rf",
+                                     {},
+                                     1,
+                                     1,
+                                     11008,
+                                     4096,
+                                     L::kNT,
+                                     B::kWeight,
+                                     "float16",
+                                     "float16",
+                                     {},
+                                     "lv611",
+                                     "uint32",
+                                     4,
+                                     8,
+                                     "k",
+                                     32,
+                                     "k",
+                                     0,
+                                     "",
+                                     "",
+                                     7,
+                                     "q4f16_1"});
+  CHECK(q4.kernel.b_dtype == "float16");  // what the MACs read: the dequantized value
+  CHECK(q4.shape.dtypes.w == "uint32");   // what is stored
   // fp16 weights through a local copy, the vector through shared, rf 128 × 8 × 2; bias add.
   check({"dlight_gemv.py",
          "fused_NT_matmul1_add_gemv_f16",
@@ -915,4 +922,124 @@ TEST_CASE("tir scheduled: every scheduled fixture reads in full, nothing skipped
     total += r.kernels.size();
   }
   CHECK(total >= 30);
+}
+
+namespace {
+
+// A Dlight-style rfactor GEMV with the q4-like dequantize inlined in the update: rf `r` lanes,
+// reduction loops k0 (`k0s`) and k2 (`k2s`), K = r·k0s·k2s; `per_word` values per uint32 of
+// `bits` bits, scale groups of `group`; the packed index either divides the whole split index
+// (`(..) // per_word`) or is printed split (`k0 * (r·k2s / p) + rf * (k2s / p) + k2 // p`).
+std::string rfactor_gemv(long long n, long long r, long long k0s, long long k2s, int bits,
+                         int per_word, long long group, bool split_index) {
+  const long long k = r * k0s * k2s;
+  const std::string kx = fmt::format("vk0 * {} + vrf * {} + vk2", r * k2s, k2s);
+  const std::string word = split_index ? fmt::format("vk0 * {} + vrf * {} + vk2 // {}",
+                                                     r * k2s / per_word, k2s / per_word, per_word)
+                                       : fmt::format("({}) // {}", kx, per_word);
+  return fmt::format(
+      R"(@T.prim_func
+def gemv(w: T.Buffer(({n}, {words}), "uint32"), s: T.Buffer(({n}, {groups}), "float16"), x: T.Buffer((1, {k}), "float16"), out: T.Buffer((1, {n}), "float16")):
+    T.func_attr({{"tir.is_scheduled": 1}})
+    rf_local = T.alloc_buffer(({r}, 1, {n}), "float16", scope="local")
+    w_local = T.alloc_buffer(({n}, {words}), "uint32", scope="local")
+    for b in T.thread_binding({n}, thread="blockIdx.x"):
+        for t in T.thread_binding({r}, thread="threadIdx.x"):
+            with T.block("rf_init"):
+                vrf = T.axis.spatial({r}, t)
+                v0 = T.axis.spatial({n}, b)
+                rf_local[vrf, 0, v0] = T.float16(0)
+            for k0 in range({k0s}):
+                for k2 in T.vectorized({k2s}):
+                    with T.block("w_local"):
+                        v0 = T.axis.spatial({n}, b)
+                        v1 = T.axis.spatial({words}, (k0 * {rk2} + t * {k2s} + k2) // {p})
+                        w_local[v0, v1] = w[v0, v1]
+                    with T.block("rf_update"):
+                        vrf = T.axis.spatial({r}, t)
+                        v0 = T.axis.spatial({n}, b)
+                        vk0, vk2 = T.axis.remap("RR", [k0, k2])
+                        rf_local[vrf, 0, v0] = rf_local[vrf, 0, v0] + x[0, {kx}] * ((T.Cast("float16", T.bitwise_and(T.shift_right(w_local[v0, {word}], T.Cast("uint32", ({kx}) % {p}) * T.uint32({bits})), T.uint32({mask}))) - T.float16(7)) * s[v0, ({kx}) // {g}])
+        for t in T.thread_binding({r}, thread="threadIdx.x"):
+            with T.block("final"):
+                vrf = T.axis.reduce({r}, t)
+                v0 = T.axis.spatial({n}, b)
+                with T.init():
+                    out[0, v0] = T.float16(0)
+                out[0, v0] = out[0, v0] + rf_local[vrf, 0, v0]
+)",
+      fmt::arg("n", n), fmt::arg("words", k / per_word), fmt::arg("groups", k / group),
+      fmt::arg("k", k), fmt::arg("r", r), fmt::arg("k0s", k0s), fmt::arg("k2s", k2s),
+      fmt::arg("rk2", r * k2s), fmt::arg("p", per_word), fmt::arg("kx", kx), fmt::arg("word", word),
+      fmt::arg("bits", bits), fmt::arg("mask", (1 << bits) - 1), fmt::arg("g", group));
+}
+
+poly::Integer footprint_of(const workload::Workload& w, const std::string& tensor) {
+  for (const workload::Access& a : w.accesses())
+    if (a.tensor == tensor) return poly::count(a.relation.intersect_domain(w.domain()).range());
+  FAIL("no access to " << tensor);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("tir scheduled: rfactor GEMVs with an inline dequantize equal brute-force enumeration",
+          "[tir][scheduled]") {
+  std::mt19937 rng(25);
+  struct Packing {
+    int bits, per_word;
+  };
+  const std::vector<Packing> packings = {{4, 8}, {2, 16}, {8, 4}, {1, 32}};
+  for (int trial = 0; trial < 24; ++trial) {
+    const Packing p = packings[trial % packings.size()];
+    const bool split = trial % 3 == 0;
+    const long long r = 1 + rng() % 5, k0s = 1 + rng() % 4, n = 1 + rng() % 6;
+    // The split spelling needs whole words per k2 run; the divided one takes any k2 extent.
+    const long long k2s = split ? p.per_word * (1 + rng() % 2) : 1 + rng() % 9;
+    const long long k = r * k0s * k2s;
+    if (k % p.per_word != 0) continue;
+    std::vector<long long> groups;
+    for (long long g = p.per_word; g <= k; g += p.per_word)
+      if (k % g == 0) groups.push_back(g);
+    const long long group = groups[rng() % groups.size()];
+    INFO("n=" << n << " r=" << r << " k0=" << k0s << " k2=" << k2s << " bits=" << p.bits
+              << " group=" << group << " split=" << split);
+    const tir::Module mod =
+        tir::parse_module(rfactor_gemv(n, r, k0s, k2s, p.bits, p.per_word, group, split), "gen.py");
+    const tir::Recognition rec = tir::find_matmuls(mod);
+    REQUIRE(rec.kernels.size() == 1);
+    const tir::BoundKernel b = tir::bind(rec.kernels[0], {});
+    CHECK(b.shape.batch == 1);
+    CHECK(b.shape.m == 1);
+    CHECK(b.shape.n == n);
+    CHECK(b.shape.k == k);
+    CHECK(b.kernel.output_buffer == "out");
+    REQUIRE(b.kernel.storage);
+    CHECK(b.kernel.storage->bits == p.bits);
+    CHECK(b.kernel.storage->elems_per_word == p.per_word);
+    CHECK(b.kernel.storage->group_size == (group > 1 ? group : 0));
+    const workload::Workload w = tir::kernel_workload(mod, b).workload;
+    // Brute force over the block's instances: the activations, words and scales they read.
+    std::set<long long> xs;
+    std::set<std::pair<long long, long long>> words, scales;
+    long long instances = 0;
+    for (long long vrf = 0; vrf < r; ++vrf)
+      for (long long v0 = 0; v0 < n; ++v0)
+        for (long long vk0 = 0; vk0 < k0s; ++vk0)
+          for (long long vk2 = 0; vk2 < k2s; ++vk2) {
+            ++instances;
+            const long long kk = vk0 * r * k2s + vrf * k2s + vk2;
+            xs.insert(kk);
+            words.insert({v0, split ? vk0 * (r * k2s / p.per_word) + vrf * (k2s / p.per_word) +
+                                          vk2 / p.per_word
+                                    : kk / p.per_word});
+            scales.insert({v0, kk / group});
+          }
+    CHECK(instances == n * k);  // the logical GEMV's n × K products, each once
+    CHECK(poly::count(w.domain()) == static_cast<long>(instances));
+    CHECK(footprint_of(w, "x") == static_cast<long>(xs.size()));
+    CHECK(static_cast<long long>(xs.size()) == k);
+    CHECK(footprint_of(w, "w") == static_cast<long>(words.size()));
+    CHECK(footprint_of(w, "s") == static_cast<long>(scales.size()));
+  }
 }

@@ -1043,3 +1043,14 @@ TEST_CASE("tir scheduled: rfactor GEMVs with an inline dequantize equal brute-fo
     CHECK(footprint_of(w, "s") == static_cast<long>(scales.size()));
   }
 }
+
+TEST_CASE("tir scheduled: a scheduled strided convolution is still skipped as a convolution",
+          "[tir][scheduled][conv]") {
+  // data_shared[v_nn, v_yy * 2 + v_ry, ...]: staging and thread bindings do not hide the window.
+  const tir::Recognition r = tir::find_matmuls(tir::read_module(data("conv2d_scheduled.py")));
+  CHECK(r.kernels.empty());
+  REQUIRE(r.skipped.size() == 1);
+  CHECK(r.skipped[0].reason.rfind("convolution: data_shared's index", 0) == 0);
+  CHECK(r.skipped[0].reason.find("'v_yy'") != std::string::npos);
+  CHECK(r.skipped[0].reason.find("'v_ry'") != std::string::npos);
+}

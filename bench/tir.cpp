@@ -3,11 +3,18 @@
 // per layer, dequantize + NT_matmul kernels with epilogue chains, RMS norms (no matmul), the
 // attention batch matmuls, and one Relax function that calls them all (skipped by the reader).
 //
+// BM_scheduled_module: 300 scheduled PrimFuncs (issue 25: ≤ 0.5 s), the functions of the
+// scheduled fixtures (Dlight GEMV and matmul, tensorized, MoE, BitBLAS, ...) repeated under new
+// names.
+//
 //   bench_tir      # counters: bytes, functions, kernels, MB/s; then reading and recognising apart
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
@@ -176,8 +183,63 @@ void BM_recognise(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(tenet::tir::find_matmuls(m));
 }
 
+// The PrimFuncs of a fixture file: each `    @T.prim_func` / `    @Ts.prim_func` method up to the
+// next decorator at the class's indentation.
+std::vector<std::string> fixture_functions(const std::string& file) {
+  std::ifstream in(std::string(TENET_SOURCE_DIR) + "/tests/data/tir/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> out;
+  std::string line, current;
+  bool in_func = false;
+  while (std::getline(text, line)) {
+    const bool decorator = line.rfind("    @", 0) == 0;
+    if (decorator) {
+      if (in_func) out.push_back(current);
+      current.clear();
+      in_func = line.find("prim_func") != std::string::npos;
+    }
+    if (in_func) current += line + "\n";
+  }
+  if (in_func) out.push_back(current);
+  return out;
+}
+
+std::string scheduled_module(int functions) {
+  std::vector<std::string> funcs;
+  for (const char* f : {"dlight_gemv.py", "dlight_matmul.py", "tensorized.py", "moe.py",
+                        "quant_spellings.py", "bitblas.py", "tirx_gemv.py"})
+    for (std::string& s : fixture_functions(f)) funcs.push_back(std::move(s));
+  std::string s =
+      "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n"
+      "@I.ir_module\nclass Module:\n";
+  for (int i = 0; i < functions && !funcs.empty(); ++i) {
+    std::string f = funcs[static_cast<std::size_t>(i) % funcs.size()];
+    const std::size_t def = f.find("def ");
+    f.insert(f.find('(', def), fmt::format("_{}", i));
+    s += f + "\n";
+  }
+  return s;
+}
+
+void BM_scheduled_module(benchmark::State& state) {
+  const std::string text = scheduled_module(static_cast<int>(state.range(0)));
+  std::size_t kernels = 0, functions = 0;
+  for (auto _ : state) {
+    const tenet::tir::Module m = tenet::tir::parse_module(text, "scheduled.py");
+    const tenet::tir::Recognition r = tenet::tir::find_matmuls(m);
+    kernels = r.kernels.size();
+    functions = m.functions.size();
+    benchmark::DoNotOptimize(kernels);
+  }
+  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+  state.counters["functions"] = static_cast<double>(functions);
+  state.counters["kernels"] = static_cast<double>(kernels);
+}
+
 }  // namespace
 
+BENCHMARK(BM_scheduled_module)->Arg(300)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_read_and_recognise)->Arg(300)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_read)->Arg(300)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_recognise)->Arg(300)->Unit(benchmark::kMillisecond);

@@ -59,6 +59,8 @@ void check_bindings(const tir::Module& m, const std::string& func, const tir::Sy
   for (const tir::PrimFunc& f : m.functions)
     if (func.empty() || f.name == func)
       for (const tir::Symbol& s : f.symbols) known.insert(s.name);
+  // Sizes a Relax function binds (a MoE kernel's `num_experts`), and the expert dimension.
+  for (const std::string& s : m.relax_symbols) known.insert(s);
   for (const auto& [name, value] : v) {
     if (!known.count(name)) {
       std::string list;
@@ -90,7 +92,10 @@ json quant_json(const tir::MatmulKernel& k) {
       {"storage_buffer", w.buffer},
       {"scale_buffer", w.scale_buffer.empty() ? json(nullptr) : json(w.scale_buffer)},
       {"zero_buffer", w.zero_buffer.empty() ? json(nullptr) : json(w.zero_buffer)},
-      {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)}};
+      {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)},
+      {"group_size_n", w.group_size_n},
+      {"zero_mode", w.zero_mode.empty() ? json(nullptr) : json(w.zero_mode)},
+      {"decode_function", w.decode_function.empty() ? json(nullptr) : json(w.decode_function)}};
   return j;
 }
 
@@ -113,6 +118,8 @@ json kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
           {"matching_preset", tir::matching_preset(*b.quant, k.layout)},
           {"epilogue", k.epilogue},
           {"symbols", std::move(symbols)},
+          {"intrinsic", k.intrinsic.empty() ? json(nullptr) : json(k.intrinsic)},
+          {"experts", b.experts > 0 ? json(b.experts) : json(nullptr)},
           {"approximations", k.approximations}};
 }
 

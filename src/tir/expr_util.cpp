@@ -5,9 +5,15 @@
 namespace tenet::tir::detail {
 namespace {
 
+// T.Cast("dtype", x), T.reinterpret("dtype", x), and the 2021 tir.cast(x, "dtype").
 bool is_cast(const Expr& e) {
-  return e.kind == Expr::Kind::kCall && (e.text == "T.Cast" || e.text == "T.reinterpret") &&
+  return e.kind == Expr::Kind::kCall &&
+         (e.text == "T.Cast" || e.text == "T.reinterpret" || e.text == "T.cast") &&
          e.args.size() == 2;
+}
+
+const Expr& cast_operand(const Expr& e) {
+  return e.args[0].kind == Expr::Kind::kString ? e.args[1] : e.args[0];
 }
 
 // T.int64(c), T.uint32(c), T.float16(c): a typed literal.
@@ -41,7 +47,7 @@ const char* const kIslKeywords[] = {"and",     "or",  "not",    "mod",  "floor",
 
 const Expr& strip_cast(const Expr& e) {
   const Expr* x = &e;
-  while (is_cast(*x)) x = &x->args[1];
+  while (is_cast(*x)) x = &cast_operand(*x);
   return *x;
 }
 
@@ -56,7 +62,7 @@ std::optional<std::int64_t> constant(const Expr& e, const SymbolValues* values) 
       }
       return std::nullopt;
     case Expr::Kind::kCall:
-      if (is_cast(e)) return constant(e.args[1], values);
+      if (is_cast(e)) return constant(cast_operand(e), values);
       if (is_typed_literal(e) && e.text.find("float") == std::string::npos)
         return constant(e.args[0], values);
       return std::nullopt;
@@ -135,7 +141,7 @@ std::string affine_text(
     case Expr::Kind::kLoad:
       throw NonAffine{e.line, "indirect index " + to_string(e)};
     case Expr::Kind::kCall: {
-      if (is_cast(e)) return rec(e.args[1]);
+      if (is_cast(e)) return rec(cast_operand(e));
       if (is_typed_literal(e)) return rec(e.args[0]);
       if ((e.text == "T.floordiv" || e.text == "T.floormod") && e.args.size() == 2) {
         Expr b;

@@ -2,6 +2,8 @@
 // precedence; statements are interpreted directly into PrimFunc / Block values.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -271,7 +273,9 @@ class Parser {
   static bool is_prim_func(const std::vector<Expr>& decorators) {
     for (const Expr& d : decorators) {
       const std::string& name = d.text;
-      if (name == "T.prim_func" || name == "tvm.script.tir.prim_func" || name == "prim_func")
+      // `@tvm.script.tir` is the 2021 spelling of a PrimFunc decorator.
+      if (name == "T.prim_func" || name == "tvm.script.tir.prim_func" || name == "prim_func" ||
+          name == "tvm.script.tir")
         return true;
     }
     return false;
@@ -285,6 +289,7 @@ class Parser {
         t_[start + 1].kind == TokenKind::kName ? std::string(t_[start + 1].text) : "";
     if (!is_prim_func(decorators)) {
       ++m.relax_functions;
+      relax_symbols(m, start, end);
       return;
     }
     pos_ = start;
@@ -294,6 +299,32 @@ class Parser {
       m.skipped.push_back({name, e.message, e.line});
     }
     pos_ = end;
+  }
+
+  // Strings of a Relax function that name a symbolic size: an identifier as a shape element
+  // (`("n", 4096)`, `["num_experts"]`), not a dtype.
+  void relax_symbols(Module& m, std::size_t start, std::size_t end) const {
+    for (std::size_t i = start + 1; i + 1 < end; ++i) {
+      const Token& t = t_[i];
+      if (t.kind != TokenKind::kString || t.text.empty()) continue;
+      const Token& before = t_[i - 1];
+      const Token& after = t_[i + 1];
+      const bool element = before.kind == TokenKind::kOp &&
+                           (before.text == "(" || before.text == "[" || before.text == ",") &&
+                           after.kind == TokenKind::kOp &&
+                           (after.text == "," || after.text == ")" || after.text == "]");
+      if (!element) continue;
+      const std::string name(t.text);
+      bool ident = std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_';
+      for (char c : name)
+        ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+      static const char* const kDtypes[] = {"float", "int",  "uint",   "bool", "bfloat",
+                                            "e4m3",  "e5m2", "handle", "void"};
+      for (const char* d : kDtypes) ident = ident && name.rfind(d, 0) != 0;
+      if (ident &&
+          std::find(m.relax_symbols.begin(), m.relax_symbols.end(), name) == m.relax_symbols.end())
+        m.relax_symbols.push_back(name);
+    }
   }
 
   // --- PrimFunc -----------------------------------------------------------------------------
@@ -448,9 +479,10 @@ class Parser {
   void with_statement(FuncState& s) {
     const int line = next().line;  // with
     const Expr ctx = expression();
+    Expr as;
     if (at_name("as")) {
       next();
-      expect_name();
+      as = expression();
     }
     expect_op(":");
     if (ctx.is_call("T.block") || ctx.is_call("T.sblock")) {
@@ -460,6 +492,8 @@ class Parser {
       b.loops = s.loops;
       b.depth = static_cast<int>(s.blocks.size());
       b.predicated = s.conditions > 0;
+      if (!ctx.args.empty() && ctx.args[0].kind == Expr::Kind::kList)
+        legacy_block(b, ctx, as, line);
       s.func.blocks.push_back(std::move(b));
       s.blocks.push_back(s.func.blocks.size() - 1);
       suite(s);
@@ -474,6 +508,34 @@ class Parser {
       return;
     }
     suite(s);  // T.launch_thread, T.attr, ...: transparent
+  }
+
+  // The 2021 spelling `with tir.block([128, tir.reduce_axis(0, 64)], "name") as [vi, vk]:`:
+  // the block variables and their extents come from the list (bindings by `tir.bind`).
+  static void legacy_block(Block& b, const Expr& ctx, const Expr& as, int line) {
+    const std::vector<Expr>& domain = ctx.args[0].args;
+    std::vector<Expr> names;
+    if (as.kind == Expr::Kind::kList || as.kind == Expr::Kind::kTuple) names = as.args;
+    if (as.kind == Expr::Kind::kName) names = {as};
+    if (names.size() != domain.size())
+      throw ParseError{line, fmt::format("block domain has {} extents for {} variables",
+                                         domain.size(), names.size())};
+    if (ctx.args.size() > 1 && ctx.args[1].kind == Expr::Kind::kString) b.name = ctx.args[1].text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i].kind != Expr::Kind::kName)
+        throw ParseError{line, "block variable " + to_string(names[i]) + " is not a name"};
+      const Expr& d = domain[i];
+      char kind = 'S';
+      Expr extent = d;
+      if (d.is_call("T.reduce_axis") || d.is_call("T.scan_axis") || d.is_call("T.opaque_axis") ||
+          d.is_call("T.range")) {
+        if (d.args.size() != 2) throw ParseError{line, d.text + " takes a start and a stop"};
+        kind = d.text == "T.reduce_axis" ? 'R' : d.text == "T.range" ? 'S' : 'O';
+        extent = make(Expr::Kind::kBinary, "-", line, {d.args[1], d.args[0]});
+        if (d.args[0].kind == Expr::Kind::kInt && d.args[0].value == 0) extent = d.args[1];
+      }
+      b.iters.push_back({names[i].text, kind, extent, names[i], line});
+    }
   }
 
   void if_statement(FuncState& s) {
@@ -576,7 +638,8 @@ class Parser {
       // Inside a block (tensor-core intrinsics of scheduled dumps) it views a region: local.
       b.kind = s.blocks.empty() ? BufferKind::kMatched : BufferKind::kAlloc;
     } else if (value.is_call("T.alloc_buffer") || value.is_call("T.sblock_alloc_buffer") ||
-               value.is_call("T.decl_buffer") || value.is_call("T.Buffer")) {
+               value.is_call("T.decl_buffer") || value.is_call("T.Buffer") ||
+               value.is_call("T.allocate") || value.is_call("T.buffer_allocate")) {
       const Expr* shape = value.kwarg("shape");
       if (!shape && value.args.empty()) throw ParseError{line, value.text + " needs a shape"};
       b.shape = shape_of(shape ? *shape : value.args[0]);
@@ -660,6 +723,16 @@ class Parser {
     }
   }
 
+  // stop - start of a slice when it is a constant: `v * 16:v * 16 + 16` or `0:16`; else 0.
+  static std::int64_t slice_width(const Expr& start, const Expr& stop) {
+    if (start.kind == Expr::Kind::kInt && stop.kind == Expr::Kind::kInt)
+      return stop.value - start.value;
+    if (stop.kind == Expr::Kind::kBinary && stop.text == "+" &&
+        stop.args[1].kind == Expr::Kind::kInt && to_string(stop.args[0]) == to_string(start))
+      return stop.args[1].value;
+    return 0;
+  }
+
   static void regions(const Expr& e, std::vector<BufferAccess>& out) {
     if (e.kind == Expr::Kind::kList || e.kind == Expr::Kind::kTuple) {
       for (const Expr& x : e.args) regions(x, out);
@@ -667,13 +740,15 @@ class Parser {
     }
     if (e.kind != Expr::Kind::kLoad)
       throw ParseError{e.line, "expected a buffer region, got " + to_string(e)};
-    BufferAccess a{e.text, {}, false, e.line};
+    BufferAccess a{e.text, {}, false, {}, e.line};
     for (const Expr& i : e.args) {
       if (i.kind == Expr::Kind::kBinary && i.text == ":") {
         a.region = true;
         a.indices.push_back(i.args[0]);
+        a.widths.push_back(slice_width(i.args[0], i.args[1]));
       } else {
         a.indices.push_back(i);
+        a.widths.push_back(1);
       }
     }
     out.push_back(std::move(a));
@@ -691,8 +766,12 @@ class Parser {
       require_block(s, e.text, line).predicated = true;
       return;
     }
+    if (e.is_call("T.bind")) return;  // 2021: tir.bind(v, loop), the extent is the block's
     if (e.is_call("T.match_buffer") || e.kind == Expr::Kind::kLoad)
       throw ParseError{line, "unsupported statement " + to_string(e)};
+    if (e.kind == Expr::Kind::kCall) {
+      if (Block* b = current_block(s)) b->calls.push_back(e);
+    }
     // T.func_attr, T.block_attr, T.call_extern, T.evaluate, T.assume, ...: no effect on the
     // iteration domain or the accesses.
   }
@@ -888,6 +967,11 @@ class Parser {
           return e;
         }
         if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
+        if (tok.text == "lambda") return lambda(tok.line);
+        // The 2021 spelling `tir.block`, `tir.reads`, ... is read as `T.`.
+        // The newest, `from tvm.script import s_tir as Ts` (`Ts.sblock`, `Ts.reads`), likewise.
+        if ((tok.text == "tir" || tok.text == "Ts" || tok.text == "TS") && at_op("."))
+          return make(Expr::Kind::kName, "T", tok.line);
         return make(Expr::Kind::kName, std::string(tok.text), tok.line);
       }
       case TokenKind::kInt: {
@@ -930,6 +1014,16 @@ class Parser {
         break;
     }
     fail("expected an expression, found " + describe(tok));
+  }
+
+  // `lambda x, y: x + y` (T.comm_reducer): kept as a call "lambda" of its body.
+  Expr lambda(int line) {
+    while (!at_op(":")) {
+      if (at(TokenKind::kEnd) || at(TokenKind::kNewline)) fail("expected ':' in a lambda");
+      next();
+    }
+    next();
+    return make(Expr::Kind::kCall, "lambda", line, {expression()});
   }
 
   Expr parenthesized() {

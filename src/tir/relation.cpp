@@ -123,10 +123,11 @@ BlockRelations block_relations(const PrimFunc& f, const Block& block, const Symb
       for (const Store& s : block.stores) {
         std::vector<const Expr*> loads;
         detail::loads_in(s.value, loads);
-        for (const Expr* l : loads) reads.push_back({l->text, l->args, false, l->line});
+        for (const Expr* l : loads) reads.push_back({l->text, l->args, false, {}, l->line});
       }
     if (!block.writes_given)
-      for (const Store& s : block.stores) writes.push_back({s.buffer, s.indices, false, s.line});
+      for (const Store& s : block.stores)
+        writes.push_back({s.buffer, s.indices, false, {}, s.line});
     for (const BufferAccess& a : reads)
       out.accesses.push_back(
           relation_of(f, vars, a.buffer, a.indices, workload::AccessKind::kRead, values));
@@ -143,6 +144,10 @@ KernelWorkload kernel_workload(const Module& module, const BoundKernel& bound, b
   const MatmulKernel& k = bound.kernel;
   const PrimFunc* f = module.find_function(k.func);
   if (!f) throw InternalError("function " + k.func + " not found");
+  if (!k.intrinsic.empty())
+    throw InputError(error_code::kUnknownName, module.file, fmt::format("line {}", k.line),
+                     "block " + k.block + " is tensorized (" + k.intrinsic +
+                         "): its accesses are tiles, not the scalar relations of the exact engine");
   const Block& b = find_block(*f, k);
   const std::size_t index = static_cast<std::size_t>(&b - f->blocks.data());
   std::vector<std::string> vars;
@@ -152,6 +157,10 @@ KernelWorkload kernel_workload(const Module& module, const BoundKernel& bound, b
   for (const std::string& v : vars)
     for (const IterVar& iv : b.iters)
       if (iv.name == v) extents.push_back(&iv.extent);
+  if (extents.size() != vars.size())
+    throw InputError(error_code::kUnknownName, module.file, fmt::format("line {}", k.line),
+                     "block " + k.block +
+                         " uses variables of an enclosing block: its relations are not derived");
 
   const Store& st = b.stores[0];
   const Expr* a_load = nullptr;
@@ -163,6 +172,10 @@ KernelWorkload kernel_workload(const Module& module, const BoundKernel& bound, b
     if (l->text == k.b_buffer && !b_load) b_load = l;
   }
   if (!a_load || !b_load) throw InternalError("operands of " + k.block + " not found");
+  // B's loads: B itself, or every load of an inline dequantize (`A[k] * ((q - 7) * s[n, g])`).
+  std::vector<const Expr*> b_loads;
+  for (const Expr* l : loads)
+    if (l != a_load && l->text != st.buffer) b_loads.push_back(l);
   const SymbolValues* values = &bound.symbols;
   KernelWorkload out;
   std::vector<workload::Access> accesses;
@@ -185,11 +198,13 @@ KernelWorkload kernel_workload(const Module& module, const BoundKernel& bound, b
     const std::string domain = domain_text(*f, vars, extents, values);
     add(k.a_buffer, a_load->args, workload::AccessKind::kRead, workload::OperandRole::kActivation);
     if (trace_storage && k.storage) {
-      const Expr weight = detail::inline_producers(*f, *b_load, index);
-      std::vector<const Expr*> leaves;
-      detail::loads_in(weight, leaves, /*indices=*/true);
-      for (const Expr* l : leaves)
-        add(l->text, l->args, workload::AccessKind::kRead, storage_role(*k.storage, l->text));
+      for (const Expr* bl : b_loads) {
+        const Expr weight = detail::inline_producers(*f, *bl, index);
+        std::vector<const Expr*> leaves;
+        detail::loads_in(weight, leaves, /*indices=*/true);
+        for (const Expr* l : leaves)
+          add(l->text, l->args, workload::AccessKind::kRead, storage_role(*k.storage, l->text));
+      }
     } else {
       add(k.b_buffer, b_load->args, workload::AccessKind::kRead, workload::OperandRole::kWeight);
     }

@@ -57,6 +57,10 @@ Expr inline_producers(const PrimFunc& f, const Expr& load, std::size_t before) {
   return inline_load(f, load, before, 0);
 }
 
+Expr inline_expr(const PrimFunc& f, const Expr& e, std::size_t before) {
+  return inline_rec(f, e, before, 0);
+}
+
 bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t before) {
   for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
     const Block& b = f.blocks[i];

@@ -14,6 +14,9 @@ namespace tenet::tir::detail {
 // dequantize chain of a weight reads `(w[n, k // 8] >> ...) & 15 ...` in the matmul's variables.
 Expr inline_producers(const PrimFunc& f, const Expr& load, std::size_t before);
 
+// Every load of the expression inlined as by inline_producers.
+Expr inline_expr(const PrimFunc& f, const Expr& e, std::size_t before);
+
 // True when the loaded buffer is produced (before block `before`) from an integer buffer.
 bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t before);
 

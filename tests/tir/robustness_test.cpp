@@ -41,7 +41,9 @@ bool exercise(const std::string& text) {
 }  // namespace
 
 TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
-  const char* const files[] = {"gpt2_phase3.py", "variants.py", "quant.py", "attention.py"};
+  const char* const files[] = {
+      "gpt2_phase3.py", "variants.py",        "quant.py", "attention.py",   "dlight_gemv.py",
+      "tensorized.py",  "quant_spellings.py", "moe.py",   "legacy_2021.py", "bitblas.py"};
   const std::string noise[] = {"(",  ")",  "[", "]", ":", "\n", "    ",   "T.",
                                "//", "\"", "#", ",", "=", "0",  "T.foo(", "@"};
   std::mt19937 rng(2026);

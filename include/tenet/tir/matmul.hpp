@@ -25,19 +25,22 @@ struct WeightStorage {
   std::string buffer;         // the stored buffer ("lv397")
   std::string storage_dtype;  // "uint32", "int8", ...
   std::vector<Expr> storage_shape;
-  int bits = 0;                 // bits per value (from the mask: 15 → 4)
-  int elems_per_word = 1;       // values per storage element (from the index `k // 8`)
-  std::string pack_axis;        // "k", "n" or "" (not packed)
-  std::int64_t group_size = 0;  // from the scale index `k // g`; 0 = no group
-  std::string group_axis;       // "k", "n" or ""
-  std::string scale_buffer;     // "" = no scale
+  int bits = 0;                   // bits per value (from the mask: 15 → 4)
+  int elems_per_word = 1;         // values per storage element (from the index `k // 8`)
+  std::string pack_axis;          // "k", "n" or "" (not packed)
+  std::int64_t group_size = 0;    // from the scale index `k // g`; 0 = no group
+  std::string group_axis;         // "k", "n" or "" (the axis of group_size)
+  std::int64_t group_size_n = 0;  // groups along N as well as K (`s[n // 128, k // 128]`)
+  std::string scale_buffer;       // "" = no scale
   std::string scale_dtype;
   std::vector<Expr> scale_shape;
   std::string zero_buffer;  // a zero-point tensor, "" = none
   std::string zero_dtype;
+  std::string zero_mode;           // "original": (q - z)·s, also q·s - z·s; "rescale": q·s - z
   std::optional<double> offset;    // implicit zero point: `q - 7`
   std::string group_index_buffer;  // AutoGPTQ-style g_idx: scale[g_idx[k], n]
   bool group_aligned = false;      // each group starts a new storage word
+  std::string decode_function;     // BitBLAS: the extern decode call ("decode_i4s_to_f16")
 };
 
 struct MatmulKernel {
@@ -55,6 +58,13 @@ struct MatmulKernel {
   std::vector<std::string> epilogue;        // "add", "multiply", "cast", "silu", ...
   std::vector<std::string> symbols;         // symbolic sizes the kernel's extents use (sorted)
   std::vector<std::string> approximations;  // non-affine indices (over-approximated accesses)
+  // A tensorized block: the intrinsic call (`T.tvm_mma_sync`, `T.ptx_mma`, ...) whose tile
+  // multiplies the block variables' extents; "" for a scalar update.
+  std::string intrinsic;
+  // A gathered (MoE) weight `w[indptr[e], n, k]`: the index buffer and the extent of the
+  // weight's expert dimension (a constant or a symbol to bind).
+  std::string expert_index_buffer;
+  std::optional<Expr> experts;
 };
 
 struct Recognition {
@@ -79,6 +89,7 @@ struct BoundKernel {
   llm::MatmulShape shape;  // name "func/block"; batch, M, N, K; layout; epilogue; dtypes
   std::optional<quant::QuantSpec> quant;  // "auto": from the dequantize chain (or plain dtypes)
   std::vector<std::int64_t> scale_shape;  // the scale tensor's shape after binding
+  std::int64_t experts = 0;               // a gathered MoE weight: its expert count, else 0
 };
 
 // Throws InputError(missing-field) naming an unbound symbol, InputError(range) for an extent

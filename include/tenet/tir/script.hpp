@@ -90,6 +90,9 @@ struct BufferAccess {
   std::string buffer;
   std::vector<Expr> indices;  // a region `b[0:4, i]` keeps the slice start; see docs/tir.md
   bool region = false;        // some index was a slice
+  // Per index: the slice's width when it is a constant (`b[v * 16:v * 16 + 16]` → 16), 1 for a
+  // plain index, 0 for a slice of unknown width.
+  std::vector<std::int64_t> widths;
   int line = 0;
 };
 
@@ -110,8 +113,9 @@ struct Block {
   std::optional<Store> init;                       // `with T.init():`
   std::vector<Store> stores;
   std::vector<std::pair<std::string, Expr>> lets;  // `x = expr` / `x: T.int32 = expr`
-  bool predicated = false;                         // T.where(...) or inside an `if`
-  int depth = 0;                                   // blocks nested around it
+  std::vector<Expr> calls;  // call statements (T.tvm_mma_sync, T.call_extern, ...), in order
+  bool predicated = false;  // T.where(...) or inside an `if`
+  int depth = 0;            // blocks nested around it
 };
 
 struct PrimFunc {
@@ -141,6 +145,9 @@ struct Module {
   std::vector<PrimFunc> functions;
   std::vector<Skipped> skipped;  // PrimFuncs that could not be read
   int relax_functions = 0;       // `@R.function` (and other non-TIR) definitions skipped
+  // Symbolic sizes the Relax functions name in their shapes (`R.Tensor(("num_experts", 8))`):
+  // `--bind` accepts them (a gathered MoE weight's expert count).
+  std::vector<std::string> relax_symbols;
 
   const PrimFunc* find_function(const std::string& name) const;
 };

@@ -1,0 +1,1 @@
+// Builds the test executables' precompiled header (tests/CMakeLists.txt).

@@ -421,8 +421,8 @@ const std::vector<BoundsField>& bounds_fields() {
        "dram_bytes at the DRAM bandwidth (less what the buffer holds at the edges when edge "
        "transfers are off)"},
       {"capacity_bytes", "bytes",
-       "on-chip capacity the bound assumes: the global buffer, halved when double-buffered; null: "
-       "unlimited"},
+       "on-chip capacity the bound assumes: the whole global buffer (any tensor's tile may be "
+       "single-buffered); null: unlimited"},
       {"dram_bytes_ratio", "ratio", "achieved dram_bytes / bound dram_bytes (>= 1; null if 0)"},
       {"cycles_ratio", "ratio", "achieved cycles / bound cycles (>= 1; null if 0)"},
       {"schedule_independent_dram_bytes", "bytes",

@@ -1,5 +1,7 @@
 #include "tenet/llm/vector_ops.hpp"
 
+#include <algorithm>
+
 #include "llm/checked_int.hpp"
 
 namespace tenet::llm {
@@ -172,6 +174,29 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     out.push_back(l);
   }
   return out;
+}
+
+VectorOp logged_vector_op(const std::string& kernel, const VectorKernelTraits& t,
+                          const std::vector<std::int64_t>& extents, std::int64_t count,
+                          const ElementBits& bits) {
+  std::int64_t elements = 1;
+  for (std::int64_t e : extents) elements = mul(elements, e);
+  const std::int64_t last = extents.empty() ? 1 : extents.back();
+  VectorOp v{t.kind, kernel, count, elements, 0, 0, 0, "", true};
+  std::int64_t per_element = t.ops_per_element;
+  if (t.sort) {  // a comparison sort of each row of `last` values
+    std::int64_t log2 = 0;
+    while ((std::int64_t{1} << log2) < last && log2 < 62) ++log2;
+    per_element = std::max<std::int64_t>(1, log2);
+  }
+  v.ops = mul(elements, per_element);
+  const int out_bits = t.kv_output ? bits.kv_cache : bits.activation;
+  std::int64_t in = mul(t.inputs, bytes(elements, bits.activation));
+  if (t.table_input) in = add(in, bytes(elements, bits.embedding));
+  if (t.norm_weights) in = add(in, bytes(last, 16));
+  v.sram_bytes = add(in, mul(t.outputs, bytes(elements, out_bits)));
+  v.dram_bytes = v.sram_bytes;
+  return v;
 }
 
 }  // namespace tenet::llm

@@ -84,7 +84,8 @@ std::optional<Link> read_link(const io::JsonFields& root) {
 const std::vector<std::string>& vector_op_kinds() {
   static const std::vector<std::string> kinds = {"norm",       "rotary",   "softmax",
                                                  "activation", "residual", "kv_append",
-                                                 "embedding",  "logits",   "routing"};
+                                                 "embedding",  "logits",   "routing",
+                                                 "scan"};
   return kinds;
 }
 

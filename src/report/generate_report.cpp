@@ -82,6 +82,7 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
           {"memory",
            {{"weights_bytes", exact(m.weights_bytes)},
             {"kv_cache_bytes", exact(m.kv_cache_bytes)},
+            {"state_bytes", exact(m.state_bytes)},
             {"activation_bytes", exact(m.activation_bytes)},
             {"total_bytes", exact(m.total_bytes)},
             {"per_chip_bytes", exact(m.per_chip_bytes)},

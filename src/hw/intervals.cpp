@@ -8,30 +8,17 @@
 namespace tenet::hw::detail {
 namespace {
 
-[[noreturn]] void overflow() {
-  throw InputError(error_code::kOverflow, "", "", "a count does not fit in 64 bits");
-}
-
 long long narrow(__int128 v) {
-  if (v > static_cast<__int128>(INT64_MAX) || v < static_cast<__int128>(INT64_MIN)) overflow();
+  if (v > static_cast<__int128>(INT64_MAX) || v < static_cast<__int128>(INT64_MIN))
+    count_overflow();
   return static_cast<long long>(v);
 }
 
 }  // namespace
 
-long long add(long long a, long long b) {
-  std::int64_t r;
-  if (!::tenet::detail::add_fits(a, b, r)) overflow();
-  return r;
+void count_overflow() {
+  throw InputError(error_code::kOverflow, "", "", "a count does not fit in 64 bits");
 }
-
-long long mul(long long a, long long b) {
-  std::int64_t r;
-  if (!::tenet::detail::mul_fits(a, b, r)) overflow();
-  return r;
-}
-
-long long ceil_div(long long a, long long b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_in) {
   if (n_in < 0 || m_in < 1 || a_in < 0 || b_in < 0) throw InternalError("floor_sum: bad arguments");
@@ -56,11 +43,6 @@ long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_
 
 long long distinct_groups(long long start, long long length, long long g) {
   return (start + length - 1) / g - start / g + 1;
-}
-
-long long max_distinct_groups(long long length, long long g) {
-  if (length <= 1) return length;
-  return std::min(length, ceil_div(length - 1, g) + 1);
 }
 
 long long uniform_group_sum(long long offset, long long length, long long piece, long long g) {

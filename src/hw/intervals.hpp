@@ -11,10 +11,24 @@
 
 namespace tenet::hw::detail {
 
-// Checked 64-bit arithmetic: throws InputError(overflow) instead of wrapping.
-long long add(long long a, long long b);
-long long mul(long long a, long long b);
-long long ceil_div(long long a, long long b);  // a >= 0, b > 0
+// Throws InputError(overflow): "a count does not fit in 64 bits".
+[[noreturn]] void count_overflow();
+
+// Checked 64-bit arithmetic: throws InputError(overflow) instead of wrapping. Inline: the tiling
+// search and the timing call them in their innermost loops.
+inline long long add(long long a, long long b) {
+  long long r;
+  if (__builtin_add_overflow(a, b, &r)) count_overflow();
+  return r;
+}
+inline long long mul(long long a, long long b) {
+  long long r;
+  if (__builtin_mul_overflow(a, b, &r)) count_overflow();
+  return r;
+}
+inline long long ceil_div(long long a, long long b) {  // a >= 0, b > 0
+  return a / b + (a % b != 0 ? 1 : 0);
+}
 
 // sum_{i=0}^{n-1} floor((a*i + b) / m) for n >= 0, m >= 1, a, b >= 0.
 long long floor_sum(long long n, long long m, long long a, long long b);
@@ -22,7 +36,11 @@ long long floor_sum(long long n, long long m, long long a, long long b);
 // Distinct values of floor(x / g) for x in [start, start + length), length >= 1, g >= 1.
 long long distinct_groups(long long start, long long length, long long g);
 // The largest distinct_groups over all starts (the footprint bound of a window of `length`).
-long long max_distinct_groups(long long length, long long g);
+inline long long max_distinct_groups(long long length, long long g) {
+  if (length <= 1) return length;
+  const long long groups = ceil_div(length - 1, g) + 1;
+  return groups < length ? groups : length;
+}
 // sum over the pieces of [offset, offset + length) cut every `piece` (last shorter) of
 // distinct_groups(piece).
 long long uniform_group_sum(long long offset, long long length, long long piece, long long g);

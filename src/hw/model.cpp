@@ -51,12 +51,8 @@ long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
 
 }  // namespace
 
-long long ceil_bytes(long long elements, int bits) {
-  const __int128 bits_total = static_cast<__int128>(elements) * bits;
-  const __int128 bytes = (bits_total + 7) / 8;
-  if (bytes > INT64_MAX)
-    throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
-  return static_cast<long long>(bytes);
+void byte_count_overflow() {
+  throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
 }
 
 long long distinct_elements(const Operand& op, const mapping::GemmShape& shape) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +78,13 @@ struct Timing {
   long long edge_fill = 0;  // the first fill's window (edge transfers), part of dram_stall
 };
 
+[[noreturn]] void byte_count_overflow();  // InputError(overflow)
 // ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
-long long ceil_bytes(long long elements, int bits);
+inline long long ceil_bytes(long long elements, int bits) {
+  const __int128 bytes = (static_cast<__int128>(elements) * bits + 7) / 8;
+  if (bytes > INT64_MAX) byte_count_overflow();
+  return static_cast<long long>(bytes);
+}
 // Distinct elements of an operand over the whole problem: Π over its indices of ⌈size / group⌉.
 long long distinct_elements(const Operand& op, const mapping::GemmShape& shape);
 // Global-buffer bytes of an operand's tile with these extents (per GemmDim, each <= its size):

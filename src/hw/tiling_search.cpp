@@ -168,8 +168,68 @@ class FitExtents {
     return true;
   }
 
-  // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does.
-  long long largest(std::array<long long, 3> tile, int d, unsigned single) const {
+  // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does. By
+  // bisection on fits(), with each operand's factor of the other two extents computed once.
+  // `below`: an extent known to be at least the answer (e.g. the answer for smaller other
+  // extents: footprints grow with every extent).
+  long long largest(std::array<long long, 3> tile, int d, unsigned single,
+                    long long below = -1) const {
+    const size_t n = problem_.operands.size();
+    constexpr size_t kMax = 16;
+    if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
+    std::array<long long, kMax> other{};  // elements of the tile but for dimension d
+    std::array<bool, kMax> doubled{}, changes{};
+    Tiling t;
+    t.single = single;
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      if (holder_[i] < 0) return 0;
+      long long elements = 1;
+      for (int e = 0; e < 3; ++e) {
+        const long long g = op.group[e];
+        if (e == d || g == 0) continue;
+        elements =
+            detail::mul(elements, g == 1 ? tile[e] : detail::max_distinct_groups(tile[e], g));
+        changes[i] = changes[i] || tile[e] < sizes_[e];
+      }
+      other[i] = elements;
+      doubled[i] = double_buffered_ && !t.single_buffered(detail::buffered_tensor(op));
+    }
+    const auto fits_at = [&](long long extent) {
+      std::array<long long, kMax> used{};
+      for (size_t i = 0; i < n; ++i) {
+        const Operand& op = problem_.operands[i];
+        const long long g = op.group[d];
+        long long elements = other[i];
+        if (g > 0)
+          elements =
+              detail::mul(elements, g == 1 ? extent : detail::max_distinct_groups(extent, g));
+        long long bytes = detail::ceil_bytes(elements, op.bits);
+        if (doubled[i] && (changes[i] || (g > 0 && extent < sizes_[d])))
+          bytes = detail::mul(bytes, 2);
+        long long& u = used[static_cast<size_t>(holder_[i])];
+        u = detail::add(u, bytes);
+        if (u > capacity_[holder_[i]]) return false;
+      }
+      return true;
+    };
+    const long long top = below >= 0 && below < size(d) ? below : size(d);
+    if (top < 1 || !fits_at(1)) return 0;
+    if (fits_at(top)) return top;
+    long long lo = 1, hi = top - 1;  // fits(lo), the answer in [lo, hi]
+    while (lo < hi) {
+      const long long mid = lo + (hi - lo + 1) / 2;
+      if (fits_at(mid))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  }
+
+ private:
+  long long size(int d) const { return sizes_[d]; }
+  long long largest_slow(std::array<long long, 3> tile, int d, unsigned single) const {
     long long lo = 0, hi = size(d);  // fits(lo) (or lo = 0), answer in [lo, hi]
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
@@ -181,9 +241,6 @@ class FitExtents {
     }
     return lo;
   }
-
- private:
-  long long size(int d) const { return sizes_[d]; }
   const GemmProblem& problem_;
   std::array<long long, 3> sizes_;
   bool double_buffered_ = true;
@@ -208,11 +265,19 @@ std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
   std::vector<std::array<long long, 3>> out;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
-    for (long long ta : lists[a])
+    for (long long ta : lists[a]) {
+      // The answer for a smaller tb bounds the next one: footprints grow with every extent, but
+      // for a dimension taken whole (a tile that never changes needs no second copy), which is
+      // tried on its own.
+      long long below = -1;
+      bool none = false;
       for (long long tb : lists[b]) {
+        const bool whole = tb >= plan.dim[b].size;
+        if (none && !whole) continue;
         std::array<long long, 3> tile{};
         tile[a] = ta, tile[b] = tb;
-        const long long t = fit.largest(tile, d, single);
+        const long long t = fit.largest(tile, d, single, whole ? -1 : below);
+        if (!whole) below = t, none = t <= 0;
         if (t <= 0) continue;
         const long long size = plan.dim[d].size;
         for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
@@ -220,6 +285,7 @@ std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
           out.push_back(tile);
         }
       }
+    }
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

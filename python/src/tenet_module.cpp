@@ -446,9 +446,9 @@ std::pair<std::string, json> run_sweep(const py::object& spec, unsigned threads,
   std::string lines;
   const sweep::RunSummary s = released([&] {
     return sweep::run_sweep(plan, run, [&](const sweep::SweepRow& row) {
-      lines += sweep::format_row(sweep::make_row(row.point, row.metrics, relation_centric, requests),
-                                 columns,
-                                 sweep::TableFormat::kJsonl);
+      lines +=
+          sweep::format_row(sweep::make_row(row.point, row.metrics, relation_centric, requests),
+                            columns, sweep::TableFormat::kJsonl);
     });
   });
   json summary = {{"points", s.points},

@@ -614,7 +614,8 @@ std::optional<VectorKernelCall> parse_vector_line(std::string_view text, LogForm
       }
       for (std::size_t i = 0; i < value.size(); ++i) {
         const json& v = value[i];
-        if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
+        if (!v.is_number_integer() ||
+            (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
             v.get<std::int64_t>() < 1) {
           problems.add(error_code::kRange, "/shape/" + std::to_string(i),
                        "expected a positive 64-bit integer");
@@ -635,8 +636,7 @@ std::optional<VectorKernelCall> parse_vector_line(std::string_view text, LogForm
       else if (value == "decode")
         call.phase = llm::Phase::kDecode;
       else
-        problems.add(error_code::kUnknownName, "/" + key,
-                     "expected \"prefill\" or \"decode\"");
+        problems.add(error_code::kUnknownName, "/" + key, "expected \"prefill\" or \"decode\"");
     } else {
       problems.add(error_code::kUnknownField, "/" + key,
                    "unknown key \"" + key +

@@ -218,8 +218,7 @@ Integer kv_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
   g.phase = Phase::kDecode;
   const Integer per_token = summarize_model(m, g).kv_cache_elements_per_token;
   // Only attention layers hold a KV cache (a hybrid's Mamba / DeltaNet layers: recurrent_state).
-  const std::int64_t attention =
-      m.stack.empty() ? m.layers : m.layers_with(MixerKind::kAttention);
+  const std::int64_t attention = m.stack.empty() ? m.layers : m.layers_with(MixerKind::kAttention);
   if (attention == 0) return 0;
   const Integer per_layer = per_token / big(attention);
   Integer elements = per_layer * big(attention - m.window_layers) * big(tokens);
@@ -249,9 +248,9 @@ Integer state_bytes_per_sequence(const ModelConfig& m, int activation_bits) {
     const DeltaNetConfig& d = *m.deltanet;
     const Integer channels =
         big(2) * big(d.key_heads) * big(d.key_dim) + big(d.value_heads) * big(d.value_dim);
-    elements += big(m.layers_with(MixerKind::kGatedDeltaNet)) *
-                (big(d.value_heads) * big(d.key_dim) * big(d.value_dim) +
-                 big(d.conv - 1) * channels);
+    elements +=
+        big(m.layers_with(MixerKind::kGatedDeltaNet)) *
+        (big(d.value_heads) * big(d.key_dim) * big(d.value_dim) + big(d.conv - 1) * channels);
   }
   return bits_to_bytes(elements, activation_bits);
 }
@@ -492,13 +491,12 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
   RequestMemory& mem = r.memory;
   mem.weights_bytes = weights_bytes(model, o, scheme);
   const Integer kv_seq = kv_bytes_per_sequence(model, o, scheme, total_len);
-  const Integer act_seq = activation_bytes_per_sequence(model, o, a) +
-                          state_bytes_per_sequence(model, a);
+  const Integer act_seq =
+      activation_bytes_per_sequence(model, o, a) + state_bytes_per_sequence(model, a);
   mem.kv_cache_bytes = kv_seq * big(o.batch);
   mem.state_bytes = state_bytes_per_sequence(model, a) * big(o.batch);
   mem.activation_bytes = act_seq * big(o.batch) - mem.state_bytes;
-  mem.total_bytes =
-      mem.weights_bytes + mem.kv_cache_bytes + mem.state_bytes + mem.activation_bytes;
+  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.state_bytes + mem.activation_bytes;
   const std::int64_t chips = checked_mul(o.tp, o.pp, "", "tp", "chips");
   mem.per_chip_bytes = ceil_div(mem.total_bytes, chips);
   mem.capacity_bytes = acc.spec().serving.capacity_bytes;

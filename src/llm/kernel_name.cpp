@@ -111,8 +111,7 @@ std::optional<VectorKernelTraits> interpret_vector_kernel(const std::string& ker
   };
   VectorKernelTraits t;
   // Attention kernels (paged or ragged KV attention) are matmuls in all but name: not here.
-  if (has("attention") || has("paged") || has("ragged"))
-    return std::nullopt;
+  if (has("attention") || has("paged") || has("ragged")) return std::nullopt;
   if (has("kv") && has("append")) {  // tir_kv_cache_transpose_append
     t.kind = "kv_append", t.op = "kv_append", t.kv_output = true;
     return t;

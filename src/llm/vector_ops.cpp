@@ -118,7 +118,8 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     out.push_back(r);
   }
   if (attention_layers > 0) {
-    VectorOp k{"kv_append", "kv_append", attention_layers, mul(tokens, kv_width), 0, 0, 0, "", true};
+    VectorOp k{"kv_append", "kv_append", attention_layers, mul(tokens, kv_width), 0, 0, 0,
+               "",          true};
     k.ops = k.elements;
     k.sram_bytes = add(bytes(k.elements, a), bytes(k.elements, bits.kv_cache));
     k.dram_bytes = bytes(k.elements, bits.kv_cache);

@@ -1,18 +1,18 @@
 #include "tenet/report/llm_report.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"
 #include "tenet/hw/vector_unit.hpp"
 #include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/kernel_name.hpp"
-#include "tenet/llm/vector_ops.hpp"
 #include "tenet/llm/model_summary.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
+#include "tenet/llm/vector_ops.hpp"
 #include "tenet/tir/log_join.hpp"
 
 namespace tenet::report {
@@ -233,8 +233,8 @@ VectorCosts cost_vector_kernels(const std::vector<input::VectorKernelCall>& call
         hw::vector_op_cycles(acc, unit, r.op.kind, r.op.ops, r.op.sram_bytes, r.op.dram_bytes);
     r.bound = vc.bound;
     r.seconds = vc.cycles * static_cast<double>(c.count) / clock;
-    r.dram_bytes = llm::Integer(static_cast<long>(r.op.dram_bytes)) *
-                   llm::Integer(static_cast<long>(c.count));
+    r.dram_bytes =
+        llm::Integer(static_cast<long>(r.op.dram_bytes)) * llm::Integer(static_cast<long>(c.count));
     out.seconds += r.seconds;
     out.dram_bytes += r.dram_bytes;
     auto it = std::find_if(out.by_kind.begin(), out.by_kind.end(),
@@ -300,8 +300,9 @@ std::string with_vector_kernels(const llm::ModelReport& report, const VectorCost
   }
   if (format != io::ReportFormat::kTable) return base;  // CSV: the matmul rows
   std::string out = base;
-  out += fmt::format("\nnon-matmul kernels (vector unit):\n{:<44} {:<10} {:>7} {:>16} {:>14} {:>16} {:>7}\n",
-                     "kernel", "kind", "calls", "shape", "seconds", "DRAM bytes", "bound");
+  out += fmt::format(
+      "\nnon-matmul kernels (vector unit):\n{:<44} {:<10} {:>7} {:>16} {:>14} {:>16} {:>7}\n",
+      "kernel", "kind", "calls", "shape", "seconds", "DRAM bytes", "bound");
   for (const VectorRow& r : v.rows)
     out += fmt::format("{:<44} {:<10} {:>7} {:>16} {:>14.6g} {:>16} {:>7}\n", r.call->kernel,
                        r.op.kind, r.call->count, shape_text(r.call->extents), r.seconds,
@@ -309,10 +310,11 @@ std::string with_vector_kernels(const llm::ModelReport& report, const VectorCost
   for (const auto& [kind, t] : v.by_kind)
     out += fmt::format("{:<44} {:<10} {:>7} {:>16} {:>14.6g} {:>16}\n", "total " + kind, kind, "",
                        "", t.first, t.second.get_str());
-  out += fmt::format("total matmul: {:.6g} s, {} DRAM bytes; total non-matmul: {:.6g} s, {} DRAM "
-                     "bytes; total: {:.6g} s\n",
-                     matmul_seconds, matmul_dram.get_str(), v.seconds, v.dram_bytes.get_str(),
-                     matmul_seconds + v.seconds);
+  out += fmt::format(
+      "total matmul: {:.6g} s, {} DRAM bytes; total non-matmul: {:.6g} s, {} DRAM "
+      "bytes; total: {:.6g} s\n",
+      matmul_seconds, matmul_dram.get_str(), v.seconds, v.dram_bytes.get_str(),
+      matmul_seconds + v.seconds);
   return out;
 }
 

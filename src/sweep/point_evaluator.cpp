@@ -171,7 +171,8 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
   SweepMemo* memo = memo_;
   llm::CostModel model;
   model.clock_hz = plan_.arch_variant(c.arch).clock_mhz * 1e6;
-  model.prefetch_across_matmuls = base.hw.edge_transfers && acc->spec().dram.prefetch_across_matmuls;
+  model.prefetch_across_matmuls =
+      base.hw.edge_transfers && acc->spec().dram.prefetch_across_matmuls;
   model.evaluate = [&base, &requests, &evaluations, memo](const llm::MatmulShape& s) {
     eval::Request r = base;
     r.matmul = s;
@@ -190,8 +191,8 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
   };
   PointMetrics out;
   try {
-    const llm::RequestReport report = llm::evaluate_request(
-        *w.request_model, w.request, model, *acc, *schemes_[c.quant]);
+    const llm::RequestReport report =
+        llm::evaluate_request(*w.request_model, w.request, model, *acc, *schemes_[c.quant]);
     RequestMetrics q;
     q.ttft_seconds = report.ttft_seconds;
     q.tpot_seconds = report.tpot_seconds;

@@ -229,8 +229,9 @@ void expand_request(const SweepSpec& spec, const WorkloadSpec& w,
                     const std::vector<arch::AcceleratorSpec>& presets,
                     std::vector<WorkloadInstance>& out) {
   const RequestWorkloadSpec& q = w.request;
-  auto config = std::make_shared<const llm::ModelConfig>(at_field(
-      spec, q.file.pointer, [&] { return llm::load_model_config(input_path(spec, q.file.value)); }));
+  auto config = std::make_shared<const llm::ModelConfig>(at_field(spec, q.file.pointer, [&] {
+    return llm::load_model_config(input_path(spec, q.file.value));
+  }));
   for (const auto& tp : q.tps) {
     at_field(spec, tp.pointer, [&] { return llm::tensor_parallel_shard(*config, tp.value); });
     if (tp.value > 1 && !q.link_gbps)
@@ -238,7 +239,8 @@ void expand_request(const SweepSpec& spec, const WorkloadSpec& w,
         if (!presets[i].serving.link)
           throw InputError(error_code::kUsage, spec.file, tp.pointer,
                            "tensor parallelism needs a chip-to-chip link: give \"link_gbps\" or "
-                           "a \"link\" in " + spec.arch.presets[i].value);
+                           "a \"link\" in " +
+                               spec.arch.presets[i].value);
   }
   for (const auto& pp : q.pps) {
     if (pp.value > config->layers)
@@ -250,15 +252,16 @@ void expand_request(const SweepSpec& spec, const WorkloadSpec& w,
         if (!presets[i].serving.link)
           throw InputError(error_code::kUsage, spec.file, pp.pointer,
                            "pipeline parallelism needs a chip-to-chip link: give \"link_gbps\" "
-                           "or a \"link\" in " + spec.arch.presets[i].value);
+                           "or a \"link\" in " +
+                               spec.arch.presets[i].value);
   }
   for (const auto& prompt : q.prompts)
     for (const auto& tokens : q.tokens)
       if (prompt.value + tokens.value - 1 > config->max_positions)
-        throw InputError(error_code::kRange, spec.file, tokens.pointer,
-                         fmt::format("prompt {} + tokens {} exceeds the {} positions of {}",
-                                     prompt.value, tokens.value, config->max_positions,
-                                     config->name));
+        throw InputError(
+            error_code::kRange, spec.file, tokens.pointer,
+            fmt::format("prompt {} + tokens {} exceeds the {} positions of {}", prompt.value,
+                        tokens.value, config->max_positions, config->name));
   for (const auto& batch : q.batches)
     for (const auto& prompt : q.prompts)
       for (const auto& tokens : q.tokens)

@@ -273,7 +273,8 @@ RunSummary run_sweep(const SweepPlan& plan, const RunOptions& options,
 RunSummary run_sweep_to_file(const SweepPlan& plan, const std::string& path,
                              const FileRunOptions& options) {
   const TableFormat format = table_format_of(path);
-  const std::vector<std::string> columns = sweep_columns(plan.spec().relation_centric, plan.has_requests());
+  const std::vector<std::string> columns =
+      sweep_columns(plan.spec().relation_centric, plan.has_requests());
   RunOptions run = options.run;
   bool append = false, header = true;
   const OutputLock lock(path);

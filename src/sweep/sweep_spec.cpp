@@ -365,8 +365,8 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
 
 void parse_request(Reader& r, const json& j, const std::string& p, RequestWorkloadSpec& q) {
   if (!r.object(j, p,
-                {"request", "prompt", "tokens", "batch", "tp", "pp", "link_gbps",
-                 "link_latency_us", "qkv", "gate_up"}))
+                {"request", "prompt", "tokens", "batch", "tp", "pp", "link_gbps", "link_latency_us",
+                 "qkv", "gate_up"}))
     return;
   if (auto f = r.string(j["request"], Reader::at(p, "request")))
     q.file = {*f, Reader::at(p, "request")};
@@ -410,8 +410,8 @@ void parse_request(Reader& r, const json& j, const std::string& p, RequestWorklo
     else if (j[key] == "separate")
       out = false;
     else
-      r.error(j[key].is_string() ? error_code::kUnknownName : error_code::kType,
-              Reader::at(p, key), "expected \"fused\" or \"separate\"");
+      r.error(j[key].is_string() ? error_code::kUnknownName : error_code::kType, Reader::at(p, key),
+              "expected \"fused\" or \"separate\"");
   };
   choice("qkv", q.fused_qkv);
   choice("gate_up", q.fused_gate_up);
@@ -467,10 +467,10 @@ std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::s
     WorkloadSpec w;
     w.pointer = wp;
     const json& item = j[i];
-    const int kinds = item.is_object() ? int(item.contains("model")) + int(item.contains("log")) +
-                                             int(item.contains("gemm")) +
-                                             int(item.contains("request"))
-                                       : 0;
+    const int kinds = item.is_object()
+                          ? int(item.contains("model")) + int(item.contains("log")) +
+                                int(item.contains("gemm")) + int(item.contains("request"))
+                          : 0;
     if (kinds != 1) {
       r.error(item.is_object() ? error_code::kMissingField : error_code::kType, wp,
               "a workload has exactly one of \"model\", \"log\", \"gemm\" or \"request\"");

@@ -24,8 +24,8 @@ using tenet::test::shell_quoted;
 const std::string kLog = std::string(TENET_TEST_DATA_DIR) + "/logs/mlc-llama-3.2-1b-kernels.txt";
 
 json log_json(const std::string& path, const std::string& extra = "") {
-  const tenet::test::CliRun r = run_cli("log --input " + shell_quoted(path) +
-                                        " --arch systolic-16x16 --format json" + extra);
+  const tenet::test::CliRun r =
+      run_cli("log --input " + shell_quoted(path) + " --arch systolic-16x16 --format json" + extra);
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   return json::parse(r.out);
@@ -133,8 +133,8 @@ TEST_CASE("tenet log costs MLC-LLM's non-matmul kernels by name and shape",
 
 TEST_CASE("tenet log's table lists the non-matmul kernels with their kind and split totals",
           "[cli][log]") {
-  const tenet::test::CliRun r = run_cli("log --input " + shell_quoted(kLog) +
-                                        " --arch systolic-16x16");
+  const tenet::test::CliRun r =
+      run_cli("log --input " + shell_quoted(kLog) + " --arch systolic-16x16");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("non-matmul kernels (vector unit):") != std::string::npos);

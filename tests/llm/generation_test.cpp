@@ -338,8 +338,8 @@ TEST_CASE("accelerator file: vector unit, capacity and link round-trip and error
 TEST_CASE("hybrid models: Mamba and Gated DeltaNet layers hold a state, not a KV cache",
           "[generation][hybrid]") {
   // Nemotron-H-8B: 52 layers "M-M-M-M*-…": 24 Mamba-2, 4 attention, 24 MLP-only layers.
-  const ModelConfig nemotron = load_model_config(std::string(TENET_TEST_DATA_DIR) +
-                                                 "/llm/nemotron-h-8b-base-8k.json");
+  const ModelConfig nemotron =
+      load_model_config(std::string(TENET_TEST_DATA_DIR) + "/llm/nemotron-h-8b-base-8k.json");
   // Qwen3-Next-80B-A3B: 48 layers, full attention every 4th: 12 attention, 36 DeltaNet.
   const ModelConfig next = model("qwen3-next-80b-a3b-instruct");
   struct Case {
@@ -405,6 +405,7 @@ TEST_CASE("hybrid models: Mamba and Gated DeltaNet layers hold a state, not a KV
   for (const VectorOp& op : vector_ops(nemotron, g, generate_matmuls(nemotron, g), ElementBits{}))
     if (op.name == "mamba2.ssd_scan") {
       CHECK(op.ops == 5L * 8192 * 128 + 2L * 4 * (8192 + 2048));
-      CHECK(op.dram_bytes == 2L * (8192 + 2048 + 128) + 2L * 8192 + 2L * 2 * (8192L * 128 + 3 * 10240));
+      CHECK(op.dram_bytes ==
+            2L * (8192 + 2048 + 128) + 2L * 8192 + 2L * 2 * (8192L * 128 + 3 * 10240));
     }
 }

@@ -86,8 +86,8 @@ TEST_CASE("a request workload expands batch x prompt x tokens x tp x pp", "[swee
     CHECK(inst.batch == inst.request.batch);
   }
   const std::vector<std::string> columns = sweep::sweep_columns(false, true);
-  for (const char* c : {"tokens", "tp", "pp", "ttft_seconds", "tpot_seconds", "e2e_seconds",
-                        "fits", "max_batch", "memory_bytes", "tokens_per_second"})
+  for (const char* c : {"tokens", "tp", "pp", "ttft_seconds", "tpot_seconds", "e2e_seconds", "fits",
+                        "max_batch", "memory_bytes", "tokens_per_second"})
     CHECK(std::find(columns.begin(), columns.end(), c) != columns.end());
   // A sweep without a request keeps its columns (and so its point ids).
   const std::vector<std::string> plain = sweep::sweep_columns(false);
@@ -122,7 +122,8 @@ TEST_CASE("a request row equals tenet generate's report of the same request",
     CHECK(row["max_batch"] == g["memory"]["max_batch"]);
     CHECK(row["memory_bytes"] == g["memory"]["per_chip_bytes"]);
     std::int64_t dram = 0;
-    for (const auto& kind : g["ops"].items()) dram += kind.value()["dram_bytes"].get<std::int64_t>();
+    for (const auto& kind : g["ops"].items())
+      dram += kind.value()["dram_bytes"].get<std::int64_t>();
     CHECK(row["dram_bytes"].get<std::int64_t>() == dram);
     // tokens/s = B·G / e2e (docs/generate.md).
     const double bg = row["batch"].get<double>() * row["tokens"].get<double>();
@@ -165,7 +166,10 @@ TEST_CASE("a bad request workload fails before any work, naming the field",
   const std::vector<Case> cases = {
       {"/workloads/0/prompt", "missing-field", [](json& w) { w.erase("prompt"); }},
       {"/workloads/0/tokens", "missing-field", [](json& w) { w.erase("tokens"); }},
-      {"/workloads/0/tp/1", "range", [](json& w) { w["tp"] = {1, 3}; }},
+      {"/workloads/0/tp/1", "range",
+       [](json& w) {
+         w["tp"] = {1, 3};
+       }},
       {"/workloads/0/tp/1", "usage", [](json& w) { w.erase("link_gbps"); }},
       {"/workloads/0/pp", "usage",
        [](json& w) {
@@ -174,7 +178,10 @@ TEST_CASE("a bad request workload fails before any work, naming the field",
          w["pp"] = 2;
        }},
       {"/workloads/0/pp", "range", [](json& w) { w["pp"] = 17; }},
-      {"/workloads/0/tokens/1", "range", [](json& w) { w["tokens"] = {1, 200000}; }},
+      {"/workloads/0/tokens/1", "range",
+       [](json& w) {
+         w["tokens"] = {1, 200000};
+       }},
       {"/workloads/0/link_gbps", "range", [](json& w) { w["link_gbps"] = 0; }},
       {"/workloads/0/link_gbps", "type", [](json& w) { w["link_gbps"] = "fast"; }},
       {"/workloads/0/batch/0", "range", [](json& w) { w["batch"] = {0}; }},

@@ -47,9 +47,9 @@ struct WorkloadLog {
   // Distinct non-matmul kernel calls (same kernel, extents and phase: counts added), in order of
   // first appearance. Their records count in `records` and `calls`.
   std::vector<VectorKernelCall> vector_kernels;
-  std::int64_t lines = 0;                 // lines read (including blank and skipped ones)
-  std::int64_t records = 0;               // well-formed records (blank lines excluded)
-  llm::Integer calls;                     // Σ count over records
+  std::int64_t lines = 0;    // lines read (including blank and skipped ones)
+  std::int64_t records = 0;  // well-formed records (blank lines excluded)
+  llm::Integer calls;        // Σ count over records
   std::int64_t text_records = 0, json_records = 0;
   std::int64_t skipped = 0;                 // malformed lines skipped (lenient mode)
   std::vector<std::int64_t> skipped_lines;  // the first max_reported_skips of them (1-based)

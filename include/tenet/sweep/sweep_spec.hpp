@@ -84,12 +84,12 @@ struct GemmWorkloadSpec {
 // A whole generation request of a model (llm::evaluate_request, docs/generate.md): one point per
 // batch × prompt × tokens × tp × pp.
 struct RequestWorkloadSpec {
-  AxisValue<std::string> file;  // Hugging Face config.json
-  Axis<std::int64_t> prompts;   // P (required)
-  Axis<std::int64_t> tokens;    // G (required)
-  Axis<std::int64_t> batches;   // default {1}
-  Axis<std::int64_t> tps;       // tensor-parallel chips, default {1}
-  Axis<std::int64_t> pps;       // pipeline stages, default {1}
+  AxisValue<std::string> file;            // Hugging Face config.json
+  Axis<std::int64_t> prompts;             // P (required)
+  Axis<std::int64_t> tokens;              // G (required)
+  Axis<std::int64_t> batches;             // default {1}
+  Axis<std::int64_t> tps;                 // tensor-parallel chips, default {1}
+  Axis<std::int64_t> pps;                 // pipeline stages, default {1}
   std::optional<double> link_gbps;        // else the accelerator file's "link"
   std::optional<double> link_latency_us;  // else the file's, else 1 us
   bool fused_qkv = true, fused_gate_up = true;

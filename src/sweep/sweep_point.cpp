@@ -51,13 +51,6 @@ void add_arch(ojson& p, const ArchVariant& a) {
 }  // namespace
 
 const std::vector<std::string>& parameter_columns(bool requests) {
-  static const std::vector<std::string> with_requests = [] {
-    std::vector<std::string> c = parameter_columns(false);
-    const auto at = std::find(c.begin(), c.end(), "seq_len") + 1;
-    c.insert(at, {"tokens", "tp", "pp"});
-    return c;
-  }();
-  if (requests) return with_requests;
   static const std::vector<std::string> columns{"workload",
                                                 "kind",
                                                 "phase",
@@ -80,7 +73,13 @@ const std::vector<std::string>& parameter_columns(bool requests) {
                                                 "edge_transfers",
                                                 "dataflow",
                                                 "tiling"};
-  return columns;
+  static const std::vector<std::string> with_requests = [] {
+    std::vector<std::string> c = columns;
+    const auto at = std::find(c.begin(), c.end(), "seq_len") + 1;
+    c.insert(at, {"tokens", "tp", "pp"});
+    return c;
+  }();
+  return requests ? with_requests : columns;
 }
 
 SweepPoint make_point(const SweepPlan& plan, std::uint64_t index) {

@@ -147,7 +147,10 @@ def test_python_m_tenet_report(tmp_path):
                            "--context", "256", "--quant", "q0f16", "--no-search",
                            "--no-request", "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert out.read_text(encoding="utf-8").count('class="plot"') == 3
+    # layers-cycles, layers-energy, roofline, ski-slope: no request view.
+    text = out.read_text(encoding="utf-8")
+    assert text.count('class="plot"') == 4
+    assert 'id="request"' not in text
     bad = subprocess.run([sys.executable, "-m", "tenet", "report", "--model", "nope.json",
                           "--out", str(tmp_path / "x.html")], capture_output=True, text=True)
     assert bad.returncode == 2 and "nope.json" in bad.stderr

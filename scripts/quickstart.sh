@@ -2,9 +2,10 @@
 # Quick start: installs the dependencies, builds the `tenet` command-line tool (Release, into
 # build/) and reports Llama-2-7B on the default accelerator (scalable-32x32: a 32x32 systolic
 # array of precision-scalable PEs, 2 MiB buffer, 64 B/cycle DRAM, 1 GHz) under four quantization
-# schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt; then
-# writes the same comparison as a self-contained HTML report with plots (build/report.html; open
-# it in any browser).
+# schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt; one
+# whole request (512-token prompt, 128 tokens, batch 4: TTFT, TPOT, tokens/s, memory, time per
+# op kind); then writes the same comparison with the request view as a self-contained HTML report
+# with plots (build/report.html; open it in any browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TENET_BUILD_DIR:-build}
@@ -23,6 +24,9 @@ echo "== $tenet model --model $model --phase decode --context 2048 --quant $sche
 echo
 echo "== $tenet model --model $model --phase prefill --prompt 512 --quant $schemes"
 "$tenet" model --model "$model" --phase prefill --prompt 512 --quant "$schemes"
+echo
+echo "== $tenet generate --model $model --quant q4f16_1 --prompt 512 --tokens 128 --batch 4"
+"$tenet" generate --model "$model" --quant q4f16_1 --prompt 512 --tokens 128 --batch 4
 echo
 echo "== python3 -m tenet report --model $model --phase decode --context 2048 --quant $schemes"
 PYTHONPATH="$build/python" /usr/bin/python3 -m tenet report --model "$model" --phase decode \

@@ -411,6 +411,7 @@ std::pair<std::string, std::vector<std::string>> run_log(
   report::LlmReportOptions o =
       report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
   report::LogWorkload w = report::prepare_log(wl, tir_path, o);
+  o.vector_kernels = wl.vector_kernels;
   warnings.insert(warnings.end(), w.warnings.begin(), w.warnings.end());
   if (tokens > 0) w.context.tokens = tokens;
   const llm::ReportContext& context = w.context;
@@ -440,12 +441,14 @@ std::pair<std::string, json> run_sweep(const py::object& spec, unsigned threads,
     };
   }
   const bool relation_centric = plan.spec().relation_centric;
-  const std::vector<std::string> columns = sweep::sweep_columns(relation_centric);
+  const bool requests = plan.has_requests();
+  const std::vector<std::string> columns = sweep::sweep_columns(relation_centric, requests);
   std::string lines;
   const sweep::RunSummary s = released([&] {
     return sweep::run_sweep(plan, run, [&](const sweep::SweepRow& row) {
-      lines += sweep::format_row(sweep::make_row(row.point, row.metrics, relation_centric), columns,
-                                 sweep::TableFormat::kJsonl);
+      lines +=
+          sweep::format_row(sweep::make_row(row.point, row.metrics, relation_centric, requests),
+                            columns, sweep::TableFormat::kJsonl);
     });
   });
   json summary = {{"points", s.points},

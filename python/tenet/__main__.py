@@ -21,6 +21,10 @@ def main(argv=None):
                    help="comma-separated schemes (presets or files)")
     r.add_argument("--no-search", action="store_true", help="leave out the Pareto-front plot")
     r.add_argument("--no-ski-slope", action="store_true", help="leave out the ski-slope plot")
+    r.add_argument("--no-request", action="store_true",
+                   help="leave out the request view (TTFT, TPOT, memory, time per op kind)")
+    r.add_argument("--request-tokens", type=int, default=16,
+                   help="the request view: tokens generated after the --prompt tokens")
     r.add_argument("--out", default="report.html", help="the HTML file to write")
     args = parser.parse_args(argv)
     from . import report
@@ -28,7 +32,8 @@ def main(argv=None):
         report.write(args.out, args.model, phase=args.phase, batch=args.batch,
                      prompt=args.prompt, context=args.context, arch=args.arch,
                      quant=args.quant.split(","), dataflow=args.dataflow,
-                     with_search=not args.no_search, with_ski_slope=not args.no_ski_slope)
+                     with_search=not args.no_search, with_ski_slope=not args.no_ski_slope,
+                     with_request=not args.no_request, request_tokens=args.request_tokens)
     except InputError as e:
         print(f"tenet: error: {e}", file=sys.stderr)
         return 2

@@ -237,10 +237,28 @@ def request_ops(request, ax=None):
 
 def tpot_by_batch(requests, ax=None):
     """Time per output token against the batch: ``requests`` maps a batch size to its
-    tenet.generate result (e.g. ``{b: tenet.generate(cfg, prompt=P, tokens=G, batch=b)}``)."""
+    tenet.generate result (e.g. ``{b: tenet.generate(cfg, prompt=P, tokens=G, batch=b)}``), or
+    is a tenet.sweep result with request rows (one line per workload, prompt, tokens, tp, pp,
+    quant and arch point; docs/sweep.md)."""
     fig, ax = _axes(ax, (6, 3.5))
-    batches = sorted(requests)
-    ax.plot(batches, [requests[b]["timeline"]["tpot_seconds"] * 1e3 for b in batches], "o-")
+    if hasattr(requests, "rows") or isinstance(requests, list):
+        lines = {}
+        for r in (requests.rows if hasattr(requests, "rows") else requests):
+            if r.get("kind") != "request" or r.get("tpot_seconds") is None:
+                continue
+            key = (r["workload"], r["seq_len"], r["tokens"], r["tp"], r["pp"], r["quant"],
+                   r["arch"], r["dataflow"])
+            lines.setdefault(key, []).append((r["batch"], r["tpot_seconds"] * 1e3))
+        for key, points in lines.items():
+            points.sort()
+            label = f"P {key[1]}, G {key[2]}, tp {key[3]}, pp {key[4]}, {key[5]}"
+            ax.plot([p[0] for p in points], [p[1] for p in points], "o-",
+                    label=label if len(lines) > 1 else None)
+        if len(lines) > 1:
+            ax.legend(fontsize="small")
+    else:
+        batches = sorted(requests)
+        ax.plot(batches, [requests[b]["timeline"]["tpot_seconds"] * 1e3 for b in batches], "o-")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("batch (sequences)")
     ax.set_ylabel("time per output token (ms)")

@@ -9,7 +9,7 @@ import html
 import io
 import math
 
-from . import accelerator, model, search, ski_slope
+from . import accelerator, generate, model, search, ski_slope
 
 DEFAULT_SCHEMES = ["q0f16", "q4f16_1", "smoothquant_w8a8"]
 
@@ -82,9 +82,59 @@ def _figure(svg, caption, name):
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
+def _request_view(config, *, prompt, tokens, batch, arch, scheme, dataflow):
+    """The request section: a whole generation request (tenet.generate) of the first scheme —
+    TTFT, TPOT, tokens/s, fits, memory, time per op kind — and its plots (time per op kind,
+    TPOT against the batch)."""
+    from . import plot
+    batches = sorted({batch, 2 * batch, 4 * batch})
+    requests = {b: generate(config, prompt=prompt, tokens=tokens, batch=b, arch=arch,
+                            quant=scheme, dataflow=dataflow) for b in batches}
+    r = requests[batch]
+    t, m = r["timeline"], r["memory"]
+    gib = 1 << 30
+    summary = _table(
+        ["scheme", "TTFT (ms)", "TPOT (ms)", "end to end (ms)", "tokens/s", "fits",
+         "max batch"],
+        [[scheme, t["ttft_seconds"] * 1e3,
+          t["tpot_seconds"] * 1e3 if t["tpot_seconds"] is not None else None,
+          t["e2e_seconds"] * 1e3, t["tokens_per_second"], m["fits"], m["max_batch"]]])
+    memory = _table(
+        ["memory", "GiB"],
+        [[name, float(m[key]) / gib if m[key] is not None else None]
+         for name, key in [("weights", "weights_bytes"), ("KV cache", "kv_cache_bytes"),
+                           ("recurrent state", "state_bytes"),
+                           ("activations (peak)", "activation_bytes"),
+                           ("total", "total_bytes"), ("per chip", "per_chip_bytes"),
+                           ("capacity", "capacity_bytes")]])
+    busy = sum(o["seconds"] for o in r["ops"].values()) or 1.0
+    ops = _table(["op kind", "seconds", "share", "DRAM bytes"],
+                 [[kind, o["seconds"], o["seconds"] / busy, o["dram_bytes"]]
+                  for kind, o in r["ops"].items()])
+    figures = [
+        _figure(_svg(plot.request_ops(r)),
+                "Busy time of one chip per operator kind over the whole request (matmuls and "
+                "the non-matmul operators on the vector unit).", "request-ops"),
+        _figure(_svg(plot.tpot_by_batch(requests)),
+                f"Mean time per output token against the batch (prompt {prompt}, "
+                f"{tokens} tokens).", "tpot-batch"),
+    ]
+    return f"""<h2 id="request">Request</h2>
+<p>One generation request under {html.escape(scheme)}: the prefill of {prompt} tokens, then
+{tokens - 1} decode steps, at batch {batch} (docs/generate.md).</p>
+<section class="request">
+{summary}
+<div class="plots"><div>{memory}</div><div>{ops}</div></div>
+<div class="plots">{''.join(figures)}</div>
+</section>"""
+
+
 def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch=None,
-          quant=None, dataflow=None, with_search=True, with_ski_slope=True):
-    """The report as an HTML string. ``config``: a Hugging Face config.json path or dict."""
+          quant=None, dataflow=None, with_search=True, with_ski_slope=True,
+          with_request=True, request_tokens=16):
+    """The report as an HTML string. ``config``: a Hugging Face config.json path or dict.
+    ``with_request``: add the request view (a whole request of the first scheme: the prompt
+    of ``prompt`` tokens, then ``request_tokens`` tokens, at ``batch``; docs/report.md)."""
     from . import plot
     schemes = quant or DEFAULT_SCHEMES
     if isinstance(schemes, str):
@@ -151,6 +201,10 @@ def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch=Non
             f"Latency / energy Pareto front of the mappings of {heaviest['name']} "
             f"({schemes[0]}).", "pareto"))
 
+    request_view = _request_view(config, prompt=prompt, tokens=request_tokens, batch=batch,
+                                 arch=arch, scheme=schemes[0], dataflow=dataflow) \
+        if with_request else ""
+
     facts = ", ".join(f"{k}: {v}" for k, v in inputs.items())
     assumptions = "".join(f"<li>{html.escape(a)}</li>" for a in data.get("assumptions") or first.get("assumptions", []))
     return f"""<!DOCTYPE html>
@@ -167,11 +221,13 @@ def build(config, *, phase="decode", batch=1, prompt=512, context=1024, arch=Non
 modelled mapping classes on this accelerator (1.00 = at the limit).</p>
 <h2>Plots</h2>
 <div class="plots">{''.join(figures)}</div>
+{request_view}
 <h2>Layers</h2>
 {''.join(layer_tables)}
 {f'<h2>Assumptions</h2><ul>{assumptions}</ul>' if assumptions else ''}
-<footer>Made by tenet (exact relation-centric model of spatial accelerators). Matmuls only:
-element-wise work, softmax and host overheads are not counted.</footer>
+<footer>Made by tenet (exact relation-centric model of spatial accelerators). The scheme and
+layer sections count matmuls only; the request view adds the non-matmul operators on the vector
+unit. Host overheads are not counted.</footer>
 </body></html>
 """
 

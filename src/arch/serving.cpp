@@ -82,9 +82,9 @@ std::optional<Link> read_link(const io::JsonFields& root) {
 }  // namespace
 
 const std::vector<std::string>& vector_op_kinds() {
-  static const std::vector<std::string> kinds = {"norm",       "rotary",   "softmax",
-                                                 "activation", "residual", "kv_append",
-                                                 "embedding",  "logits",   "routing"};
+  static const std::vector<std::string> kinds = {"norm",     "rotary",    "softmax",   "activation",
+                                                 "residual", "kv_append", "embedding", "logits",
+                                                 "routing",  "scan"};
   return kinds;
 }
 

@@ -43,9 +43,13 @@ void run_log(const LogOptions& o) {
   report::LogWorkload w = report::prepare_log(log, o.tir, costing);
   for (const std::string& text : w.warnings) fmt::print(stderr, "tenet: warning: {}\n", text);
   if (o.tokens > 0) w.context.tokens = o.tokens;
-  ReportOptions options = o.report;
+  report::LlmReportOptions options;
+  options.shapes_only = o.report.shapes_only;
+  options.merge_shapes = o.report.merge_shapes;
   options.cost = costing.cost;
-  print_llm_report(w.shapes, w.context, options);
+  options.vector_kernels = log.vector_kernels;
+  fmt::print("{}", report::render_llm_report(w.shapes, w.context, options,
+                                             io::parse_report_format(o.report.format)));
 }
 
 void setup_log(CLI::App& sub) {

@@ -578,6 +578,83 @@ class Aggregator {
   std::unordered_set<std::size_t, Hash, Equal> index_;
 };
 
+// A non-matmul kernel's record, or nothing when the line is a matmul record (or a kernel name
+// that is no known non-matmul operator: the matmul reader then words the error).
+std::optional<VectorKernelCall> parse_vector_line(std::string_view text, LogFormat format,
+                                                  const LineSite& at) {
+  const bool is_json =
+      format == LogFormat::kJsonl || (format == LogFormat::kAuto && starts_json(text));
+  VectorKernelCall call;
+  if (!is_json) {
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    call.kernel = std::string(trim(text.substr(0, colon)));
+    if (call.kernel.empty() || !llm::interpret_vector_kernel(call.kernel)) return std::nullopt;
+    io::detail::check_utf8(text, at.file, at.number);
+    const Extents e = parse_extents(text.substr(colon + 1), at, text);
+    call.extents.assign(e.values.begin(), e.values.begin() + static_cast<std::ptrdiff_t>(e.size));
+    return call;
+  }
+  if (text.find("\"shape\"") == std::string_view::npos) return std::nullopt;
+  const json doc = io::parse_json(std::string(text), at.file, line_where(at.number));
+  if (!doc.is_object() || !doc.contains("shape")) return std::nullopt;
+  JsonProblems problems(at.file, line_where(at.number));
+  for (const auto& [key, value] : doc.items()) {
+    if (key == "kernel") {
+      if (!value.is_string() || value.get<std::string>().empty())
+        problems.add(error_code::kType, "/" + key, "expected a non-empty string");
+      else
+        call.kernel = value.get<std::string>();
+    } else if (key == "shape") {
+      if (!value.is_array() || value.empty() || value.size() > kMaxExtents) {
+        problems.add(error_code::kType, "/" + key,
+                     "expected a list of 1 to " + std::to_string(kMaxExtents) +
+                         " positive integers (the kernel's loop extents)");
+        continue;
+      }
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const json& v = value[i];
+        if (!v.is_number_integer() ||
+            (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
+            v.get<std::int64_t>() < 1) {
+          problems.add(error_code::kRange, "/shape/" + std::to_string(i),
+                       "expected a positive 64-bit integer");
+          continue;
+        }
+        call.extents.push_back(v.get<std::int64_t>());
+      }
+    } else if (key == "count") {
+      if (!value.is_number_integer() ||
+          (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX) ||
+          value.get<std::int64_t>() < 1)
+        problems.add(error_code::kRange, "/" + key, "expected a positive 64-bit integer");
+      else
+        call.count = value.get<std::int64_t>();
+    } else if (key == "phase") {
+      if (value == "prefill")
+        call.phase = llm::Phase::kPrefill;
+      else if (value == "decode")
+        call.phase = llm::Phase::kDecode;
+      else
+        problems.add(error_code::kUnknownName, "/" + key, "expected \"prefill\" or \"decode\"");
+    } else {
+      problems.add(error_code::kUnknownField, "/" + key,
+                   "unknown key \"" + key +
+                       "\" of a non-matmul record (expected kernel, shape, count, phase)");
+    }
+  }
+  if (!doc.contains("kernel"))
+    problems.add(error_code::kMissingField, "/kernel", "missing 'kernel'");
+  else if (!call.kernel.empty() && !llm::interpret_vector_kernel(call.kernel))
+    problems.add(error_code::kUnknownName, "/kernel",
+                 "\"" + excerpt(call.kernel) +
+                     "\" is no non-matmul kernel tenet can cost (a record with \"shape\" is a "
+                     "norm, softmax, activation, element-wise, rope, KV append, take, sampling or "
+                     "MoE top-k kernel; docs/logs.md#non-matmul-kernels)");
+  problems.throw_if_any();
+  return call;
+}
+
 class LogIngest {
  public:
   LogIngest(const std::string& file, const LogReadOptions& options)
@@ -597,6 +674,8 @@ class LogIngest {
                          "line longer than " + std::to_string(options_.max_line_bytes) + " bytes");
       }
       if (auto h = parse_header(text, log_.file, number)) return header(*h, number);
+      if (auto v = parse_vector_line(text, options_.format, LineSite{log_.file, number}))
+        return add_vector(std::move(*v), number, starts_json(text));
       record = parse_line(text, options_.format, LineSite{log_.file, number}, traits_);
     } catch (const InputError& e) {
       if (!options_.lenient) throw;
@@ -647,6 +726,27 @@ class LogIngest {
     aggregator_.insert(std::move(s));
   }
 
+  void add_vector(VectorKernelCall v, std::int64_t number, bool json) {
+    ++log_.records;
+    ++(json ? log_.json_records : log_.text_records);
+    log_.calls += llm::Integer(static_cast<long>(v.count));
+    std::string key = v.kernel + "|" + std::to_string(static_cast<int>(v.phase));
+    for (std::int64_t e : v.extents) key += "|" + std::to_string(e);
+    auto found = vector_index_.find(key);
+    if (found != vector_index_.end()) {
+      VectorKernelCall& e = log_.vector_kernels[found->second];
+      e.count = llm::detail::checked_add(e.count, v.count, log_.file, line_where(number),
+                                         "count of " + excerpt(e.kernel));
+      return;
+    }
+    if (log_.vector_kernels.size() >= options_.max_distinct)
+      throw InputError(error_code::kRange, log_.file, line_where(number),
+                       "more than " + std::to_string(options_.max_distinct) +
+                           " distinct non-matmul calls (raise LogReadOptions::max_distinct)");
+    vector_index_.emplace(std::move(key), log_.vector_kernels.size());
+    log_.vector_kernels.push_back(std::move(v));
+  }
+
   void skip(std::int64_t number, const InputError& e) {
     ++log_.skipped;
     if (log_.skipped_lines.size() < options_.max_reported_skips)
@@ -658,6 +758,7 @@ class LogIngest {
   WorkloadLog log_;
   Aggregator aggregator_;
   TraitsCache traits_;
+  std::unordered_map<std::string, std::size_t> vector_index_;
 };
 
 }  // namespace

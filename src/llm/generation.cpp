@@ -217,8 +217,11 @@ Integer kv_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
   GenerationOptions g = o.pass;
   g.phase = Phase::kDecode;
   const Integer per_token = summarize_model(m, g).kv_cache_elements_per_token;
-  const Integer per_layer = per_token / big(m.layers);
-  Integer elements = per_layer * big(m.layers - m.window_layers) * big(tokens);
+  // Only attention layers hold a KV cache (a hybrid's Mamba / DeltaNet layers: recurrent_state).
+  const std::int64_t attention = m.stack.empty() ? m.layers : m.layers_with(MixerKind::kAttention);
+  if (attention == 0) return 0;
+  const Integer per_layer = per_token / big(attention);
+  Integer elements = per_layer * big(attention - m.window_layers) * big(tokens);
   if (m.sliding_window)
     elements += per_layer * big(m.window_layers) * big(std::min(tokens, *m.sliding_window));
   const quant::OperandSpec kv = scheme.kv_cache ? *scheme.kv_cache : scheme.activations;
@@ -226,6 +229,30 @@ Integer kv_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
   const double bits = bits_per_element(kv, row);
   if (bits == kv.dtype.bits()) return bits_to_bytes(elements, kv.dtype.bits());
   return Integer(std::ceil(elements.get_d() * bits / 8.0));
+}
+
+// The recurrent state of one sequence in a hybrid's Mamba and Gated DeltaNet layers (the SSM
+// or delta-rule state and the causal conv's last conv − 1 inputs), at the activations' format;
+// independent of the length.
+Integer state_bytes_per_sequence(const ModelConfig& m, int activation_bits) {
+  Integer elements;
+  if (m.ssm) {
+    const SsmConfig& s = *m.ssm;
+    const Integer bc = big(2) * big(s.groups) * big(s.state);
+    elements += big(m.layers_with(MixerKind::kMamba2)) *
+                (big(s.inner) * big(s.state) + big(s.conv - 1) * (big(s.inner) + bc));
+    elements += big(m.layers_with(MixerKind::kMamba)) *
+                (big(s.inner) * big(s.state) + big(s.conv - 1) * big(s.inner));
+  }
+  if (m.deltanet) {
+    const DeltaNetConfig& d = *m.deltanet;
+    const Integer channels =
+        big(2) * big(d.key_heads) * big(d.key_dim) + big(d.value_heads) * big(d.value_dim);
+    elements +=
+        big(m.layers_with(MixerKind::kGatedDeltaNet)) *
+        (big(d.value_heads) * big(d.key_dim) * big(d.value_dim) + big(d.conv - 1) * channels);
+  }
+  return bits_to_bytes(elements, activation_bits);
 }
 
 // Peak live activations of the prefill of one sequence: the residual stream plus the largest
@@ -464,10 +491,12 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
   RequestMemory& mem = r.memory;
   mem.weights_bytes = weights_bytes(model, o, scheme);
   const Integer kv_seq = kv_bytes_per_sequence(model, o, scheme, total_len);
-  const Integer act_seq = activation_bytes_per_sequence(model, o, a);
+  const Integer act_seq =
+      activation_bytes_per_sequence(model, o, a) + state_bytes_per_sequence(model, a);
   mem.kv_cache_bytes = kv_seq * big(o.batch);
-  mem.activation_bytes = act_seq * big(o.batch);
-  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
+  mem.state_bytes = state_bytes_per_sequence(model, a) * big(o.batch);
+  mem.activation_bytes = act_seq * big(o.batch) - mem.state_bytes;
+  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.state_bytes + mem.activation_bytes;
   const std::int64_t chips = checked_mul(o.tp, o.pp, "", "tp", "chips");
   mem.per_chip_bytes = ceil_div(mem.total_bytes, chips);
   mem.capacity_bytes = acc.spec().serving.capacity_bytes;

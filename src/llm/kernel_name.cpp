@@ -75,3 +75,109 @@ std::ostream& operator<<(std::ostream& os, const KernelTraits& t) {
 }
 
 }  // namespace tenet::llm
+
+namespace tenet::llm {
+namespace {
+
+// Elementary operations per element of the operators (the same figures as the generator's,
+// docs/generate.md#operators).
+constexpr int kRmsNormOps = 4, kLayerNormOps = 7, kRotaryOps = 3, kSoftmaxOps = 5;
+constexpr int kSiluOps = 4, kGeluOps = 8;
+
+bool is_binary(std::string_view w) {
+  return w == "add" || w == "subtract" || w == "multiply" || w == "divide" || w == "maximum" ||
+         w == "minimum" || w == "power";
+}
+
+}  // namespace
+
+std::optional<VectorKernelTraits> interpret_vector_kernel(const std::string& kernel) {
+  const std::vector<std::string_view> raw = split_words(kernel);
+  if (last_matmul(raw) != raw.size()) return std::nullopt;
+  std::vector<std::string_view> words;
+  bool top_k = false;  // "top4_softmax", "top2_softmax" (the k digits kept in the raw word)
+  for (std::string_view w : raw) {
+    const std::string_view bare = strip_number(w);
+    if (bare == "top" && bare.size() < w.size()) top_k = true;
+    if (bare == "fused" || bare == "fuse" || bare == "tir" || bare == "T" || bare == "kernel" ||
+        bare.empty())
+      continue;
+    words.push_back(bare);
+  }
+  auto has = [&](std::string_view w) {
+    for (std::string_view x : words)
+      if (x == w) return true;
+    return false;
+  };
+  VectorKernelTraits t;
+  // Attention kernels (paged or ragged KV attention) are matmuls in all but name: not here.
+  if (has("attention") || has("paged") || has("ragged")) return std::nullopt;
+  if (has("kv") && has("append")) {  // tir_kv_cache_transpose_append
+    t.kind = "kv_append", t.op = "kv_append", t.kv_output = true;
+    return t;
+  }
+  if (has("rope") || has("rotary")) {  // fused_rope: reads QKV, writes rotated Q, K and V
+    t.kind = "rotary", t.op = "rotary", t.ops_per_element = kRotaryOps;
+    return t;
+  }
+  if (has("take")) {  // (fused_dequantize_)take: rows of the embedding table
+    t.kind = "embedding", t.op = "embedding", t.inputs = 0, t.table_input = true;
+    return t;
+  }
+  if (top_k || has("topk") || (has("gating") && has("softmax"))) {
+    t.kind = "routing", t.op = "top_k", t.ops_per_element = kSoftmaxOps + 1;
+    return t;
+  }
+  if (has("moe")) {  // moe_sum, moe_cumsum: the combine and the dispatch bookkeeping
+    t.kind = "routing", t.op = "moe";
+    return t;
+  }
+  if (has("argsort")) {  // argsort_probs: the sampler's sort over the vocabulary
+    t.kind = "logits", t.op = "sort", t.sort = true, t.ops_per_element = 0;
+    return t;
+  }
+  if (has("sample") || has("sampling") || has("lse") || has("chunked") || has("temperature") ||
+      has("renorm") || has("cutoff") || has("penalty") || has("bitmask") || has("probs") ||
+      has("logit") || has("logits")) {
+    t.kind = "logits", t.op = "sampling", t.ops_per_element = kSoftmaxOps;
+    return t;
+  }
+  if (has("norm")) {
+    t.kind = "norm", t.norm_weights = true;
+    if (has("layer")) {
+      t.op = "layer_norm", t.ops_per_element = kLayerNormOps;
+    } else if (has("add")) {  // fuse_add_norm_prefill/decode: residual add + RMSNorm
+      t.op = "add_rms_norm", t.ops_per_element = kRmsNormOps + 1, t.inputs = 2, t.outputs = 2;
+    } else {
+      t.op = "rms_norm", t.ops_per_element = kRmsNormOps;
+    }
+    return t;
+  }
+  if (has("softmax")) {
+    t.kind = "softmax", t.op = "softmax", t.ops_per_element = kSoftmaxOps;
+    return t;
+  }
+  const bool silu = has("silu"), gelu = has("gelu");
+  if (silu || gelu || has("relu") || has("sigmoid")) {
+    t.kind = "activation";
+    t.ops_per_element = silu ? kSiluOps : gelu ? kGeluOps : 1;
+    t.op = silu ? "silu" : gelu ? "gelu" : "activation";
+    if (has("multiply")) {  // split + act × gate: two inputs per output
+      t.op = std::string("gated_") + t.op;
+      t.ops_per_element += 1;
+      t.inputs = 2;
+    }
+    return t;
+  }
+  int ops = 0, binary = 0;
+  for (std::string_view w : words) {
+    if (!is_elementwise(w)) return std::nullopt;  // an unknown piece: not guessed
+    ++ops;
+    if (is_binary(w)) ++binary;
+  }
+  if (ops == 0) return std::nullopt;
+  t.kind = "residual", t.op = "elementwise", t.ops_per_element = ops, t.inputs = 1 + binary;
+  return t;
+}
+
+}  // namespace tenet::llm

@@ -1,5 +1,7 @@
 #include "tenet/llm/vector_ops.hpp"
 
+#include <algorithm>
+
 #include "llm/checked_int.hpp"
 
 namespace tenet::llm {
@@ -33,7 +35,10 @@ constexpr std::int64_t kSamplingOps = 5;   // softmax over the vocabulary + top-
 constexpr std::int64_t kIndexBytes = 4;    // token ids, expert ids
 
 bool has_rotary(const ModelConfig& m) {
-  return m.position_rows == 0 && m.model_type != "bloom";  // learned positions, ALiBi: none
+  // Learned positions, ALiBi (BLOOM): none; Nemotron-H and Jamba attend without positional
+  // encoding (their Mamba layers carry the order).
+  return m.position_rows == 0 && m.model_type != "bloom" && m.model_type != "nemotron_h" &&
+         m.model_type != "jamba";
 }
 
 }  // namespace
@@ -70,7 +75,14 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
   norm("layer_norms", mul(layers, model.norms_per_layer), true);
   norm("final_norm", 1, false);
   {
-    const std::int64_t adds = mul(layers, model.parallel_blocks ? 1 : 2);
+    // One residual add per block of a layer: mixer and FFN (one for parallel blocks); a hybrid's
+    // mixer-only or FFN-only layers have one.
+    std::int64_t adds = mul(layers, model.parallel_blocks ? 1 : 2);
+    if (!model.parallel_blocks && !model.stack.empty()) {
+      adds = 0;
+      for (const LayerSpec& l : model.stack)
+        adds = add(adds, (l.mixer != MixerKind::kNone ? 1 : 0) + (l.ffn != FfnKind::kNone ? 1 : 0));
+    }
     VectorOp r{"residual", "residual_add", adds, th, th, 0, 0, "norm", true};
     r.sram_bytes = mul(3, bytes(th, a));
     r.dram_bytes = mul(2, bytes(th, a));
@@ -93,16 +105,21 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     rot_width = mul(heads + kv, model.head_dim);
     read_width = add(q_width, kv_width);
   }
-  const bool rotary = has_rotary(model);
+  // Only attention layers rotate Q/K and append to the KV cache: a hybrid's Mamba and Gated
+  // DeltaNet layers keep a recurrent state instead (their scan below).
+  const std::int64_t attention_layers =
+      model.stack.empty() ? layers : model.layers_with(MixerKind::kAttention);
+  const bool rotary = has_rotary(model) && attention_layers > 0;
   if (rotary) {
-    VectorOp r{"rotary", "rotary", layers, mul(tokens, rot_width), 0, 0, 0, "", true};
+    VectorOp r{"rotary", "rotary", attention_layers, mul(tokens, rot_width), 0, 0, 0, "", true};
     r.ops = mul(r.elements, kRotaryOps);
     r.sram_bytes = add(bytes(mul(tokens, read_width), a), bytes(mul(tokens, q_width), a));
     r.dram_bytes = r.sram_bytes;
     out.push_back(r);
   }
-  {
-    VectorOp k{"kv_append", "kv_append", layers, mul(tokens, kv_width), 0, 0, 0, "", true};
+  if (attention_layers > 0) {
+    VectorOp k{"kv_append", "kv_append", attention_layers, mul(tokens, kv_width), 0, 0, 0,
+               "",          true};
     k.ops = k.elements;
     k.sram_bytes = add(bytes(k.elements, a), bytes(k.elements, bits.kv_cache));
     k.dram_bytes = bytes(k.elements, bits.kv_cache);
@@ -163,6 +180,39 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     c.dram_bytes = c.sram_bytes;
     out.push_back(c);
   }
+  // The recurrences of Mamba and Gated DeltaNet layers (their depthwise causal conv and scan;
+  // docs/generate.md#operators): per token, the state update and read-out (5 operations per
+  // state element for Mamba: decay, B·x, add, C·h multiply-add; 7 for DeltaNet: decay, S·k,
+  // the rank-1 delta update, q·S) and 2 per conv tap and channel. They read the mixer's inputs
+  // and write its output at the activations' format; the state (activations' format) is read
+  // and written once per pass.
+  auto scan = [&](const char* name, std::int64_t count, std::int64_t state, std::int64_t per_state,
+                  std::int64_t conv_channels, std::int64_t conv, std::int64_t in_width,
+                  std::int64_t out_width) {
+    if (count == 0) return;
+    VectorOp v{"scan", name, count, mul(tokens, out_width), 0, 0, 0, "", true};
+    v.ops = mul(tokens, add(mul(per_state, state), mul(2, mul(conv, conv_channels))));
+    const std::int64_t sequences = o.batch;
+    v.sram_bytes = add(add(bytes(mul(tokens, in_width), a), bytes(mul(tokens, out_width), a)),
+                       mul(2, bytes(mul(sequences, add(state, mul(conv - 1, conv_channels))), a)));
+    v.dram_bytes = v.sram_bytes;
+    out.push_back(v);
+  };
+  if (model.ssm) {
+    const SsmConfig& m = *model.ssm;
+    const std::int64_t bc = mul(2, mul(m.groups, m.state));
+    scan("mamba2.ssd_scan", model.layers_with(MixerKind::kMamba2), mul(m.inner, m.state), 5,
+         add(m.inner, bc), m.conv, add(add(m.inner, bc), m.heads), m.inner);
+    scan("mamba.selective_scan", model.layers_with(MixerKind::kMamba), mul(m.inner, m.state), 5,
+         m.inner, m.conv, add(add(m.inner, mul(2, m.state)), m.inner), m.inner);
+  }
+  if (model.deltanet) {
+    const DeltaNetConfig& d = *model.deltanet;
+    const std::int64_t k = mul(d.key_heads, d.key_dim), v = mul(d.value_heads, d.value_dim);
+    scan("gated_deltanet.delta_rule", model.layers_with(MixerKind::kGatedDeltaNet),
+         mul(d.value_heads, mul(d.key_dim, d.value_dim)), 7, add(mul(2, k), v), d.conv,
+         add(add(mul(2, k), v), mul(2, d.value_heads)), v);
+  }
   // Sampling: softmax and top-p over the vocabulary of the rows that produce a token.
   {
     const std::int64_t v = mul(head_rows, model.vocab);
@@ -172,6 +222,29 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     out.push_back(l);
   }
   return out;
+}
+
+VectorOp logged_vector_op(const std::string& kernel, const VectorKernelTraits& t,
+                          const std::vector<std::int64_t>& extents, std::int64_t count,
+                          const ElementBits& bits) {
+  std::int64_t elements = 1;
+  for (std::int64_t e : extents) elements = mul(elements, e);
+  const std::int64_t last = extents.empty() ? 1 : extents.back();
+  VectorOp v{t.kind, kernel, count, elements, 0, 0, 0, "", true};
+  std::int64_t per_element = t.ops_per_element;
+  if (t.sort) {  // a comparison sort of each row of `last` values
+    std::int64_t log2 = 0;
+    while ((std::int64_t{1} << log2) < last && log2 < 62) ++log2;
+    per_element = std::max<std::int64_t>(1, log2);
+  }
+  v.ops = mul(elements, per_element);
+  const int out_bits = t.kv_output ? bits.kv_cache : bits.activation;
+  std::int64_t in = mul(t.inputs, bytes(elements, bits.activation));
+  if (t.table_input) in = add(in, bytes(elements, bits.embedding));
+  if (t.norm_weights) in = add(in, bytes(last, 16));
+  v.sram_bytes = add(in, mul(t.outputs, bytes(elements, out_bits)));
+  v.dram_bytes = v.sram_bytes;
+  return v;
 }
 
 }  // namespace tenet::llm

@@ -82,6 +82,7 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
           {"memory",
            {{"weights_bytes", exact(m.weights_bytes)},
             {"kv_cache_bytes", exact(m.kv_cache_bytes)},
+            {"state_bytes", exact(m.state_bytes)},
             {"activation_bytes", exact(m.activation_bytes)},
             {"total_bytes", exact(m.total_bytes)},
             {"per_chip_bytes", exact(m.per_chip_bytes)},
@@ -128,8 +129,9 @@ std::string table(const GenerateRequest& g, const Evaluated& e) {
   out += fmt::format("TTFT {}, TPOT {}, {:.1f} tokens/s, fits: {}\n", seconds_text(r.ttft_seconds),
                      r.tpot_seconds ? seconds_text(*r.tpot_seconds) : std::string("-"),
                      r.tokens_per_second, fits);
-  out += fmt::format("end to end {}; memory: weights {}, KV cache {}, activations {}\n",
+  out += fmt::format("end to end {}; memory: weights {}, KV cache {}, {}activations {}\n",
                      seconds_text(r.e2e_seconds), gib(m.weights_bytes), gib(m.kv_cache_bytes),
+                     m.state_bytes > 0 ? "recurrent state " + gib(m.state_bytes) + ", " : "",
                      gib(m.activation_bytes));
   if (r.parallel.tp > 1 || r.parallel.pp > 1)
     out += fmt::format(

@@ -1,12 +1,18 @@
 #include "tenet/report/llm_report.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
 #include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
+#include "tenet/hw/vector_unit.hpp"
 #include "tenet/llm/expert_routing.hpp"
+#include "tenet/llm/kernel_name.hpp"
 #include "tenet/llm/model_summary.hpp"
 #include "tenet/llm/scheme_comparison.hpp"
+#include "tenet/llm/vector_ops.hpp"
 #include "tenet/tir/log_join.hpp"
 
 namespace tenet::report {
@@ -172,6 +178,148 @@ std::vector<std::string> split_scheme_list(const std::string& text) {
   return items;
 }
 
+namespace {
+
+// One non-matmul kernel of a log, costed on the vector unit (all its calls).
+struct VectorRow {
+  const input::VectorKernelCall* call = nullptr;
+  llm::VectorKernelTraits traits;
+  llm::VectorOp op;  // one call
+  std::string bound;
+  double seconds = 0;  // all calls
+  llm::Integer dram_bytes;
+};
+
+struct VectorCosts {
+  std::vector<VectorRow> rows;
+  std::vector<std::pair<std::string, std::pair<double, llm::Integer>>> by_kind;
+  double seconds = 0;
+  llm::Integer dram_bytes;
+};
+
+// The scheme whose formats the non-matmul kernels use: the forced one, else the one the log's
+// matmuls are costed with (the header's), else the default.
+quant::QuantSpec vector_scheme(const std::vector<llm::MatmulShape>& shapes,
+                               const eval::Settings& cost) {
+  if (cost.scheme) return *cost.scheme;
+  std::string name = cost.quant;
+  for (const llm::MatmulShape& s : shapes)
+    if (name.empty() && !s.quant.empty()) name = s.quant;
+  if (name.empty()) name = eval::defaults::kScheme;
+  auto named = cost.named_schemes.find(name);
+  if (named != cost.named_schemes.end()) return *named->second;
+  return eval::resolve_scheme(name);
+}
+
+VectorCosts cost_vector_kernels(const std::vector<input::VectorKernelCall>& calls,
+                                const std::vector<llm::MatmulShape>& shapes,
+                                const eval::Settings& cost) {
+  const eval::Request base = eval::make_request(cost);
+  const arch::Accelerator& acc = *base.accelerator;
+  const arch::VectorUnit unit = hw::vector_unit_of(acc);
+  const quant::QuantSpec scheme = vector_scheme(shapes, cost);
+  llm::ElementBits bits;  // as the generator reads them (llm::evaluate_request)
+  bits.activation = scheme.activations.dtype.bits();
+  bits.kv_cache = scheme.kv_cache ? scheme.kv_cache->dtype.bits() : bits.activation;
+  bits.embedding = scheme.weights.dtype.bits();
+  const double clock = acc.spec().clock_mhz * 1e6;
+  VectorCosts out;
+  for (const input::VectorKernelCall& c : calls) {
+    VectorRow r;
+    r.call = &c;
+    r.traits = *llm::interpret_vector_kernel(c.kernel);
+    r.op = llm::logged_vector_op(c.kernel, r.traits, c.extents, c.count, bits);
+    const hw::VectorCycles vc =
+        hw::vector_op_cycles(acc, unit, r.op.kind, r.op.ops, r.op.sram_bytes, r.op.dram_bytes);
+    r.bound = vc.bound;
+    r.seconds = vc.cycles * static_cast<double>(c.count) / clock;
+    r.dram_bytes =
+        llm::Integer(static_cast<long>(r.op.dram_bytes)) * llm::Integer(static_cast<long>(c.count));
+    out.seconds += r.seconds;
+    out.dram_bytes += r.dram_bytes;
+    auto it = std::find_if(out.by_kind.begin(), out.by_kind.end(),
+                           [&](const auto& k) { return k.first == r.op.kind; });
+    if (it == out.by_kind.end())
+      it = out.by_kind.insert(out.by_kind.end(), {r.op.kind, {0.0, llm::Integer(0)}});
+    it->second.first += r.seconds;
+    it->second.second += r.dram_bytes;
+    out.rows.push_back(std::move(r));
+  }
+  return out;
+}
+
+nlohmann::ordered_json exact_json(const llm::Integer& v) {
+  if (poly::fits_int64(v)) return poly::to_int64(v);
+  return v.get_str();
+}
+
+std::string shape_text(const std::vector<std::int64_t>& extents) {
+  std::string text;
+  for (std::int64_t e : extents) text += (text.empty() ? "" : "x") + std::to_string(e);
+  return text;
+}
+
+// The matmul report with the non-matmul kernels added: JSON `non_matmul` and `all_totals`, the
+// table a second section and the totals split (docs/logs.md#non-matmul-kernels).
+std::string with_vector_kernels(const llm::ModelReport& report, const VectorCosts& v,
+                                io::ReportFormat format) {
+  const std::string base = llm::format_model_report(report, format);
+  const double matmul_seconds = report.totals.seconds;
+  const llm::Integer matmul_dram = report.totals.dram_bytes;
+  if (format == io::ReportFormat::kJson) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(base);
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const VectorRow& r : v.rows)
+      kernels.push_back({{"kernel", r.call->kernel},
+                         {"kind", r.op.kind},
+                         {"op", r.traits.op},
+                         {"phase", r.call->phase == llm::Phase::kUnspecified
+                                       ? nlohmann::ordered_json()
+                                       : nlohmann::ordered_json(llm::to_string(r.call->phase))},
+                         {"count", r.call->count},
+                         {"shape", r.call->extents},
+                         {"elements", r.op.elements},
+                         {"ops", r.op.ops},
+                         {"dram_bytes", exact_json(r.dram_bytes)},
+                         {"seconds", r.seconds},
+                         {"bound", r.bound}});
+    nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
+    for (const auto& [kind, t] : v.by_kind)
+      kinds[kind] = {{"seconds", t.first}, {"dram_bytes", exact_json(t.second)}};
+    doc["non_matmul"] = {
+        {"kernels", kernels},
+        {"totals",
+         {{"seconds", v.seconds}, {"dram_bytes", exact_json(v.dram_bytes)}, {"by_kind", kinds}}}};
+    doc["all_totals"] = {{"matmul_seconds", matmul_seconds},
+                         {"non_matmul_seconds", v.seconds},
+                         {"seconds", matmul_seconds + v.seconds},
+                         {"matmul_dram_bytes", exact_json(matmul_dram)},
+                         {"non_matmul_dram_bytes", exact_json(v.dram_bytes)},
+                         {"dram_bytes", exact_json(matmul_dram + v.dram_bytes)}};
+    return doc.dump(2) + "\n";
+  }
+  if (format != io::ReportFormat::kTable) return base;  // CSV: the matmul rows
+  std::string out = base;
+  out += fmt::format(
+      "\nnon-matmul kernels (vector unit):\n{:<44} {:<10} {:>7} {:>16} {:>14} {:>16} {:>7}\n",
+      "kernel", "kind", "calls", "shape", "seconds", "DRAM bytes", "bound");
+  for (const VectorRow& r : v.rows)
+    out += fmt::format("{:<44} {:<10} {:>7} {:>16} {:>14.6g} {:>16} {:>7}\n", r.call->kernel,
+                       r.op.kind, r.call->count, shape_text(r.call->extents), r.seconds,
+                       r.dram_bytes.get_str(), r.bound);
+  for (const auto& [kind, t] : v.by_kind)
+    out += fmt::format("{:<44} {:<10} {:>7} {:>16} {:>14.6g} {:>16}\n", "total " + kind, kind, "",
+                       "", t.first, t.second.get_str());
+  out += fmt::format(
+      "total matmul: {:.6g} s, {} DRAM bytes; total non-matmul: {:.6g} s, {} DRAM "
+      "bytes; total: {:.6g} s\n",
+      matmul_seconds, matmul_dram.get_str(), v.seconds, v.dram_bytes.get_str(),
+      matmul_seconds + v.seconds);
+  return out;
+}
+
+}  // namespace
+
 llm::ModelReport build_llm_report(const std::vector<llm::MatmulShape>& shapes,
                                   const llm::ReportContext& context, const eval::Settings& cost) {
   return llm::build_model_report(shapes, eval::make_cost_model(cost), context);
@@ -184,8 +332,12 @@ std::string render_llm_report(std::vector<llm::MatmulShape> shapes,
   if (o.shapes_only) return llm::format_shapes(shapes, context, format);
   const std::vector<std::string> schemes =
       o.cost.quant.empty() ? std::vector<std::string>{} : split_scheme_list(o.cost.quant);
-  if (schemes.size() <= 1)
-    return llm::format_model_report(build_llm_report(shapes, context, o.cost), format);
+  if (schemes.size() <= 1) {
+    const llm::ModelReport report = build_llm_report(shapes, context, o.cost);
+    if (o.vector_kernels.empty()) return llm::format_model_report(report, format);
+    return with_vector_kernels(report, cost_vector_kernels(o.vector_kernels, shapes, o.cost),
+                               format);
+  }
   std::vector<llm::SchemeReport> reports;
   for (const std::string& scheme : schemes) {
     eval::Settings settings = o.cost;

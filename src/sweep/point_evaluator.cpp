@@ -1,9 +1,11 @@
 #include "tenet/sweep/point_evaluator.hpp"
 
+#include <atomic>
 #include <functional>
 
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
+#include "tenet/llm/generation.hpp"
 #include "tenet/llm/model_report.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/parse.hpp"
@@ -76,7 +78,7 @@ bool operator==(const PointMetrics& a, const PointMetrics& b) {
          a.energy_pj == b.energy_pj && a.dram_bytes == b.dram_bytes &&
          a.sram_bytes == b.sram_bytes && a.utilization == b.utilization && a.bound == b.bound &&
          a.tokens_per_second == b.tokens_per_second && a.bounds == b.bounds &&
-         a.relation == b.relation;
+         a.relation == b.relation && a.request == b.request;
 }
 
 PointEvaluator::PointEvaluator(const SweepPlan& plan, SweepMemo* memo) : plan_(plan), memo_(memo) {
@@ -96,7 +98,7 @@ const std::shared_ptr<const arch::Accelerator>& PointEvaluator::accelerator(
       .first->second;
 }
 
-LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {
+eval::Request PointEvaluator::layer_request(const SweepPoint& point, const llm::MatmulShape& s) {
   const PointCoords& c = point.coords;
   const TilingValue& t = plan_.tilings()[c.tiling];
   eval::Request r;
@@ -110,6 +112,11 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
   r.accelerator_id = plan_.evaluation_arch(c.arch);
   r.scheme_id = c.quant;
   r.accelerator = accelerator(c.arch);
+  return r;
+}
+
+LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {
+  const eval::Request r = layer_request(point, s);
   auto compute = [&]() -> LayerOutcome {
     ++stats_.layer_evaluations;
     try {
@@ -150,8 +157,71 @@ RelationOutcome PointEvaluator::relation(const SweepPoint& point, const llm::Mat
   return memo_->relations.get(RelationKey{c.arch, dataflow, s.m, s.n, s.k}, compute);
 }
 
+// The request through llm::evaluate_request, as `tenet generate` evaluates it: every distinct
+// matmul by eval::evaluate (memoized), the non-matmul operators on the vector unit, memory and
+// parallelism. evaluate_request evaluates matmuls on several threads: the cost model below
+// touches only the shared (thread-safe) memo and its own atomic counters.
+PointMetrics PointEvaluator::request(const SweepPoint& point) {
+  const WorkloadInstance& w = plan_.workloads()[point.coords.workload];
+  const PointCoords& c = point.coords;
+  const std::shared_ptr<const arch::Accelerator> acc = accelerator(c.arch);
+  llm::MatmulShape probe;
+  const eval::Request base = layer_request(point, probe);
+  std::atomic<std::uint64_t> requests{0}, evaluations{0};
+  SweepMemo* memo = memo_;
+  llm::CostModel model;
+  model.clock_hz = plan_.arch_variant(c.arch).clock_mhz * 1e6;
+  model.prefetch_across_matmuls =
+      base.hw.edge_transfers && acc->spec().dram.prefetch_across_matmuls;
+  model.evaluate = [&base, &requests, &evaluations, memo](const llm::MatmulShape& s) {
+    eval::Request r = base;
+    r.matmul = s;
+    auto compute = [&]() -> LayerOutcome {
+      ++evaluations;
+      try {
+        return {eval::evaluate(r).cost, ""};
+      } catch (const InputError& e) {
+        return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
+      }
+    };
+    ++requests;
+    const LayerOutcome o = memo ? memo->layers.get(r, compute) : compute();
+    if (!o.cost) throw LayerFailure{s.name + ": " + o.error};
+    return *o.cost;
+  };
+  PointMetrics out;
+  try {
+    const llm::RequestReport report =
+        llm::evaluate_request(*w.request_model, w.request, model, *acc, *schemes_[c.quant]);
+    RequestMetrics q;
+    q.ttft_seconds = report.ttft_seconds;
+    q.tpot_seconds = report.tpot_seconds;
+    q.e2e_seconds = report.e2e_seconds;
+    q.tokens_per_second = report.tokens_per_second;
+    q.fits = report.memory.fits;
+    q.max_batch = report.memory.max_batch;
+    q.memory_bytes = report.memory.per_chip_bytes;
+    out.seconds = report.e2e_seconds;
+    out.tokens_per_second = report.tokens_per_second;
+    for (const auto& kind : report.ops) out.dram_bytes += kind.second.dram_bytes;
+    out.request = q;
+  } catch (const LayerFailure& f) {
+    out = PointMetrics{};
+    out.status = "error";
+    out.error = f.message;
+  } catch (const InputError& e) {
+    out = PointMetrics{};
+    out.status = "error";
+    out.error = (e.where().empty() ? "" : e.where() + ": ") + e.message();
+  }
+  stats_.layer_requests += requests;
+  stats_.layer_evaluations += evaluations;
+  return out;
+}
+
 PointMetrics PointEvaluator::evaluate(const SweepPoint& point) {
   const WorkloadInstance& w = plan_.workloads()[point.coords.workload];
+  if (w.request_model) return request(point);
   PointMetrics out;
   out.matmuls = static_cast<std::int64_t>(w.matmuls.size());
   llm::CostModel model;

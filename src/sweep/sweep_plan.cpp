@@ -1,5 +1,7 @@
 #include "tenet/sweep/sweep_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <limits>
@@ -220,6 +222,72 @@ void expand_model(const SweepSpec& spec, const WorkloadSpec& w,
     }
 }
 
+// One instance per batch × prompt × tokens × tp × pp, each checked as llm::evaluate_request
+// checks it (tp splits the heads, pp ≤ layers, P + G within the positions, a link for tp/pp > 1
+// on every preset) so that a bad value fails before any work.
+void expand_request(const SweepSpec& spec, const WorkloadSpec& w,
+                    const std::vector<arch::AcceleratorSpec>& presets,
+                    std::vector<WorkloadInstance>& out) {
+  const RequestWorkloadSpec& q = w.request;
+  auto config = std::make_shared<const llm::ModelConfig>(at_field(spec, q.file.pointer, [&] {
+    return llm::load_model_config(input_path(spec, q.file.value));
+  }));
+  for (const auto& tp : q.tps) {
+    at_field(spec, tp.pointer, [&] { return llm::tensor_parallel_shard(*config, tp.value); });
+    if (tp.value > 1 && !q.link_gbps)
+      for (std::size_t i = 0; i < presets.size(); ++i)
+        if (!presets[i].serving.link)
+          throw InputError(error_code::kUsage, spec.file, tp.pointer,
+                           "tensor parallelism needs a chip-to-chip link: give \"link_gbps\" or "
+                           "a \"link\" in " +
+                               spec.arch.presets[i].value);
+  }
+  for (const auto& pp : q.pps) {
+    if (pp.value > config->layers)
+      throw InputError(error_code::kRange, spec.file, pp.pointer,
+                       fmt::format("{} pipeline stages for the {} layers of {}", pp.value,
+                                   config->layers, config->name));
+    if (pp.value > 1 && !q.link_gbps)
+      for (std::size_t i = 0; i < presets.size(); ++i)
+        if (!presets[i].serving.link)
+          throw InputError(error_code::kUsage, spec.file, pp.pointer,
+                           "pipeline parallelism needs a chip-to-chip link: give \"link_gbps\" "
+                           "or a \"link\" in " +
+                               spec.arch.presets[i].value);
+  }
+  for (const auto& prompt : q.prompts)
+    for (const auto& tokens : q.tokens)
+      if (prompt.value + tokens.value - 1 > config->max_positions)
+        throw InputError(
+            error_code::kRange, spec.file, tokens.pointer,
+            fmt::format("prompt {} + tokens {} exceeds the {} positions of {}", prompt.value,
+                        tokens.value, config->max_positions, config->name));
+  for (const auto& batch : q.batches)
+    for (const auto& prompt : q.prompts)
+      for (const auto& tokens : q.tokens)
+        for (const auto& tp : q.tps)
+          for (const auto& pp : q.pps) {
+            WorkloadInstance inst;
+            inst.workload = q.file.value;
+            inst.kind = "request";
+            inst.batch = batch.value;
+            inst.seq_len = prompt.value;
+            inst.tokens = tokens.value;
+            inst.request_model = config;
+            llm::RequestOptions& o = inst.request;
+            o.prompt = prompt.value;
+            o.tokens = tokens.value;
+            o.batch = batch.value;
+            o.tp = tp.value;
+            o.pp = pp.value;
+            o.link_gbps = q.link_gbps;
+            o.link_latency_us = q.link_latency_us;
+            o.pass.fused_qkv = q.fused_qkv;
+            o.pass.fused_gate_up = q.fused_gate_up;
+            out.push_back(std::move(inst));
+          }
+}
+
 void expand_log(const SweepSpec& spec, const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
   input::LogReadOptions options;
   options.lenient = w.log.lenient;
@@ -364,6 +432,8 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
       expand_model(spec, w, p.workloads_);
     else if (w.kind == WorkloadSpec::Kind::kLog)
       expand_log(spec, w, p.workloads_);
+    else if (w.kind == WorkloadSpec::Kind::kRequest)
+      expand_request(spec, w, p.presets_, p.workloads_), p.has_requests_ = true;
     else
       expand_gemm(w, p.workloads_);
   }

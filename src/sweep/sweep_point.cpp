@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tenet::sweep {
 namespace {
 
@@ -14,12 +16,18 @@ ojson bandwidth_value(const arch::Bandwidth& b) {
 
 ojson optional_value(const std::optional<std::int64_t>& v) { return v ? ojson(*v) : ojson(); }
 
-void add_workload(ojson& p, const WorkloadInstance& w) {
+void add_workload(ojson& p, const WorkloadInstance& w, bool requests) {
   p["workload"] = w.workload;
   p["kind"] = w.kind;
   p["phase"] = w.phase == llm::Phase::kUnspecified ? ojson() : ojson(llm::to_string(w.phase));
   p["batch"] = w.kind == "log" ? ojson() : ojson(w.batch);
   p["seq_len"] = optional_value(w.seq_len);
+  if (requests) {  // generated tokens and the chips of a generation request
+    const bool q = w.request_model != nullptr;
+    p["tokens"] = q ? ojson(w.request.tokens) : ojson();
+    p["tp"] = q ? ojson(w.request.tp) : ojson();
+    p["pp"] = q ? ojson(w.request.pp) : ojson();
+  }
   p["layer"] = w.layer.empty() ? ojson() : ojson(w.layer);
   const bool single = w.matmuls.size() == 1 && !w.layer.empty();
   p["m"] = single ? ojson(w.matmuls[0].m) : ojson();
@@ -42,7 +50,7 @@ void add_arch(ojson& p, const ArchVariant& a) {
 
 }  // namespace
 
-const std::vector<std::string>& parameter_columns() {
+const std::vector<std::string>& parameter_columns(bool requests) {
   static const std::vector<std::string> columns{"workload",
                                                 "kind",
                                                 "phase",
@@ -65,7 +73,13 @@ const std::vector<std::string>& parameter_columns() {
                                                 "edge_transfers",
                                                 "dataflow",
                                                 "tiling"};
-  return columns;
+  static const std::vector<std::string> with_requests = [] {
+    std::vector<std::string> c = columns;
+    const auto at = std::find(c.begin(), c.end(), "seq_len") + 1;
+    c.insert(at, {"tokens", "tp", "pp"});
+    return c;
+  }();
+  return requests ? with_requests : columns;
 }
 
 SweepPoint make_point(const SweepPlan& plan, std::uint64_t index) {
@@ -73,7 +87,7 @@ SweepPoint make_point(const SweepPlan& plan, std::uint64_t index) {
   pt.index = index;
   pt.coords = plan.coords(index);
   ojson p = ojson::object();
-  add_workload(p, plan.workloads()[pt.coords.workload]);
+  add_workload(p, plan.workloads()[pt.coords.workload], plan.has_requests());
   p["quant"] = plan.quants()[pt.coords.quant].name;
   add_arch(p, plan.arch_variant(pt.coords.arch));
   p["dataflow"] = mapping::to_string(plan.dataflows()[pt.coords.dataflow]);

@@ -273,7 +273,8 @@ RunSummary run_sweep(const SweepPlan& plan, const RunOptions& options,
 RunSummary run_sweep_to_file(const SweepPlan& plan, const std::string& path,
                              const FileRunOptions& options) {
   const TableFormat format = table_format_of(path);
-  const std::vector<std::string> columns = sweep_columns(plan.spec().relation_centric);
+  const std::vector<std::string> columns =
+      sweep_columns(plan.spec().relation_centric, plan.has_requests());
   RunOptions run = options.run;
   bool append = false, header = true;
   const OutputLock lock(path);
@@ -294,7 +295,8 @@ RunSummary run_sweep_to_file(const SweepPlan& plan, const std::string& path,
   if (header) out.write(format_header(columns, format));
   const bool rc = plan.spec().relation_centric;
   const RunSummary summary = run_sweep(plan, run, [&](const SweepRow& row) {
-    out.write(format_row(make_row(row.point, row.metrics, rc), columns, format));
+    out.write(
+        format_row(make_row(row.point, row.metrics, rc, plan.has_requests()), columns, format));
   });
   out.close();
   return summary;

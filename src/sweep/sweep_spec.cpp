@@ -363,6 +363,60 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
     if (auto l = layer_rows(r, j["layers"], Reader::at(p, "layers"))) m.layers = *l;
 }
 
+void parse_request(Reader& r, const json& j, const std::string& p, RequestWorkloadSpec& q) {
+  if (!r.object(j, p,
+                {"request", "prompt", "tokens", "batch", "tp", "pp", "link_gbps", "link_latency_us",
+                 "qkv", "gate_up"}))
+    return;
+  if (auto f = r.string(j["request"], Reader::at(p, "request")))
+    q.file = {*f, Reader::at(p, "request")};
+  auto axis = [&](const char* key, Axis<std::int64_t>& out, bool required) {
+    const std::string where = Reader::at(p, key);
+    if (j.contains(key))
+      out = r.integer_axis(j[key], where, 1);
+    else if (required)
+      r.error(error_code::kMissingField, where,
+              std::string("a request needs \"") + key + "\" (tokens)");
+    else
+      out = {{1, p}};
+  };
+  axis("prompt", q.prompts, true);
+  axis("tokens", q.tokens, true);
+  axis("batch", q.batches, false);
+  axis("tp", q.tps, false);
+  axis("pp", q.pps, false);
+  auto positive = [&](const char* key, bool zero_ok, std::optional<double>& out) {
+    if (!j.contains(key)) return;
+    const std::string where = Reader::at(p, key);
+    const json& v = j[key];
+    if (!v.is_number()) {
+      r.error(error_code::kType, where, "expected a number");
+      return;
+    }
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < 0 || (!zero_ok && x == 0)) {
+      r.error(error_code::kRange, where,
+              std::string("expected a number ") + (zero_ok ? ">= 0" : "> 0"));
+      return;
+    }
+    out = x;
+  };
+  positive("link_gbps", false, q.link_gbps);
+  positive("link_latency_us", true, q.link_latency_us);
+  auto choice = [&](const char* key, bool& out) {
+    if (!j.contains(key)) return;
+    if (j[key] == "fused")
+      out = true;
+    else if (j[key] == "separate")
+      out = false;
+    else
+      r.error(j[key].is_string() ? error_code::kUnknownName : error_code::kType, Reader::at(p, key),
+              "expected \"fused\" or \"separate\"");
+  };
+  choice("qkv", q.fused_qkv);
+  choice("gate_up", q.fused_gate_up);
+}
+
 void parse_log(Reader& r, const json& j, const std::string& p, LogWorkloadSpec& l) {
   if (!r.object(j, p, {"log", "lenient", "layers"})) return;
   if (auto f = r.string(j["log"], Reader::at(p, "log"))) l.file = {*f, Reader::at(p, "log")};
@@ -404,8 +458,8 @@ std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::s
   std::vector<WorkloadSpec> out;
   if (!j.is_array() || j.empty()) {
     r.error(j.is_array() ? error_code::kRange : error_code::kType, p,
-            "expected a non-empty list of workloads ({\"model\": ...}, {\"log\": ...} or "
-            "{\"gemm\": ...})");
+            "expected a non-empty list of workloads ({\"model\": ...}, {\"log\": ...}, "
+            "{\"gemm\": ...} or {\"request\": ...})");
     return out;
   }
   for (std::size_t i = 0; i < j.size(); ++i) {
@@ -413,18 +467,21 @@ std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::s
     WorkloadSpec w;
     w.pointer = wp;
     const json& item = j[i];
-    const int kinds = item.is_object() ? int(item.contains("model")) + int(item.contains("log")) +
-                                             int(item.contains("gemm"))
-                                       : 0;
+    const int kinds = item.is_object()
+                          ? int(item.contains("model")) + int(item.contains("log")) +
+                                int(item.contains("gemm")) + int(item.contains("request"))
+                          : 0;
     if (kinds != 1) {
       r.error(item.is_object() ? error_code::kMissingField : error_code::kType, wp,
-              "a workload has exactly one of \"model\", \"log\" or \"gemm\"");
+              "a workload has exactly one of \"model\", \"log\", \"gemm\" or \"request\"");
       continue;
     }
     if (item.contains("model"))
       w.kind = WorkloadSpec::Kind::kModel, parse_model(r, item, wp, w.model);
     else if (item.contains("log"))
       w.kind = WorkloadSpec::Kind::kLog, parse_log(r, item, wp, w.log);
+    else if (item.contains("request"))
+      w.kind = WorkloadSpec::Kind::kRequest, parse_request(r, item, wp, w.request);
     else
       w.kind = WorkloadSpec::Kind::kGemm, parse_gemm(r, item, wp, w.gemm);
     out.push_back(std::move(w));

@@ -33,6 +33,13 @@ const std::vector<std::string>& bounds_columns() {
   return columns;
 }
 
+// A generation request's own metrics (PointMetrics::request; docs/generate.md).
+const std::vector<std::string>& request_columns() {
+  static const std::vector<std::string> columns{"ttft_seconds", "tpot_seconds", "e2e_seconds",
+                                                "fits",         "max_batch",    "memory_bytes"};
+  return columns;
+}
+
 const std::vector<std::string>& relation_columns() {
   static const std::vector<std::string> columns{"rc_delay_cycles", "rc_energy_mac_units",
                                                 "rc_unique_elements", "rc_total_accesses",
@@ -116,16 +123,19 @@ TableFormat table_format_of(const std::string& path, const std::string& option) 
                    "cannot tell the output format: name the file *.csv or *.jsonl");
 }
 
-std::vector<std::string> sweep_columns(bool relation_centric) {
+std::vector<std::string> sweep_columns(bool relation_centric, bool requests) {
   std::vector<std::string> c{"index", "id"};
-  c.insert(c.end(), parameter_columns().begin(), parameter_columns().end());
+  const std::vector<std::string>& params = parameter_columns(requests);
+  c.insert(c.end(), params.begin(), params.end());
   c.insert(c.end(), metric_columns().begin(), metric_columns().end());
+  if (requests) c.insert(c.end(), request_columns().begin(), request_columns().end());
   c.insert(c.end(), bounds_columns().begin(), bounds_columns().end());
   if (relation_centric) c.insert(c.end(), relation_columns().begin(), relation_columns().end());
   return c;
 }
 
-ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_centric) {
+ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_centric,
+               bool requests) {
   ojson row = ojson::object();
   row["index"] = point.index;
   row["id"] = point.id;
@@ -134,7 +144,14 @@ ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_cen
   row["status"] = m.status;
   row["error"] = m.error.empty() ? ojson() : ojson(one_line(m.error));
   row["matmuls"] = m.matmuls;
-  auto metric = [&](const char* key, ojson v) { row[key] = ok ? std::move(v) : ojson(); };
+  // A request row has the request's metrics: seconds end to end, DRAM bytes of every operator
+  // (matmuls and the rest), tokens/s; the per-matmul sums do not apply.
+  const bool request = m.request.has_value();
+  if (request) row["matmuls"] = ojson();
+  auto metric = [&](const char* key, ojson v) {
+    const bool of_request = std::string(key) == "seconds" || std::string(key) == "dram_bytes";
+    row[key] = ok && (!request || of_request) ? std::move(v) : ojson();
+  };
   metric("calls", integer_value(m.calls));
   metric("macs", integer_value(m.macs));
   metric("cycles", integer_value(m.cycles));
@@ -145,6 +162,16 @@ ojson make_row(const SweepPoint& point, const PointMetrics& m, bool relation_cen
   metric("utilization", m.utilization);
   metric("bound", m.bound);
   row["tokens_per_second"] = ok && m.tokens_per_second ? ojson(*m.tokens_per_second) : ojson();
+  if (requests) {
+    const bool q = ok && request;
+    const RequestMetrics r = q ? *m.request : RequestMetrics{};
+    row["ttft_seconds"] = q ? ojson(r.ttft_seconds) : ojson();
+    row["tpot_seconds"] = q && r.tpot_seconds ? ojson(*r.tpot_seconds) : ojson();
+    row["e2e_seconds"] = q ? ojson(r.e2e_seconds) : ojson();
+    row["fits"] = q && r.fits ? ojson(*r.fits) : ojson();
+    row["max_batch"] = q && r.max_batch ? ojson(*r.max_batch) : ojson();
+    row["memory_bytes"] = q ? integer_value(r.memory_bytes) : ojson();
+  }
   const ojson bounds =
       ok && m.bounds ? hw::bounds_json(*m.bounds, m.cycles, m.dram_bytes) : ojson::object();
   for (const hw::BoundsField& f : hw::bounds_fields())

@@ -143,7 +143,16 @@ TEST_CASE("malformed lines fail with the file, the line number and what was expe
       {": 1, 2, 3, 4", code::kParse, "line 3", "<kernel>"},
       {"fused_NT_matmul: 1, 99999999999999999999, 3, 4", code::kParse, "line 3", "64-bit"},
       {"fused_NT_matmul: 4294967296, 4294967296, 1, 2, 3", code::kOverflow, "line 3", "batch"},
-      {"softmax: 1, 2, 3, 4", code::kMissingField, "line 3", "layout"},
+      // A name that is neither a matmul nor a known non-matmul operator (MLC's concat_te).
+      {"concat_te: 1, 2, 3, 4", code::kMissingField, "line 3", "layout"},
+      {R"({"kernel":"concat_te","shape":[1,2]})", code::kUnknownName, "line 3, /kernel",
+       "no non-matmul kernel"},
+      {R"({"kernel":"rms_norm","shape":[]})", code::kType, "line 3, /shape", "1 to 8"},
+      {R"({"kernel":"rms_norm","shape":[2,0]})", code::kRange, "line 3, /shape/1", "positive"},
+      {R"({"kernel":"rms_norm","shape":[2],"count":0})", code::kRange, "line 3, /count",
+       "positive"},
+      {R"({"kernel":"rms_norm","shape":[2],"phase":"train"})", code::kUnknownName, "line 3, /phase",
+       "prefill"},
       {R"({"kernel":"NT_matmul","M":1,"N":2})", code::kMissingField, "line 3, /K", "missing 'K'"},
       {R"({"kernel":"NT_matmul","M":1,"N":2,"K":0})", code::kRange, "line 3, /K", ">= 1"},
       {R"({"kernel":"NT_matmul","M":1,"N":2,"K":"4"})", code::kType, "line 3, /K", "integer"},
@@ -339,4 +348,28 @@ TEST_CASE("the bundled sample logs carry the q4f16_1 header their kernels imply"
     CHECK(log.header_records == 1);
     for (const MatmulShape& s : log.entries) CHECK(s.weights_quantized == true);
   }
+}
+
+TEST_CASE("non-matmul kernels: records by name and extents, aggregated, counted in calls",
+          "[io][log]") {
+  const WorkloadLog log = read(std::string(kSeedLine) +
+                               "\nrms_norm1: 1, 7, 2048\n"
+                               "fuse_add_norm_prefill: 1, 7, 2048\n"
+                               "rms_norm1: 1, 7, 2048\n"
+                               "rms_norm1: 1, 1, 2048\n"
+                               R"({"kernel":"softmax_with_temperature","shape":[1,1,32000],)"
+                               R"("count":3,"phase":"decode"})"
+                               "\n");
+  REQUIRE(log.entries.size() == 1);  // the matmul
+  REQUIRE(log.vector_kernels.size() == 4);
+  CHECK(log.vector_kernels[0].kernel == "rms_norm1");
+  CHECK(log.vector_kernels[0].extents == std::vector<std::int64_t>{1, 7, 2048});
+  CHECK(log.vector_kernels[0].count == 2);
+  CHECK(log.vector_kernels[1].kernel == "fuse_add_norm_prefill");
+  CHECK(log.vector_kernels[2].extents == std::vector<std::int64_t>{1, 1, 2048});
+  CHECK(log.vector_kernels[3].count == 3);
+  CHECK(log.vector_kernels[3].phase == Phase::kDecode);
+  CHECK(log.records == 6);
+  CHECK(log.calls == 1 + 4 + 3);
+  CHECK(log.json_records == 1);
 }

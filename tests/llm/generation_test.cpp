@@ -334,3 +334,79 @@ TEST_CASE("accelerator file: vector unit, capacity and link round-trip and error
   CHECK(test::error_of([&] { arch::parse_accelerator(doc, "a.json"); }).where() ==
         "/dram/capacity_bytes");
 }
+
+TEST_CASE("hybrid models: Mamba and Gated DeltaNet layers hold a state, not a KV cache",
+          "[generation][hybrid]") {
+  // Nemotron-H-8B: 52 layers "M-M-M-M*-…": 24 Mamba-2, 4 attention, 24 MLP-only layers.
+  const ModelConfig nemotron =
+      load_model_config(std::string(TENET_TEST_DATA_DIR) + "/llm/nemotron-h-8b-base-8k.json");
+  // Qwen3-Next-80B-A3B: 48 layers, full attention every 4th: 12 attention, 36 DeltaNet.
+  const ModelConfig next = model("qwen3-next-80b-a3b-instruct");
+  struct Case {
+    const ModelConfig* m;
+    std::int64_t attention, kv_heads, head_dim;
+    long state_per_sequence;  // bytes, fp16
+    const char* scan;
+    std::int64_t scan_layers;
+  };
+  // Nemotron-H: inner 128·64 = 8192, state 128, B/C 2·8·128 = 2048, conv 4:
+  //   24 · (8192·128 + 3·(8192 + 2048)) · 2 B = 51,806,208 B.
+  // Qwen3-Next: 32 value heads · 128 · 128 + 3 · (2·16·128 + 32·128) = 548,864 per layer:
+  //   36 · 548,864 · 2 B = 39,518,208 B.
+  const std::vector<Case> cases = {{&nemotron, 4, 8, 128, 51806208L, "mamba2.ssd_scan", 24},
+                                   {&next, 12, 2, 256, 39518208L, "gated_deltanet.delta_rule", 36}};
+  for (const Case& c : cases) {
+    INFO(c.m->name);
+    const RequestOptions o = request(64, 3, 2);
+    const RequestReport r = evaluate_request(*c.m, o, fake_model(), accelerator(), fp16());
+    check_timeline(*c.m, o, r);
+    // KV cache only for the attention layers: B·(P+G)·2·attention layers·n_kv·d·2 bytes.
+    CHECK(r.memory.kv_cache_bytes ==
+          Integer(2L * 67 * 2 * c.attention * c.kv_heads * c.head_dim * 2));
+    CHECK(r.memory.state_bytes == Integer(2L * c.state_per_sequence));
+    CHECK(r.memory.total_bytes == r.memory.weights_bytes + r.memory.kv_cache_bytes +
+                                      r.memory.state_bytes + r.memory.activation_bytes);
+    const auto ops = ops_of(r);
+    REQUIRE(ops.count("scan") == 1);
+    CHECK(ops.at("scan").seconds > 0);
+    // Per pass: rotary and KV append in the attention layers only, the scan in the others.
+    for (Phase phase : {Phase::kPrefill, Phase::kDecode}) {
+      GenerationOptions g;
+      g.phase = phase;
+      g.batch = 2;
+      g.prompt = 64;
+      g.context = 65;
+      const std::vector<VectorOp> v = vector_ops(*c.m, g, generate_matmuls(*c.m, g), ElementBits{});
+      std::map<std::string, const VectorOp*> by_name;
+      for (const VectorOp& op : v) by_name[op.name] = &op;
+      REQUIRE(by_name.count("kv_append") == 1);
+      CHECK(by_name["kv_append"]->count == c.attention);
+      // Nemotron-H attends without positional encoding; Qwen3-Next rotates in attention layers.
+      if (c.m == &nemotron)
+        CHECK(by_name.count("rotary") == 0);
+      else
+        CHECK(by_name.at("rotary")->count == c.attention);
+      REQUIRE(by_name.count(c.scan) == 1);
+      CHECK(by_name[c.scan]->kind == "scan");
+      CHECK(by_name[c.scan]->count == c.scan_layers);
+      CHECK(by_name[c.scan]->dram_bytes > 0);
+    }
+  }
+  // Nemotron-H's layers each hold one block: one residual add per layer.
+  GenerationOptions g;
+  g.batch = 1;
+  g.prompt = 8;
+  for (const VectorOp& op : vector_ops(nemotron, g, generate_matmuls(nemotron, g), ElementBits{}))
+    if (op.name == "residual_add") CHECK(op.count == 52);
+  // A Mamba-2 layer's scan by hand, one decode step of batch 1 (fp16): ops = 5·8192·128 +
+  // 2·4·(8192 + 2048); bytes: inputs (8192 + 2048 + 128 heads) + output 8192 at 2 B, and the
+  // state + conv window (8192·128 + 3·10240) read and written.
+  g.phase = Phase::kDecode;
+  g.context = 9;
+  for (const VectorOp& op : vector_ops(nemotron, g, generate_matmuls(nemotron, g), ElementBits{}))
+    if (op.name == "mamba2.ssd_scan") {
+      CHECK(op.ops == 5L * 8192 * 128 + 2L * 4 * (8192 + 2048));
+      CHECK(op.dram_bytes ==
+            2L * (8192 + 2048 + 128) + 2L * 8192 + 2L * 2 * (8192L * 128 + 3 * 10240));
+    }
+}

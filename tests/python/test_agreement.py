@@ -139,7 +139,8 @@ def test_search_defaults_are_the_librarys():
     assert ours.to_dict() == explicit
 
 
-@pytest.mark.parametrize("spec", ["example.json", "llama2-7b-quant-dataflows.json"])
+@pytest.mark.parametrize("spec", ["example.json", "llama2-7b-quant-dataflows.json",
+                                  "requests.json"])
 def test_sweep_rows(spec, tmp_path):
     path = src("workloads", "sweeps", spec)
     out = tmp_path / "rows.jsonl"

@@ -69,3 +69,37 @@ def test_every_key_is_documented():
     missing = sorted(k for k in keys(report) - set(report["ops"]) if k not in documented)
     assert missing == []
     assert all(kind in documented for kind in report["ops"])
+
+
+def test_sweep_rows_equal_tenet_generate(tmp_path):
+    """A sweep's request rows (prompt, tokens, batch, tp axes) are tenet.generate's numbers."""
+    import tenet.plot
+    spec = {"architectures": {"presets": ["systolic-32x32"]}, "quant": ["q4f16_1"],
+            "workloads": [{"request": MODEL, "prompt": 32, "tokens": [1, 3],
+                           "batch": [1, 2, 4], "tp": [1, 2], "link_gbps": 400.0}]}
+    result = tenet.sweep(spec, threads=2)
+    assert len(result) == 12
+    columns = result.summary["columns"]
+    for key in ("tokens", "tp", "pp", "ttft_seconds", "tpot_seconds", "e2e_seconds", "fits",
+                "max_batch", "memory_bytes"):
+        assert key in columns
+    from test_docs import backticked, doc
+    assert sorted(c for c in columns if c not in backticked(doc("sweep.md"))) == []
+    for row in result:
+        extra = {"tp": 2, "link_gbps": 400.0} if row["tp"] == 2 else {}
+        r = tenet.generate(MODEL, arch="systolic-32x32", quant="q4f16_1", prompt=32,
+                           tokens=row["tokens"], batch=row["batch"], **extra)
+        assert row["ttft_seconds"] == r["timeline"]["ttft_seconds"]
+        assert row["tpot_seconds"] == r["timeline"]["tpot_seconds"]
+        assert row["e2e_seconds"] == r["timeline"]["e2e_seconds"] == row["seconds"]
+        assert row["tokens_per_second"] == r["timeline"]["tokens_per_second"]
+        assert row["fits"] == r["memory"]["fits"]
+        assert row["memory_bytes"] == r["memory"]["per_chip_bytes"]
+    # TPOT against the batch straight from the sweep: one line per (tokens, tp) with a TPOT.
+    fig = tenet.plot.tpot_by_batch(result)
+    lines = fig.axes[0].lines
+    assert len(lines) == 2
+    for line in lines:
+        assert list(line.get_xdata()) == [1, 2, 4]
+        y = list(line.get_ydata())
+        assert y == sorted(y)

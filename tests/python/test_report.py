@@ -89,7 +89,13 @@ def test_report_is_self_contained(report_file):
         re.findall(r'(?:src|href)="[^"]*"', text)[:5]
     assert "<link" not in text and "@import" not in text
     names = re.findall(r'data-plot="([^"]+)"', text)
-    assert names == ["layers-cycles", "layers-energy", "roofline", "ski-slope", "pareto"]
+    assert names == ["layers-cycles", "layers-energy", "roofline", "ski-slope", "pareto",
+                     "request-ops", "tpot-batch"]
+    # The request view: TTFT, TPOT, tokens/s, fits, memory and time per op kind.
+    view = text[text.index('<h2 id="request">'):]
+    for heading in ("TTFT (ms)", "TPOT (ms)", "tokens/s", "fits", "KV cache", "weights",
+                    "op kind", "matmul", "norm", "softmax"):
+        assert f">{heading}<" in view, heading
     for scheme in ("q0f16", "q4f16_1", "smoothquant_w8a8"):
         assert f"<h3>{scheme}</h3>" in text
 
@@ -100,7 +106,8 @@ def test_report_renders_in_chromium(report_file, tmp_path):
     assert result["console"] == []
     assert result["resources"] == []
     assert [p["name"] for p in result["plots"]] == ["layers-cycles", "layers-energy",
-                                                      "roofline", "ski-slope", "pareto"]
+                                                      "roofline", "ski-slope", "pareto",
+                                                      "request-ops", "tpot-batch"]
     for plot in result["plots"]:
         assert plot["width"] > 200 and plot["height"] > 150, plot
         assert plot["shapes"] > 10, plot
@@ -134,7 +141,16 @@ def test_python_m_tenet_report(tmp_path):
                            "--context", "256", "--quant", "q0f16,q4f16_1", "--no-search",
                            "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert out.read_text(encoding="utf-8").count('class="plot"') == 4
+    assert out.read_text(encoding="utf-8").count('class="plot"') == 6
+    done = subprocess.run([sys.executable, "-m", "tenet", "report", "--model",
+                           src("workloads", "models", "gpt2.json"), "--phase", "decode",
+                           "--context", "256", "--quant", "q0f16", "--no-search",
+                           "--no-request", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # layers-cycles, layers-energy, roofline, ski-slope: no request view.
+    text = out.read_text(encoding="utf-8")
+    assert text.count('class="plot"') == 4
+    assert 'id="request"' not in text
     bad = subprocess.run([sys.executable, "-m", "tenet", "report", "--model", "nope.json",
                           "--out", str(tmp_path / "x.html")], capture_output=True, text=True)
     assert bad.returncode == 2 and "nope.json" in bad.stderr

@@ -18,7 +18,7 @@ namespace tenet::arch {
 
 // The operator kinds of a request besides the matmuls (llm::VectorOpKind names them).
 // "norm", "rotary", "softmax", "activation", "residual", "kv_append", "embedding", "logits",
-// "routing".
+// "routing", "scan" (the recurrence of Mamba / Gated DeltaNet layers: multiply-adds).
 const std::vector<std::string>& vector_op_kinds();
 
 // A SIMD unit beside the PE array: `lanes` lanes, each doing ops_per_lane_cycle.at(kind)

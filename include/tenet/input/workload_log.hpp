@@ -31,12 +31,25 @@ struct LogReadOptions {
   std::size_t max_distinct = 1 << 20;    // more distinct calls -> InputError(range)
 };
 
+// A call of a non-matmul kernel (llm::interpret_vector_kernel names it): the extents of its
+// loop nest (docs/logs.md#non-matmul-kernels). Text `<kernel>: <e1>, <e2>, ...`; JSON
+// {"kernel": ..., "shape": [e1, e2, ...], "count": n, "phase": ...}.
+struct VectorKernelCall {
+  std::string kernel;
+  std::vector<std::int64_t> extents;  // 1 … 8 positive extents
+  std::int64_t count = 1;
+  llm::Phase phase = llm::Phase::kUnspecified;
+};
+
 struct WorkloadLog {
   std::string file;
   std::vector<llm::MatmulShape> entries;  // distinct calls, first-appearance order, with counts
-  std::int64_t lines = 0;                 // lines read (including blank and skipped ones)
-  std::int64_t records = 0;               // well-formed records (blank lines excluded)
-  llm::Integer calls;                     // Σ count over records
+  // Distinct non-matmul kernel calls (same kernel, extents and phase: counts added), in order of
+  // first appearance. Their records count in `records` and `calls`.
+  std::vector<VectorKernelCall> vector_kernels;
+  std::int64_t lines = 0;    // lines read (including blank and skipped ones)
+  std::int64_t records = 0;  // well-formed records (blank lines excluded)
+  llm::Integer calls;        // Σ count over records
   std::int64_t text_records = 0, json_records = 0;
   std::int64_t skipped = 0;                 // malformed lines skipped (lenient mode)
   std::vector<std::int64_t> skipped_lines;  // the first max_reported_skips of them (1-based)

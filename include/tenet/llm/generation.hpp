@@ -46,8 +46,9 @@ struct RequestStep {
 struct RequestMemory {
   Integer weights_bytes;     // every weight at the scheme (scales and zeros included)
   Integer kv_cache_bytes;    // B sequences of P+G tokens at the KV-cache format
+  Integer state_bytes;       // B sequences' recurrent state of Mamba / Gated DeltaNet layers
   Integer activation_bytes;  // peak of live activations (estimate, docs/generate.md#memory)
-  Integer total_bytes;       // the three above
+  Integer total_bytes;       // the four above
   Integer per_chip_bytes;    // total / (tp·pp), rounded up
   std::optional<long long> capacity_bytes;  // the accelerator's dram.capacity_bytes
   std::optional<bool> fits;                 // per_chip_bytes <= capacity_bytes

@@ -36,4 +36,25 @@ struct KernelTraits {
 // tanh, sigmoid, exp, cast, ...); `fused`/`tir`/`T` connectives are skipped.
 KernelTraits interpret_kernel_name(const std::string& kernel);
 
+// What the name of a non-matmul kernel of an MLC-LLM log says (docs/logs.md#non-matmul-kernels):
+// the vector-unit kind that runs it and its work per output element of its loop nest.
+struct VectorKernelTraits {
+  std::string kind;           // one of arch::vector_op_kinds()
+  std::string op;             // "rms_norm", "add_rms_norm", "layer_norm", "softmax", "gated_silu",
+                              // "silu", "gelu", "elementwise", "rotary", "kv_append", "embedding",
+                              // "sampling", "sort", "top_k", "moe"
+  int ops_per_element = 1;    // elementary operations per output element
+  int inputs = 1;             // tensors of the output's size read (activation format)
+  int outputs = 1;            // tensors of the output's size written
+  bool table_input = false;   // embedding: reads rows of the table at the weights' format
+  bool kv_output = false;     // kv_append: writes the cache at the KV-cache format
+  bool norm_weights = false;  // reads one weight vector of the last extent (norms)
+  bool sort = false;          // + ceil(log2(last extent)) compares per element (argsort)
+};
+
+// The traits of a kernel whose name has no `matmul` word and names a non-matmul operator
+// (norm, softmax, activation, element-wise, rope, KV-cache append, take, sampling, MoE top-k);
+// nothing for other names (a matmul, an attention kernel, an unknown piece). Pure; never throws.
+std::optional<VectorKernelTraits> interpret_vector_kernel(const std::string& kernel);
+
 }  // namespace tenet::llm

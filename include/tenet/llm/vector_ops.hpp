@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tenet/llm/kernel_name.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
@@ -39,5 +40,13 @@ struct VectorOp {
 // with tensor parallelism `model` is the chip's shard (llm::tensor_parallel_shard).
 std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptions& options,
                                  const std::vector<MatmulShape>& matmuls, const ElementBits& bits);
+
+// A non-matmul kernel of a workload log (interpret_vector_kernel) whose loop nest has the
+// `extents` (its output elements: their product): its own kernel, so every tensor it reads or
+// writes crosses DRAM (docs/logs.md#non-matmul-kernels). `count` calls. InputError(overflow)
+// when a size does not fit 64 bits.
+VectorOp logged_vector_op(const std::string& kernel, const VectorKernelTraits& traits,
+                          const std::vector<std::int64_t>& extents, std::int64_t count,
+                          const ElementBits& bits);
 
 }  // namespace tenet::llm

@@ -46,6 +46,9 @@ struct LlmReportOptions {
   bool merge_shapes = false;  // merge entries with identical calls
   // The cost model; `quant` may list several schemes ("a,b,c"): a side-by-side comparison.
   eval::Settings cost;
+  // A log's non-matmul kernels (input::WorkloadLog::vector_kernels), costed on the vector unit
+  // beside the matmuls (docs/logs.md#non-matmul-kernels); table and JSON of one scheme.
+  std::vector<input::VectorKernelCall> vector_kernels;
 };
 
 // The report of a matmul list in `format` (docs/llm.md#report).

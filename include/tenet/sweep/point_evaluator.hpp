@@ -76,6 +76,22 @@ struct SweepMemo {
   Memo<RelationKey, RelationOutcome, RelationKeyHash> relations;
 };
 
+// What a generation request adds to its point (llm::RequestReport; docs/generate.md).
+struct RequestMetrics {
+  double ttft_seconds = 0;
+  std::optional<double> tpot_seconds;  // none when tokens = 1
+  double e2e_seconds = 0;
+  double tokens_per_second = 0;
+  std::optional<bool> fits;  // none: the accelerator states no dram.capacity_bytes
+  std::optional<std::int64_t> max_batch;
+  Integer memory_bytes;  // per chip: weights, KV cache and activations
+  friend bool operator==(const RequestMetrics& a, const RequestMetrics& b) {
+    return a.ttft_seconds == b.ttft_seconds && a.tpot_seconds == b.tpot_seconds &&
+           a.e2e_seconds == b.e2e_seconds && a.tokens_per_second == b.tokens_per_second &&
+           a.fits == b.fits && a.max_batch == b.max_batch && a.memory_bytes == b.memory_bytes;
+  }
+};
+
 // The metrics of one point (units in docs/sweep.md#columns).
 struct PointMetrics {
   std::string status = "ok";  // "ok" or "error"
@@ -91,6 +107,7 @@ struct PointMetrics {
   std::optional<double> tokens_per_second;
   std::optional<hw::BoundsSum> bounds;      // Σ count·bounds of the matmuls (physical limits)
   std::optional<RelationMetrics> relation;  // only when the spec asks for it
+  std::optional<RequestMetrics> request;    // generation requests only
   friend bool operator==(const PointMetrics& a, const PointMetrics& b);
 };
 
@@ -115,6 +132,8 @@ class PointEvaluator {
  private:
   const std::shared_ptr<const arch::Accelerator>& accelerator(std::size_t arch_index);
   LayerOutcome layer(const SweepPoint& point, const llm::MatmulShape& shape);
+  eval::Request layer_request(const SweepPoint& point, const llm::MatmulShape& shape);
+  PointMetrics request(const SweepPoint& point);
   RelationOutcome relation(const SweepPoint& point, const llm::MatmulShape& shape);
 
   const SweepPlan& plan_;

@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/llm/generation.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
@@ -39,7 +41,8 @@ struct ArchVariant {
 };
 
 // One workload of the sweep: a model at one phase, batch and length (all its matmuls, or one of
-// them), a log, or one GEMM shape.
+// them), a log, one GEMM shape, or a whole generation request (kind "request": `request_model`
+// and `request` set, `matmuls` empty; evaluated by llm::evaluate_request).
 struct WorkloadInstance {
   std::string workload;  // model / log file as written, or the GEMM's name
   std::string kind;      // "model", "log", "gemm"
@@ -49,6 +52,8 @@ struct WorkloadInstance {
   std::string layer;                      // the matmul's name for per-layer rows, else ""
   std::optional<std::int64_t> tokens;     // tokens processed (prefill) or produced (decode)
   std::vector<llm::MatmulShape> matmuls;  // aggregated, with counts
+  std::shared_ptr<const llm::ModelConfig> request_model;  // requests only
+  llm::RequestOptions request;                            // requests: P, G, B, tp, pp, link
 };
 
 struct QuantChoice {
@@ -76,6 +81,8 @@ class SweepPlan {
   PointCoords coords(std::uint64_t index) const;
 
   const std::vector<WorkloadInstance>& workloads() const { return workloads_; }
+  // Whether a workload is a generation request: the table then has the request columns.
+  bool has_requests() const { return has_requests_; }
   const std::vector<QuantChoice>& quants() const { return quants_; }
   const std::vector<mapping::Dataflow>& dataflows() const { return dataflows_; }
   const std::vector<TilingValue>& tilings() const { return tilings_; }
@@ -99,6 +106,7 @@ class SweepPlan {
   std::vector<mapping::Dataflow> dataflows_;
   std::vector<TilingValue> tilings_;
   std::uint64_t size_ = 0;
+  bool has_requests_ = false;
 };
 
 // Loads presets, schemes, models and logs, expands the workloads and checks every axis value

@@ -24,8 +24,8 @@ struct SweepPoint {
 
 // workload, kind, phase, batch, seq_len, layer, m, n, k, quant, arch, rows, cols, buffer_bytes,
 // sram_bandwidth, dram_bandwidth, dram_latency, clock_mhz, dequant_rate, edge_transfers,
-// dataflow, tiling.
-const std::vector<std::string>& parameter_columns();
+// dataflow, tiling. With `requests` (SweepPlan::has_requests): tokens, tp, pp after seq_len.
+const std::vector<std::string>& parameter_columns(bool requests = false);
 
 // Throws InternalError for an index >= plan.size().
 SweepPoint make_point(const SweepPlan& plan, std::uint64_t index);

@@ -81,12 +81,27 @@ struct GemmWorkloadSpec {
   workload::OperandRole b_operand = workload::OperandRole::kWeight;
 };
 
+// A whole generation request of a model (llm::evaluate_request, docs/generate.md): one point per
+// batch × prompt × tokens × tp × pp.
+struct RequestWorkloadSpec {
+  AxisValue<std::string> file;            // Hugging Face config.json
+  Axis<std::int64_t> prompts;             // P (required)
+  Axis<std::int64_t> tokens;              // G (required)
+  Axis<std::int64_t> batches;             // default {1}
+  Axis<std::int64_t> tps;                 // tensor-parallel chips, default {1}
+  Axis<std::int64_t> pps;                 // pipeline stages, default {1}
+  std::optional<double> link_gbps;        // else the accelerator file's "link"
+  std::optional<double> link_latency_us;  // else the file's, else 1 us
+  bool fused_qkv = true, fused_gate_up = true;
+};
+
 struct WorkloadSpec {
-  enum class Kind { kModel, kLog, kGemm } kind = Kind::kGemm;
+  enum class Kind { kModel, kLog, kGemm, kRequest } kind = Kind::kGemm;
   std::string pointer;  // "/workloads/<i>"
   ModelWorkloadSpec model;
   LogWorkloadSpec log;
   GemmWorkloadSpec gemm;
+  RequestWorkloadSpec request;
 };
 
 struct SweepSpec {

@@ -22,12 +22,13 @@ const char* to_string(TableFormat f);  // "csv", "jsonl"
 TableFormat table_format_of(const std::string& path, const std::string& option = "--out");
 
 // index, id, the parameter columns, then the metric columns (relation-centric ones last when
-// asked for).
-std::vector<std::string> sweep_columns(bool relation_centric);
+// asked for). With `requests` (a sweep with a generation request, SweepPlan::has_requests) the
+// parameter columns tokens, tp, pp and the request metric columns (ttft_seconds, ...) too.
+std::vector<std::string> sweep_columns(bool relation_centric, bool requests = false);
 
 // The row as an object with the sweep_columns keys. Exact integers beyond 64 bits are strings.
 nlohmann::ordered_json make_row(const SweepPoint& point, const PointMetrics& metrics,
-                                bool relation_centric);
+                                bool relation_centric, bool requests = false);
 
 // One line, with its '\n'. The CSV header is format_header(); JSON Lines has none ("").
 std::string format_header(const std::vector<std::string>& columns, TableFormat format);

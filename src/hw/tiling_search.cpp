@@ -23,9 +23,10 @@ using mapping::Tiling;
 
 constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
 // Whether the search also tries single-buffered tensors (Tiling::single) on the capacity boundary
-// they open. Off: measured 4x more candidates and ~10x slower auto-tiled layer evaluation
-// (bench_sweep BM_layer); single buffering stays an explicit mapping choice (--tile ...:single=c).
-constexpr bool kSingleBufferingCandidates = false;
+// they open: about 2x the candidates and 2x the search time (bench_sweep BM_choose_tiling), and
+// the least-traffic mappings of LLM prefill GEMMs within 1.11x of the Hong-Kung floor instead of
+// 1.24x (bench/hong_kung_ratio.py).
+constexpr bool kSingleBufferingCandidates = true;
 
 // Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
 std::vector<long long> extents_for(long long size, long long unit) {

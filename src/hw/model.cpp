@@ -51,6 +51,10 @@ long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
 
 }  // namespace
 
+long long dram_window_cycles(const arch::Dram& dram, double bytes) {
+  return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)) : 0;
+}
+
 void byte_count_overflow() {
   throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
 }
@@ -511,11 +515,7 @@ Model::EdgeCycles Model::edge_transfer_cycles() const {
     else
       fill += bytes_of(tile_volume(x, first), x.op->bits);
   }
-  const auto window = [&](double bytes) {
-    return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false))
-                     : 0LL;
-  };
-  return {window(fill), window(drain)};
+  return {dram_window_cycles(dram, fill), dram_window_cycles(dram, drain)};
 }
 
 long long Model::dram_window(const TileIndex& q, Window part) const {
@@ -550,8 +550,7 @@ long long Model::dram_window(const TileIndex& q, Window part) const {
     if (x.op->output && prev && changed(x, *prev, q))
       bytes += bytes_of(tile_volume(x, *prev), x.op->bits);
   }
-  if (bytes <= 0) return 0;
-  return add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false));
+  return dram_window_cycles(dram, bytes);
 }
 
 // Step 4: the run, tile by tile (by classes of tiles with equal behaviour): each tile takes the
@@ -720,9 +719,7 @@ long long Model::micro_window(const TileIndex& q) const {
     if (x.op->output && prev && changed(x, *prev, q)) add_transfer(cost, x, *prev, true);
   }
   if (!u.dma.enabled) {
-    const double bytes = cost.bytes + streamed;
-    if (bytes <= 0) return 0;
-    return add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false));
+    return dram_window_cycles(dram, cost.bytes + streamed);
   }
   long long cycles = dma_cycles(cost);
   if (streamed > 0)

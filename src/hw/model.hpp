@@ -79,6 +79,9 @@ struct Timing {
 };
 
 [[noreturn]] void byte_count_overflow();  // InputError(overflow)
+// A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
+// cycles; 0 when nothing moves.
+long long dram_window_cycles(const arch::Dram& dram, double bytes);
 // ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
 inline long long ceil_bytes(long long elements, int bits) {
   const __int128 bytes = (static_cast<__int128>(elements) * bits + 7) / 8;

@@ -590,13 +590,8 @@ class Search {
           8.0;
       (op.output ? drain : fill) += bytes;
     }
-    long long edges = 0;
-    for (double bytes : {fill, drain})
-      if (bytes > 0)
-        edges = detail::add(
-            edges,
-            detail::add(dram.latency_cycles, static_cast<long long>(std::ceil(
-                                                 bytes / dram.bandwidth.bytes_per_cycle - 1e-9))));
+    const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
+                                        detail::dram_window_cycles(dram, drain));
     return detail::add(compute, edges);
   }
 

@@ -20,6 +20,11 @@ inline void check_log(const input::WorkloadLog& log, const std::string& what) {
           what + ": an entry with a size < 1");
     calls += s.count;
   }
+  for (const input::VectorKernelCall& v : log.vector_kernels) {  // non-matmul kernels count too
+    check(v.count >= 1 && !v.extents.empty(), what + ": a non-matmul call with no count or shape");
+    for (std::int64_t e : v.extents) check(e >= 1, what + ": a non-matmul extent < 1");
+    calls += v.count;
+  }
   check(calls == log.calls, what + ": calls != sum of the entries' counts");
 }
 

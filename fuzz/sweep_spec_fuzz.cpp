@@ -20,6 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const sweep::PointMetrics m = evaluator.evaluate(sweep::make_point(plan, index));
       fuzz::check(m.status == "ok" || m.status == "error", "sweep: status " + m.status);
       if (m.status != "ok") continue;
+      if (m.request) {  // a generation request: its timeline, not the matmul-only sums
+        fuzz::check(
+            m.request->ttft_seconds > 0 && m.request->e2e_seconds >= m.request->ttft_seconds,
+            "sweep: a request with TTFT <= 0 or end-to-end time below it");
+        continue;
+      }
       fuzz::check(m.cycles > 0 && m.macs > 0 && m.calls > 0, "sweep: a count <= 0");
       fuzz::check(
           std::isfinite(m.energy_pj) && std::isfinite(m.seconds) && std::isfinite(m.utilization),

@@ -28,13 +28,7 @@ struct BoundOptions {
 
 void run_bound(const BoundOptions& o) {
   command::BoundArgs args;
-  if (!o.gemm.empty()) {
-    const mapping::GemmShape g =
-        with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
-    args.source.gemm = {g.m, g.n, g.k};
-  }
-  args.source.model = o.model;
-  args.source.pass = o.pass;
+  args.source = matmul_source(o.gemm, o.model, "", o.pass);
   args.settings = o.settings;
   if (o.settings.quant.empty()) args.bits = {o.bits_a, o.bits_b, o.bits_c};
   args.buffers = report::parse_buffer_sizes(o.buffers);

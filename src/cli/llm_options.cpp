@@ -6,6 +6,7 @@
 #include "cli/option_rules.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
+#include "tenet/mapping/shape_text.hpp"
 #include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
@@ -56,6 +57,20 @@ void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportCon
   options.cost = o.cost;
   fmt::print("{}", report::render_llm_report(std::move(shapes), context, options,
                                              io::parse_report_format(o.format)));
+}
+
+command::MatmulSource matmul_source(const std::string& gemm, const std::string& model,
+                                    const std::string& log, const report::ModelPass& pass) {
+  command::MatmulSource source;
+  if (!gemm.empty()) {
+    const mapping::GemmShape g =
+        with_location("--gemm", [&] { return mapping::parse_gemm_shape(gemm); });
+    source.gemm = {g.m, g.n, g.k};
+  }
+  source.model = model;
+  source.log = log;
+  source.pass = pass;
+  return source;
 }
 
 }  // namespace tenet::cli

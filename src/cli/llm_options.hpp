@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tenet/command/commands.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_report.hpp"
@@ -28,5 +29,10 @@ void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& g
 // Prints the shapes (--shapes-only) or builds the cost model and prints the report.
 void print_llm_report(std::vector<llm::MatmulShape> shapes, const llm::ReportContext& context,
                       const ReportOptions& o);
+
+// --gemm M,N,K, --model FILE or --log FILE (one of them not empty) and the model pass: the
+// matmuls a command (search, bound) costs. A malformed --gemm is an InputError at --gemm.
+command::MatmulSource matmul_source(const std::string& gemm, const std::string& model,
+                                    const std::string& log, const report::ModelPass& pass);
 
 }  // namespace tenet::cli

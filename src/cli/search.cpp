@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
+#include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
 #include "tenet/command/commands.hpp"
 #include "tenet/error.hpp"
@@ -15,8 +16,8 @@ namespace {
 // Unset settings resolve in sweep::resolve_search (eval::Settings, eval/defaults.hpp).
 struct SearchCliOptions {
   sweep::SearchSettings settings;
-  std::string model, phase = "prefill", log, gemm;
-  std::int64_t batch = 1, prompt = 0, context = 0;
+  std::string model, log, gemm;
+  report::ModelPass pass;
   std::string dataflows, front = "exact", format = "table";
 };
 
@@ -38,17 +39,7 @@ void run(const SearchCliOptions& o) {
   args.settings = o.settings;
   args.settings.dataflows = split_list(o.dataflows);
   args.settings.exact_front = o.front == "exact";
-  if (!o.gemm.empty()) {
-    const mapping::GemmShape g =
-        with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
-    args.source.gemm = {g.m, g.n, g.k};
-  }
-  args.source.model = o.model;
-  args.source.log = o.log;
-  args.source.pass.phase = o.phase;
-  args.source.pass.batch = o.batch;
-  args.source.pass.prompt = o.prompt;
-  args.source.pass.context = o.context;
+  args.source = matmul_source(o.gemm, o.model, o.log, o.pass);
   args.format = io::parse_report_format(o.format);
   std::cout << command::search(args);
 }
@@ -59,13 +50,13 @@ void setup(CLI::App& sub) {
                  "Accelerator preset or architecture file (default scalable-32x32)");
   sub.add_option("--quant", o->settings.eval.quant, "Quantization preset or file (default q0f16)");
   sub.add_option("--model", o->model, "Hugging Face config.json");
-  sub.add_option("--phase", o->phase, "prefill (default) or decode")
+  sub.add_option("--phase", o->pass.phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
-  with_rule(sub.add_option("--batch", o->batch, "Sequences (model) or GEMM batch (default 1)"),
+  with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (model) or GEMM batch (default 1)"),
             OptionRule::kPositive);
-  with_rule(sub.add_option("--prompt", o->prompt, "Prompt tokens (prefill)"),
+  with_rule(sub.add_option("--prompt", o->pass.prompt, "Prompt tokens (prefill)"),
             OptionRule::kPositive);
-  with_rule(sub.add_option("--context", o->context, "KV-cache tokens (decode)"),
+  with_rule(sub.add_option("--context", o->pass.context, "KV-cache tokens (decode)"),
             OptionRule::kPositive);
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");

@@ -29,7 +29,7 @@ step "configure + build with ASan + UBSan (clang, -O1, unity build) in $build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_UNITY_BUILD=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DTENET_UNITY_BUILD=ON \
   -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=OFF \
   -DTENET_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target $targets

@@ -808,6 +808,7 @@ class Search {
       if (fewest >= 0 && e.floor > static_cast<double>(fewest)) break;
       const detail::Model m = model(e.tiling);
       ++planned_;
+      if (!m.feasible()) continue;  // never chosen over a feasible candidate
       const long long dram = m.dram_bytes();
       if (fewest >= 0 && dram > fewest) continue;
       fewest = dram;
@@ -823,6 +824,8 @@ class Search {
       if (beaten(p.bound)) break;
       consider(model(p.tiling), p.tiling, p.index);
     }
+    if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
+      consider(model(groups.front().at(0)), groups.front().at(0), 0);
   }
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access

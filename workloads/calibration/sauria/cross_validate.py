@@ -33,9 +33,9 @@ CONFIGS = {  # config: (preset, bits a/b/c)
 
 def group_of(name):
     if name.startswith("u_8x16"):
-        return "u_8x16 (K sweep, one context)"
+        return "u_8x16 (K sweep, 8x16 outputs)"
     if name.startswith("u_64x64"):
-        return "u_64x64 (K sweep, 32 contexts)"
+        return "u_64x64 (K sweep, 64x64 outputs)"
     if name.startswith("ua_"):
         return "ua (feeder alignment)"
     if "frag" in name:

@@ -169,7 +169,9 @@ class Model {
   long long dram_bytes() const;  // Result::dram_bytes (all tensors), without the timing
   long long tiles() const;
   long long folds() const;
-  long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
+  // Closed form, without stalls (SCALE-Sim total; with the microarchitecture its busy time and
+  // overheads): Result::cycles.compute - 1.
+  long long compute_cycles() const;
   // A lower bound of the tiles' DRAM windows (timing().total - 1 less `once` and the edge
   // windows) from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
   // (Build::operands).
@@ -215,8 +217,10 @@ class Model {
   enum class Move { kStream, kRead, kWrite };
   template <typename F>
   void for_each_window_transfer(const TileIndex& q, F&& f) const;  // f(i, move, tile, elements)
+  // The edge transfers (the first tile's loads, the last tile's write-back): f(i, move, tile,
+  // fill), `fill` true for the first tile's.
   template <typename F>
-  void for_each_edge_transfer(F&& f) const;  // f(i, move, tile, fill): the first / last tile's
+  void for_each_edge_transfer(F&& f) const;
   // A window's traffic and its price: element bytes over the DRAM channel, or with the
   // microarchitecture's DMA engine per command, burst and beat (docs/hardware.md §3b).
   struct DmaCost {

@@ -4,6 +4,9 @@
 //                                  distinct matmuls of Llama-2-7B prefill (prompt 2048) and decode
 //                                  (context 2048), q4f16_1 on scalable-32x32; no memo. Counter
 //                                  evals_per_s_per_core = evaluations / CPU second.
+//   BM_layer_sauria/<tiling>       the same on the calibrated SAURIA preset sauria-int8-8x16 (the
+//                                  microarchitecture path, docs/hardware.md §3b), int8 x int8 ->
+//                                  int32, os; tiling 0 = 64x64x128:knm (one bank each), 1 = auto.
 //   BM_sweep/<memo>                a sweep (1 thread): Llama-2-7B prefill (512, 2048) and decode
 //                                  (256..2048) x 3 dataflows x 4 schemes x 2 clocks, auto tiling,
 //                                  with and without the memo: points, eval::evaluate calls and
@@ -53,6 +56,20 @@ const mapping::Dataflow kFlows[] = {mapping::Dataflow::kOutputStationary,
                                     mapping::Dataflow::kWeightStationary,
                                     mapping::Dataflow::kInputStationary};
 
+// One eval::evaluate per iteration, cycling over `shapes`; counter evals_per_s_per_core.
+void evaluate_shapes(benchmark::State& state, eval::Request request,
+                     const std::vector<llm::MatmulShape>& shapes) {
+  std::size_t i = 0;
+  const double cpu0 = cpu_seconds();
+  for (auto _ : state) {
+    request.matmul = shapes[i];
+    benchmark::DoNotOptimize(eval::evaluate(request).cost);
+    i = (i + 1) % shapes.size();
+  }
+  const double cpu = cpu_seconds() - cpu0;
+  state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
+}
+
 // range(0): dataflow; range(1): 0 = fixed tiling 512x512x512, 1 = auto (hw::choose_tiling).
 void BM_layer(benchmark::State& state) {
   const arch::Accelerator acc = arch::load_accelerator_preset("scalable-32x32");
@@ -63,19 +80,25 @@ void BM_layer(benchmark::State& state) {
   request.scheme = std::make_shared<const quant::QuantSpec>(scheme);
   request.dataflow = kFlows[state.range(0)];
   if (state.range(1) == 0) request.tiling = mapping::Tiling{512, 512, 512};
-  const mapping::Dataflow flow = request.dataflow;
-  std::size_t i = 0;
-  const double cpu0 = cpu_seconds();
-  for (auto _ : state) {
-    request.matmul = shapes[i];
-    benchmark::DoNotOptimize(eval::evaluate(request).cost);
-    i = (i + 1) % shapes.size();
-  }
-  const double cpu = cpu_seconds() - cpu0;
-  state.counters["evals_per_s_per_core"] = state.iterations() / cpu;
-  state.SetLabel(std::string(mapping::to_string(flow)) + (request.tiling ? " 512^3" : " auto"));
+  evaluate_shapes(state, request, shapes);
+  state.SetLabel(std::string(mapping::to_string(request.dataflow)) +
+                 (request.tiling ? " 512^3" : " auto"));
 }
 BENCHMARK(BM_layer)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
+
+// range(0): 0 = fixed tiling 64x64x128:knm, 1 = auto.
+void BM_layer_sauria(benchmark::State& state) {
+  const std::vector<llm::MatmulShape> shapes = llama_shapes();
+  eval::Request request;
+  request.accelerator =
+      std::make_shared<const arch::Accelerator>(arch::load_accelerator_preset("sauria-int8-8x16"));
+  request.bits = {8, 8, 32};
+  request.dataflow = mapping::Dataflow::kOutputStationary;
+  if (state.range(0) == 0) request.tiling = mapping::parse_tiling("64x64x128:knm", "");
+  evaluate_shapes(state, request, shapes);
+  state.SetLabel(request.tiling ? "os 64x64x128:knm" : "os auto");
+}
+BENCHMARK(BM_layer_sauria)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 sweep::SweepPlan plan_of(const std::string& text) {
   sweep::SweepSpec spec = sweep::parse_sweep_spec(

@@ -176,9 +176,7 @@ void Model::plan_operands() {
     x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
     x.resident_volume = product(volume);
     x.double_buffered = detail::double_buffered(gb, plan_.tiling, *x.op);
-    x.footprint_bytes = tile_footprint_bytes(*x.op, tile, size, x.double_buffered);
-    if (micro.tile_fits_one_bank && x.double_buffered)  // both banks hold a tile, always
-      x.footprint_bytes = mul(tile_footprint_bytes(*x.op, tile, size, false), 2);
+    x.footprint_bytes = operand_footprint_bytes(acc_.spec(), *x.op, tile, size, x.double_buffered);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
     x.read_each_tile = x.op->output && micro.accumulate_from_dram;
   }
@@ -278,21 +276,51 @@ long long Model::folds() const {
 
 // Step 3 (closed form): every fold costs base + its streamed length, the GEMM `once` more; the
 // count starts at 0.
-long long Model::compute_cycles() const { return detail::compute_cycles(plan_, micro_); }
+long long Model::compute_cycles() const {
+  return detail::compute_cycles(plan_, micro_ ? &acc_.spec().micro : nullptr);
+}
 
-long long compute_cycles(const Plan& plan, bool micro) {
+long long compute_cycles(const Plan& plan, const arch::Microarch* micro) {
+  if (micro) {  // §3b: the run overhead, every tile's busy time and overhead
+    long long busy = micro->run_overhead_cycles;
+    for (const auto& [q0, c0] : plan.dim[0].tile_classes())
+      for (const auto& [q1, c1] : plan.dim[1].tile_classes())
+        for (const auto& [q2, c2] : plan.dim[2].tile_classes())
+          busy =
+              add(busy, mul(mul(mul(c0, c1), c2), add(micro_tile_busy(plan, *micro, {q0, q1, q2}),
+                                                      micro->tile_overhead_cycles)));
+    return add(busy, -1);
+  }
   const DimPlan& s = plan.dim[at(plan.dims.stream)];
   const long long n = s.tiles();
   const long long streamed =
       add(mul(n - 1, plan.stream_cycles(s.tile)), plan.stream_cycles(s.tile_extent(n - 1)));
   const long long spatial = mul(plan.dim[at(plan.dims.rows)].fold_intervals(),
                                 plan.dim[at(plan.dims.cols)].fold_intervals());
-  // Microarchitecture: folds may overlap their fill and drain (double-buffered accumulators);
-  // the streamed cycles alone stay a lower bound of the busy time.
-  if (micro) return add(mul(spatial, streamed), -1);
   const long long folds = mul(mul(plan.dim[0].fold_intervals(), plan.dim[1].fold_intervals()),
                               plan.dim[2].fold_intervals());
   return add(add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once), -1);
+}
+
+// Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
+// stream is not whole feeder words). Double-buffered accumulators: the next fold starts while
+// the previous drains, (n-1) max(s, P) + max(s + D, Fmin), P = drain_cycles_reload when partial
+// sums are reloaded (the stream dimension split over tiles), else drain_cycles. Otherwise every
+// fold pays its pipeline base, the last one D instead: n (s + base) - base + D, floored at Fmin.
+long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q) {
+  const int r = at(plan.dims.rows), c = at(plan.dims.cols), st = at(plan.dims.stream);
+  const long long len = plan.dim[st].tile_extent(q[st]);
+  long long s = plan.stream_cycles(len);
+  if (u.feeder_word > 1 && len % u.feeder_word != 0)
+    s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
+  const long long n = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
+                          plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c])));
+  const long long d = u.tile_fill_drain_cycles >= 0 ? u.tile_fill_drain_cycles : plan.base;
+  if (u.accumulator_double_buffered) {
+    const long long p = plan.dim[st].tiles() > 1 ? u.drain_cycles_reload : u.drain_cycles;
+    return add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles));
+  }
+  return std::max(add(add(mul(n, add(s, plan.base)), -plan.base), d), u.min_tile_cycles);
 }
 
 Plan retile(const Plan& base, const mapping::Tiling& tiling) {
@@ -361,9 +389,17 @@ long long Model::dram_cycles_lower_bound() const {
   const double latency =
       windows_nonempty ? static_cast<double>(tiles() - 1) * static_cast<double>(dram.latency_cycles)
                        : 0.0;
-  const double cycles = latency + bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
-                        1e-9 * static_cast<double>(tiles()) - 2;
+  const double cycles =
+      (latency + bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9)) * dram_channel_share() -
+      1e-9 * static_cast<double>(tiles()) - 2;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
+// A DMA engine with separate read and write channels (arch::DmaEngine::separate_channels) moves
+// both at once: a window takes the longer, at least half their sum (the reads pay the latency).
+double Model::dram_channel_share() const {
+  const arch::DmaEngine& dma = acc_.spec().micro.dma;
+  return micro_ && dma.enabled && dma.separate_channels ? 0.5 : 1.0;
 }
 
 // Σ over tiles of with_sram >= Σ over folds of the port cycles; a fold's port cycles on a partition
@@ -396,20 +432,21 @@ long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes
     for (const Operand& op : problem.operands)
       free += static_cast<double>(tile_footprint_bytes(op, tile, size, false));
   }
-  const double cycles = (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
-                        1e-9 * static_cast<double>(tiles()) - 2;
+  const double cycles =
+      (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) * dram_channel_share() -
+      1e-9 * static_cast<double>(tiles()) - 2;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
 // total = Σ steps + once + edges, and Σ steps is at least the tiles' pipeline cycles (compute
 // cycles + 1 - once), their DRAM windows and their SRAM port cycles.
+// (The prologue is `once`, or the microarchitecture's run overhead.)
 long long Model::cycles_lower_bound() const {
-  if (micro_)
-    return std::max({compute_cycles(), dram_cycles_lower_bound(), sram_cycles_lower_bound()});
   const EdgeCycles edge = edge_transfer_cycles();
   const long long edges = add(edge.fill, edge.drain);
-  return add(std::max({compute_cycles(), add(dram_cycles_lower_bound(), plan_.once),
-                       add(sram_cycles_lower_bound(), plan_.once)}),
+  const long long prologue = micro_ ? acc_.spec().micro.run_overhead_cycles : plan_.once;
+  return add(std::max({compute_cycles(), add(dram_cycles_lower_bound(), prologue),
+                       add(sram_cycles_lower_bound(), prologue)}),
              edges);
 }
 
@@ -495,32 +532,15 @@ TileCycles Model::time_tile(const TileIndex& q) const {
   return out;
 }
 
-// The DRAM transfer window that overlaps tile q: prefetch of what the next tile needs (inputs
-// whose tile changes, partial sums revisited), write-back of the previous tile's outputs that
-// change, and the fold-level traffic of tile q for operands that do not fit the buffer.
-// Options::edge_transfers: the first tile's resident inputs and the last tile's resident outputs,
-// each a window of its own (latency + transfer), not overlapped with any fold.
-Model::EdgeCycles Model::edge_transfer_cycles() const {
-  const arch::Dram& dram = acc_.spec().dram;
-  if (!options_.edge_transfers || options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited)
-    return {};
-  const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
-  double fill = 0, drain = 0;
-  for (const OperandPlan& x : ops_) {
-    if (!x.resident) continue;  // streamed inside every tile's own window
-    if (x.op->output)
-      drain += bytes_of(tile_volume(x, last), x.op->bits);
-    else
-      fill += bytes_of(tile_volume(x, first), x.op->bits);
-  }
-  return {dram_window_cycles(dram, fill), dram_window_cycles(dram, drain)};
-}
+// ---- DRAM traffic: the windows and the edges -------------------------------------------------
 
-long long Model::dram_window(const TileIndex& q, Window part) const {
-  const arch::Dram& dram = acc_.spec().dram;
-  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
+// The transfers of tile q's DRAM window: the next tile's inputs whose tile changes (and its
+// outputs when revisited, or read at every output-tile start: accumulate_from_dram), the previous
+// tile's outputs whose tile changes (write-back), and the fold-level traffic of tile q of the
+// operands that are not resident (an output's partial sums written, and read back but the first
+// time).
+template <typename F>
+void Model::for_each_window_transfer(const TileIndex& q, F&& f) const {
   const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
   auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
     for (int d = 0; d < 3; ++d)
@@ -532,46 +552,149 @@ long long Model::dram_window(const TileIndex& q, Window part) const {
       if (x.op->group[d] == 0 && t[d] > 0) return true;
     return false;
   };
-  double bytes = 0;
-  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
-  for (const OperandPlan& x : ops_) {
-    // A single-buffered tile (in a double-buffered buffer) moves while the array waits.
-    const bool exposed = x.resident && gb.double_buffered && !x.double_buffered;
-    if (exposed != (part == Window::kExposed)) continue;
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
     if (!x.resident) {
       const long long moved = tile_stream(x, q);
       long long elements = moved;
       if (x.op->output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
-      bytes += bytes_of(elements, x.op->bits);
+      f(i, Move::kStream, q, elements);
       continue;
     }
-    if (next && changed(x, q, *next) && (!x.op->output || revisit(x, *next)))
-      bytes += bytes_of(tile_volume(x, *next), x.op->bits);
-    if (x.op->output && prev && changed(x, *prev, q))
-      bytes += bytes_of(tile_volume(x, *prev), x.op->bits);
+    if (next && changed(x, q, *next) && (!x.op->output || x.read_each_tile || revisit(x, *next)))
+      f(i, Move::kRead, *next, 0LL);
+    if (x.op->output && prev && changed(x, *prev, q)) f(i, Move::kWrite, *prev, 0LL);
   }
-  return dram_window_cycles(dram, bytes);
 }
 
-// Step 4: the run, tile by tile (by classes of tiles with equal behaviour): each tile takes the
-// longer of its folds (stretched by the SRAM) and its DRAM window (their sum without double
-// buffering).
+// Options::edge_transfers: the first tile's resident inputs (and outputs read at every tile
+// start) before the first fold (`fill`), the last tile's resident outputs after the last one.
+template <typename F>
+void Model::for_each_edge_transfer(F&& f) const {
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    if (!x.resident) continue;  // streamed inside every tile's own window
+    if (!x.op->output || x.read_each_tile) f(i, Move::kRead, first, true);
+    if (x.op->output) f(i, Move::kWrite, last, false);
+  }
+}
+
+void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
+                     long long elements) const {
+  const bool dma = micro_ && acc_.spec().micro.dma.enabled;
+  if (move == Move::kStream) {
+    (dma ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
+  } else if (dma) {
+    add_transfer(t.dma, x, tile, move == Move::kWrite);
+  } else if (micro_) {  // whole bytes per contiguous run, as the DMA law counts them
+    DmaCost c;
+    add_transfer(c, x, tile, move == Move::kWrite);
+    t.bytes += c.bytes;
+  } else {
+    t.bytes += bytes_of(tile_volume(x, tile), x.op->bits);
+  }
+}
+
+bool Model::dram_priced() const {
+  if (options_.unlimited_dram_bandwidth) return false;
+  return (micro_ && acc_.spec().micro.dma.enabled) || !acc_.spec().dram.bandwidth.unlimited;
+}
+
+// Without a DMA engine: latency + bytes / bandwidth (nothing if nothing moves). With one: its
+// commands and channels (dma_cycles), and streamed operands as one more command.
+long long Model::traffic_cycles(const Traffic& t) const {
+  const arch::Dram& dram = acc_.spec().dram;
+  if (!(micro_ && acc_.spec().micro.dma.enabled)) return dram_window_cycles(dram, t.bytes);
+  long long cycles = dma_cycles(t.dma);
+  if (t.streamed > 0)
+    cycles = add(cycles, add(add(acc_.spec().micro.dma.command_cycles, dram.latency_cycles),
+                             transfer_cycles(t.streamed, dram.bandwidth, false)));
+  return cycles;
+}
+
+// A single-buffered tile (in a double-buffered buffer) moves while the array waits: exposed.
+Model::Window Model::dram_window(const TileIndex& q) const {
+  if (!dram_priced()) return {};
+  const bool buffered = acc_.spec().global_buffer.double_buffered;
+  Traffic overlapped, exposed;
+  for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
+    const OperandPlan& x = ops_[i];
+    const bool wait = x.resident && buffered && !x.double_buffered;
+    add_move(wait ? exposed : overlapped, x, move, tile, n);
+  });
+  return {traffic_cycles(overlapped), traffic_cycles(exposed)};
+}
+
+// Each edge a window of its own (latency + transfer), not overlapped with any fold.
+Model::EdgeCycles Model::edge_transfer_cycles() const {
+  if (!options_.edge_transfers || !dram_priced()) return {};
+  Traffic fill, drain;
+  for_each_edge_transfer([&](size_t i, Move move, const TileIndex& tile, bool first) {
+    add_move(first ? fill : drain, ops_[i], move, tile, 0);
+  });
+  return {traffic_cycles(fill), traffic_cycles(drain)};
+}
+
+// The bytes each operand moves on the DRAM bus: every transfer of the windows and both edges in
+// whole beats per contiguous run, streamed operands their element bytes.
+std::vector<long long> Model::operand_bus_bytes() const {
+  std::vector<long long> out(ops_.size(), 0);
+  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
+    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
+      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+        const long long count = mul(mul(c0, c1), c2);
+        for_each_window_transfer(
+            {q0, q1, q2}, [&](size_t i, Move move, const TileIndex& tile, long long n) {
+              const OperandPlan& x = ops_[i];
+              const long long bytes =
+                  move == Move::kStream ? ceil_bytes(n, x.op->bits) : bus_bytes(x, tile);
+              out[i] = add(out[i], mul(count, bytes));
+            });
+      }
+  for_each_edge_transfer([&](size_t i, Move, const TileIndex& tile, bool) {
+    out[i] = add(out[i], bus_bytes(ops_[i], tile));
+  });
+  return out;
+}
+
+// ---- The run ---------------------------------------------------------------------------------
+
+// §3: the folds' pipeline cycles, stretched fold by fold by the SRAM ports. §3b: the per-tile
+// law (micro_tile_busy) plus the tile's overhead; the ports must move every fold's operands, so
+// the tile lasts at least their sum.
+TileCycles Model::tile_busy(const TileIndex& q) const {
+  TileCycles tc = time_tile(q);
+  if (!micro_) return tc;
+  const arch::Microarch& u = acc_.spec().micro;
+  tc.pipeline = add(micro_tile_busy(plan_, u, q), u.tile_overhead_cycles);
+  tc.with_sram = std::max(tc.pipeline, tc.sram_busy);
+  return tc;
+}
+
+// Step 4: the run, tile by tile (by classes of tiles with equal behaviour): a prologue (the
+// first fold's exposed preload; the microarchitecture's run overhead), then per tile the longer
+// of its busy time (stretched by the SRAM) and its DRAM window, but for the transfers of
+// single-buffered tiles, which the array waits for (their sum without double buffering), then
+// the edge windows (edge transfers).
 Timing Model::timing() const {
-  if (micro_) return micro_timing();
+  const long long prologue = micro_ ? acc_.spec().micro.run_overhead_cycles : plan_.once;
+  const bool overlap = acc_.spec().global_buffer.double_buffered;
   Timing t;
+  t.pipeline = prologue;
+  t.total = prologue;
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
       for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
-        const TileCycles tc = time_tile(q);
-        const long long exposed = dram_window(q, Window::kExposed);
-        const long long window = add(dram_window(q, Window::kOverlapped), exposed);
-        // Double-buffered: the window overlaps the tile, but for the transfers of single-buffered
-        // tiles (Tiling::single), which the array waits for; otherwise it adds to it.
-        const long long step = acc_.spec().global_buffer.double_buffered
-                                   ? add(std::max(tc.with_sram, window - exposed), exposed)
-                                   : add(tc.with_sram, window);
+        const TileCycles tc = tile_busy(q);
+        const Window w = dram_window(q);
+        const long long window = add(w.overlapped, w.exposed);
+        const long long step = overlap ? add(std::max(tc.with_sram, w.overlapped), w.exposed)
+                                       : add(tc.with_sram, window);
         t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));
         t.sram_stall = add(t.sram_stall, mul(count, tc.with_sram - tc.pipeline));
@@ -579,9 +702,6 @@ Timing Model::timing() const {
         t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
         t.dram_busy = add(t.dram_busy, mul(count, window));
       }
-  // The first fold's exposed preload (stationary double buffering): before any tile's folds.
-  t.pipeline = add(t.pipeline, plan_.once);
-  t.total = add(t.total, plan_.once);
   const EdgeCycles edge = edge_transfer_cycles();
   const long long edges = add(edge.fill, edge.drain);
   t.edge_fill = edge.fill;
@@ -596,32 +716,7 @@ Timing Model::timing() const {
   return t;
 }
 
-// ---- Microarchitecture path (arch::Microarch::active()) -------------------------------------
-
-// Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
-// stream is not whole feeder words). Double-buffered accumulators: the next fold starts while
-// the previous drains, (n-1) max(s, P) + max(s + D, Fmin), P = drain_cycles_reload when partial
-// sums are reloaded (the stream dimension split over tiles), else drain_cycles. Otherwise every
-// fold pays its pipeline base, the last one D instead: n (s + base) - base + D, floored at Fmin.
-long long Model::micro_busy(const TileIndex& q) const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const int r = at(plan_.dims.rows), c = at(plan_.dims.cols), st = at(plan_.dims.stream);
-  const long long len = plan_.dim[st].tile_extent(q[st]);
-  long long s = plan_.stream_cycles(len);
-  if (u.feeder_word > 1 && len % u.feeder_word != 0)
-    s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
-  const long long n = mul(plan_.dim[r].pieces_in(plan_.dim[r].tile_extent(q[r])),
-                          plan_.dim[c].pieces_in(plan_.dim[c].tile_extent(q[c])));
-  const long long d = u.tile_fill_drain_cycles >= 0 ? u.tile_fill_drain_cycles : plan_.base;
-  long long busy;
-  if (u.accumulator_double_buffered) {
-    const long long p = plan_.dim[st].tiles() > 1 ? u.drain_cycles_reload : u.drain_cycles;
-    busy = add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles));
-  } else {
-    busy = std::max(add(add(mul(n, add(s, plan_.base)), -plan_.base), d), u.min_tile_cycles);
-  }
-  return busy;
-}
+// ---- The DMA engine (arch::Microarch::dma) ---------------------------------------------------
 
 // One transfer of operand x's tile q (a read, or a write-back) through the DMA: one command per
 // contiguous DRAM run (the whole tile when re-laid out per tile or when its contiguous dimension
@@ -683,160 +778,6 @@ long long Model::dma_cycles(const DmaCost& cost) const {
   const long long transfer =
       dma.separate_channels ? std::max(cost.read, cost.write) : add(cost.read, cost.write);
   return add(mul(cost.commands, dma.command_cycles), transfer);
-}
-
-// The DRAM window under tile q: the next tile's changed inputs (and its outputs when revisited
-// or read at every tile start), the previous tile's changed outputs, and operands that are not
-// resident streaming through. Without a DMA engine: latency + bytes / bandwidth.
-long long Model::micro_window(const TileIndex& q) const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const arch::Dram& dram = acc_.spec().dram;
-  if (options_.unlimited_dram_bandwidth) return 0;
-  if (!u.dma.enabled && dram.bandwidth.unlimited) return 0;
-  const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
-  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
-    for (int d = 0; d < 3; ++d)
-      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
-    return false;
-  };
-  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
-    for (int d = 0; d < 3; ++d)
-      if (x.op->group[d] == 0 && t[d] > 0) return true;
-    return false;
-  };
-  DmaCost cost;
-  double streamed = 0;
-  for (const OperandPlan& x : ops_) {
-    if (!x.resident) {
-      const long long moved = tile_stream(x, q);
-      long long elements = moved;
-      if (x.op->output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
-      streamed += bytes_of(elements, x.op->bits);
-      continue;
-    }
-    if (next && changed(x, q, *next) && (!x.op->output || x.read_each_tile || revisit(x, *next)))
-      add_transfer(cost, x, *next, false);
-    if (x.op->output && prev && changed(x, *prev, q)) add_transfer(cost, x, *prev, true);
-  }
-  if (!u.dma.enabled) {
-    return dram_window_cycles(dram, cost.bytes + streamed);
-  }
-  long long cycles = dma_cycles(cost);
-  if (streamed > 0)
-    cycles = add(cycles, add(add(u.dma.command_cycles, dram.latency_cycles),
-                             transfer_cycles(streamed, dram.bandwidth, false)));
-  return cycles;
-}
-
-// Options::edge_transfers: the first tile's resident inputs (and outputs read at every tile
-// start) before the first fold, the last tile's resident outputs after the last one.
-long long Model::micro_edge_cycles() const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const arch::Dram& dram = acc_.spec().dram;
-  if (!options_.edge_transfers || options_.unlimited_dram_bandwidth) return 0;
-  if (!u.dma.enabled && dram.bandwidth.unlimited) return 0;
-  const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
-  DmaCost fill, drain;
-  for (const OperandPlan& x : ops_) {
-    if (!x.resident) continue;
-    if (!x.op->output || x.read_each_tile) add_transfer(fill, x, first, false);
-    if (x.op->output) add_transfer(drain, x, last, true);
-  }
-  long long cycles = 0;
-  for (const DmaCost& c : {fill, drain}) {
-    if (c.bytes <= 0) continue;
-    cycles = add(cycles, u.dma.enabled ? dma_cycles(c)
-                                       : add(dram.latency_cycles,
-                                             transfer_cycles(c.bytes, dram.bandwidth, false)));
-  }
-  return cycles;
-}
-
-std::vector<long long> Model::operand_bus_bytes() const {
-  std::vector<long long> out(ops_.size(), 0);
-  auto changed = [](const OperandPlan& x, const TileIndex& a, const TileIndex& b) {
-    for (int d = 0; d < 3; ++d)
-      if (x.op->group[d] > 0 && a[d] != b[d]) return true;
-    return false;
-  };
-  auto revisit = [](const OperandPlan& x, const TileIndex& t) {
-    for (int d = 0; d < 3; ++d)
-      if (x.op->group[d] == 0 && t[d] > 0) return true;
-    return false;
-  };
-  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
-    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
-      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
-        const TileIndex q{q0, q1, q2};
-        const long long count = mul(mul(c0, c1), c2);
-        const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
-        for (size_t i = 0; i < ops_.size(); ++i) {
-          const OperandPlan& x = ops_[i];
-          long long bytes = 0;
-          if (!x.resident) {
-            const long long moved = tile_stream(x, q);
-            long long elements = moved;
-            if (x.op->output)
-              elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
-            bytes = ceil_bytes(elements, x.op->bits);
-          } else {
-            if (next && changed(x, q, *next) &&
-                (!x.op->output || x.read_each_tile || revisit(x, *next)))
-              bytes = add(bytes, bus_bytes(x, *next));
-            if (x.op->output && prev && changed(x, *prev, q))
-              bytes = add(bytes, bus_bytes(x, *prev));
-          }
-          out[i] = add(out[i], mul(count, bytes));
-        }
-      }
-  const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
-  for (size_t i = 0; i < ops_.size(); ++i) {
-    const OperandPlan& x = ops_[i];
-    if (!x.resident) continue;
-    if (!x.op->output || x.read_each_tile) out[i] = add(out[i], bus_bytes(x, first));
-    if (x.op->output) out[i] = add(out[i], bus_bytes(x, last));
-  }
-  return out;
-}
-
-// The run: a fixed overhead, the edge transfers, and per tile its overhead plus the longer of
-// its busy time (at least the SRAM ports' cycles of its folds) and its DRAM window (their sum
-// when the buffer is not double-buffered). compute = busy + overheads; stall_sram = port cycles
-// beyond that; stall_dram = the rest.
-Timing Model::micro_timing() const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const bool overlap = acc_.spec().global_buffer.double_buffered;
-  Timing t;
-  t.pipeline = u.run_overhead_cycles;
-  t.total = u.run_overhead_cycles;
-  for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
-    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
-      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
-        const TileIndex q{q0, q1, q2};
-        const long long count = mul(mul(c0, c1), c2);
-        const TileCycles tc = time_tile(q);
-        const long long busy = add(micro_busy(q), u.tile_overhead_cycles);
-        // The SRAM ports must move every fold's operands: the tile lasts at least their sum.
-        const long long sram = std::max(0LL, tc.sram_busy - busy);
-        const long long with_sram = add(busy, sram);
-        const long long window = micro_window(q);
-        const long long step = overlap ? std::max(with_sram, window) : add(with_sram, window);
-        t.pipeline = add(t.pipeline, mul(count, busy));
-        t.total = add(t.total, mul(count, step));
-        t.sram_stall = add(t.sram_stall, mul(count, sram));
-        t.dram_stall = add(t.dram_stall, mul(count, step - with_sram));
-        t.sram_busy = add(t.sram_busy, mul(count, tc.sram_busy));
-        t.dram_busy = add(t.dram_busy, mul(count, window));
-      }
-  const long long edges = micro_edge_cycles();
-  t.total = add(t.total, edges);
-  t.dram_stall = add(t.dram_stall, edges);
-  t.dram_busy = add(t.dram_busy, edges);
-  return t;
 }
 
 namespace {

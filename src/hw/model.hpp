@@ -121,8 +121,26 @@ inline bool double_buffered(const arch::GlobalBuffer& gb, const mapping::Tiling&
   return gb.double_buffered && !tiling.single_buffered(buffered_tensor(op));
 }
 
-// The compute cycles of a plan (Model::compute_cycles), `micro`: arch::Microarch::active().
-long long compute_cycles(const Plan& plan, bool micro);
+// Global-buffer bytes of an operand's tile as the model counts them (Model::plan_operands, the
+// tiling search's capacity boundary): tile_footprint_bytes, or, when the microarchitecture's
+// tiles must fit one bank of a double-buffered buffer (arch::Microarch::tile_fits_one_bank), two
+// banks' worth of it whatever the tile or its buffering.
+inline long long operand_footprint_bytes(const arch::AcceleratorSpec& spec, const Operand& op,
+                                         const std::array<long long, 3>& tile,
+                                         const std::array<long long, 3>& size,
+                                         bool double_buffered) {
+  if (spec.micro.tile_fits_one_bank && spec.global_buffer.double_buffered)
+    return mul(tile_footprint_bytes(op, tile, size, false), 2);
+  return tile_footprint_bytes(op, tile, size, double_buffered);
+}
+
+// Busy cycles of tile q on the array under the microarchitecture (arch::Microarch::active()),
+// without the per-tile overhead: the per-tile law of docs/hardware.md §3b.
+long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q);
+// The compute cycles of a plan (Model::compute_cycles, Result::cycles.compute - 1): the folds'
+// pipeline cycles, or with `micro` (arch::Microarch::active(), else null) the run overhead plus
+// every tile's busy cycles and overhead. A lower bound of timing().total - 1 either way.
+long long compute_cycles(const Plan& plan, const arch::Microarch* micro);
 // The plan the Model constructor makes of the same problem with another tiling: `base` with
 // the tile extents of `tiling` (resolved). The tiling search bounds candidates with it.
 Plan retile(const Plan& base, const mapping::Tiling& tiling);
@@ -151,7 +169,9 @@ class Model {
   long long dram_bytes() const;  // Result::dram_bytes (all tensors), without the timing
   long long tiles() const;
   long long folds() const;
-  long long compute_cycles() const;  // closed form, without stalls (SCALE-Sim total)
+  // Closed form, without stalls (SCALE-Sim total; with the microarchitecture its busy time and
+  // overheads): Result::cycles.compute - 1.
+  long long compute_cycles() const;
   // A lower bound of the tiles' DRAM windows (timing().total - 1 less `once` and the edge
   // windows) from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
   // (Build::operands).
@@ -167,6 +187,9 @@ class Model {
   // resident input and the last of a resident output, at most one tile of every operand. Needs
   // the plan only (the problem gives the operands' tile sizes).
   long long dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const;
+  // 1, or 1/2 with a DMA engine's separate read and write channels: the DRAM bounds' share of
+  // the bytes that one channel must carry.
+  double dram_channel_share() const;
   Timing timing() const;
   // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
   // the tiling search skips such a tiling; result() throws InputError(range, "tile").
@@ -187,23 +210,48 @@ class Model {
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
-  // The DRAM window of tile q: kOverlapped the transfers that overlap its folds (double-buffered
-  // tiles, streamed operands), kExposed those of single-buffered tiles (before its folds).
-  enum class Window { kOverlapped, kExposed };
-  long long dram_window(const TileIndex& q, Window part) const;
-  struct EdgeCycles {
-    long long fill = 0, drain = 0;
-  };
-  EdgeCycles edge_transfer_cycles() const;
 
-  // The microarchitecture path (arch::Microarch::active()): per-tile busy time, DMA windows and
-  // fixed overheads (docs/hardware.md, "Microarchitecture").
+  // What moves between DRAM and the buffer. A window's transfers (for_each_window_transfer):
+  // operands that are not resident stream their fold traffic (kStream, `elements`), a resident
+  // operand's tile is read (kRead) or written back (kWrite).
+  enum class Move { kStream, kRead, kWrite };
+  template <typename F>
+  void for_each_window_transfer(const TileIndex& q, F&& f) const;  // f(i, move, tile, elements)
+  // The edge transfers (the first tile's loads, the last tile's write-back): f(i, move, tile,
+  // fill), `fill` true for the first tile's.
+  template <typename F>
+  void for_each_edge_transfer(F&& f) const;
+  // A window's traffic and its price: element bytes over the DRAM channel, or with the
+  // microarchitecture's DMA engine per command, burst and beat (docs/hardware.md §3b).
   struct DmaCost {
     long long commands = 0;  // DMA commands (contiguous runs)
     long long read = 0;      // read-channel cycles (latency and transfer)
     long long write = 0;     // write-channel cycles
     double bytes = 0;        // bytes moved (whole beats)
   };
+  struct Traffic {
+    double bytes = 0;     // element bytes (no DMA engine: the whole window)
+    DmaCost dma;          // DMA engine: resident tiles' transfers
+    double streamed = 0;  // DMA engine: streamed operands' element bytes
+  };
+  void add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
+                long long elements) const;
+  bool dram_priced() const;  // whether DRAM transfers take time at all
+  long long traffic_cycles(const Traffic& t) const;
+  // The DRAM window of tile q: overlapped, the transfers that overlap its folds (double-buffered
+  // tiles, streamed operands); exposed, those of single-buffered tiles (before its folds).
+  struct Window {
+    long long overlapped = 0, exposed = 0;
+  };
+  Window dram_window(const TileIndex& q) const;
+  struct EdgeCycles {
+    long long fill = 0, drain = 0;
+  };
+  EdgeCycles edge_transfer_cycles() const;
+  // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
+  // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).
+  TileCycles tile_busy(const TileIndex& q) const;
+
   void add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q, bool write) const;
   // Contiguous DRAM runs of operand x's tile q and the elements of each.
   std::pair<long long, long long> dram_runs(const OperandPlan& x, const TileIndex& q) const;
@@ -212,10 +260,6 @@ class Model {
   // windows and both edges in whole beats; streamed operands their element bytes).
   std::vector<long long> operand_bus_bytes() const;
   long long dma_cycles(const DmaCost& cost) const;
-  long long micro_busy(const TileIndex& q) const;
-  long long micro_window(const TileIndex& q) const;
-  long long micro_edge_cycles() const;
-  Timing micro_timing() const;
 
   const arch::Accelerator& acc_;
   Options options_;

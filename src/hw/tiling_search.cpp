@@ -132,9 +132,18 @@ void add_capacity_extents(const arch::Accelerator& acc, const GemmProblem& probl
 class FitExtents {
  public:
   FitExtents(const arch::Accelerator& acc, const GemmProblem& problem)
-      : problem_(problem), sizes_{problem.shape.m, problem.shape.n, problem.shape.k} {
+      : spec_(acc.spec()),
+        problem_(problem),
+        sizes_{problem.shape.m, problem.shape.n, problem.shape.k} {
     const arch::GlobalBuffer& gb = acc.spec().global_buffer;
     double_buffered_ = gb.double_buffered;
+    both_banks_ = gb.double_buffered && acc.spec().micro.tile_fits_one_bank;
+    for (const Operand& op : problem.operands) {
+      bool required = false;
+      for (const std::string& role : acc.spec().micro.sram_resident)
+        required = required || role == role_key(op.role);
+      required_.push_back(required);
+    }
     if (gb.partitions.empty()) {
       capacity_.push_back(gb.bytes);
       holder_.assign(problem.operands.size(), 0);
@@ -150,18 +159,21 @@ class FitExtents {
   long long footprint(size_t i, const std::array<long long, 3>& tile, unsigned single) const {
     Tiling t;
     t.single = single;
-    return detail::tile_footprint_bytes(
-        problem_.operands[i], tile, sizes_,
+    return detail::operand_footprint_bytes(
+        spec_, problem_.operands[i], tile, sizes_,
         double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i])));
   }
   int holder(size_t i) const { return holder_[i]; }
   long long capacity(int partition) const { return capacity_[partition]; }
   size_t partitions() const { return capacity_.size(); }
 
-  // Whether every operand's tile fits its buffer at once.
-  bool fits(const std::array<long long, 3>& tile, unsigned single) const {
+  // Whether every operand's tile fits its buffer at once (`required_only`: the operands that
+  // must be SRAM-resident, arch::Microarch::sram_resident).
+  bool fits(const std::array<long long, 3>& tile, unsigned single,
+            bool required_only = false) const {
     used_.assign(capacity_.size(), 0);
     for (size_t i = 0; i < problem_.operands.size(); ++i) {
+      if (required_only && !required_[i]) continue;
       if (holder_[i] < 0) return false;
       used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile, single));
       if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
@@ -206,7 +218,7 @@ class FitExtents {
           elements =
               detail::mul(elements, g == 1 ? extent : detail::max_distinct_groups(extent, g));
         long long bytes = detail::ceil_bytes(elements, op.bits);
-        if (doubled[i] && (changes[i] || (g > 0 && extent < sizes_[d])))
+        if (both_banks_ || (doubled[i] && (changes[i] || (g > 0 && extent < sizes_[d]))))
           bytes = detail::mul(bytes, 2);
         long long& u = used[static_cast<size_t>(holder_[i])];
         u = detail::add(u, bytes);
@@ -242,9 +254,12 @@ class FitExtents {
     }
     return lo;
   }
+  const arch::AcceleratorSpec& spec_;
   const GemmProblem& problem_;
   std::array<long long, 3> sizes_;
   bool double_buffered_ = true;
+  bool both_banks_ = false;     // a tile takes two banks whatever it is (tile_fits_one_bank)
+  std::vector<bool> required_;  // per operand: must be SRAM-resident
   std::vector<long long> capacity_;
   std::vector<int> holder_;
   mutable std::vector<long long> used_;  // scratch of fits()
@@ -326,7 +341,10 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
     // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
     // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
     // only where that tensor's tile changes (else the buffering makes no difference).
-    if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered)
+    // Not when every tile takes both banks (Microarch::tile_fits_one_bank): a single-buffered
+    // tile fits no more there, and its transfers stall the array, so it never wins.
+    if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered &&
+        !acc.spec().micro.tile_fits_one_bank)
       for (const mapping::BufferedTensor b :
            {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA,
             mapping::BufferedTensor::kB}) {
@@ -343,6 +361,9 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
       }
   }
 }
+
+// The cycles of a tiling that does not fit (Model::feasible), beyond any feasible one.
+constexpr long long kInfeasible = std::numeric_limits<long long>::max() / 4;
 
 struct Score {
   long long cycles = 0;  // Result::cycles.total
@@ -376,7 +397,7 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
   Score s;
   s.tiling = t, s.index = index, s.tiles = m.tiles();
   if (!m.feasible()) {  // required SRAM residents do not fit: never chosen over a feasible one
-    s.cycles = s.dram = std::numeric_limits<long long>::max() / 4;
+    s.cycles = s.dram = kInfeasible;
     s.energy = s.edp = std::numeric_limits<double>::infinity();
     return s;
   }
@@ -571,14 +592,18 @@ class Search {
   // operand's tile fits its buffer — then every operand is resident (keeping an operand never
   // moves more than streaming it, and Model::choose_residency keeps the most operands among the
   // cheapest sets), so the windows are exactly Model::edge_transfer_cycles'.
+  // A group whose operands that must be SRAM-resident do not fit (infeasible: never chosen over a
+  // feasible one, Model::feasible) waits behind every other with kInfeasible.
   long long group_floor(const Tiling& t) const {
     const detail::Plan plan = detail::retile(base_, t);
-    const long long compute = detail::compute_cycles(plan, micro_);
+    const std::array<long long, 3> extent{plan.dim[0].tile, plan.dim[1].tile, plan.dim[2].tile};
+    if (micro_ && !options_.unlimited_buffer && !fit_.fits(extent, t.single, true))
+      return kInfeasible;
+    const long long compute = detail::compute_cycles(plan, micro_ ? &acc_.spec().micro : nullptr);
     const arch::Dram& dram = acc_.spec().dram;
     if (micro_ || !options_.edge_transfers || options_.unlimited_dram_bandwidth ||
         dram.bandwidth.unlimited)
       return compute;
-    const std::array<long long, 3> extent{plan.dim[0].tile, plan.dim[1].tile, plan.dim[2].tile};
     if (!options_.unlimited_buffer && !fit_.fits(extent, t.single)) return compute;
     const detail::TileIndex first{0, 0, 0};
     const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
@@ -783,6 +808,7 @@ class Search {
       if (fewest >= 0 && e.floor > static_cast<double>(fewest)) break;
       const detail::Model m = model(e.tiling);
       ++planned_;
+      if (!m.feasible()) continue;  // never chosen over a feasible candidate
       const long long dram = m.dram_bytes();
       if (fewest >= 0 && dram > fewest) continue;
       fewest = dram;
@@ -798,6 +824,8 @@ class Search {
       if (beaten(p.bound)) break;
       consider(model(p.tiling), p.tiling, p.index);
     }
+    if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
+      consider(model(groups.front().at(0)), groups.front().at(0), 0);
   }
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access

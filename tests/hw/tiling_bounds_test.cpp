@@ -10,6 +10,7 @@
 
 #include "fixtures.hpp"
 #include "hw/model.hpp"
+#include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
@@ -163,4 +164,130 @@ TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on r
         CHECK(hw::choose_tiling(acc, p, df, edges) == all[cold_best]);
       });
   CHECK(pruned * 2 > candidates);  // most candidates are never timed
+}
+
+namespace {
+
+// An accelerator of for_random_cases with random microarchitecture terms (docs/hardware.md §3b):
+// double-buffered accumulators or not, per-tile and per-run overheads, a DMA engine with bursts,
+// beats, outstanding bursts, channels and a throttle, DRAM layouts, C read at every tile start,
+// padding, a feeder word, SRAM-resident roles, tiles that fit one bank.
+Accelerator with_random_micro(const Accelerator& acc, std::mt19937& rng) {
+  std::uniform_int_distribution<long long> cycles(0, 60), pick(0, 3);
+  AcceleratorSpec s = acc.spec();
+  arch::Microarch& u = s.micro;
+  u.accumulator_double_buffered = pick(rng) != 0;
+  u.drain_cycles = cycles(rng);
+  u.drain_cycles_reload = u.drain_cycles + cycles(rng) / 3;
+  u.tile_fill_drain_cycles = pick(rng) == 0 ? -1 : cycles(rng);
+  u.min_tile_cycles = 2 * cycles(rng);
+  u.tile_overhead_cycles = cycles(rng);
+  u.run_overhead_cycles = 1 + cycles(rng) / 2;
+  u.dma.enabled = pick(rng) != 0;
+  u.dma.command_cycles = cycles(rng) / 4;
+  const long long bursts[] = {0, 32, 128, 512};
+  u.dma.max_burst_bytes = bursts[pick(rng)];
+  const long long beats[] = {1, 2, 8, 16};
+  u.dma.beat_bytes = beats[pick(rng)];
+  u.dma.outstanding_bursts = pick(rng) % 3;
+  u.dma.burst_latency_cycles = cycles(rng) / 10;
+  u.dma.separate_channels = pick(rng) < 2;
+  if (pick(rng) == 0) u.dma.throttle_bytes = 64, u.dma.throttle_gap_cycles = 1 + cycles(rng) / 10;
+  const char* dims[] = {"m", "n", "k", ""};
+  u.layouts["activation"] = {dims[pick(rng)], pick(rng) == 0};
+  u.layouts["weight"] = {dims[pick(rng)], pick(rng) == 0};
+  u.layouts["output"] = {dims[pick(rng)], false};
+  u.accumulate_from_dram = pick(rng) < 2;
+  u.pad_to_array = pick(rng) < 2;
+  u.pad_stream_multiple = 1 + pick(rng) % 2 * 3;
+  u.feeder_word = pick(rng) == 0 ? 1 : 4;
+  u.unaligned_factor = 1 + static_cast<double>(pick(rng)) / 2;
+  for (const char* role : {"activation", "weight", "output"})
+    if (pick(rng) < 2) u.sram_resident.push_back(role);
+  u.tile_fits_one_bank = pick(rng) < 2;
+  return Accelerator(s);
+}
+
+}  // namespace
+
+TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal brute force",
+          "[hw][tiling][bounds][micro]") {
+  // The latency search's floors with the microarchitecture active: a group's compute cycles (the
+  // run overhead and every tile's busy time and overhead), the DRAM channel time of the traffic
+  // floor (half of it with separate read / write channels), the model's cycle bound; groups whose
+  // SRAM-resident operands do not fit are infeasible. Each must stay a lower bound: the chosen
+  // tiling equals the best feasible candidate evaluated one by one.
+  std::mt19937 rng(2323);
+  long long checked = 0, infeasible = 0, searched = 0;
+  for_random_cases(
+      23, 45,
+      [&](const Accelerator& plain, const hw::GemmProblem& p, Dataflow df,
+          const std::vector<Tiling>&, const std::string& label) {
+        const Accelerator acc = with_random_micro(plain, rng);
+        REQUIRE(acc.spec().micro.active());
+        // the candidates of this accelerator (its buffer and residency rules shape them)
+        const std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
+        hw::Options options;
+        options.edge_transfers = checked % 2 == 0;
+        std::vector<hw::Result> results;
+        std::vector<Tiling> feasible;
+        for (const Tiling& t : all) {
+          const hw::detail::Model m(acc, p, df, t, options);
+          INFO(label << " " << mapping::to_string(t) << " on " << acc);
+          if (!m.feasible()) {
+            CHECK_THROWS_AS(m.result(), InputError);
+            ++infeasible;
+            continue;
+          }
+          const hw::Result r = m.result();
+          const long long cycles = r.cycles.total - 1;
+          REQUIRE(m.compute_cycles() + 1 == r.cycles.compute);
+          REQUIRE(m.compute_cycles() <= cycles);
+          REQUIRE(m.cycles_lower_bound() <= cycles);
+          REQUIRE(r.cycles.total >= r.cycles.compute);
+          ++checked;
+          results.push_back(r);
+          feasible.push_back(t);
+        }
+        if (results.empty()) return;
+        std::vector<std::tuple<double, long long, long long, long long, size_t>> latency;
+        latency_scores(results, latency);
+        const size_t best = std::get<4>(*std::min_element(latency.begin(), latency.end()));
+        INFO(label << " on " << acc);
+        CHECK(hw::choose_tiling(acc, p, df, options) == feasible[best]);
+        const Tiling lean_tiling =
+            hw::choose_tiling(acc, p, df, options, {hw::TilingObjective::kDramBytes});
+        const hw::Result lean = hw::evaluate_gemm(acc, p, df, lean_tiling, options);
+        for (const hw::Result& r : results) {
+          CHECK(lean.dram_bytes <= r.dram_bytes);
+          if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
+        }
+        ++searched;
+      });
+  CHECK(checked > 3000);
+  CHECK(infeasible > 100);
+  CHECK(searched > 60);
+}
+
+TEST_CASE("with separate DMA read and write channels, the DRAM bounds stay below the cycles",
+          "[hw][tiling][bounds][micro]") {
+  // Reads and writes in balance on a slow channel: every tile reads its A and B tiles (k short)
+  // and writes back the previous C tile, at the same time; the window is the longer of the two,
+  // about half the bytes' time, which the bounds must not exceed.
+  AcceleratorSpec s = make_acc(4, 4, 1LL << 30, Bandwidth::infinite(), Bandwidth::of(1), 0).spec();
+  s.micro.dma.enabled = true;
+  s.micro.dma.separate_channels = true;
+  s.micro.run_overhead_cycles = 1;
+  const Accelerator acc(s);
+  const hw::GemmProblem p = hw::make_gemm_problem({64, 64, 4});
+  for (const Tiling& t : {Tiling{8, 8, 4}, Tiling{16, 16, 4}, Tiling{8, 64, 4}}) {
+    const hw::detail::Model m(acc, p, Dataflow::kOutputStationary, t, {});
+    const long long cycles = m.timing().total - 1;
+    INFO(mapping::to_string(t) << ": " << cycles << " cycles, DRAM bound "
+                               << m.dram_cycles_lower_bound());
+    CHECK(m.dram_cycles_lower_bound() <= cycles);
+    CHECK(m.cycles_lower_bound() <= cycles);
+    CHECK(m.dram_cycles_floor(p, static_cast<double>(m.dram_bytes())) <= cycles);
+    CHECK(m.dram_cycles_lower_bound() * 3 > cycles);  // DRAM-bound: the bound is not idle
+  }
 }

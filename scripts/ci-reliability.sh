@@ -4,7 +4,7 @@
 #      -O1, a unity build) of what takes input from outside: the library, the `tenet` CLI and
 #      the 13 fuzz targets (one per input format, the CLI's main() included);
 #   2. the end-to-end tests of the areas whose tests run the CLI (cli, errors, sweep, tir, llm,
-#      quant, eval: CTest labels), from the Release build of scripts/test.sh, with TENET_CLI
+#      quant: CTest labels), from the Release build of scripts/test.sh, with TENET_CLI
 #      pointing at the sanitized CLI: every command those tests run goes through the sanitized
 #      library, and any sanitizer report fails the test (tests/cli_run.hpp);
 #   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 6) seconds, one at a time, starting
@@ -20,7 +20,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${TENET_CI_FUZZ_SECONDS:-6}
 targets=${TENET_SANITIZE_TARGETS:-fuzz_all tenet_cli}
 # The CTest labels (test areas) run against the sanitized CLI.
-labels=${TENET_SANITIZE_LABELS:-^(cli|errors|sweep|tir|llm|quant|eval)$}
+labels=${TENET_SANITIZE_LABELS:-^(cli|errors|sweep|tir|llm|quant)$}
 
 step() { echo "ci-reliability: $1 ($(date +%T))"; }
 start=$SECONDS
@@ -30,6 +30,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DTENET_UNITY_BUILD=ON \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
   -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=OFF \
   -DTENET_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target $targets
@@ -38,7 +39,7 @@ echo "ci-reliability: build took $((SECONDS - start)) s"
 step "CLI tests of $release against the sanitized CLI ($build/tenet)"
 t0=$SECONDS
 [ -x "$release/tests/test_cli" ] || { echo "ci-reliability: run scripts/test.sh first ($release)" >&2; exit 1; }
-export TENET_CLI=$PWD/$build/tenet
+export TENET_CLI=$PWD/$build/tenet TENET_CLI_SANITIZED=1
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp

@@ -5,6 +5,8 @@ packages=(g++ cmake make pkg-config libisl-dev libgmp-dev libeigen3-dev nlohmann
           libfmt-dev catch2 libcli11-dev libbenchmark-dev libtbb-dev clang-format
           # scripts/ci-reliability.sh: sanitizers and libFuzzer: clang 14 and its runtimes
           clang libclang-rt-14-dev
+          # scripts/test.sh and ci-reliability.sh link with lld (several times faster than ld.bfd)
+          lld
           # tests/slurm: a one-node Slurm cluster
           slurm-wlm munge
           # the Python package (python/, docs/python.md) and its tests: bindings, pandas,

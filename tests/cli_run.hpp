@@ -24,6 +24,21 @@ inline std::string cli_path() {
   return env && *env ? std::string(env) : std::string(TENET_CLI_PATH);
 }
 
+// Whether the CLI under test runs under AddressSanitizer: this test build is sanitized, or
+// $TENET_CLI_SANITIZED is 1 (CI's reliability run, whose sanitized CLI the Release tests run).
+// ASan's quarantine keeps freed memory (up to 256 MiB), so peak-RSS checks do not hold there.
+inline bool cli_sanitized() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+  const char* env = std::getenv("TENET_CLI_SANITIZED");
+  return env && std::string(env) == "1";
+}
+
 // Fails the test on a sanitizer report (the sanitized CLI of CI's reliability run).
 inline void require_no_sanitizer_report(const std::string& out) {
   for (const char* report :

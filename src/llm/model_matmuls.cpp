@@ -406,7 +406,8 @@ void add_moe(const ModelConfig& model, const GenerationOptions& o, const PassSiz
   push(out, projection(p + "gate", s.rows, moe.experts, model.hidden, layers, o.phase));
   for (const ExpertGroup& g : routing_of(moe, o, s.rows)) {
     const std::int64_t count = checked_mul(g.experts, layers, "", "routing", "expert calls");
-    add_mlp(model, o, p + "experts.", moe.expert_mlp, g.tokens, moe.expert_intermediate, count, out);
+    add_mlp(model, o, p + "experts.", moe.expert_mlp, g.tokens, moe.expert_intermediate, count,
+            out);
   }
   if (moe.shared_intermediate == 0) return;
   const std::string shared = p + (moe.shared_gate ? "shared_expert." : "shared_experts.");

@@ -138,6 +138,17 @@ LayerNames qkv_dense_names(const std::string& attn) {
   return n;
 }
 
+// InternLM2: attention.wqkv / wo; feed_forward.w1 (gate), w3 (up), w2 (down); the head `output`.
+LayerNames internlm2_names() {
+  LayerNames n;
+  const std::string a = "attention.", f = "feed_forward.";
+  n.qkv = a + "wqkv", n.q = a + "wq", n.k = a + "wk", n.v = a + "wv", n.o = a + "wo";
+  n.qk = a + "qk", n.pv = a + "pv";
+  n.gate_up = f + "w1_w3", n.gate = f + "w1", n.up = f + "w3", n.down = f + "w2";
+  n.lm_head = "output";
+  return n;
+}
+
 LayerNames with(LayerNames n,
                 std::initializer_list<std::pair<std::string LayerNames::*, const char*>> set) {
   for (const auto& [member, value] : set) n.*member = value;
@@ -233,19 +244,7 @@ const std::vector<Dialect>& dialects() {
        llama_names()},
       {"nemotron-nas", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       // InternLM2: fused wqkv; w1 (gate), w3 (up), w2 (down); the head is `output`.
-      {"internlm2", G, false, false, 2, false, false, false, true, false, false,
-       with(llama_names(), {{&N::qkv, "attention.wqkv"},
-                            {&N::q, "attention.wq"},
-                            {&N::k, "attention.wk"},
-                            {&N::v, "attention.wv"},
-                            {&N::o, "attention.wo"},
-                            {&N::qk, "attention.qk"},
-                            {&N::pv, "attention.pv"},
-                            {&N::gate_up, "feed_forward.w1_w3"},
-                            {&N::gate, "feed_forward.w1"},
-                            {&N::up, "feed_forward.w3"},
-                            {&N::down, "feed_forward.w2"},
-                            {&N::lm_head, "output"}})},
+      {"internlm2", G, false, false, 2, false, false, false, true, false, false, internlm2_names()},
       // StableLM-2: LayerNorm, Q/K/V biases when use_qkv_bias says so.
       {"stablelm", G, false, true, 2, false, false, false, false, false, false, llama_names()},
       // Cohere (Command-R, Aya-23): one LayerNorm (no bias) before parallel attention and MLP,

@@ -77,6 +77,16 @@ void check_shape(const MatmulShape& s, std::int64_t batch, std::int64_t m, std::
   CHECK(s.count == count);
 }
 
+// One expected matmul: its name, batch, M, N, K and count.
+struct Expected {
+  const char* name;
+  std::int64_t batch, m, n, k, count;
+};
+
+void check_shapes(const std::vector<MatmulShape>& shapes, std::initializer_list<Expected> want) {
+  for (const Expected& w : want) check_shape(one(shapes, w.name), w.batch, w.m, w.n, w.k, w.count);
+}
+
 std::int64_t count_kind(const ModelConfig& c, MixerKind k) { return c.layers_with(k); }
 
 InputError error_of(const json& doc) {
@@ -100,17 +110,18 @@ TEST_CASE("Nemotron-H-8B: the pattern string gives 24 Mamba-2, 4 attention and 2
   CHECK(count_kind(c, MixerKind::kNone) == 24);  // the '-' layers: MLP only
   CHECK(c.mlp == MlpKind::kPlain);               // relu² up / down
   const auto shapes = generate_matmuls(c, decode(1, 100));
-  // in_proj: z and x (2·128·64), B and C (2·8·128), dt (128 heads) = 18560 from h = 4096
-  check_shape(one(shapes, "mixer.in_proj"), 1, 1, 2 * 8192 + 2 * 8 * 128 + 128, 4096, 24);
-  check_shape(one(shapes, "mixer.out_proj"), 1, 1, 4096, 8192, 24);
-  // attention: 32 heads, 8 KV heads of 128: fused QKV (32 + 16)·128; r = 4 query heads per KV
-  check_shape(one(shapes, "mixer.qkv_proj"), 1, 1, 48 * 128, 4096, 4);
-  check_shape(one(shapes, "mixer.qk"), 8, 4, 100, 128, 4);
-  check_shape(one(shapes, "mixer.pv"), 8, 4, 128, 100, 4);
-  check_shape(one(shapes, "mixer.o_proj"), 1, 1, 4096, 4096, 4);
-  check_shape(one(shapes, "mixer.up_proj"), 1, 1, 21504, 4096, 24);
-  check_shape(one(shapes, "mixer.down_proj"), 1, 1, 4096, 21504, 24);
-  check_shape(one(shapes, "lm_head"), 1, 1, 131072, 4096, 1);
+  check_shapes(shapes,
+               {// in_proj: z and x (2·128·64), B and C (2·8·128), dt (128 heads) from h = 4096
+                {"mixer.in_proj", 1, 1, 2 * 8192 + 2 * 8 * 128 + 128, 4096, 24},
+                {"mixer.out_proj", 1, 1, 4096, 8192, 24},
+                // attention: 32 heads, 8 KV heads of 128: fused QKV (32 + 16)·128; r = 4
+                {"mixer.qkv_proj", 1, 1, 48 * 128, 4096, 4},
+                {"mixer.qk", 8, 4, 100, 128, 4},
+                {"mixer.pv", 8, 4, 128, 100, 4},
+                {"mixer.o_proj", 1, 1, 4096, 4096, 4},
+                {"mixer.up_proj", 1, 1, 21504, 4096, 24},
+                {"mixer.down_proj", 1, 1, 4096, 21504, 24},
+                {"lm_head", 1, 1, 131072, 4096, 1}});
   CHECK(shapes.size() == 9);
   // the scan is named, not costed
   const auto ops = non_matmul_ops(c);
@@ -490,21 +501,22 @@ TEST_CASE("Nemotron-3-Nano-30B-A3B: 'E' layers are MoEs of relu² experts with a
     CHECK((c.stack[i].ffn == FfnKind::kMoe) == (c.stack[i].mixer == MixerKind::kNone));
   }
   const auto shapes = generate_matmuls(c, decode(1, 100));
-  // in_proj: z and x (2·64·64), B and C (2·8·128), dt (64 heads) = 10304 from h = 2688
-  check_shape(one(shapes, "mixer.in_proj"), 1, 1, 2 * 4096 + 2 * 8 * 128 + 64, 2688, 23);
-  check_shape(one(shapes, "mixer.out_proj"), 1, 1, 2688, 4096, 23);
-  // attention: fused QKV (32 + 2·2)·128; 16 query heads per KV head
-  check_shape(one(shapes, "mixer.qkv_proj"), 1, 1, 36 * 128, 2688, 6);
-  check_shape(one(shapes, "mixer.qk"), 2, 16, 100, 128, 6);
-  check_shape(one(shapes, "mixer.pv"), 2, 16, 128, 100, 6);
-  check_shape(one(shapes, "mixer.o_proj"), 1, 1, 2688, 4096, 6);
-  // the MoE: router, 6 routed experts for the one decode token (6 calls per layer), shared
-  check_shape(one(shapes, "mixer.gate"), 1, 1, 128, 2688, 23);
-  check_shape(one(shapes, "mixer.experts.up_proj"), 1, 1, 1856, 2688, 6 * 23);
-  check_shape(one(shapes, "mixer.experts.down_proj"), 1, 1, 2688, 1856, 6 * 23);
-  check_shape(one(shapes, "mixer.shared_experts.up_proj"), 1, 1, 3712, 2688, 23);
-  check_shape(one(shapes, "mixer.shared_experts.down_proj"), 1, 1, 2688, 3712, 23);
-  check_shape(one(shapes, "lm_head"), 1, 1, 131072, 2688, 1);
+  check_shapes(shapes,
+               {// in_proj: z and x (2·64·64), B and C (2·8·128), dt (64 heads) from h = 2688
+                {"mixer.in_proj", 1, 1, 2 * 4096 + 2 * 8 * 128 + 64, 2688, 23},
+                {"mixer.out_proj", 1, 1, 2688, 4096, 23},
+                // attention: fused QKV (32 + 2·2)·128; 16 query heads per KV head
+                {"mixer.qkv_proj", 1, 1, 36 * 128, 2688, 6},
+                {"mixer.qk", 2, 16, 100, 128, 6},
+                {"mixer.pv", 2, 16, 128, 100, 6},
+                {"mixer.o_proj", 1, 1, 2688, 4096, 6},
+                // the MoE: router, 6 routed experts for the one decode token, the shared expert
+                {"mixer.gate", 1, 1, 128, 2688, 23},
+                {"mixer.experts.up_proj", 1, 1, 1856, 2688, 6 * 23},
+                {"mixer.experts.down_proj", 1, 1, 2688, 1856, 6 * 23},
+                {"mixer.shared_experts.up_proj", 1, 1, 3712, 2688, 23},
+                {"mixer.shared_experts.down_proj", 1, 1, 2688, 3712, 23},
+                {"lm_head", 1, 1, 131072, 2688, 1}});
   CHECK(named(shapes, "mixer.experts.gate_proj").empty());  // relu² experts have no gate
   CHECK(shapes.size() == 12);
   // prefill of 128 tokens: uniform routing sends 128·6 / 128 = 6 tokens to each expert
@@ -530,12 +542,12 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   ModelConfig c = load_model_config(bundled("internlm2_5-7b.json"));
   CHECK(c.assumptions.empty());
   auto shapes = generate_matmuls(c, decode(1, 10));
-  check_shape(one(shapes, "attention.wqkv"), 1, 1, 48 * 128, 4096, 32);
-  check_shape(one(shapes, "attention.wo"), 1, 1, 4096, 4096, 32);
-  check_shape(one(shapes, "feed_forward.w1"), 1, 1, 14336, 4096, 32);
-  check_shape(one(shapes, "feed_forward.w3"), 1, 1, 14336, 4096, 32);
-  check_shape(one(shapes, "feed_forward.w2"), 1, 1, 4096, 14336, 32);
-  check_shape(one(shapes, "output"), 1, 1, 92544, 4096, 1);
+  check_shapes(shapes, {{"attention.wqkv", 1, 1, 48 * 128, 4096, 32},
+                        {"attention.wo", 1, 1, 4096, 4096, 32},
+                        {"feed_forward.w1", 1, 1, 14336, 4096, 32},
+                        {"feed_forward.w3", 1, 1, 14336, 4096, 32},
+                        {"feed_forward.w2", 1, 1, 4096, 14336, 32},
+                        {"output", 1, 1, 92544, 4096, 1}});
   // StableLM-2-1.6B: LayerNorm (weight and bias) twice per layer and once at the end; Q, K, V
   // biases (use_qkv_bias)
   c = load_model_config(bundled("stablelm-2-zephyr-1_6b.json"));
@@ -561,7 +573,7 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   CHECK(c.stack[0].ffn == FfnKind::kDense);
   CHECK(c.stack[0].ffn_width == 10944);
   shapes = generate_matmuls(c, decode(1, 10));
-  check_shape(one(shapes, "mlp.shared_experts.gate_proj"), 1, 1, 2816, 2048, 27);
-  check_shape(one(shapes, "mlp.experts.down_proj"), 1, 1, 2048, 1408, 6 * 27);
-  check_shape(one(shapes, "mlp.gate_proj"), 1, 1, 10944, 2048, 1);
+  check_shapes(shapes, {{"mlp.shared_experts.gate_proj", 1, 1, 2816, 2048, 27},
+                        {"mlp.experts.down_proj", 1, 1, 2048, 1408, 6 * 27},
+                        {"mlp.gate_proj", 1, 1, 10944, 2048, 1}});
 }

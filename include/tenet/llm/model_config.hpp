@@ -46,8 +46,8 @@ struct MoeConfig {
   std::int64_t expert_intermediate = 0;  // width of each routed expert
   std::int64_t shared_intermediate = 0;  // width of the shared MLP (n_shared·width), 0 = none
   bool shared_gate = false;              // Qwen-MoE: a 1-wide sigmoid gate on the shared MLP
-  MlpKind expert_mlp = MlpKind::kGated;  // the experts' (and shared MLP's) kind
   std::int64_t moe_layers = 0;           // layers whose MLP is the MoE (the rest are dense)
+  MlpKind expert_mlp = MlpKind::kGated;  // the experts' (and shared MLP's) kind
   friend bool operator==(const MoeConfig& a, const MoeConfig& b);
 };
 

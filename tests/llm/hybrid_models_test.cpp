@@ -541,7 +541,9 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   // InternLM2.5-7B: one fused wqkv (32 + 2·8 heads of 128), w1 / w3 / w2, the head `output`
   ModelConfig c = load_model_config(bundled("internlm2_5-7b.json"));
   CHECK(c.assumptions.empty());
-  auto shapes = generate_matmuls(c, decode(1, 10));
+  GenerationOptions apart = decode(1, 10);  // gate and up apart (the checkpoint's matrices)
+  apart.fused_gate_up = false;
+  auto shapes = generate_matmuls(c, apart);
   check_shapes(shapes, {{"attention.wqkv", 1, 1, 48 * 128, 4096, 32},
                         {"attention.wo", 1, 1, 4096, 4096, 32},
                         {"feed_forward.w1", 1, 1, 14336, 4096, 32},
@@ -572,7 +574,7 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   CHECK(c.moe->shared_intermediate == 2 * 1408);
   CHECK(c.stack[0].ffn == FfnKind::kDense);
   CHECK(c.stack[0].ffn_width == 10944);
-  shapes = generate_matmuls(c, decode(1, 10));
+  shapes = generate_matmuls(c, apart);
   check_shapes(shapes, {{"mlp.shared_experts.gate_proj", 1, 1, 2816, 2048, 27},
                         {"mlp.experts.down_proj", 1, 1, 2048, 1408, 6 * 27},
                         {"mlp.gate_proj", 1, 1, 10944, 2048, 1}});

@@ -13,6 +13,7 @@
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/model_summary.hpp"
+#include "tenet/llm/vector_ops.hpp"
 
 using namespace tenet::llm;
 using nlohmann::json;
@@ -519,6 +520,14 @@ TEST_CASE("Nemotron-3-Nano-30B-A3B: 'E' layers are MoEs of relu² experts with a
                 {"lm_head", 1, 1, 131072, 2688, 1}});
   CHECK(named(shapes, "mixer.experts.gate_proj").empty());  // relu² experts have no gate
   CHECK(shapes.size() == 12);
+  // the activation runs on every up projection's output: 6 routed experts and the shared one
+  bool activation = false;
+  for (const VectorOp& op : vector_ops(c, decode(1, 100), shapes, ElementBits{})) {
+    if (op.kind != "activation") continue;
+    activation = true;
+    CHECK(op.elements * op.count == 6 * 23 * 1856 + 23 * 3712);
+  }
+  CHECK(activation);
   // prefill of 128 tokens: uniform routing sends 128·6 / 128 = 6 tokens to each expert
   const auto p = generate_matmuls(c, prefill(1, 128));
   check_shape(one(p, "mixer.experts.up_proj"), 1, 6, 1856, 2688, 128 * 23);

@@ -1,46 +1,49 @@
 #!/usr/bin/env bash
 # CI reliability steps (docs/reliability.md), run by .ci/run after scripts/test.sh:
 #   1. one clang build with AddressSanitizer + UndefinedBehaviorSanitizer (TENET_BUILD_FUZZ=ON,
-#      -O1) of what takes input from outside: the library, the CLI, the 12 fuzz targets and the
-#      test executables of the input-facing areas (errors, io, input, cli, tir, arch, llm, sweep);
-#   2. those tests under the sanitizers, any sanitizer report fatal (halt_on_error); the tests of
-#      the numeric areas run in the Release build (scripts/test.sh), and their code runs here too,
-#      sanitized, under the CLI, error and fuzz tests;
-#   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 6) seconds, one at a time.
+#      -O1, a unity build) of what takes input from outside: the library, the `tenet` CLI and
+#      the 13 fuzz targets (one per input format, the CLI's main() included);
+#   2. the end-to-end tests of the areas whose tests run the CLI (cli, errors, sweep, tir, llm,
+#      quant, eval: CTest labels), from the Release build of scripts/test.sh, with TENET_CLI
+#      pointing at the sanitized CLI: every command those tests run goes through the sanitized
+#      library, and any sanitizer report fails the test (tests/cli_run.hpp);
+#   3. every fuzz target for TENET_CI_FUZZ_SECONDS (default 6) seconds, one at a time, starting
+#      from its seed corpus (the bundled configs, logs, specs, TENET files and TVMScript kernels
+#      and tests/data): the in-process readers run sanitized on every seed and on what the fuzzer
+#      derives from them.
 # Measured: docs/reliability.md#ci. Exit 1 on any failure, sanitizer report or finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TENET_SANITIZE_BUILD_DIR:-build-san}
+release=${TENET_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${TENET_CI_FUZZ_SECONDS:-6}
-# Build targets; "all" builds every test executable too (what CI did before issue 22: +12 min on
-# 2 cores).
-targets=${TENET_SANITIZE_TARGETS:-fuzz_all tenet_cli test_errors test_io test_input test_cli test_tir test_arch test_llm test_sweep}
-# Tests left out of the sanitized run: those of executables not built here (CTest lists them as
-# *_NOT_BUILT), the Slurm test (daemons, no tenet code of its own beyond what the rest covers),
-# the find_package consumer (a second configure + build), the source-tree checks (clang_format,
-# layering: no tenet code runs). The Release run of scripts/test.sh runs them all.
-exclude=${TENET_SANITIZE_EXCLUDE:-_NOT_BUILT|^(slurm_sweep|consumer_find_package|clang_format|layering|layering_detects_upward_include)$}
+targets=${TENET_SANITIZE_TARGETS:-fuzz_all tenet_cli}
+# The CTest labels (test areas) run against the sanitized CLI.
+labels=${TENET_SANITIZE_LABELS:-^(cli|errors|sweep|tir|llm|quant|eval)$}
 
 step() { echo "ci-reliability: $1 ($(date +%T))"; }
 start=$SECONDS
 
-step "configure + build with ASan + UBSan (clang, -O1) in $build"
+step "configure + build with ASan + UBSan (clang, -O1, unity build) in $build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=OFF >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_UNITY_BUILD=ON \
+  -DTENET_BUILD_FUZZ=ON -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=OFF \
+  -DTENET_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target $targets
 echo "ci-reliability: build took $((SECONDS - start)) s"
 
-step "test suite under the sanitizers"
+step "CLI tests of $release against the sanitized CLI ($build/tenet)"
 t0=$SECONDS
+[ -x "$release/tests/test_cli" ] || { echo "ci-reliability: run scripts/test.sh first ($release)" >&2; exit 1; }
+export TENET_CLI=$PWD/$build/tenet
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
-ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$exclude"
-echo "ci-reliability: sanitized tests took $((SECONDS - t0)) s"
+ctest --test-dir "$release" --output-on-failure -j "$jobs" -L "$labels"
+echo "ci-reliability: sanitized CLI tests took $((SECONDS - t0)) s"
 
 step "fuzzing every target for $fuzz_seconds s"
 t0=$SECONDS

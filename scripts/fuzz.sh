@@ -2,7 +2,7 @@
 # Runs libFuzzer targets (docs/reliability.md): scripts/fuzz.sh TARGET|all SECONDS [BUILD_DIR]
 #
 # TARGET is one of fuzz/CMakeLists.txt's TENET_FUZZ_TARGETS (arch, quant, spec, sweep_spec,
-# model_config, log_jsonl, log_text, tenet_s, tenet_p, tenet_m, isl, cli) or `all` (each in turn,
+# model_config, log_jsonl, log_text, tenet_s, tenet_p, tenet_m, isl, tir, cli) or `all` (each in turn,
 # SECONDS each; one fuzzer at a time, one job). The corpus starts from the bundled configs,
 # workloads and tests/data and grows in BUILD_DIR/fuzz-corpus/TARGET; a crashing, leaking or
 # slow (> TENET_FUZZ_TIMEOUT s, default 10) input is saved in BUILD_DIR/fuzz-findings/TARGET/ and
@@ -19,7 +19,7 @@ build=${3:-${TENET_FUZZ_BUILD_DIR:-build-fuzz}}
 timeout=${TENET_FUZZ_TIMEOUT:-10}
 mkdir -p "$build"
 build=$(realpath "$build")
-targets=(arch quant spec sweep_spec model_config log_jsonl log_text tenet_s tenet_p tenet_m isl cli)
+targets=(arch quant spec sweep_spec model_config log_jsonl log_text tenet_s tenet_p tenet_m isl tir cli)
 
 # Seed files of a target (globs relative to the source tree).
 seeds() {
@@ -35,6 +35,7 @@ seeds() {
     tenet_p) echo tests/data/errors/*.p tests/data/io/tenet/pe_array/*.p ;;
     tenet_m) echo tests/data/errors/*.m tests/data/io/tenet/mapping/*.m ;;
     isl) echo tests/data/errors/*.[spm] tests/data/io/tenet/*/*.[spm] ;;
+    tir) echo tests/data/tir/*.py ;;
     cli) echo fuzz/seeds/cli/* ;;
     *) echo "fuzz.sh: unknown target '$1' (one of: ${targets[*]}, all)" >&2; exit 1 ;;
   esac

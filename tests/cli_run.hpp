@@ -1,11 +1,14 @@
-// Runs the built `tenet` binary (TENET_CLI_PATH) with arguments and captures its combined
-// stdout/stderr and exit code; shared by the end-to-end CLI tests.
+// Runs the built `tenet` binary (TENET_CLI_PATH, or $TENET_CLI when set: CI's sanitized run points
+// it at the ASan + UBSan build of the CLI, scripts/ci-reliability.sh) with arguments and captures
+// its combined stdout/stderr and exit code; shared by the end-to-end CLI tests. A sanitizer report
+// in the output fails the test.
 #pragma once
 
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace tenet::test {
@@ -15,6 +18,21 @@ struct CliRun {
   std::string out;  // stdout and stderr
 };
 
+// The binary the CLI tests run.
+inline std::string cli_path() {
+  const char* env = std::getenv("TENET_CLI");
+  return env && *env ? std::string(env) : std::string(TENET_CLI_PATH);
+}
+
+// Fails the test on a sanitizer report (the sanitized CLI of CI's reliability run).
+inline void require_no_sanitizer_report(const std::string& out) {
+  for (const char* report :
+       {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehaviorSanitizer"}) {
+    INFO(out);
+    REQUIRE(out.find(report) == std::string::npos);
+  }
+}
+
 inline std::string shell_quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -23,7 +41,7 @@ inline std::string shell_quoted(const std::string& s) {
 
 // `workdir` empty: the test's working directory.
 inline CliRun run_cli(const std::string& args, const std::string& workdir = "") {
-  std::string command = shell_quoted(TENET_CLI_PATH) + " " + args + " 2>&1";
+  std::string command = shell_quoted(cli_path()) + " " + args + " 2>&1";
   if (!workdir.empty()) command = "cd " + shell_quoted(workdir) + " && " + command;
   CliRun r;
   FILE* pipe = popen(command.c_str(), "r");
@@ -33,6 +51,7 @@ inline CliRun run_cli(const std::string& args, const std::string& workdir = "") 
   while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  require_no_sanitizer_report(r.out);
   return r;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator_json.hpp"
+#include "tenet/command/commands.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
@@ -33,15 +34,11 @@
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/report/curve_report.hpp"
 #include "tenet/report/evaluation_report.hpp"
 #include "tenet/report/generate_report.hpp"
 #include "tenet/report/llm_report.hpp"
 #include "tenet/report/tir_report.hpp"
 #include "tenet/sweep/calibrate.hpp"
-#include "tenet/sweep/mapping_search.hpp"
-#include "tenet/sweep/search_report.hpp"
-#include "tenet/sweep/search_settings.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
 #include "tenet/sweep/sweep_runner.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
@@ -128,17 +125,6 @@ eval::Settings settings_of(const json& j) {
   s.dequant_rate = int_field(j, "dequant_rate", 0);
   s.dequant_ops_rate = int_field(j, "dequant_ops_rate", 0);
   s.edge_transfers = bool_field(j, "edge_transfers", s.edge_transfers);
-  return s;
-}
-
-llm::MatmulShape matmul_of(const json& j) {
-  llm::MatmulShape s;
-  s.name = text_field(j, "name");
-  if (s.name.empty()) s.name = "gemm";
-  s.m = int_field(j, "m", 0);
-  s.n = int_field(j, "n", 0);
-  s.k = int_field(j, "k", 0);
-  s.batch = int_field(j, "batch", 1);
   return s;
 }
 
@@ -287,38 +273,20 @@ std::string run_compare(long long m, long long n, long long k, const py::list& s
                         const std::string& format) {
   json s = to_json(settings, "settings");
   s.erase("quant");
-  eval::Request r = eval::make_request(settings_of(s));
-  r.matmul.name = "gemm";
-  r.matmul.m = m, r.matmul.n = n, r.matmul.k = k;
-  if (kv) {
-    if (kv_token_axis != "n" && kv_token_axis != "k")
-      throw InputError(
-          error_code::kUnknownName, "", "kv_token_axis",
-          "expected n (K cache in Q·Kᵀ) or k (V cache in P·V), got '" + kv_token_axis + "'");
-    r.matmul.b_operand = workload::OperandRole::kKvCache;
-    r.matmul.layout = kv_token_axis == "n" ? llm::Layout::kNT : llm::Layout::kNN;
-  }
-  if (r.timing != eval::Timing::kSystolic)
-    throw InputError(error_code::kUsage, "", "timing", "compare uses the systolic timing model");
-  if (schemes.empty())
-    throw InputError(error_code::kMissingField, "", "quant", "give at least one scheme");
-  std::vector<std::shared_ptr<const quant::QuantSpec>> specs;
+  command::CompareArgs args;
+  args.gemm = {m, n, k};
+  args.settings = settings_of(s);
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     const py::handle item = schemes[i];
     const std::string where = "quant/" + std::to_string(i);
-    specs.push_back(std::make_shared<const quant::QuantSpec>(
+    args.schemes.push_back(std::make_shared<const quant::QuantSpec>(
         py::isinstance<py::str>(item) ? eval::resolve_scheme(item.cast<std::string>())
                                       : quant::parse_quant_spec(to_json(item, where), "")));
   }
-  const io::ReportFormat f = format_of(format);
-  return released([&] {
-    std::vector<eval::Evaluation> evaluations;
-    for (const auto& spec : specs) {
-      r.scheme = spec;
-      evaluations.push_back(eval::evaluate(r));
-    }
-    return report::render_comparison(evaluations, f);
-  });
+  args.kv = kv;
+  args.kv_token_axis = kv_token_axis;
+  args.format = format_of(format);
+  return released([&] { return command::compare(args); });
 }
 
 report::ModelPass pass_of(const json& j) {
@@ -462,21 +430,37 @@ std::pair<std::string, json> run_sweep(const py::object& spec, unsigned threads,
   return {lines, summary};
 }
 
-// tenet search: the best mapping of each matmul (a GEMM, a model pass or a log) under an
-// objective, with the Pareto front; the CLI's JSON.
-std::string run_search(const py::object& matmuls, const py::object& settings,
-                       const std::string& objective, const std::vector<std::string>& dataflows,
-                       bool exact_front) {
-  sweep::SearchSettings s;
-  s.eval = settings_of(to_json(settings, "settings"));
-  s.objective = objective;
-  s.dataflows = dataflows;
-  s.exact_front = exact_front;
-  std::vector<llm::MatmulShape> shapes;
-  const json list = to_json(matmuls, "matmuls");
-  for (const json& m : list) shapes.push_back(matmul_of(m));
-  return released(
-      [&] { return sweep::search_json(sweep::search_layers(s, shapes)).dump(2) + "\n"; });
+// The matmuls of a call: a GEMM (M, N, K), or a model config (a path or the config.json content as
+// a dict) with its pass; as command::MatmulSource.
+command::MatmulSource source_of(const py::object& gemm, const py::object& config,
+                                const py::object& pass) {
+  command::MatmulSource source;
+  source.pass = pass_of(to_json(pass, "pass"));
+  if (!gemm.is_none()) {
+    const auto g = gemm.cast<std::vector<long long>>();
+    if (g.size() != 3) throw InputError(error_code::kParse, "", "gemm", "expected (M, N, K)");
+    source.gemm = {g[0], g[1], g[2]};
+  }
+  if (py::isinstance<py::str>(config))
+    source.model = config.cast<std::string>();
+  else if (!config.is_none())
+    source.config = llm::parse_model_config(to_json(config, "config"), "");
+  return source;
+}
+
+// tenet search: the best mapping of each matmul (a GEMM or a model pass) under an objective, with
+// the Pareto front; the CLI's JSON.
+std::string run_search(const py::object& gemm, const py::object& config, const py::object& pass,
+                       const py::object& settings, const std::string& objective,
+                       const std::vector<std::string>& dataflows, bool exact_front) {
+  command::SearchArgs args;
+  args.source = source_of(gemm, config, pass);
+  args.settings.eval = settings_of(to_json(settings, "settings"));
+  args.settings.objective = objective;
+  args.settings.dataflows = dataflows;
+  args.settings.exact_front = exact_front;
+  args.format = io::ReportFormat::kJson;
+  return released([&] { return command::search(args); });
 }
 
 // tenet tir --input FILE ...: (report text, notes).
@@ -497,29 +481,20 @@ std::pair<std::string, std::string> run_tir(const std::string& input, const std:
   return {r.text, r.notes};
 }
 
-// eval::traffic_curve of matmuls [{name, m, n, k, batch, count}] on the settings' accelerator
-// with each buffer size: report::curve_json's text.
-std::string run_traffic_curve(const py::object& matmuls, const py::object& settings,
-                              const std::vector<long long>& buffers,
-                              const std::vector<std::string>& dataflows, bool bound_only,
-                              const py::object& inputs) {
-  const eval::Request base = eval::make_request(settings_of(to_json(settings, "settings")));
-  std::vector<llm::MatmulShape> shapes;
-  for (const json& m : to_json(matmuls, "matmuls")) {
-    llm::MatmulShape s = matmul_of(m);
-    s.count = int_field(m, "count", 1);
-    shapes.push_back(s);
-  }
-  eval::CurveOptions o;
-  o.bound_only = bound_only;
-  if (!dataflows.empty()) o.dataflows.clear();  // none given: defaults::kSearchDataflows
+// tenet bound: the traffic curve of a GEMM or a model pass with each buffer size (the CLI's JSON).
+std::string run_bound(const py::object& gemm, const py::object& config, const py::object& pass,
+                      const py::object& settings, const std::vector<long long>& buffers,
+                      const std::vector<std::string>& dataflows, bool bound_only) {
+  command::BoundArgs args;
+  args.source = source_of(gemm, config, pass);
+  args.settings = settings_of(to_json(settings, "settings"));
+  args.buffers = buffers;
   for (const std::string& d : dataflows)
-    o.dataflows.push_back(with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
-  report::CurveContext context;
-  context.inputs = nlohmann::ordered_json::parse(to_json(inputs, "inputs").dump());
-  return released([&] {
-    return report::curve_json(eval::traffic_curve(base, shapes, buffers, o), context).dump();
-  });
+    args.dataflows.push_back(
+        with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
+  args.bound_only = bound_only;
+  args.format = io::ReportFormat::kJson;
+  return released([&] { return command::bound(args); });
 }
 
 // The matmuls of a model pass (name, m, n, k, batch, count...), for search and for the plots.
@@ -617,7 +592,7 @@ PYBIND11_MODULE(_tenet, m) {
   m.def("sweep", &run_sweep);
   m.def("search", &run_search);
   m.def("tir", &run_tir);
-  m.def("traffic_curve", &run_traffic_curve);
+  m.def("bound", &run_bound);
   m.def("buffer_sizes", &eval::buffer_sizes);
   m.def("model_matmuls", &model_matmuls);
   m.def("accelerator_info", &accelerator_info);

@@ -339,14 +339,10 @@ def search(gemm=None, *, model=None, phase="prefill", batch=1, prompt=None, cont
     matmul of a model pass under an objective, with the Pareto front (the CLI's JSON). Unset
     settings take the library's defaults (``defaults()``: scalable-32x32, q0f16, latency,
     os/ws/is)."""
-    if (gemm is None) == (model is None):
-        raise _error("gemm", "give exactly one of gemm or model")
-    if gemm is not None:
-        m, n, k = _gemm(gemm)
-        matmuls = [{"name": "gemm", "m": m, "n": n, "k": k, "batch": batch}]
-    else:
-        matmuls = model_matmuls(model, phase=phase, batch=batch, prompt=prompt, context=context)
-    text = _tenet.search(matmuls, _settings(arch=arch, quant=quant, dequant_rate=dequant_rate),
+    model = os.fspath(model) if isinstance(model, os.PathLike) else model
+    text = _tenet.search(None if gemm is None else _gemm(gemm), model,
+                         _pass(phase, batch, prompt, context, None, None, None, None, None, None),
+                         _settings(arch=arch, quant=quant, dequant_rate=dequant_rate),
                          objective or "", list(dataflows or ()), front == "exact")
     return Result(_json.loads(text), "search")
 
@@ -396,29 +392,20 @@ def ski_slope(gemm=None, buffers=None, *, model=None, phase="prefill", batch=1, 
     Returns {"inputs", "points": [{buffer_bytes, bound_dram_bytes, compulsory_dram_bytes,
     schedule_independent_dram_bytes,
     dram_bytes, ratio, dataflow, tiling}], "title"} (the CLI's JSON + a title)."""
-    if (gemm is None) == (model is None):
-        raise _error("gemm", "give exactly one of gemm or model")
     if gemm is not None:
         m, n, k = _gemm(gemm)
-        matmuls = [{"name": "gemm", "m": m, "n": n, "k": k, "batch": 1, "count": 1}]
-        inputs = {"gemm": {"m": m, "n": n, "k": k}}
         title = f"{m}x{n}x{k}"
     else:
-        matmuls = model_matmuls(model, phase=phase, batch=batch, prompt=prompt, context=context)
-        inputs = {"model": str(model) if isinstance(model, str) else "<dict>", "phase": phase}
         title = f"{os.path.basename(str(model)) if isinstance(model, str) else 'model'} {phase}"
     if buffers is None:
         buffers = _tenet.buffer_sizes(int(smallest), int(largest), int(points))
-    settings = _settings(arch=arch, quant=quant)
-    if arch is None:
-        name = defaults()["accelerator"]
-    else:
-        name = arch if isinstance(arch, str) else arch.get("name", "accelerator")
-    inputs.update({"arch": name, "quant": quant if isinstance(quant, str) or quant is None
-                   else quant.get("name", "<dict>")})
-    curve = _json.loads(_tenet.traffic_curve(matmuls, settings, [int(b) for b in buffers],
-                                             list(dataflows or ()), bound_only, inputs))
-    curve["title"] = f"{title} on {name}" + (f", {inputs['quant']}" if quant else "")
+    curve = _json.loads(_tenet.bound(
+        None if gemm is None else (m, n, k), model,
+        _pass(phase, batch, prompt, context, None, None, None, None, None, None),
+        _settings(arch=arch, quant=quant), [int(b) for b in buffers], list(dataflows or ()),
+        bound_only))
+    inputs = curve["inputs"]
+    curve["title"] = f"{title} on {inputs['arch']}" + (f", {inputs['quant']}" if quant else "")
     return curve
 
 

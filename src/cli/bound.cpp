@@ -8,11 +8,9 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
+#include "tenet/command/commands.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/eval/traffic_curve.hpp"
-#include "tenet/llm/model_config.hpp"
-#include "tenet/llm/model_matmuls.hpp"
 #include "tenet/mapping/shape_text.hpp"
 #include "tenet/report/curve_report.hpp"
 #include "tenet/report/llm_report.hpp"
@@ -29,46 +27,21 @@ struct BoundOptions {
 };
 
 void run_bound(const BoundOptions& o) {
-  if (o.gemm.empty() == o.model.empty())
-    throw InputError(error_code::kUsage, "", "--gemm", "give exactly one of --gemm or --model");
-  const io::ReportFormat format = io::parse_report_format(o.format);
-  const std::vector<long long> buffers = report::parse_buffer_sizes(o.buffers);
-  eval::Request base = eval::make_request(o.settings);
-  base.bits = {o.bits_a, o.bits_b, o.bits_c};
-  report::CurveContext context;
-  std::vector<llm::MatmulShape> matmuls;
+  command::BoundArgs args;
   if (!o.gemm.empty()) {
     const mapping::GemmShape g =
         with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
-    llm::MatmulShape s;
-    s.name = "gemm";
-    s.m = g.m, s.n = g.n, s.k = g.k;
-    matmuls.push_back(s);
-    context.inputs["gemm"] = {{"m", g.m}, {"n", g.n}, {"k", g.k}};
-  } else {
-    const llm::ModelConfig model = llm::load_model_config(o.model);
-    matmuls = llm::generate_matmuls(model, report::generation_options(o.pass));
-    context.inputs["model"] = model.name;
-    context.inputs["phase"] = o.pass.phase;
-    context.inputs["batch"] = o.pass.batch;
-    if (o.pass.phase == "prefill")
-      context.inputs["prompt"] = o.pass.prompt;
-    else
-      context.inputs["context"] = o.pass.context;
-    context.inputs["matmuls"] = matmuls.size();
+    args.source.gemm = {g.m, g.n, g.k};
   }
-  context.inputs["arch"] = base.accelerator->name();
-  context.inputs["quant"] = base.scheme ? base.scheme->name : std::string("none");
-  if (!base.scheme) context.inputs["bits"] = {{"a", o.bits_a}, {"b", o.bits_b}, {"c", o.bits_c}};
-  eval::CurveOptions options;
-  if (!o.dataflows.empty()) options.dataflows = dataflows_of(o.dataflows);
-  std::string dataflows;
-  for (mapping::Dataflow f : options.dataflows)
-    dataflows += std::string(dataflows.empty() ? "" : ",") + mapping::to_string(f);
-  context.inputs["dataflows"] = dataflows;
-  options.bound_only = o.bound_only;
-  fmt::print("{}", report::render_curve(eval::traffic_curve(base, matmuls, buffers, options),
-                                        context, format));
+  args.source.model = o.model;
+  args.source.pass = o.pass;
+  args.settings = o.settings;
+  if (o.settings.quant.empty()) args.bits = {o.bits_a, o.bits_b, o.bits_c};
+  args.buffers = report::parse_buffer_sizes(o.buffers);
+  if (!o.dataflows.empty()) args.dataflows = dataflows_of(o.dataflows);
+  args.bound_only = o.bound_only;
+  args.format = io::parse_report_format(o.format);
+  fmt::print("{}", command::bound(args));
 }
 
 void setup_bound(CLI::App& sub) {

@@ -45,6 +45,7 @@ std::string option_for_field(const std::string& field) {
                                             "qkv",
                                             "gate_up",
                                             "lm_head",
+                                            "kv_token_axis",
                                             "bind",
                                             "func",
                                             "buffers",

@@ -5,14 +5,9 @@
 
 #include "cli/command.hpp"
 #include "cli/option_rules.hpp"
+#include "tenet/command/commands.hpp"
 #include "tenet/error.hpp"
-#include "tenet/input/workload_log.hpp"
-#include "tenet/llm/model_config.hpp"
-#include "tenet/llm/model_matmuls.hpp"
 #include "tenet/mapping/shape_text.hpp"
-#include "tenet/sweep/mapping_search.hpp"
-#include "tenet/sweep/search_report.hpp"
-#include "tenet/sweep/search_settings.hpp"
 
 namespace tenet::cli {
 namespace {
@@ -24,27 +19,6 @@ struct SearchCliOptions {
   std::int64_t batch = 1, prompt = 0, context = 0;
   std::string dataflows, front = "exact", format = "table";
 };
-
-std::vector<llm::MatmulShape> shapes_of(const SearchCliOptions& o) {
-  const int given = int(!o.model.empty()) + int(!o.log.empty()) + int(!o.gemm.empty());
-  if (given != 1)
-    throw InputError(error_code::kUsage, "", "--model",
-                     "give exactly one of --model, --log or --gemm");
-  if (!o.log.empty()) return input::read_workload_log_file(o.log).entries;
-  if (!o.gemm.empty()) {
-    const mapping::GemmShape g = mapping::parse_gemm_shape(o.gemm);
-    llm::MatmulShape s;
-    s.name = "gemm";
-    s.batch = o.batch, s.m = g.m, s.n = g.n, s.k = g.k;
-    return {s};
-  }
-  llm::GenerationOptions g;
-  g.phase = llm::parse_phase(o.phase);
-  g.batch = o.batch;
-  g.prompt = o.prompt;
-  g.context = o.context;
-  return llm::generate_matmuls(llm::load_model_config(o.model), g);
-}
 
 // "os,ws" -> {"os", "ws"}; "" -> {} (the default dataflows); an empty item stays (an error).
 std::vector<std::string> split_list(const std::string& list) {
@@ -60,14 +34,23 @@ std::vector<std::string> split_list(const std::string& list) {
 }
 
 void run(const SearchCliOptions& o) {
-  sweep::SearchSettings settings = o.settings;
-  settings.dataflows = split_list(o.dataflows);
-  settings.exact_front = o.front == "exact";
-  const std::vector<sweep::LayerSearch> results = sweep::search_layers(settings, shapes_of(o));
-  if (o.format == "json")
-    std::cout << sweep::search_json(results).dump(2) << "\n";
-  else
-    std::cout << sweep::format_search_table(results, true);
+  command::SearchArgs args;
+  args.settings = o.settings;
+  args.settings.dataflows = split_list(o.dataflows);
+  args.settings.exact_front = o.front == "exact";
+  if (!o.gemm.empty()) {
+    const mapping::GemmShape g =
+        with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
+    args.source.gemm = {g.m, g.n, g.k};
+  }
+  args.source.model = o.model;
+  args.source.log = o.log;
+  args.source.pass.phase = o.phase;
+  args.source.pass.batch = o.batch;
+  args.source.pass.prompt = o.prompt;
+  args.source.pass.context = o.context;
+  args.format = io::parse_report_format(o.format);
+  std::cout << command::search(args);
 }
 
 void setup(CLI::App& sub) {

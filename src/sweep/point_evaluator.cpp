@@ -7,6 +7,7 @@
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/generation.hpp"
 #include "tenet/llm/model_report.hpp"
+#include "tenet/llm/scheme_comparison.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/parse.hpp"
 
@@ -42,24 +43,6 @@ void add_scaled(RelationMetrics& sum, const RelationMetrics& one, const Integer&
   sum.energy += one.energy * times.get_d();
   sum.unique_volume += one.unique_volume * times;
   sum.total_volume += one.total_volume * times;
-}
-
-// The bound of the matmuls holding the most cycles (ties: the first seen).
-std::string dominant_bound(const llm::ModelReport& report) {
-  std::vector<std::pair<std::string, Integer>> by_bound;
-  for (const llm::LayerReport& l : report.layers) {
-    auto it = std::find_if(by_bound.begin(), by_bound.end(),
-                           [&](const auto& b) { return b.first == l.per_call.bound; });
-    if (it == by_bound.end())
-      by_bound.push_back({l.per_call.bound, l.total.cycles});
-    else
-      it->second += l.total.cycles;
-  }
-  std::string best;
-  Integer most = -1;
-  for (const auto& [bound, cycles] : by_bound)
-    if (cycles > most) best = bound, most = cycles;
-  return best;
 }
 
 }  // namespace
@@ -241,7 +224,7 @@ PointMetrics PointEvaluator::evaluate(const SweepPoint& point) {
     out.dram_bytes = t.dram_bytes, out.sram_bytes = t.sram_bytes;
     out.bounds = t.bounds;
     out.utilization = t.utilization;
-    out.bound = dominant_bound(report);
+    out.bound = llm::dominant_bound(report).bound;
     out.tokens_per_second = t.tokens_per_second;
   } catch (const LayerFailure& f) {
     PointMetrics failed;

@@ -97,7 +97,7 @@ TEST_CASE("output faults: two sweeps started together on one --out never interle
   TempDir dir("race");
   const std::string spec = write_spec(dir), out = dir / "results.csv", ref = dir / "ref.csv";
   REQUIRE(run_cli(sweep(spec, ref)).exit_code == 0);
-  const std::string cli = shell_quoted(TENET_CLI_PATH);
+  const std::string cli = shell_quoted(tenet::test::cli_path());
   const std::string one = cli + " " + sweep(spec, out);
   // Both start at once; whichever takes the lock second fails with exit 2 (or runs after the
   // first finished). Either way the file is exactly one run's output.
@@ -136,7 +136,7 @@ TEST_CASE("output faults: a full output location fails clearly and --resume lose
   // A file size limit of 16 blocks (8 kB under dash, 16 kB under bash): writes past it fail
   // with EFBIG as on a full disk (SIGXFSZ ignored, so the write returns the error).
   const auto r = run_cli("--version && ( ulimit -f 16; trap '' XFSZ; " +
-                         shell_quoted(TENET_CLI_PATH) + " " + sweep(spec, out) + " )");
+                         shell_quoted(tenet::test::cli_path()) + " " + sweep(spec, out) + " )");
   INFO(r.out);
   CHECK(r.out.find("cannot write the output (File too large)") != std::string::npos);
   CHECK(r.out.find(out) != std::string::npos);

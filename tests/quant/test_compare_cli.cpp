@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.hpp"
+
 namespace {
 
 struct Run {
@@ -15,14 +17,8 @@ struct Run {
 };
 
 Run run_cli(const std::string& args) {
-  const std::string cmd = std::string(TENET_CLI_PATH) + " compare " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  const tenet::test::CliRun r = tenet::test::run_cli("compare " + args);
+  return {r.exit_code, r.out};
 }
 
 const std::string kArch = std::string(TENET_TEST_DATA_DIR) + "/quant/systolic_16x16.json";

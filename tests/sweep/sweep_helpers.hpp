@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_run.hpp"
 #include "tenet/sweep/sweep_plan.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
 
@@ -74,13 +75,8 @@ struct Run {
 };
 
 inline Run run_cli(const std::string& args) {
-  Run r;
-  FILE* pipe = popen(("'" + std::string(TENET_CLI_PATH) + "' " + args + " 2>&1").c_str(), "r");
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.output.append(buffer, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
+  const tenet::test::CliRun r = tenet::test::run_cli(args);
+  return {r.exit_code, r.out};
 }
 
 }  // namespace sweep_test

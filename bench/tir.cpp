@@ -152,11 +152,12 @@ std::string make_module(int functions) {
   return s;
 }
 
-void BM_read_and_recognise(benchmark::State& state) {
-  const std::string text = make_module(static_cast<int>(state.range(0)));
+// Reading `text` and recognising its kernels, once per iteration; the module's size and what
+// was found as counters.
+void read_and_recognise(benchmark::State& state, const std::string& text, const char* file) {
   std::size_t kernels = 0, functions = 0;
   for (auto _ : state) {
-    const tenet::tir::Module m = tenet::tir::parse_module(text, "generated.py");
+    const tenet::tir::Module m = tenet::tir::parse_module(text, file);
     const tenet::tir::Recognition r = tenet::tir::find_matmuls(m);
     kernels = r.kernels.size();
     functions = m.functions.size();
@@ -167,6 +168,10 @@ void BM_read_and_recognise(benchmark::State& state) {
   state.counters["kernels"] = static_cast<double>(kernels);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(text.size()));
+}
+
+void BM_read_and_recognise(benchmark::State& state) {
+  read_and_recognise(state, make_module(static_cast<int>(state.range(0))), "generated.py");
 }
 
 // The two halves apart: reading only, and recognising in an already read module.
@@ -223,18 +228,7 @@ std::string scheduled_module(int functions) {
 }
 
 void BM_scheduled_module(benchmark::State& state) {
-  const std::string text = scheduled_module(static_cast<int>(state.range(0)));
-  std::size_t kernels = 0, functions = 0;
-  for (auto _ : state) {
-    const tenet::tir::Module m = tenet::tir::parse_module(text, "scheduled.py");
-    const tenet::tir::Recognition r = tenet::tir::find_matmuls(m);
-    kernels = r.kernels.size();
-    functions = m.functions.size();
-    benchmark::DoNotOptimize(kernels);
-  }
-  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
-  state.counters["functions"] = static_cast<double>(functions);
-  state.counters["kernels"] = static_cast<double>(kernels);
+  read_and_recognise(state, scheduled_module(static_cast<int>(state.range(0))), "scheduled.py");
 }
 
 }  // namespace

@@ -138,6 +138,17 @@ LayerNames qkv_dense_names(const std::string& attn) {
   return n;
 }
 
+// InternLM2: attention.wqkv / wo; feed_forward.w1 (gate), w3 (up), w2 (down); the head `output`.
+LayerNames internlm2_names() {
+  LayerNames n;
+  const std::string a = "attention.", f = "feed_forward.";
+  n.qkv = a + "wqkv", n.q = a + "wq", n.k = a + "wk", n.v = a + "wv", n.o = a + "wo";
+  n.qk = a + "qk", n.pv = a + "pv";
+  n.gate_up = f + "w1_w3", n.gate = f + "w1", n.up = f + "w3", n.down = f + "w2";
+  n.lm_head = "output";
+  return n;
+}
+
 LayerNames with(LayerNames n,
                 std::initializer_list<std::pair<std::string LayerNames::*, const char*>> set) {
   for (const auto& [member, value] : set) n.*member = value;
@@ -213,7 +224,8 @@ const std::vector<Dialect>& dialects() {
                             {&N::up, "feed_forward.up_proj"},
                             {&N::down, "feed_forward.down_proj"},
                             {&N::moe, "feed_forward."}})},
-      // Nemotron-H: every layer is one block (norm + mixer): Mamba-2, attention or a relu² MLP.
+      // Nemotron-H: every layer is one block (norm + mixer): Mamba-2, attention, a relu² MLP or a
+      // MoE of relu² experts (up, down) with a shared relu² expert.
       {"nemotron_h", P, false, false, 1, false, false, false, false, false, false,
        with(llama_names(), {{&N::qkv, "mixer.qkv_proj"},
                             {&N::q, "mixer.q_proj"},
@@ -223,13 +235,23 @@ const std::vector<Dialect>& dialects() {
                             {&N::qk, "mixer.qk"},
                             {&N::pv, "mixer.pv"},
                             {&N::up, "mixer.up_proj"},
-                            {&N::down, "mixer.down_proj"}})},
+                            {&N::down, "mixer.down_proj"},
+                            {&N::moe, "mixer."}})},
       // gpt-oss: biases on q, k, v, o, the router and the experts; a learned sink per head.
       {"gpt_oss", G, false, false, 2, true, true, false, false, false, false, llama_names()},
       {"qwen3_5_text", G, false, false, 2, false, false, false, false, false, false, llama_names()},
       {"qwen3_5_moe_text", G, false, false, 2, false, false, false, false, false, false,
        llama_names()},
       {"nemotron-nas", G, false, false, 2, false, false, false, false, false, false, llama_names()},
+      // InternLM2: fused wqkv; w1 (gate), w3 (up), w2 (down); the head is `output`.
+      {"internlm2", G, false, false, 2, false, false, false, true, false, false, internlm2_names()},
+      // StableLM-2: LayerNorm, Q/K/V biases when use_qkv_bias says so.
+      {"stablelm", G, false, true, 2, false, false, false, false, false, false, llama_names()},
+      // Cohere (Command-R, Aya-23): one LayerNorm (no bias) before parallel attention and MLP,
+      // tied embeddings.
+      {"cohere", G, true, true, 1, false, false, false, false, false, false, llama_names()},
+      // DeepSeekMoE (v1): Llama attention, DeepSeek's fine-grained and shared experts.
+      {"deepseek", G, false, false, 2, false, false, false, false, false, false, llama_names()},
   };
   return table;
 }
@@ -297,6 +319,10 @@ std::optional<std::string> type_of_architecture(const std::string& arch) {
       {"JambaForCausalLM", "jamba"},
       {"DeciLMForCausalLM", "nemotron-nas"},
       {"GptOssForCausalLM", "gpt_oss"},
+      {"InternLM2ForCausalLM", "internlm2"},
+      {"StableLmForCausalLM", "stablelm"},
+      {"CohereForCausalLM", "cohere"},
+      {"DeepseekForCausalLM", "deepseek"},
   };
   for (const auto& [a, t] : table) {
     if (arch == a) return std::string(t);
@@ -334,6 +360,7 @@ void refuse_unmodelled_family(const std::string& name, const std::string& file, 
       {"bamba", "Mamba-2 / attention layers by attn_layer_indices"},
       {"granitemoehybrid", "Mamba-2 / attention layers with MoE on every layer"},
       {"minimax", "lightning (linear) attention"},
+      {"minimax_m1", "lightning (linear) attention on 7 of every 8 layers"},
       {"plamo2", "Mamba and attention layers"},
   };
   for (const auto& [type, what] : families) {
@@ -604,7 +631,8 @@ struct Reader {
     }
   }
 
-  // Nemotron-H: one character per layer; M = Mamba-2 mixer, * = attention, - = MLP, E = MoE.
+  // Nemotron-H: one character per layer; M = Mamba-2 mixer, * = attention, - = MLP, E = MoE
+  // (relu² experts: moe_mask() marks these layers).
   void read_pattern(const std::string& key) {
     const json& v = doc.at(key);
     if (!v.is_string() || static_cast<std::int64_t>(v.get<std::string>().size()) != c.layers) {
@@ -624,6 +652,13 @@ struct Reader {
           break;
         case '-':
           l.mixer = MixerKind::kNone, l.ffn = FfnKind::kDense;
+          break;
+        case 'E':
+          if (!c.moe) {
+            required_int(doc, {"n_routed_experts", "num_experts"}, file,
+                         "number of experts (the pattern has MoE layers, 'E')");
+          }
+          l.mixer = MixerKind::kNone, l.ffn = FfnKind::kDense;  // kMoe by the mask
           break;
         default:
           unmodelled(pointer(key), "'" + excerpt(text.substr(i, 1), 4) + "' (layer " +
@@ -729,6 +764,13 @@ struct Reader {
   std::vector<bool> moe_mask() {
     const std::int64_t n = c.layers;
     std::vector<bool> moe(n, true);
+    auto pattern = doc.find("hybrid_override_pattern");
+    if (pattern != doc.end() && pattern->is_string()) {  // Nemotron-H: the 'E' layers
+      const std::string text = pattern->get<std::string>();
+      for (std::int64_t i = 0; i < n; ++i)
+        moe[i] = i < static_cast<std::int64_t>(text.size()) && text[i] == 'E';
+      return moe;
+    }
     if (doc.contains("first_k_dense_replace")) {
       const std::int64_t first = optional_int(doc, "first_k_dense_replace", file, 0).value_or(0);
       const std::int64_t freq = optional_int(doc, "moe_layer_freq", file).value_or(1);
@@ -819,6 +861,7 @@ struct Reader {
     if (auto b = optional_bool(doc, "attention_bias", file)) c.qkv_bias = c.o_bias = *b;
     if (auto b = optional_bool(doc, "mlp_bias", file)) c.mlp_bias = *b;
     if (auto b = optional_bool(doc, "add_qkv_bias", file)) c.qkv_bias = *b;
+    if (auto b = optional_bool(doc, "use_qkv_bias", file)) c.qkv_bias = *b;  // StableLM
     if (auto b = optional_bool(doc, "add_bias_linear", file)) c.o_bias = c.mlp_bias = *b;
     if (type == "qwen" && flag("no_bias", true)) c.o_bias = c.mlp_bias = false;
     c.lm_head_bias = type == "phi" || type == "gptj";
@@ -837,9 +880,10 @@ struct Reader {
   }
 
   void read_structure() {
-    c.parallel_blocks = type == "phi" || type == "gptj" ||
+    c.parallel_blocks = type == "phi" || type == "gptj" || type == "cohere" ||
                         (type == "falcon" && flag("parallel_attn", true)) ||
-                        (type == "gpt_neox" && flag("use_parallel_residual", true));
+                        (type == "gpt_neox" && flag("use_parallel_residual", true)) ||
+                        (type == "stablelm" && flag("use_parallel_residual", false));
     c.fused_qkv_weights = dialect.fused_qkv;
     c.fused_gate_up_weights = dialect.fused_gate_up;
   }
@@ -854,7 +898,8 @@ struct Reader {
   }
 
   void count_norms() {
-    const std::int64_t one = dialect.layer_norm ? 2 * c.hidden : c.hidden;
+    const bool bias = dialect.layer_norm && type != "cohere";  // Cohere's LayerNorm has no bias
+    const std::int64_t one = bias ? 2 * c.hidden : c.hidden;
     const std::string where = pointer(hidden_key);
     const std::int64_t norms = checked_add(
         checked_mul(c.layers, norms_per_layer(), file, where, "norms"), 1, file, where, "norms");
@@ -888,7 +933,9 @@ struct Reader {
     m.expert_intermediate =
         required_int(doc, {"moe_intermediate_size", "intermediate_size"}, file, "expert MLP width")
             .value;
-    if (auto s = optional_int(doc, "n_shared_experts", file)) {
+    if (auto w = optional_int(doc, "moe_shared_expert_intermediate_size", file)) {
+      m.shared_intermediate = *w;  // Nemotron-H: one shared expert of this width
+    } else if (auto s = optional_int(doc, "n_shared_experts", file)) {
       m.shared_intermediate = checked_mul(*s, m.expert_intermediate, file, "/n_shared_experts",
                                           "shared experts' width");
     } else if (auto w = optional_int(doc, "shared_expert_intermediate_size", file)) {
@@ -896,6 +943,7 @@ struct Reader {
       m.shared_gate = true;
     }
     if (type == "llama4_text") m.shared_intermediate = m.expert_intermediate;  // shared_expert
+    if (type == "nemotron_h") m.expert_mlp = MlpKind::kPlain;  // relu² experts: up, down
     const std::vector<bool> mask = moe_mask();
     m.moe_layers = std::count(mask.begin(), mask.end(), true);
     if (m.moe_layers > 0) c.moe = m;
@@ -1243,7 +1291,7 @@ bool operator==(const MoeConfig& a, const MoeConfig& b) {
   return a.experts == b.experts && a.top_k == b.top_k &&
          a.expert_intermediate == b.expert_intermediate &&
          a.shared_intermediate == b.shared_intermediate && a.shared_gate == b.shared_gate &&
-         a.moe_layers == b.moe_layers;
+         a.expert_mlp == b.expert_mlp && a.moe_layers == b.moe_layers;
 }
 
 bool operator==(const MlaConfig& a, const MlaConfig& b) {

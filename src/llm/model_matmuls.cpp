@@ -328,11 +328,11 @@ void add_hybrid_mixers(const ModelConfig& model, const GenerationOptions& o, con
 
 // ---- MLPs -------------------------------------------------------------------------------------
 
-// One MLP of width `width` on `rows` tokens, `count` times; names prefixed by `prefix` (empty:
-// the family's dense MLP names).
-void add_gated(const ModelConfig& model, const GenerationOptions& o, const std::string& prefix,
-               std::int64_t rows, std::int64_t width, std::int64_t count,
-               std::vector<MatmulShape>& out) {
+// One MLP of kind `kind` and width `width` on `rows` tokens, `count` times (gated: gate, up,
+// down; plain: up, down); names prefixed by `prefix` (empty: the family's dense MLP names).
+void add_mlp(const ModelConfig& model, const GenerationOptions& o, const std::string& prefix,
+             MlpKind kind, std::int64_t rows, std::int64_t width, std::int64_t count,
+             std::vector<MatmulShape>& out) {
   const LayerNames& n = model.names;
   const std::int64_t h = model.hidden;
   const bool bias = prefix.empty() && model.mlp_bias;
@@ -340,7 +340,9 @@ void add_gated(const ModelConfig& model, const GenerationOptions& o, const std::
   const std::string gate = prefix.empty() ? n.gate : prefix + "gate_proj";
   const std::string up = prefix.empty() ? n.up : prefix + "up_proj";
   const std::string down = prefix.empty() ? n.down : prefix + "down_proj";
-  if (o.fused_gate_up || (prefix.empty() && model.fused_gate_up_weights)) {
+  if (kind == MlpKind::kPlain) {
+    push(out, projection(up, rows, width, h, count, o.phase, bias));
+  } else if (o.fused_gate_up || (prefix.empty() && model.fused_gate_up_weights)) {
     push(out, projection(gate_up, rows, 2 * width, h, count, o.phase, bias));
   } else {
     push(out, projection(gate, rows, width, h, count, o.phase, bias));
@@ -365,17 +367,11 @@ void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const P
       ++it->second;
     }
   }
-  const LayerNames& n = model.names;
-  const std::int64_t h = model.hidden;
-  for (const auto& [i, layers] : widths) {
-    if (model.mlp == MlpKind::kGated) {
-      add_gated(model, o, "", s.rows, i, layers, out);
-      continue;
-    }
-    push(out, projection(n.up, s.rows, i, h, layers, o.phase, model.mlp_bias));
-    push(out, projection(n.down, s.rows, h, i, layers, o.phase, model.mlp_bias));
+  for (const auto& [i, layers] : widths) add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
+  if (linear > 0) {
+    const std::int64_t h = model.hidden;
+    push(out, projection("mlp.linear_mlp", s.rows, h, h, linear, o.phase));
   }
-  if (linear > 0) push(out, projection("mlp.linear_mlp", s.rows, h, h, linear, o.phase));
 }
 
 std::vector<ExpertGroup> routing_of(const MoeConfig& moe, const GenerationOptions& o,
@@ -410,11 +406,12 @@ void add_moe(const ModelConfig& model, const GenerationOptions& o, const PassSiz
   push(out, projection(p + "gate", s.rows, moe.experts, model.hidden, layers, o.phase));
   for (const ExpertGroup& g : routing_of(moe, o, s.rows)) {
     const std::int64_t count = checked_mul(g.experts, layers, "", "routing", "expert calls");
-    add_gated(model, o, p + "experts.", g.tokens, moe.expert_intermediate, count, out);
+    add_mlp(model, o, p + "experts.", moe.expert_mlp, g.tokens, moe.expert_intermediate, count,
+            out);
   }
   if (moe.shared_intermediate == 0) return;
   const std::string shared = p + (moe.shared_gate ? "shared_expert." : "shared_experts.");
-  add_gated(model, o, shared, s.rows, moe.shared_intermediate, layers, out);
+  add_mlp(model, o, shared, moe.expert_mlp, s.rows, moe.shared_intermediate, layers, out);
   if (moe.shared_gate) {
     push(out, projection(p + "shared_expert_gate", s.rows, 1, model.hidden, layers, o.phase));
   }

@@ -144,7 +144,10 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
       else if (s.name == n.gate || ends_with(s.name, ".gate_proj"))
         gated = add(gated, mul(calls, mul(s.m, s.n)));
     }
-    if (model.mlp == MlpKind::kPlain && s.name == n.up)
+    const bool plain_expert = model.moe && model.moe->expert_mlp == MlpKind::kPlain &&
+                              s.name.compare(0, n.moe.size(), n.moe) == 0 &&
+                              ends_with(s.name, "experts.up_proj");  // and shared_experts.
+    if ((model.mlp == MlpKind::kPlain && s.name == n.up) || plain_expert)
       plain = add(plain, mul(calls, mul(s.m, s.n)));
   }
   if (scores > 0) {

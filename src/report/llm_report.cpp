@@ -64,7 +64,8 @@ llm::ReportContext model_context(const std::string& source, const ModelPass& o,
     c.tokens = g.batch;
   }
   if (!model.mla) c.inputs["qkv"] = model.fused_qkv_weights ? "fused" : o.qkv;
-  if (model.mlp == llm::MlpKind::kGated || model.moe) {
+  if (model.mlp == llm::MlpKind::kGated ||
+      (model.moe && model.moe->expert_mlp == llm::MlpKind::kGated)) {
     c.inputs["gate_up"] = model.fused_gate_up_weights && !model.moe ? "fused" : o.gate_up;
   }
   c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";

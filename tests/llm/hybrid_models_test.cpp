@@ -13,6 +13,7 @@
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/model_summary.hpp"
+#include "tenet/llm/vector_ops.hpp"
 
 using namespace tenet::llm;
 using nlohmann::json;
@@ -77,6 +78,16 @@ void check_shape(const MatmulShape& s, std::int64_t batch, std::int64_t m, std::
   CHECK(s.count == count);
 }
 
+// One expected matmul: its name, batch, M, N, K and count.
+struct Expected {
+  const char* name;
+  std::int64_t batch, m, n, k, count;
+};
+
+void check_shapes(const std::vector<MatmulShape>& shapes, std::initializer_list<Expected> want) {
+  for (const Expected& w : want) check_shape(one(shapes, w.name), w.batch, w.m, w.n, w.k, w.count);
+}
+
 std::int64_t count_kind(const ModelConfig& c, MixerKind k) { return c.layers_with(k); }
 
 InputError error_of(const json& doc) {
@@ -100,17 +111,18 @@ TEST_CASE("Nemotron-H-8B: the pattern string gives 24 Mamba-2, 4 attention and 2
   CHECK(count_kind(c, MixerKind::kNone) == 24);  // the '-' layers: MLP only
   CHECK(c.mlp == MlpKind::kPlain);               // relu² up / down
   const auto shapes = generate_matmuls(c, decode(1, 100));
-  // in_proj: z and x (2·128·64), B and C (2·8·128), dt (128 heads) = 18560 from h = 4096
-  check_shape(one(shapes, "mixer.in_proj"), 1, 1, 2 * 8192 + 2 * 8 * 128 + 128, 4096, 24);
-  check_shape(one(shapes, "mixer.out_proj"), 1, 1, 4096, 8192, 24);
-  // attention: 32 heads, 8 KV heads of 128: fused QKV (32 + 16)·128; r = 4 query heads per KV
-  check_shape(one(shapes, "mixer.qkv_proj"), 1, 1, 48 * 128, 4096, 4);
-  check_shape(one(shapes, "mixer.qk"), 8, 4, 100, 128, 4);
-  check_shape(one(shapes, "mixer.pv"), 8, 4, 128, 100, 4);
-  check_shape(one(shapes, "mixer.o_proj"), 1, 1, 4096, 4096, 4);
-  check_shape(one(shapes, "mixer.up_proj"), 1, 1, 21504, 4096, 24);
-  check_shape(one(shapes, "mixer.down_proj"), 1, 1, 4096, 21504, 24);
-  check_shape(one(shapes, "lm_head"), 1, 1, 131072, 4096, 1);
+  check_shapes(shapes,
+               {// in_proj: z and x (2·128·64), B and C (2·8·128), dt (128 heads) from h = 4096
+                {"mixer.in_proj", 1, 1, 2 * 8192 + 2 * 8 * 128 + 128, 4096, 24},
+                {"mixer.out_proj", 1, 1, 4096, 8192, 24},
+                // attention: 32 heads, 8 KV heads of 128: fused QKV (32 + 16)·128; r = 4
+                {"mixer.qkv_proj", 1, 1, 48 * 128, 4096, 4},
+                {"mixer.qk", 8, 4, 100, 128, 4},
+                {"mixer.pv", 8, 4, 128, 100, 4},
+                {"mixer.o_proj", 1, 1, 4096, 4096, 4},
+                {"mixer.up_proj", 1, 1, 21504, 4096, 24},
+                {"mixer.down_proj", 1, 1, 4096, 21504, 24},
+                {"lm_head", 1, 1, 131072, 4096, 1}});
   CHECK(shapes.size() == 9);
   // the scan is named, not costed
   const auto ops = non_matmul_ops(c);
@@ -357,13 +369,20 @@ TEST_CASE("unmodelled layer kinds exit 2 naming the kind, never costed as attent
   linear["layer_types"] = {"linear_attention", "full_attention"};
   CHECK(error_of(linear).message().find("linear_attention") != std::string::npos);
   json pattern = doc;
-  pattern["hybrid_override_pattern"] = "ME";
+  pattern["hybrid_override_pattern"] = "MO";
   e = error_of(pattern);
+  CHECK(e.code() == tenet::error_code::kUnknownName);
   CHECK(e.where() == "/hybrid_override_pattern");
-  CHECK(e.message().find("'E'") != std::string::npos);
+  CHECK(e.message().find("'O'") != std::string::npos);
+  // a MoE layer ('E') without the experts' sizes names what it looked for
+  pattern["hybrid_override_pattern"] = "-E";
+  e = error_of(pattern);
+  CHECK(e.code() == tenet::error_code::kMissingField);
+  CHECK(e.message().find("n_routed_experts") != std::string::npos);
   pattern["hybrid_override_pattern"] = "M";
   CHECK(error_of(pattern).code() == tenet::error_code::kType);  // one character per layer
-  for (const char* family : {"falcon_h1", "mamba2", "rwkv", "recurrent_gemma", "lfm2"}) {
+  for (const char* family :
+       {"falcon_h1", "mamba2", "rwkv", "recurrent_gemma", "lfm2", "minimax_m1"}) {
     json f = doc;
     f["model_type"] = family;
     e = error_of(f);
@@ -457,4 +476,115 @@ TEST_CASE("gpt-oss: alternating sliding / full layers, biased attention, sinks c
   CHECK(one(shapes, "self_attn.qkv_proj").epilogue_ops == 1);  // the bias add
   // sinks (64 per layer), router bias (32) and expert biases 32·(2·2880 + 2880) per layer
   CHECK(c.other_parameters == 4 * 64 + 4 * (32 + 32 * (2 * 2880 + 2880)));
+}
+
+TEST_CASE("Nemotron-3-Nano-30B-A3B: 'E' layers are MoEs of relu² experts with a shared expert",
+          "[llm][hybrid]") {
+  // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B: 52 layers by the pattern, 23 Mamba-2 (64 heads of
+  // 64, 8 groups, state 128), 6 attention (32 heads, 2 KV heads of 128), 23 MoE layers: a router
+  // over 128 experts, 6 per token, each expert up 2688→1856, relu², down 1856→2688 (no gate),
+  // plus one shared expert of width 3712.
+  const ModelConfig c = load_model_config(bundled("nvidia-nemotron-3-nano-30b-a3b.json"));
+  REQUIRE(c.stack.size() == 52);
+  CHECK(count_kind(c, MixerKind::kMamba2) == 23);
+  CHECK(count_kind(c, MixerKind::kAttention) == 6);
+  CHECK(count_kind(c, MixerKind::kNone) == 23);  // the 'E' layers: no mixer, the MoE
+  REQUIRE(c.moe);
+  CHECK(c.moe->moe_layers == 23);
+  CHECK(c.moe->experts == 128);
+  CHECK(c.moe->top_k == 6);
+  CHECK(c.moe->expert_intermediate == 1856);
+  CHECK(c.moe->shared_intermediate == 3712);
+  CHECK(c.moe->expert_mlp == MlpKind::kPlain);
+  CHECK_FALSE(c.moe->shared_gate);
+  for (std::size_t i = 0; i < c.stack.size(); ++i) {
+    INFO("layer " << i);
+    CHECK((c.stack[i].ffn == FfnKind::kMoe) == (c.stack[i].mixer == MixerKind::kNone));
+  }
+  const auto shapes = generate_matmuls(c, decode(1, 100));
+  check_shapes(shapes,
+               {// in_proj: z and x (2·64·64), B and C (2·8·128), dt (64 heads) from h = 2688
+                {"mixer.in_proj", 1, 1, 2 * 4096 + 2 * 8 * 128 + 64, 2688, 23},
+                {"mixer.out_proj", 1, 1, 2688, 4096, 23},
+                // attention: fused QKV (32 + 2·2)·128; 16 query heads per KV head
+                {"mixer.qkv_proj", 1, 1, 36 * 128, 2688, 6},
+                {"mixer.qk", 2, 16, 100, 128, 6},
+                {"mixer.pv", 2, 16, 128, 100, 6},
+                {"mixer.o_proj", 1, 1, 2688, 4096, 6},
+                // the MoE: router, 6 routed experts for the one decode token, the shared expert
+                {"mixer.gate", 1, 1, 128, 2688, 23},
+                {"mixer.experts.up_proj", 1, 1, 1856, 2688, 6 * 23},
+                {"mixer.experts.down_proj", 1, 1, 2688, 1856, 6 * 23},
+                {"mixer.shared_experts.up_proj", 1, 1, 3712, 2688, 23},
+                {"mixer.shared_experts.down_proj", 1, 1, 2688, 3712, 23},
+                {"lm_head", 1, 1, 131072, 2688, 1}});
+  CHECK(named(shapes, "mixer.experts.gate_proj").empty());  // relu² experts have no gate
+  CHECK(shapes.size() == 12);
+  // the activation runs on every up projection's output: 6 routed experts and the shared one
+  bool activation = false;
+  for (const VectorOp& op : vector_ops(c, decode(1, 100), shapes, ElementBits{})) {
+    if (op.kind != "activation") continue;
+    activation = true;
+    CHECK(op.elements * op.count == 6 * 23 * 1856 + 23 * 3712);
+  }
+  CHECK(activation);
+  // prefill of 128 tokens: uniform routing sends 128·6 / 128 = 6 tokens to each expert
+  const auto p = generate_matmuls(c, prefill(1, 128));
+  check_shape(one(p, "mixer.experts.up_proj"), 1, 6, 1856, 2688, 128 * 23);
+  check_shape(one(p, "mixer.shared_experts.up_proj"), 1, 128, 3712, 2688, 23);
+  // parameters: embeddings + lm_head; per Mamba layer in/out projections, conv (6144 channels ×
+  // 4 + bias), A_log, D, dt_bias (64 each), the gated norm (4096); attention; per MoE layer the
+  // router, 128 experts and the shared expert; one RMSNorm per layer and the final one
+  const Integer mamba = big(10304) * 2688 + big(4096) * 2688 + big(6144) * 5 + 3 * 64 + 4096;
+  const Integer attention = big(4608) * 2688 + big(4096) * 2688;
+  const Integer expert = big(2) * 1856 * 2688;
+  const Integer moe = big(128) * 2688 + expert * 128 + big(2) * 3712 * 2688;
+  const Integer rest = big(2) * 131072 * 2688 + mamba * 23 + attention * 6 + big(53) * 2688;
+  const ModelSummary s = summarize_model(c, decode(1, 1));
+  CHECK(s.parameters == rest + moe * 23);
+  CHECK(s.active_parameters == rest + (moe - expert * 122) * 23);  // 6 of 128 experts
+}
+
+TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their families' conventions",
+          "[llm][zoo]") {
+  // InternLM2.5-7B: one fused wqkv (32 + 2·8 heads of 128), w1 / w3 / w2, the head `output`
+  ModelConfig c = load_model_config(bundled("internlm2_5-7b.json"));
+  CHECK(c.assumptions.empty());
+  GenerationOptions apart = decode(1, 10);  // gate and up apart (the checkpoint's matrices)
+  apart.fused_gate_up = false;
+  auto shapes = generate_matmuls(c, apart);
+  check_shapes(shapes, {{"attention.wqkv", 1, 1, 48 * 128, 4096, 32},
+                        {"attention.wo", 1, 1, 4096, 4096, 32},
+                        {"feed_forward.w1", 1, 1, 14336, 4096, 32},
+                        {"feed_forward.w3", 1, 1, 14336, 4096, 32},
+                        {"feed_forward.w2", 1, 1, 4096, 14336, 32},
+                        {"output", 1, 1, 92544, 4096, 1}});
+  // StableLM-2-1.6B: LayerNorm (weight and bias) twice per layer and once at the end; Q, K, V
+  // biases (use_qkv_bias)
+  c = load_model_config(bundled("stablelm-2-zephyr-1_6b.json"));
+  CHECK(c.assumptions.empty());
+  CHECK(c.qkv_bias);
+  CHECK_FALSE(c.o_bias);
+  CHECK(c.norm_parameters == (24 * 2 + 1) * 2 * 2048);
+  CHECK_FALSE(c.parallel_blocks);
+  // Aya-23-8B (Cohere): one bias-free LayerNorm per layer before parallel attention and MLP;
+  // the embedding is the head (tie_word_embeddings is the class default, not written)
+  c = load_model_config(bundled("aya-23-8b.json"));
+  CHECK(c.assumptions.empty());
+  CHECK(c.parallel_blocks);
+  CHECK(c.tie_embeddings);
+  CHECK(c.norm_parameters == (32 + 1) * 4096);
+  // DeepSeekMoE-16B: layer 0 dense (10944), 27 MoE layers of 64 experts (1408) top 6 and two
+  // shared experts (2·1408)
+  c = load_model_config(bundled("deepseek-moe-16b-base.json"));
+  CHECK(c.assumptions.empty());
+  REQUIRE(c.moe);
+  CHECK(c.moe->moe_layers == 27);
+  CHECK(c.moe->shared_intermediate == 2 * 1408);
+  CHECK(c.stack[0].ffn == FfnKind::kDense);
+  CHECK(c.stack[0].ffn_width == 10944);
+  shapes = generate_matmuls(c, apart);
+  check_shapes(shapes, {{"mlp.shared_experts.gate_proj", 1, 1, 2816, 2048, 27},
+                        {"mlp.experts.down_proj", 1, 1, 2048, 1408, 6 * 27},
+                        {"mlp.gate_proj", 1, 1, 10944, 2048, 1}});
 }

@@ -75,6 +75,26 @@ const Published kPublished[] = {
     {"gemma-3-27b-it.json", 27.016e9,
      "Gemma 3 technical report, Table 1: 27B = 1,416M embedding + 25,600M non-embedding "
      "(the 417M vision encoder is not read)"},
+    {"llama-3.2-3b-instruct.json", 3.21e9, "hub: meta-llama/Llama-3.2-3B-Instruct (3.21B)"},
+    {"llama-3.3-70b-instruct.json", 70.6e9, "hub: meta-llama/Llama-3.3-70B-Instruct (70.6B)"},
+    {"gemma-2-27b.json", 27.2e9, "hub: google/gemma-2-27b (27.2B)"},
+    {"qwen2.5-3b.json", 3.09e9, "model card: Qwen/Qwen2.5-3B, 'Number of Parameters: 3.09B'"},
+    {"qwen3-4b.json", 4.02e9, "hub: Qwen/Qwen3-4B (4.02B); model card 4.0B"},
+    {"qwen3-8b.json", 8.19e9, "hub: Qwen/Qwen3-8B (8.19B); model card 8.2B"},
+    {"smollm2-360m.json", 362e6, "hub: HuggingFaceTB/SmolLM2-360M (362M)"},
+    {"smollm2-1.7b.json", 1.71e9, "hub: HuggingFaceTB/SmolLM2-1.7B (1.71B)"},
+    {"phi-4-mini-instruct.json", 3.84e9, "hub: microsoft/Phi-4-mini-instruct (3.84B)"},
+    {"internlm2_5-7b.json", 7.74e9, "hub: internlm/internlm2_5-7b (7.74B)"},
+    {"stablelm-2-zephyr-1_6b.json", 1.64e9, "hub: stabilityai/stablelm-2-zephyr-1_6b (1.64B)"},
+    {"aya-23-8b.json", 8.03e9, "hub: CohereForAI/aya-23-8B (8.03B)"},
+    {"deepseek-moe-16b-base.json", 16.4e9, "model card: deepseek-ai/deepseek-moe-16b-base, 16.4B"},
+    {"deepseek-v2.5.json", 236e9, "model card: deepseek-ai/DeepSeek-V2.5 (V2: 236B total)"},
+    {"deepseek-r1.json", 671e9,
+     "DeepSeek-V3 technical report: 671B total (the hub's 685B adds the 14B MTP module)"},
+    {"gpt-oss-20b.json", 20.91e9, "gpt-oss model card (OpenAI 2025), Table 1: 20.91B total"},
+    {"gpt-oss-120b.json", 116.83e9, "gpt-oss model card (OpenAI 2025), Table 1: 116.83B total"},
+    {"nvidia-nemotron-3-nano-30b-a3b.json", 31.6e9,
+     "Nemotron 3 Nano technical report: 31.6B total (3.2B active, 3.6B with embeddings)"},
 };
 
 const MatmulShape& find(const std::vector<MatmulShape>& shapes, const std::string& name) {

@@ -26,7 +26,51 @@ std::string data(const std::string& name) {
 using L = llm::Layout;
 using B = workload::OperandRole;
 
-// What a reader derives by hand. Quantization fields: storage "" = none.
+// A quantized weight's storage as a reader derives it by hand (buffer "" = not quantized).
+struct Storage {
+  const char* buffer = "";
+  const char* dtype = "";
+  int bits = 0, per_word = 1;
+  const char* pack_axis = "";
+  std::int64_t group = 0;  // along K (or along N when group_axis is "n")
+  const char* group_axis = "";
+  std::int64_t group_n = 0;  // along N as well as K
+  const char* zero = "";     // zero-point buffer
+  const char* zero_mode = "";
+  double offset = -1;  // -1: none
+  const char* decode_function = "";
+
+  Storage groups(std::int64_t size, const char* axis = "k", std::int64_t n = 0) const {
+    Storage s = *this;
+    s.group = size, s.group_axis = axis, s.group_n = n;
+    return s;
+  }
+  Storage zeros(const char* buffer_name, const char* mode) const {
+    Storage s = *this;
+    s.zero = buffer_name, s.zero_mode = mode;
+    return s;
+  }
+  Storage minus(double value) const {
+    Storage s = *this;
+    s.offset = value;
+    return s;
+  }
+  Storage decoded_by(const char* function) const {
+    Storage s = *this;
+    s.decode_function = function;
+    return s;
+  }
+};
+
+// `bits`-bit values stored `per_word` to a `dtype` word of `buffer`, packed along `axis`.
+Storage packed(const char* buffer, const char* dtype, int bits, int per_word,
+               const char* axis = "") {
+  Storage s;
+  s.buffer = buffer, s.dtype = dtype, s.bits = bits, s.per_word = per_word, s.pack_axis = axis;
+  return s;
+}
+
+// What a reader derives by hand: one row of a test's table.
 struct Case {
   const char* file;
   const char* func;
@@ -37,20 +81,10 @@ struct Case {
   const char* accumulate;
   const char* output;
   std::vector<std::string> epilogue;
-  const char* storage = "";
-  const char* storage_dtype = "";
-  int bits = 0, per_word = 1;
-  const char* pack_axis = "";
-  std::int64_t group = 0;  // along K (or along N when group_axis is "n")
-  const char* group_axis = "";
-  std::int64_t group_n = 0;  // along N as well as K
-  const char* zero = "";     // zero-point buffer
-  const char* zero_mode = "";
-  double offset = -1;       // -1: none
+  Storage storage = {};
   const char* preset = "";  // matching_preset of the auto scheme
   std::int64_t experts = 0;
   const char* intrinsic = "";
-  const char* decode_function = "";
 };
 
 tir::BoundKernel check(const Case& c) {
@@ -75,26 +109,27 @@ tir::BoundKernel check(const Case& c) {
   CHECK(k.intrinsic == c.intrinsic);
   REQUIRE(b.quant);
   CHECK(tir::matching_preset(*b.quant, k.layout) == c.preset);
-  CHECK(b.shape.weights_quantized == (std::string(c.storage) != ""));
-  if (std::string(c.storage).empty()) {
+  const Storage& want = c.storage;
+  CHECK(b.shape.weights_quantized == (std::string(want.buffer) != ""));
+  if (std::string(want.buffer).empty()) {
     CHECK_FALSE(k.storage);
     return b;
   }
   REQUIRE(k.storage);
   const tir::WeightStorage& w = *k.storage;
-  CHECK(w.buffer == c.storage);
-  CHECK(w.storage_dtype == c.storage_dtype);
-  CHECK(w.bits == c.bits);
-  CHECK(w.elems_per_word == c.per_word);
-  CHECK(w.pack_axis == c.pack_axis);
-  CHECK(w.group_size == c.group);
-  CHECK(w.group_axis == c.group_axis);
-  CHECK(w.group_size_n == c.group_n);
-  CHECK(w.zero_buffer == c.zero);
-  CHECK(w.zero_mode == c.zero_mode);
-  CHECK(w.offset.has_value() == (c.offset >= 0));
-  if (w.offset) CHECK(*w.offset == c.offset);
-  CHECK(w.decode_function == c.decode_function);
+  CHECK(w.buffer == want.buffer);
+  CHECK(w.storage_dtype == want.dtype);
+  CHECK(w.bits == want.bits);
+  CHECK(w.elems_per_word == want.per_word);
+  CHECK(w.pack_axis == want.pack_axis);
+  CHECK(w.group_size == want.group);
+  CHECK(w.group_axis == want.group_axis);
+  CHECK(w.group_size_n == want.group_n);
+  CHECK(w.zero_buffer == want.zero);
+  CHECK(w.zero_mode == want.zero_mode);
+  CHECK(w.offset.has_value() == (want.offset >= 0));
+  if (w.offset) CHECK(*w.offset == want.offset);
+  CHECK(w.decode_function == want.decode_function);
   CHECK(b.quant->weights.scales.size() == (w.scale_buffer.empty() ? 0u : 1u));
   if (!w.zero_buffer.empty()) {
     REQUIRE(b.quant->weights.scales.size() == 1);
@@ -103,333 +138,96 @@ tir::BoundKernel check(const Case& c) {
   return b;
 }
 
+// Every row of a test's table, in order.
+template <std::size_t N>
+std::vector<tir::BoundKernel> check_all(const Case (&cases)[N]) {
+  std::vector<tir::BoundKernel> out;
+  for (const Case& c : cases) out.push_back(check(c));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("tir scheduled: Dlight GEMV with rfactor, thread bindings, staging and inline q4",
           "[tir][scheduled]") {
-  // K = rf 16 × k0 32 × k2 8; storage lv611[v0, k0 * 16 + k2 // 8 + rf] (512 words for K 4096:
-  // 8 per word), scale lv612[v0, (...) // 32], minus 7: MLC's q4f16_1.
-  const tir::BoundKernel q4 = check({"dlight_gemv.py",
-                                     "fused_fused_dequantize_NT_matmul_q4_rf",
-                                     {},
-                                     1,
-                                     1,
-                                     11008,
-                                     4096,
-                                     L::kNT,
-                                     B::kWeight,
-                                     "float16",
-                                     "float16",
-                                     {},
-                                     "lv611",
-                                     "uint32",
-                                     4,
-                                     8,
-                                     "k",
-                                     32,
-                                     "k",
-                                     0,
-                                     "",
-                                     "",
-                                     7,
-                                     "q4f16_1"});
+  // clang-format off
+  const Case cases[] = {
+      // K = rf 16 × k0 32 × k2 8; storage lv611[v0, k0 * 16 + k2 // 8 + rf] (512 words for K 4096:
+      // 8 per word), scale lv612[v0, (...) // 32], minus 7: MLC's q4f16_1.
+      {"dlight_gemv.py", "fused_fused_dequantize_NT_matmul_q4_rf",
+       {}, 1, 1, 11008, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv611", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1"},
+      // fp16 weights through a local copy, the vector through shared, rf 128 × 8 × 2; bias add.
+      {"dlight_gemv.py", "fused_NT_matmul1_add_gemv_f16",
+       {}, 1, 1, 2560, 2048, L::kNT, B::kWeight, "float16", "float16", {"add"},
+       {}, "q0f16"},
+      // Lowered cross-thread reduction: a scalar accumulator, T.tvm_thread_allreduce, write-back.
+      {"dlight_gemv.py", "fused_dequantize_gemv_cross_thread_allreduce",
+       {}, 1, 1, 4096, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv_w", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1"},
+      // Low-batch GEMV: the batch padded to 4 in shared (T.if_then_else): M is batch_size itself.
+      {"dlight_gemv.py", "fused_dequantize_NT_matmul_low_batch",
+       {{"batch_size", 3}}, 1, 3, 4096, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv_w", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1"},
+      // A zeros buffer inline: groups of 2048 / 16 = 128 from the shapes (the index is split).
+      {"dlight_gemv.py", "fused_dequantize_NT_matmul_zeros_rf",
+       {}, 1, 1, 2048, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("qweight", "uint32", 4, 8, "k").groups(128).zeros("zeros", "original")},
+      // int8 weights with one scale per output channel, the vector in shared, rf 64 × 64.
+      {"dlight_gemv.py", "fused_dequantize_NT_matmul_int8_per_channel_rf",
+       {}, 1, 1, 1024, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv_q", "int8", 8, 1)},
+  };
+  // clang-format on
+  const std::vector<tir::BoundKernel> got = check_all(cases);
+  const tir::BoundKernel& q4 = got[0];
   CHECK(q4.kernel.b_dtype == "float16");  // what the MACs read: the dequantized value
   CHECK(q4.shape.dtypes.w == "uint32");   // what is stored
-  // fp16 weights through a local copy, the vector through shared, rf 128 × 8 × 2; bias add.
-  check({"dlight_gemv.py",
-         "fused_NT_matmul1_add_gemv_f16",
-         {},
-         1,
-         1,
-         2560,
-         2048,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {"add"},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f16"});
-  // Lowered cross-thread reduction: a scalar accumulator, T.tvm_thread_allreduce, write-back.
-  check({"dlight_gemv.py",
-         "fused_dequantize_gemv_cross_thread_allreduce",
-         {},
-         1,
-         1,
-         4096,
-         4096,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv_w",
-         "uint32",
-         4,
-         8,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         7,
-         "q4f16_1"});
-  // Low-batch GEMV: the batch padded to 4 in shared (T.if_then_else): M is batch_size itself.
-  check({"dlight_gemv.py",
-         "fused_dequantize_NT_matmul_low_batch",
-         {{"batch_size", 3}},
-         1,
-         3,
-         4096,
-         4096,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv_w",
-         "uint32",
-         4,
-         8,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         7,
-         "q4f16_1"});
-  // A zeros buffer inline: groups of 2048 / 16 = 128 from the shapes (the index is split).
-  check({"dlight_gemv.py",
-         "fused_dequantize_NT_matmul_zeros_rf",
-         {},
-         1,
-         1,
-         2048,
-         2048,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "qweight",
-         "uint32",
-         4,
-         8,
-         "k",
-         128,
-         "k",
-         0,
-         "zeros",
-         "original"});
-  // int8 weights with one scale per output channel, the vector in shared, rf 64 × 64.
-  check({"dlight_gemv.py",
-         "fused_dequantize_NT_matmul_int8_per_channel_rf",
-         {},
-         1,
-         1,
-         1024,
-         4096,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv_q",
-         "int8",
-         8,
-         1,
-         "",
-         0,
-         ""});
 }
 
 TEST_CASE("tir scheduled: Dlight prefill matmul with fp32 accumulation", "[tir][scheduled]") {
-  // M padded to (seq_len + 31) // 32 * 32 in the reindexed staging: seq_len is the true M.
-  const tir::BoundKernel b = check({"dlight_matmul.py",
-                                    "fused_NT_matmul_fp32_accumulate_cast",
-                                    {{"seq_len", 100}},
-                                    1,
-                                    100,
-                                    4096,
-                                    4096,
-                                    L::kNT,
-                                    B::kWeight,
-                                    "float32",
-                                    "float16",
-                                    {"cast"}});
+  // clang-format off
+  const Case cases[] = {
+      // M padded to (seq_len + 31) // 32 * 32 in the reindexed staging: seq_len is the true M.
+      {"dlight_matmul.py", "fused_NT_matmul_fp32_accumulate_cast",
+       {{"seq_len", 100}}, 1, 100, 4096, 4096, L::kNT, B::kWeight, "float32", "float16", {"cast"}},
+      // inp1[v2, v1] staged into inp1_reindex_shared[v0, v1, v2]: B is stored K×N (NN).
+      {"dlight_matmul.py", "matmul_nn_transposed_staging",
+       {{"m", 50}}, 1, 50, 1024, 2048, L::kNN, B::kWeight, "float32", "float32", {},
+       {}, "q0f32"},
+      // The dequantize inlined into the shared staging of the weight.
+      {"dlight_matmul.py", "fused_dequantize_NT_matmul_prefill_q4",
+       {{"seq_len", 7}}, 1, 7, 11008, 4096, L::kNT, B::kWeight, "float32", "float16", {"cast"},
+       packed("lv_w", "uint32", 4, 8, "k").groups(32).minus(7)},
+  };
+  // clang-format on
+  const std::vector<tir::BoundKernel> got = check_all(cases);
+  const tir::BoundKernel& b = got[0];
   CHECK(b.quant->accumulator == quant::DataType::fp32());
-  // inp1[v2, v1] staged into inp1_reindex_shared[v0, v1, v2]: B is stored K×N (NN).
-  check({"dlight_matmul.py",
-         "matmul_nn_transposed_staging",
-         {{"m", 50}},
-         1,
-         50,
-         1024,
-         2048,
-         L::kNN,
-         B::kWeight,
-         "float32",
-         "float32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f32"});
-  // The dequantize inlined into the shared staging of the weight.
-  check({"dlight_matmul.py",
-         "fused_dequantize_NT_matmul_prefill_q4",
-         {{"seq_len", 7}},
-         1,
-         7,
-         11008,
-         4096,
-         L::kNT,
-         B::kWeight,
-         "float32",
-         "float16",
-         {"cast"},
-         "lv_w",
-         "uint32",
-         4,
-         8,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         7});
 }
 
 TEST_CASE("tir scheduled: tensorized MMA, WMMA and dot-product intrinsic blocks",
           "[tir][scheduled]") {
-  // WMMA: v1_o (32) × 16, v2_o (8) × 16, v3_o (16) × 16 from the regions' tile widths.
-  check({"tensorized.py",
-         "matmul_wmma_f32_accumulate",
-         {},
-         1,
-         512,
-         128,
-         256,
-         L::kNT,
-         B::kWeight,
-         "float32",
-         "float32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "",
-         0,
-         "T.tvm_mma_sync"});
-  // PTX MMA m16n8k16: 64 × 16, 32 × 8, 32 × 16; B staged transposed from B[k, n]: NN.
-  check({"tensorized.py",
-         "dense_ptx_mma_m16n8k16",
-         {},
-         1,
-         1024,
-         256,
-         512,
-         L::kNN,
-         B::kWeight,
-         "float32",
-         "float32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "",
-         0,
-         "T.ptx_mma"});
-  // VNNI: compute[i, j_o * 16:+16], X[i, k_o * 4:+4] → N 48 × 16, K 192 × 4.
-  check({"tensorized.py",
-         "dense_vnni_u8s8s32",
-         {},
-         1,
-         128,
-         768,
-         768,
-         L::kNT,
-         B::kWeight,
-         "int32",
-         "int32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "",
-         0,
-         "llvm.x86.avx512.vpdpbusd.512"});
-  check({"tensorized.py",
-         "dense_arm_sdot_s8s8s32",
-         {},
-         1,
-         64,
-         256,
-         512,
-         L::kNT,
-         B::kWeight,
-         "int32",
-         "int32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "",
-         0,
-         "llvm.aarch64.neon.sdot.v4i32.v16i8"});
+  // clang-format off
+  const Case cases[] = {
+      // WMMA: v1_o (32) × 16, v2_o (8) × 16, v3_o (16) × 16 from the regions' tile widths.
+      {"tensorized.py", "matmul_wmma_f32_accumulate",
+       {}, 1, 512, 128, 256, L::kNT, B::kWeight, "float32", "float32", {},
+       {}, "", 0, "T.tvm_mma_sync"},
+      // PTX MMA m16n8k16: 64 × 16, 32 × 8, 32 × 16; B staged transposed from B[k, n]: NN.
+      {"tensorized.py", "dense_ptx_mma_m16n8k16",
+       {}, 1, 1024, 256, 512, L::kNN, B::kWeight, "float32", "float32", {},
+       {}, "", 0, "T.ptx_mma"},
+      // VNNI: compute[i, j_o * 16:+16], X[i, k_o * 4:+4] → N 48 × 16, K 192 × 4.
+      {"tensorized.py", "dense_vnni_u8s8s32",
+       {}, 1, 128, 768, 768, L::kNT, B::kWeight, "int32", "int32", {},
+       {}, "", 0, "llvm.x86.avx512.vpdpbusd.512"},
+      {"tensorized.py", "dense_arm_sdot_s8s8s32",
+       {}, 1, 64, 256, 512, L::kNT, B::kWeight, "int32", "int32", {},
+       {}, "", 0, "llvm.aarch64.neon.sdot.v4i32.v16i8"},
+  };
+  // clang-format on
+  check_all(cases);
   // The exact engine needs scalar relations: a tensorized block is refused by name.
   const tir::Module m = tir::read_module(data("tensorized.py"));
   const tir::MatmulKernel k = tir::find_matmuls(m, "dense_vnni_u8s8s32").kernels.at(0);
@@ -443,299 +241,90 @@ TEST_CASE("tir scheduled: tensorized MMA, WMMA and dot-product intrinsic blocks"
 
 TEST_CASE("tir scheduled: scale groups along N and zero points in every spelling",
           "[tir][scheduled][quant]") {
-  // w_scale_inv[n // 128, k // 128]: a 128×128 block scale.
-  const tir::BoundKernel block = check({"quant_spellings.py",
-                                        "fused_dequantize_NT_matmul_block_scale",
-                                        {},
-                                        1,
-                                        8,
-                                        1536,
-                                        2048,
-                                        L::kNT,
-                                        B::kWeight,
-                                        "float16",
-                                        "float16",
-                                        {},
-                                        "w",
-                                        "int8",
-                                        8,
-                                        1,
-                                        "",
-                                        128,
-                                        "k",
-                                        128});
+  // clang-format off
+  const Case cases[] = {
+      // w_scale_inv[n // 128, k // 128]: a 128×128 block scale.
+      {"quant_spellings.py", "fused_dequantize_NT_matmul_block_scale",
+       {}, 1, 8, 1536, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "int8", 8, 1).groups(128, "k", 128)},
+      // lv2[v_j // 64]: groups of 64 along N only, a 64 × K block.
+      {"quant_spellings.py", "fused_dequantize_matmul_groups_along_n",
+       {{"n", 5}}, 1, 5, 1024, 1024, L::kNN, B::kWeight, "float16", "float16", {},
+       packed("lv1", "uint32", 4, 8, "k").groups(64, "n").minus(7)},
+      // q * s - z * s: the zero subtracted before scaling, in effect.
+      {"quant_spellings.py", "fused_dequantize_NT_matmul_scaled_zeros",
+       {}, 1, 1, 512, 1024, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("qweight", "uint32", 4, 8, "k").groups(64).zeros("zeros", "original")},
+      {"quant_spellings.py", "fused_dequantize_NT_matmul_rescaled_zeros",
+       {}, 1, 2, 512, 1024, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("qweight", "uint32", 4, 8, "k").groups(128).zeros("zeros", "rescale")},
+      {"quant_spellings.py", "fused_dequantize_NT_matmul_uint8_offset8",
+       {}, 1, 1, 256, 512, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "uint8", 4, 2, "k").groups(32).minus(8)},
+      // Packed zeros unpacked in a T.sblock: qzeros[k // 128, n // 8] subtracted.
+      {"quant_spellings.py", "fused_dequantize_matmul_packed_zeros_sblock",
+       {}, 1, 1, 1024, 1024, L::kNN, B::kWeight, "float16", "float16", {},
+       packed("qweight", "int32", 4, 8, "k").groups(128).zeros("qzeros", "original")},
+      {"quant_spellings.py", "fused_dequantize_NT_matmul_q3_ten_per_word",
+       {}, 1, 1, 512, 1024, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv1", "uint32", 3, 10, "k").groups(40).minus(3), "q3f16_1"},
+      // AutoAWQ: packed along N (qweight[k, n // 8]), packed zeros, groups of 128 along K.
+      {"quant_spellings.py", "fused_dequantize_matmul_awq_packed_n",
+       {{"seq_len", 9}}, 1, 9, 2048, 2048, L::kNN, B::kWeight, "float16", "float16", {},
+       packed("qweight", "int32", 4, 8, "n").groups(128).zeros("qzeros", "original"),
+       "q4f16_autoawq"},
+  };
+  // clang-format on
+  const std::vector<tir::BoundKernel> got = check_all(cases);
+  const tir::BoundKernel& block = got[0];
   REQUIRE(block.quant->weights.scales.size() == 1);
   CHECK(block.quant->weights.scales[0].granularity == quant::Granularity::kBlock);
   CHECK(block.quant->weights.scales[0].block_n == 128);
   CHECK(block.quant->weights.scales[0].block_k == 128);
-  // lv2[v_j // 64]: groups of 64 along N only, a 64 × K block.
-  const tir::BoundKernel along_n = check({"quant_spellings.py",
-                                          "fused_dequantize_matmul_groups_along_n",
-                                          {{"n", 5}},
-                                          1,
-                                          5,
-                                          1024,
-                                          1024,
-                                          L::kNN,
-                                          B::kWeight,
-                                          "float16",
-                                          "float16",
-                                          {},
-                                          "lv1",
-                                          "uint32",
-                                          4,
-                                          8,
-                                          "k",
-                                          64,
-                                          "n",
-                                          0,
-                                          "",
-                                          "",
-                                          7});
+  const tir::BoundKernel& along_n = got[1];
   CHECK(along_n.quant->weights.scales[0].granularity == quant::Granularity::kBlock);
   CHECK(along_n.quant->weights.scales[0].block_n == 64);
   CHECK(along_n.quant->weights.scales[0].block_k == 1024);
-  // q * s - z * s: the zero subtracted before scaling, in effect.
-  check({"quant_spellings.py",
-         "fused_dequantize_NT_matmul_scaled_zeros",
-         {},
-         1,
-         1,
-         512,
-         1024,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "qweight",
-         "uint32",
-         4,
-         8,
-         "k",
-         64,
-         "k",
-         0,
-         "zeros",
-         "original"});
-  const tir::BoundKernel rescale = check({"quant_spellings.py",
-                                          "fused_dequantize_NT_matmul_rescaled_zeros",
-                                          {},
-                                          1,
-                                          2,
-                                          512,
-                                          1024,
-                                          L::kNT,
-                                          B::kWeight,
-                                          "float16",
-                                          "float16",
-                                          {},
-                                          "qweight",
-                                          "uint32",
-                                          4,
-                                          8,
-                                          "k",
-                                          128,
-                                          "k",
-                                          0,
-                                          "zeros",
-                                          "rescale"});
+  const tir::BoundKernel& rescale = got[3];
   CHECK(rescale.quant->weights.scales[0].zero_mode == quant::ZeroMode::kRescale);
-  check({"quant_spellings.py",
-         "fused_dequantize_NT_matmul_uint8_offset8",
-         {},
-         1,
-         1,
-         256,
-         512,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "w",
-         "uint8",
-         4,
-         2,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         8});
-  // Packed zeros unpacked in a T.sblock: qzeros[k // 128, n // 8] subtracted.
-  check({"quant_spellings.py",
-         "fused_dequantize_matmul_packed_zeros_sblock",
-         {},
-         1,
-         1,
-         1024,
-         1024,
-         L::kNN,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "qweight",
-         "int32",
-         4,
-         8,
-         "k",
-         128,
-         "k",
-         0,
-         "qzeros",
-         "original"});
-  check({"quant_spellings.py",
-         "fused_dequantize_NT_matmul_q3_ten_per_word",
-         {},
-         1,
-         1,
-         512,
-         1024,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv1",
-         "uint32",
-         3,
-         10,
-         "k",
-         40,
-         "k",
-         0,
-         "",
-         "",
-         3,
-         "q3f16_1"});
-  // AutoAWQ: packed along N (qweight[k, n // 8]), packed zeros, groups of 128 along K.
-  check({"quant_spellings.py",
-         "fused_dequantize_matmul_awq_packed_n",
-         {{"seq_len", 9}},
-         1,
-         9,
-         2048,
-         2048,
-         L::kNN,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "qweight",
-         "int32",
-         4,
-         8,
-         "n",
-         128,
-         "k",
-         0,
-         "qzeros",
-         "original",
-         -1,
-         "q4f16_autoawq"});
 }
 
 TEST_CASE("tir scheduled: decode attention GEMVs keep heads as batch, M = 1", "[tir][scheduled]") {
-  // q[0, h, 0, k] has no variable of its own in C: it is A (M = 1), K's rows are N = n.
-  check({"dlight_gemv.py",
-         "fused_NT_matmul_divide_maximum_minimum_cast_heads",
-         {{"n", 77}},
-         32,
-         1,
-         77,
-         128,
-         L::kNT,
-         B::kActivation,
-         "float16",
-         "float32",
-         {"minimum", "maximum", "multiply"}});
-  // P·V: K = n (the padded shared copy of p is unpadded), N = 128 head channels, NN.
-  check({"dlight_gemv.py",
-         "fused_matmul_attn_decode_pv",
-         {{"n", 77}},
-         32,
-         1,
-         128,
-         77,
-         L::kNN,
-         B::kActivation,
-         "float16",
-         "float16",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f16"});
+  // clang-format off
+  const Case cases[] = {
+      // q[0, h, 0, k] has no variable of its own in C: it is A (M = 1), K's rows are N = n.
+      {"dlight_gemv.py", "fused_NT_matmul_divide_maximum_minimum_cast_heads",
+       {{"n", 77}}, 32, 1, 77, 128, L::kNT, B::kActivation, "float16", "float32",
+       {"minimum", "maximum", "multiply"}},
+      // P·V: K = n (the padded shared copy of p is unpadded), N = 128 head channels, NN.
+      {"dlight_gemv.py", "fused_matmul_attn_decode_pv",
+       {{"n", 77}}, 32, 1, 128, 77, L::kNN, B::kActivation, "float16", "float16", {},
+       {}, "q0f16"},
+  };
+  // clang-format on
+  check_all(cases);
 }
 
 TEST_CASE("tir scheduled: MoE GEMVs gather expert weights through an index buffer",
           "[tir][scheduled][moe]") {
-  // w[indptr[0, e], i, j // 8]: 2 gathered experts (the batch) of 8 in the weight.
-  check({"moe.py",   "moe_dequantize_gemv",
-         {},         2,
-         1,          14336,
-         4096,       L::kNT,
-         B::kWeight, "float16",
-         "float16",  {},
-         "w",        "uint32",
-         4,          8,
-         "k",        32,
-         "k",        0,
-         "",         "",
-         7,          "q4f16_1",
-         8});
-  // MLC-LLM's spelling: the dequantize block inside the expert's block writes y[i, j]; the
-  // expert shows only in its gathered loads. 6 experts of 64.
-  check({"moe.py",   "moe_dequantize_gemv_sblock",
-         {},         6,
-         1,          2816,
-         2048,       L::kNT,
-         B::kWeight, "float16",
-         "float16",  {},
-         "w",        "uint32",
-         4,          8,
-         "k",        32,
-         "k",        0,
-         "",         "",
-         7,          "q4f16_1",
-         64});
-  // The expert count is a symbol Relax binds: --bind num_experts=64.
-  check({"moe.py",
-         "moe_gemv_num_experts",
-         {{"num_experts", 64}},
-         4,
-         1,
-         1408,
-         2048,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f16",
-         64});
+  // clang-format off
+  const Case cases[] = {
+      // w[indptr[0, e], i, j // 8]: 2 gathered experts (the batch) of 8 in the weight.
+      {"moe.py", "moe_dequantize_gemv",
+       {}, 2, 1, 14336, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1", 8},
+      // MLC-LLM's spelling: the dequantize block inside the expert's block writes y[i, j]; the
+      // expert shows only in its gathered loads. 6 experts of 64.
+      {"moe.py", "moe_dequantize_gemv_sblock",
+       {}, 6, 1, 2816, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1", 64},
+      // The expert count is a symbol Relax binds: --bind num_experts=64.
+      {"moe.py", "moe_gemv_num_experts",
+       {{"num_experts", 64}}, 4, 1, 1408, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       {}, "q0f16", 64},
+  };
+  // clang-format on
+  check_all(cases);
   const tir::Module m = tir::read_module(data("moe.py"));
   CHECK(m.relax_symbols == std::vector<std::string>{"num_experts"});
   const tir::MatmulKernel k = tir::find_matmuls(m, "moe_gemv_num_experts").kernels.at(0);
@@ -757,152 +346,44 @@ TEST_CASE("tir scheduled: MoE GEMVs gather expert weights through an index buffe
 
 TEST_CASE("tir scheduled: the 2021 tir. spelling and the newest tirx spelling",
           "[tir][scheduled]") {
-  // tir.block([4, 128, 64, reduce 8, reduce 8]): K = 4 × 8 × 8 with the rf part spatial.
-  check({"legacy_2021.py",
-         "matmul_rfactor",
-         {},
-         1,
-         128,
-         64,
-         256,
-         L::kNT,
-         B::kWeight,
-         "float32",
-         "float32",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f32"});
-  check({"legacy_2021.py",
-         "matmul_f16_reads_writes",
-         {},
-         1,
-         64,
-         48,
-         32,
-         L::kNN,
-         B::kWeight,
-         "float32",
-         "float32",
-         {}});
-  check({"legacy_2021.py",
-         "gemv_rfactor_bound",
-         {},
-         1,
-         1,
-         1024,
-         512,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "",
-         "",
-         0,
-         1,
-         "",
-         0,
-         "",
-         0,
-         "",
-         "",
-         -1,
-         "q0f16"});
-  check({"tirx_gemv.py",
-         "fused_dequantize_NT_matmul_low_batch_tirx",
-         {{"batch_size", 6}},
-         1,
-         6,
-         2048,
-         2048,
-         L::kNT,
-         B::kWeight,
-         "float16",
-         "float16",
-         {},
-         "lv_w",
-         "uint32",
-         4,
-         8,
-         "k",
-         32,
-         "k",
-         0,
-         "",
-         "",
-         7,
-         "q4f16_1"});
+  // clang-format off
+  const Case cases[] = {
+      // tir.block([4, 128, 64, reduce 8, reduce 8]): K = 4 × 8 × 8 with the rf part spatial.
+      {"legacy_2021.py", "matmul_rfactor",
+       {}, 1, 128, 64, 256, L::kNT, B::kWeight, "float32", "float32", {},
+       {}, "q0f32"},
+      {"legacy_2021.py", "matmul_f16_reads_writes",
+       {}, 1, 64, 48, 32, L::kNN, B::kWeight, "float32", "float32", {}},
+      {"legacy_2021.py", "gemv_rfactor_bound",
+       {}, 1, 1, 1024, 512, L::kNT, B::kWeight, "float16", "float16", {},
+       {}, "q0f16"},
+      {"tirx_gemv.py", "fused_dequantize_NT_matmul_low_batch_tirx",
+       {{"batch_size", 6}}, 1, 6, 2048, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("lv_w", "uint32", 4, 8, "k").groups(32).minus(7), "q4f16_1"},
+  };
+  // clang-format on
+  check_all(cases);
 }
 
 TEST_CASE("tir scheduled: BitBLAS extern decode functions by their signature",
           "[tir][scheduled][quant]") {
-  // decode_i4s_to_f16 over B int8 (N, K / 2): signed 4-bit, 2 per byte, no scale.
-  const tir::BoundKernel s = check({"bitblas.py",
-                                    "main_decode_i4s_to_f16",
-                                    {},
-                                    1,
-                                    1,
-                                    8192,
-                                    8192,
-                                    L::kNT,
-                                    B::kWeight,
-                                    "float16",
-                                    "float16",
-                                    {},
-                                    "B",
-                                    "int8",
-                                    4,
-                                    2,
-                                    "k",
-                                    0,
-                                    "",
-                                    0,
-                                    "",
-                                    "",
-                                    -1,
-                                    "",
-                                    0,
-                                    "",
-                                    "decode_i4s_to_f16"});
+  // clang-format off
+  const Case cases[] = {
+      // decode_i4s_to_f16 over B int8 (N, K / 2): signed 4-bit, 2 per byte, no scale.
+      {"bitblas.py", "main_decode_i4s_to_f16",
+       {}, 1, 1, 8192, 8192, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("B", "int8", 4, 2, "k").decoded_by("decode_i4s_to_f16")},
+      // decode_i4u_to_f16_scale_zeros_original with Scale (N, K / 32): groups of 32.
+      {"bitblas.py", "main_decode_i4u_to_f16_scale_zeros",
+       {}, 1, 1, 4096, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("B", "int8", 4, 2, "k").groups(32).zeros("Zeros", "original")
+           .decoded_by("decode_i4u_to_f16_scale_zeros_original")},
+  };
+  // clang-format on
+  const std::vector<tir::BoundKernel> got = check_all(cases);
+  const tir::BoundKernel& s = got[0];
   CHECK(s.quant->weights.dtype == quant::DataType::signed_int(4));
-  // decode_i4u_to_f16_scale_zeros_original with Scale (N, K / 32): groups of 32.
-  const tir::BoundKernel u = check({"bitblas.py",
-                                    "main_decode_i4u_to_f16_scale_zeros",
-                                    {},
-                                    1,
-                                    1,
-                                    4096,
-                                    4096,
-                                    L::kNT,
-                                    B::kWeight,
-                                    "float16",
-                                    "float16",
-                                    {},
-                                    "B",
-                                    "int8",
-                                    4,
-                                    2,
-                                    "k",
-                                    32,
-                                    "k",
-                                    0,
-                                    "Zeros",
-                                    "original",
-                                    -1,
-                                    "",
-                                    0,
-                                    "",
-                                    "decode_i4u_to_f16_scale_zeros_original"});
+  const tir::BoundKernel& u = got[1];
   CHECK(u.quant->weights.dtype == quant::DataType::unsigned_int(4));
 }
 

@@ -36,9 +36,10 @@ struct LayerNames {
   friend bool operator==(const LayerNames& a, const LayerNames& b);
 };
 
-// Mixture of experts (Mixtral, Qwen-MoE, DeepSeek-V2): the MLP of `moe_layers` layers is a router
-// and `experts` gated experts of width `expert_intermediate`, of which each token uses `top_k`;
-// plus, when shared_intermediate > 0, a shared gated MLP of that width that every token uses.
+// Mixture of experts (Mixtral, Qwen-MoE, DeepSeek-V2, Nemotron-H): the MLP of `moe_layers` layers
+// is a router and `experts` experts of width `expert_intermediate` (gated: gate, up, down; plain:
+// up, down, as Nemotron-H's relu² experts), of which each token uses `top_k`; plus, when
+// shared_intermediate > 0, a shared MLP of that width and kind that every token uses.
 struct MoeConfig {
   std::int64_t experts = 0;              // E: routed experts per MoE layer
   std::int64_t top_k = 0;                // k: experts per token
@@ -46,6 +47,7 @@ struct MoeConfig {
   std::int64_t shared_intermediate = 0;  // width of the shared MLP (n_shared·width), 0 = none
   bool shared_gate = false;              // Qwen-MoE: a 1-wide sigmoid gate on the shared MLP
   std::int64_t moe_layers = 0;           // layers whose MLP is the MoE (the rest are dense)
+  MlpKind expert_mlp = MlpKind::kGated;  // the experts' (and shared MLP's) kind
   friend bool operator==(const MoeConfig& a, const MoeConfig& b);
 };
 

@@ -1178,7 +1178,7 @@ ModelConfig parse_language_model(const json& doc, const std::string& file) {
   c.model_type = written.empty() ? "unknown" : written;
   c.mlp = dialect.mlp;
   c.names = dialect.names;
-  Reader r{doc, file, dialect, known ? type : written, c, "", "", ""};
+  Reader r{doc, file, dialect, known ? type : written, c, "", "", "", {}};
   r.note_generic();
   r.read_sizes();
   r.read_kv_heads();

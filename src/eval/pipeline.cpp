@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -123,7 +124,7 @@ double epilogue_energy(const llm::MatmulShape& s, const quant::QuantSpec* spec) 
 
 // ---- result ----------------------------------------------------------------------------------
 
-Integer big(long long v) { return Integer(static_cast<long>(v)); }
+using ::tenet::detail::big;
 
 // MACs x cycles per MAC / (cycles x PE lanes) over the cycles that include the dequant unit.
 double utilization(const hw::Result& h, long long cycles) {

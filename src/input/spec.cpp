@@ -14,7 +14,6 @@ namespace tenet::input {
 
 using namespace ::tenet::io;  // the reading layer below (json_reader, text files)
 
-namespace detail = io::detail;
 namespace {
 
 using json = nlohmann::json;
@@ -153,8 +152,8 @@ workload::Workload build_workload(const WorkloadSpec& spec, const std::string& f
     const AccessSpec& a = spec.accesses[i];
     const std::string ptr = "/workload/accesses/" + std::to_string(i) + "/relation";
     isl::map relation =
-        detail::single_space_map(value_or_throw(relations[i]), domain->space().map_from_set(), file,
-                                 ptr, "an access relation to one tensor");
+        io::detail::single_space_map(value_or_throw(relations[i]), domain->space().map_from_set(),
+                                     file, ptr, "an access relation to one tensor");
     accesses.push_back({a.tensor, workload::parse_access_kind(a.kind), relation, a.bits,
                         workload::parse_operand_role(a.role)});
   }
@@ -174,8 +173,8 @@ arch::Architecture build_architecture(const ArchitectureSpec& spec, const std::s
                                          "/architecture/interconnect");
   errors.throw_if_any();
   isl::map link_map =
-      detail::single_space_map(value_or_throw(links), pe->space().map_from_set(), file,
-                               "/architecture/interconnect", "an interconnect");
+      io::detail::single_space_map(value_or_throw(links), pe->space().map_from_set(), file,
+                                   "/architecture/interconnect", "an interconnect");
   if (spec.interconnect_direction == "tenet") link_map = link_map.reverse();
   try {
     return arch::Architecture(spec.name, value_or_throw(pe), link_map,
@@ -222,7 +221,7 @@ Spec parse_spec_text(const std::string& text, const std::string& file) {
 }
 
 Spec read_spec(const std::string& path) {
-  return parse_spec_text(detail::read_text_file(path), path);
+  return parse_spec_text(io::detail::read_text_file(path), path);
 }
 
 Problem build_problem(const Spec& spec, const std::string& file) {

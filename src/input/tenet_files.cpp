@@ -14,11 +14,10 @@ namespace tenet::input {
 
 using namespace ::tenet::io;  // the reading layer below (json_reader, text files)
 
-namespace detail = io::detail;
 namespace {
 
 namespace fs = std::filesystem;
-using detail::Line;
+using io::detail::Line;
 
 std::string line_ref(int number) { return "line " + std::to_string(number); }
 
@@ -28,7 +27,7 @@ InputError at_line(const InputError& e, const std::string& file, int number) {
 }
 
 int line_after_last(const std::string& text) {
-  return static_cast<int>(detail::split_lines(text).size());
+  return static_cast<int>(io::detail::split_lines(text).size());
 }
 
 // ---- statement ----------------------------------------------------------------------------
@@ -38,16 +37,16 @@ struct Counts {
 };
 
 Counts parse_count_line(const Line& line, const std::string& file) {
-  auto tokens = detail::tokens_of({line});
+  auto tokens = io::detail::tokens_of({line});
   if (tokens.size() != 2)
     throw InputError(error_code::kParse, file, line_ref(line.number),
                      "expected the count line \"R W\" (numbers of read and write maps), got \"" +
                          line.text + "\"");
   Counts c;
-  c.reads =
-      detail::parse_int64(tokens[0].text, file, line_ref(line.number), "the number of read maps R");
-  c.writes = detail::parse_int64(tokens[1].text, file, line_ref(line.number),
-                                 "the number of write maps W");
+  c.reads = io::detail::parse_int64(tokens[0].text, file, line_ref(line.number),
+                                    "the number of read maps R");
+  c.writes = io::detail::parse_int64(tokens[1].text, file, line_ref(line.number),
+                                     "the number of write maps W");
   if (c.reads < 0 || c.writes < 0)
     throw InputError(error_code::kRange, file, line_ref(line.number),
                      "expected non-negative counts \"R W\", got \"" + line.text + "\"");
@@ -81,7 +80,7 @@ std::vector<workload::Access> accesses_of_line(const Line& line, workload::Acces
     throw InputError(error_code::kRange, file, line_ref(line.number),
                      "expected an access map { S[...] -> Tensor[...] }, got an empty one");
   std::vector<workload::Access> accesses;
-  for (isl::map& map : detail::maps_by_space(umap)) {
+  for (isl::map& map : io::detail::maps_by_space(umap)) {
     workload::Access a;
     a.kind = kind;
     a.relation = map;
@@ -111,7 +110,7 @@ PeNumbers parse_pe_numbers(const std::vector<Line>& rest, const std::string& fil
                            const std::string& text) {
   static const char* kWhat[4] = {"L1size", "L2size", "bandwidth (bits/cycle)",
                                  "avg_latency (cycles)"};
-  auto tokens = detail::tokens_of(rest);
+  auto tokens = io::detail::tokens_of(rest);
   if (tokens.size() < 4)
     throw InputError(error_code::kParse, file,
                      line_ref(tokens.empty() ? line_after_last(text) : tokens.back().line),
@@ -124,7 +123,7 @@ PeNumbers parse_pe_numbers(const std::vector<Line>& rest, const std::string& fil
                          "\" after the 4 integers L1size L2size bandwidth avg_latency");
   long long v[4];
   for (int i = 0; i < 4; ++i)
-    v[i] = detail::parse_int64(tokens[i].text, file, line_ref(tokens[i].line), kWhat[i]);
+    v[i] = io::detail::parse_int64(tokens[i].text, file, line_ref(tokens[i].line), kWhat[i]);
   return {v[0], v[1], v[2], v[3], tokens[0].line, tokens[1].line, tokens[2].line, tokens[3].line};
 }
 
@@ -171,8 +170,8 @@ std::string resolved(const fs::path& base, const std::string& relative) {
 
 workload::Workload parse_tenet_statement(const std::string& text, const std::string& file,
                                          const std::string& name) {
-  detail::check_utf8(text, file);
-  auto lines = detail::non_blank_lines(text);
+  io::detail::check_utf8(text, file);
+  auto lines = io::detail::non_blank_lines(text);
   if (lines.empty())
     throw InputError(
         error_code::kParse, file, "line 1",
@@ -212,8 +211,8 @@ workload::Workload parse_tenet_statement(const std::string& text, const std::str
 
 arch::Architecture parse_tenet_pe(const std::string& text, const std::string& file,
                                   const std::string& name) {
-  detail::check_utf8(text, file);
-  auto lines = detail::non_blank_lines(text);
+  io::detail::check_utf8(text, file);
+  auto lines = io::detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
                      lines.empty()
@@ -225,8 +224,8 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
   isl::union_map links = poly::parse_union_map(link_line.text, {file, line_ref(link_line.number)});
   const PeNumbers numbers =
       parse_pe_numbers(std::vector<Line>(lines.begin() + 2, lines.end()), file, text);
-  isl::map tenet_links = detail::single_space_map(links, pe.space().map_from_set(), file,
-                                                  line_ref(link_line.number), "an interconnect");
+  isl::map tenet_links = io::detail::single_space_map(
+      links, pe.space().map_from_set(), file, line_ref(link_line.number), "an interconnect");
   try {
     // TENET's PE[p] -> PE[q] means data flows q -> p: reverse into source -> destination.
     return arch::Architecture(name, pe, tenet_links.reverse(), numbers.bandwidth, numbers.latency,
@@ -239,8 +238,8 @@ arch::Architecture parse_tenet_pe(const std::string& text, const std::string& fi
 
 mapping::Mapping parse_tenet_mapping(const std::string& text, const std::string& file,
                                      const std::string& name) {
-  detail::check_utf8(text, file);
-  auto lines = detail::non_blank_lines(text);
+  io::detail::check_utf8(text, file);
+  auto lines = io::detail::non_blank_lines(text);
   if (lines.size() < 2)
     throw InputError(error_code::kParse, file, line_ref(line_after_last(text)),
                      lines.empty()
@@ -259,20 +258,20 @@ mapping::Mapping parse_tenet_mapping(const std::string& text, const std::string&
 }
 
 workload::Workload read_tenet_statement(const std::string& path) {
-  return parse_tenet_statement(detail::read_text_file(path), path, detail::file_stem(path));
+  return parse_tenet_statement(io::detail::read_text_file(path), path, io::detail::file_stem(path));
 }
 
 arch::Architecture read_tenet_pe(const std::string& path) {
-  return parse_tenet_pe(detail::read_text_file(path), path, detail::file_stem(path));
+  return parse_tenet_pe(io::detail::read_text_file(path), path, io::detail::file_stem(path));
 }
 
 mapping::Mapping read_tenet_mapping(const std::string& path) {
-  return parse_tenet_mapping(detail::read_text_file(path), path, detail::file_stem(path));
+  return parse_tenet_mapping(io::detail::read_text_file(path), path, io::detail::file_stem(path));
 }
 
 TenetExperiment read_tenet_experiment(const std::string& path, const std::string& data_dir) {
-  const std::string text = detail::read_utf8_text_file(path);
-  auto tokens = detail::tokens_of(detail::split_lines(text));
+  const std::string text = io::detail::read_utf8_text_file(path);
+  auto tokens = io::detail::tokens_of(io::detail::split_lines(text));
   if (tokens.size() != 3)
     throw InputError(error_code::kParse, path,
                      line_ref(tokens.size() > 3 ? tokens[3].line : line_after_last(text)),

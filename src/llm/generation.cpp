@@ -10,6 +10,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "detail/exact.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/vector_unit.hpp"
@@ -22,7 +23,7 @@ namespace {
 using detail::checked_add;
 using detail::checked_mul;
 
-Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
+using ::tenet::detail::big;
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 Integer ceil_div(const Integer& a, std::int64_t b) {
   Integer q;

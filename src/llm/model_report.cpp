@@ -6,21 +6,17 @@
 #include <cmath>
 #include <sstream>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/quant/quant_hw_format.hpp"
 
 namespace tenet::llm {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
-Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
-
-// Exact integers: JSON numbers when they fit 64 bits, decimal strings beyond.
-json to_json(const Integer& v) {
-  if (poly::fits_int64(v)) return json(poly::to_int64(v));
-  return json(v.get_str());
-}
+using ::tenet::detail::big;
+using ::tenet::detail::exact_json;
 
 double to_double(const Integer& v) { return v.get_d(); }
 
@@ -99,18 +95,18 @@ Integer prefetch_hidden_cycles(const std::vector<LayerReport>& layers) {
 
 // ---- shared pieces of the renderings ---------------------------------------------------------
 
-json shape_json(const MatmulShape& s) {
-  json j = {{"name", s.name},
-            {"phase", to_string(s.phase)},
-            {"batch", s.batch},
-            {"M", s.m},
-            {"N", s.n},
-            {"K", s.k},
-            {"count", s.count},
-            {"layout", to_string(s.layout)},
-            {"b_operand", to_string(s.b_operand)},
-            {"epilogue_ops", s.epilogue_ops},
-            {"macs", to_json(s.macs())}};
+ojson shape_json(const MatmulShape& s) {
+  ojson j = {{"name", s.name},
+             {"phase", to_string(s.phase)},
+             {"batch", s.batch},
+             {"M", s.m},
+             {"N", s.n},
+             {"K", s.k},
+             {"count", s.count},
+             {"layout", to_string(s.layout)},
+             {"b_operand", to_string(s.b_operand)},
+             {"epilogue_ops", s.epilogue_ops},
+             {"macs", exact_json(s.macs())}};
   if (s.weights_quantized) j["weights_quantized"] = *s.weights_quantized;
   if (!s.quant.empty()) j["quant"] = s.quant;
   const DataTypes& d = s.dtypes;
@@ -122,14 +118,9 @@ json shape_json(const MatmulShape& s) {
   return j;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
+using ::tenet::detail::csv_field;
 
-std::string plain(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+using ::tenet::detail::cell_text;
 
 // A text table: column titles, rows of cells, the first column left-aligned, others right.
 class TextTable {
@@ -170,13 +161,13 @@ class TextTable {
 };
 
 // Integers with thousands separators (parameter counts read better so).
-std::string grouped(const json& v) {
+std::string grouped(const ojson& v) {
   if (!v.is_number_integer() &&
       !(v.is_string() && !v.get<std::string>().empty() &&
         v.get<std::string>().find_first_not_of("0123456789") == std::string::npos)) {
-    return plain(v);
+    return cell_text(v);
   }
-  const std::string digits = plain(v);
+  const std::string digits = cell_text(v);
   std::string out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
@@ -185,16 +176,16 @@ std::string grouped(const json& v) {
   return out;
 }
 
-std::string inputs_lines(const std::string& source, const json& inputs, const json& summary,
+std::string inputs_lines(const std::string& source, const ojson& inputs, const ojson& summary,
                          const std::vector<std::string>& assumptions) {
   std::string out = "source: " + source + "\n";
-  for (const auto& [key, value] : inputs.items()) out += key + ": " + plain(value) + "\n";
+  for (const auto& [key, value] : inputs.items()) out += key + ": " + cell_text(value) + "\n";
   for (const auto& [key, value] : summary.items()) out += key + ": " + grouped(value) + "\n";
   for (const std::string& a : assumptions) out += "warning: " + a + "\n";
   return out;
 }
 
-void add_summary(json& doc, const json& summary, const std::vector<std::string>& assumptions) {
+void add_summary(ojson& doc, const ojson& summary, const std::vector<std::string>& assumptions) {
   if (summary.empty()) return;
   doc["summary"] = summary;
   doc["assumptions"] = assumptions;
@@ -292,42 +283,42 @@ std::string report_table(const ModelReport& r) {
   return out;
 }
 
-json totals_json(const ReportTotals& t) {
-  json j = {{"calls", to_json(t.calls)},
-            {"macs", to_json(t.macs)},
-            {"cycles", to_json(t.cycles)},
-            {"dram_bytes", to_json(t.dram_bytes)},
-            {"sram_bytes", to_json(t.sram_bytes)},
-            {"energy_pj", t.energy_pj},
-            {"utilization", t.utilization},
-            {"seconds", t.seconds},
-            {"prefetch_hidden_cycles", to_json(t.prefetch_hidden_cycles)}};
+ojson totals_json(const ReportTotals& t) {
+  ojson j = {{"calls", exact_json(t.calls)},
+             {"macs", exact_json(t.macs)},
+             {"cycles", exact_json(t.cycles)},
+             {"dram_bytes", exact_json(t.dram_bytes)},
+             {"sram_bytes", exact_json(t.sram_bytes)},
+             {"energy_pj", t.energy_pj},
+             {"utilization", t.utilization},
+             {"seconds", t.seconds},
+             {"prefetch_hidden_cycles", exact_json(t.prefetch_hidden_cycles)}};
   if (t.bounds) j["bounds"] = hw::bounds_json(*t.bounds, t.cycles, t.dram_bytes);
-  json by_scheme = json::array();
+  ojson by_scheme = ojson::array();
   for (const SchemeTotals& s : t.by_scheme)
     by_scheme.push_back({{"scheme", s.scheme},
-                         {"calls", to_json(s.calls)},
-                         {"macs", to_json(s.macs)},
-                         {"cycles", to_json(s.cycles)},
-                         {"dram_bytes", to_json(s.dram_bytes)},
-                         {"sram_bytes", to_json(s.sram_bytes)},
+                         {"calls", exact_json(s.calls)},
+                         {"macs", exact_json(s.macs)},
+                         {"cycles", exact_json(s.cycles)},
+                         {"dram_bytes", exact_json(s.dram_bytes)},
+                         {"sram_bytes", exact_json(s.sram_bytes)},
                          {"energy_pj", s.energy_pj},
                          {"seconds", s.seconds}});
   j["by_scheme"] = std::move(by_scheme);
-  j["tokens"] = t.tokens ? json(*t.tokens) : json(nullptr);
-  j["tokens_per_second"] = t.tokens_per_second ? json(*t.tokens_per_second) : json(nullptr);
+  j["tokens"] = t.tokens ? ojson(*t.tokens) : ojson(nullptr);
+  j["tokens_per_second"] = t.tokens_per_second ? ojson(*t.tokens_per_second) : ojson(nullptr);
   return j;
 }
 
 std::string report_json(const ModelReport& r) {
-  json layers = json::array();
+  ojson layers = ojson::array();
   for (const LayerReport& l : r.layers) {
-    json j = shape_json(l.shape);
+    ojson j = shape_json(l.shape);
     j.update(layer_cost_json(l.total));
     j["per_call"] = layer_cost_json(l.per_call);
     layers.push_back(std::move(j));
   }
-  json doc = {{"source", r.source}, {"inputs", r.inputs}};
+  ojson doc = {{"source", r.source}, {"inputs", r.inputs}};
   add_summary(doc, r.summary, r.assumptions);
   doc["cost_model"] = {{"description", r.description}, {"clock_hz", r.clock_hz}};
   doc["layers"] = std::move(layers);
@@ -425,12 +416,12 @@ std::string shapes_table(const std::vector<MatmulShape>& shapes, const ReportCon
 }
 
 std::string shapes_json(const std::vector<MatmulShape>& shapes, const ReportContext& c) {
-  json layers = json::array();
+  ojson layers = ojson::array();
   for (const MatmulShape& s : shapes) layers.push_back(shape_json(s));
   const ShapeTotals t = shape_totals(shapes);
-  json totals = {{"calls", to_json(t.calls)}, {"macs", to_json(t.macs)}};
-  totals["tokens"] = c.tokens ? json(*c.tokens) : json(nullptr);
-  json doc = {{"source", c.source}, {"inputs", c.inputs}};
+  ojson totals = {{"calls", exact_json(t.calls)}, {"macs", exact_json(t.macs)}};
+  totals["tokens"] = c.tokens ? ojson(*c.tokens) : ojson(nullptr);
+  ojson doc = {{"source", c.source}, {"inputs", c.inputs}};
   add_summary(doc, c.summary, c.assumptions);
   doc["layers"] = std::move(layers);
   doc["totals"] = std::move(totals);
@@ -448,11 +439,11 @@ std::string shapes_csv(const std::vector<MatmulShape>& shapes) {
 }  // namespace
 
 nlohmann::ordered_json layer_cost_json(const LayerCost& c) {
-  json j = {{"cycles", to_json(c.cycles)},         {"bound", c.bound},
-            {"utilization", c.utilization},        {"dram_bytes", to_json(c.dram_bytes)},
-            {"sram_bytes", to_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
+  ojson j = {{"cycles", exact_json(c.cycles)},         {"bound", c.bound},
+             {"utilization", c.utilization},           {"dram_bytes", exact_json(c.dram_bytes)},
+             {"sram_bytes", exact_json(c.sram_bytes)}, {"energy_pj", c.energy_pj}};
   if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
-  j["scheme"] = c.scheme.empty() ? json(nullptr) : json(c.scheme);
+  j["scheme"] = c.scheme.empty() ? ojson(nullptr) : ojson(c.scheme);
   j["precision_fallback"] = quant::precision_fallback_json(c.precision_fallback);
   return j;
 }

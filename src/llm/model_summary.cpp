@@ -2,17 +2,13 @@
 
 #include <set>
 
+#include "detail/exact.hpp"
 #include "tenet/llm/expert_routing.hpp"
 
 namespace tenet::llm {
 namespace {
 
-Integer big(std::int64_t v) { return Integer(static_cast<long>(v)); }
-
-nlohmann::ordered_json exact(const Integer& v) {
-  if (poly::fits_int64(v)) return poly::to_int64(v);
-  return v.get_str();
-}
+using ::tenet::detail::big;
 
 // The weight matrices of one decode step, each counted once per layer it appears in; routed
 // experts are recognised by their name prefix and counted E times per MoE layer.
@@ -102,10 +98,11 @@ ModelSummary summarize_model(const ModelConfig& m, const GenerationOptions& o) {
 }
 
 nlohmann::ordered_json summary_json(const ModelSummary& s) {
-  nlohmann::ordered_json j = {{"parameters", exact(s.parameters)},
-                              {"active_parameters", exact(s.active_parameters)},
-                              {"embedding_parameters", exact(s.embedding_parameters)},
-                              {"kv_cache_bytes_per_token", exact(s.kv_cache_bytes_per_token)}};
+  nlohmann::ordered_json j = {
+      {"parameters", ::tenet::detail::exact_json(s.parameters)},
+      {"active_parameters", ::tenet::detail::exact_json(s.active_parameters)},
+      {"embedding_parameters", ::tenet::detail::exact_json(s.embedding_parameters)},
+      {"kv_cache_bytes_per_token", ::tenet::detail::exact_json(s.kv_cache_bytes_per_token)}};
   if (s.expected_active_experts) j["expected_active_experts"] = *s.expected_active_experts;
   if (!s.non_matmul_ops.empty()) {
     nlohmann::ordered_json ops = nlohmann::ordered_json::array();

@@ -5,18 +5,17 @@
 #include <algorithm>
 #include <map>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::llm {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
-double to_double(const Integer& v) { return v.get_d(); }
-
-json integer_json(const Integer& v) {
-  if (poly::fits_int64(v)) return json(poly::to_int64(v));
-  return json(v.get_str());
+ojson integer_json(const Integer& v) {
+  if (poly::fits_int64(v)) return ojson(poly::to_int64(v));
+  return ojson(v.get_str());
 }
 
 // Rows of cells; the first column left-aligned, the others right-aligned.
@@ -44,12 +43,12 @@ std::string render(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
-std::string plain(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+using ::tenet::detail::cell_text;
 
 std::string header(const SchemeReport& first, const std::vector<SchemeReport>& all) {
   std::string out = "source: " + first.report.source + "\n";
   for (const auto& [key, value] : first.report.inputs.items())
-    out += key + ": " + plain(value) + "\n";
+    out += key + ": " + cell_text(value) + "\n";
   std::string names;
   for (const SchemeReport& s : all) names += (names.empty() ? "" : ", ") + s.scheme;
   out += "cost model (first scheme): " + first.report.description + "\n";
@@ -59,7 +58,7 @@ std::string header(const SchemeReport& first, const std::vector<SchemeReport>& a
 
 std::string ms(double seconds) { return fmt::format("{:.3f}", seconds * 1e3); }
 std::string mib(const Integer& bytes) {
-  return fmt::format("{:.1f}", to_double(bytes) / (1024.0 * 1024.0));
+  return fmt::format("{:.1f}", bytes.get_d() / (1024.0 * 1024.0));
 }
 std::string mj(double pj) { return fmt::format("{:.3f}", pj * 1e-9); }
 
@@ -93,17 +92,17 @@ std::string layer_table(const std::vector<SchemeReport>& schemes) {
                                  std::to_string(shape.count)};
     for (const SchemeReport& s : schemes) {
       const LayerReport& l = s.report.layers[i];
-      row.push_back(ms(to_double(l.total.cycles) / s.report.clock_hz) + " (" + l.total.bound + ")");
+      row.push_back(ms(l.total.cycles.get_d() / s.report.clock_hz) + " (" + l.total.bound + ")");
     }
     cells.push_back(std::move(row));
   }
   return render(cells);
 }
 
-json summary_json(const SchemeSummary& s) {
+ojson summary_json(const SchemeSummary& s) {
   return {{"cycles", integer_json(s.cycles)},
           {"seconds", s.seconds},
-          {"tokens_per_second", s.tokens_per_second ? json(*s.tokens_per_second) : json(nullptr)},
+          {"tokens_per_second", s.tokens_per_second ? ojson(*s.tokens_per_second) : ojson(nullptr)},
           {"dram_bytes", integer_json(s.dram_bytes)},
           {"energy_pj", s.energy_pj},
           {"utilization", s.utilization},
@@ -114,9 +113,9 @@ json summary_json(const SchemeSummary& s) {
 
 std::string comparison_json(const std::vector<SchemeReport>& schemes,
                             const std::vector<SchemeSummary>& summaries) {
-  json list = json::array();
+  ojson list = ojson::array();
   for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const json one = json::parse(format_model_report(schemes[i].report, ReportFormat::kJson));
+    const ojson one = ojson::parse(format_model_report(schemes[i].report, ReportFormat::kJson));
     list.push_back({{"scheme", schemes[i].scheme},
                     {"cost_model", one["cost_model"]},
                     {"summary", summary_json(summaries[i])},
@@ -124,7 +123,7 @@ std::string comparison_json(const std::vector<SchemeReport>& schemes,
                     {"totals", one["totals"]}});
   }
   const ModelReport& first = schemes.front().report;
-  json doc = {{"source", first.source}, {"inputs", first.inputs}, {"schemes", std::move(list)}};
+  ojson doc = {{"source", first.source}, {"inputs", first.inputs}, {"schemes", std::move(list)}};
   return doc.dump(2) + "\n";
 }
 
@@ -162,7 +161,7 @@ DominantBound dominant_bound(const ModelReport& report) {
   Integer most = -1;
   for (const std::string& bound : order)
     if (cycles[bound] > most) most = cycles[bound], best.bound = bound;
-  if (report.totals.cycles > 0) best.share = to_double(most) / to_double(report.totals.cycles);
+  if (report.totals.cycles > 0) best.share = most.get_d() / report.totals.cycles.get_d();
   return best;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -15,7 +16,7 @@ void require_positive(long long value, const char* field, const char* what) {
 }
 
 isl::set make_set(const std::string& text) { return isl::set(poly::thread_context().get(), text); }
-isl::map make_map(const std::string& text) { return isl::map(poly::thread_context().get(), text); }
+using ::tenet::detail::make_map;
 
 // "{ S[i,j,k] -> PE[<row>, <col>] }" and "{ S[i,j,k] -> T[<outer0>, <outer1>, <wave>] }".
 Mapping systolic(const char* name, const std::string& row, const std::string& col,

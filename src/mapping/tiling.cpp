@@ -4,6 +4,7 @@
 
 #include <ostream>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -41,7 +42,7 @@ std::string tile_coords(const Tiling& t, const GemmShape& s, int levels) {
   return out;
 }
 
-isl::map make_map(const std::string& text) { return isl::map(poly::thread_context().get(), text); }
+using ::tenet::detail::make_map;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
@@ -86,7 +87,7 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-isl::map make_map(const std::string& text) { return isl::map(poly::thread_context().get(), text); }
+using ::tenet::detail::make_map;
 
 std::string word_index(const OperandSpec& op, const std::string& axis) {
   const Packing& p = *op.packing;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <tuple>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 #include "tenet/poly/parameters.hpp"
@@ -80,7 +81,7 @@ struct Builder {
 
 Integer ceil_div(const Integer& a, const Integer& b) { return (a + b - 1) / b; }
 // long is 64 bits on the supported platforms (LP64).
-Integer big(long long v) { return Integer(static_cast<long>(v)); }
+using ::tenet::detail::big;
 
 // Operand kind of a quantized operand access (nullopt for scale/zero/other tensors).
 std::optional<OperandRole> kind_of(const Builder& c, const Access& a) {

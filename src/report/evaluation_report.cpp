@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/bounds.hpp"
 #include "tenet/hw/format.hpp"
@@ -22,10 +23,7 @@ using ojson = nlohmann::ordered_json;
 
 // Exact counts: JSON numbers when they fit 64 bits, decimal strings beyond (docs/output.md); the
 // TENET-timing counts are exact integers of any size.
-json exact(const poly::Integer& v) {
-  if (poly::fits_int64(v)) return poly::to_int64(v);
-  return v.get_str();
-}
+json exact(const poly::Integer& v) { return ::tenet::detail::exact_json<json>(v); }
 
 std::string with_commas(const poly::Integer& v) {
   const std::string digits = poly::Integer(abs(v)).get_str();
@@ -130,14 +128,7 @@ std::string unit_of(const std::string& path, const std::string& leaf) {
   return it == units.end() ? "" : it->second;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+using ::tenet::detail::csv_field;
 
 void flatten(const json& v, const std::string& section, const std::string& name,
              const std::string& path, std::string& out) {
@@ -148,7 +139,7 @@ void flatten(const json& v, const std::string& section, const std::string& name,
   }
   const std::string leaf = path.substr(path.find_last_of('.') + 1);
   out += csv_field(section) + "," + csv_field(name) + "," + csv_field(path) + "," +
-         csv_field(value_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
+         csv_field(::tenet::detail::cell_text(v)) + "," + csv_field(unit_of(path, leaf)) + "\n";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"
 #include "tenet/eval/pipeline.hpp"
@@ -12,11 +13,6 @@ namespace tenet::report {
 namespace {
 
 using nlohmann::ordered_json;
-
-ordered_json exact(const llm::Integer& v) {
-  if (poly::fits_int64(v)) return poly::to_int64(v);
-  return v.get_str();
-}
 
 template <class T>
 ordered_json optional_json(const std::optional<T>& v) {
@@ -61,47 +57,48 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
     steps.push_back({{"context", s.context}, {"seconds", s.seconds}});
   ordered_json ops = ordered_json::object();
   for (const auto& [kind, t] : r.ops)
-    ops[kind] = {{"seconds", t.seconds}, {"dram_bytes", exact(t.dram_bytes)}};
+    ops[kind] = {{"seconds", t.seconds}, {"dram_bytes", ::tenet::detail::exact_json(t.dram_bytes)}};
   const llm::RequestMemory& m = r.memory;
   const llm::RequestParallel& p = r.parallel;
-  return {{"source", g.model},
-          {"inputs",
-           {{"model", e.model.name},
-            {"model_type", e.model.model_type},
-            {"prompt", g.options.prompt},
-            {"tokens", g.options.tokens},
-            {"batch", g.options.batch},
-            {"quant", e.scheme}}},
-          {"cost_model", e.description},
-          {"timeline",
-           {{"ttft_seconds", r.ttft_seconds},
-            {"tpot_seconds", optional_json(r.tpot_seconds)},
-            {"e2e_seconds", r.e2e_seconds},
-            {"tokens_per_second", r.tokens_per_second},
-            {"steps", steps}}},
-          {"memory",
-           {{"weights_bytes", exact(m.weights_bytes)},
-            {"kv_cache_bytes", exact(m.kv_cache_bytes)},
-            {"state_bytes", exact(m.state_bytes)},
-            {"activation_bytes", exact(m.activation_bytes)},
-            {"total_bytes", exact(m.total_bytes)},
-            {"per_chip_bytes", exact(m.per_chip_bytes)},
-            {"capacity_bytes", optional_json(m.capacity_bytes)},
-            {"fits", optional_json(m.fits)},
-            {"max_batch", optional_json(m.max_batch)}}},
-          {"ops", ops},
-          {"parallel",
-           {{"tp", p.tp},
-            {"pp", p.pp},
-            {"micro_batches", p.micro_batches},
-            {"bubble_fraction", p.bubble_fraction},
-            {"layer_collective_bytes", exact(p.layer_collective_bytes)},
-            {"embedding_collective_bytes", exact(p.embedding_collective_bytes)},
-            {"logits_collective_bytes", exact(p.logits_collective_bytes)},
-            {"pipeline_bytes", exact(p.pipeline_bytes)},
-            {"collective_seconds", p.collective_seconds},
-            {"link_gbps", optional_json(p.link_gbps)},
-            {"link_latency_us", optional_json(p.link_latency_us)}}}};
+  return {
+      {"source", g.model},
+      {"inputs",
+       {{"model", e.model.name},
+        {"model_type", e.model.model_type},
+        {"prompt", g.options.prompt},
+        {"tokens", g.options.tokens},
+        {"batch", g.options.batch},
+        {"quant", e.scheme}}},
+      {"cost_model", e.description},
+      {"timeline",
+       {{"ttft_seconds", r.ttft_seconds},
+        {"tpot_seconds", optional_json(r.tpot_seconds)},
+        {"e2e_seconds", r.e2e_seconds},
+        {"tokens_per_second", r.tokens_per_second},
+        {"steps", steps}}},
+      {"memory",
+       {{"weights_bytes", ::tenet::detail::exact_json(m.weights_bytes)},
+        {"kv_cache_bytes", ::tenet::detail::exact_json(m.kv_cache_bytes)},
+        {"state_bytes", ::tenet::detail::exact_json(m.state_bytes)},
+        {"activation_bytes", ::tenet::detail::exact_json(m.activation_bytes)},
+        {"total_bytes", ::tenet::detail::exact_json(m.total_bytes)},
+        {"per_chip_bytes", ::tenet::detail::exact_json(m.per_chip_bytes)},
+        {"capacity_bytes", optional_json(m.capacity_bytes)},
+        {"fits", optional_json(m.fits)},
+        {"max_batch", optional_json(m.max_batch)}}},
+      {"ops", ops},
+      {"parallel",
+       {{"tp", p.tp},
+        {"pp", p.pp},
+        {"micro_batches", p.micro_batches},
+        {"bubble_fraction", p.bubble_fraction},
+        {"layer_collective_bytes", ::tenet::detail::exact_json(p.layer_collective_bytes)},
+        {"embedding_collective_bytes", ::tenet::detail::exact_json(p.embedding_collective_bytes)},
+        {"logits_collective_bytes", ::tenet::detail::exact_json(p.logits_collective_bytes)},
+        {"pipeline_bytes", ::tenet::detail::exact_json(p.pipeline_bytes)},
+        {"collective_seconds", p.collective_seconds},
+        {"link_gbps", optional_json(p.link_gbps)},
+        {"link_latency_us", optional_json(p.link_latency_us)}}}};
 }
 
 std::string seconds_text(double s) {

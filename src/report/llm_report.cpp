@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"
 #include "tenet/hw/vector_unit.hpp"
@@ -249,11 +250,6 @@ VectorCosts cost_vector_kernels(const std::vector<input::VectorKernelCall>& call
   return out;
 }
 
-nlohmann::ordered_json exact_json(const llm::Integer& v) {
-  if (poly::fits_int64(v)) return poly::to_int64(v);
-  return v.get_str();
-}
-
 std::string shape_text(const std::vector<std::int64_t>& extents) {
   std::string text;
   for (std::int64_t e : extents) text += (text.empty() ? "" : "x") + std::to_string(e);
@@ -281,22 +277,23 @@ std::string with_vector_kernels(const llm::ModelReport& report, const VectorCost
                          {"shape", r.call->extents},
                          {"elements", r.op.elements},
                          {"ops", r.op.ops},
-                         {"dram_bytes", exact_json(r.dram_bytes)},
+                         {"dram_bytes", ::tenet::detail::exact_json(r.dram_bytes)},
                          {"seconds", r.seconds},
                          {"bound", r.bound}});
     nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
     for (const auto& [kind, t] : v.by_kind)
-      kinds[kind] = {{"seconds", t.first}, {"dram_bytes", exact_json(t.second)}};
-    doc["non_matmul"] = {
-        {"kernels", kernels},
-        {"totals",
-         {{"seconds", v.seconds}, {"dram_bytes", exact_json(v.dram_bytes)}, {"by_kind", kinds}}}};
+      kinds[kind] = {{"seconds", t.first}, {"dram_bytes", ::tenet::detail::exact_json(t.second)}};
+    doc["non_matmul"] = {{"kernels", kernels},
+                         {"totals",
+                          {{"seconds", v.seconds},
+                           {"dram_bytes", ::tenet::detail::exact_json(v.dram_bytes)},
+                           {"by_kind", kinds}}}};
     doc["all_totals"] = {{"matmul_seconds", matmul_seconds},
                          {"non_matmul_seconds", v.seconds},
                          {"seconds", matmul_seconds + v.seconds},
-                         {"matmul_dram_bytes", exact_json(matmul_dram)},
-                         {"non_matmul_dram_bytes", exact_json(v.dram_bytes)},
-                         {"dram_bytes", exact_json(matmul_dram + v.dram_bytes)}};
+                         {"matmul_dram_bytes", ::tenet::detail::exact_json(matmul_dram)},
+                         {"non_matmul_dram_bytes", ::tenet::detail::exact_json(v.dram_bytes)},
+                         {"dram_bytes", ::tenet::detail::exact_json(matmul_dram + v.dram_bytes)}};
     return doc.dump(2) + "\n";
   }
   if (format != io::ReportFormat::kTable) return base;  // CSV: the matmul rows

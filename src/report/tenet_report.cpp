@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::report {
@@ -99,12 +100,7 @@ ojson options_to_json(const analysis::Options& o) {
 
 // ---- CSV ----------------------------------------------------------------------------------
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+using ::tenet::detail::csv_field;
 
 std::string real_text(double v) {
   if (!std::isfinite(v)) return v > 0 ? "inf" : "nan";

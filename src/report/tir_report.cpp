@@ -22,7 +22,7 @@
 namespace tenet::report {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 // What every kernel is costed on: the request of --arch and --dataflow (eval::make_request,
 // every other setting at its default); the scheme is the kernel's own ("auto") unless a preset is
@@ -76,34 +76,34 @@ void check_bindings(const tir::Module& m, const std::string& func, const tir::Sy
   }
 }
 
-json quant_json(const tir::MatmulKernel& k) {
+ojson quant_json(const tir::MatmulKernel& k) {
   if (!k.storage) return nullptr;
   const tir::WeightStorage& w = *k.storage;
-  json j = {
+  ojson j = {
       {"storage_dtype", w.storage_dtype},
       {"bits", w.bits},
       {"elems_per_word", w.elems_per_word},
-      {"pack_axis", w.pack_axis.empty() ? json(nullptr) : json(w.pack_axis)},
+      {"pack_axis", w.pack_axis.empty() ? ojson(nullptr) : ojson(w.pack_axis)},
       {"group_size", w.group_size},
-      {"group_axis", w.group_axis.empty() ? json(nullptr) : json(w.group_axis)},
+      {"group_axis", w.group_axis.empty() ? ojson(nullptr) : ojson(w.group_axis)},
       {"zero_point", !w.zero_buffer.empty()},
-      {"offset", w.offset ? json(*w.offset) : json(nullptr)},
-      {"scale_dtype", w.scale_dtype.empty() ? json(nullptr) : json(w.scale_dtype)},
+      {"offset", w.offset ? ojson(*w.offset) : ojson(nullptr)},
+      {"scale_dtype", w.scale_dtype.empty() ? ojson(nullptr) : ojson(w.scale_dtype)},
       {"storage_buffer", w.buffer},
-      {"scale_buffer", w.scale_buffer.empty() ? json(nullptr) : json(w.scale_buffer)},
-      {"zero_buffer", w.zero_buffer.empty() ? json(nullptr) : json(w.zero_buffer)},
-      {"group_index", w.group_index_buffer.empty() ? json(nullptr) : json(w.group_index_buffer)},
+      {"scale_buffer", w.scale_buffer.empty() ? ojson(nullptr) : ojson(w.scale_buffer)},
+      {"zero_buffer", w.zero_buffer.empty() ? ojson(nullptr) : ojson(w.zero_buffer)},
+      {"group_index", w.group_index_buffer.empty() ? ojson(nullptr) : ojson(w.group_index_buffer)},
       {"group_size_n", w.group_size_n},
-      {"zero_mode", w.zero_mode.empty() ? json(nullptr) : json(w.zero_mode)},
-      {"decode_function", w.decode_function.empty() ? json(nullptr) : json(w.decode_function)}};
+      {"zero_mode", w.zero_mode.empty() ? ojson(nullptr) : ojson(w.zero_mode)},
+      {"decode_function", w.decode_function.empty() ? ojson(nullptr) : ojson(w.decode_function)}};
   return j;
 }
 
-json kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
+ojson kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
   const tir::MatmulKernel& k = b.kernel;
-  json symbols = json::object();
+  ojson symbols = ojson::object();
   for (const auto& [name, value] : b.symbols) symbols[name] = value;
-  json q = quant_json(k);
+  ojson q = quant_json(k);
   if (q.is_object()) q["scale_shape"] = b.scale_shape;
   return {{"func", k.func},
           {"block", k.block},
@@ -118,13 +118,13 @@ json kernel_fields(const tir::BoundKernel& b, const std::string& scheme) {
           {"matching_preset", tir::matching_preset(*b.quant, k.layout)},
           {"epilogue", k.epilogue},
           {"symbols", std::move(symbols)},
-          {"intrinsic", k.intrinsic.empty() ? json(nullptr) : json(k.intrinsic)},
-          {"experts", b.experts > 0 ? json(b.experts) : json(nullptr)},
+          {"intrinsic", k.intrinsic.empty() ? ojson(nullptr) : ojson(k.intrinsic)},
+          {"experts", b.experts > 0 ? ojson(b.experts) : ojson(nullptr)},
           {"approximations", k.approximations}};
 }
 
-json skipped_json(const std::vector<tir::Skipped>& skipped) {
-  json out = json::array();
+ojson skipped_json(const std::vector<tir::Skipped>& skipped) {
+  ojson out = ojson::array();
   for (const tir::Skipped& s : skipped)
     out.push_back({{"func", s.func}, {"reason", s.reason}, {"line", s.line}});
   return out;
@@ -142,15 +142,15 @@ std::string skipped_lines(const std::vector<tir::Skipped>& skipped) {
 std::string merge_json(const std::string& report, const std::vector<tir::BoundKernel>& kernels,
                        const std::vector<std::string>& schemes,
                        const std::vector<tir::Skipped>& skipped) {
-  json doc = json::parse(report);
-  json rows = json::array();
+  ojson doc = ojson::parse(report);
+  ojson rows = ojson::array();
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    json row = kernel_fields(kernels[i], schemes[i]);
+    ojson row = kernel_fields(kernels[i], schemes[i]);
     for (auto& [key, value] : doc["layers"][i].items())
       if (!row.contains(key)) row[key] = value;
     rows.push_back(std::move(row));
   }
-  json out;
+  ojson out;
   for (auto& [key, value] : doc.items()) {
     if (key == "layers") {
       out["kernels"] = std::move(rows);

@@ -13,6 +13,7 @@
 #include "detail/checked_int.hpp"
 #include "hw/model.hpp"
 #include "hw/overflow_context.hpp"
+#include "hw/tiling_search_detail.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw {
@@ -185,8 +186,9 @@ class FitExtents {
   // bisection on fits(), with each operand's factor of the other two extents computed once.
   // `below`: an extent known to be at least the answer (e.g. the answer for smaller other
   // extents: footprints grow with every extent).
-  long long largest(std::array<long long, 3> tile, int d, unsigned single,
-                    long long below = -1) const {
+  // `bisect`: bisect the whole range (the reference the narrowed search is tested against).
+  long long largest(std::array<long long, 3> tile, int d, unsigned single, long long below = -1,
+                    bool bisect = false) const {
     const size_t n = problem_.operands.size();
     constexpr size_t kMax = 16;
     if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
@@ -227,9 +229,50 @@ class FitExtents {
       return true;
     };
     const long long top = below >= 0 && below < size(d) ? below : size(d);
-    if (top < 1 || !fits_at(1)) return 0;
+    if (top < 1) return 0;
+    // Unless `bisect`, the range is narrowed first. On [1, top - 1] (every extent below the size)
+    // each operand's bytes lie between two lines of the same slope in the extent x: elements
+    // other·h(x) with h(x) = x (g = 1), 1 (g = 0) or max_distinct_groups(x, g) in [x/g, x/g + 2],
+    // ceil_bytes adding < 1 byte, doubled as fits_at doubles them there. Per buffer, the largest
+    // x whose upper line fits (x_fit) is a fitting extent, the largest whose lower line fits
+    // (x_bound) bounds the answer. Both are checked with fits_at, which is monotone on the range,
+    // so the result is the plain bisection's whatever the rounding of the estimates.
+    long long x_fit = 0, x_bound = top - 1;
+    if (!bisect && top > 1) {
+      std::array<double, kMax> slope{}, low{}, high{};
+      for (size_t i = 0; i < n; ++i) {
+        const Operand& op = problem_.operands[i];
+        const long long g = op.group[d];
+        const double times = both_banks_ || (doubled[i] && (changes[i] || g > 0)) ? 2.0 : 1.0;
+        const double w = static_cast<double>(other[i]) * op.bits / 8;
+        const size_t p = static_cast<size_t>(holder_[i]);
+        if (g == 0) {
+          low[p] += times * w;
+          high[p] += times * (w + 1);
+        } else {
+          slope[p] += times * w / static_cast<double>(g);
+          high[p] += times * ((g == 1 ? 0 : 2 * w) + 1);
+        }
+      }
+      double fit = static_cast<double>(top - 1), bound = fit;
+      for (size_t p = 0; p < capacity_.size(); ++p) {
+        if (slope[p] <= 0) continue;  // the same bytes at every extent: they fit at 1
+        const double cap = static_cast<double>(capacity_[p]);
+        fit = std::min(fit, std::floor((cap - high[p]) / slope[p]));
+        bound = std::min(bound, std::floor((cap - low[p]) / slope[p]));
+      }
+      if (fit >= 1) x_fit = static_cast<long long>(fit);
+      if (bound >= 0) x_bound = static_cast<long long>(bound);
+    }
+    long long lo = 0;                              // an extent that fits (0: none known)
+    if (x_fit >= 1 && fits_at(x_fit)) lo = x_fit;  // then fits_at(1) too
+    if (lo == 0) {
+      if (!fits_at(1)) return 0;
+      lo = 1;
+    }
     if (fits_at(top)) return top;
-    long long lo = 1, hi = top - 1;  // fits(lo), the answer in [lo, hi]
+    long long hi = top - 1;  // the answer in [lo, hi]
+    if (!bisect && x_bound >= lo && x_bound < hi && !fits_at(x_bound + 1)) hi = x_bound;
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
       if (fits_at(mid))
@@ -303,7 +346,11 @@ std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
       }
     }
   }
-  std::sort(out.begin(), out.end());
+  // (element by element: std::array's operator< compares through memcmp)
+  std::sort(out.begin(), out.end(),
+            [](const std::array<long long, 3>& a, const std::array<long long, 3>& b) {
+              return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
+            });
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
@@ -599,11 +646,9 @@ class Search {
     const std::array<long long, 3> extent{plan.dim[0].tile, plan.dim[1].tile, plan.dim[2].tile};
     if (micro_ && !options_.unlimited_buffer && !fit_.fits(extent, t.single, true))
       return kInfeasible;
-    const long long compute = detail::compute_cycles(plan, micro_ ? &acc_.spec().micro : nullptr);
-    const arch::Dram& dram = acc_.spec().dram;
-    if (micro_ || !options_.edge_transfers || options_.unlimited_dram_bandwidth ||
-        dram.bandwidth.unlimited)
-      return compute;
+    const long long compute =
+        micro_ ? detail::compute_cycles(plan, &acc_.spec().micro) : compute_cycles_of(plan.tiling);
+    if (!edge_floor()) return compute;
     if (!options_.unlimited_buffer && !fit_.fits(extent, t.single)) return compute;
     const detail::TileIndex first{0, 0, 0};
     const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
@@ -615,9 +660,56 @@ class Search {
           8.0;
       (op.output ? drain : fill) += bytes;
     }
+    const arch::Dram& dram = acc_.spec().dram;
     const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
                                         detail::dram_window_cycles(dram, drain));
     return detail::add(compute, edges);
+  }
+
+  // Whether group_floor adds more than the compute cycles (compute_cycles_of) to the floor.
+  bool edge_floor() const {
+    return !micro_ && options_.edge_transfers && !options_.unlimited_dram_bandwidth &&
+           !acc_.spec().dram.bandwidth.unlimited;
+  }
+
+  // detail::compute_cycles of the plan retiled to `t` (resolved; not under the
+  // microarchitecture), the same checked sums, with each dimension's fold intervals and the
+  // stream dimension's streamed cycles kept per tile extent: a search asks for few distinct
+  // extents per dimension.
+  long long compute_cycles_of(const Tiling& t) const {
+    std::array<long long, 3> fold{};
+    long long streamed = 0;
+    const int stream = static_cast<int>(base_.dims.stream);
+    for (int d = 0; d < 3; ++d) {
+      // as retile: a tile covering the whole (logical) dimension covers its padding too
+      long long tile = t.extent(static_cast<GemmDim>(d));
+      const long long logical = d == 0   ? base_.logical.m
+                                : d == 1 ? base_.logical.n
+                                         : base_.logical.k;
+      if (tile == 0 || tile >= logical) tile = base_.dim[d].size;
+      Memo& e = memo_[d][static_cast<size_t>(
+          (static_cast<unsigned long long>(tile) * 0x9E3779B97F4A7C15ULL) >> 58)];
+      if (e.extent != tile) {
+        detail::DimPlan dp = base_.dim[d];
+        dp.tile = tile;
+        e.extent = tile;
+        e.folds = dp.fold_intervals();
+        if (d == stream) {
+          const long long n = dp.tiles();
+          e.streamed = detail::add(detail::mul(n - 1, base_.stream_cycles(dp.tile)),
+                                   base_.stream_cycles(dp.tile_extent(n - 1)));
+        }
+      }
+      fold[d] = e.folds;
+      if (d == stream) streamed = e.streamed;
+    }
+    const long long spatial = detail::mul(fold[static_cast<int>(base_.dims.rows)],
+                                          fold[static_cast<int>(base_.dims.cols)]);
+    const long long folds = detail::mul(detail::mul(fold[0], fold[1]), fold[2]);
+    return detail::add(
+        detail::add(detail::add(detail::mul(folds, base_.base), detail::mul(spatial, streamed)),
+                    base_.once),
+        -1);
   }
 
   // The problem was validated once by choose_tiling.
@@ -662,8 +754,9 @@ class Search {
       size_t index;     // enumeration index (group: of its first candidate)
       int level;        // 0 group, 1 candidate, 2 planned candidate
       size_t group, position;
-      double floor;     // DRAM-byte floor (levels 1, 2)
-      long long model;  // level 2: index into models
+      double floor;          // DRAM-byte floor (levels 1, 2)
+      long long model;       // level 2: index into models
+      bool partial = false;  // level 0: bounded by the compute cycles only (group_floor later)
       bool operator>(const Node& o) const {
         return std::tie(bound, index, level) > std::tie(o.bound, o.index, o.level);
       }
@@ -712,12 +805,27 @@ class Search {
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
     Heap<Node, decltype(by_floor)> left(left_store, by_floor);
-    for (size_t g = 0; g < groups.size(); ++g)
-      open.add({group_floor(groups[g].at(0)), groups[g].first, 0, g, 0, 0.0, -1});
+    // A group waits with its compute cycles (kept per extent: cheap) and gets its group_floor
+    // when first taken out; if that is higher, it waits again.
+    const bool lazy = edge_floor();
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const Tiling t = groups[g].at(0);
+      open.add(
+          {lazy ? compute_cycles_of(t) : group_floor(t), groups[g].first, 0, g, 0, 0.0, -1, lazy});
+    }
     open.build();
     while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
-      const Node n = open.top();
+      Node n = open.top();
       open.pop();
+      if (n.partial) {
+        n.partial = false;
+        const long long floor = group_floor(groups[n.group].at(0));
+        if (floor > n.bound) {
+          n.bound = floor;
+          open.push(n);
+          continue;
+        }
+      }
       if (n.level == 0)
         expand(n, [&](const Node& c) { open.push(c); });
       else if (n.level == 1)
@@ -886,12 +994,26 @@ class Search {
   detail::Plan base_;  // the untiled plan: candidates' plans are retiled from it
   bool micro_ = false;
   FitExtents fit_;
+  struct Memo {
+    long long extent = -1, folds = 0, streamed = 0;
+  };
+  mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
   long long evaluated_ = 0;
   long long planned_ = 0;
 };
 
 }  // namespace
+
+namespace detail {
+
+long long largest_fitting_extent(const arch::Accelerator& acc, const GemmProblem& problem,
+                                 const std::array<long long, 3>& tile, int d, unsigned single,
+                                 long long below, bool bisect) {
+  return FitExtents(acc, problem).largest(tile, d, single, below, bisect);
+}
+
+}  // namespace detail
 
 const char* to_string(TilingObjective objective) {
   switch (objective) {

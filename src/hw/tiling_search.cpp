@@ -74,6 +74,9 @@ const std::array<std::vector<int>, 8>& distinct_orders() {
   return table;
 }
 
+// (built once at start-up: no guarded static on the search's paths)
+const std::array<std::vector<int>, 8> kDistinctOrders = distinct_orders();
+
 // Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
 // `first` is the index of the first of them in the enumeration order.
 struct Group {
@@ -81,8 +84,8 @@ struct Group {
   unsigned single = 0;
   int mask = 0;  // the cut dimensions
   size_t first = 0;
-  size_t size() const { return distinct_orders()[mask].size(); }
-  Tiling at(size_t i) const { return Tiling{m, n, k, kOrders[distinct_orders()[mask][i]], single}; }
+  size_t size() const { return kDistinctOrders[mask].size(); }
+  Tiling at(size_t i) const { return Tiling{m, n, k, kOrders[kDistinctOrders[mask][i]], single}; }
 };
 
 // Extents sized by the buffer, for the least-traffic search: with the output tile kept and short
@@ -189,27 +192,53 @@ class FitExtents {
   // `bisect`: bisect the whole range (the reference the narrowed search is tested against).
   long long largest(std::array<long long, 3> tile, int d, unsigned single, long long below = -1,
                     bool bisect = false) const {
-    const size_t n = problem_.operands.size();
-    constexpr size_t kMax = 16;
-    if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
+    Others o;
+    if (!prepare(tile, d, o)) return 0;
+    return largest(o, tile, d, single, below, bisect);
+  }
+
+  static constexpr size_t kMax = 16;
+  // Each operand's factor of the tile's extents but for dimension d, and whether its tile
+  // changes along them, shared by the searches of every buffering (largest(Others, ...)).
+  struct Others {
     std::array<long long, kMax> other{};  // elements of the tile but for dimension d
-    std::array<bool, kMax> doubled{}, changes{};
-    Tiling t;
-    t.single = single;
+    std::array<bool, kMax> changes{};
+  };
+  // False when some operand has no buffer (no extent fits).
+  bool prepare(const std::array<long long, 3>& tile, int d, Others& o) const {
+    const size_t n = problem_.operands.size();
+    if (n > kMax || capacity_.size() > kMax) return true;  // largest_slow
     for (size_t i = 0; i < n; ++i) {
       const Operand& op = problem_.operands[i];
-      if (holder_[i] < 0) return 0;
+      if (holder_[i] < 0) return false;
       long long elements = 1;
+      bool changes = false;
       for (int e = 0; e < 3; ++e) {
         const long long g = op.group[e];
         if (e == d || g == 0) continue;
         elements =
             detail::mul(elements, g == 1 ? tile[e] : detail::max_distinct_groups(tile[e], g));
-        changes[i] = changes[i] || tile[e] < sizes_[e];
+        changes = changes || tile[e] < sizes_[e];
       }
-      other[i] = elements;
-      doubled[i] = double_buffered_ && !t.single_buffered(detail::buffered_tensor(op));
+      o.other[i] = elements;
+      o.changes[i] = changes;
     }
+    return true;
+  }
+
+  // largest() with the operands' factors prepared (prepare() true for this tile and d).
+  long long largest(const Others& o, std::array<long long, 3> tile, int d, unsigned single,
+                    long long below, bool bisect) const {
+    const size_t n = problem_.operands.size();
+    if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
+    const std::array<long long, kMax>& other = o.other;
+    const std::array<bool, kMax>& changes = o.changes;
+    std::array<bool, kMax> doubled{};
+    Tiling t;
+    t.single = single;
+    for (size_t i = 0; i < n; ++i)
+      doubled[i] =
+          double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i]));
     const auto fits_at = [&](long long extent) {
       std::array<long long, kMax> used{};
       for (size_t i = 0; i < n; ++i) {
@@ -308,11 +337,44 @@ class FitExtents {
   mutable std::vector<long long> used_;  // scratch of fits()
 };
 
-std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
-                                                  const GemmProblem& problem,
-                                                  const detail::Plan& plan,
-                                                  const std::array<std::vector<long long>, 3>& ext,
-                                                  unsigned single) {
+// Sorts tiles (each extent in [1, size]) and drops repeats: by one 64-bit key when the three
+// extents fit in 64 bits together (the key's order is the tiles' order), else element by element.
+void sort_unique(std::vector<std::array<long long, 3>>& tiles,
+                 const std::array<long long, 3>& size) {
+  std::array<int, 3> bits{};
+  for (int d = 0; d < 3; ++d)
+    bits[d] = 64 - __builtin_clzll(static_cast<unsigned long long>(size[d]));
+  if (bits[0] + bits[1] + bits[2] <= 64) {
+    thread_local std::vector<unsigned long long> keys;
+    keys.clear();
+    for (const auto& t : tiles)
+      keys.push_back((static_cast<unsigned long long>(t[0]) << (bits[1] + bits[2])) |
+                     (static_cast<unsigned long long>(t[1]) << bits[2]) |
+                     static_cast<unsigned long long>(t[2]));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const unsigned long long mask1 = (1ULL << bits[1]) - 1, mask2 = (1ULL << bits[2]) - 1;
+    tiles.clear();
+    for (unsigned long long key : keys)
+      tiles.push_back({static_cast<long long>(key >> (bits[1] + bits[2])),
+                       static_cast<long long>((key >> bits[2]) & mask1),
+                       static_cast<long long>(key & mask2)});
+    return;
+  }
+  // (element by element: std::array's operator< compares through memcmp)
+  std::sort(tiles.begin(), tiles.end(),
+            [](const std::array<long long, 3>& a, const std::array<long long, 3>& b) {
+              return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
+            });
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+}
+
+// The capacity-boundary tiles of each buffering in `singles` (Tiling::single), sorted, into
+// `out` (one list per entry of `singles`, in the same order).
+void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+                 const std::array<std::vector<long long>, 3>& ext,
+                 const std::vector<unsigned>& singles,
+                 std::vector<std::vector<std::array<long long, 3>>>& out) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
   {
@@ -321,38 +383,45 @@ std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
       if (chunk < plan.dim[2].size) k.insert(chunk);
     lists[2].assign(k.begin(), k.end());
   }
-  std::vector<std::array<long long, 3>> out;
+  const size_t variants = singles.size();
+  out.resize(variants);
+  for (auto& o : out) o.clear();
+  std::vector<long long> below(variants);
+  std::vector<char> none(variants);
+  FitExtents::Others others;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
     for (long long ta : lists[a]) {
       // The answer for a smaller tb bounds the next one: footprints grow with every extent, but
       // for a dimension taken whole (a tile that never changes needs no second copy), which is
       // tried on its own.
-      long long below = -1;
-      bool none = false;
+      std::fill(below.begin(), below.end(), -1);
+      std::fill(none.begin(), none.end(), 0);
       for (long long tb : lists[b]) {
         const bool whole = tb >= plan.dim[b].size;
-        if (none && !whole) continue;
         std::array<long long, 3> tile{};
         tile[a] = ta, tile[b] = tb;
-        const long long t = fit.largest(tile, d, single, whole ? -1 : below);
-        if (!whole) below = t, none = t <= 0;
-        if (t <= 0) continue;
-        const long long size = plan.dim[d].size;
-        for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
-          tile[d] = v;
-          out.push_back(tile);
+        bool prepared = false, held = true;
+        for (size_t v = 0; v < variants; ++v) {
+          if (none[v] && !whole) continue;
+          if (!prepared) held = fit.prepare(tile, d, others), prepared = true;
+          const long long t =
+              held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
+          if (!whole) below[v] = t, none[v] = t <= 0;
+          if (t <= 0) continue;
+          const long long size = plan.dim[d].size;
+          tile[d] = t;
+          out[v].push_back(tile);
+          const long long even = detail::ceil_div(size, detail::ceil_div(size, t));
+          if (even != t) {
+            tile[d] = even;
+            out[v].push_back(tile);
+          }
         }
       }
     }
   }
-  // (element by element: std::array's operator< compares through memcmp)
-  std::sort(out.begin(), out.end(),
-            [](const std::array<long long, 3>& a, const std::array<long long, 3>& b) {
-              return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
-            });
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  for (auto& o : out) sort_unique(o, {plan.dim[0].size, plan.dim[1].size, plan.dim[2].size});
 }
 
 // Fills `groups` (cleared first; the search passes storage its thread keeps).
@@ -383,29 +452,34 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
     const auto listed = [&](int d, long long v) {
       return std::binary_search(ext[d].begin(), ext[d].end(), v);
     };
-    for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, 0))
-      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
     // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
     // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
     // only where that tensor's tile changes (else the buffering makes no difference).
     // Not when every tile takes both banks (Microarch::tile_fits_one_bank): a single-buffered
     // tile fits no more there, and its transfers stall the array, so it never wins.
+    thread_local std::vector<unsigned> singles;
+    thread_local std::vector<std::vector<std::array<long long, 3>>> fitted;
+    singles.assign(1, 0u);
     if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered &&
         !acc.spec().micro.tile_fits_one_bank)
       for (const mapping::BufferedTensor b :
-           {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA,
-            mapping::BufferedTensor::kB}) {
-        const unsigned single = 1u << static_cast<int>(b);
-        for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, single)) {
-          const std::array<long long, 3> tile{tm, tn, tk};
-          bool changes = false;
-          for (const Operand& op : problem.operands)
-            if (detail::buffered_tensor(op) == b)
-              for (int d = 0; d < 3; ++d)
-                changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
-          if (changes) add_group(tm, tn, tk, single);
-        }
+           {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
+        singles.push_back(1u << static_cast<int>(b));
+    fit_extents(acc, problem, plan, ext, singles, fitted);
+    for (const auto& [tm, tn, tk] : fitted[0])
+      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
+    for (size_t v = 1; v < singles.size(); ++v) {
+      const unsigned single = singles[v];
+      for (const auto& [tm, tn, tk] : fitted[v]) {
+        const std::array<long long, 3> tile{tm, tn, tk};
+        bool changes = false;
+        for (const Operand& op : problem.operands)
+          if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
+            for (int d = 0; d < 3; ++d)
+              changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
+        if (changes) add_group(tm, tn, tk, single);
       }
+    }
   }
 }
 
@@ -846,15 +920,16 @@ class Search {
     };
     // A group waits with the loose floor of its candidates (no set of operands formed) and is
     // expanded when taken out.
-    for (; !open.empty(); open.pop()) {
-      Node n = open.top();
-      if (!near(n.bound, best_cycles)) break;
+    // (left's order is total: it does not depend on the order nodes are added in)
+    for (Node n : open_store) {
+      if (!near(n.bound, best_cycles)) continue;
       if (n.level == 0) {
         traffic.set_extents(groups[n.group].at(0), false);
         n.floor = traffic.loose(groups[n.group]);
       }
-      left.push(n);
+      left.add(n);
     }
+    left.build();
     while (!left.empty()) {
       const Node n = left.top();
       left.pop();

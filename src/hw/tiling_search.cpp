@@ -264,44 +264,79 @@ class FitExtents {
     // other·h(x) with h(x) = x (g = 1), 1 (g = 0) or max_distinct_groups(x, g) in [x/g, x/g + 2],
     // ceil_bytes adding < 1 byte, doubled as fits_at doubles them there. Per buffer, the largest
     // x whose upper line fits (x_fit) is a fitting extent, the largest whose lower line fits
-    // (x_bound) bounds the answer. Both are checked with fits_at, which is monotone on the range,
-    // so the result is the plain bisection's whatever the rounding of the estimates.
+    // (x_bound) bounds the answer; fits_at is monotone on the range. A point is taken as fitting
+    // (or not) without fits_at only when the lines say so with a margin far above the rounding
+    // of doubles (1e-9 relative, 1 byte), and only when no count there can leave 64 bits (then
+    // fits_at, as the plain bisection calls it, throws nowhere): the result is the plain
+    // bisection's.
     long long x_fit = 0, x_bound = top - 1;
-    if (!bisect && top > 1) {
-      std::array<double, kMax> slope{}, low{}, high{};
+    bool fit_known = false, top_out = false, bound_out = false;
+    if (!bisect) {
+      std::array<double, kMax> slope{}, low{}, high{}, low_top{};
+      const double x_top = static_cast<double>(top);
+      bool safe = true;
       for (size_t i = 0; i < n; ++i) {
         const Operand& op = problem_.operands[i];
         const long long g = op.group[d];
-        const double times = both_banks_ || (doubled[i] && (changes[i] || g > 0)) ? 2.0 : 1.0;
+        const bool twice = both_banks_ || (doubled[i] && (changes[i] || g > 0));
+        const bool twice_top =
+            both_banks_ || (doubled[i] && (changes[i] || (g > 0 && top < sizes_[d])));
+        const double times = twice ? 2.0 : 1.0;
         const double w = static_cast<double>(other[i]) * op.bits / 8;
         const size_t p = static_cast<size_t>(holder_[i]);
+        const double most =
+            static_cast<double>(other[i]) * (g == 0   ? 1.0
+                                             : g == 1 ? x_top
+                                                      : x_top / static_cast<double>(g) + 2);
+        safe = safe && most * op.bits < 0x1p58;
         if (g == 0) {
           low[p] += times * w;
           high[p] += times * (w + 1);
+          low_top[p] += (twice_top ? 2 : 1) * w;
         } else {
           slope[p] += times * w / static_cast<double>(g);
           high[p] += times * ((g == 1 ? 0 : 2 * w) + 1);
+          low_top[p] += (twice_top ? 2 : 1) * w * x_top / static_cast<double>(g);
         }
       }
-      double fit = static_cast<double>(top - 1), bound = fit;
-      for (size_t p = 0; p < capacity_.size(); ++p) {
-        if (slope[p] <= 0) continue;  // the same bytes at every extent: they fit at 1
-        const double cap = static_cast<double>(capacity_[p]);
-        fit = std::min(fit, std::floor((cap - high[p]) / slope[p]));
-        bound = std::min(bound, std::floor((cap - low[p]) / slope[p]));
+      const size_t parts = capacity_.size();
+      for (size_t p = 0; p < parts && safe; ++p)
+        top_out = top_out || low_top[p] * (1 - 1e-9) - 1 > static_cast<double>(capacity_[p]);
+      if (top > 1) {
+        double fit = static_cast<double>(top - 1), bound = fit;
+        for (size_t p = 0; p < parts; ++p) {
+          if (slope[p] <= 0) continue;  // the same bytes at every extent: they fit at 1
+          const double cap = static_cast<double>(capacity_[p]);
+          fit = std::min(fit, std::floor((cap - high[p]) / slope[p]));
+          bound = std::min(bound, std::floor((cap - low[p]) / slope[p]));
+        }
+        if (fit >= 1) x_fit = static_cast<long long>(fit);
+        if (bound >= 0) x_bound = static_cast<long long>(bound);
+        if (safe && x_fit >= 1) {
+          fit_known = true;
+          const double x = static_cast<double>(x_fit);
+          for (size_t p = 0; p < parts; ++p)
+            fit_known = fit_known && (slope[p] * x + high[p]) * (1 + 1e-9) + 1 <=
+                                         static_cast<double>(capacity_[p]);
+        }
+        if (safe && x_bound + 1 <= top - 1) {
+          const double x = static_cast<double>(x_bound + 1);
+          for (size_t p = 0; p < parts; ++p)
+            bound_out = bound_out || (slope[p] * x + low[p]) * (1 - 1e-9) - 1 >
+                                         static_cast<double>(capacity_[p]);
+        }
       }
-      if (fit >= 1) x_fit = static_cast<long long>(fit);
-      if (bound >= 0) x_bound = static_cast<long long>(bound);
     }
-    long long lo = 0;                              // an extent that fits (0: none known)
-    if (x_fit >= 1 && fits_at(x_fit)) lo = x_fit;  // then fits_at(1) too
+    long long lo = 0;  // an extent that fits (0: none known)
+    if (x_fit >= 1 && (fit_known || fits_at(x_fit))) lo = x_fit;  // then fits_at(1) too
     if (lo == 0) {
       if (!fits_at(1)) return 0;
       lo = 1;
     }
-    if (fits_at(top)) return top;
+    if (!top_out && fits_at(top)) return top;
     long long hi = top - 1;  // the answer in [lo, hi]
-    if (!bisect && x_bound >= lo && x_bound < hi && !fits_at(x_bound + 1)) hi = x_bound;
+    if (!bisect && x_bound >= lo && x_bound < hi && (bound_out || !fits_at(x_bound + 1)))
+      hi = x_bound;
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
       if (fits_at(mid))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -233,14 +234,15 @@ class FitExtents {
     if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
     const std::array<long long, kMax>& other = o.other;
     const std::array<bool, kMax>& changes = o.changes;
-    std::array<bool, kMax> doubled{};
+    std::array<bool, kMax> doubled;  // (no array is zeroed whole: rep stos is slow on short runs)
     Tiling t;
     t.single = single;
     for (size_t i = 0; i < n; ++i)
       doubled[i] =
           double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i]));
     const auto fits_at = [&](long long extent) {
-      std::array<long long, kMax> used{};
+      std::array<long long, kMax> used;
+      for (size_t p = 0; p < capacity_.size(); ++p) used[p] = 0;
       for (size_t i = 0; i < n; ++i) {
         const Operand& op = problem_.operands[i];
         const long long g = op.group[d];
@@ -272,7 +274,8 @@ class FitExtents {
     long long x_fit = 0, x_bound = top - 1;
     bool fit_known = false, top_out = false, bound_out = false;
     if (!bisect) {
-      std::array<double, kMax> slope{}, low{}, high{}, low_top{};
+      std::array<double, kMax> slope, low, high, low_top;
+      for (size_t p = 0; p < capacity_.size(); ++p) slope[p] = low[p] = high[p] = low_top[p] = 0;
       const double x_top = static_cast<double>(top);
       bool safe = true;
       for (size_t i = 0; i < n; ++i) {
@@ -858,14 +861,16 @@ class Search {
   // energy) of the window.
   void by_latency(const std::vector<Group>& groups) {
     TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+    // (40 bytes: the heaps move nodes)
     struct Node {
-      long long bound;  // floor of timing().total - 1
-      size_t index;     // enumeration index (group: of its first candidate)
-      int level;        // 0 group, 1 candidate, 2 planned candidate
-      size_t group, position;
-      double floor;          // DRAM-byte floor (levels 1, 2)
-      long long model;       // level 2: index into models
-      bool partial = false;  // level 0: bounded by the compute cycles only (group_floor later)
+      long long bound;        // floor of timing().total - 1
+      size_t index;           // enumeration index (group: of its first candidate)
+      double floor;           // DRAM-byte floor (levels 1, 2)
+      std::uint32_t group;    // index into groups
+      std::int32_t model;     // level 2: index into models
+      std::uint8_t position;  // loop order within the group (Group::at)
+      std::int8_t level;      // 0 group, 1 candidate, 2 planned candidate
+      bool partial = false;   // level 0: bounded by the compute cycles only (group_floor later)
       bool operator>(const Node& o) const {
         return std::tie(bound, index, level) > std::tie(o.bound, o.index, o.level);
       }
@@ -887,8 +892,8 @@ class Search {
       traffic.set_extents(g.at(0));
       for (size_t i = 0; i < g.size(); ++i) {
         const double floor = traffic(g.at(i));
-        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, 1, n.group,
-              i, floor, -1});
+        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, floor,
+              n.group, -1, static_cast<std::uint8_t>(i), 1});
       }
     };
     // Level 1 -> planned (exact bytes and energy, the model's cycle bound).
@@ -896,13 +901,15 @@ class Search {
       models.push_back(model(groups[n.group].at(n.position)));
       ++planned_;
       const detail::Model& m = models.back();
+      if (models.size() > static_cast<size_t>(std::numeric_limits<std::int32_t>::max()))
+        detail::count_overflow();
       return Node{std::max(n.bound, m.cycles_lower_bound()),
                   n.index,
-                  2,
-                  n.group,
-                  n.position,
                   static_cast<double>(m.dram_bytes()),
-                  static_cast<long long>(models.size() - 1)};
+                  n.group,
+                  static_cast<std::int32_t>(models.size() - 1),
+                  n.position,
+                  2};
     };
 
     // Min-heaps on storage kept by the thread: a search allocates (and the allocator maps and
@@ -917,10 +924,11 @@ class Search {
     // A group waits with its compute cycles (kept per extent: cheap) and gets its group_floor
     // when first taken out; if that is higher, it waits again.
     const bool lazy = edge_floor();
+    if (groups.size() > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
     for (size_t g = 0; g < groups.size(); ++g) {
       const Tiling t = groups[g].at(0);
-      open.add(
-          {lazy ? compute_cycles_of(t) : group_floor(t), groups[g].first, 0, g, 0, 0.0, -1, lazy});
+      open.add({lazy ? compute_cycles_of(t) : group_floor(t), groups[g].first, 0.0,
+                static_cast<std::uint32_t>(g), -1, 0, 0, lazy});
     }
     open.build();
     while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
@@ -1061,7 +1069,7 @@ class Search {
     };
     std::vector<Entry> entries;
     for (const Group& g : groups) {
-      const long long compute = compute_cycles(g.at(0));
+      const long long compute = micro_ ? compute_cycles(g.at(0)) : compute_cycles_of(g.at(0));
       for (size_t i = 0; i < g.size(); ++i) {
         const detail::Model m = model(g.at(i));
         Entry e{0,

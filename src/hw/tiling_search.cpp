@@ -199,6 +199,7 @@ class FitExtents {
   }
 
   static constexpr size_t kMax = 16;
+  static constexpr size_t kParts = 4;  // buffers for which the search range is narrowed
   // Each operand's factor of the tile's extents but for dimension d, and whether its tile
   // changes along them, shared by the searches of every buffering (largest(Others, ...)).
   struct Others {
@@ -242,7 +243,10 @@ class FitExtents {
           double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i]));
     const auto fits_at = [&](long long extent) {
       std::array<long long, kMax> used;
-      for (size_t p = 0; p < capacity_.size(); ++p) used[p] = 0;
+      if (capacity_.size() <= kParts)  // a fixed count: stored, not a memset (slow on short runs)
+        for (size_t p = 0; p < kParts; ++p) used[p] = 0;
+      else
+        used.fill(0);
       for (size_t i = 0; i < n; ++i) {
         const Operand& op = problem_.operands[i];
         const long long g = op.group[d];
@@ -273,9 +277,8 @@ class FitExtents {
     // bisection's.
     long long x_fit = 0, x_bound = top - 1;
     bool fit_known = false, top_out = false, bound_out = false;
-    if (!bisect) {
-      std::array<double, kMax> slope, low, high, low_top;
-      for (size_t p = 0; p < capacity_.size(); ++p) slope[p] = low[p] = high[p] = low_top[p] = 0;
+    if (!bisect && capacity_.size() <= kParts) {
+      std::array<double, kParts> slope{}, low{}, high{}, low_top{};
       const double x_top = static_cast<double>(top);
       bool safe = true;
       for (size_t i = 0; i < n; ++i) {

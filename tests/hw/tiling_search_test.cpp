@@ -18,6 +18,9 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace hw_tiling_search_test {
+
 using namespace tenet;
 using namespace hwtest;
 
@@ -126,8 +129,8 @@ TEST_CASE("the least-traffic search equals brute force on random quantized probl
   std::mt19937 rng(1325);
   long long compared = 0;
   for (int trial = 0; trial < 120; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
     hw::Options options;
     options.edge_transfers = trial % 3 == 0;
     for (Dataflow df :
@@ -173,8 +176,8 @@ TEST_CASE("the latency objective is never slower than another objective's choice
   std::mt19937 rng(2111);
   long long exact = 0, compared = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
     hw::Options options;
     options.edge_transfers = trial % 2 == 0;
     for (Dataflow df :
@@ -275,3 +278,5 @@ TEST_CASE("capacity-boundary extents: the narrowed search equals bisection and a
   CHECK(nonzero > 1000);
   CHECK(narrowed_range > 500);
 }
+
+}  // namespace hw_tiling_search_test

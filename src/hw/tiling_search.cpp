@@ -1128,6 +1128,16 @@ class Search {
 
 namespace detail {
 
+std::vector<long long> search_compute_cycles(const arch::Accelerator& acc,
+                                             const GemmProblem& problem, mapping::Dataflow dataflow,
+                                             const std::vector<Tiling>& tilings) {
+  validate(problem);
+  const Search s(acc, problem, dataflow, Options{}, TilingObjective::kLatency);
+  std::vector<long long> out;
+  for (const Tiling& t : tilings) out.push_back(s.compute_cycles_of(t));
+  return out;
+}
+
 long long largest_fitting_extent(const arch::Accelerator& acc, const GemmProblem& problem,
                                  const std::array<long long, 3>& tile, int d, unsigned single,
                                  long long below, bool bisect) {

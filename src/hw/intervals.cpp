@@ -110,22 +110,29 @@ long long DimPlan::fold_sum_in_tile(long long q, long long g) const {
   return uniform_group_sum(start, extent, split > 0 ? split : extent, g);
 }
 
-std::vector<std::pair<long long, long long>> DimPlan::piece_lengths(long long extent) const {
-  if (split == 0) return {{extent, 1}};
-  std::vector<std::pair<long long, long long>> out;
+CountedPairs DimPlan::piece_lengths(long long extent) const {
+  CountedPairs out;
+  if (split == 0) {
+    out.emplace_back(extent, 1);
+    return out;
+  }
   if (extent / split > 0) out.emplace_back(split, extent / split);
   if (extent % split > 0) out.emplace_back(extent % split, 1);
   return out;
 }
 
-std::vector<std::pair<long long, long long>> DimPlan::tile_classes() const {
+CountedPairs DimPlan::tile_classes() const {
   const long long n = tiles();
+  CountedPairs out;
   if (n <= 3) {
-    std::vector<std::pair<long long, long long>> out;
     for (long long q = 0; q < n; ++q) out.emplace_back(q, 1);
     return out;
   }
-  return {{0, 1}, {1, n - 3}, {n - 2, 1}, {n - 1, 1}};
+  out.emplace_back(0, 1);
+  out.emplace_back(1, n - 3);
+  out.emplace_back(n - 2, 1);
+  out.emplace_back(n - 1, 1);
+  return out;
 }
 
 }  // namespace tenet::hw::detail

@@ -6,6 +6,8 @@
 // over every tile or every fold piece in O(log) time (floor sums), so no cost grows with n.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -49,6 +51,17 @@ long long uniform_group_sum(long long offset, long long length, long long piece,
 // the dimension, it counts once per interval), 1 -> its length, g -> distinct groups.
 long long interval_weight(long long start, long long length, long long g);
 
+// Up to four (value, count) pairs, iterated like a vector; no allocation (the timing asks for
+// them per tile class).
+struct CountedPairs {
+  std::array<std::pair<long long, long long>, 4> items{};
+  int n = 0;
+  void emplace_back(long long value, long long count) { items[n++] = {value, count}; }
+  const std::pair<long long, long long>* begin() const { return items.data(); }
+  const std::pair<long long, long long>* end() const { return items.data() + n; }
+  size_t size() const { return static_cast<size_t>(n); }
+};
+
 struct DimPlan {
   long long size = 1;   // n
   long long tile = 1;   // T, 1..n
@@ -65,10 +78,10 @@ struct DimPlan {
   // sum of interval_weight over the fold pieces of tile q.
   long long fold_sum_in_tile(long long q, long long g) const;
   // The fold pieces of a tile of that extent: (length, how many).
-  std::vector<std::pair<long long, long long>> piece_lengths(long long extent) const;
+  CountedPairs piece_lengths(long long extent) const;
   // Representative tile indices with the number of tiles they stand for: the first, the middle
   // ones, the last but one and the last (next/previous tiles of a class have equal extents).
-  std::vector<std::pair<long long, long long>> tile_classes() const;
+  CountedPairs tile_classes() const;
 };
 
 }  // namespace tenet::hw::detail

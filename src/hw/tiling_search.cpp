@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "detail/checked_int.hpp"
 #include "hw/model.hpp"
 #include "hw/overflow_context.hpp"
+#include "hw/tiling_search_detail.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::hw {
@@ -73,6 +75,9 @@ const std::array<std::vector<int>, 8>& distinct_orders() {
   return table;
 }
 
+// (built once at start-up: no guarded static on the search's paths)
+const std::array<std::vector<int>, 8> kDistinctOrders = distinct_orders();
+
 // Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
 // `first` is the index of the first of them in the enumeration order.
 struct Group {
@@ -80,8 +85,8 @@ struct Group {
   unsigned single = 0;
   int mask = 0;  // the cut dimensions
   size_t first = 0;
-  size_t size() const { return distinct_orders()[mask].size(); }
-  Tiling at(size_t i) const { return Tiling{m, n, k, kOrders[distinct_orders()[mask][i]], single}; }
+  size_t size() const { return kDistinctOrders[mask].size(); }
+  Tiling at(size_t i) const { return Tiling{m, n, k, kOrders[kDistinctOrders[mask][i]], single}; }
 };
 
 // Extents sized by the buffer, for the least-traffic search: with the output tile kept and short
@@ -185,31 +190,63 @@ class FitExtents {
   // bisection on fits(), with each operand's factor of the other two extents computed once.
   // `below`: an extent known to be at least the answer (e.g. the answer for smaller other
   // extents: footprints grow with every extent).
-  long long largest(std::array<long long, 3> tile, int d, unsigned single,
-                    long long below = -1) const {
-    const size_t n = problem_.operands.size();
-    constexpr size_t kMax = 16;
-    if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
+  // `bisect`: bisect the whole range (the reference the narrowed search is tested against).
+  long long largest(std::array<long long, 3> tile, int d, unsigned single, long long below = -1,
+                    bool bisect = false) const {
+    Others o;
+    if (!prepare(tile, d, o)) return 0;
+    return largest(o, tile, d, single, below, bisect);
+  }
+
+  static constexpr size_t kMax = 16;
+  static constexpr size_t kParts = 4;  // buffers for which the search range is narrowed
+  // Each operand's factor of the tile's extents but for dimension d, and whether its tile
+  // changes along them, shared by the searches of every buffering (largest(Others, ...)).
+  struct Others {
     std::array<long long, kMax> other{};  // elements of the tile but for dimension d
-    std::array<bool, kMax> doubled{}, changes{};
-    Tiling t;
-    t.single = single;
+    std::array<bool, kMax> changes{};
+  };
+  // False when some operand has no buffer (no extent fits).
+  bool prepare(const std::array<long long, 3>& tile, int d, Others& o) const {
+    const size_t n = problem_.operands.size();
+    if (n > kMax || capacity_.size() > kMax) return true;  // largest_slow
     for (size_t i = 0; i < n; ++i) {
       const Operand& op = problem_.operands[i];
-      if (holder_[i] < 0) return 0;
+      if (holder_[i] < 0) return false;
       long long elements = 1;
+      bool changes = false;
       for (int e = 0; e < 3; ++e) {
         const long long g = op.group[e];
         if (e == d || g == 0) continue;
         elements =
             detail::mul(elements, g == 1 ? tile[e] : detail::max_distinct_groups(tile[e], g));
-        changes[i] = changes[i] || tile[e] < sizes_[e];
+        changes = changes || tile[e] < sizes_[e];
       }
-      other[i] = elements;
-      doubled[i] = double_buffered_ && !t.single_buffered(detail::buffered_tensor(op));
+      o.other[i] = elements;
+      o.changes[i] = changes;
     }
+    return true;
+  }
+
+  // largest() with the operands' factors prepared (prepare() true for this tile and d).
+  long long largest(const Others& o, std::array<long long, 3> tile, int d, unsigned single,
+                    long long below, bool bisect) const {
+    const size_t n = problem_.operands.size();
+    if (n > kMax || capacity_.size() > kMax) return largest_slow(tile, d, single);
+    const std::array<long long, kMax>& other = o.other;
+    const std::array<bool, kMax>& changes = o.changes;
+    std::array<bool, kMax> doubled;  // (no array is zeroed whole: rep stos is slow on short runs)
+    Tiling t;
+    t.single = single;
+    for (size_t i = 0; i < n; ++i)
+      doubled[i] =
+          double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i]));
     const auto fits_at = [&](long long extent) {
-      std::array<long long, kMax> used{};
+      std::array<long long, kMax> used;
+      if (capacity_.size() <= kParts)  // a fixed count: stored, not a memset (slow on short runs)
+        for (size_t p = 0; p < kParts; ++p) used[p] = 0;
+      else
+        used.fill(0);
       for (size_t i = 0; i < n; ++i) {
         const Operand& op = problem_.operands[i];
         const long long g = op.group[d];
@@ -227,9 +264,85 @@ class FitExtents {
       return true;
     };
     const long long top = below >= 0 && below < size(d) ? below : size(d);
-    if (top < 1 || !fits_at(1)) return 0;
-    if (fits_at(top)) return top;
-    long long lo = 1, hi = top - 1;  // fits(lo), the answer in [lo, hi]
+    if (top < 1) return 0;
+    // Unless `bisect`, the range is narrowed first. On [1, top - 1] (every extent below the size)
+    // each operand's bytes lie between two lines of the same slope in the extent x: elements
+    // other·h(x) with h(x) = x (g = 1), 1 (g = 0) or max_distinct_groups(x, g) in [x/g, x/g + 2],
+    // ceil_bytes adding < 1 byte, doubled as fits_at doubles them there. Per buffer, the largest
+    // x whose upper line fits (x_fit) is a fitting extent, the largest whose lower line fits
+    // (x_bound) bounds the answer; fits_at is monotone on the range. A point is taken as fitting
+    // (or not) without fits_at only when the lines say so with a margin far above the rounding
+    // of doubles (1e-9 relative, 1 byte), and only when no count there can leave 64 bits (then
+    // fits_at, as the plain bisection calls it, throws nowhere): the result is the plain
+    // bisection's.
+    long long x_fit = 0, x_bound = top - 1;
+    bool fit_known = false, top_out = false, bound_out = false;
+    if (!bisect && capacity_.size() <= kParts) {
+      std::array<double, kParts> slope{}, low{}, high{}, low_top{};
+      const double x_top = static_cast<double>(top);
+      bool safe = true;
+      for (size_t i = 0; i < n; ++i) {
+        const Operand& op = problem_.operands[i];
+        const long long g = op.group[d];
+        const bool twice = both_banks_ || (doubled[i] && (changes[i] || g > 0));
+        const bool twice_top =
+            both_banks_ || (doubled[i] && (changes[i] || (g > 0 && top < sizes_[d])));
+        const double times = twice ? 2.0 : 1.0;
+        const double w = static_cast<double>(other[i]) * op.bits / 8;
+        const size_t p = static_cast<size_t>(holder_[i]);
+        const double most =
+            static_cast<double>(other[i]) * (g == 0   ? 1.0
+                                             : g == 1 ? x_top
+                                                      : x_top / static_cast<double>(g) + 2);
+        safe = safe && most * op.bits < 0x1p58;
+        if (g == 0) {
+          low[p] += times * w;
+          high[p] += times * (w + 1);
+          low_top[p] += (twice_top ? 2 : 1) * w;
+        } else {
+          slope[p] += times * w / static_cast<double>(g);
+          high[p] += times * ((g == 1 ? 0 : 2 * w) + 1);
+          low_top[p] += (twice_top ? 2 : 1) * w * x_top / static_cast<double>(g);
+        }
+      }
+      const size_t parts = capacity_.size();
+      for (size_t p = 0; p < parts && safe; ++p)
+        top_out = top_out || low_top[p] * (1 - 1e-9) - 1 > static_cast<double>(capacity_[p]);
+      if (top > 1) {
+        double fit = static_cast<double>(top - 1), bound = fit;
+        for (size_t p = 0; p < parts; ++p) {
+          if (slope[p] <= 0) continue;  // the same bytes at every extent: they fit at 1
+          const double cap = static_cast<double>(capacity_[p]);
+          fit = std::min(fit, std::floor((cap - high[p]) / slope[p]));
+          bound = std::min(bound, std::floor((cap - low[p]) / slope[p]));
+        }
+        if (fit >= 1) x_fit = static_cast<long long>(fit);
+        if (bound >= 0) x_bound = static_cast<long long>(bound);
+        if (safe && x_fit >= 1) {
+          fit_known = true;
+          const double x = static_cast<double>(x_fit);
+          for (size_t p = 0; p < parts; ++p)
+            fit_known = fit_known && (slope[p] * x + high[p]) * (1 + 1e-9) + 1 <=
+                                         static_cast<double>(capacity_[p]);
+        }
+        if (safe && x_bound + 1 <= top - 1) {
+          const double x = static_cast<double>(x_bound + 1);
+          for (size_t p = 0; p < parts; ++p)
+            bound_out = bound_out || (slope[p] * x + low[p]) * (1 - 1e-9) - 1 >
+                                         static_cast<double>(capacity_[p]);
+        }
+      }
+    }
+    long long lo = 0;  // an extent that fits (0: none known)
+    if (x_fit >= 1 && (fit_known || fits_at(x_fit))) lo = x_fit;  // then fits_at(1) too
+    if (lo == 0) {
+      if (!fits_at(1)) return 0;
+      lo = 1;
+    }
+    if (!top_out && fits_at(top)) return top;
+    long long hi = top - 1;  // the answer in [lo, hi]
+    if (!bisect && x_bound >= lo && x_bound < hi && (bound_out || !fits_at(x_bound + 1)))
+      hi = x_bound;
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
       if (fits_at(mid))
@@ -265,11 +378,44 @@ class FitExtents {
   mutable std::vector<long long> used_;  // scratch of fits()
 };
 
-std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
-                                                  const GemmProblem& problem,
-                                                  const detail::Plan& plan,
-                                                  const std::array<std::vector<long long>, 3>& ext,
-                                                  unsigned single) {
+// Sorts tiles (each extent in [1, size]) and drops repeats: by one 64-bit key when the three
+// extents fit in 64 bits together (the key's order is the tiles' order), else element by element.
+void sort_unique(std::vector<std::array<long long, 3>>& tiles,
+                 const std::array<long long, 3>& size) {
+  std::array<int, 3> bits{};
+  for (int d = 0; d < 3; ++d)
+    bits[d] = 64 - __builtin_clzll(static_cast<unsigned long long>(size[d]));
+  if (bits[0] + bits[1] + bits[2] <= 64) {
+    thread_local std::vector<unsigned long long> keys;
+    keys.clear();
+    for (const auto& t : tiles)
+      keys.push_back((static_cast<unsigned long long>(t[0]) << (bits[1] + bits[2])) |
+                     (static_cast<unsigned long long>(t[1]) << bits[2]) |
+                     static_cast<unsigned long long>(t[2]));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const unsigned long long mask1 = (1ULL << bits[1]) - 1, mask2 = (1ULL << bits[2]) - 1;
+    tiles.clear();
+    for (unsigned long long key : keys)
+      tiles.push_back({static_cast<long long>(key >> (bits[1] + bits[2])),
+                       static_cast<long long>((key >> bits[2]) & mask1),
+                       static_cast<long long>(key & mask2)});
+    return;
+  }
+  // (element by element: std::array's operator< compares through memcmp)
+  std::sort(tiles.begin(), tiles.end(),
+            [](const std::array<long long, 3>& a, const std::array<long long, 3>& b) {
+              return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
+            });
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+}
+
+// The capacity-boundary tiles of each buffering in `singles` (Tiling::single), sorted, into
+// `out` (one list per entry of `singles`, in the same order).
+void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+                 const std::array<std::vector<long long>, 3>& ext,
+                 const std::vector<unsigned>& singles,
+                 std::vector<std::vector<std::array<long long, 3>>>& out) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
   {
@@ -278,34 +424,45 @@ std::vector<std::array<long long, 3>> fit_extents(const arch::Accelerator& acc,
       if (chunk < plan.dim[2].size) k.insert(chunk);
     lists[2].assign(k.begin(), k.end());
   }
-  std::vector<std::array<long long, 3>> out;
+  const size_t variants = singles.size();
+  out.resize(variants);
+  for (auto& o : out) o.clear();
+  std::vector<long long> below(variants);
+  std::vector<char> none(variants);
+  FitExtents::Others others;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
     for (long long ta : lists[a]) {
       // The answer for a smaller tb bounds the next one: footprints grow with every extent, but
       // for a dimension taken whole (a tile that never changes needs no second copy), which is
       // tried on its own.
-      long long below = -1;
-      bool none = false;
+      std::fill(below.begin(), below.end(), -1);
+      std::fill(none.begin(), none.end(), 0);
       for (long long tb : lists[b]) {
         const bool whole = tb >= plan.dim[b].size;
-        if (none && !whole) continue;
         std::array<long long, 3> tile{};
         tile[a] = ta, tile[b] = tb;
-        const long long t = fit.largest(tile, d, single, whole ? -1 : below);
-        if (!whole) below = t, none = t <= 0;
-        if (t <= 0) continue;
-        const long long size = plan.dim[d].size;
-        for (long long v : {t, detail::ceil_div(size, detail::ceil_div(size, t))}) {
-          tile[d] = v;
-          out.push_back(tile);
+        bool prepared = false, held = true;
+        for (size_t v = 0; v < variants; ++v) {
+          if (none[v] && !whole) continue;
+          if (!prepared) held = fit.prepare(tile, d, others), prepared = true;
+          const long long t =
+              held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
+          if (!whole) below[v] = t, none[v] = t <= 0;
+          if (t <= 0) continue;
+          const long long size = plan.dim[d].size;
+          tile[d] = t;
+          out[v].push_back(tile);
+          const long long even = detail::ceil_div(size, detail::ceil_div(size, t));
+          if (even != t) {
+            tile[d] = even;
+            out[v].push_back(tile);
+          }
         }
       }
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  for (auto& o : out) sort_unique(o, {plan.dim[0].size, plan.dim[1].size, plan.dim[2].size});
 }
 
 // Fills `groups` (cleared first; the search passes storage its thread keeps).
@@ -336,29 +493,34 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
     const auto listed = [&](int d, long long v) {
       return std::binary_search(ext[d].begin(), ext[d].end(), v);
     };
-    for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, 0))
-      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
     // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
     // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
     // only where that tensor's tile changes (else the buffering makes no difference).
     // Not when every tile takes both banks (Microarch::tile_fits_one_bank): a single-buffered
     // tile fits no more there, and its transfers stall the array, so it never wins.
+    thread_local std::vector<unsigned> singles;
+    thread_local std::vector<std::vector<std::array<long long, 3>>> fitted;
+    singles.assign(1, 0u);
     if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered &&
         !acc.spec().micro.tile_fits_one_bank)
       for (const mapping::BufferedTensor b :
-           {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA,
-            mapping::BufferedTensor::kB}) {
-        const unsigned single = 1u << static_cast<int>(b);
-        for (const auto& [tm, tn, tk] : fit_extents(acc, problem, plan, ext, single)) {
-          const std::array<long long, 3> tile{tm, tn, tk};
-          bool changes = false;
-          for (const Operand& op : problem.operands)
-            if (detail::buffered_tensor(op) == b)
-              for (int d = 0; d < 3; ++d)
-                changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
-          if (changes) add_group(tm, tn, tk, single);
-        }
+           {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
+        singles.push_back(1u << static_cast<int>(b));
+    fit_extents(acc, problem, plan, ext, singles, fitted);
+    for (const auto& [tm, tn, tk] : fitted[0])
+      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
+    for (size_t v = 1; v < singles.size(); ++v) {
+      const unsigned single = singles[v];
+      for (const auto& [tm, tn, tk] : fitted[v]) {
+        const std::array<long long, 3> tile{tm, tn, tk};
+        bool changes = false;
+        for (const Operand& op : problem.operands)
+          if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
+            for (int d = 0; d < 3; ++d)
+              changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
+        if (changes) add_group(tm, tn, tk, single);
       }
+    }
   }
 }
 
@@ -599,11 +761,9 @@ class Search {
     const std::array<long long, 3> extent{plan.dim[0].tile, plan.dim[1].tile, plan.dim[2].tile};
     if (micro_ && !options_.unlimited_buffer && !fit_.fits(extent, t.single, true))
       return kInfeasible;
-    const long long compute = detail::compute_cycles(plan, micro_ ? &acc_.spec().micro : nullptr);
-    const arch::Dram& dram = acc_.spec().dram;
-    if (micro_ || !options_.edge_transfers || options_.unlimited_dram_bandwidth ||
-        dram.bandwidth.unlimited)
-      return compute;
+    const long long compute =
+        micro_ ? detail::compute_cycles(plan, &acc_.spec().micro) : compute_cycles_of(plan.tiling);
+    if (!edge_floor()) return compute;
     if (!options_.unlimited_buffer && !fit_.fits(extent, t.single)) return compute;
     const detail::TileIndex first{0, 0, 0};
     const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
@@ -615,9 +775,56 @@ class Search {
           8.0;
       (op.output ? drain : fill) += bytes;
     }
+    const arch::Dram& dram = acc_.spec().dram;
     const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
                                         detail::dram_window_cycles(dram, drain));
     return detail::add(compute, edges);
+  }
+
+  // Whether group_floor adds more than the compute cycles (compute_cycles_of) to the floor.
+  bool edge_floor() const {
+    return !micro_ && options_.edge_transfers && !options_.unlimited_dram_bandwidth &&
+           !acc_.spec().dram.bandwidth.unlimited;
+  }
+
+  // detail::compute_cycles of the plan retiled to `t` (resolved; not under the
+  // microarchitecture), the same checked sums, with each dimension's fold intervals and the
+  // stream dimension's streamed cycles kept per tile extent: a search asks for few distinct
+  // extents per dimension.
+  long long compute_cycles_of(const Tiling& t) const {
+    std::array<long long, 3> fold{};
+    long long streamed = 0;
+    const int stream = static_cast<int>(base_.dims.stream);
+    for (int d = 0; d < 3; ++d) {
+      // as retile: a tile covering the whole (logical) dimension covers its padding too
+      long long tile = t.extent(static_cast<GemmDim>(d));
+      const long long logical = d == 0   ? base_.logical.m
+                                : d == 1 ? base_.logical.n
+                                         : base_.logical.k;
+      if (tile == 0 || tile >= logical) tile = base_.dim[d].size;
+      Memo& e = memo_[d][static_cast<size_t>(
+          (static_cast<unsigned long long>(tile) * 0x9E3779B97F4A7C15ULL) >> 58)];
+      if (e.extent != tile) {
+        detail::DimPlan dp = base_.dim[d];
+        dp.tile = tile;
+        e.extent = tile;
+        e.folds = dp.fold_intervals();
+        if (d == stream) {
+          const long long n = dp.tiles();
+          e.streamed = detail::add(detail::mul(n - 1, base_.stream_cycles(dp.tile)),
+                                   base_.stream_cycles(dp.tile_extent(n - 1)));
+        }
+      }
+      fold[d] = e.folds;
+      if (d == stream) streamed = e.streamed;
+    }
+    const long long spatial = detail::mul(fold[static_cast<int>(base_.dims.rows)],
+                                          fold[static_cast<int>(base_.dims.cols)]);
+    const long long folds = detail::mul(detail::mul(fold[0], fold[1]), fold[2]);
+    return detail::add(
+        detail::add(detail::add(detail::mul(folds, base_.base), detail::mul(spatial, streamed)),
+                    base_.once),
+        -1);
   }
 
   // The problem was validated once by choose_tiling.
@@ -657,13 +864,16 @@ class Search {
   // energy) of the window.
   void by_latency(const std::vector<Group>& groups) {
     TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+    // (40 bytes: the heaps move nodes)
     struct Node {
-      long long bound;  // floor of timing().total - 1
-      size_t index;     // enumeration index (group: of its first candidate)
-      int level;        // 0 group, 1 candidate, 2 planned candidate
-      size_t group, position;
-      double floor;     // DRAM-byte floor (levels 1, 2)
-      long long model;  // level 2: index into models
+      long long bound;        // floor of timing().total - 1
+      size_t index;           // enumeration index (group: of its first candidate)
+      double floor;           // DRAM-byte floor (levels 1, 2)
+      std::uint32_t group;    // index into groups
+      std::int32_t model;     // level 2: index into models
+      std::uint8_t position;  // loop order within the group (Group::at)
+      std::int8_t level;      // 0 group, 1 candidate, 2 planned candidate
+      bool partial = false;   // level 0: bounded by the compute cycles only (group_floor later)
       bool operator>(const Node& o) const {
         return std::tie(bound, index, level) > std::tie(o.bound, o.index, o.level);
       }
@@ -685,8 +895,8 @@ class Search {
       traffic.set_extents(g.at(0));
       for (size_t i = 0; i < g.size(); ++i) {
         const double floor = traffic(g.at(i));
-        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, 1, n.group,
-              i, floor, -1});
+        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, floor,
+              n.group, -1, static_cast<std::uint8_t>(i), 1});
       }
     };
     // Level 1 -> planned (exact bytes and energy, the model's cycle bound).
@@ -694,13 +904,15 @@ class Search {
       models.push_back(model(groups[n.group].at(n.position)));
       ++planned_;
       const detail::Model& m = models.back();
+      if (models.size() > static_cast<size_t>(std::numeric_limits<std::int32_t>::max()))
+        detail::count_overflow();
       return Node{std::max(n.bound, m.cycles_lower_bound()),
                   n.index,
-                  2,
-                  n.group,
-                  n.position,
                   static_cast<double>(m.dram_bytes()),
-                  static_cast<long long>(models.size() - 1)};
+                  n.group,
+                  static_cast<std::int32_t>(models.size() - 1),
+                  n.position,
+                  2};
     };
 
     // Min-heaps on storage kept by the thread: a search allocates (and the allocator maps and
@@ -712,12 +924,28 @@ class Search {
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
     Heap<Node, decltype(by_floor)> left(left_store, by_floor);
-    for (size_t g = 0; g < groups.size(); ++g)
-      open.add({group_floor(groups[g].at(0)), groups[g].first, 0, g, 0, 0.0, -1});
+    // A group waits with its compute cycles (kept per extent: cheap) and gets its group_floor
+    // when first taken out; if that is higher, it waits again.
+    const bool lazy = edge_floor();
+    if (groups.size() > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const Tiling t = groups[g].at(0);
+      open.add({lazy ? compute_cycles_of(t) : group_floor(t), groups[g].first, 0.0,
+                static_cast<std::uint32_t>(g), -1, 0, 0, lazy});
+    }
     open.build();
     while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
-      const Node n = open.top();
+      Node n = open.top();
       open.pop();
+      if (n.partial) {
+        n.partial = false;
+        const long long floor = group_floor(groups[n.group].at(0));
+        if (floor > n.bound) {
+          n.bound = floor;
+          open.push(n);
+          continue;
+        }
+      }
       if (n.level == 0)
         expand(n, [&](const Node& c) { open.push(c); });
       else if (n.level == 1)
@@ -738,15 +966,16 @@ class Search {
     };
     // A group waits with the loose floor of its candidates (no set of operands formed) and is
     // expanded when taken out.
-    for (; !open.empty(); open.pop()) {
-      Node n = open.top();
-      if (!near(n.bound, best_cycles)) break;
+    // (left's order is total: it does not depend on the order nodes are added in)
+    for (Node n : open_store) {
+      if (!near(n.bound, best_cycles)) continue;
       if (n.level == 0) {
         traffic.set_extents(groups[n.group].at(0), false);
         n.floor = traffic.loose(groups[n.group]);
       }
-      left.push(n);
+      left.add(n);
     }
+    left.build();
     while (!left.empty()) {
       const Node n = left.top();
       left.pop();
@@ -843,7 +1072,7 @@ class Search {
     };
     std::vector<Entry> entries;
     for (const Group& g : groups) {
-      const long long compute = compute_cycles(g.at(0));
+      const long long compute = micro_ ? compute_cycles(g.at(0)) : compute_cycles_of(g.at(0));
       for (size_t i = 0; i < g.size(); ++i) {
         const detail::Model m = model(g.at(i));
         Entry e{0,
@@ -886,12 +1115,36 @@ class Search {
   detail::Plan base_;  // the untiled plan: candidates' plans are retiled from it
   bool micro_ = false;
   FitExtents fit_;
+  struct Memo {
+    long long extent = -1, folds = 0, streamed = 0;
+  };
+  mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
   long long evaluated_ = 0;
   long long planned_ = 0;
 };
 
 }  // namespace
+
+namespace detail {
+
+std::vector<long long> search_compute_cycles(const arch::Accelerator& acc,
+                                             const GemmProblem& problem, mapping::Dataflow dataflow,
+                                             const std::vector<Tiling>& tilings) {
+  validate(problem);
+  const Search s(acc, problem, dataflow, Options{}, TilingObjective::kLatency);
+  std::vector<long long> out;
+  for (const Tiling& t : tilings) out.push_back(s.compute_cycles_of(t));
+  return out;
+}
+
+long long largest_fitting_extent(const arch::Accelerator& acc, const GemmProblem& problem,
+                                 const std::array<long long, 3>& tile, int d, unsigned single,
+                                 long long below, bool bisect) {
+  return FitExtents(acc, problem).largest(tile, d, single, below, bisect);
+}
+
+}  // namespace detail
 
 const char* to_string(TilingObjective objective) {
   switch (objective) {

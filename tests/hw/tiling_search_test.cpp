@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "fixtures.hpp"
+#include "hw/model.hpp"
+#include "hw/tiling_search_detail.hpp"
 #include "random_cases.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
@@ -200,6 +204,106 @@ TEST_CASE("the latency objective is never slower than another objective's choice
   }
   CHECK(compared == 540);
   CHECK(exact > 90);  // mostly no near-tie trade at all
+}
+
+TEST_CASE("capacity-boundary extents: the narrowed search equals bisection and a linear scan",
+          "[hw][tiling]") {
+  // The largest extent of one dimension with which every operand's tile fits, found by a range
+  // narrowed from linear bounds of the footprints, against plain bisection and against checking
+  // every extent: quantized operands (groups, packed words, zero points), mixed widths, shared or
+  // partitioned buffers, single or double buffering (also per tensor), tiles taking both banks,
+  // an upper limit (`below`) or none, larger buffers and dimensions than the search's tests.
+  std::mt19937 rng(2121);
+  long long compared = 0, scanned = 0, nonzero = 0, narrowed_range = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    AcceleratorSpec spec = random_acc(rng).spec();
+    spec.micro.tile_fits_one_bank = trial % 7 == 0;
+    if (trial % 5 == 0) {  // larger buffers and sizes: long ranges to narrow
+      spec.global_buffer.bytes = spec.global_buffer.bytes * 64;
+      for (auto& [key, part] : spec.global_buffer.partitions) part.bytes *= 64;
+    }
+    const Accelerator acc(spec);
+    hw::GemmProblem p = random_problem(rng);
+    if (trial % 5 == 0) {
+      p.shape.m = p.shape.m * 37 + 5;
+      p.shape.k = p.shape.k * 53 + 3;
+    }
+    const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+    std::uniform_int_distribution<int> dim(0, 2), bits(0, 7);
+    for (int probe = 0; probe < 12; ++probe) {
+      const int d = dim(rng);
+      std::array<long long, 3> tile{};
+      for (int e = 0; e < 3; ++e)
+        tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+      const unsigned single = static_cast<unsigned>(bits(rng));
+      const long long below =
+          probe % 3 == 0 ? -1 : std::uniform_int_distribution<long long>(0, size[d])(rng);
+      INFO(p << " on " << acc << " d " << d << " tile " << tile[0] << "x" << tile[1] << "x"
+             << tile[2] << " single " << single << " below " << below);
+      const long long fast =
+          hw::detail::largest_fitting_extent(acc, p, tile, d, single, below, false);
+      const long long bisected =
+          hw::detail::largest_fitting_extent(acc, p, tile, d, single, below, true);
+      REQUIRE(fast == bisected);
+      const long long top = below >= 0 && below < size[d] ? below : size[d];
+      ++compared;
+      if (fast > 0) ++nonzero;
+      if (fast > 1 && fast < top) ++narrowed_range;
+      if (size[d] > 100) continue;
+      // every extent checked: the largest that fits in [1, top], footprints as the model counts
+      long long scan = 0;
+      for (long long x = top; x >= 1 && scan == 0; --x) {
+        std::array<long long, 3> t = tile;
+        t[d] = x;
+        Tiling tiling{t[0], t[1], t[2]};
+        tiling.single = single;
+        const hw::detail::Model m(acc, p, Dataflow::kOutputStationary, tiling, {});
+        std::map<int, long long> used;
+        for (const auto& x_op : m.operands()) used[x_op.partition] += x_op.footprint_bytes;
+        bool fits = true;
+        const auto& gb = spec.global_buffer;
+        for (const auto& [part, bytes] : used) {
+          long long cap = gb.bytes;
+          if (!gb.partitions.empty()) cap = std::next(gb.partitions.begin(), part)->second.bytes;
+          fits = fits && bytes <= cap;
+        }
+        if (fits) scan = x;
+      }
+      REQUIRE(fast == scan);
+      ++scanned;
+    }
+  }
+  CHECK(compared == 4800);
+  CHECK(scanned > 3000);
+  CHECK(nonzero > 1000);
+  CHECK(narrowed_range > 500);
+}
+
+TEST_CASE("the latency search's per-extent compute cycles equal the model's", "[hw][tiling]") {
+  // The search keeps each dimension's fold count and streamed cycles per tile extent (a table
+  // per search, hashed by extent): every candidate, asked in enumeration order and then in
+  // reverse (hits and misses of the table), against Model::compute_cycles.
+  std::mt19937 rng(2122);
+  long long compared = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Accelerator acc = random_acc(rng);
+    const hw::GemmProblem p = random_problem(rng);
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);
+      all.push_back(Tiling{});  // every extent 0: the whole dimension
+      std::vector<Tiling> reversed(all.rbegin(), all.rend());
+      for (const std::vector<Tiling>* list : {&all, &reversed}) {
+        const std::vector<long long> cycles = hw::detail::search_compute_cycles(acc, p, df, *list);
+        for (size_t i = 0; i < list->size(); ++i) {
+          INFO(p << " " << mapping::to_string(df) << " " << mapping::to_string((*list)[i]));
+          REQUIRE(cycles[i] == hw::detail::Model(acc, p, df, (*list)[i], {}).compute_cycles());
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 10000);
 }
 
 }  // namespace hw_tiling_search_test

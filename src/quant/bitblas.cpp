@@ -120,6 +120,7 @@ void quantize_weights(const JsonFields& f, QuantSpec& spec, PackAxis axis) {
                      fmt::format("expected bit in [1, 32], got {}", *bit));
     return;
   }
+  spec.dequant.placement = DequantPlacement::kSramToArray;
   const auto weights = weight_type(f, static_cast<int>(*bit));
   if (!weights) return;
   spec.weights.dtype = *weights;

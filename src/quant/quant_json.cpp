@@ -104,19 +104,12 @@ PackAxis default_axis(OperandRole kind) {
 Packing parse_packing(const JsonFields& f, OperandRole kind, const DataType& dtype) {
   f.allow_only({"storage_bits", "values_per_word", "axis", "group_aligned"});
   Packing p;
-  if (auto storage = f.integer("storage_bits", true, "")) {
-    if (*storage < 1 || *storage > 64)
-      f.problems().add(error_code::kRange, f.pointer_of("storage_bits"),
-                       fmt::format("expected storage_bits in [1, 64], got {}", *storage));
-    else
-      p.storage_bits = static_cast<int>(*storage);
-  }
-  const auto per_word = f.has("values_per_word") ? f.integer("values_per_word", true, "")
-                                                 : p.storage_bits / dtype.bits();
-  if (per_word && (*per_word < 0 || *per_word > 64))
-    f.problems().add(error_code::kRange, f.pointer_of("values_per_word"),
-                     fmt::format("expected values_per_word in [1, 64], got {}", *per_word));
-  else if (per_word)
+  if (auto storage = f.integer("storage_bits", true, "", io::IntRange{1, 64}))
+    p.storage_bits = static_cast<int>(*storage);
+  // 0 is left to validate(), which checks values_per_word against the word.
+  if (!f.has("values_per_word"))
+    p.values_per_word = p.storage_bits / dtype.bits();
+  else if (auto per_word = f.integer("values_per_word", true, "", io::IntRange{0, 64}))
     p.values_per_word = static_cast<int>(*per_word);
   p.axis = f.enumerator("axis", false, "packing axis", kAxes).value_or(default_axis(kind));
   p.group_aligned = f.boolean("group_aligned", false).value_or(false);
@@ -169,13 +162,8 @@ DequantSpec parse_dequant(const JsonFields& f) {
   if (auto placement = f.enumerator("placement", true, "dequant placement", kPlacements))
     d.placement = *placement;
   if (auto to = dtype_field(f, "to", false)) d.to = *to;
-  if (auto ops = f.integer("ops_per_element", false, "")) {
-    if (*ops < 0 || *ops > 1000)
-      f.problems().add(error_code::kRange, f.pointer_of("ops_per_element"),
-                       fmt::format("expected ops_per_element in [0, 1000], got {}", *ops));
-    else
-      d.ops_per_element = static_cast<int>(*ops);
-  }
+  if (auto ops = f.integer("ops_per_element", false, "", io::IntRange{0, 1000}))
+    d.ops_per_element = static_cast<int>(*ops);
   if (auto throughput = f.object("throughput", false)) parse_throughput(*throughput, d);
   return d;
 }

@@ -23,7 +23,8 @@
 #include "tenet/report/evaluation_report.hpp"
 #include "tenet/report/tenet_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::analyze_command {
 namespace {
 
 struct InputOptions {
@@ -292,4 +293,4 @@ TENET_REGISTER_COMMAND(
     "workload, architecture and mapping",
     setup_analyze, 10);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::analyze_command

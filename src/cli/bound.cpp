@@ -15,7 +15,8 @@
 #include "tenet/report/curve_report.hpp"
 #include "tenet/report/llm_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::bound_command {
 namespace {
 
 struct BoundOptions {
@@ -85,4 +86,4 @@ TENET_REGISTER_COMMAND("bound",
                        "any mapping and tenet's least-traffic mapping",
                        setup_bound, 73);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::bound_command

@@ -14,7 +14,8 @@
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::calibrate_command {
 namespace {
 
 using nlohmann::json;
@@ -125,4 +126,4 @@ TENET_REGISTER_COMMAND("calibrate",
                        "the fitted file and every row's residual",
                        setup, 72);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::calibrate_command

@@ -13,7 +13,8 @@
 #include "tenet/eval/settings.hpp"
 #include "tenet/mapping/shape_text.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::compare_command {
 namespace {
 
 struct CompareOptions {
@@ -70,4 +71,4 @@ TENET_REGISTER_COMMAND("compare",
                        "bytes per level, energy, speed-up)",
                        setup_compare, 20);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::compare_command

@@ -9,7 +9,8 @@
 #include "cli/option_rules.hpp"
 #include "tenet/report/generate_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::generate_command {
 namespace {
 
 struct GenerateOptions {
@@ -75,4 +76,4 @@ TENET_REGISTER_COMMAND("generate",
                        "tensor and pipeline parallelism",
                        setup_generate, 45);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::generate_command

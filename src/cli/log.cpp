@@ -10,7 +10,8 @@
 #include "tenet/input/workload_log.hpp"
 #include "tenet/report/llm_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::log_command {
 namespace {
 
 struct LogOptions {
@@ -75,4 +76,4 @@ void setup_log(CLI::App& sub) {
 TENET_REGISTER_COMMAND("log", "Matmul calls of a workload log (aggregated), and their cost",
                        setup_log, 41);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::log_command

@@ -8,7 +8,8 @@
 
 #include "cli/command.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::merge_command {
 namespace {
 
 struct MergeOptions {
@@ -36,4 +37,4 @@ void setup(CLI::App& sub) {
 TENET_REGISTER_COMMAND("merge", "Join sweep shard outputs: dedupe by point id, order by index",
                        setup, 71);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::merge_command

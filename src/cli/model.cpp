@@ -10,7 +10,8 @@
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/report/llm_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::model_command {
 namespace {
 
 struct ModelOptions {
@@ -90,4 +91,4 @@ TENET_REGISTER_COMMAND("model",
                        "Matmuls of an LLM (HF config.json) in prefill or decode, and their cost",
                        setup_model, 40);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::model_command

@@ -10,7 +10,8 @@
 #include "tenet/error.hpp"
 #include "tenet/mapping/shape_text.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::search_command {
 namespace {
 
 // Unset settings resolve in sweep::resolve_search (eval::Settings, eval/defaults.hpp).
@@ -82,4 +83,4 @@ TENET_REGISTER_COMMAND("search",
                        "with the latency/energy Pareto front",
                        setup, 72);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::search_command

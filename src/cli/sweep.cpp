@@ -16,7 +16,8 @@
 #include "tenet/sweep/sweep_runner.hpp"
 #include "tenet/sweep/sweep_spec.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::sweep_command {
 namespace {
 
 struct SweepOptions {
@@ -110,4 +111,4 @@ void setup(CLI::App& sub) {
 TENET_REGISTER_COMMAND("sweep", "Evaluate the Cartesian product of a sweep spec (CSV / JSON Lines)",
                        setup, 70);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::sweep_command

@@ -9,7 +9,8 @@
 #include "tenet/io/report_format.hpp"
 #include "tenet/report/tir_report.hpp"
 
-namespace tenet::cli {
+// The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
+namespace tenet::cli::tir_command {
 namespace {
 
 struct TirOptions {
@@ -52,4 +53,4 @@ TENET_REGISTER_COMMAND("tir",
                        "Matmul kernels of a TVM TensorIR dump (TVMScript), recognised and costed",
                        setup_tir, 42);
 
-}  // namespace tenet::cli
+}  // namespace tenet::cli::tir_command

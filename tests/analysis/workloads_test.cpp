@@ -2,6 +2,9 @@
 // TENET mapping, mesh interconnect), Jacobi stencils with union access relations.
 #include "cases.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace analysis_workloads_test {
+
 namespace {
 
 using brute::Tuple;
@@ -149,3 +152,5 @@ TEST_CASE("2-D Jacobi, one tile per time stamp, links both ways", "[analysis][wo
   for (const auto& nb : kOptions) check_case(jacobi_2d(5, 7, 3), nb);
   check_case(jacobi_2d(4, 4, 2), {3, true, false});
 }
+
+}  // namespace analysis_workloads_test

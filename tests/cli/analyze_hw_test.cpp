@@ -15,6 +15,9 @@
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/quant/quant_json.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_analyze_hw_test {
+
 using nlohmann::json;
 using namespace tenet;
 
@@ -201,3 +204,5 @@ TEST_CASE("analyze: hardware and quantization option errors", "[cli][analyze][er
   check_fails("--gemm 4,4,4 --array 2x2 --dataflow os --quant q4f16_1 --bits-a 8", 1, "--quant");
   check_fails("--gemm 4,4,4 --arch systolic-8x8 --dataflow os --bandwidth 8", 1, "--arch");
 }
+
+}  // namespace cli_analyze_hw_test

@@ -12,6 +12,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_analyze_test {
+
 namespace {
 
 using Run = tenet::test::CliRun;
@@ -113,3 +116,5 @@ TEST_CASE("analyze: csv and table formats, --output", "[cli][analyze]") {
   CHECK(nlohmann::json::parse(text.str())["macs"] == 210);
   std::filesystem::remove(path);
 }
+
+}  // namespace cli_analyze_test

@@ -6,6 +6,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_bound_test {
+
 using nlohmann::json;
 
 namespace {
@@ -88,3 +91,5 @@ TEST_CASE("tenet bound: bad options exit 2 naming them", "[cli][bounds][errors]"
     CHECK(r.out.find(option) != std::string::npos);
   }
 }
+
+}  // namespace cli_bound_test

@@ -11,6 +11,9 @@
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_edge_transfers_test {
+
 using nlohmann::json;
 using namespace tenet;
 
@@ -87,3 +90,5 @@ TEST_CASE("cli --edge-transfers: a value other than on or off is a command-line 
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("expected on or off") != std::string::npos);
 }
+
+}  // namespace cli_edge_transfers_test

@@ -6,6 +6,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_generate_cli_test {
+
 using nlohmann::json;
 
 namespace {
@@ -88,3 +91,5 @@ TEST_CASE("tenet generate: table summary and bad input", "[cli][generate]") {
           "q0f16,q4f16_1");
   CHECK(schemes.exit_code == 2);
 }
+
+}  // namespace cli_generate_cli_test

@@ -10,6 +10,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_llm_cli_test {
+
 namespace {
 
 using Run = tenet::test::CliRun;
@@ -113,3 +116,5 @@ TEST_CASE("tenet log: a bad line fails with its number, --lenient skips and repo
   CHECK(doc.at("inputs").at("skipped_lines") == nlohmann::json::array({3}));
   CHECK(doc.at("totals").at("calls") == 3);
 }
+
+}  // namespace cli_llm_cli_test

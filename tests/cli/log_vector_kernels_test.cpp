@@ -15,6 +15,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_log_vector_kernels_test {
+
 namespace {
 
 using json = nlohmann::json;
@@ -166,3 +169,5 @@ TEST_CASE("a non-matmul record that tenet cannot cost is an input error naming t
   std::remove(path.c_str());
   rmdir(dir);
 }
+
+}  // namespace cli_log_vector_kernels_test

@@ -13,6 +13,9 @@
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/quant/quant_json.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_model_cost_test {
+
 using nlohmann::json;
 using namespace tenet;
 
@@ -179,3 +182,5 @@ TEST_CASE("tenet model: cost option errors exit 2 naming the option", "[cli][llm
     CHECK(r.out.find(option) != std::string::npos);
   }
 }
+
+}  // namespace cli_model_cost_test

@@ -14,6 +14,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_output_faults_test {
+
 namespace fs = std::filesystem;
 using tenet::test::run_cli;
 using tenet::test::shell_quoted;
@@ -204,3 +207,5 @@ TEST_CASE("output faults: a large garbage log is read in bounded memory", "[cli]
   INFO("peak RSS of the tenet process: " << max_rss_mib << " MiB for a 128 MiB log");
   if (!tenet::test::cli_sanitized()) CHECK(max_rss_mib < 64);
 }
+
+}  // namespace cli_output_faults_test

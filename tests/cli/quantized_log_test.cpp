@@ -14,6 +14,9 @@
 
 #include "cli_run.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_quantized_log_test {
+
 namespace {
 
 using json = nlohmann::json;
@@ -272,3 +275,5 @@ TEST_CASE("precision honesty: a scheme the accelerator cannot run names file, sc
   CHECK_THAT(wide.out,
              Catch::Contains("tpu-v1.json") && Catch::Contains("q0f32") && Catch::Contains("fp32"));
 }
+
+}  // namespace cli_quantized_log_test

@@ -11,6 +11,9 @@
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace cli_tiling_objective_test {
+
 using nlohmann::json;
 using namespace tenet;
 
@@ -150,3 +153,5 @@ TEST_CASE("cli --tiling-objective errors exit 2 naming the option", "[cli][error
     check_fails(command + " --tile 8x8x8 --tiling-objective energy", "--tiling-objective");
   }
 }
+
+}  // namespace cli_tiling_objective_test

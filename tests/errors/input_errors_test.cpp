@@ -8,6 +8,9 @@
 #include "tenet/input/spec.hpp"
 #include "tenet/input/tenet_files.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace errors_input_errors_test {
+
 using namespace tenet;
 using namespace error_test;
 
@@ -110,3 +113,5 @@ TEST_CASE("a mapping missing points is reported by the analysis", "[errors][spec
   CHECK(e.where() == "/mapping/space");
   CHECK(e.message().find("S[") != std::string::npos);  // the missing points, as an isl set
 }
+
+}  // namespace errors_input_errors_test

@@ -14,6 +14,9 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace hw_tiling_search_test {
+
 using namespace tenet;
 using namespace hwtest;
 
@@ -122,8 +125,8 @@ TEST_CASE("the least-traffic search equals brute force on random quantized probl
   std::mt19937 rng(1325);
   long long compared = 0;
   for (int trial = 0; trial < 120; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
     hw::Options options;
     options.edge_transfers = trial % 3 == 0;
     for (Dataflow df :
@@ -169,8 +172,8 @@ TEST_CASE("the latency objective is never slower than another objective's choice
   std::mt19937 rng(2111);
   long long exact = 0, compared = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
     hw::Options options;
     options.edge_transfers = trial % 2 == 0;
     for (Dataflow df :
@@ -198,3 +201,5 @@ TEST_CASE("the latency objective is never slower than another objective's choice
   CHECK(compared == 540);
   CHECK(exact > 90);  // mostly no near-tie trade at all
 }
+
+}  // namespace hw_tiling_search_test

@@ -9,6 +9,9 @@
 
 #include "tenet/error.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace llm_model_matmuls_test {
+
 using namespace tenet::llm;
 
 namespace {
@@ -264,3 +267,5 @@ TEST_CASE("bad generation options name the option", "[llm][matmuls][errors]") {
     }
   }
 }
+
+}  // namespace llm_model_matmuls_test

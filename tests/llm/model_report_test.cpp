@@ -10,6 +10,9 @@
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace llm_model_report_test {
+
 using namespace tenet::llm;
 using nlohmann::json;
 
@@ -222,3 +225,5 @@ TEST_CASE("the model summary and assumptions: table lines, JSON keys, absent wit
   // not in CSV
   CHECK(format_shapes(shapes, c, ReportFormat::kCsv).find("parameters") == std::string::npos);
 }
+
+}  // namespace llm_model_report_test

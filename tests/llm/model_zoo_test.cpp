@@ -15,6 +15,9 @@
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/llm/model_summary.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace llm_model_zoo_test {
+
 using namespace tenet::llm;
 using tenet::test::CliRun;
 using tenet::test::run_cli;
@@ -451,3 +454,5 @@ TEST_CASE("MAC totals of whole passes against hand derivations", "[llm][zoo]") {
                         big(256000) * 3584;
   CHECK(total_macs(generate_matmuls(model("gemma-2-9b.json"), decode(1, 6000))) == gemma);
 }
+
+}  // namespace llm_model_zoo_test

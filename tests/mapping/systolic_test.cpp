@@ -6,6 +6,9 @@
 #include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace mapping_systolic_test {
+
 using namespace tenet;
 using namespace tenet::mapping;
 
@@ -129,3 +132,5 @@ TEST_CASE("parse_dataflow", "[mapping][systolic]") {
   CHECK(e.code() == error_code::kUnknownName);
   CHECK(e.message().find("os, ws, is") != std::string::npos);
 }
+
+}  // namespace mapping_systolic_test

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.hpp"
+#include "tir/tir_data.hpp"
 
 using tenet::test::run_cli;
 using json = nlohmann::json;
@@ -13,9 +14,7 @@ namespace {
 
 const std::string kSeedKernel = "fused_fused_dequantize1_fused_NT_matmul6_add7_add8";
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 json run_json(const std::string& args) {
   const auto r = run_cli(args + " --format json");
@@ -42,7 +41,7 @@ void check_same_cost(const json& a, const json& b) {
 
 TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log line",
           "[tir][cli]") {
-  const json tir = run_json("tir --input " + data("gpt2_phase3.py") + " --func " + kSeedKernel +
+  const json tir = run_json("tir --input " + tir_data("gpt2_phase3.py") + " --func " + kSeedKernel +
                             " --bind seq_len=37");
   REQUIRE(tir.at("kernels").size() == 1);
   const json& k = tir["kernels"][0];
@@ -74,19 +73,19 @@ TEST_CASE("tenet tir: the seed's kernel costs what tenet log costs for its log l
   const json by_log = run_json("log --input " + log + " --quant q4f16_1");
   check_same_cost(k, by_log.at("layers").at(0));
   // Joined with the dump, the log line needs no --quant: the kernel's chain is q4f16_1.
-  const json joined = run_json("log --input " + log + " --tir " + data("gpt2_phase3.py"));
+  const json joined = run_json("log --input " + log + " --tir " + tir_data("gpt2_phase3.py"));
   check_same_cost(k, joined.at("layers").at(0));
   CHECK(joined["layers"][0]["epilogue_ops"] == 2);
-  CHECK(joined["inputs"]["tir"] == data("gpt2_phase3.py"));
+  CHECK(joined["inputs"]["tir"] == tir_data("gpt2_phase3.py"));
   // A preset forced on the kernel gives the same cost, since the chain is that preset.
-  const json forced = run_json("tir --input " + data("gpt2_phase3.py") + " --func " + kSeedKernel +
-                               " --bind seq_len=37 --quant q4f16_1");
+  const json forced = run_json("tir --input " + tir_data("gpt2_phase3.py") + " --func " +
+                               kSeedKernel + " --bind seq_len=37 --quant q4f16_1");
   check_same_cost(k, forced["kernels"][0]);
 }
 
 TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][cli]") {
   const json all =
-      run_json("tir --input " + data("gpt2_phase3.py") + " --bind seq_len=37 --shapes-only");
+      run_json("tir --input " + tir_data("gpt2_phase3.py") + " --bind seq_len=37 --shapes-only");
   REQUIRE(all["kernels"].size() == 2);
   REQUIRE(all["skipped"].size() == 1);
   CHECK(all["skipped"][0] ==
@@ -94,7 +93,7 @@ TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][c
              {"reason", "block 'Ared_temp' reduces but its update is not C = C + A * B"},
              {"line", 64}});
   CHECK(all["inputs"]["relax_functions"] == 1);
-  const json plain = run_json("tir --input " + data("attention.py") +
+  const json plain = run_json("tir --input " + tir_data("attention.py") +
                               " --bind seq_len=9,kv_len=20 --arch systolic-32x32");
   REQUIRE(plain["kernels"].size() == 4);
   CHECK(plain["kernels"][0]["quant"].is_null());
@@ -102,7 +101,7 @@ TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][c
   CHECK(plain["kernels"][0]["batch"] == 32);
   CHECK(plain["kernels"][0]["symbols"] == json{{"kv_len", 20}, {"seq_len", 9}});
   // fp32 kernels on an accelerator without fp32 MACs: skipped with the reason, the rest costed.
-  const json mixed = run_json("tir --input " + data("variants.py") + " --bind n=100,m=48");
+  const json mixed = run_json("tir --input " + tir_data("variants.py") + " --bind n=100,m=48");
   CHECK(mixed["kernels"].size() == 3);
   REQUIRE(mixed["skipped"].size() == 3);
   CHECK(mixed["skipped"][1]["func"] == "matmul_black");
@@ -110,7 +109,7 @@ TEST_CASE("tenet tir: skipped functions, quant null, shapes only, csv", "[tir][c
   CHECK(mixed["skipped"][1]["reason"].get<std::string>().find(
             "cannot be costed on scalable-32x32") == 0);
   const auto csv =
-      run_cli("tir --input " + data("quant.py") + " --bind seq_len=3,n=2 --format csv");
+      run_cli("tir --input " + tir_data("quant.py") + " --bind seq_len=3,n=2 --format csv");
   CHECK(csv.exit_code == 0);
   CHECK(csv.out.find("fused_dequantize_NT_matmul_int3") != std::string::npos);
 }
@@ -121,13 +120,13 @@ TEST_CASE("tenet tir: bad input exits 2 with the name or line", "[tir][cli]") {
     const char* says;
   };
   const std::vector<Case> cases = {
-      {"--input " + data("gpt2_phase3.py"), "symbolic size 'seq_len'"},
-      {"--input " + data("gpt2_phase3.py") + " --bind seq_len=4,seqlen=3",
+      {"--input " + tir_data("gpt2_phase3.py"), "symbolic size 'seq_len'"},
+      {"--input " + tir_data("gpt2_phase3.py") + " --bind seq_len=4,seqlen=3",
        "'seqlen' is not a symbolic size"},
-      {"--input " + data("gpt2_phase3.py") + " --bind seq_len=0", "seq_len = 0"},
-      {"--input " + data("gpt2_phase3.py") + " --bind seq_len", "NAME=INTEGER"},
-      {"--input " + data("gpt2_phase3.py") + " --func nope", "no PrimFunc named 'nope'"},
-      {"--input " + data("gpt2_phase3.py") + " --bind seq_len=4 --quant q9", "--quant"},
+      {"--input " + tir_data("gpt2_phase3.py") + " --bind seq_len=0", "seq_len = 0"},
+      {"--input " + tir_data("gpt2_phase3.py") + " --bind seq_len", "NAME=INTEGER"},
+      {"--input " + tir_data("gpt2_phase3.py") + " --func nope", "no PrimFunc named 'nope'"},
+      {"--input " + tir_data("gpt2_phase3.py") + " --bind seq_len=4 --quant q9", "--quant"},
       {"--input /nonexistent.py", "cannot open"},
   };
   for (const Case& c : cases) {

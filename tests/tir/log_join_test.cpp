@@ -5,15 +5,14 @@
 
 #include "input_error_of.hpp"
 #include "tenet/tir/relation.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 using tenet::test::error_of;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 llm::MatmulShape logged(const std::string& kernel, std::int64_t batch, std::int64_t m,
                         std::int64_t n, std::int64_t k) {
@@ -32,7 +31,7 @@ llm::MatmulShape logged(const std::string& kernel, std::int64_t batch, std::int6
 }  // namespace
 
 TEST_CASE("tir log join: the logged extents bind the kernel's sizes", "[tir]") {
-  const tir::Module m = tir::read_module(data("attention.py"));
+  const tir::Module m = tir::read_module(tir_data("attention.py"));
   const tir::MatmulKernel qk =
       tir::find_matmuls(m, "fused_NT_matmul_multiply_maximum").kernels.at(0);
   // batch 32 (1 × 32 heads), M = seq_len, N = kv_len.
@@ -67,7 +66,7 @@ def padded(p_a: T.handle, B: T.Buffer((8, 8), "float16"), p_c: T.handle):
 }
 
 TEST_CASE("tir log join: entries take their kernel's structure", "[tir]") {
-  const tir::Module m = tir::read_module(data("gpt2_phase3.py"));
+  const tir::Module m = tir::read_module(tir_data("gpt2_phase3.py"));
   const std::vector<llm::MatmulShape> entries = {
       logged("fused_fused_dequantize1_fused_NT_matmul6_add7_add8", 1, 37, 1024, 1024),
       logged("fused_dequantize_NT_matmul", 1, 1, 3072, 1024),
@@ -95,7 +94,7 @@ TEST_CASE("tir log join: entries take their kernel's structure", "[tir]") {
 }
 
 TEST_CASE("tir: block relations derived when T.reads / T.writes are absent", "[tir]") {
-  const tir::Module m = tir::read_module(data("variants.py"));
+  const tir::Module m = tir::read_module(tir_data("variants.py"));
   const tir::PrimFunc& f = *m.find_function("matmul_black");
   const tir::BlockRelations r = tir::block_relations(f, f.blocks.at(0));
   REQUIRE(r.accesses.size() == 4);  // C, A, B read by the update; C written

@@ -6,15 +6,14 @@
 #include "tenet/error.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 using tenet::test::error_of;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 // A small matmul PrimFunc whose A index is `a_index` (for error cases).
 std::string gemm(const std::string& a_index, const std::string& decorator = "@T.prim_func") {
@@ -31,7 +30,7 @@ def mm(A: T.Buffer((8, 8), "float16"), B: T.Buffer((8, 8), "float16"), C: T.Buff
 }  // namespace
 
 TEST_CASE("tir reader: syntax variants", "[tir]") {
-  const tir::Module m = tir::read_module(data("variants.py"));
+  const tir::Module m = tir::read_module(tir_data("variants.py"));
   REQUIRE(m.functions.size() == 6);
   CHECK(m.skipped.empty());
 

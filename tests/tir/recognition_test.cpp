@@ -4,14 +4,13 @@
 #include "tenet/error.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 // What a reader derives by hand from a fixture's text.
 struct Expected {
@@ -327,7 +326,7 @@ const std::vector<Expected>& cases() {
 TEST_CASE("tir: every fixture kernel equals its hand derivation", "[tir]") {
   for (const Expected& e : cases()) {
     INFO(e.file << " " << e.func);
-    const tir::Module module = tir::read_module(data(e.file));
+    const tir::Module module = tir::read_module(tir_data(e.file));
     const tir::Recognition r = tir::find_matmuls(module, e.func);
     REQUIRE(r.kernels.size() == 1);
     CHECK(r.skipped.empty());
@@ -385,13 +384,13 @@ TEST_CASE("tir: every fixture kernel equals its hand derivation", "[tir]") {
 }
 
 TEST_CASE("tir: functions without a matmul are skipped with a reason and a line", "[tir]") {
-  const tir::Recognition v = tir::find_matmuls(tir::read_module(data("variants.py")));
+  const tir::Recognition v = tir::find_matmuls(tir::read_module(tir_data("variants.py")));
   CHECK(v.kernels.size() == 5);
   REQUIRE(v.skipped.size() == 1);
   CHECK(v.skipped[0] == tir::Skipped{"add_only", "no matmul block (blocks: T_add)", 93});
 
   // RMS norm reduces A * A: a sum of squares, not a product of two operands.
-  const tir::Recognition g = tir::find_matmuls(tir::read_module(data("gpt2_phase3.py")));
+  const tir::Recognition g = tir::find_matmuls(tir::read_module(tir_data("gpt2_phase3.py")));
   CHECK(g.kernels.size() == 2);
   REQUIRE(g.skipped.size() == 1);
   CHECK(g.skipped[0] ==
@@ -400,7 +399,7 @@ TEST_CASE("tir: functions without a matmul are skipped with a reason and a line"
 }
 
 TEST_CASE("tir: binding checks every symbolic size", "[tir]") {
-  const tir::Module m = tir::read_module(data("attention.py"));
+  const tir::Module m = tir::read_module(tir_data("attention.py"));
   const tir::MatmulKernel k = tir::find_matmuls(m, "fused_matmul_cast").kernels.at(0);
   CHECK(k.symbols == std::vector<std::string>{"kv_len", "seq_len"});
   try {
@@ -435,7 +434,7 @@ TEST_CASE("tir: convolutions are skipped with a reason, never reported as a matm
           "[tir][conv]") {
   // conv2d.py, modelled on TOPI's conv2d_nchw as TVM prints it: the input index
   // v_yy * 2 + v_ry slides the output row over the kernel row (stride 2, 3×3).
-  const tir::Module m = tir::read_module(data("conv2d.py"));
+  const tir::Module m = tir::read_module(tir_data("conv2d.py"));
   const tir::Recognition r = tir::find_matmuls(m);
   CHECK(r.kernels.empty());
   REQUIRE(r.skipped.size() == 2);  // one entry per function

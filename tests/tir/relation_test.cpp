@@ -14,14 +14,13 @@
 #include "tenet/poly/parse.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 isl::map map_of(const std::string& text) { return poly::parse_map(text, {"test", ""}); }
 
@@ -86,7 +85,7 @@ def kernel(q: T.Buffer({storage}, "uint32"), s: T.Buffer({scale}, "float16"), p_
 }  // namespace
 
 TEST_CASE("tir relations: the seed's blocks", "[tir]") {
-  const tir::Module m = tir::read_module(data("gpt2_phase3.py"));
+  const tir::Module m = tir::read_module(tir_data("gpt2_phase3.py"));
   const tir::PrimFunc& f = *m.find_function("fused_fused_dequantize1_fused_NT_matmul6_add7_add8");
   const tir::BlockRelations compute = tir::block_relations(f, f.blocks.at(0));
   CHECK(map_of(compute.accesses.at(0).relation)
@@ -109,7 +108,7 @@ TEST_CASE("tir relations: the seed's blocks", "[tir]") {
 }
 
 TEST_CASE("tir relations: the seed's kernel as a workload through the exact engine", "[tir]") {
-  const tir::Module m = tir::read_module(data("gpt2_phase3.py"));
+  const tir::Module m = tir::read_module(tir_data("gpt2_phase3.py"));
   const tir::MatmulKernel k =
       tir::find_matmuls(m, "fused_fused_dequantize1_fused_NT_matmul6_add7_add8").kernels.at(0);
   const tir::KernelWorkload kw = tir::kernel_workload(m, tir::bind(k, {{"seq_len", 3}}));
@@ -182,7 +181,7 @@ TEST_CASE("tir relations: packed and grouped accesses equal brute-force enumerat
 }
 
 TEST_CASE("tir relations: an indirect index is a flagged over-approximation", "[tir]") {
-  const tir::Module m = tir::read_module(data("quant.py"));
+  const tir::Module m = tir::read_module(tir_data("quant.py"));
   const tir::MatmulKernel k = tir::find_matmuls(m, "fused_dequantize_matmul_g_idx").kernels.at(0);
   const tir::KernelWorkload kw = tir::kernel_workload(m, tir::bind(k, {}));
   REQUIRE(kw.approximations.size() == 1);

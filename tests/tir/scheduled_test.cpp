@@ -13,15 +13,14 @@
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/relation.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 using json = nlohmann::json;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name;
-}
+using tenet_test::tir_data;
 
 using L = llm::Layout;
 using B = workload::OperandRole;
@@ -89,7 +88,7 @@ struct Case {
 
 tir::BoundKernel check(const Case& c) {
   INFO(c.file << " " << c.func);
-  const tir::Module module = tir::read_module(data(c.file));
+  const tir::Module module = tir::read_module(tir_data(c.file));
   const tir::Recognition r = tir::find_matmuls(module, c.func);
   for (const tir::Skipped& s : r.skipped) INFO("skipped: " << s.reason << " at line " << s.line);
   REQUIRE(r.kernels.size() == 1);
@@ -229,7 +228,7 @@ TEST_CASE("tir scheduled: tensorized MMA, WMMA and dot-product intrinsic blocks"
   // clang-format on
   check_all(cases);
   // The exact engine needs scalar relations: a tensorized block is refused by name.
-  const tir::Module m = tir::read_module(data("tensorized.py"));
+  const tir::Module m = tir::read_module(tir_data("tensorized.py"));
   const tir::MatmulKernel k = tir::find_matmuls(m, "dense_vnni_u8s8s32").kernels.at(0);
   try {
     tir::kernel_workload(m, tir::bind(k, {}));
@@ -325,7 +324,7 @@ TEST_CASE("tir scheduled: MoE GEMVs gather expert weights through an index buffe
   };
   // clang-format on
   check_all(cases);
-  const tir::Module m = tir::read_module(data("moe.py"));
+  const tir::Module m = tir::read_module(tir_data("moe.py"));
   CHECK(m.relax_symbols == std::vector<std::string>{"num_experts"});
   const tir::MatmulKernel k = tir::find_matmuls(m, "moe_gemv_num_experts").kernels.at(0);
   CHECK(k.expert_index_buffer == "indptr");
@@ -336,7 +335,7 @@ TEST_CASE("tir scheduled: MoE GEMVs gather expert weights through an index buffe
     CHECK(e.code() == error_code::kMissingField);
     CHECK(e.message().find("num_experts") != std::string::npos);
   }
-  const auto r = test::run_cli("tir --input " + data("moe.py") +
+  const auto r = test::run_cli("tir --input " + tir_data("moe.py") +
                                " --func moe_gemv_num_experts --bind num_experts=64 --shapes-only "
                                "--format json");
   INFO(r.out);
@@ -396,7 +395,7 @@ TEST_CASE("tir scheduled: every scheduled fixture reads in full, nothing skipped
   std::size_t total = 0;
   for (const auto& [file, count] : files) {
     INFO(file);
-    const tir::Recognition r = tir::find_matmuls(tir::read_module(data(file)));
+    const tir::Recognition r = tir::find_matmuls(tir::read_module(tir_data(file)));
     for (const tir::Skipped& s : r.skipped) INFO(s.func << ": " << s.reason);
     CHECK(r.skipped.empty());
     CHECK(r.kernels.size() == count);
@@ -528,7 +527,7 @@ TEST_CASE("tir scheduled: rfactor GEMVs with an inline dequantize equal brute-fo
 TEST_CASE("tir scheduled: a scheduled strided convolution is still skipped as a convolution",
           "[tir][scheduled][conv]") {
   // data_shared[v_nn, v_yy * 2 + v_ry, ...]: staging and thread bindings do not hide the window.
-  const tir::Recognition r = tir::find_matmuls(tir::read_module(data("conv2d_scheduled.py")));
+  const tir::Recognition r = tir::find_matmuls(tir::read_module(tir_data("conv2d_scheduled.py")));
   CHECK(r.kernels.empty());
   REQUIRE(r.skipped.size() == 1);
   CHECK(r.skipped[0].reason.rfind("convolution: data_shared's index", 0) == 0);

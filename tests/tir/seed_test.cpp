@@ -4,15 +4,16 @@
 #include "tenet/error.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/tir_data.hpp"
 
 using namespace tenet;
 
 namespace {
-std::string data(const char* name) { return std::string(TENET_TEST_DATA_DIR) + "/tir/" + name; }
+using tenet_test::tir_data;
 }  // namespace
 
 TEST_CASE("tir: the seed's module reads, relax skipped", "[tir]") {
-  const tir::Module m = tir::read_module(data("gpt2_phase3.py"));
+  const tir::Module m = tir::read_module(tir_data("gpt2_phase3.py"));
   REQUIRE(m.functions.size() == 3);
   CHECK(m.relax_functions == 1);
   CHECK(m.skipped.empty());
@@ -31,7 +32,7 @@ TEST_CASE("tir: the seed's module reads, relax skipped", "[tir]") {
 }
 
 TEST_CASE("tir: the seed's kernel bound at seq_len = 37 (issue 11 done-when)", "[tir]") {
-  const tir::Module m = tir::read_module(data("gpt2_phase3.py"));
+  const tir::Module m = tir::read_module(tir_data("gpt2_phase3.py"));
   const tir::Recognition r =
       tir::find_matmuls(m, "fused_fused_dequantize1_fused_NT_matmul6_add7_add8");
   REQUIRE(r.kernels.size() == 1);

@@ -240,8 +240,13 @@ const FieldEntry kFields[] = {
     {"epilogue_ops",
      [](auto& v, auto& p, auto& q, Record& r) {
        std::int64_t ops = 0;
-       read_int(v, p, q, ops, IntRange{0, kMaxEpilogueOps});
-       r.shape.epilogue_ops = static_cast<int>(ops);
+       read_int(v, p, q, ops, IntRange{0});
+       if (ops <= kMaxEpilogueOps)
+         r.shape.epilogue_ops = static_cast<int>(ops);
+       else
+         q.add(error_code::kRange, p,
+               "expected an integer >= 0 and <= " + std::to_string(kMaxEpilogueOps) + ", got " +
+                   std::to_string(ops));
      },
      [](const FlatValue& v, Record& r) {
        std::int64_t ops = 0;

@@ -357,7 +357,7 @@ std::optional<long long> json_integer(const nlohmann::json& v, const std::string
     std::string bounds =
         no_max   ? ">= " + std::to_string(range.min)
         : no_min ? "<= " + std::to_string(range.max)
-                 : ">= " + std::to_string(range.min) + " and <= " + std::to_string(range.max);
+                 : "in [" + std::to_string(range.min) + ", " + std::to_string(range.max) + "]";
     problems.add(error_code::kRange, pointer,
                  "expected " + expected(what, "an integer") + " " + bounds + ", got " +
                      std::to_string(value));

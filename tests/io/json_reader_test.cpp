@@ -200,7 +200,7 @@ TEST_CASE("json fields: names from a list, parsed strings, throwing helpers and 
        "unknown color \"blue\", expected one of red, green"},
       {error_code::kRange, "line 2, /x/odd", "expected an even number"},
       {error_code::kType, "line 2, /x/num", "expected color (a string), got an integer 5"},
-      {error_code::kRange, "line 2, /x/r", "expected an integer >= 0 and <= 64, got 70"},
+      {error_code::kRange, "line 2, /x/r", "expected an integer in [0, 64], got 70"},
       {error_code::kUsage, "line 2, /x/c", "no"},
       {error_code::kUsage, "/y", "own"},  // a helper's own location in this file is kept
   };

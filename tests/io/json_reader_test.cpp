@@ -164,7 +164,7 @@ TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {
   CHECK(e.message().find("and 5 more error(s)") != std::string::npos);
 }
 
-namespace {
+namespace pick_test {  // named: the io tests share a unity batch in CI
 enum class Color { kRed, kGreen };
 const char* to_string(Color c) { return c == Color::kRed ? "red" : "green"; }
 int parse_even(const std::string& text) {
@@ -172,10 +172,12 @@ int parse_even(const std::string& text) {
   if (v % 2 != 0) throw InputError(error_code::kRange, "", "", "expected an even number");
   return v;
 }
-}  // namespace
+}  // namespace pick_test
 
 TEST_CASE("json fields: names from a list, parsed strings, throwing helpers and both bounds",
           "[io][json]") {
+  using pick_test::Color;
+  using pick_test::parse_even;
   const nlohmann::json doc = io::parse_json(
       R"({"c": "green", "bad": "blue", "e": "4", "odd": "3", "r": 70, "num": 5})", "f.json");
   io::JsonProblems problems("f.json", "line 2");

@@ -7,15 +7,13 @@
 #include <cmath>
 #include <ostream>
 
-#include "arch/issues.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/poly/context.hpp"
 #include "tenet/poly/parse.hpp"
 
 namespace tenet::arch {
 namespace {
-
-using detail::Issues;
 
 const char* const kRoleKeys[] = {"activation", "weight", "output", "scale", "zero", "other"};
 
@@ -44,7 +42,7 @@ std::string kind_names() {
   return names;
 }
 
-void check_bandwidth(const Bandwidth& bw, const std::string& where, Issues& issues) {
+void check_bandwidth(const Bandwidth& bw, const std::string& where, io::JsonProblems& issues) {
   if (bw.unlimited) return;
   if (!(bw.bytes_per_cycle > 0) || !std::isfinite(bw.bytes_per_cycle))
     issues.add(error_code::kRange, where,
@@ -52,7 +50,7 @@ void check_bandwidth(const Bandwidth& bw, const std::string& where, Issues& issu
                            bw.bytes_per_cycle));
 }
 
-void check_array(const AcceleratorSpec& s, Issues& issues) {
+void check_array(const AcceleratorSpec& s, io::JsonProblems& issues) {
   if (s.rows <= 0)
     issues.add(error_code::kRange, "/pe_array/rows",
                fmt::format("expected a number of PE rows > 0, got {}", s.rows));
@@ -74,7 +72,7 @@ bool is_two_d_pe_tuple(isl_map* m, isl_dim_type type) {
   return std::string(isl_map_get_tuple_name(m, type)) == "PE";
 }
 
-void check_interconnect(const Interconnect& ic, Issues& issues) {
+void check_interconnect(const Interconnect& ic, io::JsonProblems& issues) {
   if (ic.kind != InterconnectKind::kCustom) {
     if (!ic.custom_map.empty())
       issues.add(error_code::kUnknownField, "/interconnect/map",
@@ -97,7 +95,7 @@ void check_interconnect(const Interconnect& ic, Issues& issues) {
   }
 }
 
-void check_precisions(const AcceleratorSpec& s, Issues& issues) {
+void check_precisions(const AcceleratorSpec& s, io::JsonProblems& issues) {
   if (s.precisions.empty())
     issues.add(error_code::kMissingField, "/pe/precisions",
                "expected at least one supported MAC precision, e.g. {\"fp16\": "
@@ -128,7 +126,7 @@ void check_precisions(const AcceleratorSpec& s, Issues& issues) {
   }
 }
 
-void check_global_buffer(const GlobalBuffer& gb, Issues& issues) {
+void check_global_buffer(const GlobalBuffer& gb, io::JsonProblems& issues) {
   if (gb.partitions.empty()) {
     if (gb.bytes <= 0)
       issues.add(error_code::kRange, "/global_buffer/bytes",
@@ -165,7 +163,8 @@ void check_global_buffer(const GlobalBuffer& gb, Issues& issues) {
   }
 }
 
-void check_access_energy(const AccessEnergy& e, const std::string& where, Issues& issues) {
+void check_access_energy(const AccessEnergy& e, const std::string& where,
+                         io::JsonProblems& issues) {
   auto check = [&](double v, const char* field) {
     if (!(v >= 0) || !std::isfinite(v))
       issues.add(error_code::kRange, where + "/" + field,
@@ -178,7 +177,7 @@ void check_access_energy(const AccessEnergy& e, const std::string& where, Issues
                fmt::format("expected access_bits >= 1, got {}", e.access_bits));
 }
 
-void check_energy(const AcceleratorSpec& s, Issues& issues) {
+void check_energy(const AcceleratorSpec& s, io::JsonProblems& issues) {
   for (const auto& [type, pj] : s.energy.mac_pj) {
     const std::string where = "/energy/mac_pj/" + workload::to_string(type);
     if (!(pj >= 0) || !std::isfinite(pj))
@@ -198,7 +197,7 @@ void check_energy(const AcceleratorSpec& s, Issues& issues) {
   check_access_energy(s.energy.dram, "/energy/dram", issues);
 }
 
-void check_micro(const Microarch& m, Issues& issues) {
+void check_micro(const Microarch& m, io::JsonProblems& issues) {
   const std::string w = "/microarchitecture";
   auto at_least = [&](long long v, long long lo, const std::string& field, const char* unit) {
     if (v < lo)
@@ -231,8 +230,9 @@ void check_micro(const Microarch& m, Issues& issues) {
                  "expected \"m\", \"n\" or \"k\", got \"" + layout.contiguous + "\"");
 }
 
-Issues validate(const AcceleratorSpec& s) {
-  Issues issues;
+// Every rule violation of the spec, each at its JSON pointer (a spec has no file of its own).
+io::JsonProblems validate(const AcceleratorSpec& s) {
+  io::JsonProblems issues("");
   check_array(s, issues);
   check_interconnect(s.interconnect, issues);
   if (!(s.clock_mhz > 0) || !std::isfinite(s.clock_mhz))
@@ -343,7 +343,7 @@ AcceleratorSpec with_energy_defaults(AcceleratorSpec spec) {
 }
 
 Accelerator::Accelerator(AcceleratorSpec spec) : spec_(std::move(spec)) {
-  validate(spec_).raise_if_any("");
+  validate(spec_).throw_if_any();
 }
 
 Architecture Accelerator::architecture() const {

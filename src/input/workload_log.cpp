@@ -124,160 +124,30 @@ MatmulShape parse_text_line(std::string_view line, const LineSite& at) {
 
 // ---- JSON lines -------------------------------------------------------------------------------
 
-struct JsonField {
-  const std::string& file;
-  std::int64_t line;
-  std::string where(const std::string& key) const {
-    return line_where(line) + (key.empty() ? "" : ", /" + key);
-  }
-  [[noreturn]] void fail(const char* code, const std::string& key, const std::string& msg) const {
-    throw InputError(code, file, where(key), msg);
-  }
-};
-
-std::int64_t json_int(const json& v, const JsonField& at, const std::string& key,
-                      std::int64_t minimum,
-                      std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) {
-  if (v.is_number_unsigned() &&
-      v.get<std::uint64_t>() >
-          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    at.fail(error_code::kOverflow, key, "value " + v.dump() + " does not fit in 64 bits");
-  }
-  if (!v.is_number_integer()) {
-    at.fail(error_code::kType, key, "expected an integer, got " + excerpt(v.dump()));
-  }
-  const std::int64_t value = v.get<std::int64_t>();
-  if (value < minimum || value > maximum) {
-    at.fail(error_code::kRange, key,
-            "expected an integer >= " + std::to_string(minimum) +
-                (maximum < std::numeric_limits<std::int64_t>::max()
-                     ? " and <= " + std::to_string(maximum)
-                     : std::string()) +
-                ", got " + std::to_string(value));
-  }
-  return value;
-}
-
-bool json_bool(const json& v, const JsonField& at, const std::string& key) {
-  if (!v.is_boolean())
-    at.fail(error_code::kType, key, "expected true or false, got " + excerpt(v.dump()));
-  return v.get<bool>();
-}
-
-std::string json_string(const json& v, const JsonField& at, const std::string& key) {
-  if (!v.is_string())
-    at.fail(error_code::kType, key, "expected a string, got " + excerpt(v.dump()));
-  return v.get<std::string>();
-}
-
-template <typename T>
-T json_enum(const json& v, const JsonField& at, const std::string& key,
-            T (*parse)(const std::string&)) {
-  const std::string text = json_string(v, at, key);
-  try {
-    return parse(text);
-  } catch (const InputError& e) {
-    throw InputError(e.code(), at.file, at.where(key), e.message());
-  }
-}
-
 // A JSON record being read: the shape and whether the record gave the layout.
 struct Record {
   MatmulShape shape;
   std::optional<llm::Layout> layout;
 };
 
-using FieldReader = void (*)(const json& value, const JsonField& at, const std::string& key,
-                             Record& r);
-
-struct FieldEntry {
-  const char* key;
-  FieldReader read;
-};
-
-constexpr std::int64_t kMaxEpilogueOps = 1 << 20;
-
-// The accepted keys of a record, in the order of the schema.
-const FieldEntry kFields[] = {
-    {"kernel", [](auto& v, auto& at, auto& k, Record& r) { r.shape.name = json_string(v, at, k); }},
-    {"batch", [](auto& v, auto& at, auto& k, Record& r) { r.shape.batch = json_int(v, at, k, 1); }},
-    {"M", [](auto& v, auto& at, auto& k, Record& r) { r.shape.m = json_int(v, at, k, 1); }},
-    {"N", [](auto& v, auto& at, auto& k, Record& r) { r.shape.n = json_int(v, at, k, 1); }},
-    {"K", [](auto& v, auto& at, auto& k, Record& r) { r.shape.k = json_int(v, at, k, 1); }},
-    {"count", [](auto& v, auto& at, auto& k, Record& r) { r.shape.count = json_int(v, at, k, 1); }},
-    {"phase", [](auto& v, auto& at, auto& k,
-                 Record& r) { r.shape.phase = json_enum(v, at, k, llm::parse_phase); }},
-    {"layout", [](auto& v, auto& at, auto& k,
-                  Record& r) { r.layout = json_enum(v, at, k, llm::parse_layout); }},
-    {"b_operand", [](auto& v, auto& at, auto& k,
-                     Record& r) { r.shape.b_operand = json_enum(v, at, k, llm::parse_b_operand); }},
-    {"weights_quantized", [](auto& v, auto& at, auto& k,
-                             Record& r) { r.shape.weights_quantized = json_bool(v, at, k); }},
-    {"epilogue_ops",
-     [](auto& v, auto& at, auto& k, Record& r) {
-       r.shape.epilogue_ops = static_cast<int>(json_int(v, at, k, 0, kMaxEpilogueOps));
-     }},
-    {"quant", [](auto& v, auto& at, auto& k, Record& r) { r.shape.quant = json_string(v, at, k); }},
-    {"in_dtype",
-     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.in = json_string(v, at, k); }},
-    {"w_dtype",
-     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.w = json_string(v, at, k); }},
-    {"out_dtype",
-     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.out = json_string(v, at, k); }},
-    {"accum_dtype",
-     [](auto& v, auto& at, auto& k, Record& r) { r.shape.dtypes.accum = json_string(v, at, k); }},
-};
-
-std::string accepted_keys() {
-  std::string keys;
-  for (const FieldEntry& f : kFields) keys += (keys.empty() ? "" : ", ") + std::string(f.key);
-  return keys;
-}
-
-void apply_field(const std::string& key, const json& value, const JsonField& at, Record& r) {
-  for (const FieldEntry& f : kFields) {
-    if (key == f.key) return f.read(value, at, key, r);
-  }
-  at.fail(error_code::kUnknownField, key,
-          "unknown field '" + key + "' (expected " + accepted_keys() + ")");
-}
-
-// Every problem of the record, each at "line N, /key".
-void check_record(const json& doc, const JsonField& at, Record& r, JsonProblems& problems) {
-  for (const char* key : {"kernel", "M", "N", "K"}) {
-    if (!doc.contains(key))
-      problems.add(error_code::kMissingField, pointer_join("", key),
-                   std::string("missing '") + key + "' in the record");
-  }
-  for (const auto& [key, value] : doc.items()) {
-    try {
-      apply_field(key, value, at, r);
-    } catch (const InputError& e) {
-      problems.add(e, pointer_join("", key));
-    }
-  }
-  if (doc.contains("kernel") && doc["kernel"].is_string() && r.shape.name.empty())
-    problems.add(error_code::kRange, "/kernel", "expected a non-empty kernel name");
-}
-
-MatmulShape parse_json_dom(std::string_view line, const std::string& file, std::int64_t number,
-                           bool& layout_given) {
-  const JsonField at{file, number};
-  const json doc = parse_json(std::string(line), file, line_where(number));
-  if (!doc.is_object())
-    at.fail(error_code::kType, "", "expected a JSON object, got " + excerpt(doc.dump()));
-  JsonProblems problems(file, line_where(number));
-  Record r;
-  check_record(doc, at, r, problems);
-  problems.throw_if_any();
-  layout_given = r.layout.has_value();
-  if (r.layout) r.shape.layout = *r.layout;
-  return r.shape;
-}
-
-// ---- JSON lines, fast path --------------------------------------------------------------------
-
 using io::detail::FlatValue;
+
+// ---- JSON lines: one field of a record --------------------------------------------------------
+
+void read_int(const json& v, const std::string& p, JsonProblems& problems, std::int64_t& out,
+              IntRange range = IntRange{1}) {
+  if (auto x = json_integer(v, p, problems, "", range)) out = *x;
+}
+
+void read_text(const json& v, const std::string& p, JsonProblems& problems, std::string& out) {
+  if (auto x = json_string(v, p, problems, "")) out = std::move(*x);
+}
+
+template <typename T>
+void read_name(const json& v, const std::string& p, JsonProblems& problems,
+               T (*parse)(const std::string&), T& out) {
+  if (auto x = json_string(v, p, problems, "")) problems.attempt(p, [&] { out = parse(*x); });
+}
 
 bool flat_int(const FlatValue& v, std::int64_t minimum, std::int64_t maximum, std::int64_t& out) {
   if (v.kind != FlatValue::Kind::kInteger || v.integer < minimum || v.integer > maximum) {
@@ -308,56 +178,145 @@ bool flat_enum(const FlatValue& v, T (*parse)(const std::string&), T& out) {
   return true;
 }
 
-using FlatReader = bool (*)(const FlatValue& v, Record& r);
+constexpr std::int64_t kMaxEpilogueOps = 1 << 20;
 
-struct FlatEntry {
-  std::string_view key;
-  FlatReader read;
+// One accepted key of a record, read the same way by the full JSON reader (`read`: problems
+// recorded at the field's pointer) and by the fast scan of flat records (`flat`: false = let the
+// full reader report it).
+struct FieldEntry {
+  const char* key;
+  void (*read)(const json& v, const std::string& p, JsonProblems& problems, Record& r);
+  bool (*flat)(const FlatValue& v, Record& r);
 };
 
-// The same keys and checks as kFields; false = let the full parser report it.
-const FlatEntry kFlatFields[] = {
-    {"kernel", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.name); }},
-    {"batch", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.batch); }},
-    {"M", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.m); }},
-    {"N", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.n); }},
-    {"K", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.k); }},
-    {"count", [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.count); }},
+// The accepted keys of a record, in the order of the schema.
+const FieldEntry kFields[] = {
+    {"kernel", [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.name); },
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.name); }},
+    {"batch", [](auto& v, auto& p, auto& q, Record& r) { read_int(v, p, q, r.shape.batch); },
+     [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.batch); }},
+    {"M", [](auto& v, auto& p, auto& q, Record& r) { read_int(v, p, q, r.shape.m); },
+     [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.m); }},
+    {"N", [](auto& v, auto& p, auto& q, Record& r) { read_int(v, p, q, r.shape.n); },
+     [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.n); }},
+    {"K", [](auto& v, auto& p, auto& q, Record& r) { read_int(v, p, q, r.shape.k); },
+     [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.k); }},
+    {"count", [](auto& v, auto& p, auto& q, Record& r) { read_int(v, p, q, r.shape.count); },
+     [](const FlatValue& v, Record& r) { return flat_positive(v, r.shape.count); }},
     {"phase",
+     [](auto& v, auto& p, auto& q, Record& r) {
+       read_name(v, p, q, llm::parse_phase, r.shape.phase);
+     },
      [](const FlatValue& v, Record& r) { return flat_enum(v, llm::parse_phase, r.shape.phase); }},
     {"layout",
+     [](auto& v, auto& p, auto& q, Record& r) {
+       llm::Layout layout = llm::Layout::kNT;
+       const std::size_t before = q.size();
+       read_name(v, p, q, llm::parse_layout, layout);
+       if (q.size() == before) r.layout = layout;
+     },
      [](const FlatValue& v, Record& r) {
        llm::Layout layout = llm::Layout::kNT;
        if (!flat_enum(v, llm::parse_layout, layout)) return false;
        r.layout = layout;
        return true;
      }},
-    {"b_operand", [](const FlatValue& v,
-                     Record& r) { return flat_enum(v, llm::parse_b_operand, r.shape.b_operand); }},
+    {"b_operand",
+     [](auto& v, auto& p, auto& q, Record& r) {
+       read_name(v, p, q, llm::parse_b_operand, r.shape.b_operand);
+     },
+     [](const FlatValue& v, Record& r) {
+       return flat_enum(v, llm::parse_b_operand, r.shape.b_operand);
+     }},
     {"weights_quantized",
+     [](auto& v, auto& p, auto& q, Record& r) {
+       if (auto b = json_boolean(v, p, q)) r.shape.weights_quantized = *b;
+     },
      [](const FlatValue& v, Record& r) {
        if (v.kind != FlatValue::Kind::kBoolean) return false;
        r.shape.weights_quantized = v.boolean;
        return true;
      }},
     {"epilogue_ops",
+     [](auto& v, auto& p, auto& q, Record& r) {
+       std::int64_t ops = 0;
+       read_int(v, p, q, ops, IntRange{0});
+       if (ops <= kMaxEpilogueOps)
+         r.shape.epilogue_ops = static_cast<int>(ops);
+       else
+         q.add(error_code::kRange, p,
+               "expected an integer >= 0 and <= " + std::to_string(kMaxEpilogueOps) + ", got " +
+                   std::to_string(ops));
+     },
      [](const FlatValue& v, Record& r) {
        std::int64_t ops = 0;
        if (!flat_int(v, 0, kMaxEpilogueOps, ops)) return false;
        r.shape.epilogue_ops = static_cast<int>(ops);
        return true;
      }},
-    {"quant", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.quant); }},
-    {"in_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.in); }},
-    {"w_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.w); }},
-    {"out_dtype", [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.out); }},
+    {"quant", [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.quant); },
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.quant); }},
+    {"in_dtype",
+     [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.dtypes.in); },
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.in); }},
+    {"w_dtype", [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.dtypes.w); },
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.w); }},
+    {"out_dtype",
+     [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.dtypes.out); },
+     [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.out); }},
     {"accum_dtype",
+     [](auto& v, auto& p, auto& q, Record& r) { read_text(v, p, q, r.shape.dtypes.accum); },
      [](const FlatValue& v, Record& r) { return flat_string(v, r.shape.dtypes.accum); }},
 };
 
+std::string accepted_keys() {
+  std::string keys;
+  for (const FieldEntry& f : kFields) keys += (keys.empty() ? "" : ", ") + std::string(f.key);
+  return keys;
+}
+
+// Every problem of the record, each at "line N, /key".
+void check_record(const json& doc, Record& r, JsonProblems& problems) {
+  for (const char* key : {"kernel", "M", "N", "K"}) {
+    if (!doc.contains(key))
+      problems.add(error_code::kMissingField, pointer_join("", key),
+                   std::string("missing '") + key + "' in the record");
+  }
+  for (const auto& [key, value] : doc.items()) {
+    const std::string p = pointer_join("", key);
+    const FieldEntry* entry = nullptr;
+    for (const FieldEntry& f : kFields)
+      if (key == f.key) entry = &f;
+    if (entry)
+      entry->read(value, p, problems, r);
+    else
+      problems.add(error_code::kUnknownField, p,
+                   "unknown field '" + key + "' (expected " + accepted_keys() + ")");
+  }
+  if (doc.contains("kernel") && doc["kernel"].is_string() && r.shape.name.empty())
+    problems.add(error_code::kRange, "/kernel", "expected a non-empty kernel name");
+}
+
+MatmulShape parse_json_dom(std::string_view line, const std::string& file, std::int64_t number,
+                           bool& layout_given) {
+  const json doc = parse_json(std::string(line), file, line_where(number));
+  if (!doc.is_object())
+    throw InputError(error_code::kType, file, line_where(number),
+                     "expected a JSON object, got " + excerpt(doc.dump()));
+  JsonProblems problems(file, line_where(number));
+  Record r;
+  check_record(doc, r, problems);
+  problems.throw_if_any();
+  layout_given = r.layout.has_value();
+  if (r.layout) r.shape.layout = *r.layout;
+  return r.shape;
+}
+
+// ---- JSON lines, fast path --------------------------------------------------------------------
+
 bool apply_flat_member(const io::detail::FlatMember& m, Record& r) {
-  for (const FlatEntry& f : kFlatFields) {
-    if (m.key == f.key) return f.read(m.value, r);
+  for (const FieldEntry& f : kFields) {
+    if (m.key == f.key) return f.flat(m.value, r);
   }
   return false;  // unknown key
 }
@@ -441,36 +400,32 @@ MatmulShape parse_line(std::string_view line, LogFormat format, const LineSite& 
 std::optional<LogHeader> parse_header(std::string_view text, const std::string& file,
                                       std::int64_t number) {
   if (!starts_json(text) || text.find("\"record\"") == std::string_view::npos) return std::nullopt;
-  const JsonField at{file, number};
   const json doc = io::parse_json(std::string(text), file, line_where(number));
   if (!doc.is_object() || !doc.contains("record")) return std::nullopt;
   JsonProblems problems(file, line_where(number));
   LogHeader h;
   bool has_quantization = false;
   for (const auto& [key, value] : doc.items()) {
-    try {
-      if (key == "record") {
-        if (json_string(value, at, key) != "header")
-          at.fail(error_code::kUnknownName, key,
-                  "expected \"header\" (the only kind of record besides matmul calls), got " +
-                      excerpt(value.dump()));
-      } else if (key == "quantization") {
-        h.quantization = json_string(value, at, key);
-        has_quantization = true;
-        if (h.quantization.empty())
-          at.fail(error_code::kRange, key,
-                  "expected a quantization scheme (MLC's name such as \"q4f16_1\", or a scheme "
-                  "file), got an empty string");
-      } else if (key == "model") {
-        h.model = json_string(value, at, key);
-      } else {
-        at.fail(error_code::kUnknownField, key,
-                "unknown field '" + key +
-                    "' in a header record (expected record, quantization, "
-                    "model)");
-      }
-    } catch (const InputError& e) {
-      problems.add(e, pointer_join("", key));
+    const std::string p = pointer_join("", key);
+    if (key == "record") {
+      const auto record = json_string(value, p, problems, "");
+      if (record && *record != "header")
+        problems.add(error_code::kUnknownName, p,
+                     "expected \"header\" (the only kind of record besides matmul calls), got " +
+                         excerpt(value.dump()));
+    } else if (key == "quantization") {
+      has_quantization = value.is_string();  // else: a type problem, and no quantization
+      read_text(value, p, problems, h.quantization);
+      if (value.is_string() && h.quantization.empty())
+        problems.add(error_code::kRange, p,
+                     "expected a quantization scheme (MLC's name such as \"q4f16_1\", or a "
+                     "scheme file), got an empty string");
+    } else if (key == "model") {
+      read_text(value, p, problems, h.model);
+    } else {
+      problems.add(
+          error_code::kUnknownField, p,
+          "unknown field '" + key + "' in a header record (expected record, quantization, model)");
     }
   }
   if (!has_quantization)

@@ -393,6 +393,21 @@ std::optional<bool> json_boolean(const nlohmann::json& v, const std::string& poi
   return v.get<bool>();
 }
 
+std::optional<std::size_t> json_pick(const nlohmann::json& v, const std::string& pointer,
+                                     JsonProblems& problems, const std::string& what,
+                                     const std::vector<std::string>& names) {
+  const auto text = json_string(v, pointer, problems, what);
+  if (!text) return std::nullopt;
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (*text == names[i]) return i;
+    list += (i ? ", " : "") + names[i];
+  }
+  problems.add(error_code::kUnknownName, pointer,
+               "unknown " + what + " \"" + excerpt(*text) + "\", expected one of " + list);
+  return std::nullopt;
+}
+
 // ---- JsonFields --------------------------------------------------------------------------------
 
 JsonFields::JsonFields(const nlohmann::json& value, std::string pointer, JsonProblems& problems)
@@ -452,6 +467,13 @@ std::optional<bool> JsonFields::boolean(const char* key, bool required) const {
   const nlohmann::json* v = find(key, required);
   if (!v) return std::nullopt;
   return json_boolean(*v, pointer_of(key), problems_);
+}
+
+std::optional<std::size_t> JsonFields::pick(const char* key, bool required, const std::string& what,
+                                            const std::vector<std::string>& names) const {
+  const nlohmann::json* v = find(key, required);
+  if (!v) return std::nullopt;
+  return json_pick(*v, pointer_of(key), problems_, what, names);
 }
 
 std::optional<JsonFields> JsonFields::object(const char* key, bool required,

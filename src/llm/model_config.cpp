@@ -27,7 +27,7 @@ constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 
 // ---- reading one field ----------------------------------------------------------------------
 
-std::string pointer(const std::string& key) { return "/" + key; }
+std::string pointer(const std::string& key) { return io::pointer_join("", key); }
 
 std::string describe(const json& v) { return excerpt(v.dump(), 40); }
 
@@ -37,40 +37,38 @@ std::string key_list(Keys keys) {
   return out;
 }
 
+// A model config stops at its first problem: each field is converted by the io reader and its
+// problem, if any, thrown at once.
+template <class Convert>
+auto convert_field(const json& doc, const std::string& key, const std::string& file,
+                   Convert convert)
+    -> decltype(convert(json(), std::string(), std::declval<io::JsonProblems&>())) {
+  auto it = doc.find(key);
+  if (it == doc.end() || it->is_null()) return std::nullopt;  // HF writes null for "not set"
+  io::JsonProblems problems(file);
+  const auto value = convert(*it, pointer(key), problems);
+  problems.throw_if_any();
+  return value;
+}
+
 // The value of an integer field >= `minimum` (a size: >= 1), or nothing when it is absent or
 // null.
 std::optional<std::int64_t> optional_int(const json& doc, const std::string& key,
                                          const std::string& file, std::int64_t minimum = 1) {
   auto it = doc.find(key);
-  if (it == doc.end() || it->is_null()) return std::nullopt;
-  const json& v = *it;
-  const bool too_big_unsigned =
-      v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kNoLimit);
-  if (too_big_unsigned || (v.is_number_float() && std::abs(v.get<double>()) >= 9.2e18)) {
+  if (it != doc.end() && it->is_number_float() && std::abs(it->get<double>()) >= 9.2e18) {
     throw InputError(error_code::kOverflow, file, pointer(key),
-                     "value " + describe(v) + " does not fit in 64 bits");
+                     "value " + describe(*it) + " does not fit in 64 bits");
   }
-  const char* expected = minimum > 0 ? "a positive integer" : "an integer >= 0";
-  if (!v.is_number_integer()) {
-    throw InputError(error_code::kType, file, pointer(key),
-                     std::string("expected ") + expected + ", got " + describe(v));
-  }
-  const std::int64_t value = v.get<std::int64_t>();
-  if (value < minimum) {
-    throw InputError(error_code::kRange, file, pointer(key),
-                     std::string("expected ") + expected + ", got " + std::to_string(value));
-  }
-  return value;
+  return convert_field(doc, key, file, [&](const json& v, const std::string& p, auto& problems) {
+    return io::json_integer(v, p, problems, "", io::IntRange{minimum});
+  });
 }
 
 std::optional<bool> optional_bool(const json& doc, const char* key, const std::string& file) {
-  auto it = doc.find(key);
-  if (it == doc.end() || it->is_null()) return std::nullopt;
-  if (!it->is_boolean()) {
-    throw InputError(error_code::kType, file, pointer(key),
-                     "expected true or false, got " + describe(*it));
-  }
-  return it->get<bool>();
+  return convert_field(doc, key, file, [](const json& v, const std::string& p, auto& problems) {
+    return io::json_boolean(v, p, problems);
+  });
 }
 
 // A dimension and the key it was found under.

@@ -2,132 +2,150 @@
 
 #include <fmt/format.h>
 
-#include "json_fields.hpp"
 #include "tenet/error.hpp"
+#include "tenet/io/json_reader.hpp"
 
 namespace tenet::quant {
 namespace {
 
-using detail::Fields;
+using io::JsonFields;
 using nlohmann::json;
 
-long long positive(const Fields& f, const json& v, const std::string& where, const char* what) {
-  const long long value = f.as_integer(v, where);
-  if (value <= 0)
-    throw InputError(error_code::kRange, f.file(), where,
-                     fmt::format("expected {} > 0, got {}", what, value));
-  return value;
+// A positive integer (M, N, K) at `where`.
+std::optional<long long> positive(io::JsonProblems& problems, const json& v,
+                                  const std::string& where, const char* what) {
+  const auto value = io::json_integer(v, where, problems, "");
+  if (!value || *value > 0) return value;
+  problems.add(error_code::kRange, where, fmt::format("expected {} > 0, got {}", what, *value));
+  return std::nullopt;
 }
 
-std::vector<long long> parse_m(const Fields& f) {
-  const json& m = f.at("M");
-  if (!m.is_array()) return {positive(f, m, f.where("M"), "M")};
-  if (m.empty())
-    throw InputError(error_code::kRange, f.file(), f.where("M"), "expected at least one M");
+std::vector<long long> parse_m(const JsonFields& f) {
+  const json* m = f.find("M", true);
+  if (!m) return {};
+  const std::string at = f.pointer_of("M");
   std::vector<long long> values;
-  for (std::size_t i = 0; i < m.size(); ++i)
-    values.push_back(positive(f, m[i], f.where("M") + "/" + std::to_string(i), "M"));
+  if (!m->is_array()) {
+    if (auto v = positive(f.problems(), *m, at, "M")) values.push_back(*v);
+    return values;
+  }
+  if (m->empty()) f.problems().add(error_code::kRange, at, "expected at least one M");
+  for (std::size_t i = 0; i < m->size(); ++i)
+    if (auto v = positive(f.problems(), (*m)[i], io::pointer_join(at, i), "M"))
+      values.push_back(*v);
   return values;
 }
 
-DataType dtype_field(const Fields& f, const char* key) {
-  return parse_data_type(f.string(key), f.file(), f.where(key));
+std::optional<DataType> dtype_field(const JsonFields& f, const char* key, bool required) {
+  return f.parse(key, required, "",
+                 [](const std::string& text) { return workload::parse_data_type(text); });
 }
 
 // The stored weight type from bit + source_format.
-DataType weight_type(const Fields& f, int bit) {
-  const std::string format = f.has("source_format") ? f.string("source_format") : "uint";
-  try {
-    if (format == "uint") return DataType::unsigned_int(bit);
-    if (format == "int") return DataType::signed_int(bit);
-    if (format == "fp" && bit == 4) return DataType::floating(2, 1);
-    if (format == "fp" && bit == 8) return DataType::fp8_e4m3();
-    if (format == "nf" && bit == 4) return DataType::nf4();
-  } catch (const InputError& e) {
-    throw e.located(f.file(), f.where("bit"));
-  }
-  if (format == "fp" || format == "nf")
-    throw InputError(error_code::kRange, f.file(), f.where("bit"),
-                     fmt::format("source_format \"{}\" supports bit {}, got {}", format,
-                                 format == "fp" ? "4 (e2m1) or 8 (e4m3)" : "4", bit));
-  throw InputError(
-      error_code::kUnknownName, f.file(), f.where("source_format"),
-      fmt::format("unknown source_format \"{}\", expected one of uint, int, fp, nf", format));
+std::optional<DataType> weight_type(const JsonFields& f, int bit) {
+  const char* const formats[] = {"uint", "int", "fp", "nf"};
+  const auto format = f.has("source_format")
+                          ? f.pick("source_format", true, "source_format", {formats, formats + 4})
+                          : std::optional<std::size_t>(0);
+  if (!format) return std::nullopt;
+  std::optional<DataType> type;
+  f.attempt("bit", [&] {
+    if (*format == 0) type = DataType::unsigned_int(bit);
+    if (*format == 1) type = DataType::signed_int(bit);
+    if (*format == 2 && bit == 4) type = DataType::floating(2, 1);
+    if (*format == 2 && bit == 8) type = DataType::fp8_e4m3();
+    if (*format == 3 && bit == 4) type = DataType::nf4();
+  });
+  if (type || *format < 2) return type;
+  f.problems().add(error_code::kRange, f.pointer_of("bit"),
+                   fmt::format("source_format \"{}\" supports bit {}, got {}", formats[*format],
+                               *format == 2 ? "4 (e2m1) or 8 (e4m3)" : "4", bit));
+  return std::nullopt;
 }
 
-PackAxis packing_axis(const Fields& f) {
-  const std::string layout = f.has("layout") ? f.string("layout") : "nt";
-  if (layout == "nt") return PackAxis::kK;  // B stored N×K: contiguous along K
-  if (layout == "nn") return PackAxis::kN;  // B stored K×N: contiguous along N
-  throw InputError(error_code::kUnknownName, f.file(), f.where("layout"),
-                   fmt::format("unknown layout \"{}\", expected one of nt, nn", layout));
-}
-
-std::optional<Packing> packing_for(const Fields& f, const DataType& weights) {
-  const DataType storage = dtype_field(f, "storage_dtype");
-  if (!storage.is_integer())
-    throw InputError(error_code::kRange, f.file(), f.where("storage_dtype"),
+// The packing of the weights in their storage type (none when it holds one value), or nothing
+// with the problem recorded.
+std::optional<std::optional<Packing>> packing_for(const JsonFields& f, const DataType& weights,
+                                                  PackAxis axis) {
+  const auto storage = dtype_field(f, "storage_dtype", true);
+  if (!storage) return std::nullopt;
+  const std::string at = f.pointer_of("storage_dtype");
+  if (!storage->is_integer()) {
+    f.problems().add(error_code::kRange, at,
                      "expected an integer storage type (int8, uint32, ...)");
-  if (storage.bits() < weights.bits())
-    throw InputError(
-        error_code::kRange, f.file(), f.where("storage_dtype"),
-        fmt::format("{} cannot hold {}-bit values", to_string(storage), weights.bits()));
-  if (storage.bits() == weights.bits()) return std::nullopt;
-  return Packing{storage.bits(), storage.bits() / weights.bits(), packing_axis(f), false};
+    return std::nullopt;
+  }
+  if (storage->bits() < weights.bits()) {
+    f.problems().add(
+        error_code::kRange, at,
+        fmt::format("{} cannot hold {}-bit values", to_string(*storage), weights.bits()));
+    return std::nullopt;
+  }
+  if (storage->bits() == weights.bits()) return std::optional<Packing>();
+  return Packing{storage->bits(), storage->bits() / weights.bits(), axis, false};
 }
 
-ScaleLevel scale_level(const Fields& f, const DataType& in, const DataType& weights) {
+std::optional<ScaleLevel> scale_level(const JsonFields& f, const DataType& in,
+                                      const DataType& weights, bool zeros) {
   ScaleLevel level;
-  const long long group = f.has("group_size") ? f.integer("group_size") : -1;
-  if (group == -1) {
+  const auto group =
+      f.has("group_size") ? f.integer("group_size", true, "") : std::optional<long long>(-1);
+  if (!group) return std::nullopt;
+  if (*group == -1) {
     level.granularity = Granularity::kPerChannel;
-  } else if (group <= 0) {
-    throw InputError(error_code::kRange, f.file(), f.where("group_size"),
-                     fmt::format("expected group_size > 0 or -1 (per channel), got {}", group));
+  } else if (*group <= 0) {
+    f.problems().add(error_code::kRange, f.pointer_of("group_size"),
+                     fmt::format("expected group_size > 0 or -1 (per channel), got {}", *group));
+    return std::nullopt;
   } else {
     level.granularity = Granularity::kGroup;
-    level.group_size = group;
+    level.group_size = *group;
   }
   level.dtype = in;
-  if (!f.boolean("with_zeros", false)) return level;
-  const std::string mode = f.has("zeros_type") ? f.string("zeros_type") : "original";
-  if (mode == "original")
-    level.zero_mode = ZeroMode::kOriginal;
-  else if (mode == "rescale")
-    level.zero_mode = ZeroMode::kRescale;
-  else if (mode == "quantized")
-    level.zero_mode = ZeroMode::kQuantized;
-  else
-    throw InputError(error_code::kUnknownName, f.file(), f.where("zeros_type"),
-                     fmt::format("unknown zeros_type \"{}\", expected one of original, rescale, "
-                                 "quantized",
-                                 mode));
+  if (!zeros) return level;
+  const auto mode = f.enumerator("zeros_type", false, "zeros_type",
+                                 {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized});
+  if (f.has("zeros_type") && !mode) return std::nullopt;
+  level.zero_mode = mode.value_or(ZeroMode::kOriginal);
   level.zero =
       level.zero_mode == ZeroMode::kQuantized ? DataType::unsigned_int(weights.bits()) : in;
   return level;
 }
 
-void quantize_weights(const Fields& f, QuantSpec& spec) {
-  const long long bit = f.integer("bit");
-  if (bit <= 0 || bit > 32)
-    throw InputError(error_code::kRange, f.file(), f.where("bit"),
-                     fmt::format("expected bit in [1, 32], got {}", bit));
-  spec.weights.dtype = weight_type(f, static_cast<int>(bit));
-  spec.weights.packing = packing_for(f, spec.weights.dtype);
-  const bool scaling = f.boolean("with_scaling", false);
-  if (!scaling && f.boolean("with_zeros", false))
-    throw InputError(error_code::kRange, f.file(), f.where("with_zeros"),
-                     "with_zeros needs with_scaling: true");
-  if (scaling)
-    spec.weights.scales.push_back(scale_level(f, spec.activations.dtype, spec.weights.dtype));
+void quantize_weights(const JsonFields& f, QuantSpec& spec, PackAxis axis) {
+  const auto bit = f.integer("bit", true, "");
+  if (!bit) return;
+  if (*bit <= 0 || *bit > 32) {
+    f.problems().add(error_code::kRange, f.pointer_of("bit"),
+                     fmt::format("expected bit in [1, 32], got {}", *bit));
+    return;
+  }
   spec.dequant.placement = DequantPlacement::kSramToArray;
+  const auto weights = weight_type(f, static_cast<int>(*bit));
+  if (!weights) return;
+  spec.weights.dtype = *weights;
+  const auto packing = packing_for(f, spec.weights.dtype, axis);
+  if (!packing) return;
+  spec.weights.packing = *packing;
+  const auto scaling = f.boolean("with_scaling", false);
+  const auto zeros = f.boolean("with_zeros", false);
+  if ((f.has("with_scaling") && !scaling) || (f.has("with_zeros") && !zeros)) return;
+  if (!scaling.value_or(false) && zeros.value_or(false)) {
+    f.problems().add(error_code::kRange, f.pointer_of("with_zeros"),
+                     "with_zeros needs with_scaling: true");
+    return;
+  }
+  if (!scaling.value_or(false)) return;
+  const auto level =
+      scale_level(f, spec.activations.dtype, spec.weights.dtype, zeros.value_or(false));
+  if (level) spec.weights.scales.push_back(*level);
 }
 
-void reject_quant_only_keys(const Fields& f) {
+void reject_quant_only_keys(const JsonFields& f) {
   for (const char* key :
        {"storage_dtype", "source_format", "with_scaling", "with_zeros", "group_size", "zeros_type"})
     if (f.has(key))
-      throw InputError(error_code::kRange, f.file(), f.where(key),
+      f.problems().add(error_code::kRange, f.pointer_of(key),
                        fmt::format("\"{}\" needs \"bit\" (quantized weights)", key));
 }
 
@@ -141,23 +159,28 @@ std::vector<mapping::GemmShape> BitblasMatmul::shapes() const {
 
 namespace {
 
-// Reads the matmul and its quantization (the first wrong field stops it).
-void read_matmul(const Fields& f, BitblasMatmul& out) {
+// Reads the matmul and its quantization.
+void read_matmul(const JsonFields& f, BitblasMatmul& out) {
   out.m = parse_m(f);
-  out.n = positive(f, f.at("N"), f.where("N"), "N");
-  out.k = positive(f, f.at("K"), f.where("K"), "K");
+  for (const char* key : {"N", "K"}) {
+    if (const json* v = f.find(key, true))
+      if (auto size = positive(f.problems(), *v, f.pointer_of(key), key))
+        (key[0] == 'N' ? out.n : out.k) = *size;
+  }
   for (const char* key : {"with_bias", "fast_decoding", "propagate_a", "propagate_b"})
     f.boolean(key, false);  // type-checked, no effect on the cost
   QuantSpec& spec = out.spec;
-  spec.name = f.optional_string("name").value_or("bitblas");
-  spec.source = f.optional_string("source").value_or("BitBLAS matmul config");
-  spec.activations.dtype = dtype_field(f, "in_dtype");
-  spec.output.dtype = f.has("out_dtype") ? dtype_field(f, "out_dtype") : spec.activations.dtype;
-  spec.accumulator = f.has("accum_dtype") ? dtype_field(f, "accum_dtype") : spec.activations.dtype;
+  spec.name = f.string("name", false, "").value_or("bitblas");
+  spec.source = f.string("source", false, "").value_or("BitBLAS matmul config");
+  if (auto in = dtype_field(f, "in_dtype", true)) spec.activations.dtype = *in;
+  spec.output.dtype = dtype_field(f, "out_dtype", false).value_or(spec.activations.dtype);
+  spec.accumulator = dtype_field(f, "accum_dtype", false).value_or(spec.activations.dtype);
   spec.weights.dtype = spec.activations.dtype;
-  packing_axis(f);  // validates layout
+  // B stored N×K ("nt": contiguous along K) or K×N ("nn": contiguous along N).
+  const auto layout = f.pick("layout", false, "layout", {"nt", "nn"});
+  const PackAxis axis = layout.value_or(0) == 1 ? PackAxis::kN : PackAxis::kK;
   if (f.has("bit"))
-    quantize_weights(f, spec);
+    quantize_weights(f, spec, axis);
   else
     reject_quant_only_keys(f);
 }
@@ -170,7 +193,7 @@ bool is_bitblas_config(const json& document) {
 
 BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
   io::JsonProblems problems(file);
-  const Fields f(document, problems, "");
+  const JsonFields f(document, "", problems);
   f.allow_only({"M",
                 "N",
                 "K",
@@ -192,7 +215,7 @@ BitblasMatmul parse_bitblas(const json& document, const std::string& file) {
                 "name",
                 "source"});
   BitblasMatmul out;
-  f.collect([&] { read_matmul(f, out); });
+  read_matmul(f, out);
   problems.throw_if_any();
   validate(out.spec, file);
   return out;

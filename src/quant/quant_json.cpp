@@ -8,19 +8,17 @@
 #include <filesystem>
 #include <fstream>
 
-#include "json_fields.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/config_paths.hpp"
+#include "tenet/io/json_reader.hpp"
 #include "tenet/quant/bitblas.hpp"
 
 namespace tenet::quant {
 namespace {
 
 namespace fs = std::filesystem;
-using detail::collect;
-using detail::Fields;
-using detail::parse_enum;
-using detail::pointer_join;
+using io::JsonFields;
+using io::pointer_join;
 using nlohmann::json;
 
 constexpr std::initializer_list<Granularity> kGranularities = {
@@ -36,59 +34,59 @@ constexpr std::initializer_list<DequantPlacement> kPlacements = {
 // partition holds at most 16 operands (hw model).
 constexpr std::size_t kMaxScaleLevels = 4;
 
-DataType dtype_field(const Fields& f, const char* key) {
-  return parse_data_type(f.string(key), f.file(), f.where(key));
+std::optional<DataType> dtype_field(const JsonFields& f, const char* key, bool required) {
+  return f.parse(key, required, "",
+                 [](const std::string& text) { return workload::parse_data_type(text); });
 }
 
-void reject_unless(bool applies, const Fields& f, const char* key, const std::string& why) {
+void reject_unless(bool applies, const JsonFields& f, const char* key, const std::string& why) {
   if (!applies && f.has(key))
-    f.problems().add(error_code::kRange, f.where(key), fmt::format("\"{}\" {}", key, why));
+    f.problems().add(error_code::kRange, f.pointer_of(key), fmt::format("\"{}\" {}", key, why));
 }
 
-void parse_block(const Fields& f, ScaleLevel& level) {
-  const json& block = f.array("block");
-  if (block.size() != 2)
-    throw InputError(error_code::kType, f.file(), f.where("block"),
-                     fmt::format("expected [bn, bk] (two integers), got {} entries", block.size()));
-  level.block_n = f.as_integer(block[0], f.where("block") + "/0");
-  level.block_k = f.as_integer(block[1], f.where("block") + "/1");
+void parse_block(const JsonFields& f, ScaleLevel& level) {
+  const json* block = f.array("block", true);
+  if (!block) return;
+  const std::string at = f.pointer_of("block");
+  if (block->size() != 2) {
+    f.problems().add(
+        error_code::kType, at,
+        fmt::format("expected [bn, bk] (two integers), got {} entries", block->size()));
+    return;
+  }
+  if (auto bn = io::json_integer((*block)[0], pointer_join(at, 0), f.problems(), ""))
+    level.block_n = *bn;
+  if (auto bk = io::json_integer((*block)[1], pointer_join(at, 1), f.problems(), ""))
+    level.block_k = *bk;
 }
 
-ScaleLevel parse_level(const Fields& f) {
+ScaleLevel parse_level(const JsonFields& f) {
   f.allow_only({"granularity", "group_size", "block", "dtype", "symmetric", "zero_dtype",
                 "zero_mode", "dynamic", "apply"});
   ScaleLevel level;
-  f.collect([&] {
-    level.granularity = parse_enum(f.string("granularity"), kGranularities, "granularity", f.file(),
-                                   f.where("granularity"));
-  });
+  if (auto g = f.enumerator("granularity", true, "granularity", kGranularities))
+    level.granularity = *g;
   const bool group = level.granularity == Granularity::kGroup;
   const bool block = level.granularity == Granularity::kBlock;
   if (f.has("granularity")) {
     reject_unless(group, f, "group_size", "only applies to granularity group");
     reject_unless(block, f, "block", "only applies to granularity block");
   }
-  if (group) f.collect([&] { level.group_size = f.integer("group_size"); });
-  if (block) f.collect([&] { parse_block(f, level); });
-  f.collect([&] { level.dtype = dtype_field(f, "dtype"); });
-  bool symmetric = true;
-  f.collect([&] { symmetric = f.boolean("symmetric", true); });
+  if (group)
+    if (auto size = f.integer("group_size", true, "")) level.group_size = *size;
+  if (block) parse_block(f, level);
+  if (auto dtype = dtype_field(f, "dtype", true)) level.dtype = *dtype;
+  const bool symmetric = f.boolean("symmetric", false).value_or(true);
   reject_unless(!symmetric, f, "zero_dtype", "needs \"symmetric\": false");
   reject_unless(!symmetric, f, "zero_mode", "needs \"symmetric\": false");
-  if (!symmetric) f.collect([&] { level.zero = dtype_field(f, "zero_dtype"); });
-  if (f.has("zero_mode"))
-    f.collect([&] {
-      level.zero_mode = parse_enum(f.string("zero_mode"),
-                                   {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized},
-                                   "zero_mode", f.file(), f.where("zero_mode"));
-    });
-  f.collect([&] { level.dynamic = f.boolean("dynamic", false); });
-  if (f.has("apply"))
-    f.collect([&] {
-      level.apply = parse_enum(f.string("apply"),
-                               {ScaleApply::kAuto, ScaleApply::kDequant, ScaleApply::kEpilogue},
-                               "apply", f.file(), f.where("apply"));
-    });
+  if (!symmetric) level.zero = dtype_field(f, "zero_dtype", true);
+  if (auto mode = f.enumerator("zero_mode", false, "zero_mode",
+                               {ZeroMode::kOriginal, ZeroMode::kRescale, ZeroMode::kQuantized}))
+    level.zero_mode = *mode;
+  level.dynamic = f.boolean("dynamic", false).value_or(false);
+  if (auto apply = f.enumerator("apply", false, "apply",
+                                {ScaleApply::kAuto, ScaleApply::kDequant, ScaleApply::kEpilogue}))
+    level.apply = *apply;
   return level;
 }
 
@@ -103,88 +101,70 @@ PackAxis default_axis(OperandRole kind) {
   }
 }
 
-Packing parse_packing(const Fields& f, OperandRole kind, const DataType& dtype) {
+Packing parse_packing(const JsonFields& f, OperandRole kind, const DataType& dtype) {
   f.allow_only({"storage_bits", "values_per_word", "axis", "group_aligned"});
   Packing p;
-  f.collect([&] {
-    const long long storage = f.integer("storage_bits");
-    if (storage < 1 || storage > 64)
-      throw InputError(error_code::kRange, f.file(), f.where("storage_bits"),
-                       fmt::format("expected storage_bits in [1, 64], got {}", storage));
-    p.storage_bits = static_cast<int>(storage);
-  });
-  f.collect([&] {
-    const long long per_word =
-        f.optional_integer("values_per_word").value_or(p.storage_bits / dtype.bits());
-    if (per_word < 0 || per_word > 64)
-      throw InputError(error_code::kRange, f.file(), f.where("values_per_word"),
-                       fmt::format("expected values_per_word in [1, 64], got {}", per_word));
-    p.values_per_word = static_cast<int>(per_word);
-  });
-  p.axis = default_axis(kind);
-  if (f.has("axis"))
-    f.collect([&] {
-      p.axis = parse_enum(f.string("axis"), kAxes, "packing axis", f.file(), f.where("axis"));
-    });
-  f.collect([&] { p.group_aligned = f.boolean("group_aligned", false); });
+  if (auto storage = f.integer("storage_bits", true, "", io::IntRange{1, 64}))
+    p.storage_bits = static_cast<int>(*storage);
+  // 0 is left to validate(), which checks values_per_word against the word.
+  if (!f.has("values_per_word"))
+    p.values_per_word = p.storage_bits / dtype.bits();
+  else if (auto per_word = f.integer("values_per_word", true, "", io::IntRange{0, 64}))
+    p.values_per_word = static_cast<int>(*per_word);
+  p.axis = f.enumerator("axis", false, "packing axis", kAxes).value_or(default_axis(kind));
+  p.group_aligned = f.boolean("group_aligned", false).value_or(false);
   return p;
 }
 
-OperandSpec parse_operand(const Fields& f, OperandRole kind) {
+OperandSpec parse_operand(const JsonFields& f, OperandRole kind) {
   f.allow_only({"dtype", "scales", "packing"});
   OperandSpec op;
-  f.collect([&] { op.dtype = dtype_field(f, "dtype"); });
-  if (f.has("scales"))
-    f.collect([&] {
-      const json& levels = f.array("scales");
-      const std::string at = f.where("scales");
-      if (levels.size() > kMaxScaleLevels)
-        throw InputError(error_code::kRange, f.file(), at,
-                         fmt::format("expected at most {} scale levels (schemes use one or two: "
-                                     "a group scale and a super-block scale), got {}",
-                                     kMaxScaleLevels, levels.size()));
-      op.scales.reserve(levels.size());
-      for (std::size_t i = 0; i < levels.size(); ++i) {
-        const std::string where = pointer_join(at, i);
-        collect(f.problems(), where,
-                [&] { op.scales.push_back(parse_level(Fields(levels[i], f.problems(), where))); });
+  if (auto dtype = dtype_field(f, "dtype", true)) op.dtype = *dtype;
+  if (const json* levels = f.array("scales", false)) {
+    const std::string at = f.pointer_of("scales");
+    if (levels->size() > kMaxScaleLevels) {
+      f.problems().add(error_code::kRange, at,
+                       fmt::format("expected at most {} scale levels (schemes use one or two: "
+                                   "a group scale and a super-block scale), got {}",
+                                   kMaxScaleLevels, levels->size()));
+    } else {
+      op.scales.reserve(levels->size());
+      for (std::size_t i = 0; i < levels->size(); ++i) {
+        const JsonFields level((*levels)[i], pointer_join(at, i), f.problems());
+        if (level.ok()) op.scales.push_back(parse_level(level));
       }
-    });
-  if (f.has("packing"))
-    f.collect([&] { op.packing = parse_packing(f.object("packing"), kind, op.dtype); });
+    }
+  }
+  if (auto packing = f.object("packing", false))
+    op.packing = parse_packing(*packing, kind, op.dtype);
   return op;
 }
 
-void parse_throughput(const Fields& f, DequantSpec& d) {
+void parse_throughput(const JsonFields& f, DequantSpec& d) {
   f.allow_only({"elements_per_cycle", "ops_per_cycle"});
-  if (f.has("elements_per_cycle") == f.has("ops_per_cycle"))
-    throw InputError(error_code::kRange, f.file(), f.pointer(),
+  if (f.has("elements_per_cycle") == f.has("ops_per_cycle")) {
+    f.problems().add(error_code::kRange, f.pointer(),
                      "give exactly one of elements_per_cycle and ops_per_cycle");
+    return;
+  }
   const char* key = f.has("elements_per_cycle") ? "elements_per_cycle" : "ops_per_cycle";
-  const long long value = f.integer(key);
-  if (value <= 0)
-    throw InputError(error_code::kRange, f.file(), f.where(key),
-                     fmt::format("expected {} > 0, got {}", key, value));
-  (f.has("elements_per_cycle") ? d.elements_per_cycle : d.ops_per_cycle) = value;
+  const auto value = f.integer(key, true, "");
+  if (value && *value <= 0)
+    f.problems().add(error_code::kRange, f.pointer_of(key),
+                     fmt::format("expected {} > 0, got {}", key, *value));
+  else if (value)
+    (f.has("elements_per_cycle") ? d.elements_per_cycle : d.ops_per_cycle) = *value;
 }
 
-DequantSpec parse_dequant(const Fields& f) {
+DequantSpec parse_dequant(const JsonFields& f) {
   f.allow_only({"placement", "to", "ops_per_element", "throughput"});
   DequantSpec d;
-  f.collect([&] {
-    d.placement = parse_enum(f.string("placement"), kPlacements, "dequant placement", f.file(),
-                             f.where("placement"));
-  });
-  if (f.has("to")) f.collect([&] { d.to = dtype_field(f, "to"); });
-  f.collect([&] {
-    if (auto ops = f.optional_integer("ops_per_element")) {
-      if (*ops < 0 || *ops > 1000)
-        throw InputError(error_code::kRange, f.file(), f.where("ops_per_element"),
-                         fmt::format("expected ops_per_element in [0, 1000], got {}", *ops));
-      d.ops_per_element = static_cast<int>(*ops);
-    }
-  });
-  if (f.has("throughput")) f.collect([&] { parse_throughput(f.object("throughput"), d); });
+  if (auto placement = f.enumerator("placement", true, "dequant placement", kPlacements))
+    d.placement = *placement;
+  if (auto to = dtype_field(f, "to", false)) d.to = *to;
+  if (auto ops = f.integer("ops_per_element", false, "", io::IntRange{0, 1000}))
+    d.ops_per_element = static_cast<int>(*ops);
+  if (auto throughput = f.object("throughput", false)) parse_throughput(*throughput, d);
   return d;
 }
 
@@ -230,20 +210,20 @@ json dequant_json(const DequantSpec& d) {
 
 QuantSpec parse_quant_spec(const json& document, const std::string& file) {
   io::JsonProblems problems(file);
-  const Fields f(document, problems, "");
+  const JsonFields f(document, "", problems);
   f.allow_only({"$schema", "name", "source", "activations", "weights", "output", "accumulator",
                 "kv_cache", "dequant"});
   QuantSpec spec;
-  f.collect([&] { spec.name = f.string("name"); });
-  f.collect([&] { spec.source = f.optional_string("source").value_or(""); });
-  f.collect(
-      [&] { spec.activations = parse_operand(f.object("activations"), OperandRole::kActivation); });
-  f.collect([&] { spec.weights = parse_operand(f.object("weights"), OperandRole::kWeight); });
-  f.collect([&] { spec.output = parse_operand(f.object("output"), OperandRole::kOutput); });
-  f.collect([&] { spec.accumulator = dtype_field(f, "accumulator"); });
-  if (f.has("kv_cache"))
-    f.collect([&] { spec.kv_cache = parse_operand(f.object("kv_cache"), OperandRole::kKvCache); });
-  if (f.has("dequant")) f.collect([&] { spec.dequant = parse_dequant(f.object("dequant")); });
+  if (auto name = f.string("name", true, "")) spec.name = *name;
+  spec.source = f.string("source", false, "").value_or("");
+  if (auto op = f.object("activations", true))
+    spec.activations = parse_operand(*op, OperandRole::kActivation);
+  if (auto op = f.object("weights", true)) spec.weights = parse_operand(*op, OperandRole::kWeight);
+  if (auto op = f.object("output", true)) spec.output = parse_operand(*op, OperandRole::kOutput);
+  if (auto acc = dtype_field(f, "accumulator", true)) spec.accumulator = *acc;
+  if (auto op = f.object("kv_cache", false))
+    spec.kv_cache = parse_operand(*op, OperandRole::kKvCache);
+  if (auto dequant = f.object("dequant", false)) spec.dequant = parse_dequant(*dequant);
   problems.throw_if_any();
   validate(spec, file);
   return spec;

@@ -19,201 +19,159 @@ using json = nlohmann::json;
 
 bool operator_eq_bw(const arch::Bandwidth& a, const arch::Bandwidth& b) { return a == b; }
 
-// Reads one document, collecting every error with its JSON pointer.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(file), errors_(std::move(file)) {}
-  io::JsonProblems& errors() { return errors_; }
+using io::JsonProblems;
+using io::pointer_join;
 
-  void error(const char* code, const std::string& where, const std::string& message) {
-    errors_.add(code, where, message);
-  }
+// An object whose keys are all in `known` (any other is recorded); false when it is no object.
+bool object_with(const json& j, const std::string& pointer,
+                 std::initializer_list<const char*> known, JsonProblems& problems) {
+  const io::JsonFields fields(j, pointer, problems);
+  fields.allow_only(known);
+  return fields.ok();
+}
 
-  static std::string at(const std::string& pointer, const std::string& key) {
-    return io::pointer_join(pointer, key);
-  }
-  static std::string at(const std::string& pointer, std::size_t index) {
-    return io::pointer_join(pointer, index);
-  }
+std::optional<std::string> text_of(const json& j, const std::string& pointer,
+                                   JsonProblems& problems) {
+  auto v = io::json_string(j, pointer, problems, "");
+  if (!v || !v->empty()) return v;
+  problems.add(error_code::kType, pointer, "expected a non-empty string");
+  return std::nullopt;
+}
 
-  // An object whose keys are all in `known`; false (with an error) otherwise.
-  bool object(const json& j, const std::string& pointer, const std::set<std::string>& known) {
-    if (!j.is_object()) {
-      error(error_code::kType, pointer, "expected an object");
-      return false;
-    }
-    for (const auto& [key, value] : j.items()) {
-      (void)value;
-      if (!known.count(key)) {
-        std::string list;
-        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-        error(error_code::kUnknownField, at(pointer, key),
-              "unknown key \"" + key + "\" (expected one of: " + list + ")");
-      }
-    }
-    return true;
-  }
+std::optional<double> positive_number(const json& j, const std::string& pointer,
+                                      JsonProblems& problems) {
+  const auto v = io::json_number(j, pointer, problems, "");
+  if (!v || (std::isfinite(*v) && *v > 0)) return v;
+  problems.add(error_code::kRange, pointer, "expected a number > 0");
+  return std::nullopt;
+}
 
-  std::optional<std::string> string(const json& j, const std::string& pointer) {
-    if (j.is_string() && !j.get<std::string>().empty()) return j.get<std::string>();
-    error(error_code::kType, pointer, "expected a non-empty string");
-    return std::nullopt;
-  }
+std::optional<std::int64_t> integer_of(const json& j, const std::string& pointer, std::int64_t min,
+                                       JsonProblems& problems) {
+  return io::json_integer(j, pointer, problems, "", io::IntRange{min});
+}
 
-  std::optional<bool> boolean(const json& j, const std::string& pointer) {
-    if (j.is_boolean()) return j.get<bool>();
-    error(error_code::kType, pointer, "expected true or false");
-    return std::nullopt;
-  }
-
-  std::optional<std::int64_t> integer(const json& j, const std::string& pointer, std::int64_t min) {
-    if (!j.is_number_integer()) {
-      error(error_code::kType, pointer, "expected an integer");
-      return std::nullopt;
-    }
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(INT64_MAX)) {
-      error(error_code::kOverflow, pointer, "expected an integer that fits 64 bits");
-      return std::nullopt;
-    }
-    const std::int64_t v = j.get<std::int64_t>();
-    if (v < min) {
-      error(error_code::kRange, pointer,
-            "expected an integer >= " + std::to_string(min) + ", got " + std::to_string(v));
-      return std::nullopt;
-    }
-    return v;
-  }
-
-  std::optional<double> number(const json& j, const std::string& pointer) {
-    if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() <= 0) {
-      error(j.is_number() ? error_code::kRange : error_code::kType, pointer,
-            "expected a number > 0");
-      return std::nullopt;
-    }
-    return j.get<double>();
-  }
-
-  // An integer axis: a value, a list of values, or a range object
-  //   {"from": a, "to": b, "step": s}   a, a+s, ... <= b
-  //   {"from": a, "to": b, "times": f}  a, a*f, a*f^2, ... <= b  (f >= 2)
-  Axis<std::int64_t> integer_axis(const json& j, const std::string& pointer, std::int64_t min) {
-    Axis<std::int64_t> out;
-    if (j.is_array()) {
-      if (j.empty()) error(error_code::kRange, pointer, "empty axis: give at least one value");
-      for (std::size_t i = 0; i < j.size(); ++i)
-        if (auto v = integer(j[i], at(pointer, i), min)) out.push_back({*v, at(pointer, i)});
-      return out;
-    }
-    if (j.is_object()) return range_axis(j, pointer, min);
-    if (auto v = integer(j, pointer, min)) out.push_back({*v, pointer});
+// An integer range object
+//   {"from": a, "to": b, "step": s}   a, a+s, ... <= b
+//   {"from": a, "to": b, "times": f}  a, a*f, a*f^2, ... <= b  (f >= 2)
+Axis<std::int64_t> range_axis(const json& j, const std::string& pointer, std::int64_t min,
+                              JsonProblems& r) {
+  Axis<std::int64_t> out;
+  if (!object_with(j, pointer, {"from", "to", "step", "times"}, r)) return out;
+  const bool has_step = j.contains("step"), has_times = j.contains("times");
+  if (!j.contains("from") || !j.contains("to") || has_step == has_times) {
+    r.add(error_code::kMissingField, pointer,
+          "a range needs \"from\", \"to\" and exactly one of \"step\" or \"times\"");
     return out;
   }
-
-  Axis<std::int64_t> range_axis(const json& j, const std::string& pointer, std::int64_t min) {
-    Axis<std::int64_t> out;
-    if (!object(j, pointer, {"from", "to", "step", "times"})) return out;
-    const bool has_step = j.contains("step"), has_times = j.contains("times");
-    if (!j.contains("from") || !j.contains("to") || has_step == has_times) {
-      error(error_code::kMissingField, pointer,
-            "a range needs \"from\", \"to\" and exactly one of \"step\" or \"times\"");
-      return out;
-    }
-    const auto from = integer(j["from"], at(pointer, "from"), min);
-    const auto to = integer(j["to"], at(pointer, "to"), min);
-    const std::string by_where = at(pointer, has_step ? "step" : "times");
-    const auto by =
-        integer(j[has_step ? "step" : "times"], by_where, std::numeric_limits<std::int64_t>::min());
-    if (!from || !to || !by) return out;
-    if (has_step && *by <= 0) {
-      error(error_code::kRange, by_where, "a range step must be > 0");
-      return out;
-    }
-    if (has_times && *by < 2) {
-      error(error_code::kRange, by_where, "a geometric range factor must be >= 2");
-      return out;
-    }
-    if (*to < *from) {
-      error(error_code::kRange, at(pointer, "to"), "\"to\" is below \"from\": the range is empty");
-      return out;
-    }
-    if (has_times && *from <= 0) {
-      error(error_code::kRange, at(pointer, "from"), "a geometric range starts above 0");
-      return out;
-    }
-    for (std::int64_t v = *from;;) {
-      if (static_cast<std::int64_t>(out.size()) >= kMaxAxisValues) {
-        error(error_code::kRange, pointer,
-              "the range has more than " + std::to_string(kMaxAxisValues) + " values");
-        return {};
-      }
-      out.push_back({v, pointer});
-      const __int128 next =
-          has_step ? static_cast<__int128>(v) + *by : static_cast<__int128>(v) * *by;
-      if (next > *to) break;
-      v = static_cast<std::int64_t>(next);
-    }
+  const auto from = integer_of(j.at("from"), pointer_join(pointer, "from"), min, r);
+  const auto to = integer_of(j.at("to"), pointer_join(pointer, "to"), min, r);
+  const std::string by_where = pointer_join(pointer, has_step ? "step" : "times");
+  const auto by = integer_of(j.at(has_step ? "step" : "times"), by_where,
+                             std::numeric_limits<std::int64_t>::min(), r);
+  if (!from || !to || !by) return out;
+  if (has_step && *by <= 0) {
+    r.add(error_code::kRange, by_where, "a range step must be > 0");
     return out;
   }
-
-  // A string axis: a string or a non-empty list of strings.
-  Axis<std::string> string_axis(const json& j, const std::string& pointer) {
-    Axis<std::string> out;
-    if (j.is_array()) {
-      if (j.empty()) error(error_code::kRange, pointer, "empty axis: give at least one value");
-      for (std::size_t i = 0; i < j.size(); ++i)
-        if (auto v = string(j[i], at(pointer, i))) out.push_back({*v, at(pointer, i)});
-      return out;
+  if (has_times && *by < 2) {
+    r.add(error_code::kRange, by_where, "a geometric range factor must be >= 2");
+    return out;
+  }
+  if (*to < *from) {
+    r.add(error_code::kRange, pointer_join(pointer, "to"),
+          "\"to\" is below \"from\": the range is empty");
+    return out;
+  }
+  if (has_times && *from <= 0) {
+    r.add(error_code::kRange, pointer_join(pointer, "from"), "a geometric range starts above 0");
+    return out;
+  }
+  for (std::int64_t v = *from;;) {
+    if (static_cast<std::int64_t>(out.size()) >= kMaxAxisValues) {
+      r.add(error_code::kRange, pointer,
+            "the range has more than " + std::to_string(kMaxAxisValues) + " values");
+      return {};
     }
-    if (auto v = string(j, pointer)) out.push_back({*v, pointer});
+    out.push_back({v, pointer});
+    const __int128 next =
+        has_step ? static_cast<__int128>(v) + *by : static_cast<__int128>(v) * *by;
+    if (next > *to) break;
+    v = static_cast<std::int64_t>(next);
+  }
+  return out;
+}
+
+// An integer axis: a value, a list of values, or a range object.
+Axis<std::int64_t> integer_axis(const json& j, const std::string& pointer, std::int64_t min,
+                                JsonProblems& r) {
+  Axis<std::int64_t> out;
+  if (j.is_array()) {
+    if (j.empty()) r.add(error_code::kRange, pointer, "empty axis: give at least one value");
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (auto v = integer_of(j[i], pointer_join(pointer, i), min, r))
+        out.push_back({*v, pointer_join(pointer, i)});
     return out;
   }
+  if (j.is_object()) return range_axis(j, pointer, min, r);
+  if (auto v = integer_of(j, pointer, min, r)) out.push_back({*v, pointer});
+  return out;
+}
 
-  // A list of JSON values (a single value counts as a list of one).
-  static std::vector<std::pair<json, std::string>> items(const json& j, const std::string& p) {
-    std::vector<std::pair<json, std::string>> out;
-    if (!j.is_array()) return {{j, p}};
-    for (std::size_t i = 0; i < j.size(); ++i) out.push_back({j[i], at(p, i)});
+// A string axis: a string or a non-empty list of strings.
+Axis<std::string> string_axis(const json& j, const std::string& pointer, JsonProblems& r) {
+  Axis<std::string> out;
+  if (j.is_array()) {
+    if (j.empty()) r.add(error_code::kRange, pointer, "empty axis: give at least one value");
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (auto v = text_of(j[i], pointer_join(pointer, i), r))
+        out.push_back({*v, pointer_join(pointer, i)});
     return out;
   }
+  if (auto v = text_of(j, pointer, r)) out.push_back({*v, pointer});
+  return out;
+}
 
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
-  io::JsonProblems errors_;
-};
+// A list of JSON values (a single value counts as a list of one).
+std::vector<std::pair<json, std::string>> items(const json& j, const std::string& p) {
+  std::vector<std::pair<json, std::string>> out;
+  if (!j.is_array()) return {{j, p}};
+  for (std::size_t i = 0; i < j.size(); ++i) out.push_back({j[i], pointer_join(p, i)});
+  return out;
+}
 
 template <class T, class F>
-Axis<T> checked_axis(Reader& r, const json& j, const std::string& pointer, F convert) {
+Axis<T> checked_axis(JsonProblems& r, const json& j, const std::string& pointer, F convert) {
   Axis<T> out;
   if (j.is_array() && j.empty()) {
-    r.error(error_code::kRange, pointer, "empty axis: give at least one value");
+    r.add(error_code::kRange, pointer, "empty axis: give at least one value");
     return out;
   }
-  for (const auto& [value, where] : Reader::items(j, pointer)) {
+  for (const auto& [value, where] : items(j, pointer)) {
     try {
       if (auto v = convert(value, where)) out.push_back({*v, where});
     } catch (const InputError& e) {
-      r.error(e.code().c_str(), where, e.message());
+      r.add(e.code(), where, e.message());
     }
   }
   return out;
 }
 
-std::optional<arch::Bandwidth> bandwidth_of(Reader& r, const json& j, const std::string& where) {
+std::optional<arch::Bandwidth> bandwidth_of(JsonProblems& r, const json& j,
+                                            const std::string& where) {
   if (j.is_string() && j.get<std::string>() == "unlimited") return arch::Bandwidth::infinite();
   if (j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() > 0)
     return arch::Bandwidth::of(j.get<double>());
-  r.error(j.is_number() ? error_code::kRange : error_code::kType, where,
-          "expected a bandwidth in bytes per cycle (> 0) or \"unlimited\"");
+  r.add(j.is_number() ? error_code::kRange : error_code::kType, where,
+        "expected a bandwidth in bytes per cycle (> 0) or \"unlimited\"");
   return std::nullopt;
 }
 
-Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
+Axis<std::pair<long long, long long>> array_axis(JsonProblems& r, const json& j,
                                                  const std::string& pointer) {
   if (j.is_object()) {  // a range of square arrays
     Axis<std::pair<long long, long long>> out;
-    for (const auto& v : r.range_axis(j, pointer, 1))
+    for (const auto& v : range_axis(j, pointer, 1, r))
       out.push_back({{v.value, v.value}, v.pointer});
     return out;
   }
@@ -222,7 +180,7 @@ Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
       [&](const json& v,
           const std::string& where) -> std::optional<std::pair<long long, long long>> {
         if (!v.is_string()) {
-          r.error(error_code::kType, where, "expected an array shape \"RxC\"");
+          r.add(error_code::kType, where, "expected an array shape \"RxC\"");
           return std::nullopt;
         }
         const mapping::ArrayShape a =
@@ -231,115 +189,118 @@ Axis<std::pair<long long, long long>> array_axis(Reader& r, const json& j,
       });
 }
 
-ArchAxes parse_arch(Reader& r, const json& j, const std::string& p) {
+ArchAxes parse_arch(JsonProblems& r, const json& j, const std::string& p) {
   ArchAxes a;
-  if (!r.object(j, p,
-                {"presets", "array", "global_buffer_bytes", "sram_bandwidth_bytes_per_cycle",
-                 "dram_bandwidth_bytes_per_cycle", "dram_latency_cycles", "clock_mhz",
-                 "dequant_elements_per_cycle", "edge_transfers"}))
+  if (!object_with(j, p,
+                   {"presets", "array", "global_buffer_bytes", "sram_bandwidth_bytes_per_cycle",
+                    "dram_bandwidth_bytes_per_cycle", "dram_latency_cycles", "clock_mhz",
+                    "dequant_elements_per_cycle", "edge_transfers"},
+                   r))
     return a;
   if (!j.contains("presets"))
-    r.error(error_code::kMissingField, Reader::at(p, "presets"),
-            "give at least one accelerator preset name or architecture file");
+    r.add(error_code::kMissingField, pointer_join(p, "presets"),
+          "give at least one accelerator preset name or architecture file");
   else
-    a.presets = r.string_axis(j["presets"], Reader::at(p, "presets"));
+    a.presets = string_axis(j["presets"], pointer_join(p, "presets"), r);
   auto ints = [&](const char* key, std::int64_t min) {
-    return j.contains(key) ? r.integer_axis(j[key], Reader::at(p, key), min) : Axis<std::int64_t>{};
+    return j.contains(key) ? integer_axis(j[key], pointer_join(p, key), min, r)
+                           : Axis<std::int64_t>{};
   };
   auto to_ll = [](const Axis<std::int64_t>& in) {
     Axis<long long> out;
     for (const auto& v : in) out.push_back({v.value, v.pointer});
     return out;
   };
-  if (j.contains("array")) a.arrays = array_axis(r, j["array"], Reader::at(p, "array"));
+  if (j.contains("array")) a.arrays = array_axis(r, j["array"], pointer_join(p, "array"));
   a.buffer_bytes = to_ll(ints("global_buffer_bytes", 1));
   a.dram_latency = to_ll(ints("dram_latency_cycles", 0));
   a.dequant_rate = to_ll(ints("dequant_elements_per_cycle", 0));
   if (j.contains("edge_transfers"))
     a.edge_transfers = checked_axis<bool>(
-        r, j["edge_transfers"], Reader::at(p, "edge_transfers"),
-        [&](const json& v, const std::string& where) { return r.boolean(v, where); });
+        r, j["edge_transfers"], pointer_join(p, "edge_transfers"),
+        [&](const json& v, const std::string& where) { return io::json_boolean(v, where, r); });
   for (const char* key : {"sram_bandwidth_bytes_per_cycle", "dram_bandwidth_bytes_per_cycle"}) {
     if (!j.contains(key)) continue;
     Axis<arch::Bandwidth> axis;
     if (j[key].is_object()) {
-      for (const auto& v : r.range_axis(j[key], Reader::at(p, key), 1))
+      for (const auto& v : range_axis(j[key], pointer_join(p, key), 1, r))
         axis.push_back({arch::Bandwidth::of(static_cast<double>(v.value)), v.pointer});
     } else {
       axis = checked_axis<arch::Bandwidth>(
-          r, j[key], Reader::at(p, key),
+          r, j[key], pointer_join(p, key),
           [&](const json& v, const std::string& where) { return bandwidth_of(r, v, where); });
     }
     (std::string(key)[0] == 's' ? a.sram_bandwidth : a.dram_bandwidth) = axis;
   }
   if (j.contains("clock_mhz") && j["clock_mhz"].is_object()) {
-    for (const auto& v : r.range_axis(j["clock_mhz"], Reader::at(p, "clock_mhz"), 1))
+    for (const auto& v : range_axis(j["clock_mhz"], pointer_join(p, "clock_mhz"), 1, r))
       a.clock_mhz.push_back({static_cast<double>(v.value), v.pointer});
   } else if (j.contains("clock_mhz"))
     a.clock_mhz = checked_axis<double>(
-        r, j["clock_mhz"], Reader::at(p, "clock_mhz"),
-        [&](const json& v, const std::string& where) { return r.number(v, where); });
+        r, j["clock_mhz"], pointer_join(p, "clock_mhz"),
+        [&](const json& v, const std::string& where) { return positive_number(v, where, r); });
   return a;
 }
 
-std::optional<hw::TilingObjective> tiling_objective_of(Reader& r, const json& j,
+std::optional<hw::TilingObjective> tiling_objective_of(JsonProblems& r, const json& j,
                                                        const std::string& where) {
   if (!j.is_string()) {
-    r.error(error_code::kType, where,
-            "expected \"latency\", \"energy\", \"dram_bytes\" or \"edp\"");
+    r.add(error_code::kType, where, "expected \"latency\", \"energy\", \"dram_bytes\" or \"edp\"");
     return std::nullopt;
   }
   try {
     return hw::parse_tiling_objective(j.get<std::string>(), where);
   } catch (const InputError& e) {
-    r.error(e.code().c_str(), where, e.message());
+    r.add(e.code(), where, e.message());
     return std::nullopt;
   }
 }
 
-std::optional<LayerRows> layer_rows(Reader& r, const json& j, const std::string& where) {
+std::optional<LayerRows> layer_rows(JsonProblems& r, const json& j, const std::string& where) {
   if (j == "total") return LayerRows::kTotal;
   if (j == "each") return LayerRows::kEach;
-  r.error(j.is_string() ? error_code::kUnknownName : error_code::kType, where,
-          "expected \"total\" (one row per workload) or \"each\" (one row per matmul)");
+  r.add(j.is_string() ? error_code::kUnknownName : error_code::kType, where,
+        "expected \"total\" (one row per workload) or \"each\" (one row per matmul)");
   return std::nullopt;
 }
 
-void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSpec& m) {
-  if (!r.object(
+void parse_model(JsonProblems& r, const json& j, const std::string& p, ModelWorkloadSpec& m) {
+  if (!object_with(
           j, p,
-          {"model", "phase", "batch", "prompt", "context", "qkv", "gate_up", "lm_head", "layers"}))
+          {"model", "phase", "batch", "prompt", "context", "qkv", "gate_up", "lm_head", "layers"},
+          r))
     return;
-  if (auto f = r.string(j["model"], Reader::at(p, "model"))) m.file = {*f, Reader::at(p, "model")};
-  const std::string phase_p = Reader::at(p, "phase");
+  if (auto f = text_of(j["model"], pointer_join(p, "model"), r))
+    m.file = {*f, pointer_join(p, "model")};
+  const std::string phase_p = pointer_join(p, "phase");
   if (!j.contains("phase"))
-    r.error(error_code::kMissingField, phase_p, "give \"prefill\", \"decode\" or both");
+    r.add(error_code::kMissingField, phase_p, "give \"prefill\", \"decode\" or both");
   else
     m.phases = checked_axis<llm::Phase>(
         r, j["phase"], phase_p,
         [&](const json& v, const std::string& where) -> std::optional<llm::Phase> {
           if (!v.is_string()) {
-            r.error(error_code::kType, where, "expected \"prefill\" or \"decode\"");
+            r.add(error_code::kType, where, "expected \"prefill\" or \"decode\"");
             return std::nullopt;
           }
           return llm::parse_phase(v.get<std::string>());
         });
-  m.batches = j.contains("batch") ? r.integer_axis(j["batch"], Reader::at(p, "batch"), 1)
+  m.batches = j.contains("batch") ? integer_axis(j["batch"], pointer_join(p, "batch"), 1, r)
                                   : Axis<std::int64_t>{{1, p}};
   bool prefill = false, decode = false;
   for (const auto& ph : m.phases) (ph.value == llm::Phase::kPrefill ? prefill : decode) = true;
   auto lengths = [&](const char* key, bool needed, Axis<std::int64_t>& out) {
-    const std::string where = Reader::at(p, key);
+    const std::string where = pointer_join(p, key);
     if (j.contains(key)) {
       if (!needed)
-        r.error(error_code::kUsage, where,
-                std::string("\"") + key + "\" is given but no phase uses it");
+        r.add(error_code::kUsage, where,
+              std::string("\"") + key + "\" is given but no phase uses it");
       else
-        out = r.integer_axis(j[key], where, 1);
+        out = integer_axis(j[key], where, 1, r);
     } else if (needed) {
-      r.error(error_code::kMissingField, where,
-              std::string("the ") + (key[0] == 'p' ? "prefill" : "decode") + " phase needs \"" +
-                  key + "\" (tokens)");
+      r.add(error_code::kMissingField, where,
+            std::string("the ") + (key[0] == 'p' ? "prefill" : "decode") + " phase needs \"" + key +
+                "\" (tokens)");
     }
   };
   if (!m.phases.empty()) {
@@ -353,30 +314,31 @@ void parse_model(Reader& r, const json& j, const std::string& p, ModelWorkloadSp
     else if (j[key] == no)
       out = false;
     else
-      r.error(error_code::kUnknownName, Reader::at(p, key),
-              std::string("expected \"") + yes + "\" or \"" + no + "\"");
+      r.add(error_code::kUnknownName, pointer_join(p, key),
+            std::string("expected \"") + yes + "\" or \"" + no + "\"");
   };
   choice("qkv", "fused", "separate", m.fused_qkv);
   choice("gate_up", "fused", "separate", m.fused_gate_up);
   choice("lm_head", "all", "last", m.lm_head_all);
   if (j.contains("layers"))
-    if (auto l = layer_rows(r, j["layers"], Reader::at(p, "layers"))) m.layers = *l;
+    if (auto l = layer_rows(r, j["layers"], pointer_join(p, "layers"))) m.layers = *l;
 }
 
-void parse_request(Reader& r, const json& j, const std::string& p, RequestWorkloadSpec& q) {
-  if (!r.object(j, p,
-                {"request", "prompt", "tokens", "batch", "tp", "pp", "link_gbps", "link_latency_us",
-                 "qkv", "gate_up"}))
+void parse_request(JsonProblems& r, const json& j, const std::string& p, RequestWorkloadSpec& q) {
+  if (!object_with(j, p,
+                   {"request", "prompt", "tokens", "batch", "tp", "pp", "link_gbps",
+                    "link_latency_us", "qkv", "gate_up"},
+                   r))
     return;
-  if (auto f = r.string(j["request"], Reader::at(p, "request")))
-    q.file = {*f, Reader::at(p, "request")};
+  if (auto f = text_of(j["request"], pointer_join(p, "request"), r))
+    q.file = {*f, pointer_join(p, "request")};
   auto axis = [&](const char* key, Axis<std::int64_t>& out, bool required) {
-    const std::string where = Reader::at(p, key);
+    const std::string where = pointer_join(p, key);
     if (j.contains(key))
-      out = r.integer_axis(j[key], where, 1);
+      out = integer_axis(j[key], where, 1, r);
     else if (required)
-      r.error(error_code::kMissingField, where,
-              std::string("a request needs \"") + key + "\" (tokens)");
+      r.add(error_code::kMissingField, where,
+            std::string("a request needs \"") + key + "\" (tokens)");
     else
       out = {{1, p}};
   };
@@ -387,16 +349,16 @@ void parse_request(Reader& r, const json& j, const std::string& p, RequestWorklo
   axis("pp", q.pps, false);
   auto positive = [&](const char* key, bool zero_ok, std::optional<double>& out) {
     if (!j.contains(key)) return;
-    const std::string where = Reader::at(p, key);
+    const std::string where = pointer_join(p, key);
     const json& v = j[key];
     if (!v.is_number()) {
-      r.error(error_code::kType, where, "expected a number");
+      r.add(error_code::kType, where, "expected a number");
       return;
     }
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < 0 || (!zero_ok && x == 0)) {
-      r.error(error_code::kRange, where,
-              std::string("expected a number ") + (zero_ok ? ">= 0" : "> 0"));
+      r.add(error_code::kRange, where,
+            std::string("expected a number ") + (zero_ok ? ">= 0" : "> 0"));
       return;
     }
     out = x;
@@ -410,60 +372,61 @@ void parse_request(Reader& r, const json& j, const std::string& p, RequestWorklo
     else if (j[key] == "separate")
       out = false;
     else
-      r.error(j[key].is_string() ? error_code::kUnknownName : error_code::kType, Reader::at(p, key),
-              "expected \"fused\" or \"separate\"");
+      r.add(j[key].is_string() ? error_code::kUnknownName : error_code::kType, pointer_join(p, key),
+            "expected \"fused\" or \"separate\"");
   };
   choice("qkv", q.fused_qkv);
   choice("gate_up", q.fused_gate_up);
 }
 
-void parse_log(Reader& r, const json& j, const std::string& p, LogWorkloadSpec& l) {
-  if (!r.object(j, p, {"log", "lenient", "layers"})) return;
-  if (auto f = r.string(j["log"], Reader::at(p, "log"))) l.file = {*f, Reader::at(p, "log")};
+void parse_log(JsonProblems& r, const json& j, const std::string& p, LogWorkloadSpec& l) {
+  if (!object_with(j, p, {"log", "lenient", "layers"}, r)) return;
+  if (auto f = text_of(j["log"], pointer_join(p, "log"), r)) l.file = {*f, pointer_join(p, "log")};
   if (j.contains("lenient"))
-    if (auto b = r.boolean(j["lenient"], Reader::at(p, "lenient"))) l.lenient = *b;
+    if (auto b = io::json_boolean(j["lenient"], pointer_join(p, "lenient"), r)) l.lenient = *b;
   if (j.contains("layers"))
-    if (auto rows = layer_rows(r, j["layers"], Reader::at(p, "layers"))) l.layers = *rows;
+    if (auto rows = layer_rows(r, j["layers"], pointer_join(p, "layers"))) l.layers = *rows;
 }
 
-void parse_gemm(Reader& r, const json& j, const std::string& p, GemmWorkloadSpec& g) {
-  if (!r.object(j, p, {"gemm", "name"})) return;
-  g.pointer = Reader::at(p, "gemm");
+void parse_gemm(JsonProblems& r, const json& j, const std::string& p, GemmWorkloadSpec& g) {
+  if (!object_with(j, p, {"gemm", "name"}, r)) return;
+  g.pointer = pointer_join(p, "gemm");
   g.name = "gemm";
   if (j.contains("name"))
-    if (auto n = r.string(j["name"], Reader::at(p, "name"))) g.name = *n;
+    if (auto n = text_of(j["name"], pointer_join(p, "name"), r)) g.name = *n;
   const json& s = j["gemm"];
   const std::string& sp = g.pointer;
-  if (!r.object(s, sp, {"m", "n", "k", "batch", "b"})) return;
+  if (!object_with(s, sp, {"m", "n", "k", "batch", "b"}, r)) return;
   for (const char* key : {"m", "n", "k"}) {
     if (!s.contains(key)) {
-      r.error(error_code::kMissingField, Reader::at(sp, key), "a GEMM needs m, n and k");
+      r.add(error_code::kMissingField, pointer_join(sp, key), "a GEMM needs m, n and k");
       continue;
     }
-    Axis<std::int64_t> axis = r.integer_axis(s[key], Reader::at(sp, key), 1);
+    Axis<std::int64_t> axis = integer_axis(s[key], pointer_join(sp, key), 1, r);
     (key[0] == 'm' ? g.m : key[0] == 'n' ? g.n : g.k) = std::move(axis);
   }
-  g.batches = s.contains("batch") ? r.integer_axis(s["batch"], Reader::at(sp, "batch"), 1)
+  g.batches = s.contains("batch") ? integer_axis(s["batch"], pointer_join(sp, "batch"), 1, r)
                                   : Axis<std::int64_t>{{1, sp}};
   if (s.contains("b")) {
     try {
-      if (auto b = r.string(s["b"], Reader::at(sp, "b"))) g.b_operand = llm::parse_b_operand(*b);
+      if (auto b = text_of(s["b"], pointer_join(sp, "b"), r))
+        g.b_operand = llm::parse_b_operand(*b);
     } catch (const InputError& e) {
-      r.error(e.code().c_str(), Reader::at(sp, "b"), e.message());
+      r.add(e.code(), pointer_join(sp, "b"), e.message());
     }
   }
 }
 
-std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::string& p) {
+std::vector<WorkloadSpec> parse_workloads(JsonProblems& r, const json& j, const std::string& p) {
   std::vector<WorkloadSpec> out;
   if (!j.is_array() || j.empty()) {
-    r.error(j.is_array() ? error_code::kRange : error_code::kType, p,
-            "expected a non-empty list of workloads ({\"model\": ...}, {\"log\": ...}, "
-            "{\"gemm\": ...} or {\"request\": ...})");
+    r.add(j.is_array() ? error_code::kRange : error_code::kType, p,
+          "expected a non-empty list of workloads ({\"model\": ...}, {\"log\": ...}, "
+          "{\"gemm\": ...} or {\"request\": ...})");
     return out;
   }
   for (std::size_t i = 0; i < j.size(); ++i) {
-    const std::string wp = Reader::at(p, i);
+    const std::string wp = pointer_join(p, i);
     WorkloadSpec w;
     w.pointer = wp;
     const json& item = j[i];
@@ -472,8 +435,8 @@ std::vector<WorkloadSpec> parse_workloads(Reader& r, const json& j, const std::s
                                 int(item.contains("gemm")) + int(item.contains("request"))
                           : 0;
     if (kinds != 1) {
-      r.error(item.is_object() ? error_code::kMissingField : error_code::kType, wp,
-              "a workload has exactly one of \"model\", \"log\", \"gemm\" or \"request\"");
+      r.add(item.is_object() ? error_code::kMissingField : error_code::kType, wp,
+            "a workload has exactly one of \"model\", \"log\", \"gemm\" or \"request\"");
       continue;
     }
     if (item.contains("model"))
@@ -500,20 +463,21 @@ bool operator==(const ArchAxes& a, const ArchAxes& b) {
 
 SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
   (void)operator_eq_bw;
-  Reader r(file);
+  JsonProblems r(file);
   SweepSpec s;
   s.file = file;
   s.tilings = {{TilingChoice{}, ""}};
   s.quant = {{eval::defaults::kScheme, ""}};
-  if (!r.object(document, "",
-                {"name", "architectures", "dataflows", "tilings", "tiling_objective", "quant",
-                 "workloads", "relation_centric"})) {
-    r.errors().throw_if_any();
+  if (!object_with(document, "",
+                   {"name", "architectures", "dataflows", "tilings", "tiling_objective", "quant",
+                    "workloads", "relation_centric"},
+                   r)) {
+    r.throw_if_any();
   }
   if (document.contains("name"))
-    if (auto n = r.string(document["name"], "/name")) s.name = *n;
+    if (auto n = text_of(document["name"], "/name", r)) s.name = *n;
   if (!document.contains("architectures"))
-    r.error(error_code::kMissingField, "/architectures", "the sweep needs \"architectures\"");
+    r.add(error_code::kMissingField, "/architectures", "the sweep needs \"architectures\"");
   else
     s.arch = parse_arch(r, document["architectures"], "/architectures");
   if (!document.contains("dataflows")) {  // the one default dataflow (eval/defaults.hpp)
@@ -522,7 +486,7 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
     s.dataflows = checked_axis<std::string>(
         r, document["dataflows"], "/dataflows",
         [&](const json& v, const std::string& where) -> std::optional<std::string> {
-          auto name = r.string(v, where);
+          auto name = text_of(v, where, r);
           if (name) mapping::parse_dataflow(*name);  // throws unknown-name
           return name;
         });
@@ -531,7 +495,7 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
     s.tilings = checked_axis<TilingChoice>(
         r, document["tilings"], "/tilings",
         [&](const json& v, const std::string& where) -> std::optional<TilingChoice> {
-          auto text = r.string(v, where);
+          auto text = text_of(v, where, r);
           if (!text) return std::nullopt;
           if (*text == "auto") return TilingChoice{true, "auto"};
           return TilingChoice{false, mapping::to_string(mapping::parse_tiling(*text, where))};
@@ -539,15 +503,15 @@ SweepSpec parse_sweep_spec(const json& document, const std::string& file) {
   if (document.contains("tiling_objective"))
     if (auto o = tiling_objective_of(r, document["tiling_objective"], "/tiling_objective"))
       s.tiling_objective = *o;
-  if (document.contains("quant")) s.quant = r.string_axis(document["quant"], "/quant");
+  if (document.contains("quant")) s.quant = string_axis(document["quant"], "/quant", r);
   if (!document.contains("workloads"))
-    r.error(error_code::kMissingField, "/workloads", "the sweep needs \"workloads\"");
+    r.add(error_code::kMissingField, "/workloads", "the sweep needs \"workloads\"");
   else
     s.workloads = parse_workloads(r, document["workloads"], "/workloads");
   if (document.contains("relation_centric"))
-    if (auto b = r.boolean(document["relation_centric"], "/relation_centric"))
+    if (auto b = io::json_boolean(document["relation_centric"], "/relation_centric", r))
       s.relation_centric = *b;
-  r.errors().throw_if_any();
+  r.throw_if_any();
   return s;
 }
 

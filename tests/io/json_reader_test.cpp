@@ -164,6 +164,57 @@ TEST_CASE("json fields: every problem of an object is recorded", "[io][json]") {
   CHECK(e.message().find("and 5 more error(s)") != std::string::npos);
 }
 
+namespace pick_test {  // named: the io tests share a unity batch in CI
+enum class Color { kRed, kGreen };
+const char* to_string(Color c) { return c == Color::kRed ? "red" : "green"; }
+int parse_even(const std::string& text) {
+  const int v = std::stoi(text);
+  if (v % 2 != 0) throw InputError(error_code::kRange, "", "", "expected an even number");
+  return v;
+}
+}  // namespace pick_test
+
+TEST_CASE("json fields: names from a list, parsed strings, throwing helpers and both bounds",
+          "[io][json]") {
+  using pick_test::Color;
+  using pick_test::parse_even;
+  const nlohmann::json doc = io::parse_json(
+      R"({"c": "green", "bad": "blue", "e": "4", "odd": "3", "r": 70, "num": 5})", "f.json");
+  io::JsonProblems problems("f.json", "line 2");
+  const io::JsonFields f(doc, "/x", problems);
+  CHECK(f.enumerator("c", true, "color", {Color::kRed, Color::kGreen}) == Color::kGreen);
+  CHECK(f.pick("c", true, "color", {"red", "green"}) == std::optional<std::size_t>(1));
+  CHECK_FALSE(f.enumerator("bad", true, "color", {Color::kRed, Color::kGreen}));
+  CHECK_FALSE(f.enumerator("absent", false, "color", {Color::kRed, Color::kGreen}));
+  CHECK(f.parse("e", true, "", parse_even) == 4);
+  CHECK_FALSE(f.parse("odd", true, "", parse_even));
+  CHECK_FALSE(f.pick("num", true, "color", {"red"}));
+  CHECK_FALSE(f.integer("r", true, "", {0, 64}));
+  CHECK(f.integer("r", true, "", {0, 70}) == 70);
+  CHECK(f.attempt("c", [] {}));
+  CHECK_FALSE(f.attempt("c", [] { throw InputError(error_code::kUsage, "", "", "no"); }));
+  CHECK_FALSE(f.attempt("c", [] { throw InputError(error_code::kUsage, "f.json", "/y", "own"); }));
+  struct Expected {
+    const char *code, *where, *message;
+  };
+  const Expected expected[] = {
+      {error_code::kUnknownName, "line 2, /x/bad",
+       "unknown color \"blue\", expected one of red, green"},
+      {error_code::kRange, "line 2, /x/odd", "expected an even number"},
+      {error_code::kType, "line 2, /x/num", "expected color (a string), got an integer 5"},
+      {error_code::kRange, "line 2, /x/r", "expected an integer in [0, 64], got 70"},
+      {error_code::kUsage, "line 2, /x/c", "no"},
+      {error_code::kUsage, "/y", "own"},  // a helper's own location in this file is kept
+  };
+  REQUIRE(problems.size() == std::size(expected));
+  for (std::size_t i = 0; i < std::size(expected); ++i) {
+    INFO(i);
+    CHECK(problems.list()[i].code() == expected[i].code);
+    CHECK(problems.list()[i].where() == expected[i].where);
+    CHECK(problems.list()[i].message() == expected[i].message);
+  }
+}
+
 TEST_CASE("utf-8 check agrees with a reference decoder on every 1-3 byte string", "[io][utf8]") {
   std::string s;
   long disagreements = 0;

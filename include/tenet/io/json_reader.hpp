@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tenet/error.hpp"
@@ -62,6 +63,18 @@ class JsonProblems {
   // location of its own in this file.
   void add(const InputError& e, const std::string& pointer);
   void append(const JsonProblems& other);
+  // Runs `read`, a helper that throws InputError (a name parser, a cross-field check); what it
+  // throws is recorded as add(e, pointer) and reading goes on. True when it threw nothing.
+  template <class F>
+  bool attempt(const std::string& pointer, F&& read) {
+    try {
+      read();
+      return true;
+    } catch (const InputError& e) {
+      add(e, pointer);
+      return false;
+    }
+  }
 
   bool empty() const { return list_.empty(); }
   std::size_t size() const { return list_.size(); }
@@ -96,6 +109,12 @@ std::optional<std::string> json_string(const nlohmann::json& v, const std::strin
                                        JsonProblems& problems, const std::string& what);
 std::optional<bool> json_boolean(const nlohmann::json& v, const std::string& pointer,
                                  JsonProblems& problems);
+// A name from a fixed list: the position of the string `v` in `names`. Another string is
+// recorded as unknown-name ("unknown WHAT \"S\", expected one of A, B, ..."), a non-string as a
+// type problem.
+std::optional<std::size_t> json_pick(const nlohmann::json& v, const std::string& pointer,
+                                     JsonProblems& problems, const std::string& what,
+                                     const std::vector<std::string>& names);
 
 // The fields of one JSON object at `pointer`. Every accessor records what is wrong (missing,
 // mistyped, out of range, unknown) in the shared JsonProblems and goes on.
@@ -124,6 +143,35 @@ class JsonFields {
                                    IntRange range = {}) const;
   std::optional<double> number(const char* key, bool required, const std::string& what) const;
   std::optional<bool> boolean(const char* key, bool required) const;
+  // A name from a fixed list (json_pick): its position in `names`.
+  std::optional<std::size_t> pick(const char* key, bool required, const std::string& what,
+                                  const std::vector<std::string>& names) const;
+  // The enumerator of `values` whose to_string() is the member's string (json_pick).
+  template <class Enum>
+  std::optional<Enum> enumerator(const char* key, bool required, const std::string& what,
+                                 std::initializer_list<Enum> values) const {
+    std::vector<std::string> names;
+    for (Enum v : values) names.emplace_back(to_string(v));
+    const auto at = pick(key, required, what, names);
+    if (!at) return std::nullopt;
+    return values.begin()[*at];
+  }
+  // A string member read by `parse` (a function of the string that throws InputError for a bad
+  // one, such as workload::parse_data_type): its value, or nothing with the error recorded at
+  // the member's pointer.
+  template <class Parse>
+  auto parse(const char* key, bool required, const std::string& what, Parse&& parse_text) const
+      -> std::optional<decltype(parse_text(std::string()))> {
+    const auto text = string(key, required, what);
+    std::optional<decltype(parse_text(std::string()))> out;
+    if (text) attempt(key, [&] { out = parse_text(*text); });
+    return out;
+  }
+  // Runs a throwing helper for the member `key` (JsonProblems::attempt at its pointer).
+  template <class F>
+  bool attempt(const char* key, F&& read) const {
+    return problems_.attempt(pointer_of(key), std::forward<F>(read));
+  }
   std::optional<JsonFields> object(const char* key, bool required,
                                    const std::string& what = "") const;
   // The member if it is an array (else recorded as a type problem).

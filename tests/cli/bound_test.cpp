@@ -58,7 +58,7 @@ TEST_CASE("tenet bound: the curve in every format", "[cli][bounds]") {
   CHECK(table.out.find(j["points"][0]["bound_dram_bytes"].dump()) != std::string::npos);
 }
 
-TEST_CASE("tenet bound --model sums the pass; --bound-only skips the mapping", "[cli][bounds]") {
+TEST_CASE("tenet bound --model sums the pass, --bound-only skips the mapping", "[cli][bounds]") {
   const std::string model = std::string(TENET_SOURCE_DIR) + "/workloads/models/gpt2.json";
   const json full = run_json("bound --model " + model +
                              " --phase decode --context 64 --buffers "

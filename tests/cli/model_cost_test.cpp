@@ -102,7 +102,7 @@ TEST_CASE("tenet model: totals, tokens/s and per-call costs from evaluate_layer"
   }
 }
 
-TEST_CASE("tenet model: batch-4 decode produces 4 tokens per step; CSV totals", "[cli][llm]") {
+TEST_CASE("tenet model: batch-4 decode produces 4 tokens per step, CSV totals", "[cli][llm]") {
   const json doc = run_json(kGpt2Decode + " --batch 4 --arch systolic-16x16 --dataflow ws");
   check_totals(doc);
   CHECK(doc["totals"]["tokens"] == 4);

@@ -206,7 +206,7 @@ TEST_CASE("hook: errors are return codes, never crashes", "[hook]") {
         std::vector<std::string>{R"({"kernel":"NT_matmul","batch":1,"M":2,"N":3,"K":4})"});
 }
 
-TEST_CASE("hook: kernel names are escaped into valid JSON; the reader takes the lines", "[hook]") {
+TEST_CASE("hook: kernel names are escaped into valid JSON, the reader takes the lines", "[hook]") {
   hook();
   TempLog log;
   const std::vector<std::string> names = {

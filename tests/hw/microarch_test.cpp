@@ -233,7 +233,7 @@ TEST_CASE("microarchitecture: terms at their defaults leave §3's timing unchang
   }
 }
 
-TEST_CASE("microarchitecture: SRAM-resident operands must fit; C read at every tile start",
+TEST_CASE("microarchitecture: SRAM-resident operands must fit, C read at every tile start",
           "[hw][micro]") {
   AcceleratorSpec s = base_spec(4, 4);
   s.global_buffer.bytes = 2 * (4 * 4 * 2) * 3;  // two banks of one 4x4 16-bit tile per operand

@@ -216,14 +216,14 @@ TEST_CASE("capacity-boundary extents: the narrowed search equals bisection and a
   std::mt19937 rng(2121);
   long long compared = 0, scanned = 0, nonzero = 0, narrowed_range = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    AcceleratorSpec spec = random_acc(rng).spec();
+    AcceleratorSpec spec = hwtest::random_acc(rng).spec();
     spec.micro.tile_fits_one_bank = trial % 7 == 0;
     if (trial % 5 == 0) {  // larger buffers and sizes: long ranges to narrow
       spec.global_buffer.bytes = spec.global_buffer.bytes * 64;
       for (auto& [key, part] : spec.global_buffer.partitions) part.bytes *= 64;
     }
     const Accelerator acc(spec);
-    hw::GemmProblem p = random_problem(rng);
+    hw::GemmProblem p = hwtest::random_problem(rng);
     if (trial % 5 == 0) {
       p.shape.m = p.shape.m * 37 + 5;
       p.shape.k = p.shape.k * 53 + 3;
@@ -286,8 +286,8 @@ TEST_CASE("the latency search's per-extent compute cycles equal the model's", "[
   std::mt19937 rng(2122);
   long long compared = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    const Accelerator acc = random_acc(rng);
-    const hw::GemmProblem p = random_problem(rng);
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
     for (Dataflow df :
          {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
       std::vector<Tiling> all = hw::tiling_candidates(acc, p, df);

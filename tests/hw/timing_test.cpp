@@ -35,7 +35,7 @@ TEST_CASE("an SRAM slower than a fold's traffic stretches the fold", "[hw][timin
             .cycles.stall == 0);
 }
 
-TEST_CASE("DRAM transfers overlap the previous tile; the excess stalls", "[hw][timing]") {
+TEST_CASE("DRAM transfers overlap the previous tile, the excess stalls", "[hw][timing]") {
   // os 4x4, GEMM 4x4x16 in two k tiles of 8 (one fold each, 8 + 6 = 14 cycles). The first
   // tile's inputs arrive before cycle 0. While tile 0 computes, tile 1's A (4x8) and B (8x4)
   // tiles are prefetched: 64 16-bit elements = 128 bytes at 4 bytes/cycle = 32 cycles + 2 of

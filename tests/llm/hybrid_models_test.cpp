@@ -234,7 +234,7 @@ TEST_CASE("Nemotron-Super-49B (DeciLM block_configs): per-layer KV heads, FFN wi
   }
 }
 
-TEST_CASE("DeciLM: replace_with_linear gives one h×h linear; a bad n_heads_in_group is refused",
+TEST_CASE("DeciLM: replace_with_linear gives one h×h linear, a bad n_heads_in_group is refused",
           "[llm][hybrid]") {
   json block = {{"attention", {{"n_heads_in_group", 4}, {"no_op", false}}},
                 {"ffn", {{"ffn_mult", 1.5}, {"no_op", false}}}};
@@ -296,7 +296,7 @@ TEST_CASE("Llama-4 Scout: text_config read, 3 of 4 layers chunked, all MoE + sha
   CHECK(macs == big(8) * 5 * 128 * (chunk_layer * 36 + full_layer * 12));
 }
 
-TEST_CASE("a nested config's errors point into it; the wrapper's keys are not read",
+TEST_CASE("a nested config's errors point into it, the wrapper's keys are not read",
           "[llm][nested][errors]") {
   json inner = {{"model_type", "llama"},    {"hidden_size", 64}, {"num_hidden_layers", 2},
                 {"num_attention_heads", 4}, {"vocab_size", 10},  {"intermediate_size", 128}};
@@ -330,7 +330,7 @@ TEST_CASE("Gemma-3-27B: text_config with Gemma3TextConfig defaults, 5 local : 1 
   check_shape(one(shapes, "self_attn.qkv_proj"), 1, 1, (32 + 32) * 128, 5376, 62);
 }
 
-TEST_CASE("DeepSeek-V3.2: the lightning indexer's projections and scores; top-k attention",
+TEST_CASE("DeepSeek-V3.2: the lightning indexer's projections and scores, top-k attention",
           "[llm][hybrid][mla]") {
   const ModelConfig c = load_model_config(test_data("deepseek-v3.2-exp.json"));
   REQUIRE(c.indexer);

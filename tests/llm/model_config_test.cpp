@@ -349,7 +349,7 @@ TEST_CASE("a missing dimension names every key looked for", "[llm][config][error
     CHECK(std::string(e.what()).find(key) != std::string::npos);
 }
 
-TEST_CASE("num_key_value_heads absent means no GQA; head_dim overrides h/n_h", "[llm][config]") {
+TEST_CASE("num_key_value_heads absent means no GQA, head_dim overrides h/n_h", "[llm][config]") {
   json doc = llama_like();
   doc.erase("num_key_value_heads");
   CHECK(parse_model_config(doc, "x").kv_heads == 32);

@@ -207,7 +207,7 @@ TEST_CASE("Falcon-7B: MQA, fused query_key_value N = (71 + 2)·64 = 4672, plain 
         32 * 2 * 64 * 2);
 }
 
-TEST_CASE("Gemma-2-9B: head size 256 with hidden 3584; local layers capped at the window",
+TEST_CASE("Gemma-2-9B: head size 256 with hidden 3584, local layers capped at the window",
           "[llm][zoo]") {
   const ModelConfig g = model("gemma-2-9b.json");
   const auto shapes = generate_matmuls(g, decode(1, 6000));

@@ -50,7 +50,7 @@ TEST_CASE("bitblas: a plain fp16 matmul config", "[quant][bitblas]") {
   CHECK(mm.spec.dequant.placement == DequantPlacement::kNone);
 }
 
-TEST_CASE("bitblas: group_size -1 is per channel; zeros types; source formats",
+TEST_CASE("bitblas: group_size -1 is per channel, zeros types, source formats",
           "[quant][bitblas]") {
   json doc = read_json_file(data("bitblas_gptq_int4.json"));
   doc["group_size"] = -1;

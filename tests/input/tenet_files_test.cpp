@@ -48,7 +48,8 @@ TEST_CASE("conv statements keep their affine and floor accesses", "[io][tenet]")
       map_of("{ S[k,c,ox,oy,rx,ry] -> I[c, floor((rx+ox)/2), floor((ry+oy)/2)] }")));
 }
 
-TEST_CASE("jacobi2d.s: five semicolon-separated pieces on one line form one access", "[io][tenet]") {
+TEST_CASE("jacobi2d.s: five semicolon-separated pieces on one line form one access",
+          "[io][tenet]") {
   auto w = input::read_tenet_statement(data("tenet/statement/jacobi2d.s"));
   REQUIRE(w.reads().size() == 1);
   REQUIRE(w.writes().size() == 1);

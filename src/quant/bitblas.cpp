@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "quant/dtype_field.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/json_reader.hpp"
 
@@ -36,10 +37,7 @@ std::vector<long long> parse_m(const JsonFields& f) {
   return values;
 }
 
-std::optional<DataType> dtype_field(const JsonFields& f, const char* key, bool required) {
-  return f.parse(key, required, "",
-                 [](const std::string& text) { return workload::parse_data_type(text); });
-}
+using detail::dtype_field;
 
 // The stored weight type from bit + source_format.
 std::optional<DataType> weight_type(const JsonFields& f, int bit) {

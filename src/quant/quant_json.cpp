@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "quant/dtype_field.hpp"
 #include "tenet/error.hpp"
 #include "tenet/io/config_paths.hpp"
 #include "tenet/io/json_reader.hpp"
@@ -34,10 +35,7 @@ constexpr std::initializer_list<DequantPlacement> kPlacements = {
 // partition holds at most 16 operands (hw model).
 constexpr std::size_t kMaxScaleLevels = 4;
 
-std::optional<DataType> dtype_field(const JsonFields& f, const char* key, bool required) {
-  return f.parse(key, required, "",
-                 [](const std::string& text) { return workload::parse_data_type(text); });
-}
+using detail::dtype_field;
 
 void reject_unless(bool applies, const JsonFields& f, const char* key, const std::string& why) {
   if (!applies && f.has(key))

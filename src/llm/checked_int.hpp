@@ -20,4 +20,7 @@ inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const std::strin
   return tenet::detail::checked_add(a, b, {what, file, where});
 }
 
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0); }
+
 }  // namespace tenet::llm::detail

@@ -24,7 +24,7 @@ using detail::checked_add;
 using detail::checked_mul;
 
 using ::tenet::detail::big;
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using ::tenet::llm::detail::ceil_div;
 Integer ceil_div(const Integer& a, std::int64_t b) {
   Integer q;
   mpz_cdiv_q(q.get_mpz_t(), a.get_mpz_t(), big(b).get_mpz_t());

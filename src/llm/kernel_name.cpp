@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "llm/op_counts.hpp"
+
 namespace tenet::llm {
 namespace {
 
@@ -79,10 +81,13 @@ std::ostream& operator<<(std::ostream& os, const KernelTraits& t) {
 namespace tenet::llm {
 namespace {
 
-// Elementary operations per element of the operators (the same figures as the generator's,
-// docs/generate.md#operators).
-constexpr int kRmsNormOps = 4, kLayerNormOps = 7, kRotaryOps = 3, kSoftmaxOps = 5;
-constexpr int kSiluOps = 4, kGeluOps = 8;
+// Elementary operations per element of the operators: llm/op_counts.hpp.
+using ::tenet::llm::detail::kGeluOps;
+using ::tenet::llm::detail::kLayerNormOps;
+using ::tenet::llm::detail::kRmsNormOps;
+using ::tenet::llm::detail::kRotaryOps;
+using ::tenet::llm::detail::kSiluOps;
+using ::tenet::llm::detail::kSoftmaxOps;
 
 bool is_binary(std::string_view w) {
   return w == "add" || w == "subtract" || w == "multiply" || w == "divide" || w == "maximum" ||

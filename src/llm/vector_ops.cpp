@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "llm/checked_int.hpp"
+#include "llm/op_counts.hpp"
 
 namespace tenet::llm {
 namespace {
@@ -16,7 +17,7 @@ std::int64_t mul(std::int64_t a, std::int64_t b) {
 std::int64_t add(std::int64_t a, std::int64_t b) {
   return checked_add(a, b, "", "", "operator size");
 }
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using ::tenet::llm::detail::ceil_div;
 // Bytes of `elements` values of `bits` bits, rounded up to whole bytes.
 std::int64_t bytes(std::int64_t elements, int bits) { return ceil_div(mul(elements, bits), 8); }
 
@@ -24,15 +25,15 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// Elementary operations per element (docs/generate.md#operators).
-constexpr std::int64_t kRmsNormOps = 4;    // square, accumulate, scale by 1/rms, scale by weight
-constexpr std::int64_t kLayerNormOps = 7;  // + mean, subtract, bias
-constexpr std::int64_t kRotaryOps = 3;     // x·cos + rot(x)·sin
-constexpr std::int64_t kSoftmaxOps = 5;    // mask/max, subtract, exp, sum, scale
-constexpr std::int64_t kSiluGateOps = 5;   // SiLU (negate, exp, add, divide) × gate
-constexpr std::int64_t kGeluOps = 8;       // tanh approximation
-constexpr std::int64_t kSamplingOps = 5;   // softmax over the vocabulary + top-p compare
-constexpr std::int64_t kIndexBytes = 4;    // token ids, expert ids
+// Elementary operations per element: llm/op_counts.hpp.
+using ::tenet::llm::detail::kGeluOps;
+using ::tenet::llm::detail::kLayerNormOps;
+using ::tenet::llm::detail::kRmsNormOps;
+using ::tenet::llm::detail::kRotaryOps;
+using ::tenet::llm::detail::kSamplingOps;
+using ::tenet::llm::detail::kSiluGateOps;
+using ::tenet::llm::detail::kSoftmaxOps;
+constexpr std::int64_t kIndexBytes = 4;  // token ids, expert ids
 
 bool has_rotary(const ModelConfig& m) {
   // Learned positions, ALiBi (BLOOM): none; Nemotron-H and Jamba attend without positional

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <isl/set.h>
 
+#include "analysis/analyzer.hpp"
 #include "analysis/metric_sets.hpp"
-#include "tenet/analysis/analyzer.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/context.hpp"
 

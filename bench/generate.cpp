@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "tenet/report/generate_report.hpp"
+#include "report/generate_report.hpp"
 
 namespace {
 

@@ -22,6 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -29,9 +32,6 @@
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_runner.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // isl strings as users write them in specs and TENET files: parse as a set, a map and a union
 // map (poly::parse_*), count what parses (poly::count: exact, or InputError(unbounded)).
 #include "fuzz_common.hpp"
+#include "poly/parse.hpp"
 #include "tenet/poly/count.hpp"
-#include "tenet/poly/parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tenet;

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "fuzz_common.hpp"
+#include "io/json_reader.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/input/spec.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"

@@ -1,9 +1,9 @@
 // Quantization spec JSON (docs/quantization.md): parse, then cost a small GEMM with weights and
 // with a KV-cache B operand under it.
 #include "fuzz_common.hpp"
+#include "io/json_reader.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/input/spec.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,12 +1,12 @@
 // Sweep spec JSON (docs/sweep.md): parse, plan (loads the presets, models and logs it names,
 // relative to workloads/sweeps/ as for the bundled examples), evaluate the first and last point.
 #include "fuzz_common.hpp"
+#include "io/json_reader.hpp"
+#include "sweep/point_evaluator.hpp"
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_point.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tenet/input/spec.hpp"
-#include "tenet/io/json_reader.hpp"
-#include "tenet/sweep/point_evaluator.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_point.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tenet;

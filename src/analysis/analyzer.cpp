@@ -1,4 +1,4 @@
-#include "tenet/analysis/analyzer.hpp"
+#include "analysis/analyzer.hpp"
 
 #include <isl/set.h>
 

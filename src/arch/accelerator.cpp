@@ -7,10 +7,10 @@
 #include <cmath>
 #include <ostream>
 
+#include "io/json_reader.hpp"
+#include "poly/parse.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/poly/context.hpp"
-#include "tenet/poly/parse.hpp"
 
 namespace tenet::arch {
 namespace {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "io/json_reader.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
 
 namespace tenet::arch {
 namespace {

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include "io/config_paths.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/config_paths.hpp"
 
 namespace tenet::arch {
 namespace {

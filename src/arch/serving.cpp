@@ -5,8 +5,8 @@
 
 #include <cmath>
 
+#include "io/json_reader.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
 
 namespace tenet::arch {
 namespace {

@@ -12,16 +12,16 @@
 
 #include "cli/analyze_hw.hpp"
 #include "cli/command.hpp"
+#include "mapping/shape_text.hpp"
+#include "report/evaluation_report.hpp"
+#include "report/tenet_report.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/input/problem.hpp"
 #include "tenet/input/spec.hpp"
 #include "tenet/input/tenet_files.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
-#include "tenet/report/evaluation_report.hpp"
-#include "tenet/report/tenet_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::analyze_command {

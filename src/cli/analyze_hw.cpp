@@ -5,13 +5,13 @@
 #include <map>
 
 #include "cli/option_rules.hpp"
+#include "mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/tiling.hpp"
 
 namespace tenet::cli {

@@ -8,12 +8,12 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
-#include "tenet/command/commands.hpp"
+#include "command/commands.hpp"
+#include "mapping/shape_text.hpp"
+#include "report/curve_report.hpp"
+#include "report/llm_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/mapping/shape_text.hpp"
-#include "tenet/report/curve_report.hpp"
-#include "tenet/report/llm_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::bound_command {

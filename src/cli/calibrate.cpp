@@ -1,6 +1,6 @@
 // `tenet calibrate`: fits an accelerator file's free constants to measured runs and prints the
 // fitted file and every row's residual (docs/hardware.md, "Calibration").
-#include "tenet/sweep/calibrate.hpp"
+#include "sweep/calibrate.hpp"
 
 #include <fmt/format.h>
 

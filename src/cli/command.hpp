@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "report/llm_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/systolic.hpp"
-#include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
 

@@ -8,10 +8,10 @@
 
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
-#include "tenet/command/commands.hpp"
+#include "command/commands.hpp"
+#include "mapping/shape_text.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/mapping/shape_text.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::compare_command {

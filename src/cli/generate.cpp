@@ -7,7 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
-#include "tenet/report/generate_report.hpp"
+#include "report/generate_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::generate_command {

@@ -4,10 +4,10 @@
 
 #include "cli/command.hpp"
 #include "cli/option_rules.hpp"
+#include "mapping/shape_text.hpp"
+#include "report/llm_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/mapping/shape_text.hpp"
-#include "tenet/report/llm_report.hpp"
 
 namespace tenet::cli {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "tenet/command/commands.hpp"
+#include "command/commands.hpp"
+#include "llm/model_report.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/llm/matmul_shape.hpp"
-#include "tenet/llm/model_report.hpp"
 
 namespace tenet::cli {
 

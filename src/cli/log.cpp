@@ -7,8 +7,8 @@
 
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
+#include "report/llm_report.hpp"
 #include "tenet/input/workload_log.hpp"
-#include "tenet/report/llm_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::log_command {

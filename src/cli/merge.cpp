@@ -1,5 +1,5 @@
 // `tenet merge`: joins the outputs of sweep shards (or of repeated / resumed runs) into one file.
-#include "tenet/sweep/merge.hpp"
+#include "sweep/merge.hpp"
 
 #include <fmt/format.h>
 

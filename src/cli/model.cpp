@@ -5,10 +5,10 @@
 #include "cli/command.hpp"
 #include "cli/llm_options.hpp"
 #include "cli/option_rules.hpp"
+#include "report/llm_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/report/llm_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::model_command {

@@ -10,11 +10,11 @@
 
 #include "cli/command.hpp"
 #include "cli/option_rules.hpp"
+#include "sweep/progress_text.hpp"
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tenet/error.hpp"
-#include "tenet/sweep/progress_text.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_runner.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::sweep_command {

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "tenet/io/report_format.hpp"
-#include "tenet/report/tir_report.hpp"
+#include "io/report_format.hpp"
+#include "report/tir_report.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
 namespace tenet::cli::tir_command {

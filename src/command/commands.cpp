@@ -1,16 +1,16 @@
 // compare, search and bound as one function each (include/tenet/command/commands.hpp): the one
 // place their requests, matmul lists and report contexts are assembled.
-#include "tenet/command/commands.hpp"
+#include "command/commands.hpp"
 
+#include "report/curve_report.hpp"
+#include "report/evaluation_report.hpp"
+#include "sweep/mapping_search.hpp"
+#include "sweep/search_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/traffic_curve.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/report/curve_report.hpp"
-#include "tenet/report/evaluation_report.hpp"
-#include "tenet/sweep/mapping_search.hpp"
-#include "tenet/sweep/search_report.hpp"
 
 namespace tenet::command {
 

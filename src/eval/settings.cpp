@@ -6,10 +6,10 @@
 #include <map>
 #include <mutex>
 
+#include "mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_json.hpp"
 

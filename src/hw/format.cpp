@@ -1,4 +1,4 @@
-#include "tenet/hw/format.hpp"
+#include "hw/format.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "tenet/hw/isl_counts.hpp"
+#include "hw/isl_counts.hpp"
 
 #include <fmt/format.h>
 

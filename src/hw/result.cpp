@@ -2,8 +2,8 @@
 
 #include <ostream>
 
+#include "hw/format.hpp"
 #include "tenet/error.hpp"
-#include "tenet/hw/format.hpp"
 
 namespace tenet::hw {
 

@@ -1,4 +1,4 @@
-#include "tenet/hw/vector_unit.hpp"
+#include "hw/vector_unit.hpp"
 
 #include "tenet/error.hpp"
 

@@ -5,10 +5,10 @@
 #include <optional>
 
 #include "io/isl_text.hpp"
+#include "io/json_reader.hpp"
 #include "io/text_file.hpp"
+#include "poly/parse.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
-#include "tenet/poly/parse.hpp"
 
 namespace tenet::input {
 

@@ -7,8 +7,8 @@
 #include "detail/checked_int.hpp"
 #include "io/isl_text.hpp"
 #include "io/text_file.hpp"
+#include "poly/parse.hpp"
 #include "tenet/error.hpp"
-#include "tenet/poly/parse.hpp"
 
 namespace tenet::input {
 

@@ -16,11 +16,11 @@
 #include "detail/checked_int.hpp"
 #include "input/workload_log_detail.hpp"
 #include "io/flat_json.hpp"
+#include "io/json_reader.hpp"
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
+#include "llm/kernel_name.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
-#include "tenet/llm/kernel_name.hpp"
 
 namespace tenet::input {
 

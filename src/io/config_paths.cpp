@@ -1,4 +1,4 @@
-#include "tenet/io/config_paths.hpp"
+#include "io/config_paths.hpp"
 
 #include <algorithm>
 #include <cctype>

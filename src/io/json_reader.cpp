@@ -1,7 +1,7 @@
 // The one strict JSON reader: nlohmann's DOM parser behind a SAX filter that tracks the JSON
 // pointer of every value, so that duplicate keys, numbers out of range and too deep nesting are
 // reported where they are; and the field accessors every input format validates with.
-#include "tenet/io/json_reader.hpp"
+#include "io/json_reader.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tenet/io/report_format.hpp"
+#include "io/report_format.hpp"
 
 #include "tenet/error.hpp"
 

@@ -1,4 +1,4 @@
-#include "tenet/llm/expert_routing.hpp"
+#include "llm/expert_routing.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -11,11 +11,11 @@
 #include <unordered_map>
 
 #include "detail/exact.hpp"
+#include "hw/vector_unit.hpp"
 #include "llm/checked_int.hpp"
+#include "llm/model_summary.hpp"
+#include "llm/vector_ops.hpp"
 #include "tenet/error.hpp"
-#include "tenet/hw/vector_unit.hpp"
-#include "tenet/llm/model_summary.hpp"
-#include "tenet/llm/vector_ops.hpp"
 
 namespace tenet::llm {
 namespace {

@@ -1,4 +1,4 @@
-#include "tenet/llm/kernel_name.hpp"
+#include "llm/kernel_name.hpp"
 
 #include <ostream>
 #include <string_view>

@@ -10,10 +10,10 @@
 #include <set>
 #include <sstream>
 
+#include "io/json_reader.hpp"
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
 
 namespace tenet::llm {
 namespace {

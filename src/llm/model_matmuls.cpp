@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "llm/checked_int.hpp"
+#include "llm/expert_routing.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/expert_routing.hpp"
 
 namespace tenet::llm {
 namespace {

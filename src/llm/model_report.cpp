@@ -1,4 +1,4 @@
-#include "tenet/llm/model_report.hpp"
+#include "llm/model_report.hpp"
 
 #include <fmt/core.h>
 
@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "detail/exact.hpp"
+#include "quant/quant_hw_format.hpp"
 #include "tenet/error.hpp"
-#include "tenet/quant/quant_hw_format.hpp"
 
 namespace tenet::llm {
 namespace {

@@ -1,9 +1,9 @@
-#include "tenet/llm/model_summary.hpp"
+#include "llm/model_summary.hpp"
 
 #include <set>
 
 #include "detail/exact.hpp"
-#include "tenet/llm/expert_routing.hpp"
+#include "llm/expert_routing.hpp"
 
 namespace tenet::llm {
 namespace {

@@ -1,4 +1,4 @@
-#include "tenet/llm/scheme_comparison.hpp"
+#include "llm/scheme_comparison.hpp"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "tenet/llm/vector_ops.hpp"
+#include "llm/vector_ops.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "tenet/mapping/shape_text.hpp"
+#include "mapping/shape_text.hpp"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "tenet/poly/parse.hpp"
+#include "poly/parse.hpp"
 
 #include <isl/stream.h>
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "io/json_reader.hpp"
 #include "quant/dtype_field.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
 
 namespace tenet::quant {
 namespace {

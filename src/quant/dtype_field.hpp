@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "tenet/io/json_reader.hpp"
+#include "io/json_reader.hpp"
 #include "tenet/workload/data_type.hpp"
 
 namespace tenet::quant::detail {

@@ -1,9 +1,9 @@
-#include "tenet/quant/quant_hw_format.hpp"
+#include "quant/quant_hw_format.hpp"
 
 #include <fmt/format.h>
 
+#include "hw/format.hpp"
 #include "tenet/error.hpp"
-#include "tenet/hw/format.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 
 namespace tenet::quant {

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "io/config_paths.hpp"
+#include "io/json_reader.hpp"
 #include "quant/dtype_field.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/config_paths.hpp"
-#include "tenet/io/json_reader.hpp"
 #include "tenet/quant/bitblas.hpp"
 
 namespace tenet::quant {

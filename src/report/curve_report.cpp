@@ -1,4 +1,4 @@
-#include "tenet/report/curve_report.hpp"
+#include "report/curve_report.hpp"
 
 #include <fmt/format.h>
 

@@ -1,18 +1,18 @@
 // Rendering of one evaluation as `tenet analyze` prints it (docs/output.md): the relation-centric
 // report, and for a GEMM the hardware model's and the quantization's keys.
-#include "tenet/report/evaluation_report.hpp"
+#include "report/evaluation_report.hpp"
 
 #include <fmt/core.h>
 
 #include <map>
 
 #include "detail/exact.hpp"
+#include "hw/format.hpp"
+#include "quant/quant_hw_format.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/bounds.hpp"
-#include "tenet/hw/format.hpp"
 #include "tenet/quant/apply.hpp"
 #include "tenet/quant/quant_costs.hpp"
-#include "tenet/quant/quant_hw_format.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 namespace tenet::report {

@@ -1,4 +1,4 @@
-#include "tenet/report/generate_report.hpp"
+#include "report/generate_report.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "tenet/report/llm_report.hpp"
+#include "report/llm_report.hpp"
 
 #include <fmt/format.h>
 
@@ -6,15 +6,15 @@
 #include <filesystem>
 
 #include "detail/exact.hpp"
+#include "hw/vector_unit.hpp"
+#include "llm/expert_routing.hpp"
+#include "llm/kernel_name.hpp"
+#include "llm/model_summary.hpp"
+#include "llm/scheme_comparison.hpp"
+#include "llm/vector_ops.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"
-#include "tenet/hw/vector_unit.hpp"
-#include "tenet/llm/expert_routing.hpp"
-#include "tenet/llm/kernel_name.hpp"
-#include "tenet/llm/model_summary.hpp"
-#include "tenet/llm/scheme_comparison.hpp"
-#include "tenet/llm/vector_ops.hpp"
-#include "tenet/tir/log_join.hpp"
+#include "tir/log_join.hpp"
 
 namespace tenet::report {
 namespace {

@@ -1,6 +1,6 @@
 // `tenet tir` once its options are read: the matmul kernels of a TVMScript dump recognised by
 // structure, bound to sizes, and costed like `tenet model` / `tenet log` rows (docs/tir.md#cli).
-#include "tenet/report/tir_report.hpp"
+#include "report/tir_report.hpp"
 
 #include <fmt/core.h>
 
@@ -10,11 +10,11 @@
 #include <optional>
 #include <set>
 
+#include "llm/model_report.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/llm/model_report.hpp"
 #include "tenet/quant/quant_json.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"

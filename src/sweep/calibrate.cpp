@@ -1,4 +1,4 @@
-#include "tenet/sweep/calibrate.hpp"
+#include "sweep/calibrate.hpp"
 
 #include <fmt/format.h>
 

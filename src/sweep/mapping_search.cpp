@@ -1,4 +1,4 @@
-#include "tenet/sweep/mapping_search.hpp"
+#include "sweep/mapping_search.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "tenet/sweep/merge.hpp"
+#include "sweep/merge.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,8 +7,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "sweep/sweep_table.hpp"
 #include "tenet/error.hpp"
-#include "tenet/sweep/sweep_table.hpp"
 
 namespace tenet::sweep {
 namespace {

@@ -1,15 +1,15 @@
-#include "tenet/sweep/point_evaluator.hpp"
+#include "sweep/point_evaluator.hpp"
 
 #include <atomic>
 #include <functional>
 
+#include "llm/model_report.hpp"
+#include "llm/scheme_comparison.hpp"
+#include "poly/parse.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/generation.hpp"
-#include "tenet/llm/model_report.hpp"
-#include "tenet/llm/scheme_comparison.hpp"
 #include "tenet/mapping/systolic.hpp"
-#include "tenet/poly/parse.hpp"
 
 namespace tenet::sweep {
 namespace {

@@ -1,4 +1,4 @@
-#include "tenet/sweep/progress_text.hpp"
+#include "sweep/progress_text.hpp"
 
 #include <fmt/format.h>
 

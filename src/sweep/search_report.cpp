@@ -1,8 +1,8 @@
-#include "tenet/sweep/search_report.hpp"
+#include "sweep/search_report.hpp"
 
 #include <fmt/format.h>
 
-#include "tenet/llm/model_report.hpp"
+#include "llm/model_report.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace tenet::sweep {

@@ -1,4 +1,4 @@
-#include "tenet/sweep/search_settings.hpp"
+#include "sweep/search_settings.hpp"
 
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"

@@ -1,4 +1,4 @@
-#include "tenet/sweep/sweep_plan.hpp"
+#include "sweep/sweep_plan.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "tenet/sweep/sweep_point.hpp"
+#include "sweep/sweep_point.hpp"
 
 #include <fmt/format.h>
 

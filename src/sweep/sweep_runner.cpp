@@ -1,4 +1,4 @@
-#include "tenet/sweep/sweep_runner.hpp"
+#include "sweep/sweep_runner.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -17,8 +17,8 @@
 #include <system_error>
 #include <thread>
 
+#include "sweep/sweep_table.hpp"
 #include "tenet/error.hpp"
-#include "tenet/sweep/sweep_table.hpp"
 
 namespace tenet::sweep {
 namespace {

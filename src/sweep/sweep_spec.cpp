@@ -1,14 +1,14 @@
-#include "tenet/sweep/sweep_spec.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include <cmath>
 #include <limits>
 #include <set>
 
+#include "io/json_reader.hpp"
+#include "mapping/shape_text.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/defaults.hpp"
 #include "tenet/input/spec.hpp"
-#include "tenet/io/json_reader.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 

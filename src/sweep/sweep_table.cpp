@@ -1,12 +1,12 @@
-#include "tenet/sweep/sweep_table.hpp"
+#include "sweep/sweep_table.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "io/json_reader.hpp"
+#include "llm/model_report.hpp"
 #include "tenet/error.hpp"
-#include "tenet/io/json_reader.hpp"
-#include "tenet/llm/model_report.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace tenet::sweep {

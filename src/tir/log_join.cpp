@@ -1,4 +1,4 @@
-#include "tenet/tir/log_join.hpp"
+#include "tir/log_join.hpp"
 
 #include <fmt/core.h>
 

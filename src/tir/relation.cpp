@@ -1,11 +1,11 @@
-#include "tenet/tir/relation.hpp"
+#include "tir/relation.hpp"
 
 #include <fmt/core.h>
 
 #include <map>
 
+#include "poly/parse.hpp"
 #include "tenet/error.hpp"
-#include "tenet/poly/parse.hpp"
 #include "tir/expr_util.hpp"
 #include "tir/trace.hpp"
 

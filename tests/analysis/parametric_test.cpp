@@ -1,8 +1,8 @@
 // A parametric Analyzer (sizes as isl parameters) evaluated at many shapes.
 #include <random>
 
+#include "analysis/analyzer.hpp"
 #include "cases.hpp"
-#include "tenet/analysis/analyzer.hpp"
 #include "tenet/error.hpp"
 
 namespace {

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/poly/count.hpp"
 
 namespace fs = std::filesystem;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors/error_test_util.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/input/spec.hpp"
 #include "tenet/input/tenet_files.hpp"
@@ -16,7 +17,6 @@
 #include "tenet/llm/model_config.hpp"
 #include "tenet/poly/count.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
 
 using namespace tenet;
 using namespace error_test;

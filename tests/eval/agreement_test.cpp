@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "mapping/shape_text.hpp"
+#include "sweep/mapping_search.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/bounds.hpp"
-#include "tenet/mapping/shape_text.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/sweep/mapping_search.hpp"
 
 using namespace tenet;
 using nlohmann::json;

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "llm/model_report.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_report.hpp"
 
 using namespace tenet;
 namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "report/curve_report.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/report/curve_report.hpp"
 
 using namespace tenet;
 

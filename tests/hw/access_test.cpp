@@ -5,8 +5,8 @@
 #include <random>
 
 #include "fixtures.hpp"
+#include "hw/isl_counts.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/isl_counts.hpp"
 
 using namespace tenet;
 using namespace hwtest;

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "fixtures.hpp"
+#include "hw/format.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/format.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
 using namespace tenet;

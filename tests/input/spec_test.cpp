@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "io/json_reader.hpp"
 #include "io_test_util.hpp"
 #include "tenet/input/tenet_files.hpp"
-#include "tenet/io/json_reader.hpp"
 
 using namespace tenet;
 using namespace io_test;

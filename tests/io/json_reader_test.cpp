@@ -1,5 +1,5 @@
 // The one strict JSON reader, the UTF-8 check of text inputs and the checked size arithmetic.
-#include "tenet/io/json_reader.hpp"
+#include "io/json_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

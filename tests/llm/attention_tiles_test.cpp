@@ -6,7 +6,7 @@
 #include <random>
 #include <utility>
 
-#include "tenet/llm/expert_routing.hpp"
+#include "llm/expert_routing.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 
 using namespace tenet::llm;

@@ -11,10 +11,10 @@
 #include <set>
 
 #include "input_error_of.hpp"
+#include "llm/vector_ops.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/vector_ops.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using namespace tenet;

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "llm/model_summary.hpp"
+#include "llm/vector_ops.hpp"
 #include "tenet/error.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_summary.hpp"
-#include "tenet/llm/vector_ops.hpp"
 
 using namespace tenet::llm;
 using nlohmann::json;

@@ -1,5 +1,5 @@
 // Kernel names of MLC-LLM / TVM: quantization, layout and epilogue read from the name.
-#include "tenet/llm/kernel_name.hpp"
+#include "llm/kernel_name.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>

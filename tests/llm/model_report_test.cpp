@@ -1,6 +1,6 @@
 // Report building and rendering, against a fake evaluator whose costs are simple formulas of the
 // shape (the real cost model lives elsewhere; here only the bookkeeping is tested).
-#include "tenet/llm/model_report.hpp"
+#include "llm/model_report.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "llm/expert_routing.hpp"
+#include "llm/model_summary.hpp"
 #include "tenet/error.hpp"
-#include "tenet/llm/expert_routing.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_summary.hpp"
 
 // A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
 namespace llm_model_zoo_test {

@@ -1,5 +1,5 @@
 // Comparing schemes: summaries (speed-up, energy ratio, dominant bound) from fake cost models.
-#include "tenet/llm/scheme_comparison.hpp"
+#include "llm/scheme_comparison.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

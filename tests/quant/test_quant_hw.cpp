@@ -1,12 +1,12 @@
 #include <catch2/catch.hpp>
 
 #include "layer_request.hpp"
+#include "quant/quant_hw_format.hpp"
 #include "tenet/arch/accelerator_json.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/poly/count.hpp"
 #include "tenet/quant/quant_hw.hpp"
-#include "tenet/quant/quant_hw_format.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 using namespace tenet;

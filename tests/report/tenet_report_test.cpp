@@ -1,4 +1,4 @@
-#include "tenet/report/tenet_report.hpp"
+#include "report/tenet_report.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Calibration (sweep::calibrate, `tenet calibrate`): the measurement CSV reader and its errors,
 // the SAURIA presets against the bundled RTL microbenchmarks, and a reproducible fit.
-#include "tenet/sweep/calibrate.hpp"
+#include "sweep/calibrate.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "input_error_of.hpp"
+#include "report/generate_report.hpp"
+#include "sweep/point_evaluator.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_table.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/error.hpp"
-#include "tenet/report/generate_report.hpp"
-#include "tenet/sweep/point_evaluator.hpp"
-#include "tenet/sweep/sweep_runner.hpp"
-#include "tenet/sweep/sweep_table.hpp"
 
 using nlohmann::json;
 using nlohmann::ordered_json;

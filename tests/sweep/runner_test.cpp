@@ -7,14 +7,14 @@
 #include <tuple>
 
 #include "layer_request.hpp"
+#include "sweep/merge.hpp"
+#include "sweep/progress_text.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_table.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/sweep/merge.hpp"
-#include "tenet/sweep/progress_text.hpp"
-#include "tenet/sweep/sweep_runner.hpp"
-#include "tenet/sweep/sweep_table.hpp"
 
 using nlohmann::json;
 using namespace tenet::sweep;

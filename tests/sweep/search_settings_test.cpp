@@ -1,7 +1,7 @@
 // sweep::resolve_search: the search's settings resolve through eval::Settings and
 // eval/defaults.hpp (the CLI and Python pass text; nothing is defaulted twice), every objective is
 // accepted, and errors name the field.
-#include "tenet/sweep/search_settings.hpp"
+#include "sweep/search_settings.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "layer_request.hpp"
+#include "sweep/mapping_search.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
@@ -11,7 +12,6 @@
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_json.hpp"
-#include "tenet/sweep/mapping_search.hpp"
 
 using namespace tenet;
 using Objective = hw::TilingObjective;

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "sweep/sweep_point.hpp"
 #include "sweep_helpers.hpp"
 #include "tenet/error.hpp"
-#include "tenet/sweep/sweep_point.hpp"
 
 using nlohmann::json;
 using namespace tenet::sweep;

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "cli_run.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_spec.hpp"
 
 namespace sweep_test {
 

@@ -1,10 +1,10 @@
 // Log entries bound to their kernels (the library side of `tenet log --tir`).
-#include "tenet/tir/log_join.hpp"
+#include "tir/log_join.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "input_error_of.hpp"
-#include "tenet/tir/relation.hpp"
+#include "tir/relation.hpp"
 #include "tir/tir_data.hpp"
 
 using namespace tenet;

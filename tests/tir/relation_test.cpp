@@ -1,6 +1,6 @@
 // Blocks as relations: imported domains and accesses checked against brute-force enumeration,
 // and the TENET metrics of imported GEMMs against the generated GEMM workload.
-#include "tenet/tir/relation.hpp"
+#include "tir/relation.hpp"
 
 #include <fmt/core.h>
 
@@ -8,10 +8,10 @@
 #include <random>
 #include <set>
 
+#include "poly/parse.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/poly/count.hpp"
-#include "tenet/poly/parse.hpp"
 #include "tenet/tir/matmul.hpp"
 #include "tenet/tir/script.hpp"
 #include "tir/tir_data.hpp"

@@ -7,8 +7,8 @@
 
 #include "tenet/error.hpp"
 #include "tenet/tir/matmul.hpp"
-#include "tenet/tir/relation.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/relation.hpp"
 
 using namespace tenet;
 

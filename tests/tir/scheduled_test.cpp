@@ -11,8 +11,8 @@
 #include "tenet/error.hpp"
 #include "tenet/poly/count.hpp"
 #include "tenet/tir/matmul.hpp"
-#include "tenet/tir/relation.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/relation.hpp"
 #include "tir/tir_data.hpp"
 
 using namespace tenet;

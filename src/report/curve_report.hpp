@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "io/report_format.hpp"
 #include "tenet/eval/traffic_curve.hpp"
-#include "tenet/io/report_format.hpp"
 
 namespace tenet::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/sweep/mapping_search.hpp"
+#include "sweep/mapping_search.hpp"
 
 namespace tenet::sweep {
 

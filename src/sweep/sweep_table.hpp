@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "tenet/sweep/point_evaluator.hpp"
-#include "tenet/sweep/sweep_point.hpp"
+#include "sweep/point_evaluator.hpp"
+#include "sweep/sweep_point.hpp"
 
 namespace tenet::sweep {
 

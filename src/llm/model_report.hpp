@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/io/report_format.hpp"
+#include "io/report_format.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <unordered_set>
 
-#include "tenet/sweep/point_evaluator.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_point.hpp"
+#include "sweep/point_evaluator.hpp"
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_point.hpp"
 
 namespace tenet::sweep {
 

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "io/report_format.hpp"
+#include "llm/model_report.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/input/workload_log.hpp"
-#include "tenet/io/report_format.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
-#include "tenet/llm/model_report.hpp"
 
 namespace tenet::report {
 

@@ -21,13 +21,13 @@
 #include <utility>
 #include <vector>
 
-#include "tenet/analysis/analyzer.hpp"
+#include "analysis/analyzer.hpp"
+#include "sweep/memo.hpp"
+#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_point.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/eval/request.hpp"
 #include "tenet/llm/layer_cost.hpp"
-#include "tenet/sweep/memo.hpp"
-#include "tenet/sweep/sweep_plan.hpp"
-#include "tenet/sweep/sweep_point.hpp"
 
 namespace tenet::sweep {
 

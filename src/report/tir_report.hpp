@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "io/report_format.hpp"
 #include "tenet/eval/defaults.hpp"
-#include "tenet/io/report_format.hpp"
 
 namespace tenet::report {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "tenet/sweep/sweep_runner.hpp"
+#include "sweep/sweep_runner.hpp"
 
 namespace tenet::sweep {
 

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "io/report_format.hpp"
+#include "report/llm_report.hpp"
+#include "sweep/search_settings.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/io/report_format.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_spec.hpp"
-#include "tenet/report/llm_report.hpp"
-#include "tenet/sweep/search_settings.hpp"
 
 namespace tenet::command {
 

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
+#include "io/report_format.hpp"
+#include "report/llm_report.hpp"
 #include "tenet/eval/settings.hpp"
-#include "tenet/io/report_format.hpp"
 #include "tenet/llm/generation.hpp"
-#include "tenet/report/llm_report.hpp"
 
 namespace tenet::report {
 

@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "sweep/sweep_spec.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/llm/generation.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 #include "tenet/quant/quant_spec.hpp"
-#include "tenet/sweep/sweep_spec.hpp"
 
 namespace tenet::sweep {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/llm/kernel_name.hpp"
+#include "llm/kernel_name.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/llm/model_report.hpp"
+#include "llm/model_report.hpp"
 
 namespace tenet::llm {
 

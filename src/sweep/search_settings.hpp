@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "sweep/mapping_search.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/llm/matmul_shape.hpp"
-#include "tenet/sweep/mapping_search.hpp"
 
 namespace tenet::sweep {
 

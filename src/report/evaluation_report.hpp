@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "report/tenet_report.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/eval/evaluation.hpp"
 #include "tenet/eval/request.hpp"
-#include "tenet/report/tenet_report.hpp"
 #include "tenet/workload/workload.hpp"
 
 namespace tenet::report {

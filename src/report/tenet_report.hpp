@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "io/report_format.hpp"
 #include "tenet/analysis/tenet_metrics.hpp"
 #include "tenet/input/problem.hpp"
-#include "tenet/io/report_format.hpp"
 
 namespace tenet::report {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tenet/sweep/sweep_plan.hpp"
+#include "sweep/sweep_plan.hpp"
 
 namespace tenet::sweep {
 

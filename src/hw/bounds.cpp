@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "detail/checked_int.hpp"
+#include "hw/bounds_format.hpp"
 
 namespace tenet::hw {
 namespace {

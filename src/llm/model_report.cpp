@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "detail/exact.hpp"
+#include "hw/bounds_format.hpp"
 #include "quant/quant_hw_format.hpp"
 #include "tenet/error.hpp"
 

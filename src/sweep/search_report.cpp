@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/bounds_format.hpp"
 #include "llm/model_report.hpp"
 #include "tenet/poly/count.hpp"
 

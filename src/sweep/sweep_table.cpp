@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hw/bounds_format.hpp"
 #include "io/json_reader.hpp"
 #include "llm/model_report.hpp"
 #include "tenet/error.hpp"

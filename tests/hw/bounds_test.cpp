@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fixtures.hpp"
+#include "hw/bounds_format.hpp"
 #include "random_cases.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"

@@ -5,7 +5,6 @@
 // Closed forms: the cost does not grow with M, N, K.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -42,24 +41,6 @@ struct BoundsSum {
   friend bool operator!=(const BoundsSum& a, const BoundsSum& b) { return !(a == b); }
 };
 
-// The `bounds` object of every report (docs/output.md#bounds), declared once: its fields, units
-// and meanings in output order. bounds_json renders them: the ratios are achieved / bound (null
-// when the bound is 0), capacity_bytes is null when the on-chip capacity is unlimited.
-struct BoundsField {
-  const char* name;
-  const char* unit;
-  const char* meaning;
-};
-const std::vector<BoundsField>& bounds_fields();
-nlohmann::ordered_json bounds_json(const BoundsSum& b, const Integer& achieved_cycles,
-                                   const Integer& achieved_dram_bytes);
-// The same values as CSV cells in bounds_fields() order (empty for null).
-std::vector<std::string> bounds_csv_values(const BoundsSum& b, const Integer& achieved_cycles,
-                                           const Integer& achieved_dram_bytes);
-// One line for text tables: "bounds (modelled mappings, S B usable on chip): DRAM >= ... (achieved
-// x.xx x), cycles >= ... (achieved x.xx x; compute ..., DRAM ...); any schedule (T B on chip):
-// DRAM >= ...".
-std::string bounds_line(const BoundsSum& b, const Integer& achieved_cycles,
-                        const Integer& achieved_dram_bytes);
+// Their rendering in reports (fields, units, JSON, CSV, text): src/hw/bounds_format.hpp.
 
 }  // namespace tenet::hw

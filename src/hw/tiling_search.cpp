@@ -528,7 +528,7 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
 constexpr long long kInfeasible = std::numeric_limits<long long>::max() / 4;
 
 struct Score {
-  long long cycles = 0;  // Result::cycles.total
+  long long cycles = 0;  // Result::cycles.total (Model::timing().total)
   long long dram = 0;    // Result::dram_bytes
   double energy = 0;     // Result::energy_pj.total (not under dram_bytes)
   double edp = 0;
@@ -568,7 +568,7 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
     s.cycles = r.cycles.total, s.dram = r.dram_bytes, s.energy = r.energy_pj.total;
     s.edp = s.energy * static_cast<double>(s.cycles);
   } else {
-    s.cycles = m.timing().total - 1;
+    s.cycles = m.timing().total;
     s.dram = m.dram_bytes();
     if (o == TilingObjective::kLatency) s.energy = m.energy().total;  // near-tie breaker
   }
@@ -749,7 +749,7 @@ class Search {
         micro_(acc.spec().micro.active()),
         fit_(acc, problem) {}
 
-  // A floor of timing().total - 1 shared by every candidate with these extents (any loop order),
+  // A floor of timing().total shared by every candidate with these extents (any loop order),
   // from the plan alone: the compute cycles, plus the edge windows (edge transfers) when every
   // operand's tile fits its buffer — then every operand is resident (keeping an operand never
   // moves more than streaming it, and Model::choose_residency keeps the most operands among the
@@ -809,22 +809,12 @@ class Search {
         dp.tile = tile;
         e.extent = tile;
         e.folds = dp.fold_intervals();
-        if (d == stream) {
-          const long long n = dp.tiles();
-          e.streamed = detail::add(detail::mul(n - 1, base_.stream_cycles(dp.tile)),
-                                   base_.stream_cycles(dp.tile_extent(n - 1)));
-        }
+        if (d == stream) e.streamed = detail::streamed_cycles(base_, dp);
       }
       fold[d] = e.folds;
       if (d == stream) streamed = e.streamed;
     }
-    const long long spatial = detail::mul(fold[static_cast<int>(base_.dims.rows)],
-                                          fold[static_cast<int>(base_.dims.cols)]);
-    const long long folds = detail::mul(detail::mul(fold[0], fold[1]), fold[2]);
-    return detail::add(
-        detail::add(detail::add(detail::mul(folds, base_.base), detail::mul(spatial, streamed)),
-                    base_.once),
-        -1);
+    return detail::fold_pipeline_cycles(base_, fold, streamed);
   }
 
   // The problem was validated once by choose_tiling.
@@ -846,10 +836,10 @@ class Search {
   // cannot win when cycles come first.
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
-  // Whether `cycles` (timing().total - 1) lies within the near-tie window of the fastest,
+  // Whether `cycles` (timing().total) lies within the near-tie window of the fastest,
   // `fastest`: total cycles at most 2 % above the fastest total.
   static bool near(long long cycles, long long fastest) {
-    return static_cast<__int128>(cycles + 1) * 100 <= static_cast<__int128>(fastest + 1) * 102;
+    return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
   }
 
   // kLatency: the fastest candidate C* (least timing().total), then among the candidates within
@@ -866,7 +856,7 @@ class Search {
     TrafficFloor traffic(acc_, problem_, dataflow_, options_);
     // (40 bytes: the heaps move nodes)
     struct Node {
-      long long bound;        // floor of timing().total - 1
+      long long bound;        // floor of timing().total
       size_t index;           // enumeration index (group: of its first candidate)
       double floor;           // DRAM-byte floor (levels 1, 2)
       std::uint32_t group;    // index into groups
@@ -1191,8 +1181,7 @@ long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& 
   validate(problem);
   return detail::naming_gemm_on_overflow(problem, [&] {
     return detail::Model(acc, problem, dataflow, tiling, Options{}, {false, false})
-               .compute_cycles() +
-           1;
+        .compute_cycles();
   });
 }
 

@@ -942,12 +942,16 @@ class Search {
     std::deque<detail::Model> models;
     std::vector<Score> timed;
     std::optional<long long> fastest;
-    const auto time = [&](const Node& n) {
+    std::optional<size_t> timed_first;  // the enumeration index of the first timed candidate
+    // Times a planned candidate; its score.
+    const auto time = [&](const Node& n) -> const Score& {
+      if (n.index == timed_first) return timed.front();  // timed before the search began
       const Tiling t = groups[n.group].at(n.position);
       ++evaluated_;
       timed.push_back(
           score(models[static_cast<size_t>(n.model)], t, n.index, TilingObjective::kLatency));
       if (!fastest || timed.back().cycles < *fastest) fastest = timed.back().cycles;
+      return timed.back();
     };
     // Level 0 -> its candidates with their traffic floors.
     const auto expand = [&](const Node& n, const std::function<void(const Node&)>& push) {
@@ -995,7 +999,15 @@ class Search {
     floors.clear();
     space.grid(groups);
     for (const Group& g : groups) floors.push_back(floor_of(g));
-    const std::optional<long long> first = first_time(groups, floors, traffic);
+    // The first timed candidate is the incumbent: only floors below its time are taken out.
+    const std::optional<Score> first_score = first_time(groups, floors, traffic);
+    std::optional<long long> first;
+    if (first_score) {
+      ++evaluated_;
+      timed.push_back(*first_score);
+      first = fastest = first_score->cycles;
+      timed_first = first_score->index;
+    }
     const auto hopeful = [&](long long floor) { return !first || near(floor, *first); };
     space.boundary(
         groups,
@@ -1069,17 +1081,17 @@ class Search {
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
       if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
-      time(n);
-      const Score& s = timed.back();
+      const Score& s = time(n);
       if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
     }
     best_ = best;
   }
 
   // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one
-  // per group), its loop order with the least traffic floor, timed; none if it does not fit.
-  std::optional<long long> first_time(const std::vector<Group>& groups,
-                                      const std::vector<long long>& floors, TrafficFloor& traffic) {
+  // per group), its loop order with the least traffic floor, timed (its score under latency);
+  // none if it does not fit.
+  std::optional<Score> first_time(const std::vector<Group>& groups,
+                                  const std::vector<long long>& floors, TrafficFloor& traffic) {
     if (groups.empty()) return std::nullopt;
     const size_t g =
         static_cast<size_t>(std::min_element(floors.begin(), floors.end()) - floors.begin());
@@ -1094,7 +1106,7 @@ class Search {
     }
     const detail::Model m = model(group.at(order));
     if (!m.feasible()) return std::nullopt;
-    return m.timing().total;
+    return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
   }
 
   // kDramBytes: branch and bound on a closed-form lower bound of each candidate's DRAM bytes

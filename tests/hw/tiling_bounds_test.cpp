@@ -146,7 +146,12 @@ TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on r
           options.objective = objective;
           options.stats = &stats;
           CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
-          CHECK(stats.candidates == static_cast<long long>(all.size()));
+          // latency generates the space but what lies beyond the near-tie window of a first
+          // timed candidate; the others generate all of it
+          if (objective == hw::TilingObjective::kLatency)
+            CHECK(stats.candidates <= static_cast<long long>(all.size()));
+          else
+            CHECK(stats.candidates == static_cast<long long>(all.size()));
           CHECK(stats.evaluated + stats.pruned == stats.candidates);
           CHECK(stats.evaluated >= 1);
           pruned += stats.pruned, candidates += stats.candidates;

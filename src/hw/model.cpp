@@ -136,6 +136,16 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   choose_residency();
 }
 
+Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, const Plan& base,
+             const mapping::Tiling& tiling, const Options& options, bool operands)
+    : acc_(acc), options_(options), plan_(retile(base, tiling)), micro_(acc.spec().micro.active()) {
+  if (!operands) return;
+  ops_.reserve(problem.operands.size());
+  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
+  plan_operands();
+  choose_residency();
+}
+
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) {
   const std::string key = role_key(role);
   int holder = -1, p = 0;

@@ -884,10 +884,10 @@ class Search {
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, true});
+    return detail::Model(acc_, problem_, base_, t, options_, true);
   }
   detail::Model plan_only(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, false});
+    return detail::Model(acc_, problem_, base_, t, options_, false);
   }
   long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 

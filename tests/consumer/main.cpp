@@ -54,11 +54,11 @@ int main(int argc, char** argv) {
     for (const tenet::llm::MatmulShape& m : matmuls) {
       request.matmul = m;
       const tenet::eval::Evaluation e = tenet::eval::evaluate(request);
-      check(e.cost.cycles > 0 && e.cost.dram_bytes > 0 && e.cost.energy_pj > 0,
+      check(e.call_cost().cycles > 0 && e.call_cost().dram_bytes > 0 && e.call_cost().energy_pj > 0,
             m.name + ": positive cycles, bytes and energy");
-      check(e.cost.scheme == "q4f16_1", m.name + ": costed as q4f16_1");
+      check(e.call_cost().scheme == "q4f16_1", m.name + ": costed as q4f16_1");
       std::cout << m.name << " " << m.m << "x" << m.n << "x" << m.k << " "
-                << e.cost.cycles.get_str() << " cycles\n";
+                << e.call_cost().cycles.get_str() << " cycles\n";
     }
 
     // The command layer: the JSON of `tenet compare`.

@@ -116,7 +116,7 @@ struct ProductInputs {
   DequantRate dequant_rate;  // the resolved dequant-unit throughput (eval/defaults.hpp)
 };
 
-// One product, in this order (docs/quantization.md#on-the-hardware-model):
+// One product, in this order (docs/quantization.md#on-an-accelerator):
 //  1. the hardware model on the problem as stored and, for a scheme, on B as the array sees it
 //     (the dequantized values, one per element: B's register-file traffic and the elements
 //     sram_to_array dequantizes are counted on it);

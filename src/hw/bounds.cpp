@@ -95,6 +95,20 @@ double whole_below(double v) { return std::floor(v * (1 + 1e-12)); }
 // ceil(v) for a count of reads or tiles, nudged down by a relative 1e-12 for the same reason.
 double whole_above(double v) { return std::ceil(v * (1 - 1e-12)); }
 
+// The problem as the regimes of compute_bounds see it: bytes, extents in values, widths in bytes
+// per value (scales and zero points that travel with A or B included in theirs).
+struct Regimes {
+  double a_bytes = 0, b_bytes = 0, c_bytes = 0;  // A's, B's and C's bytes
+  double m = 0, n = 0, k = 0;                    // the GEMM's extents
+  double wa = 0, wb = 0, wc = 0;                 // bytes per value of A, B and C
+  double span = 0;      // the PE array's longer side (values of M or N per fold)
+  double kspan = 0;     // values of K the PE array holds (span x MACs per cycle along k)
+  double capacity = 0;  // the usable buffer, bytes
+};
+
+// Which input's panel stays on chip (panel_bound).
+enum class PanelOf { kA, kB };
+
 // Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds): the panel
 // (x rows of a chunk of t ≤ K values of k, width w) read once, the other input `reads` times —
 // ceil(count / x), a whole number of panels — and C's partial sums leaving and coming back per
@@ -105,9 +119,12 @@ double whole_above(double v) { return std::ceil(v * (1 - 1e-12)); }
 // holds (kspan). Chunks are whole: q chunks of at least ceil(K/q) values, exact up to kSteps
 // chunks; below that a geometric grid bounds the minimum: on [t0, t1] the streamed term is at least
 // its value at t0 and the partial-sum term at t1.
-double panel_bound(double once, double streamed, double count, double w, double ws, double wc,
-                   double c_bytes, double k, double span, double kspan, double capacity,
-                   bool whole_fits) {
+double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
+  const bool a = panel == PanelOf::kA;
+  const double once = a ? g.a_bytes : g.b_bytes, streamed = a ? g.b_bytes : g.a_bytes;
+  const double count = a ? g.m : g.n, w = a ? g.wa : g.wb, ws = a ? g.wb : g.wa;
+  const double wc = g.wc, c_bytes = g.c_bytes, k = g.k, span = g.span, kspan = g.kspan,
+               capacity = g.capacity;
   constexpr int kSteps = 64;
   constexpr double kNone = std::numeric_limits<double>::infinity();
   const auto reads = [&](double rows) {
@@ -160,8 +177,9 @@ double panel_bound(double once, double streamed, double count, double w, double 
 // of tiles: exact over a window of b around the minimum b_min of the convex continuous relaxation
 // f(b) = A·max(1, N·w_C·M / (b·S)) + B·b, which is below every case; outside the window f at the
 // window's edge bounds them from below.
-double accumulated_bound(double a_bytes, double b_bytes, double m, double n, double wa, double wb,
-                         double wc, double span, double capacity, bool c_whole_fits) {
+double accumulated_bound(const Regimes& r, bool c_whole_fits) {
+  const double a_bytes = r.a_bytes, b_bytes = r.b_bytes, m = r.m, n = r.n, wa = r.wa, wb = r.wb,
+               wc = r.wc, span = r.span, capacity = r.capacity;
   constexpr double kNone = std::numeric_limits<double>::infinity();
   const auto f = [&](double b) {
     return a_bytes * std::max(1.0, n * wc * m / (b * capacity)) + b_bytes * b;
@@ -289,17 +307,17 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
       }
       // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
       const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
-      const long double accumulated =
-          accumulated_bound(a_bytes, b_bytes, m, n, wa, wb, wc, span, usable_buffer,
-                            c_bytes <= static_cast<long double>(buffer)) +
-          c_bytes;
       const long double kspan = span * static_cast<long double>(rate.macs_per_cycle);
+      const auto d = [](long double v) { return static_cast<double>(v); };
+      const Regimes regimes{d(a_bytes), d(b_bytes), d(c_bytes), d(m),
+                            d(n),       d(k),       d(wa),      d(wb),
+                            d(wc),      d(span),    d(kspan),   static_cast<double>(usable_buffer)};
+      const long double accumulated =
+          accumulated_bound(regimes, c_bytes <= static_cast<long double>(buffer)) + c_bytes;
       const long double panel_a =
-          panel_bound(a_bytes, b_bytes, m, wa, wb, wc, c_bytes, k, span, kspan, usable_buffer,
-                      m * k * wa <= static_cast<long double>(buffer));
+          panel_bound(regimes, PanelOf::kA, m * k * wa <= static_cast<long double>(buffer));
       const long double panel_b =
-          panel_bound(b_bytes, a_bytes, n, wb, wa, wc, c_bytes, k, span, kspan, usable_buffer,
-                      k * n * wb <= static_cast<long double>(buffer));
+          panel_bound(regimes, PanelOf::kB, k * n * wb <= static_cast<long double>(buffer));
       long double movement = std::min({accumulated, panel_a, panel_b}) + others;
       // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
       //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M

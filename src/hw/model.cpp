@@ -68,10 +68,10 @@ long long distinct_elements(const Operand& op, const mapping::GemmShape& shape) 
 
 long long Plan::stream_cycles(long long length) const {
   const bool packed = dims.stream == GemmDim::kK;
-  return mul(slow, packed ? ceil_div(length, pack) : length);
+  return mul(cycles_per_mac, packed ? ceil_div(length, macs_per_cycle) : length);
 }
 
-long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? pack : 1; }
+long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? macs_per_cycle : 1; }
 
 long long OperandPlan::dram_reads() const {
   if (!op->output) return resident ? resident_volume : fold_accesses;
@@ -118,8 +118,8 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.precision = mac_precision(acc, problem);
   const arch::MacRate& rate = acc.mac_rate(plan_.precision);
   plan_.mac_pj = acc.mac_energy_pj(plan_.precision);
-  plan_.pack = rate.macs_per_cycle;
-  plan_.slow = rate.cycles_per_mac;
+  plan_.macs_per_cycle = rate.macs_per_cycle;
+  plan_.cycles_per_mac = rate.cycles_per_mac;
   for (int d = 0; d < 3; ++d) {
     plan_.dim[d].size = shape_size(plan_.shape, d);
     plan_.dim[d].tile = plan_.tiling.extent(static_cast<GemmDim>(d));
@@ -274,8 +274,7 @@ long long Model::folds() const {
                   plan_.dim[2].fold_intervals()});
 }
 
-// Step 3 (closed form): every fold costs base + its streamed length, the GEMM `once` more; the
-// count starts at 0.
+// Step 3 (closed form): every fold costs base + its streamed length, the GEMM `once` more.
 long long Model::compute_cycles() const {
   return detail::compute_cycles(plan_, micro_ ? &acc_.spec().micro : nullptr);
 }
@@ -289,17 +288,26 @@ long long compute_cycles(const Plan& plan, const arch::Microarch* micro) {
           busy =
               add(busy, mul(mul(mul(c0, c1), c2), add(micro_tile_busy(plan, *micro, {q0, q1, q2}),
                                                       micro->tile_overhead_cycles)));
-    return add(busy, -1);
+    return busy;
   }
-  const DimPlan& s = plan.dim[at(plan.dims.stream)];
-  const long long n = s.tiles();
-  const long long streamed =
-      add(mul(n - 1, plan.stream_cycles(s.tile)), plan.stream_cycles(s.tile_extent(n - 1)));
-  const long long spatial = mul(plan.dim[at(plan.dims.rows)].fold_intervals(),
-                                plan.dim[at(plan.dims.cols)].fold_intervals());
-  const long long folds = mul(mul(plan.dim[0].fold_intervals(), plan.dim[1].fold_intervals()),
-                              plan.dim[2].fold_intervals());
-  return add(add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once), -1);
+  return fold_pipeline_cycles(
+      plan,
+      {plan.dim[0].fold_intervals(), plan.dim[1].fold_intervals(), plan.dim[2].fold_intervals()},
+      streamed_cycles(plan, plan.dim[at(plan.dims.stream)]));
+}
+
+long long streamed_cycles(const Plan& plan, const DimPlan& stream) {
+  const long long n = stream.tiles();
+  return add(mul(n - 1, plan.stream_cycles(stream.tile)),
+             plan.stream_cycles(stream.tile_extent(n - 1)));
+}
+
+long long fold_pipeline_cycles(const Plan& plan, const std::array<long long, 3>& fold_intervals,
+                               long long streamed) {
+  const long long spatial =
+      mul(fold_intervals[at(plan.dims.rows)], fold_intervals[at(plan.dims.cols)]);
+  const long long folds = mul(mul(fold_intervals[0], fold_intervals[1]), fold_intervals[2]);
+  return add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once);
 }
 
 // Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
@@ -353,7 +361,8 @@ long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q) {
 // elements in every tile. Each window takes at least bytes / bandwidth cycles, plus the latency
 // when it is not empty, and total >= the sum of the windows (a tile takes max(folds, window), or
 // their sum). Other operands are left out: their tile classes use representative group counts.
-// Rounding: every window is ceil(bytes / bw - 1e-9).
+// Rounding: every window is ceil(bytes / bw - 1e-9); the bound is rounded down with a cycle's
+// margin.
 long long Model::dram_cycles_lower_bound() const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
@@ -391,7 +400,7 @@ long long Model::dram_cycles_lower_bound() const {
                        : 0.0;
   const double cycles =
       (latency + bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9)) * dram_channel_share() -
-      1e-9 * static_cast<double>(tiles()) - 2;
+      1e-9 * static_cast<double>(tiles()) - 1;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
@@ -418,7 +427,7 @@ long long Model::sram_cycles_lower_bound() const {
     }
     best = std::max(best, bytes / part.bandwidth.bytes_per_cycle);
   }
-  const double cycles = best * (1 - 1e-9) - 1e-9 * static_cast<double>(folds()) - 2;
+  const double cycles = best * (1 - 1e-9) - 1e-9 * static_cast<double>(folds()) - 1;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
@@ -434,12 +443,12 @@ long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes
   }
   const double cycles =
       (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) * dram_channel_share() -
-      1e-9 * static_cast<double>(tiles()) - 2;
+      1e-9 * static_cast<double>(tiles()) - 1;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
 // total = Σ steps + once + edges, and Σ steps is at least the tiles' pipeline cycles (compute
-// cycles + 1 - once), their DRAM windows and their SRAM port cycles.
+// cycles - once), their DRAM windows and their SRAM port cycles.
 // (The prologue is `once`, or the microarchitecture's run overhead.)
 long long Model::cycles_lower_bound() const {
   const EdgeCycles edge = edge_transfer_cycles();
@@ -708,11 +717,11 @@ Timing Model::timing() const {
   t.total = add(t.total, edges);
   t.dram_stall = add(t.dram_stall, edges);
   t.dram_busy = add(t.dram_busy, edges);
-  if (t.pipeline != compute_cycles() + 1)
+  if (t.pipeline != compute_cycles())
     throw InternalError(
         fmt::format("hw timing: tile classes give {} pipeline cycles, the closed "
                     "form {}",
-                    t.pipeline, compute_cycles() + 1));
+                    t.pipeline, compute_cycles()));
   return t;
 }
 
@@ -806,8 +815,8 @@ void Model::fill_cycles(Result& r) const {
   r.cycles.stall = add(t.sram_stall, t.dram_stall);
   r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
   r.bound = bounding_resource(r.busy);
-  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.pack);
-  const double util = static_cast<double>(r.macs) * plan_.slow /
+  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.macs_per_cycle);
+  const double util = static_cast<double>(r.macs) * plan_.cycles_per_mac /
                       (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
   r.utilization = std::min(1.0, util);
   const long long used =
@@ -847,7 +856,7 @@ Result Model::result() const {
   r.tiling = plan_.tiling;
   r.rows = plan_.rows, r.cols = plan_.cols;
   r.precision = plan_.precision;
-  r.macs_per_cycle = plan_.pack, r.cycles_per_mac = plan_.slow;
+  r.macs_per_cycle = plan_.macs_per_cycle, r.cycles_per_mac = plan_.cycles_per_mac;
   r.macs = product({plan_.logical.m, plan_.logical.n, plan_.logical.k});
   r.folds = folds();
   r.tiles = tiles();

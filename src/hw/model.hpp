@@ -27,8 +27,8 @@ struct Plan {
   mapping::DataflowDims dims{};
   std::array<DimPlan, 3> dim;  // by GemmDim
   long long rows = 1, cols = 1;
-  long long pack = 1;  // MACs per cycle per PE (packed along k)
-  long long slow = 1;  // cycles per MAC
+  long long macs_per_cycle = 1;  // MACs per cycle per PE (packed along k)
+  long long cycles_per_mac = 1;  // cycles per MAC
   long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
   long long once = 0;  // paid once per GEMM: the first preload when the PEs double-buffer it
   workload::DataType precision;
@@ -137,10 +137,18 @@ inline long long operand_footprint_bytes(const arch::AcceleratorSpec& spec, cons
 // Busy cycles of tile q on the array under the microarchitecture (arch::Microarch::active()),
 // without the per-tile overhead: the per-tile law of docs/hardware.md §3b.
 long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q);
-// The compute cycles of a plan (Model::compute_cycles, Result::cycles.compute - 1): the folds'
-// pipeline cycles, or with `micro` (arch::Microarch::active(), else null) the run overhead plus
-// every tile's busy cycles and overhead. A lower bound of timing().total - 1 either way.
+// The compute cycles of a plan (Model::compute_cycles, Result::cycles.compute; a count): the
+// folds' pipeline cycles, or with `micro` (arch::Microarch::active(), else null) the run overhead
+// plus every tile's busy cycles and overhead. A lower bound of timing().total either way.
 long long compute_cycles(const Plan& plan, const arch::Microarch* micro);
+// Its fold pipeline (no microarchitecture) from its parts, the one formula every search uses:
+// every fold costs `base` plus the stream dimension's cycles over the folds of the other two
+// (`streamed`, streamed_cycles of the stream dimension's plan), the GEMM `once` more.
+// `fold_intervals` per dimension: DimPlan::fold_intervals().
+long long fold_pipeline_cycles(const Plan& plan, const std::array<long long, 3>& fold_intervals,
+                               long long streamed);
+// The stream dimension's cycles summed over its tiles (Plan::stream_cycles of each tile).
+long long streamed_cycles(const Plan& plan, const DimPlan& stream);
 // The plan the Model constructor makes of the same problem with another tiling: `base` with
 // the tile extents of `tiling` (resolved). The tiling search bounds candidates with it.
 Plan retile(const Plan& base, const mapping::Tiling& tiling);
@@ -170,18 +178,18 @@ class Model {
   long long tiles() const;
   long long folds() const;
   // Closed form, without stalls (SCALE-Sim total; with the microarchitecture its busy time and
-  // overheads): Result::cycles.compute - 1.
+  // overheads): Result::cycles.compute, a count.
   long long compute_cycles() const;
-  // A lower bound of the tiles' DRAM windows (timing().total - 1 less `once` and the edge
-  // windows) from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
+  // A lower bound of the tiles' DRAM windows (timing().total less `once` and the edge windows)
+  // from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
   // (Build::operands).
   long long dram_cycles_lower_bound() const;
   // The same from the array-side SRAM ports: every fold moves its distinct elements per partition.
   long long sram_cycles_lower_bound() const;
-  // A lower bound of timing().total - 1: the edge windows (edge transfers) plus the most of the
+  // A lower bound of timing().total: the edge windows (edge transfers) plus the most of the
   // compute cycles, the DRAM windows' bound and the SRAM ports' bound (each with `once`).
   long long cycles_lower_bound() const;
-  // A lower bound of timing().total - 1 for any operand plan of this plan whose DRAM traffic is
+  // A lower bound of timing().total for any operand plan of this plan whose DRAM traffic is
   // at least `dram_bytes` (e.g. a closed-form traffic floor): every byte crosses the DRAM channel
   // in some tile's window or in an edge window, except (edge transfers off) the first tile of a
   // resident input and the last of a resident output, at most one tile of every operand. Needs

@@ -411,11 +411,14 @@ void sort_unique(std::vector<std::array<long long, 3>>& tiles,
 }
 
 // The capacity-boundary tiles of each buffering in `singles` (Tiling::single), sorted, into
-// `out` (one list per entry of `singles`, in the same order).
+// `out` (one list per entry of `singles`, in the same order). `keep_pair(d, tile)`: whether the
+// tiles with the other two extents of `tile` (tile[d] is the whole dimension) are wanted; a pair
+// it refuses is not searched (a search skips pairs that cannot hold a winner).
+template <typename KeepPair>
 void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
-                 std::vector<std::vector<std::array<long long, 3>>>& out) {
+                 std::vector<std::vector<std::array<long long, 3>>>& out, KeepPair keep_pair) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
   {
@@ -442,6 +445,9 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
         const bool whole = tb >= plan.dim[b].size;
         std::array<long long, 3> tile{};
         tile[a] = ta, tile[b] = tb;
+        // (a skipped pair leaves `below` as it was: the answer for a smaller tb still bounds)
+        tile[d] = plan.dim[d].size;
+        if (!keep_pair(d, tile)) continue;
         bool prepared = false, held = true;
         for (size_t v = 0; v < variants; ++v) {
           if (none[v] && !whole) continue;
@@ -465,33 +471,43 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
   for (auto& o : out) sort_unique(o, {plan.dim[0].size, plan.dim[1].size, plan.dim[2].size});
 }
 
-// Fills `groups` (cleared first; the search passes storage its thread keeps).
-void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
-                      const GemmProblem& problem, mapping::Dataflow dataflow,
-                      const Options& options) {
-  // The untiled model gives the array split of every dimension.
-  const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {true, false});
-  const detail::Plan& plan = whole.plan();
-  std::array<std::vector<long long>, 3> ext;
-  for (int d = 0; d < 3; ++d)
-    ext[d] = extents_for(plan.dim[d].size, plan.dim[d].split > 0 ? plan.dim[d].split : kStreamUnit);
-  if (!options.unlimited_buffer) add_capacity_extents(acc, problem, plan, ext);
-  groups.clear();
-  groups.reserve(ext[0].size() * ext[1].size() * ext[2].size());
-  size_t index = 0;
-  const auto add_group = [&](long long tm, long long tn, long long tk, unsigned single) {
-    const int mask = (tm < plan.dim[0].size ? 1 : 0) | (tn < plan.dim[1].size ? 2 : 0) |
-                     (tk < plan.dim[2].size ? 4 : 0);
-    const Group g{tm, tn, tk, single, mask, index};
-    index += g.size();
-    groups.push_back(g);
-  };
-  for (long long tm : ext[0])
-    for (long long tn : ext[1])
-      for (long long tk : ext[2]) add_group(tm, tn, tk, 0);
-  if (!options.unlimited_buffer) {
+// The search space: the grid of listed extents (every combination of extents_for and
+// add_capacity_extents), then the capacity boundary (fit_extents). Groups are numbered
+// (Group::first) in that order. A search may leave out parts of the boundary that cannot hold a
+// winner (boundary()'s filters): the groups kept keep their relative order, so every comparison by
+// enumeration index is the same as over the whole space.
+class CandidateSpace {
+ public:
+  CandidateSpace(const arch::Accelerator& acc, const GemmProblem& problem,
+                 mapping::Dataflow dataflow, const Options& options)
+      : acc_(acc),
+        problem_(problem),
+        options_(options),
+        // The untiled model gives the array split of every dimension.
+        plan_(detail::Model(acc, problem, dataflow, Tiling{}, options, {true, false}).plan()) {
+    for (int d = 0; d < 3; ++d)
+      ext_[d] =
+          extents_for(plan_.dim[d].size, plan_.dim[d].split > 0 ? plan_.dim[d].split : kStreamUnit);
+    if (!options.unlimited_buffer) add_capacity_extents(acc, problem, plan_, ext_);
+  }
+
+  // Fills `groups` (cleared first; the search passes storage its thread keeps) with the grid.
+  void grid(std::vector<Group>& groups) {
+    groups.clear();
+    index_ = 0;
+    groups.reserve(ext_[0].size() * ext_[1].size() * ext_[2].size());
+    for (long long tm : ext_[0])
+      for (long long tn : ext_[1])
+        for (long long tk : ext_[2]) add(groups, tm, tn, tk, 0);
+  }
+
+  // Appends the capacity boundary's groups (after grid()): only those of the pairs of extents
+  // `keep_pair(d, tile)` accepts (fit_extents) and the groups `keep_group(group)` accepts.
+  template <typename KeepPair, typename KeepGroup>
+  void boundary(std::vector<Group>& groups, KeepPair keep_pair, KeepGroup keep_group) {
+    if (options_.unlimited_buffer) return;
     const auto listed = [&](int d, long long v) {
-      return std::binary_search(ext[d].begin(), ext[d].end(), v);
+      return std::binary_search(ext_[d].begin(), ext_[d].end(), v);
     };
     // Single buffering (Tiling::single), one tensor at a time: its tile is kept once, so larger
     // tiles fit, and its transfers stall the array. Only on the capacity boundary it opens, and
@@ -501,34 +517,65 @@ void candidate_groups(std::vector<Group>& groups, const arch::Accelerator& acc,
     thread_local std::vector<unsigned> singles;
     thread_local std::vector<std::vector<std::array<long long, 3>>> fitted;
     singles.assign(1, 0u);
-    if (kSingleBufferingCandidates && acc.spec().global_buffer.double_buffered &&
-        !acc.spec().micro.tile_fits_one_bank)
+    if (kSingleBufferingCandidates && acc_.spec().global_buffer.double_buffered &&
+        !acc_.spec().micro.tile_fits_one_bank)
       for (const mapping::BufferedTensor b :
            {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
         singles.push_back(1u << static_cast<int>(b));
-    fit_extents(acc, problem, plan, ext, singles, fitted);
+    fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair);
     for (const auto& [tm, tn, tk] : fitted[0])
-      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add_group(tm, tn, tk, 0);
+      if (!(listed(0, tm) && listed(1, tn) && listed(2, tk)))
+        add(groups, tm, tn, tk, 0, keep_group);
     for (size_t v = 1; v < singles.size(); ++v) {
       const unsigned single = singles[v];
       for (const auto& [tm, tn, tk] : fitted[v]) {
         const std::array<long long, 3> tile{tm, tn, tk};
         bool changes = false;
-        for (const Operand& op : problem.operands)
+        for (const Operand& op : problem_.operands)
           if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
             for (int d = 0; d < 3; ++d)
-              changes = changes || (op.group[d] > 0 && tile[d] < plan.dim[d].size);
-        if (changes) add_group(tm, tn, tk, single);
+              changes = changes || (op.group[d] > 0 && tile[d] < plan_.dim[d].size);
+        if (changes) add(groups, tm, tn, tk, single, keep_group);
       }
     }
   }
-}
+
+  // The whole space (grid and boundary) into `groups`.
+  void all(std::vector<Group>& groups) {
+    grid(groups);
+    boundary(
+        groups, [](int, const std::array<long long, 3>&) { return true; },
+        [](const Group&) { return true; });
+  }
+
+ private:
+  void add(std::vector<Group>& groups, long long tm, long long tn, long long tk, unsigned single) {
+    add(groups, tm, tn, tk, single, [](const Group&) { return true; });
+  }
+  template <typename KeepGroup>
+  void add(std::vector<Group>& groups, long long tm, long long tn, long long tk, unsigned single,
+           KeepGroup keep) {
+    const int mask = (tm < plan_.dim[0].size ? 1 : 0) | (tn < plan_.dim[1].size ? 2 : 0) |
+                     (tk < plan_.dim[2].size ? 4 : 0);
+    const Group g{tm, tn, tk, single, mask, index_};
+    if (!keep(g)) return;
+    index_ += g.size();
+    groups.push_back(g);
+  }
+
+  const arch::Accelerator& acc_;
+  const GemmProblem& problem_;
+  Options options_;
+  detail::Plan plan_;
+  std::array<std::vector<long long>, 3> ext_;
+  size_t index_ = 0;
+};
 
 // The cycles of a tiling that does not fit (Model::feasible), beyond any feasible one.
 constexpr long long kInfeasible = std::numeric_limits<long long>::max() / 4;
 
 struct Score {
-  long long cycles = 0;  // Result::cycles.total
+  long long cycles = 0;  // Result::cycles.total (Model::timing().total)
   long long dram = 0;    // Result::dram_bytes
   double energy = 0;     // Result::energy_pj.total (not under dram_bytes)
   double edp = 0;
@@ -568,7 +615,7 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
     s.cycles = r.cycles.total, s.dram = r.dram_bytes, s.energy = r.energy_pj.total;
     s.edp = s.energy * static_cast<double>(s.cycles);
   } else {
-    s.cycles = m.timing().total - 1;
+    s.cycles = m.timing().total;
     s.dram = m.dram_bytes();
     if (o == TilingObjective::kLatency) s.energy = m.energy().total;  // near-tie breaker
   }
@@ -621,8 +668,13 @@ class TrafficFloor {
       held = held && fit_.holder(i) >= 0;
     }
     if (unlimited_ || !held || n > 10) return;  // then each operand's cheaper way counts
-    // bytes of each set of operands in each buffer, one operand added to a smaller set at a time
     const unsigned sets = 1u << n;
+    // Every operand fits at once (often): that set is the only largest one.
+    if (fits_all(n)) {
+      masks_.push_back(sets - 1);
+      return;
+    }
+    // bytes of each set of operands in each buffer, one operand added to a smaller set at a time
     fits_.assign(sets, 1);
     for (size_t p = 0; p < fit_.partitions(); ++p) {
       sum_.assign(sets, 0);
@@ -643,6 +695,19 @@ class TrafficFloor {
         largest = ((mask >> i) & 1u) || !fits_[mask | (1u << i)];
       if (largest) masks_.push_back(mask);
     }
+  }
+
+  // Whether the footprints (footprint_, held) of all n operands fit their buffers together.
+  bool fits_all(size_t n) const {
+    for (size_t p = 0; p < fit_.partitions(); ++p) {
+      long long sum = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (fit_.holder(i) != static_cast<int>(p)) continue;
+        sum = footprint_[i] >= kFull - sum ? kFull : sum + footprint_[i];  // capped: no overflow
+      }
+      if (sum > fit_.capacity(static_cast<int>(p))) return false;
+    }
+    return true;
   }
 
   // The floor of every candidate with the extents last set (set_extents(t, false) is enough):
@@ -749,7 +814,7 @@ class Search {
         micro_(acc.spec().micro.active()),
         fit_(acc, problem) {}
 
-  // A floor of timing().total - 1 shared by every candidate with these extents (any loop order),
+  // A floor of timing().total shared by every candidate with these extents (any loop order),
   // from the plan alone: the compute cycles, plus the edge windows (edge transfers) when every
   // operand's tile fits its buffer — then every operand is resident (keeping an operand never
   // moves more than streaming it, and Model::choose_residency keeps the most operands among the
@@ -809,22 +874,12 @@ class Search {
         dp.tile = tile;
         e.extent = tile;
         e.folds = dp.fold_intervals();
-        if (d == stream) {
-          const long long n = dp.tiles();
-          e.streamed = detail::add(detail::mul(n - 1, base_.stream_cycles(dp.tile)),
-                                   base_.stream_cycles(dp.tile_extent(n - 1)));
-        }
+        if (d == stream) e.streamed = detail::streamed_cycles(base_, dp);
       }
       fold[d] = e.folds;
       if (d == stream) streamed = e.streamed;
     }
-    const long long spatial = detail::mul(fold[static_cast<int>(base_.dims.rows)],
-                                          fold[static_cast<int>(base_.dims.cols)]);
-    const long long folds = detail::mul(detail::mul(fold[0], fold[1]), fold[2]);
-    return detail::add(
-        detail::add(detail::add(detail::mul(folds, base_.base), detail::mul(spatial, streamed)),
-                    base_.once),
-        -1);
+    return detail::fold_pipeline_cycles(base_, fold, streamed);
   }
 
   // The problem was validated once by choose_tiling.
@@ -846,10 +901,10 @@ class Search {
   // cannot win when cycles come first.
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
-  // Whether `cycles` (timing().total - 1) lies within the near-tie window of the fastest,
+  // Whether `cycles` (timing().total) lies within the near-tie window of the fastest,
   // `fastest`: total cycles at most 2 % above the fastest total.
   static bool near(long long cycles, long long fastest) {
-    return static_cast<__int128>(cycles + 1) * 100 <= static_cast<__int128>(fastest + 1) * 102;
+    return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
   }
 
   // kLatency: the fastest candidate C* (least timing().total), then among the candidates within
@@ -862,11 +917,17 @@ class Search {
   // bound on traffic among what is left within the window: nodes in increasing order of their
   // DRAM-byte floor (planned: exact), timed only while they can still beat the best (bytes,
   // energy) of the window.
-  void by_latency(const std::vector<Group>& groups) {
+  // The space is generated here (into `groups`): first the grid, whose group with the least
+  // floor gives a first time (its order with the least traffic floor, timed), an upper bound of
+  // C*'s; then only the parts of the capacity boundary whose floor lies within the near-tie
+  // window of that time (fit_extents' pairs by the compute cycles with the fitted dimension
+  // whole, which no extent of it goes below: DimPlan::fold_intervals and streamed_cycles are
+  // least for one tile). What is left out is beyond the window of C* too.
+  void by_latency(CandidateSpace& space, std::vector<Group>& groups) {
     TrafficFloor traffic(acc_, problem_, dataflow_, options_);
     // (40 bytes: the heaps move nodes)
     struct Node {
-      long long bound;        // floor of timing().total - 1
+      long long bound;        // floor of timing().total
       size_t index;           // enumeration index (group: of its first candidate)
       double floor;           // DRAM-byte floor (levels 1, 2)
       std::uint32_t group;    // index into groups
@@ -881,12 +942,16 @@ class Search {
     std::deque<detail::Model> models;
     std::vector<Score> timed;
     std::optional<long long> fastest;
-    const auto time = [&](const Node& n) {
+    std::optional<size_t> timed_first;  // the enumeration index of the first timed candidate
+    // Times a planned candidate; its score.
+    const auto time = [&](const Node& n) -> const Score& {
+      if (n.index == timed_first) return timed.front();  // timed before the search began
       const Tiling t = groups[n.group].at(n.position);
       ++evaluated_;
       timed.push_back(
           score(models[static_cast<size_t>(n.model)], t, n.index, TilingObjective::kLatency));
       if (!fastest || timed.back().cycles < *fastest) fastest = timed.back().cycles;
+      return timed.back();
     };
     // Level 0 -> its candidates with their traffic floors.
     const auto expand = [&](const Node& n, const std::function<void(const Node&)>& push) {
@@ -927,12 +992,38 @@ class Search {
     // A group waits with its compute cycles (kept per extent: cheap) and gets its group_floor
     // when first taken out; if that is higher, it waits again.
     const bool lazy = edge_floor();
-    if (groups.size() > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
-    for (size_t g = 0; g < groups.size(); ++g) {
-      const Tiling t = groups[g].at(0);
-      open.add({lazy ? compute_cycles_of(t) : group_floor(t), groups[g].first, 0.0,
-                static_cast<std::uint32_t>(g), -1, 0, 0, lazy});
+    const auto floor_of = [&](const Group& g) {
+      return lazy ? compute_cycles_of(g.at(0)) : group_floor(g.at(0));
+    };
+    thread_local std::vector<long long> floors;
+    floors.clear();
+    space.grid(groups);
+    for (const Group& g : groups) floors.push_back(floor_of(g));
+    // The first timed candidate is the incumbent: only floors below its time are taken out.
+    const std::optional<Score> first_score = first_time(groups, floors, traffic);
+    std::optional<long long> first;
+    if (first_score) {
+      ++evaluated_;
+      timed.push_back(*first_score);
+      first = fastest = first_score->cycles;
+      timed_first = first_score->index;
     }
+    const auto hopeful = [&](long long floor) { return !first || near(floor, *first); };
+    space.boundary(
+        groups,
+        [&](int, const std::array<long long, 3>& tile) {
+          return micro_ || hopeful(compute_cycles_of(Tiling{tile[0], tile[1], tile[2]}));
+        },
+        [&](const Group& g) {
+          const long long floor = floor_of(g);
+          if (!hopeful(floor)) return false;
+          floors.push_back(floor);
+          return true;
+        });
+    if (groups.size() > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
+    for (size_t g = 0; g < groups.size(); ++g)
+      if (hopeful(floors[g]))
+        open.add({floors[g], groups[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy});
     open.build();
     while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
       Node n = open.top();
@@ -990,11 +1081,32 @@ class Search {
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
       if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
-      time(n);
-      const Score& s = timed.back();
+      const Score& s = time(n);
       if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
     }
     best_ = best;
+  }
+
+  // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one
+  // per group), its loop order with the least traffic floor, timed (its score under latency);
+  // none if it does not fit.
+  std::optional<Score> first_time(const std::vector<Group>& groups,
+                                  const std::vector<long long>& floors, TrafficFloor& traffic) {
+    if (groups.empty()) return std::nullopt;
+    const size_t g =
+        static_cast<size_t>(std::min_element(floors.begin(), floors.end()) - floors.begin());
+    if (floors[g] >= kInfeasible) return std::nullopt;
+    const Group& group = groups[g];
+    traffic.set_extents(group.at(0));
+    size_t order = 0;
+    double least = 0;
+    for (size_t i = 0; i < group.size(); ++i) {
+      const double f = traffic(group.at(i));
+      if (i == 0 || f < least) order = i, least = f;
+    }
+    const detail::Model m = model(group.at(order));
+    if (!m.feasible()) return std::nullopt;
+    return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
   }
 
   // kDramBytes: branch and bound on a closed-form lower bound of each candidate's DRAM bytes
@@ -1179,7 +1291,7 @@ std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmPr
                                       mapping::Dataflow dataflow) {
   std::vector<Tiling> out;
   std::vector<Group> groups;
-  candidate_groups(groups, acc, problem, dataflow, Options{});
+  CandidateSpace(acc, problem, dataflow, Options{}).all(groups);
   for (const Group& g : groups)
     for (size_t i = 0; i < g.size(); ++i)
       out.push_back(mapping::resolve_tiling(g.at(i), problem.shape));
@@ -1191,8 +1303,7 @@ long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& 
   validate(problem);
   return detail::naming_gemm_on_overflow(problem, [&] {
     return detail::Model(acc, problem, dataflow, tiling, Options{}, {false, false})
-               .compute_cycles() +
-           1;
+        .compute_cycles();
   });
 }
 
@@ -1203,17 +1314,19 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
   return detail::naming_gemm_on_overflow(problem, [&] {
     // storage kept by the thread: no large block allocated and returned to the system per search
     thread_local std::vector<Group> groups;
-    candidate_groups(groups, acc, problem, dataflow, options);
+    CandidateSpace space(acc, problem, dataflow, options);
     Search s(acc, problem, dataflow, options, search.objective);
     switch (search.objective) {
       case TilingObjective::kLatency:
-        s.by_latency(groups);
+        s.by_latency(space, groups);
         break;
       case TilingObjective::kDramBytes:
+        space.all(groups);
         s.by_dram(groups);
         break;
       case TilingObjective::kEnergy:
       case TilingObjective::kEdp:
+        space.all(groups);
         s.by_energy(groups);
         break;
     }

@@ -64,7 +64,7 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
                        const std::vector<Tiling>& all, const std::string& label) {
                      for (const Tiling& t : all) {
                        const hw::detail::Model m(acc, p, df, t, {});
-                       const long long cycles = m.timing().total - 1;
+                       const long long cycles = m.timing().total;
                        INFO(label << " " << mapping::to_string(t));
                        REQUIRE(m.compute_cycles() <= cycles);
                        REQUIRE(m.dram_cycles_lower_bound() <= cycles);
@@ -72,7 +72,7 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
                        hw::Options edges;
                        edges.edge_transfers = true;
                        const hw::detail::Model cold(acc, p, df, t, edges);
-                       REQUIRE(cold.cycles_lower_bound() <= cold.timing().total - 1);
+                       REQUIRE(cold.cycles_lower_bound() <= cold.timing().total);
                        ++checked;
                        if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
                        if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
@@ -146,7 +146,12 @@ TEST_CASE("the latency, energy and EDP searches equal exhaustive evaluation on r
           options.objective = objective;
           options.stats = &stats;
           CHECK(hw::choose_tiling(acc, p, df, {}, options) == all[best]);
-          CHECK(stats.candidates == static_cast<long long>(all.size()));
+          // latency generates the space but what lies beyond the near-tie window of a first
+          // timed candidate; the others generate all of it
+          if (objective == hw::TilingObjective::kLatency)
+            CHECK(stats.candidates <= static_cast<long long>(all.size()));
+          else
+            CHECK(stats.candidates == static_cast<long long>(all.size()));
           CHECK(stats.evaluated + stats.pruned == stats.candidates);
           CHECK(stats.evaluated >= 1);
           pruned += stats.pruned, candidates += stats.candidates;
@@ -240,8 +245,8 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
             continue;
           }
           const hw::Result r = m.result();
-          const long long cycles = r.cycles.total - 1;
-          REQUIRE(m.compute_cycles() + 1 == r.cycles.compute);
+          const long long cycles = r.cycles.total;
+          REQUIRE(m.compute_cycles() == r.cycles.compute);
           REQUIRE(m.compute_cycles() <= cycles);
           REQUIRE(m.cycles_lower_bound() <= cycles);
           REQUIRE(r.cycles.total >= r.cycles.compute);
@@ -282,7 +287,7 @@ TEST_CASE("with separate DMA read and write channels, the DRAM bounds stay below
   const hw::GemmProblem p = hw::make_gemm_problem({64, 64, 4});
   for (const Tiling& t : {Tiling{8, 8, 4}, Tiling{16, 16, 4}, Tiling{8, 64, 4}}) {
     const hw::detail::Model m(acc, p, Dataflow::kOutputStationary, t, {});
-    const long long cycles = m.timing().total - 1;
+    const long long cycles = m.timing().total;
     INFO(mapping::to_string(t) << ": " << cycles << " cycles, DRAM bound "
                                << m.dram_cycles_lower_bound());
     CHECK(m.dram_cycles_lower_bound() <= cycles);

@@ -32,10 +32,13 @@ TilingObjective parse_tiling_objective(const std::string& text,
 
 // How much work one search did.
 struct TilingSearchStats {
-  long long candidates = 0;  // tilings in the search space
-  long long evaluated = 0;   // scored with the full model (timing / result)
-  long long pruned = 0;      // skipped: their lower bound could not beat the best
-  long long planned = 0;     // dram_bytes: operands planned for the exact bytes (no timing)
+  // tilings the search generated: the whole space (tiling_candidates), but under latency, which
+  // does not generate the parts of the capacity boundary whose cycle floor lies beyond the
+  // near-tie window of a first timed candidate (they cannot be chosen)
+  long long candidates = 0;
+  long long evaluated = 0;  // scored with the full model (timing / result)
+  long long pruned = 0;     // skipped: their lower bound could not beat the best
+  long long planned = 0;    // dram_bytes: operands planned for the exact bytes (no timing)
 };
 
 struct TilingSearchOptions {

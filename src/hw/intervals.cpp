@@ -20,8 +20,37 @@ void count_overflow() {
   throw InputError(error_code::kOverflow, "", "", "a count does not fit in 64 bits");
 }
 
+namespace {
+
+// floor_sum with every argument below 2^31: each step's a·n + b stays below 2^62 (n and m only
+// shrink), so the divisions are 64-bit; the sum is kept in 128 bits.
+long long floor_sum_small(long long n, long long m, long long a, long long b) {
+  __int128 ans = 0;
+  while (n > 0) {
+    if (a >= m) {
+      ans += static_cast<__int128>((n - 1) * n / 2) * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      ans += static_cast<__int128>(n) * (b / m);
+      b %= m;
+    }
+    const long long y_max = a * n + b;
+    if (y_max < m) break;
+    n = y_max / m;
+    b = y_max % m;
+    std::swap(m, a);
+  }
+  return narrow(ans);
+}
+
+}  // namespace
+
 long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_in) {
   if (n_in < 0 || m_in < 1 || a_in < 0 || b_in < 0) throw InternalError("floor_sum: bad arguments");
+  constexpr long long kSmall = 1LL << 31;
+  if (n_in < kSmall && m_in < kSmall && a_in < kSmall && b_in < kSmall)
+    return floor_sum_small(n_in, m_in, a_in, b_in);
   __int128 n = n_in, m = m_in, a = a_in, b = b_in, ans = 0;
   while (n > 0) {
     if (a >= m) {

@@ -136,6 +136,16 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   choose_residency();
 }
 
+Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, const Plan& base,
+             const mapping::Tiling& tiling, const Options& options, bool operands)
+    : acc_(acc), options_(options), plan_(retile(base, tiling)), micro_(acc.spec().micro.active()) {
+  if (!operands) return;
+  ops_.reserve(problem.operands.size());
+  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
+  plan_operands();
+  choose_residency();
+}
+
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) {
   const std::string key = role_key(role);
   int holder = -1, p = 0;
@@ -216,15 +226,27 @@ void Model::choose_residency() {
       streamed[b] = ops_[members[b]].dram_bytes_if(false);
     }
     unsigned required = 0;  // members that must be resident (Microarch::sram_resident)
-    for (size_t b = 0; b < members.size(); ++b) {
-      const std::string role = role_key(ops_[members[b]].op->role);
-      for (const std::string& r : acc_.spec().micro.sram_resident)
-        if (r == role) required |= 1u << b;
-    }
+    if (!acc_.spec().micro.sram_resident.empty())
+      for (size_t b = 0; b < members.size(); ++b) {
+        const std::string role = role_key(ops_[members[b]].op->role);
+        for (const std::string& r : acc_.spec().micro.sram_resident)
+          if (r == role) required |= 1u << b;
+      }
     unsigned best = 0;
     double best_cost = 0;
     bool have = false;
-    for (unsigned mask = 0; mask <= all; ++mask) {
+    // When keeping moves no more than streaming for every member and all of them fit, keeping
+    // them all is the least cost with the most members: the loop below would choose it (sums of
+    // doubles keep the order of their terms), so it is taken without the loop.
+    bool keep_all = true;
+    long long all_bytes = 0;
+    for (size_t b = 0; b < members.size() && keep_all; ++b) {
+      keep_all = kept[b] <= streamed[b];
+      all_bytes = add(all_bytes, ops_[members[b]].footprint_bytes);
+    }
+    if (keep_all && (options_.unlimited_buffer || all_bytes <= partitions_[p].bytes))
+      best = all, have = true;
+    for (unsigned mask = have ? all + 1 : 0; mask <= all; ++mask) {
       if ((mask & required) != required) continue;
       long long used = 0;
       double cost = 0;

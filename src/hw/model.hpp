@@ -171,6 +171,11 @@ class Model {
         const mapping::Tiling& tiling, const Options& options);
   Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
         const mapping::Tiling& tiling, const Options& options, Build build);
+  // The same with the plan of another tiling of the same problem and options (`base`, another
+  // model's plan()): retiled (detail::retile), not derived again; the problem is not validated.
+  // The tiling search builds its candidates so.
+  Model(const arch::Accelerator& acc, const GemmProblem& problem, const Plan& base,
+        const mapping::Tiling& tiling, const Options& options, bool operands);
 
   const Plan& plan() const { return plan_; }
   const std::vector<OperandPlan>& operands() const { return ops_; }

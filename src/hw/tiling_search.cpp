@@ -884,10 +884,10 @@ class Search {
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, true});
+    return detail::Model(acc_, problem_, base_, t, options_, true);
   }
   detail::Model plan_only(const Tiling& t) const {
-    return detail::Model(acc_, problem_, dataflow_, t, options_, {false, false});
+    return detail::Model(acc_, problem_, base_, t, options_, false);
   }
   long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 
@@ -1001,14 +1001,46 @@ class Search {
     for (const Group& g : groups) floors.push_back(floor_of(g));
     // The first timed candidate is the incumbent: only floors below its time are taken out.
     const std::optional<Score> first_score = first_time(groups, floors, traffic);
-    std::optional<long long> first;
     if (first_score) {
       ++evaluated_;
       timed.push_back(*first_score);
-      first = fastest = first_score->cycles;
+      fastest = first_score->cycles;
       timed_first = first_score->index;
     }
-    const auto hopeful = [&](long long floor) { return !first || near(floor, *first); };
+    // Within the near-tie window of the fastest time found so far (an upper bound of C*'s).
+    const auto hopeful = [&](long long floor) { return !fastest || near(floor, *fastest); };
+    const auto node = [&](size_t g) {
+      if (g > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
+      return Node{floors[g], groups[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy};
+    };
+    const auto run = [&] {
+      while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
+        Node n = open.top();
+        open.pop();
+        if (n.partial) {
+          n.partial = false;
+          const long long floor = group_floor(groups[n.group].at(0));
+          if (floor > n.bound) {
+            n.bound = floor;
+            open.push(n);
+            continue;
+          }
+        }
+        if (n.level == 0)
+          expand(n, [&](const Node& c) { open.push(c); });
+        else if (n.level == 1)
+          open.push(plan(n));
+        else
+          time(n);
+      }
+    };
+    // Phase 1 on the grid: its fastest candidate, exact.
+    for (size_t g = 0; g < groups.size(); ++g)
+      if (hopeful(floors[g])) open.add(node(g));
+    open.build();
+    run();
+    // Then on what of the capacity boundary lies within the window of that time.
+    const size_t grid = groups.size();
     space.boundary(
         groups,
         [&](int, const std::array<long long, 3>& tile) {
@@ -1020,30 +1052,8 @@ class Search {
           floors.push_back(floor);
           return true;
         });
-    if (groups.size() > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
-    for (size_t g = 0; g < groups.size(); ++g)
-      if (hopeful(floors[g]))
-        open.add({floors[g], groups[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy});
-    open.build();
-    while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
-      Node n = open.top();
-      open.pop();
-      if (n.partial) {
-        n.partial = false;
-        const long long floor = group_floor(groups[n.group].at(0));
-        if (floor > n.bound) {
-          n.bound = floor;
-          open.push(n);
-          continue;
-        }
-      }
-      if (n.level == 0)
-        expand(n, [&](const Node& c) { open.push(c); });
-      else if (n.level == 1)
-        open.push(plan(n));
-      else
-        time(n);
-    }
+    for (size_t g = grid; g < groups.size(); ++g) open.push(node(g));
+    run();
     // Phase 2: C* = *fastest is exact; what is left within its window, by DRAM-byte floor.
     const long long best_cycles = *fastest;
     std::optional<Score> best;

@@ -62,9 +62,17 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
   for_random_cases(11, 60,
                    [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
                        const std::vector<Tiling>& all, const std::string& label) {
+                     const hw::detail::Plan base =
+                         hw::detail::Model(acc, p, df, Tiling{}, {}, {true, false}).plan();
                      for (const Tiling& t : all) {
                        const hw::detail::Model m(acc, p, df, t, {});
                        const long long cycles = m.timing().total;
+                       // the search's models, retiled from the untiled plan, are the same
+                       const hw::detail::Model retiled(acc, p, base, t, {}, true);
+                       REQUIRE(retiled.feasible() == m.feasible());
+                       REQUIRE(retiled.dram_bytes() == m.dram_bytes());
+                       REQUIRE(retiled.timing().total == cycles);
+                       REQUIRE(retiled.energy().total == m.energy().total);
                        INFO(label << " " << mapping::to_string(t));
                        REQUIRE(m.compute_cycles() <= cycles);
                        REQUIRE(m.dram_cycles_lower_bound() <= cycles);

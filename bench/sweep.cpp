@@ -63,7 +63,7 @@ void evaluate_shapes(benchmark::State& state, eval::Request request,
   const double cpu0 = cpu_seconds();
   for (auto _ : state) {
     request.matmul = shapes[i];
-    benchmark::DoNotOptimize(eval::evaluate(request).cost);
+    benchmark::DoNotOptimize(eval::evaluate(request).call_cost());
     i = (i + 1) % shapes.size();
   }
   const double cpu = cpu_seconds() - cpu0;

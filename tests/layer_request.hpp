@@ -45,7 +45,7 @@ struct QuantGemmOptions {
   long long dequant_elements_per_cycle = 0, dequant_ops_per_cycle = 0;
 };
 
-inline quant::QuantHwResult evaluate_quant_gemm(const arch::Accelerator& acc,
+inline quant::ProductResult evaluate_quant_gemm(const arch::Accelerator& acc,
                                                 const mapping::GemmShape& shape,
                                                 const quant::QuantSpec& spec,
                                                 mapping::Dataflow dataflow,

@@ -66,21 +66,16 @@ analysis::Report analyze_relations(const input::Problem& p, const analysis::Opti
   return analysis::analyze(p.workload, p.architecture, p.mapping, options);
 }
 
-// ---- hardware timing and traffic -------------------------------------------------------------
+// ---- one product ------------------------------------------------------------------------------
 
-struct HardwareRun {
-  hw::Result stored;                     // operands as stored
-  std::optional<hw::Result> array_view;  // quantized: B as the array sees it
-};
-
-HardwareRun time_hardware(const Request& r, const hw::GemmProblem& p,
-                          const std::optional<AppliedScheme>& s, const mapping::Tiling& tiling) {
-  HardwareRun run{hw::evaluate_gemm(*r.accelerator, p, r.dataflow, tiling, r.hw), std::nullopt};
-  if (s)
-    run.array_view =
-        hw::evaluate_gemm(*r.accelerator, quant::make_array_view_problem(p, s->spec, s->apply),
-                          r.dataflow, run.stored.tiling, r.hw);
-  return run;
+// Hardware timing and traffic, quantization counts, the dequant unit, the bound, bytes per tensor
+// and energy of one of the `batch` products (quant::evaluate_product); no scheme: the identity
+// scheme.
+quant::ProductResult evaluate_product(const Request& r, const Evaluation& e,
+                                      const mapping::Tiling& tiling) {
+  const quant::ApplyOptions apply = e.scheme ? e.scheme->apply : quant::ApplyOptions{};
+  return quant::evaluate_product({*r.accelerator, e.problem, r.dataflow, tiling, r.hw,
+                                  e.scheme ? &e.scheme->spec : nullptr, apply, e.dequant_rate});
 }
 
 // ---- physical limits -------------------------------------------------------------------------
@@ -91,13 +86,7 @@ hw::Bounds physical_limits(const Request& r, const hw::GemmProblem& p) {
   return hw::compute_bounds(*r.accelerator, p, r.hw);
 }
 
-// ---- quantization counts and the dequant unit ------------------------------------------------
-
-quant::QuantCosts count_quantization(const Request& r, const AppliedScheme& s,
-                                     const HardwareRun& run) {
-  return quant::count_quant_costs(gemm_shape(r.matmul), s.spec, s.apply, run.stored,
-                                  *run.array_view, quant::OpEnergyTable::defaults_45nm());
-}
+// ---- TENET timing ----------------------------------------------------------------------------
 
 // TENET timing: no hardware model; every weight is dequantized once.
 quant::QuantCosts count_tenet_quantization(const Request& r, const AppliedScheme& s,
@@ -136,43 +125,25 @@ double utilization(const hw::Result& h, long long cycles) {
   return std::min(u, 1.0);
 }
 
-Integer sram_bytes(const hw::Result& h) {
-  Integer bytes;
-  for (const hw::TensorResult& t : h.tensors)
-    bytes += ((big(t.sram_reads) + big(t.sram_writes)) * t.bits + 7) / 8;
-  return bytes;
-}
-
-hw::BoundsSum bounds_of_call(const hw::Bounds& one, const Integer& batch) {
-  return hw::BoundsSum::of(one).times(batch);
-}
-
 // The cost of one call: `batch` products one after another (cycles, bytes and energy x batch;
 // utilization and bound those of one product). With prefetch across matmuls, each product but
 // the first loads its first fill in the previous product's idle DRAM-link cycles.
-llm::LayerCost layer_cost(const Evaluation& e, std::int64_t batch, bool prefetch) {
+llm::LayerCost layer_cost(const quant::ProductResult& p, const hw::Bounds& bounds,
+                          double epilogue_energy_pj, std::int64_t batch, bool prefetch) {
   const Integer b = big(batch);
-  const hw::Result& h = e.hw();
-  const long long total = e.product ? e.product->total_cycles : h.cycles.total;
-  const long long idle = std::max(0LL, total - h.busy.dram);
+  const hw::Result& h = p.hw;
+  const long long idle = std::max(0LL, p.total_cycles - h.busy.dram);
   const long long hidden = prefetch ? std::min(h.cycles.edge_fill, idle) : 0;
   llm::LayerCost c;
-  c.cycles = b * big(total) - (b - 1) * big(hidden);
-  c.bound = hw::to_string(e.product ? e.product->bound : h.bound);
-  c.utilization = utilization(h, total);
-  if (e.product) {
-    const quant::QuantHwResult& p = *e.product;
-    c.dram_bytes = b * big(p.dram_bytes);
-    c.sram_bytes = b * big(p.sram_bytes);
-    c.energy_pj = static_cast<double>(batch) * p.energy.total() + e.epilogue_energy_pj;
-    c.scheme = e.scheme->spec.name;
-    c.precision_fallback = quant::precision_fallback(p);
-  } else {
-    c.dram_bytes = b * big(h.dram_bytes);
-    c.sram_bytes = b * sram_bytes(h);
-    c.energy_pj = static_cast<double>(batch) * h.energy_pj.total + e.epilogue_energy_pj;
-  }
-  c.bounds = bounds_of_call(*e.bounds, b);
+  c.cycles = b * big(p.total_cycles) - (b - 1) * big(hidden);
+  c.bound = hw::to_string(p.bound);
+  c.utilization = utilization(h, p.total_cycles);
+  c.dram_bytes = b * p.dram_bytes;
+  c.sram_bytes = b * p.sram_bytes;
+  c.energy_pj = static_cast<double>(batch) * p.energy.total() + epilogue_energy_pj;
+  c.scheme = p.scheme;
+  c.precision_fallback = quant::precision_fallback(p);
+  c.bounds = hw::BoundsSum::of(bounds).times(b);
   c.prefetchable_cycles = big(h.cycles.edge_fill);
   c.link_idle_cycles = big(idle);
   return c;
@@ -207,28 +178,25 @@ Evaluation evaluate(const Request& r) {
   }
   const mapping::Tiling chosen = choose_mapping(r, e.problem, e.tiling_search);
   if (r.relation_centric) e.relations = analyze_relations(*e.analyzed, r.analysis);
-  HardwareRun run = time_hardware(r, e.problem, e.scheme, chosen);
+  e.product = evaluate_product(r, e, chosen);
+  e.tiling = e.product->hw.tiling;
   e.bounds = physical_limits(r, e.problem);
-  e.tiling = run.stored.tiling;
-  if (e.scheme) {
-    quant::QuantCosts counts = count_quantization(r, *e.scheme, run);
-    const long long dequant_cycles =
-        quant::dequant_unit_cycles(e.scheme->spec, e.dequant_rate, counts);
-    e.product = quant::make_quant_result(acc, e.scheme->spec, e.scheme->apply, e.problem,
-                                         std::move(run.stored), *run.array_view, std::move(counts),
-                                         dequant_cycles);
-  } else {
-    e.hardware = std::move(run.stored);
-  }
   e.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
-  e.cost = layer_cost(e, r.matmul.batch, acc.spec().dram.prefetch_across_matmuls);
+  e.cost = layer_cost(*e.product, *e.bounds, e.epilogue_energy_pj, r.matmul.batch,
+                      acc.spec().dram.prefetch_across_matmuls);
   return e;
 }
 
 const hw::Result& Evaluation::hw() const {
   if (product) return product->hw;
-  if (hardware) return *hardware;
   throw InternalError("Evaluation::hw: no hardware model ran (TENET timing)");
+}
+
+const llm::LayerCost& Evaluation::call_cost() const {
+  if (cost) return *cost;
+  throw InternalError(
+      "Evaluation::call_cost: no cost of a call under TENET timing (a path that needs the "
+      "systolic timing model was given a TENET-timing evaluation)");
 }
 
 mapping::GemmShape gemm_shape(const llm::MatmulShape& m) { return {m.m, m.n, m.k}; }

@@ -188,7 +188,7 @@ llm::CostModel make_cost_model(const Settings& settings) {
     Request r = base;
     r.matmul = shape;
     r.scheme = schemes->for_shape(shape);
-    return evaluate(r).cost;
+    return evaluate(r).call_cost();
   };
   return model;
 }

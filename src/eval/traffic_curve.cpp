@@ -53,7 +53,7 @@ CurvePoint curve_point(const Request& base, const std::vector<llm::MatmulShape>&
       r.dataflow = d;
       try {
         Evaluation e = evaluate(r);
-        if (!best || e.cost.dram_bytes < best->cost.dram_bytes) {
+        if (!best || e.call_cost().dram_bytes < best->call_cost().dram_bytes) {
           best = std::move(e);
           best_flow = d;
         }
@@ -66,12 +66,13 @@ CurvePoint curve_point(const Request& base, const std::vector<llm::MatmulShape>&
       throw InputError(failure->code(), failure->file(),
                        failure->where().empty() ? "buffers" : failure->where(),
                        "with a " + std::to_string(size) + "-byte buffer: " + failure->message());
-    const hw::BoundsSum& b = *best->cost.bounds;
+    const llm::LayerCost& cost = best->call_cost();
+    const hw::BoundsSum& b = *cost.bounds;
     p.bound_dram_bytes += count * b.dram_bytes;
     p.compulsory_dram_bytes += count * b.compulsory_dram_bytes;
     p.schedule_independent_dram_bytes += count * b.schedule_independent_dram_bytes;
     if (!options.bound_only) {
-      *p.dram_bytes += count * best->cost.dram_bytes;
+      *p.dram_bytes += count * cost.dram_bytes;
       if (matmuls.size() == 1) {
         p.dataflow = mapping::to_string(best_flow);
         p.tiling = mapping::to_string(best->tiling);
@@ -88,6 +89,9 @@ std::vector<CurvePoint> traffic_curve(const Request& base,
                                       const std::vector<long long>& buffers,
                                       const CurveOptions& options) {
   if (!base.accelerator) throw InternalError("traffic_curve: the request has no accelerator");
+  if (base.timing != Timing::kSystolic)
+    throw InputError(error_code::kUsage, "", "timing",
+                     "the traffic curve uses the systolic timing model (the TENET delay: analyze)");
   if (options.dataflows.empty())
     throw InputError(error_code::kMissingField, "", "dataflows", "give at least one dataflow");
   // The sizes are independent: worker threads take them in turn (evaluate is thread-safe, isl

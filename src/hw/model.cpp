@@ -813,11 +813,6 @@ long long Model::dma_cycles(const DmaCost& cost) const {
 
 namespace {
 
-Bound bounding_resource(const ResourceCycles& busy) {
-  if (busy.compute >= busy.sram && busy.compute >= busy.dram) return Bound::kCompute;
-  return busy.sram >= busy.dram ? Bound::kSram : Bound::kDram;
-}
-
 void add_energy(TensorResult& t, const arch::EnergyTable& e) {
   t.energy_pj.register_file = t.register_reads * e.register_file.read_pj_for(t.bits) +
                               t.register_writes * e.register_file.write_pj_for(t.bits);

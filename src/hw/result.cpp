@@ -1,5 +1,6 @@
 #include "tenet/hw/result.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "hw/format.hpp"
@@ -19,6 +20,13 @@ const char* to_string(Bound b) {
       return "dequant";
   }
   return "?";
+}
+
+Bound bounding_resource(const ResourceCycles& busy, long long dequant_cycles) {
+  const long long most = std::max({busy.compute, busy.sram, busy.dram, dequant_cycles});
+  if (busy.compute == most) return Bound::kCompute;
+  if (busy.sram == most) return Bound::kSram;
+  return busy.dram == most ? Bound::kDram : Bound::kDequant;
 }
 
 bool operator==(const TensorResult& a, const TensorResult& b) {

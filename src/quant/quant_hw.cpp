@@ -6,6 +6,7 @@
 #include <array>
 
 #include "detail/checked_int.hpp"
+#include "detail/exact.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -106,16 +107,14 @@ long long ceil_div(long long a, long long b) { return a / b + (a % b != 0 ? 1 : 
 
 using ::tenet::detail::narrow_count;
 
-// Bytes of (reads + writes) accesses of `bits` each, exact.
-long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
-  const poly::Integer accesses =
-      poly::Integer(static_cast<long>(reads)) + static_cast<long>(writes);
-  return narrow_count((accesses * bits + 7) / 8, {what});
-}
+using ::tenet::detail::big;
 
-hw::Bound bound_of(const hw::ResourceCycles& busy, long long dequant) {
-  const std::array<long long, 4> t{busy.compute, busy.sram, busy.dram, dequant};
-  return static_cast<hw::Bound>(std::max_element(t.begin(), t.end()) - t.begin());
+// Bytes of (reads + writes) accesses of `bits` each, exact.
+Integer bytes_in(long long reads, long long writes, int bits) {
+  return ((big(reads) + big(writes)) * bits + 7) / 8;
+}
+long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
+  return narrow_count(bytes_in(reads, writes, bits), {what});
 }
 
 long long ceil_bytes(const mpq_class& bits) {
@@ -137,16 +136,15 @@ long long waste_of(long long bytes, const TensorStorage& s) {
                       {"a tensor's packing waste in bytes"});
 }
 
-struct Evaluation {
-  const QuantSpec& spec;
-  const OperandSpec& b;
-  const hw::Result& main;
-  const hw::Result& shadow;
+// What the traffic of a tensor in storage format reads: the product's counts, the hardware model
+// of B as the array sees it, and whether B is dequantized into the SRAM (DRAM holds it packed).
+struct TrafficContext {
   const QuantCosts& costs;
+  const hw::Result& array_view;
   bool b_dequantized_into_sram;
 };
 
-TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
+TensorTraffic traffic_of(const TrafficContext& e, const hw::TensorResult& t,
                          const arch::EnergyTable& energy, QuantEnergy& q) {
   TensorTraffic x{t.name, t.role, t.bits, t.bits};
   const bool is_b = t.name == "B";
@@ -163,7 +161,7 @@ TensorTraffic traffic_of(const Evaluation& e, const hw::TensorResult& t,
         t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() / energy.dram.access_bits;
   }
   x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of " + t.name);
-  const hw::TensorResult& rf = is_b ? e.shadow.tensor("B") : t;
+  const hw::TensorResult& rf = is_b ? e.array_view.tensor("B") : t;
   x.register_file_bytes = scale_or_zero ? 0
                                         : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
                                                    "the register file bytes of " + t.name);
@@ -223,12 +221,80 @@ QuantCosts quant_costs_of(const QuantSpec& spec, const mapping::GemmShape& shape
   return QuantAnalyzer(mapping::make_gemm_workload(shape), spec, cost).evaluate({}, cost);
 }
 
+// ---- the steps of the product stage (evaluate_product) -----------------------------------------
+
+// B as the array sees it: the dequantized (or stored) values, one per element.
+hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,
+                                        const ApplyOptions& apply) {
+  const OperandSpec& b = spec.operand(b_kind(apply));
+  hw::GemmProblem p = stored;
+  for (auto& x : p.operands)
+    if (x.name == "B") x.bits = array_bits(spec, b), x.group = {0, 1, 1};
+  return p;
+}
+
+// The exact quantization counts (QuantAnalyzer, built once per thread and scheme), the
+// dequantized elements taken from the hardware model: B's DRAM reads (dram_to_sram) or its
+// array-side SRAM reads as the array sees it.
+QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
+                             const ApplyOptions& apply, const hw::Result& stored,
+                             const hw::Result& array_view, const OpEnergyTable& energy) {
+  const OperandSpec& b = spec.operand(b_kind(apply));
+  // The generated GEMM indexes B[k, j] whatever B's memory layout (the layout does not change
+  // any count): it is analysed as such.
+  CostOptions cost;
+  cost.apply = apply;
+  cost.apply.b_layout = workload::Layout::kNN;
+  cost.energy = energy;
+  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
+  if (dequantizes(spec, b))
+    cost.dequant_elements = poly::Integer(static_cast<long>(
+        into_sram ? stored.tensor("B").dram_reads : array_view.tensor("B").sram_array_reads));
+  return quant_costs_of(spec, shape, cost);
+}
+
+// Busy cycles of the dequant unit (0 when nothing is dequantized); InputError(missing-field,
+// "/dequant/throughput") when something is but no rate is given.
+long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c) {
+  if (c.ops.dequant_elements == 0) return 0;
+  if (rate.elements_per_cycle > 0)
+    return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}),
+                    rate.elements_per_cycle);
+  if (rate.ops_per_cycle > 0)
+    return ceil_div(narrow_count(c.ops.dequant, {"the dequantization ops"}), rate.ops_per_cycle);
+  throw InputError(
+      error_code::kMissingField, "", "/dequant/throughput",
+      fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
+                  "the dequant unit's throughput (dequant.throughput)",
+                  spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
+}
+
+// The identity scheme: every tensor as the hardware model counts it, no quantization work.
+ProductResult identity_product(ProductResult r) {
+  r.total_cycles = r.hw.cycles.total;
+  r.bound = hw::bounding_resource(r.hw.busy);
+  r.dram_bytes = big(r.hw.dram_bytes);
+  for (const hw::TensorResult& t : r.hw.tensors) {
+    r.sram_bytes += bytes_in(t.sram_reads, t.sram_writes, t.bits);
+    r.register_file_bytes += bytes_in(t.register_reads, t.register_writes, t.bits);
+  }
+  const hw::EnergyBreakdown& e = r.hw.energy_pj;
+  r.energy.mac = e.mac, r.energy.register_file = e.register_file;
+  r.energy.sram = e.sram, r.energy.dram = e.dram;
+  return r;
+}
+
 }  // namespace
 
-const TensorTraffic& QuantHwResult::tensor(const std::string& name) const {
+const TensorTraffic& ProductResult::tensor(const std::string& name) const {
   for (const auto& t : traffic)
     if (t.name == name) return t;
-  throw InternalError("QuantHwResult: no tensor named " + name);
+  throw InternalError("ProductResult: no tensor named " + name);
+}
+
+const QuantCosts& ProductResult::counts() const {
+  if (!costs) throw InternalError("ProductResult::counts: the identity scheme has no counts");
+  return *costs;
 }
 
 hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::GemmShape& shape,
@@ -258,8 +324,9 @@ hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::
   return p;
 }
 
-std::optional<PrecisionFallback> precision_fallback(const QuantHwResult& r) {
-  const DataType requested = r.costs.mac.multiplier();
+std::optional<PrecisionFallback> precision_fallback(const ProductResult& r) {
+  if (!r.costs) return std::nullopt;
+  const DataType requested = r.costs->mac.multiplier();
   if (requested == r.hw.precision) return std::nullopt;
   return PrecisionFallback{requested, r.hw.precision};
 }
@@ -268,79 +335,42 @@ std::string to_string(const PrecisionFallback& f) {
   return to_string(f.requested) + " operands on " + to_string(f.used) + " MACs";
 }
 
-hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,
-                                        const ApplyOptions& apply) {
-  const OperandSpec& b = spec.operand(b_kind(apply));
-  hw::GemmProblem p = stored;
-  for (auto& x : p.operands)
-    if (x.name == "B") x.bits = array_bits(spec, b), x.group = {0, 1, 1};
-  return p;
-}
-
-QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
-                             const ApplyOptions& apply, const hw::Result& stored,
-                             const hw::Result& array_view, const OpEnergyTable& energy,
-                             const poly::CountOptions& count) {
-  const OperandSpec& b = spec.operand(b_kind(apply));
-  // The generated GEMM indexes B[k, j] whatever B's memory layout (the layout does not change
-  // any count): it is analysed as such.
-  CostOptions cost;
-  cost.apply = apply;
-  cost.apply.b_layout = workload::Layout::kNN;
-  cost.energy = energy;
-  cost.count = count;
-  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
-  if (dequantizes(spec, b))
-    cost.dequant_elements = poly::Integer(static_cast<long>(
-        into_sram ? stored.tensor("B").dram_reads : array_view.tensor("B").sram_array_reads));
-  return quant_costs_of(spec, shape, cost);
-}
-
-long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c) {
-  if (c.ops.dequant_elements == 0) return 0;
-  if (rate.elements_per_cycle > 0)
-    return ceil_div(narrow_count(c.ops.dequant_elements, {"the dequantized elements"}),
-                    rate.elements_per_cycle);
-  if (rate.ops_per_cycle > 0)
-    return ceil_div(narrow_count(c.ops.dequant, {"the dequantization ops"}), rate.ops_per_cycle);
-  throw InputError(
-      error_code::kMissingField, "", "/dequant/throughput",
-      fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
-                  "the dequant unit's throughput (dequant.throughput)",
-                  spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
-}
-
-QuantHwResult make_quant_result(const arch::Accelerator& acc, const QuantSpec& spec,
-                                const ApplyOptions& apply, hw::GemmProblem problem,
-                                hw::Result stored, const hw::Result& array_view, QuantCosts costs,
-                                long long dequant_cycles) {
-  QuantHwResult r;
+ProductResult evaluate_product(const ProductInputs& in) {
+  ProductResult r;
+  r.problem = in.problem;
+  r.hw = hw::evaluate_gemm(in.accelerator, in.problem, in.dataflow, in.tiling, in.options);
+  if (!in.spec) return identity_product(std::move(r));
+  const QuantSpec& spec = *in.spec;
+  const hw::Result array_view =
+      hw::evaluate_gemm(in.accelerator, make_array_view_problem(in.problem, spec, in.apply),
+                        in.dataflow, r.hw.tiling, in.options);
+  r.costs = count_quant_costs(in.problem.shape, spec, in.apply, r.hw, array_view,
+                              OpEnergyTable::defaults_45nm());
+  r.dequant_cycles = dequant_unit_cycles(spec, in.dequant_rate, *r.costs);
   r.scheme = spec.name;
-  r.problem = std::move(problem);
-  r.hw = std::move(stored);
-  r.costs = std::move(costs);
-  const OperandSpec& b = spec.operand(b_kind(apply));
-  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
+  const OperandSpec& b = spec.operand(b_kind(in.apply));
   r.placement = dequantizes(spec, b) ? spec.dequant.placement : DequantPlacement::kNone;
-  r.dequant_cycles = dequant_cycles;
   r.total_cycles = std::max(r.hw.cycles.total, r.dequant_cycles);
-  r.bound = bound_of(r.hw.busy, r.dequant_cycles);
+  r.bound = hw::bounding_resource(r.hw.busy, r.dequant_cycles);
 
-  const Evaluation e{spec, b, r.hw, array_view, r.costs, into_sram && dequantizes(spec, b)};
+  const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
+  const TrafficContext context{*r.costs, array_view, into_sram && dequantizes(spec, b)};
+  long long dram = 0, sram = 0, register_file = 0;
   for (const hw::TensorResult& t : r.hw.tensors) {
-    r.traffic.push_back(traffic_of(e, t, acc.spec().energy, r.energy));
+    r.traffic.push_back(traffic_of(context, t, in.accelerator.spec().energy, r.energy));
     const TensorTraffic& x = r.traffic.back();
-    r.dram_bytes = ::tenet::detail::checked_add(r.dram_bytes, x.dram_bytes, {"the DRAM bytes"});
-    r.sram_bytes = ::tenet::detail::checked_add(r.sram_bytes, x.sram_bytes, {"the SRAM bytes"});
-    r.register_file_bytes = ::tenet::detail::checked_add(
-        r.register_file_bytes, x.register_file_bytes, {"the register file bytes"});
+    dram = ::tenet::detail::checked_add(dram, x.dram_bytes, {"the DRAM bytes"});
+    sram = ::tenet::detail::checked_add(sram, x.sram_bytes, {"the SRAM bytes"});
+    register_file = ::tenet::detail::checked_add(register_file, x.register_file_bytes,
+                                                 {"the register file bytes"});
   }
+  r.dram_bytes = big(dram), r.sram_bytes = big(sram), r.register_file_bytes = big(register_file);
   r.energy.mac = r.hw.energy_pj.mac;
-  r.energy.dequant = r.costs.energy.dequant;
-  r.energy.epilogue = r.costs.energy.epilogue;
-  r.energy.rescale = r.costs.energy.rescale;
-  r.energy.zero_sums = r.costs.energy.zero_sums;
-  r.energy.quantize = r.costs.energy.quantize;
+  r.energy.dequant = r.costs->energy.dequant;
+  r.energy.epilogue = r.costs->energy.epilogue;
+  r.energy.rescale = r.costs->energy.rescale;
+  r.energy.zero_sums = r.costs->energy.zero_sums;
+  r.energy.quantize = r.costs->energy.quantize;
   return r;
 }
 

@@ -29,8 +29,8 @@ json energy_json(const QuantEnergy& e) {
           {"quantize", e.quantize}};
 }
 
-json tensor_fields(const QuantHwResult& r, const TensorTraffic& t) {
-  const TensorStorage& s = r.costs.tensor(t.name);
+json tensor_fields(const ProductResult& r, const TensorTraffic& t) {
+  const TensorStorage& s = r.counts().tensor(t.name);
   return {{"bits", t.bits},
           {"storage_bits", t.storage_bits},
           {"elements", as_ll(s.elements)},
@@ -42,13 +42,14 @@ json tensor_fields(const QuantHwResult& r, const TensorTraffic& t) {
           {"sram_waste_bytes", t.sram_waste_bytes}};
 }
 
-json quant_summary(const QuantHwResult& r) {
-  const MacPrecision& m = r.costs.mac;
+json quant_summary(const ProductResult& r) {
+  const QuantCosts& c = r.counts();
+  const MacPrecision& m = c.mac;
   return {{"scheme", r.scheme},
           {"mac_precision",
            {{"a", to_string(m.a)}, {"b", to_string(m.b)}, {"accumulate", to_string(m.accumulate)}}},
-          {"effective_bits_per_weight", r.costs.effective_bits_per_weight.get_d()},
-          {"weight_bytes", as_ll(r.costs.weight_bytes)}};
+          {"effective_bits_per_weight", c.effective_bits_per_weight.get_d()},
+          {"weight_bytes", as_ll(c.weight_bytes)}};
 }
 
 double ratio(double a, double b) { return b == 0 ? 0 : a / b; }
@@ -60,14 +61,15 @@ json precision_fallback_json(const std::optional<PrecisionFallback>& f) {
   return {{"requested", to_string(f->requested)}, {"used", to_string(f->used)}};
 }
 
-void merge_into(json& report, const QuantHwResult& r) {
+void merge_into(json& report, const ProductResult& r) {
   hw::merge_into(report, r.hw);
-  const QuantOps& ops = r.costs.ops;
+  report["bound"] = hw::to_string(r.bound);
+  if (!r.costs) return;  // the identity scheme: the hardware model's keys
+  const QuantOps& ops = r.costs->ops;
   report["cycles"]["total"] = r.total_cycles;
   report["cycles"]["array_total"] = r.hw.cycles.total;
   report["cycles"]["dequant"] = r.dequant_cycles;
   report["busy_cycles"]["dequant"] = r.dequant_cycles;
-  report["bound"] = hw::to_string(r.bound);
   report["quant"] = quant_summary(r);
   report["precision_fallback"] = precision_fallback_json(precision_fallback(r));
   report["dequant"] = {{"ops", as_ll(ops.dequant)},
@@ -80,9 +82,10 @@ void merge_into(json& report, const QuantHwResult& r) {
   report["zero_sums"] = {{"ops", as_ll(ops.zero_sums)}};
   report["quantize"] = {{"activation_ops", as_ll(ops.activation_quant)},
                         {"output_ops", as_ll(ops.output_quant)}};
-  report["bytes"] = {
-      {"dram", r.dram_bytes}, {"sram", r.sram_bytes}, {"register_file", r.register_file_bytes}};
-  report["dram_bytes"] = r.dram_bytes;
+  report["bytes"] = {{"dram", as_ll(r.dram_bytes)},
+                     {"sram", as_ll(r.sram_bytes)},
+                     {"register_file", as_ll(r.register_file_bytes)}};
+  report["dram_bytes"] = as_ll(r.dram_bytes);
   report["energy_pj"] = energy_json(r.energy);
   for (const TensorTraffic& t : r.traffic) {
     const json fields = tensor_fields(r, t);
@@ -91,18 +94,19 @@ void merge_into(json& report, const QuantHwResult& r) {
   }
 }
 
-json to_json(const QuantHwResult& r) {
+json to_json(const ProductResult& r) {
   json report = json::object();
   merge_into(report, r);
   return report;
 }
 
-std::string format_table(const QuantHwResult& r) {
-  const QuantOps& ops = r.costs.ops;
-  std::string out =
-      fmt::format("quantization {}: MACs {} x {} -> {}, {} bits per weight\n", r.scheme,
-                  to_string(r.costs.mac.a), to_string(r.costs.mac.b),
-                  to_string(r.costs.mac.accumulate), r.costs.effective_bits_per_weight.get_d());
+std::string format_table(const ProductResult& r) {
+  if (!r.costs) return "";  // the identity scheme: hw::format_table(r.hw) says it all
+  const QuantCosts& c = *r.costs;
+  const QuantOps& ops = c.ops;
+  std::string out = fmt::format("quantization {}: MACs {} x {} -> {}, {} bits per weight\n",
+                                r.scheme, to_string(c.mac.a), to_string(c.mac.b),
+                                to_string(c.mac.accumulate), c.effective_bits_per_weight.get_d());
   if (const auto f = precision_fallback(r))
     out += "  note: precision fallback, " + to_string(*f) + "\n";
   out += fmt::format("  cycles total        {:>22} cycles (array {}, dequant unit {})\n",
@@ -122,8 +126,8 @@ std::string format_table(const QuantHwResult& r) {
       "  quantize A / C      {:>22} ops\n",
       with_commas(as_ll(ops.activation_quant)) + " / " + with_commas(as_ll(ops.output_quant)));
   out += fmt::format("  bytes DRAM / SRAM / RF {:>19} bytes\n",
-                     with_commas(r.dram_bytes) + " / " + with_commas(r.sram_bytes) + " / " +
-                         with_commas(r.register_file_bytes));
+                     with_commas(as_ll(r.dram_bytes)) + " / " + with_commas(as_ll(r.sram_bytes)) +
+                         " / " + with_commas(as_ll(r.register_file_bytes)));
   const QuantEnergy& e = r.energy;
   out += fmt::format(
       "  energy total        {:>22.6g} pJ (MAC {:.6g}, RF {:.6g}, SRAM {:.6g}, DRAM "
@@ -139,17 +143,17 @@ std::string format_table(const QuantHwResult& r) {
   return out;
 }
 
-json comparison_json(const std::vector<QuantHwResult>& results) {
+json comparison_json(const std::vector<ProductResult>& results) {
   json rows = json::array();
-  for (const QuantHwResult& r : results) {
-    const QuantHwResult& first = results.front();
+  for (const ProductResult& r : results) {
+    const ProductResult& first = results.front();
     rows.push_back({{"scheme", r.scheme},
                     {"cycles", r.total_cycles},
                     {"bound", hw::to_string(r.bound)},
                     {"bytes",
-                     {{"dram", r.dram_bytes},
-                      {"sram", r.sram_bytes},
-                      {"register_file", r.register_file_bytes}}},
+                     {{"dram", as_ll(r.dram_bytes)},
+                      {"sram", as_ll(r.sram_bytes)},
+                      {"register_file", as_ll(r.register_file_bytes)}}},
                     {"energy_pj", r.energy.total()},
                     {"speedup", ratio(static_cast<double>(first.total_cycles),
                                       static_cast<double>(r.total_cycles))},
@@ -160,9 +164,9 @@ json comparison_json(const std::vector<QuantHwResult>& results) {
   return {{"schemes", rows}};
 }
 
-std::string format_comparison(const std::vector<QuantHwResult>& results) {
+std::string format_comparison(const std::vector<ProductResult>& results) {
   if (results.empty()) return "";
-  const QuantHwResult& first = results.front();
+  const ProductResult& first = results.front();
   std::string out = fmt::format(
       "GEMM {}x{}x{} on {} ({}x{}), dataflow {}, tiling of the first scheme {}\n", first.hw.shape.m,
       first.hw.shape.n, first.hw.shape.k, first.hw.accelerator, first.hw.rows, first.hw.cols,
@@ -170,17 +174,18 @@ std::string format_comparison(const std::vector<QuantHwResult>& results) {
   out += fmt::format("{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13} {:>9} {:>8}\n", "scheme",
                      "cycles", "bound", "DRAM bytes", "SRAM bytes", "RF bytes", "energy pJ",
                      "speed-up", "energy");
-  for (const QuantHwResult& r : results)
+  for (const ProductResult& r : results)
     out += fmt::format(
         "{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13.4g} {:>8.3f}x {:>7.3f}x\n", r.scheme,
-        with_commas(r.total_cycles), hw::to_string(r.bound), with_commas(r.dram_bytes),
-        with_commas(r.sram_bytes), with_commas(r.register_file_bytes), r.energy.total(),
+        with_commas(r.total_cycles), hw::to_string(r.bound), with_commas(as_ll(r.dram_bytes)),
+        with_commas(as_ll(r.sram_bytes)), with_commas(as_ll(r.register_file_bytes)),
+        r.energy.total(),
         ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),
         ratio(r.energy.total(), first.energy.total()));
   out +=
       "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
       "and energy relative to the first scheme\n";
-  for (const QuantHwResult& r : results)
+  for (const ProductResult& r : results)
     if (const auto f = precision_fallback(r))
       out += "note: " + r.scheme + " runs with a precision fallback, " + to_string(*f) + "\n";
   return out;

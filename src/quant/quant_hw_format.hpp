@@ -1,5 +1,5 @@
-// Presenting quantized-GEMM evaluations: JSON (keys in docs/quantization.md), a table for one
-// scheme and the side-by-side comparison of several (`tenet compare --quant`).
+// Presenting products (quantized or the identity scheme): JSON (keys in docs/quantization.md), a
+// table for one scheme and the side-by-side comparison of several (`tenet compare --quant`).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,8 +10,9 @@
 
 namespace tenet::quant {
 
-// hw::to_json(result.hw) overlaid with the quantization's view: cycles.total (dequant unit
-// included), cycles.dequant, busy_cycles.dequant, bound (compute | sram | dram | dequant),
+// hw::to_json(result.hw) with the product's bound (compute | sram | dram | dequant), overlaid for
+// a scheme with the quantization's view (the identity scheme has none): cycles.total (dequant unit
+// included), cycles.dequant, busy_cycles.dequant,
 // "quant" {scheme, mac_precision, effective_bits_per_weight, weight_bytes}, "dequant" {ops,
 // cycles, elements, ops_per_element, placement}, "epilogue" {ops}, "rescale" {ops},
 // "zero_sums" {ops}, "quantize" {activation_ops, output_ops}, "bytes" {dram, sram,
@@ -19,16 +20,17 @@ namespace tenet::quant {
 // zero tensors as their own entries "B.scale", "B.zero", "A.scale", ...): bits (per value),
 // storage_bits, elements, words, dram_bytes, sram_bytes, register_file_bytes, dram_waste_bytes,
 // sram_waste_bytes.
-nlohmann::json to_json(const QuantHwResult& result);
+nlohmann::json to_json(const ProductResult& result);
 // The same keys written into an existing report (quantization values replace hardware ones).
-void merge_into(nlohmann::json& report, const QuantHwResult& result);
+void merge_into(nlohmann::json& report, const ProductResult& result);
 // `precision_fallback`: null, or {"requested": multiplier type, "used": the MAC precision}.
 nlohmann::json precision_fallback_json(const std::optional<PrecisionFallback>& fallback);
-std::string format_table(const QuantHwResult& result);
+// The quantization's lines under hw::format_table(result.hw) ("" for the identity scheme).
+std::string format_table(const ProductResult& result);
 
 // One row per scheme: cycles, bound, bytes per level, energy, speed-up and energy ratio vs the
 // first row.
-nlohmann::json comparison_json(const std::vector<QuantHwResult>& results);
-std::string format_comparison(const std::vector<QuantHwResult>& results);
+nlohmann::json comparison_json(const std::vector<ProductResult>& results);
+std::string format_comparison(const std::vector<ProductResult>& results);
 
 }  // namespace tenet::quant

@@ -163,19 +163,13 @@ HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& r
     r.table = tenet_quant_table(e.scheme->spec, *e.tenet_quant);
     return r;
   }
-  if (e.product) {
-    quant::merge_into(r.keys, *e.product);
-    r.table = hw::format_table(e.product->hw) + quant::format_table(*e.product);
-  } else {
-    hw::merge_into(r.keys, *e.hardware);
-    r.table = hw::format_table(*e.hardware);
-  }
+  const quant::ProductResult& product = *e.product;
+  quant::merge_into(r.keys, product);
+  r.table = hw::format_table(product.hw) + quant::format_table(product);
   if (!request.tiling) r.keys["tiling_objective"] = hw::to_string(request.tiling_objective);
-  if (e.cost.bounds) {
-    r.keys["bounds"] =
-        json::parse(hw::bounds_json(*e.cost.bounds, e.cost.cycles, e.cost.dram_bytes).dump());
-    r.table += hw::bounds_line(*e.cost.bounds, e.cost.cycles, e.cost.dram_bytes);
-  }
+  const llm::LayerCost& c = e.call_cost();
+  r.keys["bounds"] = json::parse(hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes).dump());
+  r.table += hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
   return r;
 }
 
@@ -231,11 +225,11 @@ std::string render_evaluation(const eval::Evaluation& e, const eval::Request& re
 }
 
 nlohmann::json comparison_json(const std::vector<eval::Evaluation>& schemes) {
-  std::vector<quant::QuantHwResult> results;
+  std::vector<quant::ProductResult> results;
   for (const eval::Evaluation& e : schemes) results.push_back(*e.product);
   json doc = quant::comparison_json(results);
   for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const llm::LayerCost& c = schemes[i].cost;
+    const llm::LayerCost& c = schemes[i].call_cost();
     doc["schemes"][i]["bounds"] =
         json::parse(hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes).dump());
   }
@@ -247,12 +241,12 @@ std::string render_comparison(const std::vector<eval::Evaluation>& schemes, Repo
   if (format == ReportFormat::kCsv)
     throw InputError(error_code::kUnknownName, "", "format",
                      "a comparison renders as table or json, not csv");
-  std::vector<quant::QuantHwResult> results;
+  std::vector<quant::ProductResult> results;
   std::string bounds;
   for (const eval::Evaluation& e : schemes) {
+    const llm::LayerCost& c = e.call_cost();
     results.push_back(*e.product);
-    bounds += e.product->scheme + ": " +
-              hw::bounds_line(*e.cost.bounds, e.cost.cycles, e.cost.dram_bytes);
+    bounds += e.product->scheme + ": " + hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
   }
   return quant::format_comparison(results) + bounds;
 }

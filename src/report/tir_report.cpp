@@ -39,7 +39,7 @@ llm::LayerCost cost_kernel(const CostSetup& c, const tir::BoundKernel& k) {
   eval::Request r = c.base;
   r.matmul = k.shape;
   r.scheme = c.forced ? c.forced : std::make_shared<const quant::QuantSpec>(*k.quant);
-  return eval::evaluate(r).cost;
+  return eval::evaluate(r).call_cost();
 }
 
 CostSetup cost_setup(const TirRun& o) {

@@ -108,9 +108,9 @@ class Search {
                                              const eval::Evaluation* done = nullptr) {
     try {
       const eval::Evaluation e = done ? *done : evaluate_mapping(c.dataflow, c.tiling);
-      EvaluatedCandidate x{c, built_in, fits, e.cost, 0, 0};
-      x.seconds = e.cost.cycles.get_d() / clock_hz_;
-      x.objective = objective_value(options_.objective, e.cost, x.seconds);
+      EvaluatedCandidate x{c, built_in, fits, e.call_cost(), 0, 0};
+      x.seconds = x.cost.cycles.get_d() / clock_hz_;
+      x.objective = objective_value(options_.objective, x.cost, x.seconds);
       ++out_.counts.evaluated;
       return x;
     } catch (const InputError& err) {
@@ -208,11 +208,11 @@ class Search {
       // any tiling gives the same figures
       const eval::Evaluation e = evaluate_mapping(options_.dataflows.front(), Tiling{});
       const quant::QuantEnergy& q = e.product->energy;
-      const quant::QuantOps& ops = e.product->costs.ops;
+      const quant::QuantCosts& counts = e.product->counts();
+      const quant::QuantOps& ops = counts.ops;
       double dequant = 0;
       if (ops.dequant_elements > 0)
-        dequant = q.dequant / ops.dequant_elements.get_d() *
-                  e.product->costs.tensor("B").elements.get_d();
+        dequant = q.dequant / ops.dequant_elements.get_d() * counts.tensor("B").elements.get_d();
       const double batch = static_cast<double>(shape_.batch);
       fixed_energy_ = (batch * (q.epilogue + q.rescale + q.zero_sums + q.quantize + dequant) +
                        e.epilogue_energy_pj) *

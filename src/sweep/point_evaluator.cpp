@@ -103,7 +103,7 @@ LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulSha
   auto compute = [&]() -> LayerOutcome {
     ++stats_.layer_evaluations;
     try {
-      return {eval::evaluate(r).cost, ""};
+      return {eval::evaluate(r).call_cost(), ""};
     } catch (const InputError& e) {
       return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
     }
@@ -162,7 +162,7 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
     auto compute = [&]() -> LayerOutcome {
       ++evaluations;
       try {
-        return {eval::evaluate(r).cost, ""};
+        return {eval::evaluate(r).call_cost(), ""};
       } catch (const InputError& e) {
         return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
       }

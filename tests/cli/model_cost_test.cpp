@@ -94,7 +94,7 @@ TEST_CASE("tenet model: totals, tokens/s and per-call costs from evaluate_layer"
     const llm::LayerCost c =
         tenet::eval::evaluate(
             tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l)))
-            .cost;
+            .call_cost();
     INFO(l["name"]);
     CHECK(l["per_call"]["cycles"] == poly::to_int64(c.cycles));
     CHECK(l["per_call"]["dram_bytes"] == poly::to_int64(c.dram_bytes));

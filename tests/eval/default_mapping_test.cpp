@@ -76,9 +76,10 @@ TEST_CASE("the default mapping moves at most 1.5x the least traffic unless that 
             latency.matmul = lean.matmul = shape;
             const eval::Evaluation fast = eval::evaluate(latency);
             const eval::Evaluation least = eval::evaluate(lean);
-            const double bytes = fast.cost.dram_bytes.get_d(),
-                         fewest = least.cost.dram_bytes.get_d();
-            const double cycles = fast.cost.cycles.get_d(), slow = least.cost.cycles.get_d();
+            const double bytes = fast.call_cost().dram_bytes.get_d(),
+                         fewest = least.call_cost().dram_bytes.get_d();
+            const double cycles = fast.call_cost().cycles.get_d(),
+                         slow = least.call_cost().cycles.get_d();
             INFO(preset << " " << mapping::to_string(latency.dataflow) << " " << name << " "
                         << shape.name << " " << shape.m << "x" << shape.n << "x" << shape.k
                         << ": default " << bytes << " B, " << cycles << " cycles; least traffic "

@@ -64,14 +64,14 @@ double mac_cycles(const hw::Result& h) {
 
 void check_call(const eval::Evaluation& e, const arch::Accelerator& acc, long long batch) {
   const double bw = dram_bytes_per_cycle(acc);
-  const double cycles = e.cost.cycles.get_d();
-  CHECK(cycles >= link_cycles(e.cost.dram_bytes.get_d(), bw));
+  const double cycles = e.call_cost().cycles.get_d();
+  CHECK(cycles >= link_cycles(e.call_cost().dram_bytes.get_d(), bw));
   CHECK(cycles >= static_cast<double>(batch) * mac_cycles(e.hw()));
-  REQUIRE(e.cost.bounds);
-  const hw::BoundsSum& b = *e.cost.bounds;
+  REQUIRE(e.call_cost().bounds);
+  const hw::BoundsSum& b = *e.call_cost().bounds;
   CHECK(b.cycles.get_d() >= link_cycles(b.dram_bytes.get_d(), bw));
-  CHECK(b.cycles <= e.cost.cycles);
-  CHECK(b.dram_bytes <= e.cost.dram_bytes);
+  CHECK(b.cycles <= e.call_cost().cycles);
+  CHECK(b.dram_bytes <= e.call_cost().dram_bytes);
   CHECK(b.schedule_independent_dram_bytes <= b.dram_bytes);
   CHECK(b.schedule_independent_dram_bytes >= b.compulsory_dram_bytes);
 }

@@ -37,7 +37,7 @@ MatmulShape kv_shape(std::int64_t batch, std::int64_t m, std::int64_t n, std::in
   return s;
 }
 
-bool has_tensor(const quant::QuantHwResult& r, const std::string& name) {
+bool has_tensor(const quant::ProductResult& r, const std::string& name) {
   for (const auto& t : r.traffic)
     if (t.name == name) return true;
   return false;
@@ -56,11 +56,11 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
       scalable(), Dataflow::kOutputStationary, q4, weight_shape(1, 1024, 1024)));
   CHECK(e.product->tensor("B").dram_bytes == 524288);
   CHECK(e.product->tensor("B.scale").dram_bytes == 65536);
-  CHECK(e.cost.dram_bytes == big(e.product->dram_bytes));
-  CHECK(e.cost.sram_bytes == big(e.product->sram_bytes));
-  CHECK(e.cost.cycles == big(e.product->total_cycles));
-  CHECK(e.cost.energy_pj == Approx(e.product->energy.total()));
-  CHECK(e.cost.bound == hw::to_string(e.product->bound));
+  CHECK(e.call_cost().dram_bytes == e.product->dram_bytes);
+  CHECK(e.call_cost().sram_bytes == e.product->sram_bytes);
+  CHECK(e.call_cost().cycles == big(e.product->total_cycles));
+  CHECK(e.call_cost().energy_pj == Approx(e.product->energy.total()));
+  CHECK(e.call_cost().bound == hw::to_string(e.product->bound));
   // No throughput in the preset: the default unit (one element per array column per cycle).
   CHECK(e.dequant_rate.elements_per_cycle == 32);
   CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) ==
@@ -80,12 +80,12 @@ TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK"
   const auto e = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o));
   CHECK(e.scheme->apply.b_layout == workload::Layout::kNT);
-  const quant::QuantHwResult& direct = *e.product;
+  const quant::ProductResult& direct = *e.product;
   CHECK(direct.total_cycles == std::max(direct.hw.cycles.total, direct.dequant_cycles));
   CHECK(direct.hw.cycles.last_write_index == direct.hw.cycles.total - 1);
-  const LayerCost& c = e.cost;
+  const LayerCost& c = e.call_cost();
   CHECK(c.cycles == big(direct.total_cycles));
-  CHECK(c.dram_bytes == big(direct.dram_bytes));
+  CHECK(c.dram_bytes == direct.dram_bytes);
   CHECK(c.energy_pj == Approx(direct.energy.total()));
   CHECK(c.utilization > 0);
   CHECK(c.utilization <= 1);
@@ -121,9 +121,9 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
   const MatmulShape s = weight_shape(200, 400, 600);
   const auto q0 = quant::load_preset("q0f16");
   CHECK(eval::make_cost_model(spec).evaluate(s) ==
-        tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).cost);
+        tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s, o)).call_cost());
   CHECK_FALSE(eval::make_cost_model(spec).evaluate(s) ==
-              tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).cost);
+              tenet::eval::evaluate(tenet::test::layer_request(acc, flow, q0, s)).call_cost());
 }
 
 TEST_CASE("batch products run one after another: cycles, bytes, energy x batch") {
@@ -134,12 +134,13 @@ TEST_CASE("batch products run one after another: cycles, bytes, energy x batch")
     const auto many = tenet::eval::evaluate(tenet::test::layer_request(
         scalable(), Dataflow::kOutputStationary, scheme, kv_shape(batch, 4, 77, 64, Layout::kNT)));
     const Integer b(static_cast<long>(batch));
-    CHECK(many.cost.cycles == one.cost.cycles * b);
-    CHECK(many.cost.dram_bytes == one.cost.dram_bytes * b);
-    CHECK(many.cost.sram_bytes == one.cost.sram_bytes * b);
-    CHECK(many.cost.energy_pj == Approx(one.cost.energy_pj * static_cast<double>(batch)));
-    CHECK(many.cost.utilization == one.cost.utilization);
-    CHECK(many.cost.bound == one.cost.bound);
+    CHECK(many.call_cost().cycles == one.call_cost().cycles * b);
+    CHECK(many.call_cost().dram_bytes == one.call_cost().dram_bytes * b);
+    CHECK(many.call_cost().sram_bytes == one.call_cost().sram_bytes * b);
+    CHECK(many.call_cost().energy_pj ==
+          Approx(one.call_cost().energy_pj * static_cast<double>(batch)));
+    CHECK(many.call_cost().utilization == one.call_cost().utilization);
+    CHECK(many.call_cost().bound == one.call_cost().bound);
   }
 }
 
@@ -150,11 +151,11 @@ TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
   CHECK(qk.scheme->apply.b == workload::OperandRole::kKvCache);
   CHECK(qk.scheme->apply.kv_token_axis == quant::KvTokenAxis::kN);
   CHECK(qk.product->tensor("B").bits == 8);
-  CHECK(qk.product->costs.tensor("B.scale").elements == 77);  // one per token = N
+  CHECK(qk.product->counts().tensor("B.scale").elements == 77);  // one per token = N
   const auto pv = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 64, 77, Layout::kNN)));
   CHECK(pv.scheme->apply.kv_token_axis == quant::KvTokenAxis::kK);
-  CHECK(pv.product->costs.tensor("B.scale").elements == 77);  // tokens = K
+  CHECK(pv.product->counts().tensor("B.scale").elements == 77);  // tokens = K
   // The weights of the same scheme are not quantized.
   const auto w = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, scheme, weight_shape(4, 64, 77)));
@@ -174,7 +175,7 @@ TEST_CASE("KV cache without a kv_cache section: the activations' format") {
       scalable(), Dataflow::kOutputStationary, quant::load_preset("smoothquant_w8a8"),
       kv_shape(1, 4, 50, 64, Layout::kNT)));
   CHECK(sq.product->tensor("B").bits == 8);
-  CHECK(sq.product->costs.tensor("B.scale").elements == 50);
+  CHECK(sq.product->counts().tensor("B.scale").elements == 50);
   CHECK(sq.product->hw.precision == workload::DataType::signed_int(8));
 }
 
@@ -211,10 +212,10 @@ TEST_CASE("layout NT / NN does not change the cost of a weight matmul") {
     nn.layout = Layout::kNN;
     CHECK(tenet::eval::evaluate(
               tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nt))
-              .cost ==
+              .call_cost() ==
           tenet::eval::evaluate(
               tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, nn))
-              .cost);
+              .call_cost());
   }
 }
 
@@ -224,14 +225,14 @@ TEST_CASE("epilogue ops add energy only: one add at the output type per op and e
   const LayerCost plain =
       tenet::eval::evaluate(
           tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s))
-          .cost;
+          .call_cost();
   s.epilogue_ops = 2;
   s.batch = 1;
   const auto e = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s));
-  CHECK(e.cost.cycles == plain.cycles);
+  CHECK(e.call_cost().cycles == plain.cycles);
   CHECK(e.epilogue_energy_pj == Approx(2 * 3 * 64 * 0.4));  // fp16 add: 0.4 pJ
-  CHECK(e.cost.energy_pj == Approx(plain.energy_pj + e.epilogue_energy_pj));
+  CHECK(e.call_cost().energy_pj == Approx(plain.energy_pj + e.epilogue_energy_pj));
 }
 
 TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
@@ -242,7 +243,7 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(def.evaluate(s) ==
         tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                                          quant::load_preset("q0f16"), s))
-            .cost);
+            .call_cost());
 
   eval::Settings spec;
   spec.arch = "tpu-v1";
@@ -255,7 +256,7 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(tpu.evaluate(s) ==
         tenet::eval::evaluate(tenet::test::layer_request(acc, Dataflow::kWeightStationary,
                                                          quant::load_preset("smoothquant_w8a8"), s))
-            .cost);
+            .call_cost());
 
   // A log record's scheme is used when --quant is not given.
   MatmulShape logged = s;
@@ -263,7 +264,7 @@ TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
   CHECK(def.evaluate(logged) ==
         tenet::eval::evaluate(tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                                          quant::load_preset("q4f16_1"), logged))
-            .cost);
+            .call_cost());
 
   auto where_of = [](const eval::Settings& bad) {
     try {

@@ -186,11 +186,11 @@ TEST_CASE("quant analyzer: evaluate_quant_gemm's cached analysis equals analyze_
     options.tiling = {16, 24, 40};
     options.dequant_elements_per_cycle = 8;
     options.apply.b_layout = trial % 3 == 0 ? workload::Layout::kNT : workload::Layout::kNN;
-    const QuantHwResult r = tenet::test::evaluate_quant_gemm(
+    const ProductResult r = tenet::test::evaluate_quant_gemm(
         acc, shape, spec, mapping::Dataflow::kWeightStationary, options);
     INFO(spec.name << " " << shape.m << "x" << shape.n << "x" << shape.k);
     CostOptions cost;  // the generated GEMM indexes B[k, j]: analysed as kKN whatever the layout
-    cost.dequant_elements = r.costs.ops.dequant_elements;
-    require_same(r.costs, analyze_quant(mapping::make_gemm_workload(shape), spec, cost));
+    cost.dequant_elements = r.counts().ops.dequant_elements;
+    require_same(r.counts(), analyze_quant(mapping::make_gemm_workload(shape), spec, cost));
   }
 }

@@ -28,7 +28,7 @@ tenet::test::QuantGemmOptions with_rate(long long elements_per_cycle, bool tiled
   return o;
 }
 
-QuantHwResult run(const mapping::GemmShape& s, const std::string& preset, Dataflow d,
+ProductResult run(const mapping::GemmShape& s, const std::string& preset, Dataflow d,
                   const tenet::test::QuantGemmOptions& o) {
   return tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset(preset), d, o);
 }
@@ -37,34 +37,34 @@ QuantHwResult run(const mapping::GemmShape& s, const std::string& preset, Datafl
 
 TEST_CASE("quant hw: decode (M=1) is bound by the dequant unit, M=512 by compute", "[quant][hw]") {
   // W4A16 q4f16_1, N = K = 1024, weight stationary, a dequant unit of 4 elements per cycle.
-  const QuantHwResult decode =
+  const ProductResult decode =
       run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(4, true));
   // At M = 1 each weight is dequantized once: 1024·1024 / 4 cycles.
-  CHECK(poly::to_int64(decode.costs.ops.dequant_elements) == 1024 * 1024);
+  CHECK(poly::to_int64(decode.counts().ops.dequant_elements) == 1024 * 1024);
   CHECK(decode.dequant_cycles == 1024 * 1024 / 4);
   CHECK(decode.hw.busy.compute < decode.dequant_cycles);
   CHECK(decode.bound == hw::Bound::kDequant);
   CHECK(decode.total_cycles == decode.dequant_cycles);
   CHECK(to_json(decode)["bound"] == "dequant");
 
-  const QuantHwResult prefill =
+  const ProductResult prefill =
       run({512, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(4, true));
   // Every M-tile of the buffer tiling dequantizes the weights again.
   const long long m_tiles = (512 + prefill.hw.tiling.m - 1) / prefill.hw.tiling.m;
-  CHECK(poly::to_int64(prefill.costs.ops.dequant_elements) == m_tiles * 1024 * 1024);
+  CHECK(poly::to_int64(prefill.counts().ops.dequant_elements) == m_tiles * 1024 * 1024);
   CHECK(prefill.dequant_cycles == m_tiles * 1024 * 1024 / 4);
   CHECK(prefill.bound == hw::Bound::kCompute);
   CHECK(prefill.total_cycles == prefill.hw.cycles.total);
 
   // The unquantized layer has nothing to dequantize: compute-bound in decode too.
-  const QuantHwResult fp16 =
+  const ProductResult fp16 =
       run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(4));
   CHECK(fp16.dequant_cycles == 0);
   CHECK(fp16.bound == hw::Bound::kCompute);
 }
 
 TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[quant][hw]") {
-  const QuantHwResult q4 =
+  const ProductResult q4 =
       run({1, 1024, 1024}, "q4f16_1", Dataflow::kWeightStationary, with_rate(16));
   CHECK(q4.tensor("B").dram_bytes == 524288);
   CHECK(q4.tensor("B.scale").dram_bytes == 65536);
@@ -72,22 +72,22 @@ TEST_CASE("quant hw: DRAM bytes of the weights in decode (issue example)", "[qua
   CHECK(q4.tensor("B").storage_bits == 32);
   CHECK(q4.tensor("A").dram_bytes == 2048);
   CHECK(q4.dram_bytes == 524288 + 65536 + 2048 + 2048);
-  const QuantHwResult q0 =
+  const ProductResult q0 =
       run({1, 1024, 1024}, "q0f16", Dataflow::kWeightStationary, with_rate(16));
   CHECK(q0.tensor("B").dram_bytes == 2097152);
   // Dequantizing into the SRAM: the DRAM still moves the packed bytes.
   QuantSpec into_sram = load_preset("q4f16_1");
   into_sram.dequant.placement = DequantPlacement::kDramToSram;
-  const QuantHwResult d = tenet::test::evaluate_quant_gemm(
+  const ProductResult d = tenet::test::evaluate_quant_gemm(
       accelerator(), {1, 1024, 1024}, into_sram, Dataflow::kWeightStationary, with_rate(16));
   CHECK(d.tensor("B").dram_bytes == 524288);
   CHECK(d.problem.operands[1].bits == 16);  // the global buffer holds fp16 weights
-  CHECK(poly::to_int64(d.costs.ops.dequant_elements) == d.hw.tensor("B").dram_reads);
+  CHECK(poly::to_int64(d.counts().ops.dequant_elements) == d.hw.tensor("B").dram_reads);
 }
 
 TEST_CASE("quant hw: int3 packing waste at the DRAM", "[quant][hw]") {
   // q3f16_1, N = 64, K = 1040: 104 words of 32 bits per row, 2 bits unused in each.
-  const QuantHwResult r = run({1, 64, 1040}, "q3f16_1", Dataflow::kWeightStationary, with_rate(16));
+  const ProductResult r = run({1, 64, 1040}, "q3f16_1", Dataflow::kWeightStationary, with_rate(16));
   CHECK(r.tensor("B").dram_bytes == 64 * 104 * 4);
   CHECK(r.tensor("B").dram_waste_bytes == 64 * 104 * 2 / 8);
 }
@@ -101,7 +101,7 @@ TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the 
           mapping::GemmShape{64, 16, 48}}) {
       tenet::test::QuantGemmOptions o = with_rate(8);
       o.tiling = {24, 0, 0, {mapping::GemmDim::kN, mapping::GemmDim::kM, mapping::GemmDim::kK}};
-      const QuantHwResult r =
+      const ProductResult r =
           tenet::test::evaluate_quant_gemm(accelerator(), s, load_preset("q4f16_1"), d, o);
       const isl::map folds = mapping::make_fold_map(d, 16, 16, s, r.hw.tiling);
       const auto gemm = mapping::make_gemm_workload(s);
@@ -109,12 +109,12 @@ TEST_CASE("quant hw: dequantized elements equal the (weight, fold) pairs of the 
       const poly::Integer pairs =
           poly::count(b.range_product(folds).intersect_domain(gemm.domain()).range());
       INFO(mapping::to_string(d) << " " << s.m << "x" << s.n << "x" << s.k);
-      CHECK(r.costs.ops.dequant_elements == pairs);
+      CHECK(r.counts().ops.dequant_elements == pairs);
     }
 }
 
 TEST_CASE("quant hw: precision, energy breakdown and JSON contract", "[quant][hw]") {
-  const QuantHwResult w8 = run({16, 64, 256}, "smoothquant_w8a8", Dataflow::kOutputStationary, {});
+  const ProductResult w8 = run({16, 64, 256}, "smoothquant_w8a8", Dataflow::kOutputStationary, {});
   CHECK(w8.hw.precision == workload::DataType::signed_int(8));
   CHECK(w8.dequant_cycles == 0);
   CHECK(w8.energy.total() == Approx(w8.energy.mac + w8.energy.register_file + w8.energy.sram +
@@ -142,7 +142,7 @@ TEST_CASE("quant hw: precision, energy breakdown and JSON contract", "[quant][hw
 }
 
 TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
-  std::vector<QuantHwResult> rows;
+  std::vector<ProductResult> rows;
   for (const char* s : {"q0f16", "q4f16_1", "smoothquant_w8a8"})
     rows.push_back(run({1, 1024, 1024}, s, Dataflow::kWeightStationary, with_rate(64)));
   const nlohmann::json j = comparison_json(rows);
@@ -159,7 +159,7 @@ TEST_CASE("quant hw: comparison rows", "[quant][hw]") {
 TEST_CASE("quant hw: KV cache as the B operand", "[quant][hw][kv]") {
   tenet::test::QuantGemmOptions o = with_rate(8);
   o.apply.b = OperandRole::kKvCache;
-  const QuantHwResult r = run({1, 512, 128}, "kv_int4", Dataflow::kWeightStationary, o);
+  const ProductResult r = run({1, 512, 128}, "kv_int4", Dataflow::kWeightStationary, o);
   CHECK(r.tensor("B.scale").dram_bytes == 512 * 4 * 2);  // per token, 4 groups, fp16
   CHECK(r.tensor("B").dram_bytes == 512 * 128 / 2);      // 4 bits per value, no waste
   CHECK(r.problem.operands[1].group == std::array<long long, 3>{0, 1, 4});  // packed along k
@@ -189,7 +189,7 @@ TEST_CASE("quant hw: an fp8 MAC unit multiplies both OCP formats at their own pr
   for (const char* preset : {"e4m3_e4m3_f16", "e5m2_e5m2_f16"}) {
     INFO(preset);
     const QuantSpec scheme = load_preset(preset);
-    const QuantHwResult r = tenet::test::evaluate_quant_gemm(acc, {4, 64, 256}, scheme,
+    const ProductResult r = tenet::test::evaluate_quant_gemm(acc, {4, 64, 256}, scheme,
                                                              Dataflow::kOutputStationary, {});
     CHECK(r.hw.precision == scheme.weights.dtype);
     CHECK(r.hw.macs_per_cycle == 2);

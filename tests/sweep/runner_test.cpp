@@ -137,7 +137,7 @@ TEST_CASE("a sweep point is the sum of its layers' evaluations", "[sweep][run]")
     const auto c =
         tenet::eval::evaluate(
             tenet::test::layer_request(acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s))
-            .cost;
+            .call_cost();
     cycles += c.cycles * s.count;
     dram += c.dram_bytes * s.count;
     energy += c.energy_pj * s.count;
@@ -177,7 +177,7 @@ TEST_CASE("tiling_objective reaches every layer evaluation, the memo keeps objec
     const auto c =
         tenet::eval::evaluate(tenet::test::layer_request(
                                   acc, tenet::mapping::Dataflow::kOutputStationary, scheme, s, o))
-            .cost;
+            .call_cost();
     INFO(name);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);
@@ -213,7 +213,7 @@ TEST_CASE("edge_transfers: an architecture axis that reaches every layer evaluat
     const auto c =
         tenet::eval::evaluate(tenet::test::layer_request(
                                   acc, tenet::mapping::Dataflow::kWeightStationary, scheme, s, o))
-            .cost;
+            .call_cost();
     INFO("edge_transfers " << i);
     CHECK(m.status == "ok");
     CHECK(m.cycles == c.cycles * s.count);

@@ -39,22 +39,25 @@ struct Evaluation {
   hw::TilingSearchStats tiling_search;
   // Stage "relation-centric analysis": TENET's metrics (when asked, and for problem sources).
   std::optional<analysis::Report> relations;
-  // Stages "hardware timing" .. "energy" (systolic timing): ONE of the matmul's `batch` products.
-  std::optional<hw::Result> hardware;           // an unquantized GEMM
-  std::optional<quant::QuantHwResult> product;  // a quantized GEMM (hardware result inside)
+  // Stage "one product" (systolic timing): ONE of the matmul's `batch` products on the hardware
+  // model, quantized or not (an unquantized GEMM is the identity scheme: no scale or zero tensors,
+  // no quantization work, a dequant unit never busy). Its bound is the one every report names.
+  std::optional<quant::ProductResult> product;
   // TENET timing with a scheme: the exact quantization counts of the whole GEMM (each weight
   // dequantized once), no hardware model.
   std::optional<quant::QuantCosts> tenet_quant;
   // Stage "physical limits": the least DRAM traffic and cycles of any mapping (systolic timing).
   std::optional<hw::Bounds> bounds;
   double epilogue_energy_pj = 0;  // the fused epilogue of one call (all batch products), pJ
-  // The cost of one call (all batch products; the entry's count is not applied). Systolic
-  // timing only.
-  llm::LayerCost cost;
+  // The cost of one call (all batch products; the entry's count is not applied). Systolic timing
+  // only: none under TENET timing, which has no hardware model.
+  std::optional<llm::LayerCost> cost;
 
-  // The hardware model's result of one product: product->hw or hardware (InternalError if
-  // neither: TENET timing).
+  // The hardware model's result of the product (product->hw); InternalError under TENET timing.
   const hw::Result& hw() const;
+  // The cost of one call (*cost); InternalError under TENET timing, for the paths that only
+  // evaluate with systolic timing (every cost model, the sweep, search, compare).
+  const llm::LayerCost& call_cost() const;
 };
 
 }  // namespace tenet::eval

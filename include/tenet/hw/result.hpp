@@ -15,8 +15,7 @@
 namespace tenet::hw {
 
 // The resource whose busy time is the largest (ties go to the earlier one): the one bound of
-// every result. The hardware model chooses among compute, SRAM and DRAM; a quantized GEMM adds
-// its dequantization unit (quant::make_quant_result).
+// every result, chosen by bounding_resource below and nowhere else.
 enum class Bound { kCompute, kSram, kDram, kDequant };
 const char* to_string(Bound b);  // "compute", "sram", "dram", "dequant"
 
@@ -48,6 +47,11 @@ struct ResourceCycles {
     return a.compute == b.compute && a.sram == b.sram && a.dram == b.dram;
   }
 };
+
+// The bound, chosen here only: the resource with the most busy cycles, ties to the earlier one in
+// Bound order (compute, SRAM, DRAM, dequant unit). The hardware model asks it without a dequant
+// unit (Result::bound); a product with its dequant unit's busy cycles (quant::ProductResult).
+Bound bounding_resource(const ResourceCycles& busy, long long dequant_cycles = 0);
 
 struct TensorEnergy {
   double register_file = 0, sram = 0, dram = 0, total = 0;  // pJ

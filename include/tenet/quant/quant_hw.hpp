@@ -1,7 +1,9 @@
-// The cost of a quantized GEMM on an accelerator: the hardware model (tenet::hw) run on the
-// operands as stored — packed words, scale and zero tensors with their own widths — plus the
-// quantization's own work: the dequant unit (which can bound the latency in decode), epilogue and
-// rescaling, activation quantization, and energy at each precision (docs/quantization.md).
+// The cost of one product of a GEMM on an accelerator, quantized or not: the hardware model
+// (tenet::hw) run on the operands as stored — packed words, scale and zero tensors with their own
+// widths — plus the quantization's own work: the dequant unit (which can bound the latency in
+// decode), epilogue and rescaling, activation quantization, and energy at each precision
+// (docs/quantization.md). An unquantized GEMM is the identity scheme: no scale or zero tensors, no
+// quantization work, a dequant unit that is never busy.
 #pragma once
 
 #include <optional>
@@ -50,20 +52,27 @@ struct QuantEnergy {  // pJ
   }
 };
 
-struct QuantHwResult {
-  std::string scheme;
-  hw::GemmProblem problem;  // what the hardware model evaluated
+// One of a GEMM's products on the hardware model, with a scheme or without (the identity scheme).
+struct ProductResult {
+  std::string scheme;       // the scheme's name; empty: the identity scheme (an unquantized GEMM)
+  hw::GemmProblem problem;  // what the hardware model evaluated (operands as stored)
   hw::Result hw;            // its result (cycles, accesses per tensor, energy)
-  QuantCosts costs;         // exact quantities; dequant elements from the mapping
+  // The exact quantization counts (dequant elements from the mapping); none: the identity scheme.
+  std::optional<QuantCosts> costs;
   DequantPlacement placement = DequantPlacement::kNone;  // where B is dequantized (none if not)
   long long dequant_cycles = 0;  // busy cycles of the dequant unit (0: nothing to dequantize)
   long long total_cycles = 0;    // max(hw.cycles.total, dequant_cycles): clock cycles (a count)
-  hw::Bound bound = hw::Bound::kCompute;  // over compute, SRAM, DRAM and the dequant unit
-  std::vector<TensorTraffic> traffic;     // in problem operand order
-  long long dram_bytes = 0, sram_bytes = 0, register_file_bytes = 0;  // sums over tensors
+  // The bound over compute, SRAM, DRAM and the dequant unit (hw::bounding_resource): the one
+  // bound every report of the product names.
+  hw::Bound bound = hw::Bound::kCompute;
+  // Bytes per tensor in storage format, in problem operand order (a scheme only: the identity
+  // scheme stores every tensor as the hardware model counts it, hw.tensors).
+  std::vector<TensorTraffic> traffic;
+  Integer dram_bytes, sram_bytes, register_file_bytes;  // sums over tensors
   QuantEnergy energy;
 
   const TensorTraffic& tensor(const std::string& name) const;  // InternalError if absent
+  const QuantCosts& counts() const;  // InternalError for the identity scheme (no counts)
 };
 
 // A GEMM whose MACs are not of its own precision: `requested` is the scheme's multiplier type
@@ -76,8 +85,8 @@ struct PrecisionFallback {
     return a.requested == b.requested && a.used == b.used;
   }
 };
-// Nothing when the GEMM ran at its multiplier type.
-std::optional<PrecisionFallback> precision_fallback(const QuantHwResult& r);
+// Nothing when the GEMM ran at its multiplier type (always nothing for the identity scheme).
+std::optional<PrecisionFallback> precision_fallback(const ProductResult& r);
 // "fp16 operands on int16 MACs".
 std::string to_string(const PrecisionFallback& f);
 
@@ -89,33 +98,37 @@ std::string to_string(const PrecisionFallback& f);
 hw::GemmProblem make_quant_problem(const arch::Accelerator& acc, const mapping::GemmShape& shape,
                                    const QuantSpec& spec, const ApplyOptions& apply = {});
 
-// ---- The stages of a quantized GEMM ---------------------------------------------------------
-// eval/pipeline.cpp runs them in order (apply -> problem -> tiling -> hardware -> counts ->
-// dequant unit -> traffic and energy); nothing else composes them.
+// ---- The product stage ----------------------------------------------------------------------
+// eval/pipeline.cpp applies the scheme, builds the problem as stored (make_quant_problem, or
+// hw::make_gemm_problem for the identity scheme) and chooses the tiling; evaluate_product does the
+// rest of one product: hardware timing and traffic, quantization counts, dequant unit, bound,
+// bytes per tensor and energy.
 
-// B as the array sees it: the dequantized (or stored) values, one per element (the register-file
-// traffic of B and the dequant elements of sram_to_array are counted on this problem).
-hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const QuantSpec& spec,
-                                        const ApplyOptions& apply = {});
+// What the product stage takes from the stages before it.
+struct ProductInputs {
+  const arch::Accelerator& accelerator;
+  const hw::GemmProblem& problem;  // operands as stored
+  mapping::Dataflow dataflow;
+  const mapping::Tiling& tiling;  // the chosen tiling (0 = whole dimension)
+  const hw::Options& options;
+  const QuantSpec* spec;     // the scheme as applied; nullptr: the identity scheme
+  ApplyOptions apply;        // how B is bound to the scheme (ignored for the identity scheme)
+  DequantRate dequant_rate;  // the resolved dequant-unit throughput (eval/defaults.hpp)
+};
 
-// The exact quantization counts of the GEMM (QuantAnalyzer, built once per thread and scheme):
-// tensors, ops, energy of the quantization work; the dequantized elements are taken from the
-// hardware model (`stored`: B's DRAM reads for dram_to_sram; `array_view`: its array-side SRAM
-// reads otherwise).
-QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
-                             const ApplyOptions& apply, const hw::Result& stored,
-                             const hw::Result& array_view, const OpEnergyTable& energy,
-                             const poly::CountOptions& count = {});
-
-// Busy cycles of the dequant unit (0 when nothing is dequantized). Throws
-// InputError(missing-field, "/dequant/throughput") when something is but no rate is given.
-long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, const QuantCosts& c);
-
-// The quantized product assembled from the stages: the bound over compute / SRAM / DRAM /
-// dequant unit, bytes per tensor and level in storage format, energy per component.
-QuantHwResult make_quant_result(const arch::Accelerator& acc, const QuantSpec& spec,
-                                const ApplyOptions& apply, hw::GemmProblem problem,
-                                hw::Result stored, const hw::Result& array_view, QuantCosts costs,
-                                long long dequant_cycles);
+// One product, in this order (docs/quantization.md#on-an-accelerator):
+//  1. the hardware model on the problem as stored and, for a scheme, on B as the array sees it
+//     (the dequantized values, one per element: B's register-file traffic and the elements
+//     sram_to_array dequantizes are counted on it);
+//  2. the exact quantization counts (a QuantAnalyzer built once per thread and scheme), with the
+//     dequantized elements from the hardware model: B's DRAM reads (dram_to_sram) or its
+//     array-side SRAM reads;
+//  3. the dequant unit's busy cycles: InputError(missing-field, "/dequant/throughput") when the
+//     scheme dequantizes and the rate is not given;
+//  4. the bound over compute / SRAM / DRAM / dequant unit, bytes per tensor and level in storage
+//     format, energy per component.
+// The identity scheme has no array view, no counts and a dequant unit that is never busy. Throws
+// InputError as hw::evaluate_gemm does.
+ProductResult evaluate_product(const ProductInputs& in);
 
 }  // namespace tenet::quant

@@ -8,14 +8,14 @@
 #include <random>
 #include <string>
 
+#include "hw/format.hpp"
+#include "quant/quant_hw_format.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/eval/traffic_curve.hpp"
 #include "tenet/hw/evaluate.hpp"
-#include "tenet/hw/format.hpp"
-#include "tenet/quant/quant_hw_format.hpp"
 
 using namespace tenet;
 using mapping::Dataflow;

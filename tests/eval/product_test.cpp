@@ -22,7 +22,7 @@ using mapping::Dataflow;
 
 namespace {
 
-poly::Integer big(long long v) { return poly::Integer(static_cast<long>(v)); }
+poly::Integer product_big(long long v) { return poly::Integer(static_cast<long>(v)); }
 
 // The bound as the docs state it: the first of compute, SRAM, DRAM, dequant whose busy cycles
 // no other resource exceeds.
@@ -79,11 +79,12 @@ TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardwa
     CHECK(p.hw == direct);
     CHECK(p.total_cycles == direct.cycles.total);
     CHECK(p.bound == direct.bound);
-    CHECK(p.dram_bytes == big(direct.dram_bytes));
+    CHECK(p.dram_bytes == product_big(direct.dram_bytes));
     poly::Integer sram, register_file;
     for (const hw::TensorResult& t : direct.tensors) {
-      sram += ((big(t.sram_reads) + big(t.sram_writes)) * t.bits + 7) / 8;
-      register_file += ((big(t.register_reads) + big(t.register_writes)) * t.bits + 7) / 8;
+      sram += ((product_big(t.sram_reads) + product_big(t.sram_writes)) * t.bits + 7) / 8;
+      register_file +=
+          ((product_big(t.register_reads) + product_big(t.register_writes)) * t.bits + 7) / 8;
     }
     CHECK(p.sram_bytes == sram);
     CHECK(p.register_file_bytes == register_file);
@@ -93,8 +94,8 @@ TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardwa
     CHECK(quant::format_table(p).empty());
     // The call: batch products of that one product.
     const llm::LayerCost& c = e.call_cost();
-    const poly::Integer b = big(r.matmul.batch);
-    CHECK(c.dram_bytes == b * big(direct.dram_bytes));
+    const poly::Integer b = product_big(r.matmul.batch);
+    CHECK(c.dram_bytes == b * product_big(direct.dram_bytes));
     CHECK(c.sram_bytes == b * sram);
     CHECK(c.bound == hw::to_string(direct.bound));
     CHECK(c.scheme.empty());

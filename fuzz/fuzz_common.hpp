@@ -113,7 +113,7 @@ inline llm::LayerCost evaluate_cost(const arch::Accelerator& acc, mapping::Dataf
   r.scheme = std::make_shared<const quant::QuantSpec>(scheme);
   r.dataflow = dataflow;
   r.matmul = shape;
-  return eval::evaluate(r).cost;
+  return eval::evaluate(r).call_cost();
 }
 
 }  // namespace tenet::fuzz

@@ -640,10 +640,17 @@ class TrafficFloor {
       size_[d] = whole.plan().dim[d].size;
       split_[d] = whole.plan().dim[d].split;
     }
-    for (const Operand& op : problem.operands)
+    for (const Operand& op : problem.operands) {
       distinct_.push_back(static_cast<double>(detail::distinct_elements(op, problem.shape)));
+      bytes_.push_back(static_cast<double>(op.bits) / 8);
+      output_.push_back(op.output);
+      unsigned indep = 0;
+      for (int d = 0; d < 3; ++d)
+        if (op.group[d] == 0) indep |= 1u << d;
+      indep_.push_back(indep);
+    }
     const size_t n = problem.operands.size();
-    resident_.resize(n), streamed_.resize(n), footprint_.resize(n);
+    resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n);
   }
 
   // The extents of a group of candidates (all loop orders): tile counts and the sets of operands
@@ -661,6 +668,23 @@ class TrafficFloor {
               : tiles_[d];
     }
     const size_t n = problem_.operands.size();
+    // Per operand what every loop order shares: the dimensions it depends on that are cut, and
+    // its bytes when streamed (every piece of the dimensions it does not depend on).
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      unsigned cut = 0;
+      double streamed = distinct_[i];
+      for (int d = 0; d < 3; ++d) {
+        if (op.group[d] > 0) {
+          if (tiles_[d] > 1) cut |= 1u << d;
+        } else {
+          streamed *= pieces_[d];
+        }
+      }
+      if (op.output) streamed = 2 * streamed - distinct_[i];
+      cut_[i] = cut;
+      streamed_[i] = streamed * bytes_[i];
+    }
     masks_.clear();
     if (!with_sets) return;
     bool held = true;
@@ -727,27 +751,22 @@ class TrafficFloor {
   // The floor of a candidate with the extents last set.
   double operator()(const Tiling& t) const {
     const size_t n = problem_.operands.size();
+    const std::array<int, 3> order{static_cast<int>(t.order[0]), static_cast<int>(t.order[1]),
+                                   static_cast<int>(t.order[2])};
     double least = 0;
     for (size_t i = 0; i < n; ++i) {
-      const Operand& op = problem_.operands[i];
-      int innermost = -1;
-      for (int p = 0; p < 3; ++p) {
-        const int d = static_cast<int>(t.order[p]);
-        if (op.group[d] > 0 && tiles_[d] > 1) innermost = p;
-      }
-      double resident = distinct_[i], streamed = distinct_[i];
-      for (int p = 0; p < 3; ++p) {
-        const int d = static_cast<int>(t.order[p]);
-        if (op.group[d] > 0) continue;
-        if (p <= innermost) resident *= tiles_[d];
-        streamed *= pieces_[d];
-      }
-      if (op.output) {
-        resident = 2 * resident - distinct_[i];
-        streamed = 2 * streamed - distinct_[i];
-      }
-      const double bytes = static_cast<double>(op.bits) / 8;
-      resident_[i] = resident * bytes, streamed_[i] = streamed * bytes;
+      const unsigned cut = cut_[i];
+      const unsigned indep = indep_[i];
+      // resident: brought back by the loops it does not depend on outside its innermost cut one
+      const int innermost = (cut >> order[2] & 1u)   ? 2
+                            : (cut >> order[1] & 1u) ? 1
+                            : (cut >> order[0] & 1u) ? 0
+                                                     : -1;
+      double resident = distinct_[i];
+      for (int p = 0; p <= innermost; ++p)
+        if (indep >> order[p] & 1u) resident *= tiles_[order[p]];
+      if (output_[i]) resident = 2 * resident - distinct_[i];
+      resident_[i] = resident * bytes_[i];
       least += std::min(resident_[i], streamed_[i]);
     }
     if (!masks_.empty() && !loose_) {
@@ -769,13 +788,18 @@ class TrafficFloor {
   bool unlimited_;
   std::array<long long, 3> size_{}, split_{};
   std::vector<double> distinct_;
+  std::vector<double> bytes_;    // per operand: bytes per element
+  std::vector<char> output_;     // per operand
+  std::vector<unsigned> indep_;  // per operand: the dimensions it does not depend on (bits)
+  std::vector<unsigned> cut_;    // per operand: the cut dimensions it depends on (set_extents)
   std::array<double, 3> tiles_{}, pieces_{};
-  static constexpr long long kFull = 1LL << 62;      // a sum of footprints beyond any buffer
-  bool loose_ = false;                               // loose(): the sets are left out
-  std::vector<unsigned> masks_;                      // the largest sets of operands that fit
-  std::vector<char> fits_;                           // per set of operands
-  std::vector<long long> sum_;                       // per set: bytes in one buffer
-  mutable std::vector<double> resident_, streamed_;  // scratch, per operand
+  static constexpr long long kFull = 1LL << 62;  // a sum of footprints beyond any buffer
+  bool loose_ = false;                           // loose(): the sets are left out
+  std::vector<unsigned> masks_;                  // the largest sets of operands that fit
+  std::vector<char> fits_;                       // per set of operands
+  std::vector<long long> sum_;                   // per set: bytes in one buffer
+  mutable std::vector<double> resident_;         // scratch, per operand
+  std::vector<double> streamed_;                 // per operand: bytes when streamed (set_extents)
   std::vector<long long> footprint_;
 };
 

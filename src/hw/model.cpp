@@ -471,14 +471,47 @@ long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 
+// A step is at least the tile's pipeline cycles plus its exposed window (double-buffered global
+// buffer) or plus its whole window (not double-buffered). The exposed windows carry the
+// transfers of the resident operands that are not double-buffered: per such operand whose tile
+// classes are exact (as dram_cycles_lower_bound), every distinct element but those of its edge
+// tile (first input tile, last output tile); each window takes at least bytes / bandwidth.
+// Rounding as dram_cycles_lower_bound.
+long long Model::stall_cycles_lower_bound() const {
+  if (micro_ || !dram_priced()) return 0;
+  if (!acc_.spec().global_buffer.double_buffered) return dram_cycles_lower_bound();
+  const TileIndex first{0, 0, 0};
+  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                       plan_.dim[2].tiles() - 1};
+  double bytes = 0;
+  for (const OperandPlan& x : ops_) {
+    if (!x.resident || x.double_buffered) continue;
+    bool plain = true;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = x.op->group[d];
+      const DimPlan& dp = plan_.dim[d];
+      plain = plain && (g <= 1 || dp.tiles() == 1 || dp.tile % g == 0);
+    }
+    if (!plain) continue;
+    const double moved = bytes_of(x.unique, x.op->bits) -
+                         bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
+    bytes += std::max(0.0, moved);
+  }
+  if (bytes <= 0) return 0;
+  const double cycles = bytes / acc_.spec().dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
+                        1e-9 * static_cast<double>(tiles()) - 1;
+  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
+}
+
 // total = Σ steps + once + edges, and Σ steps is at least the tiles' pipeline cycles (compute
-// cycles - once), their DRAM windows and their SRAM port cycles.
+// cycles - once) plus their stalls, their DRAM windows and their SRAM port cycles.
 // (The prologue is `once`, or the microarchitecture's run overhead.)
 long long Model::cycles_lower_bound() const {
   const EdgeCycles edge = edge_transfer_cycles();
   const long long edges = add(edge.fill, edge.drain);
   const long long prologue = micro_ ? acc_.spec().micro.run_overhead_cycles : plan_.once;
-  return add(std::max({compute_cycles(), add(dram_cycles_lower_bound(), prologue),
+  return add(std::max({add(compute_cycles(), stall_cycles_lower_bound()),
+                       add(dram_cycles_lower_bound(), prologue),
                        add(sram_cycles_lower_bound(), prologue)}),
              edges);
 }

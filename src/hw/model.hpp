@@ -191,8 +191,14 @@ class Model {
   long long dram_cycles_lower_bound() const;
   // The same from the array-side SRAM ports: every fold moves its distinct elements per partition.
   long long sram_cycles_lower_bound() const;
+  // A lower bound of the cycles the array waits for DRAM inside the tiles' steps, which timing()
+  // adds to their busy time: the transfers of single-buffered resident tiles (Window::exposed),
+  // or every window when the global buffer is not double-buffered. 0 under the
+  // microarchitecture.
+  long long stall_cycles_lower_bound() const;
   // A lower bound of timing().total: the edge windows (edge transfers) plus the most of the
-  // compute cycles, the DRAM windows' bound and the SRAM ports' bound (each with `once`).
+  // compute cycles with the stalls' bound, the DRAM windows' bound and the SRAM ports' bound
+  // (each with `once`).
   long long cycles_lower_bound() const;
   // A lower bound of timing().total for any operand plan of this plan whose DRAM traffic is
   // at least `dram_bytes` (e.g. a closed-form traffic floor): every byte crosses the DRAM channel

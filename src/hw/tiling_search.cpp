@@ -735,6 +735,11 @@ class TrafficFloor {
     return true;
   }
 
+  // The largest sets of operands (bit i: operand i) whose tiles fit their buffers together, with
+  // the extents last set (with sets); empty when they were not formed (unlimited buffer, an
+  // operand no buffer holds, more than 10 operands).
+  const std::vector<unsigned>& sets() const { return masks_; }
+
   // The floor of every candidate with the extents last set (set_extents(t, false) is enough):
   // the least over the loop orders of each operand's cheaper way, without the buffer's sets.
   double loose(const Group& g) {
@@ -871,6 +876,37 @@ class Search {
     return detail::add(compute, edges);
   }
 
+  // A floor of the edge windows (Model::edge_transfer_cycles) of every candidate with the extents
+  // of `plan` (retiled), edge transfers charged (edge_floor()): Model::choose_residency keeps one
+  // of `sets`, the largest sets of operands whose tiles fit their buffers together
+  // (TrafficFloor::sets): keeping an operand never moves more than streaming it, and among the
+  // cheapest sets it takes one with the most operands, which no operand that fits beside them can
+  // join. The windows grow with the bytes, so the least over `sets` of the windows of their
+  // inputs' first tiles and their outputs' last tiles bounds them.
+  long long edge_floor(const detail::Plan& plan, const std::vector<unsigned>& sets) const {
+    const detail::TileIndex first{0, 0, 0};
+    const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
+                                 plan.dim[2].tiles() - 1};
+    const size_t n = problem_.operands.size();
+    std::array<double, 16> bytes{};  // TrafficFloor forms sets of at most 10 operands
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      bytes[i] = static_cast<double>(detail::tile_volume(plan, op, op.output ? last : first)) *
+                 op.bits / 8.0;
+    }
+    const arch::Dram& dram = acc_.spec().dram;
+    long long least = -1;
+    for (unsigned set : sets) {
+      double fill = 0, drain = 0;
+      for (size_t i = 0; i < n; ++i)
+        if (set >> i & 1u) (problem_.operands[i].output ? drain : fill) += bytes[i];
+      const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
+                                          detail::dram_window_cycles(dram, drain));
+      if (least < 0 || edges < least) least = edges;
+    }
+    return least < 0 ? 0 : least;
+  }
+
   // Whether group_floor adds more than the compute cycles (compute_cycles_of) to the floor.
   bool edge_floor() const {
     return !micro_ && options_.edge_transfers && !options_.unlimited_dram_bandwidth &&
@@ -987,10 +1023,16 @@ class Search {
       const Group& g = groups[n.group];
       const detail::Model plan = plan_only(g.at(0));
       traffic.set_extents(g.at(0));
+      // (with the edge windows of the operands that fit, when not all of them do)
+      const long long bound =
+          edge_floor() && !traffic.sets().empty()
+              ? std::max(n.bound, detail::add(compute_cycles_of(g.at(0)),
+                                              edge_floor(plan.plan(), traffic.sets())))
+              : n.bound;
       for (size_t i = 0; i < g.size(); ++i) {
         const double floor = traffic(g.at(i));
-        push({std::max(n.bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, floor,
-              n.group, -1, static_cast<std::uint8_t>(i), 1});
+        push({std::max(bound, plan.dram_cycles_floor(problem_, floor)), g.first + i, floor, n.group,
+              -1, static_cast<std::uint8_t>(i), 1});
       }
     };
     // Level 1 -> planned (exact bytes and energy, the model's cycle bound).
@@ -1012,8 +1054,20 @@ class Search {
     // Min-heaps on storage kept by the thread: a search allocates (and the allocator maps and
     // unmaps) no large block per call.
     const auto by_bound = [](const Node& a, const Node& b) { return a > b; };
+    // Phase 2's order: by DRAM-byte floor; at equal floors groups, then candidates, then planned
+    // candidates by energy (computed when they join; energies[model]), so that among candidates
+    // with the same bytes the least energy is timed first.
+    thread_local std::vector<double> energies;
+    energies.clear();
     const auto by_floor = [](const Node& a, const Node& b) {
-      return std::tie(a.floor, a.index, a.level) > std::tie(b.floor, b.index, b.level);
+      if (a.floor != b.floor) return a.floor > b.floor;
+      if (a.level != b.level) return a.level > b.level;
+      if (a.level == 2) {
+        const double ea = energies[static_cast<size_t>(a.model)];
+        const double eb = energies[static_cast<size_t>(b.model)];
+        if (ea != eb) return ea > eb;
+      }
+      return a.index > b.index;
     };
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
@@ -1091,8 +1145,18 @@ class Search {
     };
     for (const Score& s : timed)
       if (near(s.cycles, best_cycles) && (!best || key(s) < key(*best))) best = s;
+    // A planned candidate's energy, once (the near-tie breaker after the bytes).
+    const auto with_energy = [&](const Node& c) {
+      if (c.level != 2) return;
+      if (energies.size() < models.size())
+        energies.resize(models.size(), std::numeric_limits<double>::quiet_NaN());
+      double& e = energies[static_cast<size_t>(c.model)];
+      if (std::isnan(e)) e = models[static_cast<size_t>(c.model)].energy().total;
+    };
     const auto keep = [&](const Node& c) {
-      if (near(c.bound, best_cycles)) left.push(c);
+      if (!near(c.bound, best_cycles)) return;
+      with_energy(c);
+      left.push(c);
     };
     // A group waits with the loose floor of its candidates (no set of operands formed) and is
     // expanded when taken out.
@@ -1103,6 +1167,7 @@ class Search {
         traffic.set_extents(groups[n.group].at(0), false);
         n.floor = traffic.loose(groups[n.group]);
       }
+      with_energy(n);
       left.add(n);
     }
     left.build();
@@ -1119,7 +1184,8 @@ class Search {
         continue;
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
-      if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
+      if (m.dram_bytes() == best->dram && energies[static_cast<size_t>(n.model)] > best->energy)
+        continue;
       const Score& s = time(n);
       if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
     }

@@ -36,7 +36,13 @@ hw::GemmProblem random_problem(std::mt19937& rng) {
 Accelerator random_acc(std::mt19937& rng) {
   std::uniform_int_distribution<long long> dim(2, 8), buffer(256, 16384), bw(1, 32), lat(0, 40);
   const Bandwidth sram = bw(rng) % 3 == 0 ? Bandwidth::infinite() : Bandwidth::of(2 * bw(rng));
-  return make_acc(dim(rng), dim(rng), buffer(rng), sram, Bandwidth::of(bw(rng)), lat(rng));
+  const Accelerator acc =
+      make_acc(dim(rng), dim(rng), buffer(rng), sram, Bandwidth::of(bw(rng)), lat(rng));
+  if (bw(rng) % 5 != 0) return acc;
+  // one in five: a global buffer that is not double-buffered (every window stalls the array)
+  AcceleratorSpec s = acc.spec();
+  s.global_buffer.double_buffered = false;
+  return Accelerator(s);
 }
 
 // Calls f(acc, problem, dataflow, candidates, label) on `trials` random cases.
@@ -58,7 +64,7 @@ void for_random_cases(unsigned seed, int trials, F f) {
 }  // namespace
 
 TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
-  long long checked = 0, tight_dram = 0, tight_sram = 0;
+  long long checked = 0, tight_dram = 0, tight_sram = 0, tight_stall = 0, tight_stall_single = 0;
   for_random_cases(11, 60,
                    [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
                        const std::vector<Tiling>& all, const std::string& label) {
@@ -77,6 +83,12 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
                        REQUIRE(m.compute_cycles() <= cycles);
                        REQUIRE(m.dram_cycles_lower_bound() <= cycles);
                        REQUIRE(m.sram_cycles_lower_bound() <= cycles);
+                       const long long stall = m.stall_cycles_lower_bound();
+                       REQUIRE(m.compute_cycles() + stall <= cycles);
+                       if (stall > 0 && m.dram_cycles_lower_bound() < m.compute_cycles() + stall) {
+                         ++tight_stall;  // binding beyond the compute and DRAM bounds
+                         if (acc.spec().global_buffer.double_buffered) ++tight_stall_single;
+                       }
                        hw::Options edges;
                        edges.edge_transfers = true;
                        const hw::detail::Model cold(acc, p, df, t, edges);
@@ -90,6 +102,10 @@ TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling]
   // Each bound is the binding one on many candidates.
   CHECK(tight_dram > 100);
   CHECK(tight_sram > 100);
+  // the stall bound: single-buffered tiles (Tiling::single) and buffers that are not
+  // double-buffered
+  CHECK(tight_stall > 100);
+  CHECK(tight_stall_single > 20);
 }
 
 namespace {

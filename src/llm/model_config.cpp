@@ -772,49 +772,56 @@ struct Reader {
               "expected {\"attention\": {...}, \"ffn\": {...}}, got " + describe(b));
         continue;
       }
-      read_block_attention(b.at("attention"), at + "/attention", specs[i]);
-      read_block_ffn(b.at("ffn"), at + "/ffn", specs[i]);
+      const json& attention = b.at("attention");
+      const json& ffn = b.at("ffn");
+      LayerSpec& l = specs[i];
+      const BlockPart a = block_part(attention, at + "/attention");
+      if (a == BlockPart::kSized) read_heads_in_group(attention, at + "/attention", l);
+      if (a == BlockPart::kNoOp || a == BlockPart::kLinear)
+        l.mixer = a == BlockPart::kNoOp ? MixerKind::kNone : MixerKind::kLinear;
+      const BlockPart m = block_part(ffn, at + "/ffn");
+      if (m == BlockPart::kSized) read_ffn_mult(ffn, at + "/ffn", l);
+      if (m == BlockPart::kNoOp || m == BlockPart::kLinear)
+        l.ffn = m == BlockPart::kNoOp ? FfnKind::kNone : FfnKind::kLinear;
     }
   }
 
-  void read_block_attention(const json& a, const std::string& at, LayerSpec& l) {
-    if (f.boolean(a, at, "no_op").value_or(false)) {
-      l.mixer = MixerKind::kNone;
-    } else if (f.boolean(a, at, "replace_with_linear").value_or(false)) {
-      l.mixer = MixerKind::kLinear;
-    } else if (!f.bad(at + "/no_op") && !f.bad(at + "/replace_with_linear")) {
-      const std::string where = at + "/n_heads_in_group";
-      const auto group = f.integer(a, at, "n_heads_in_group");
-      if (f.bad(where) || !heads_ok) return;
-      if (!group || c.heads % *group != 0) {
-        f.add(error_code::kRange, where,
-              "expected a positive divisor of the " + std::to_string(c.heads) + " heads, got " +
-                  describe(a.value("n_heads_in_group", json())));
-        return;
-      }
-      l.kv_heads = c.heads / *group;
-    }
+  // What one part (attention or ffn) of a DeciLM block is: skipped (no_op), one h×h linear
+  // (replace_with_linear) or sized by its own fields; kBad when a flag is wrong (recorded).
+  enum class BlockPart { kNoOp, kLinear, kSized, kBad };
+  BlockPart block_part(const json& part, const std::string& at) {
+    if (f.boolean(part, at, "no_op").value_or(false)) return BlockPart::kNoOp;
+    if (f.boolean(part, at, "replace_with_linear").value_or(false)) return BlockPart::kLinear;
+    if (f.bad(at + "/no_op") || f.bad(at + "/replace_with_linear")) return BlockPart::kBad;
+    return BlockPart::kSized;
   }
 
-  void read_block_ffn(const json& ffn, const std::string& at, LayerSpec& l) {
-    if (f.boolean(ffn, at, "no_op").value_or(false)) {
-      l.ffn = FfnKind::kNone;
-    } else if (f.boolean(ffn, at, "replace_with_linear").value_or(false)) {
-      l.ffn = FfnKind::kLinear;
-    } else if (!f.bad(at + "/no_op") && !f.bad(at + "/replace_with_linear")) {
-      auto m = ffn.find("ffn_mult");
-      if (m == ffn.end() || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1e6) {
-        f.add(error_code::kType, at + "/ffn_mult",
-              "expected a positive number, got " + describe(m == ffn.end() ? json() : *m));
-        return;
-      }
-      if (!hidden_ok) return;
-      // DeciLM: int(2 * ffn_mult * n_embd / 3) rounded up to a multiple of 256.
-      const double raw = 2 * m->get<double>() * static_cast<double>(c.hidden) / 3;
-      const std::int64_t width = static_cast<std::int64_t>(raw);
-      l.ffn_width = (width + 255) / 256 * 256;
-      if (l.ffn_width == 0) l.ffn = FfnKind::kNone;
+  void read_heads_in_group(const json& a, const std::string& at, LayerSpec& l) {
+    const std::string where = at + "/n_heads_in_group";
+    const auto group = f.integer(a, at, "n_heads_in_group");
+    if (f.bad(where) || !heads_ok) return;
+    if (!group || c.heads % *group != 0) {
+      f.add(error_code::kRange, where,
+            "expected a positive divisor of the " + std::to_string(c.heads) + " heads, got " +
+                describe(a.value("n_heads_in_group", json())));
+      return;
     }
+    l.kv_heads = c.heads / *group;
+  }
+
+  void read_ffn_mult(const json& ffn, const std::string& at, LayerSpec& l) {
+    auto m = ffn.find("ffn_mult");
+    if (m == ffn.end() || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1e6) {
+      f.add(error_code::kType, at + "/ffn_mult",
+            "expected a positive number, got " + describe(m == ffn.end() ? json() : *m));
+      return;
+    }
+    if (!hidden_ok) return;
+    // DeciLM: int(2 * ffn_mult * n_embd / 3) rounded up to a multiple of 256.
+    const double raw = 2 * m->get<double>() * static_cast<double>(c.hidden) / 3;
+    const std::int64_t width = static_cast<std::int64_t>(raw);
+    l.ffn_width = (width + 255) / 256 * 256;
+    if (l.ffn_width == 0) l.ffn = FfnKind::kNone;
   }
 
   // Which layers attend through a sliding window when no layer_types lists them.
@@ -1382,12 +1389,17 @@ ModelConfig parse_nested(const json& doc, const std::string& key, const std::str
                          io::JsonProblems& problems) {
   json inner = doc.at(key);
   std::vector<std::string> notes;
+  std::vector<std::string> from_wrapper;  // keys taken from the wrapper: problems stay there
+  const auto take = [&](const char* k) {
+    inner[k] = doc.at(k);
+    from_wrapper.push_back(pointer(k));
+  };
   // The wrapper's type names the family when the inner config does not.
   if (!inner.contains("model_type") && !inner.contains("architectures")) {
     if (doc.contains("model_type"))
-      inner["model_type"] = doc.at("model_type");
+      take("model_type");
     else if (doc.contains("architectures"))
-      inner["architectures"] = doc.at("architectures");
+      take("architectures");
   }
   if (inner.contains("model_type") && inner.at("model_type").is_string()) {
     const std::string t = inner.at("model_type").get<std::string>();
@@ -1395,12 +1407,17 @@ ModelConfig parse_nested(const json& doc, const std::string& key, const std::str
       inner["model_type"] = canonical_type(t);
   }
   for (const char* shared : {"_name_or_path", "tie_word_embeddings"}) {
-    if (!inner.contains(shared) && doc.contains(shared)) inner[shared] = doc.at(shared);
+    if (!inner.contains(shared) && doc.contains(shared)) take(shared);
   }
   fill_family_defaults(inner, notes);
   io::JsonProblems found(file);
   ModelConfig c = parse_language_model(inner, file, found);
-  for (const InputError& e : found.list()) problems.add(e.located(file, pointer(key)), "");
+  for (const InputError& e : found.list()) {
+    const bool wrapper = std::any_of(from_wrapper.begin(), from_wrapper.end(), [&](auto& p) {
+      return e.where() == p || e.where().rfind(p + "/", 0) == 0;
+    });
+    problems.add(wrapper ? e : e.located(file, pointer(key)), "");
+  }
   std::string ignored;
   for (const auto& [k, v] : doc.items()) {
     if (k == key || k == "_name_or_path" || k == "tie_word_embeddings") continue;

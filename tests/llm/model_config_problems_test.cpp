@@ -126,9 +126,20 @@ TEST_CASE("a nested config's problems are all reported under its key", "[llm][co
   const InputError e = problems_error(doc);
   CHECK(e.where() == "/text_config/layer_types/1");
   CHECK(e.code() == "unknown-name");
+  // a key the nested config takes from the wrapper is reported where it is written
+  doc["text_config"].erase("layer_types");
+  doc["text_config"].erase("model_type");
+  doc["model_type"] = 7;
+  doc["tie_word_embeddings"] = "no";
+  check_problems(doc, "type", "/model_type", "expected a string, got 7");
+  doc["model_type"] = "llama";
+  doc["text_config"]["hidden_size"] = 0;
+  check_problems(doc, "range", "/text_config/hidden_size",
+                 "expected an integer >= 1, got 0; and 1 more error(s): /tie_word_embeddings: "
+                 "expected true or false, got a string \"no\" (type)");
 }
 
-TEST_CASE("null means not set; a required size null is a type error", "[llm][config][errors]") {
+TEST_CASE("null means not set, a required size null is a type error", "[llm][config][errors]") {
   json doc = problems_llama();
   const ModelConfig plain = parse_model_config(doc, "cfg.json");
   json nulls = doc;

@@ -318,7 +318,10 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.serving == b.serving && a.micro == b.micro;
 }
 
-bool Microarch::active() const { return !(*this == Microarch{}); }
+bool Microarch::active() const {
+  static const Microarch defaults{};
+  return !(*this == defaults);
+}
 
 bool operator==(const Microarch& a, const Microarch& b) {
   return a.accumulator_double_buffered == b.accumulator_double_buffered &&

@@ -84,20 +84,6 @@ long long uniform_group_sum(long long offset, long long length, long long piece,
   return sum;
 }
 
-long long interval_weight(long long start, long long length, long long g) {
-  if (g == 0) return 1;
-  if (g == 1) return length;
-  return distinct_groups(start, length, g);
-}
-
-long long DimPlan::tiles() const { return ceil_div(size, tile); }
-long long DimPlan::tile_start(long long q) const { return q * tile; }
-long long DimPlan::tile_extent(long long q) const { return std::min(tile, size - q * tile); }
-
-long long DimPlan::pieces_in(long long extent) const {
-  return split > 0 ? ceil_div(extent, split) : 1;
-}
-
 long long DimPlan::fold_intervals() const {
   const long long n = tiles();
   return add(mul(n - 1, pieces_in(tile)), pieces_in(tile_extent(n - 1)));

@@ -49,7 +49,11 @@ long long uniform_group_sum(long long offset, long long length, long long piece,
 
 // The weight of an interval for an operand with group g: 0 -> 1 (the operand does not depend on
 // the dimension, it counts once per interval), 1 -> its length, g -> distinct groups.
-long long interval_weight(long long start, long long length, long long g);
+inline long long interval_weight(long long start, long long length, long long g) {
+  if (g == 0) return 1;
+  if (g == 1) return length;
+  return distinct_groups(start, length, g);
+}
 
 // Up to four (value, count) pairs, iterated like a vector; no allocation (the timing asks for
 // them per tile class).
@@ -67,11 +71,16 @@ struct DimPlan {
   long long tile = 1;   // T, 1..n
   long long split = 0;  // piece size inside a tile, 0 = not cut
 
-  long long tiles() const;                      // ceil(n / T)
-  long long tile_start(long long q) const;      // q * T
-  long long tile_extent(long long q) const;     // T, or what is left for the last tile
-  long long pieces_in(long long extent) const;  // fold pieces in a tile of that extent
-  long long fold_intervals() const;             // fold pieces over all tiles
+  long long tiles() const { return ceil_div(size, tile); }  // ceil(n / T)
+  long long tile_start(long long q) const { return q * tile; }
+  // T, or what is left for the last tile
+  long long tile_extent(long long q) const {
+    const long long left = size - q * tile;
+    return tile < left ? tile : left;
+  }
+  // fold pieces in a tile of that extent
+  long long pieces_in(long long extent) const { return split > 0 ? ceil_div(extent, split) : 1; }
+  long long fold_intervals() const;  // fold pieces over all tiles
   // sum of interval_weight over all fold pieces / over all tiles.
   long long fold_sum(long long g) const;
   long long tile_sum(long long g) const;

@@ -196,8 +196,10 @@ void Model::plan_operands() {
 // subset of its operands that fits and moves the fewest DRAM bytes.
 void Model::choose_residency() {
   const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
+  partitions_.reserve(std::max<size_t>(1, gb.partitions.size()));
   if (gb.partitions.empty()) {
     partitions_.push_back({"shared", gb.bytes, gb.bandwidth, {}});
+    partitions_[0].members.reserve(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
   } else {
     for (const auto& [key, part] : gb.partitions)
@@ -716,9 +718,11 @@ Timing Model::timing() const {
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
+  const CountedPairs classes1 = plan_.dim[1].tile_classes();
+  const CountedPairs classes2 = plan_.dim[2].tile_classes();
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
-    for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
-      for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
+    for (const auto& [q1, c1] : classes1)
+      for (const auto& [q2, c2] : classes2) {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles tc = tile_busy(q);

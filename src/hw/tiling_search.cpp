@@ -265,6 +265,7 @@ class FitExtents {
     };
     const long long top = below >= 0 && below < size(d) ? below : size(d);
     if (top < 1) return 0;
+    if (top == 1) return fits_at(1) ? 1 : 0;  // (a dimension of size 1: decode's m)
     // Unless `bisect`, the range is narrowed first. On [1, top - 1] (every extent below the size)
     // each operand's bytes lie between two lines of the same slope in the extent x: elements
     // other·h(x) with h(x) = x (g = 1), 1 (g = 0) or max_distinct_groups(x, g) in [x/g, x/g + 2],
@@ -939,7 +940,11 @@ class Search {
         return std::tie(bound, index, level) > std::tie(o.bound, o.index, o.level);
       }
     };
-    std::deque<detail::Model> models;
+    // (a vector: a deque of objects this large allocates one block per model)
+    thread_local std::vector<detail::Model> models_store;
+    std::vector<detail::Model>& models = models_store;
+    models.clear();
+    models.reserve(256);
     std::vector<Score> timed;
     std::optional<long long> fastest;
     std::optional<size_t> timed_first;  // the enumeration index of the first timed candidate

@@ -37,38 +37,12 @@ std::string key_list(Keys keys) {
   return out;
 }
 
-// A model config stops at its first problem: each field is converted by the io reader and its
-// problem, if any, thrown at once.
-template <class Convert>
-auto convert_field(const json& doc, const std::string& key, const std::string& file,
-                   Convert convert)
-    -> decltype(convert(json(), std::string(), std::declval<io::JsonProblems&>())) {
-  auto it = doc.find(key);
-  if (it == doc.end() || it->is_null()) return std::nullopt;  // HF writes null for "not set"
-  io::JsonProblems problems(file);
-  const auto value = convert(*it, pointer(key), problems);
-  problems.throw_if_any();
-  return value;
-}
-
-// The value of an integer field >= `minimum` (a size: >= 1), or nothing when it is absent or
-// null.
-std::optional<std::int64_t> optional_int(const json& doc, const std::string& key,
-                                         const std::string& file, std::int64_t minimum = 1) {
-  auto it = doc.find(key);
-  if (it != doc.end() && it->is_number_float() && std::abs(it->get<double>()) >= 9.2e18) {
-    throw InputError(error_code::kOverflow, file, pointer(key),
-                     "value " + describe(*it) + " does not fit in 64 bits");
-  }
-  return convert_field(doc, key, file, [&](const json& v, const std::string& p, auto& problems) {
-    return io::json_integer(v, p, problems, "", io::IntRange{minimum});
-  });
-}
-
-std::optional<bool> optional_bool(const json& doc, const char* key, const std::string& file) {
-  return convert_field(doc, key, file, [](const json& v, const std::string& p, auto& problems) {
-    return io::json_boolean(v, p, problems);
-  });
+// The member `key` of `object`, or nullptr when it is absent or null (HF writes null for "not
+// set").
+const json* member(const json& object, const std::string& key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
 }
 
 // A dimension and the key it was found under.
@@ -77,29 +51,54 @@ struct Field {
   std::string key;
 };
 
-// The first of `keys` that holds a value.
-std::optional<Field> first_int(const json& doc, Keys keys, const std::string& file) {
-  for (const char* key : keys) {
-    if (auto v = optional_int(doc, key, file)) return Field{*v, key};
-  }
-  return std::nullopt;
-}
+// The fields of one config, read through io::JsonFields into one problem list (the config's
+// every problem is thrown together at the end), with what a Hugging Face config needs on top:
+// null means "not set", a float beyond 64 bits is an overflow, and a field is converted once — a
+// wrong value is recorded the first time it is read and reads as unset afterwards (bad() says
+// so, and the derivations that need it are skipped).
+struct Fields {
+  io::JsonProblems& problems;
+  std::set<std::string> failed;  // JSON pointers of the fields recorded as wrong
 
-// A dimension that must be found under one of `keys`; the error lists them all.
-Field required_int(const json& doc, Keys keys, const std::string& file,
-                   const std::string& meaning) {
-  if (auto f = first_int(doc, keys, file)) return *f;
-  const char* first = *keys.begin();
-  for (const char* key : keys) {
-    if (doc.contains(key)) {  // present but null
-      throw InputError(error_code::kType, file, pointer(key),
-                       "expected a positive integer (" + meaning + "), got null");
-    }
+  bool bad(const std::string& at) const { return failed.count(at) != 0; }
+  void add(const std::string& code, const std::string& at, const std::string& message) {
+    problems.add(code, at, message);
+    failed.insert(at);
   }
-  throw InputError(
-      error_code::kMissingField, file, pointer(first),
-      "no " + meaning + ": looked for " + key_list(keys) + " (expected a positive integer)");
-}
+  // Runs `read` (a conversion recording into `problems`); the field at `at` is bad when it
+  // recorded anything.
+  template <class Read>
+  auto convert(const std::string& at, Read read) -> decltype(read()) {
+    const std::size_t before = problems.size();
+    auto value = read();
+    if (problems.size() != before) failed.insert(at);
+    return value;
+  }
+
+  // The integer member `key` of `object` (at `at`) >= `minimum` (a size: >= 1), or nothing when
+  // it is absent, null or wrong.
+  std::optional<std::int64_t> integer(const json& object, const std::string& at,
+                                      const std::string& key, std::int64_t minimum = 1) {
+    const json* v = member(object, key);
+    const std::string p = io::pointer_join(at, key);
+    if (!v || bad(p)) return std::nullopt;
+    if (v->is_number_float() && std::abs(v->get<double>()) >= 9.2e18) {
+      add(error_code::kOverflow, p, "value " + describe(*v) + " does not fit in 64 bits");
+      return std::nullopt;
+    }
+    return convert(p, [&]() -> std::optional<std::int64_t> {
+      return io::JsonFields(object, at, problems).integer(key.c_str(), false, "", {minimum});
+    });
+  }
+
+  std::optional<bool> boolean(const json& object, const std::string& at, const std::string& key) {
+    const json* v = member(object, key);
+    const std::string p = io::pointer_join(at, key);
+    if (!v || bad(p)) return std::nullopt;
+    return convert(
+        p, [&] { return io::JsonFields(object, at, problems).boolean(key.c_str(), false); });
+  }
+};
 
 // ---- family conventions ---------------------------------------------------------------------
 
@@ -378,34 +377,42 @@ void refuse_non_decoder(const std::string& name, const std::string& file, const 
                        "such as llama, gpt2, falcon, mixtral, deepseek_v2)");
 }
 
-// model_type, else architectures[0], else the naming scheme of the sizes.
-std::string model_type_of(const json& doc, const std::string& file) {
-  if (optional_bool(doc, "is_encoder_decoder", file).value_or(false)) {
-    throw InputError(error_code::kUnknownName, file, "/is_encoder_decoder",
-                     "an encoder-decoder model is not a decoder-only language model");
+// model_type, else architectures[0], else the naming scheme of the sizes; nothing (the problem
+// recorded) when the family cannot be told or is not a decoder-only model of a modelled kind:
+// every later reading depends on it.
+std::optional<std::string> model_type_of(const json& doc, Fields& f) {
+  const std::size_t before = f.problems.size();
+  if (f.boolean(doc, "", "is_encoder_decoder").value_or(false)) {
+    f.add(error_code::kUnknownName, "/is_encoder_decoder",
+          "an encoder-decoder model is not a decoder-only language model");
   }
+  std::optional<std::string> type;
   if (doc.contains("model_type")) {
     const json& v = doc.at("model_type");
     if (!v.is_string()) {
-      throw InputError(error_code::kType, file, "/model_type",
-                       "expected a string, got " + describe(v));
+      f.add(error_code::kType, "/model_type", "expected a string, got " + describe(v));
+    } else if (f.problems.attempt("/model_type", [&] {
+                 refuse_non_decoder(v.get<std::string>(), f.problems.file(), "/model_type");
+               })) {
+      type = v.get<std::string>();
     }
-    refuse_non_decoder(v.get<std::string>(), file, "/model_type");
-    return v.get<std::string>();
-  }
-  if (doc.contains("architectures")) {
+  } else if (doc.contains("architectures")) {
     const json& v = doc.at("architectures");
     if (!v.is_array() || v.empty() || !v.front().is_string()) {
-      throw InputError(error_code::kType, file, "/architectures",
-                       "expected a non-empty array of class names, got " + describe(v));
+      f.add(error_code::kType, "/architectures",
+            "expected a non-empty array of class names, got " + describe(v));
+    } else {
+      const std::string arch = v.front().get<std::string>();
+      if (f.problems.attempt("/architectures/0", [&] {
+            refuse_non_decoder(arch, f.problems.file(), "/architectures/0");
+          }))
+        type = type_of_architecture(arch).value_or("");
     }
-    const std::string arch = v.front().get<std::string>();
-    refuse_non_decoder(arch, file, "/architectures/0");
-    if (auto t = type_of_architecture(arch)) return *t;
-    return "";
+  } else {
+    type = doc.contains("n_embd") ? "gpt2" : "";
   }
-  if (doc.contains("n_embd")) return "gpt2";
-  return "";
+  if (f.problems.size() != before) return std::nullopt;
+  return type;
 }
 
 std::string name_of(const json& doc, const std::string& file) {
@@ -417,135 +424,215 @@ std::string name_of(const json& doc, const std::string& file) {
   return base;
 }
 
-void check_divides(std::int64_t divisor, const std::string& divisor_key, std::int64_t value,
-                   const std::string& value_key, const std::string& file) {
-  if (value % divisor != 0) {
-    throw InputError(error_code::kRange, file, pointer(divisor_key),
-                     divisor_key + " (" + std::to_string(divisor) + ") must divide " + value_key +
-                         " (" + std::to_string(value) + ")");
-  }
-}
-
 // ---- the quantities ---------------------------------------------------------------------------
 
+// Reads one language model's config. Every problem is recorded in `f` and reading goes on; a
+// quantity whose fields were wrong is not known (the *_ok flags), and what is derived from it is
+// skipped rather than reported again. Checked arithmetic still throws: the caller runs each step
+// through JsonProblems::attempt.
 struct Reader {
   const json& doc;
   const std::string& file;
   const Dialect& dialect;
   std::string type;  // canonical model_type ("" when unknown)
   ModelConfig& c;
+  Fields& f;
   std::string heads_key, kv_key, hidden_key;
+  // Quantities read (or derived) without a problem.
+  bool hidden_ok = false, layers_ok = false, heads_ok = false, kv_ok = false, head_dim_ok = false;
+  bool context_ok = false, intermediate_ok = false;
+  bool moe_failed = false;  // the config has experts, but their fields were wrong
+  bool mla_failed = false;
+
+  Reader(const json& document, const std::string& file_name, const Dialect& family,
+         std::string canonical_type, ModelConfig& config, Fields& fields)
+      : doc(document),
+        file(file_name),
+        dialect(family),
+        type(std::move(canonical_type)),
+        c(config),
+        f(fields) {}
 
   void assume(const std::string& text) { c.assumptions.push_back(text); }
 
   bool gpt2_keys() const { return type == "gpt2" || type == "gpt_bigcode" || type == "gptj"; }
 
+  // ---- reading fields of the document --------------------------------------------------------
+
+  std::optional<std::int64_t> optional_int(const std::string& key, std::int64_t minimum = 1) {
+    return f.integer(doc, "", key, minimum);
+  }
+  bool bad(const std::string& key) const { return f.bad(pointer(key)); }
+  bool any_bad(Keys keys) const {
+    return std::any_of(keys.begin(), keys.end(), [&](const char* k) { return bad(k); });
+  }
+  bool has(const char* key) const { return member(doc, key) != nullptr; }
+
+  // The first of `keys` that holds a value; nothing when none does or that one is wrong (then
+  // any_bad(keys)).
+  std::optional<Field> first_int(Keys keys) {
+    for (const char* key : keys) {
+      if (auto v = optional_int(key)) return Field{*v, key};
+      if (bad(key)) break;
+    }
+    return std::nullopt;
+  }
+
+  // A dimension that must be found under one of `keys`; the error lists them all.
+  std::optional<Field> required_int(Keys keys, const std::string& meaning) {
+    if (auto found = first_int(keys)) return found;
+    if (any_bad(keys)) return std::nullopt;
+    for (const char* key : keys) {
+      if (doc.contains(key)) {  // present but null
+        f.add(error_code::kType, pointer(key),
+              "expected a positive integer (" + meaning + "), got null");
+        return std::nullopt;
+      }
+    }
+    const char* first = *keys.begin();
+    f.add(error_code::kMissingField, pointer(first),
+          "no " + meaning + ": looked for " + key_list(keys) + " (expected a positive integer)");
+    return std::nullopt;
+  }
+
+  bool flag(const char* key, bool otherwise) { return f.boolean(doc, "", key).value_or(otherwise); }
+
+  // Records that `divisor` does not divide `value`; true when it does.
+  bool check_divides(std::int64_t divisor, const std::string& divisor_key, std::int64_t value,
+                     const std::string& value_key) {
+    if (value % divisor == 0) return true;
+    f.add(error_code::kRange, pointer(divisor_key),
+          divisor_key + " (" + std::to_string(divisor) + ") must divide " + value_key + " (" +
+              std::to_string(value) + ")");
+    return false;
+  }
+
+  std::int64_t mul(std::int64_t a, std::int64_t b, const std::string& where, const char* what) {
+    return checked_mul(a, b, file, where, what);
+  }
+  std::int64_t add(std::int64_t a, std::int64_t b, const std::string& where, const char* what) {
+    return checked_add(a, b, file, where, what);
+  }
+
+  // ---- the sizes -----------------------------------------------------------------------------
+
   void read_sizes() {
-    const Field h = gpt2_keys() ? required_int(doc, {"n_embd", "hidden_size", "n_embed", "d_model"},
-                                               file, "hidden size")
-                                : required_int(doc, {"hidden_size", "n_embd", "n_embed", "d_model"},
-                                               file, "hidden size");
-    c.hidden = h.value, hidden_key = h.key;
+    const auto h =
+        gpt2_keys() ? required_int({"n_embd", "hidden_size", "n_embed", "d_model"}, "hidden size")
+                    : required_int({"hidden_size", "n_embd", "n_embed", "d_model"}, "hidden size");
+    if (h) c.hidden = h->value, hidden_key = h->key, hidden_ok = true;
     const char* meaning = "number of decoder layers";
-    c.layers =
-        (gpt2_keys()
-             ? required_int(doc, {"n_layer", "num_hidden_layers", "num_layers"}, file, meaning)
-             : required_int(doc, {"num_hidden_layers", "n_layer", "num_layers"}, file, meaning))
-            .value;
-    const Field n = gpt2_keys() ? required_int(doc, {"n_head", "num_attention_heads"}, file,
-                                               "number of attention heads")
-                                : required_int(doc, {"num_attention_heads", "n_head"}, file,
-                                               "number of attention heads");
-    c.heads = n.value, heads_key = n.key;
-    c.vocab = required_int(doc, {"padded_vocab_size", "vocab_size"}, file, "vocabulary size").value;
+    const auto l = gpt2_keys()
+                       ? required_int({"n_layer", "num_hidden_layers", "num_layers"}, meaning)
+                       : required_int({"num_hidden_layers", "n_layer", "num_layers"}, meaning);
+    if (l) c.layers = l->value, layers_ok = true;
+    const auto n =
+        gpt2_keys() ? required_int({"n_head", "num_attention_heads"}, "number of attention heads")
+                    : required_int({"num_attention_heads", "n_head"}, "number of attention heads");
+    if (n) c.heads = n->value, heads_key = n->key, heads_ok = true;
+    if (auto v = required_int({"padded_vocab_size", "vocab_size"}, "vocabulary size"))
+      c.vocab = v->value;
     read_context();
   }
 
   void read_context() {
-    if (auto f = first_int(doc,
-                           {"max_position_embeddings", "n_positions", "max_sequence_length",
-                            "seq_length", "n_ctx"},
-                           file)) {
-      c.max_positions = f->value;
-      return;
-    }
+    const Keys keys = {"max_position_embeddings", "n_positions", "max_sequence_length",
+                       "seq_length", "n_ctx"};
     c.max_positions = kNoLimit;
-    assume(
-        "no context length (looked for max_position_embeddings, n_positions, "
-        "max_sequence_length, seq_length, n_ctx): prompt and context lengths are not capped");
-  }
-
-  bool flag(const char* key, bool otherwise) {
-    return optional_bool(doc, key, file).value_or(otherwise);
+    if (auto found = first_int(keys)) {
+      c.max_positions = found->value, context_ok = true;
+    } else if (!any_bad(keys)) {
+      context_ok = true;
+      assume(
+          "no context length (looked for max_position_embeddings, n_positions, "
+          "max_sequence_length, seq_length, n_ctx): prompt and context lengths are not capped");
+    }
   }
 
   void read_kv_heads() {
     kv_key = heads_key;
-    if (auto f = first_int(doc, {"num_key_value_heads"}, file)) {
-      c.kv_heads = f->value, kv_key = f->key;
+    if (auto found = first_int({"num_key_value_heads"})) {
+      c.kv_heads = found->value, kv_key = found->key, kv_ok = true;
+    } else if (bad("num_key_value_heads")) {
+      return;
     } else if (type == "falcon") {
       read_falcon_kv_heads();
     } else if (type == "chatglm" && flag("multi_query_attention", false)) {
-      const Field f = required_int(doc, {"multi_query_group_num"}, file,
-                                   "number of KV groups (multi_query_attention is set)");
-      c.kv_heads = f.value, kv_key = f.key;
+      const auto g = required_int({"multi_query_group_num"},
+                                  "number of KV groups (multi_query_attention is set)");
+      if (g) c.kv_heads = g->value, kv_key = g->key, kv_ok = true;
     } else if (flag("multi_query", type == "gpt_bigcode")) {
-      c.kv_heads = 1, kv_key = "multi_query";
+      c.kv_heads = 1, kv_key = "multi_query", kv_ok = true;
     } else {
-      c.kv_heads = c.heads;
+      c.kv_heads = c.heads, kv_ok = heads_ok;
     }
   }
 
-  void check_kv_heads() { check_divides(c.kv_heads, kv_key, c.heads, heads_key, file); }
+  void check_kv_heads() {
+    if (kv_ok && heads_ok) kv_ok = check_divides(c.kv_heads, kv_key, c.heads, heads_key);
+  }
+
+  bool falcon_new_architecture() {
+    return doc.value("model_type", "") == "RefinedWeb" || flag("new_decoder_architecture", false);
+  }
 
   // Falcon: new_decoder_architecture (or the legacy RefinedWeb type) → num_kv_heads / n_head_kv;
   // else multi_query → 1.
   void read_falcon_kv_heads() {
-    const std::string written = doc.value("model_type", "");
-    const bool new_arch = written == "RefinedWeb" || flag("new_decoder_architecture", false);
-    if (new_arch) {
-      if (auto f = first_int(doc, {"num_kv_heads", "n_head_kv"}, file)) {
-        c.kv_heads = f->value, kv_key = f->key;
-      } else {
-        c.kv_heads = c.heads;
+    if (falcon_new_architecture()) {
+      const Keys keys = {"num_kv_heads", "n_head_kv"};
+      if (auto found = first_int(keys)) {
+        c.kv_heads = found->value, kv_key = found->key, kv_ok = true;
+      } else if (!any_bad(keys)) {
+        c.kv_heads = c.heads, kv_ok = heads_ok;
         assume(
             "new_decoder_architecture without num_kv_heads or n_head_kv: one KV head per "
             "query head (the transformers default)");
       }
     } else if (flag("multi_query", true)) {
-      c.kv_heads = 1, kv_key = "multi_query";
+      c.kv_heads = 1, kv_key = "multi_query", kv_ok = true;
     } else {
-      c.kv_heads = c.heads;
+      c.kv_heads = c.heads, kv_ok = heads_ok;
     }
   }
 
   void read_head_dim() {
-    if (auto f = first_int(doc, {"head_dim", "kv_channels", "attention_head_dim"}, file)) {
-      c.head_dim = f->value;
+    const Keys keys = {"head_dim", "kv_channels", "attention_head_dim"};
+    if (auto found = first_int(keys)) {
+      c.head_dim = found->value, head_dim_ok = true;
       return;
     }
-    check_divides(c.heads, heads_key, c.hidden, hidden_key, file);
-    c.head_dim = c.hidden / c.heads;
+    if (any_bad(keys) || !heads_ok || !hidden_ok) return;
+    if (!check_divides(c.heads, heads_key, c.hidden, hidden_key)) return;
+    c.head_dim = c.hidden / c.heads, head_dim_ok = true;
   }
 
   void read_intermediate() {
-    if (doc.contains("block_configs")) return;  // per layer (read_stack)
+    if (has("block_configs")) {  // per layer (read_stack)
+      intermediate_ok = true;
+      return;
+    }
     if (type == "llama4_text") {
-      if (auto f = optional_int(doc, "intermediate_size_mlp", file)) {
-        c.intermediate = *f;  // the dense layers' MLP; intermediate_size is each expert's
+      if (auto found = first_int({"intermediate_size_mlp"})) {
+        c.intermediate = found->value;  // the dense layers' MLP; intermediate_size is each expert's
+        intermediate_ok = true;
         return;
       }
+      if (bad("intermediate_size_mlp")) return;
     }
     auto it = doc.find("n_inner");
     const bool n_inner_null = it != doc.end() && it->is_null();
-    if (auto f =
-            first_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, file)) {
-      c.intermediate = f->value;
-      if (type == "qwen") halve_qwen_intermediate(*f);
+    const Keys keys = {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"};
+    if (auto found = first_int(keys)) {
+      c.intermediate = found->value;
+      intermediate_ok = type != "qwen" || halve_qwen_intermediate(*found);
       return;
     }
+    if (any_bad(keys)) return;
     if (n_inner_null || dialect.mlp_4h) {
-      c.intermediate = checked_mul(4, c.hidden, file, pointer(hidden_key), "4·hidden");
+      if (!hidden_ok) return;
+      c.intermediate = mul(4, c.hidden, pointer(hidden_key), "4·hidden");
+      intermediate_ok = true;
       if (!n_inner_null) {
         assume("MLP width 4·hidden = " + std::to_string(c.intermediate) +
                " (the family's default; the config states none)");
@@ -554,59 +641,64 @@ struct Reader {
     }
     if (c.moe && c.dense_layers() == 0) {  // every layer is MoE: no dense width needed
       c.intermediate = c.moe->expert_intermediate;
+      intermediate_ok = true;
       return;
     }
-    required_int(doc, {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, file,
-                 "MLP width");
+    if (moe_failed) return;  // whether a dense width is needed is unknown
+    required_int(keys, "MLP width");
   }
 
   // Qwen (v1) writes the sum of its two gated projections' widths.
-  void halve_qwen_intermediate(const Field& f) {
-    if (f.value % 2 != 0) {
-      throw InputError(error_code::kRange, file, pointer(f.key),
-                       "Qwen's intermediate_size is twice each projection's width: expected an "
-                       "even number, got " +
-                           std::to_string(f.value));
+  bool halve_qwen_intermediate(const Field& found) {
+    if (found.value % 2 != 0) {
+      f.add(error_code::kRange, pointer(found.key),
+            "Qwen's intermediate_size is twice each projection's width: expected an even number, "
+            "got " +
+                std::to_string(found.value));
+      return false;
     }
-    c.intermediate = f.value / 2;
+    c.intermediate = found.value / 2;
+    return true;
   }
 
   void read_window() {
     if (!flag("use_sliding_window", true)) return;
-    c.sliding_window = optional_int(doc, "sliding_window", file);
+    c.sliding_window = optional_int("sliding_window");
   }
 
   // ---- the per-layer stack -------------------------------------------------------------------
 
-  std::vector<LayerSpec> specs;  // one per layer, filled by read_stack
+  std::vector<LayerSpec> specs;                     // one per layer, filled by read_stack
+  std::optional<std::vector<bool>> moe_layer_mask;  // moe_mask(), read once by read_moe
 
+  // The array `key` of `size` entries (size < 0: any), or nullptr when it is absent or null, or
+  // wrong (recorded).
   const json* array_of(const char* key, std::int64_t size) {
-    auto it = doc.find(key);
-    if (it == doc.end() || it->is_null()) return nullptr;
-    if (!it->is_array() || (size >= 0 && static_cast<std::int64_t>(it->size()) != size)) {
-      throw InputError(error_code::kType, file, pointer(key),
-                       "expected an array of " + std::to_string(size) +
-                           " entries (one per layer), got " + describe(*it));
-    }
-    return &*it;
+    const json* v = member(doc, key);
+    if (!v) return nullptr;
+    if (v->is_array() && (size < 0 || static_cast<std::int64_t>(v->size()) == size)) return v;
+    f.add(error_code::kType, pointer(key),
+          (size < 0 ? std::string("expected an array")
+                    : "expected an array of " + std::to_string(size) + " entries (one per layer)") +
+              ", got " + describe(*v));
+    return nullptr;
   }
 
-  [[noreturn]] void unmodelled(const std::string& where, const std::string& kind) {
-    throw InputError(error_code::kUnknownName, file, where,
-                     "layer kind " + kind +
-                         " is not modelled (modelled: full_attention, sliding_attention, "
-                         "chunked_attention, linear_attention (Gated DeltaNet), mamba, mamba2, "
-                         "MLP and MoE blocks)");
+  void unmodelled(const std::string& where, const std::string& kind) {
+    f.add(error_code::kUnknownName, where,
+          "layer kind " + kind +
+              " is not modelled (modelled: full_attention, sliding_attention, chunked_attention, "
+              "linear_attention (Gated DeltaNet), mamba, mamba2, MLP and MoE blocks)");
   }
 
-  // `layer_types`: one kind per layer.
+  // `layer_types`: one kind per layer, each checked.
   void read_layer_types(const json& list) {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& v = list[i];
-      const std::string where = "/layer_types/" + std::to_string(i);
+      const std::string where = io::pointer_join("/layer_types", i);
       if (!v.is_string()) {
-        throw InputError(error_code::kType, file, where,
-                         "expected a layer kind (a string), got " + describe(v));
+        f.add(error_code::kType, where, "expected a layer kind (a string), got " + describe(v));
+        continue;
       }
       const std::string kind = v.get<std::string>();
       LayerSpec& l = specs[i];
@@ -630,15 +722,17 @@ struct Reader {
   }
 
   // Nemotron-H: one character per layer; M = Mamba-2 mixer, * = attention, - = MLP, E = MoE
-  // (relu² experts: moe_mask() marks these layers).
+  // (relu² experts: moe_mask() marks these layers). Every unknown character is recorded.
   void read_pattern(const std::string& key) {
     const json& v = doc.at(key);
     if (!v.is_string() || static_cast<std::int64_t>(v.get<std::string>().size()) != c.layers) {
-      throw InputError(error_code::kType, file, pointer(key),
-                       "expected a string of " + std::to_string(c.layers) +
-                           " layer characters (M, *, -, E), got " + describe(v));
+      f.add(error_code::kType, pointer(key),
+            "expected a string of " + std::to_string(c.layers) +
+                " layer characters (M, *, -, E), got " + describe(v));
+      return;
     }
     const std::string text = v.get<std::string>();
+    bool experts_checked = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
       LayerSpec& l = specs[i];
       switch (text[i]) {
@@ -652,10 +746,11 @@ struct Reader {
           l.mixer = MixerKind::kNone, l.ffn = FfnKind::kDense;
           break;
         case 'E':
-          if (!c.moe) {
-            required_int(doc, {"n_routed_experts", "num_experts"}, file,
+          if (!c.moe && !moe_failed && !experts_checked) {
+            required_int({"n_routed_experts", "num_experts"},
                          "number of experts (the pattern has MoE layers, 'E')");
           }
+          experts_checked = true;
           l.mixer = MixerKind::kNone, l.ffn = FfnKind::kDense;  // kMoe by the mask
           break;
         default:
@@ -666,62 +761,81 @@ struct Reader {
   }
 
   // DeciLM / Nemotron-Super: per-layer attention (n_heads_in_group, no_op, replace_with_linear)
-  // and FFN (ffn_mult, no_op, replace_with_linear).
+  // and FFN (ffn_mult, no_op, replace_with_linear), each block and field checked.
   void read_block_configs(const json& list) {
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const std::string at = "/block_configs/" + std::to_string(i);
+      const std::string at = io::pointer_join("/block_configs", i);
       const json& b = list[i];
       if (!b.is_object() || !b.contains("attention") || !b.contains("ffn") ||
           !b.at("attention").is_object() || !b.at("ffn").is_object()) {
-        throw InputError(error_code::kType, file, at,
-                         "expected {\"attention\": {...}, \"ffn\": {...}}, got " + describe(b));
+        f.add(error_code::kType, at,
+              "expected {\"attention\": {...}, \"ffn\": {...}}, got " + describe(b));
+        continue;
       }
-      const json& a = b.at("attention");
-      const json& f = b.at("ffn");
+      const json& attention = b.at("attention");
+      const json& ffn = b.at("ffn");
       LayerSpec& l = specs[i];
-      if (optional_bool(a, "no_op", file).value_or(false)) {
-        l.mixer = MixerKind::kNone;
-      } else if (optional_bool(a, "replace_with_linear", file).value_or(false)) {
-        l.mixer = MixerKind::kLinear;
-      } else {
-        const auto group = optional_int(a, "n_heads_in_group", file);
-        if (!group || c.heads % *group != 0) {
-          throw InputError(error_code::kRange, file, at + "/attention/n_heads_in_group",
-                           "expected a positive divisor of the " + std::to_string(c.heads) +
-                               " heads, got " + describe(a.value("n_heads_in_group", json())));
-        }
-        l.kv_heads = c.heads / *group;
-      }
-      if (optional_bool(f, "no_op", file).value_or(false)) {
-        l.ffn = FfnKind::kNone;
-      } else if (optional_bool(f, "replace_with_linear", file).value_or(false)) {
-        l.ffn = FfnKind::kLinear;
-      } else {
-        auto m = f.find("ffn_mult");
-        if (m == f.end() || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1e6) {
-          throw InputError(
-              error_code::kType, file, at + "/ffn/ffn_mult",
-              "expected a positive number, got " + describe(m == f.end() ? json() : *m));
-        }
-        // DeciLM: int(2 * ffn_mult * n_embd / 3) rounded up to a multiple of 256.
-        const double raw = 2 * m->get<double>() * static_cast<double>(c.hidden) / 3;
-        const std::int64_t width = static_cast<std::int64_t>(raw);
-        l.ffn_width = (width + 255) / 256 * 256;
-        if (l.ffn_width == 0) l.ffn = FfnKind::kNone;
-      }
+      const BlockPart a = block_part(attention, at + "/attention");
+      if (a == BlockPart::kSized) read_heads_in_group(attention, at + "/attention", l);
+      if (a == BlockPart::kNoOp || a == BlockPart::kLinear)
+        l.mixer = a == BlockPart::kNoOp ? MixerKind::kNone : MixerKind::kLinear;
+      const BlockPart m = block_part(ffn, at + "/ffn");
+      if (m == BlockPart::kSized) read_ffn_mult(ffn, at + "/ffn", l);
+      if (m == BlockPart::kNoOp || m == BlockPart::kLinear)
+        l.ffn = m == BlockPart::kNoOp ? FfnKind::kNone : FfnKind::kLinear;
     }
+  }
+
+  // What one part (attention or ffn) of a DeciLM block is: skipped (no_op), one h×h linear
+  // (replace_with_linear) or sized by its own fields; kBad when a flag is wrong (recorded).
+  enum class BlockPart { kNoOp, kLinear, kSized, kBad };
+  BlockPart block_part(const json& part, const std::string& at) {
+    if (f.boolean(part, at, "no_op").value_or(false)) return BlockPart::kNoOp;
+    if (f.boolean(part, at, "replace_with_linear").value_or(false)) return BlockPart::kLinear;
+    if (f.bad(at + "/no_op") || f.bad(at + "/replace_with_linear")) return BlockPart::kBad;
+    return BlockPart::kSized;
+  }
+
+  void read_heads_in_group(const json& a, const std::string& at, LayerSpec& l) {
+    const std::string where = at + "/n_heads_in_group";
+    const auto group = f.integer(a, at, "n_heads_in_group");
+    if (f.bad(where) || !heads_ok) return;
+    if (!group || c.heads % *group != 0) {
+      f.add(error_code::kRange, where,
+            "expected a positive divisor of the " + std::to_string(c.heads) + " heads, got " +
+                describe(a.value("n_heads_in_group", json())));
+      return;
+    }
+    l.kv_heads = c.heads / *group;
+  }
+
+  void read_ffn_mult(const json& ffn, const std::string& at, LayerSpec& l) {
+    auto m = ffn.find("ffn_mult");
+    if (m == ffn.end() || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1e6) {
+      f.add(error_code::kType, at + "/ffn_mult",
+            "expected a positive number, got " + describe(m == ffn.end() ? json() : *m));
+      return;
+    }
+    if (!hidden_ok) return;
+    // DeciLM: int(2 * ffn_mult * n_embd / 3) rounded up to a multiple of 256.
+    const double raw = 2 * m->get<double>() * static_cast<double>(c.hidden) / 3;
+    const std::int64_t width = static_cast<std::int64_t>(raw);
+    l.ffn_width = (width + 255) / 256 * 256;
+    if (l.ffn_width == 0) l.ffn = FfnKind::kNone;
   }
 
   // Which layers attend through a sliding window when no layer_types lists them.
   void assign_windows() {
     const std::int64_t n = c.layers;
-    if (auto p = optional_int(doc, "sliding_window_pattern", file)) {  // Gemma-3
+    if (auto p = optional_int("sliding_window_pattern")) {  // Gemma-3
       for (std::int64_t i = 0; i < n; ++i)
         if ((i + 1) % *p != 0) specs[i].span = AttentionSpan::kSliding;
+    } else if (bad("sliding_window_pattern")) {
+      return;
     } else if (type == "gemma2") {
       for (std::int64_t i = 0; i < n; i += 2) specs[i].span = AttentionSpan::kSliding;
     } else if (type == "qwen2" || type == "qwen2_moe") {
-      const std::int64_t m = optional_int(doc, "max_window_layers", file, 0).value_or(0);
+      const std::int64_t m = optional_int("max_window_layers", 0).value_or(0);
       for (std::int64_t i = std::min(m, n); i < n; ++i) specs[i].span = AttentionSpan::kSliding;
     } else {
       for (LayerSpec& l : specs) l.span = AttentionSpan::kSliding;
@@ -731,23 +845,24 @@ struct Reader {
   // Llama-4: layers with RoPE attend within chunks of attention_chunk_size; NoPE layers
   // (no_rope_layers[i] == 0, by default every 4th) attend every earlier token.
   void assign_chunks() {
-    c.attention_chunk = optional_int(doc, "attention_chunk_size", file);
+    c.attention_chunk = optional_int("attention_chunk_size");
     if (!c.attention_chunk) return;
     const json* nope = array_of("no_rope_layers", -1);
     if (nope && !nope->empty() && static_cast<std::int64_t>(nope->size()) != c.layers) {
-      throw InputError(error_code::kType, file, "/no_rope_layers",
-                       "expected " + std::to_string(c.layers) +
-                           " flags (1: RoPE and chunked attention, 0: NoPE), got " +
-                           describe(*nope));
+      f.add(error_code::kType, "/no_rope_layers",
+            "expected " + std::to_string(c.layers) +
+                " flags (1: RoPE and chunked attention, 0: NoPE), got " + describe(*nope));
+      nope = nullptr;
     }
-    const std::int64_t interval = optional_int(doc, "no_rope_layer_interval", file).value_or(4);
+    const std::int64_t interval = optional_int("no_rope_layer_interval").value_or(4);
     for (std::int64_t i = 0; i < c.layers; ++i) {
       bool rope = (i + 1) % interval != 0;
       if (nope && !nope->empty()) {
         const json& v = (*nope)[i];
         if (!v.is_number_integer() || (v != 0 && v != 1)) {
-          throw InputError(error_code::kType, file, "/no_rope_layers/" + std::to_string(i),
-                           "expected 0 or 1, got " + describe(v));
+          f.add(error_code::kType, io::pointer_join("/no_rope_layers", i),
+                "expected 0 or 1, got " + describe(v));
+          continue;
         }
         rope = v == 1;
       }
@@ -758,8 +873,15 @@ struct Reader {
 
   // Whether layer i's FFN is the MoE (DeepSeek first_k_dense_replace / moe_layer_freq; Llama-4
   // moe_layers / interleave_moe_layer_step; Jamba expert_layer_period / offset; Qwen
-  // decoder_sparse_step / mlp_only_layers).
-  std::vector<bool> moe_mask() {
+  // decoder_sparse_step / mlp_only_layers); nothing when a field it needs is wrong (recorded).
+  std::optional<std::vector<bool>> moe_mask() {
+    const std::size_t before = f.problems.size();
+    std::vector<bool> moe = moe_mask_of_fields();
+    if (f.problems.size() != before) return std::nullopt;
+    return moe;
+  }
+
+  std::vector<bool> moe_mask_of_fields() {
     const std::int64_t n = c.layers;
     std::vector<bool> moe(n, true);
     auto pattern = doc.find("hybrid_override_pattern");
@@ -769,55 +891,79 @@ struct Reader {
         moe[i] = i < static_cast<std::int64_t>(text.size()) && text[i] == 'E';
       return moe;
     }
-    if (doc.contains("first_k_dense_replace")) {
-      const std::int64_t first = optional_int(doc, "first_k_dense_replace", file, 0).value_or(0);
-      const std::int64_t freq = optional_int(doc, "moe_layer_freq", file).value_or(1);
+    if (has("first_k_dense_replace")) {
+      const std::int64_t first = optional_int("first_k_dense_replace", 0).value_or(0);
+      const std::int64_t freq = optional_int("moe_layer_freq").value_or(1);
       for (std::int64_t i = 0; i < n; ++i) moe[i] = i >= first && i % freq == 0;
       return moe;
     }
-    if (const json* list = array_of("moe_layers", -1)) {
+    if (has("moe_layers")) {
       moe.assign(n, false);
-      for (std::size_t j = 0; j < list->size(); ++j) {
+      const json* list = array_of("moe_layers", -1);
+      for (std::size_t j = 0; list && j < list->size(); ++j) {
         const json& v = (*list)[j];
         if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= n) {
-          throw InputError(
-              error_code::kRange, file, "/moe_layers/" + std::to_string(j),
-              "expected a layer index in [0, " + std::to_string(n) + "), got " + describe(v));
+          f.add(error_code::kRange, io::pointer_join("/moe_layers", j),
+                "expected a layer index in [0, " + std::to_string(n) + "), got " + describe(v));
+          continue;
         }
         moe[v.get<std::int64_t>()] = true;
       }
       return moe;
     }
-    if (auto step = optional_int(doc, "interleave_moe_layer_step", file)) {
+    if (auto step = optional_int("interleave_moe_layer_step")) {
       for (std::int64_t i = 0; i < n; ++i) moe[i] = (i + 1) % *step == 0;
       return moe;
     }
-    if (auto period = optional_int(doc, "expert_layer_period", file)) {
-      const std::int64_t offset = optional_int(doc, "expert_layer_offset", file, 0).value_or(0);
+    if (auto period = optional_int("expert_layer_period")) {
+      const std::int64_t offset = optional_int("expert_layer_offset", 0).value_or(0);
       for (std::int64_t i = 0; i < n; ++i) moe[i] = i % *period == offset;
       return moe;
     }
-    const std::int64_t step = optional_int(doc, "decoder_sparse_step", file).value_or(1);
+    const std::int64_t step = optional_int("decoder_sparse_step").value_or(1);
     const std::set<std::int64_t> dense = mlp_only_layers();
     for (std::int64_t i = 0; i < n; ++i) moe[i] = (i + 1) % step == 0 && !dense.count(i);
     return moe;
   }
 
+  std::set<std::int64_t> mlp_only_layers() {
+    std::set<std::int64_t> out;
+    const json* v = member(doc, "mlp_only_layers");
+    if (!v) return out;
+    if (!v->is_array()) {
+      f.add(error_code::kType, "/mlp_only_layers",
+            "expected an array of layer indices, got " + describe(*v));
+      return out;
+    }
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const json& e = (*v)[i];
+      if (!e.is_number_integer() || e.get<std::int64_t>() < 0) {
+        f.add(error_code::kType, io::pointer_join("/mlp_only_layers", i),
+              "expected a layer index >= 0, got " + describe(e));
+        continue;
+      }
+      out.insert(e.get<std::int64_t>());
+    }
+    return out;
+  }
+
   void read_stack() {
+    if (!layers_ok) return;  // every per-layer field is indexed by the layer count
     const std::int64_t n = c.layers;
     specs.assign(n, LayerSpec{});
     const bool listed_types = doc.contains("layer_types") && !doc.at("layer_types").is_null();
-    if (const json* blocks = array_of("block_configs", n)) {
-      read_block_configs(*blocks);
-    } else if (doc.contains("hybrid_override_pattern")) {
+    if (has("block_configs")) {
+      if (const json* blocks = array_of("block_configs", n)) read_block_configs(*blocks);
+    } else if (has("hybrid_override_pattern")) {
       read_pattern("hybrid_override_pattern");
-    } else if (const json* types = array_of("layer_types", n)) {
-      read_layer_types(*types);
-    } else if (auto k = optional_int(doc, "full_attention_interval", file)) {  // Qwen3-Next
+    } else if (has("layer_types")) {
+      if (const json* types = array_of("layer_types", n)) read_layer_types(*types);
+    } else if (auto k = optional_int("full_attention_interval")) {  // Qwen3-Next
       for (std::int64_t i = 0; i < n; ++i)
         if ((i + 1) % *k != 0) specs[i].mixer = MixerKind::kGatedDeltaNet;
-    } else if (auto period = optional_int(doc, "attn_layer_period", file)) {  // Jamba
-      const std::int64_t offset = optional_int(doc, "attn_layer_offset", file, 0).value_or(0);
+    } else if (bad("full_attention_interval")) {
+    } else if (auto period = optional_int("attn_layer_period")) {  // Jamba
+      const std::int64_t offset = optional_int("attn_layer_offset", 0).value_or(0);
       for (std::int64_t i = 0; i < n; ++i)
         if (i % *period != offset) specs[i].mixer = MixerKind::kMamba;
     }
@@ -828,7 +974,7 @@ struct Reader {
     }
     assign_chunks();
     std::vector<bool> moe(n, false);
-    if (c.moe) moe = moe_mask();
+    if (c.moe) moe = *moe_layer_mask;  // read_moe set c.moe from this mask
     std::int64_t moe_layers = 0, window_layers = 0;
     for (std::int64_t i = 0; i < n; ++i) {
       LayerSpec& l = specs[i];
@@ -854,13 +1000,13 @@ struct Reader {
   void read_biases() {
     c.qkv_bias = dialect.qkv_bias, c.o_bias = dialect.o_bias, c.mlp_bias = dialect.mlp_bias;
     for (const char* key : {"bias", "enable_bias", "use_bias"}) {
-      if (auto b = optional_bool(doc, key, file)) c.qkv_bias = c.o_bias = c.mlp_bias = *b;
+      if (auto b = f.boolean(doc, "", key)) c.qkv_bias = c.o_bias = c.mlp_bias = *b;
     }
-    if (auto b = optional_bool(doc, "attention_bias", file)) c.qkv_bias = c.o_bias = *b;
-    if (auto b = optional_bool(doc, "mlp_bias", file)) c.mlp_bias = *b;
-    if (auto b = optional_bool(doc, "add_qkv_bias", file)) c.qkv_bias = *b;
-    if (auto b = optional_bool(doc, "use_qkv_bias", file)) c.qkv_bias = *b;  // StableLM
-    if (auto b = optional_bool(doc, "add_bias_linear", file)) c.o_bias = c.mlp_bias = *b;
+    if (auto b = f.boolean(doc, "", "attention_bias")) c.qkv_bias = c.o_bias = *b;
+    if (auto b = f.boolean(doc, "", "mlp_bias")) c.mlp_bias = *b;
+    if (auto b = f.boolean(doc, "", "add_qkv_bias")) c.qkv_bias = *b;
+    if (auto b = f.boolean(doc, "", "use_qkv_bias")) c.qkv_bias = *b;  // StableLM
+    if (auto b = f.boolean(doc, "", "add_bias_linear")) c.o_bias = c.mlp_bias = *b;
     if (type == "qwen" && flag("no_bias", true)) c.o_bias = c.mlp_bias = false;
     c.lm_head_bias = type == "phi" || type == "gptj";
   }
@@ -869,9 +1015,10 @@ struct Reader {
     c.tie_embeddings = flag("tie_word_embeddings", dialect.tie);
     c.embed_dim = c.hidden;
     if (type == "opt") {
-      if (auto p = optional_int(doc, "word_embed_proj_dim", file)) c.embed_dim = *p;
-      c.position_rows =
-          checked_add(c.max_positions, 2, file, "/max_position_embeddings", "OPT's position rows");
+      if (auto p = optional_int("word_embed_proj_dim")) c.embed_dim = *p;
+      if (context_ok)
+        c.position_rows =
+            add(c.max_positions, 2, "/max_position_embeddings", "OPT's position rows");
     } else if (type == "gpt2" || type == "gpt_bigcode") {
       c.position_rows = c.max_positions;
     }
@@ -887,108 +1034,98 @@ struct Reader {
   }
 
   std::int64_t norms_per_layer() {
-    if (type == "falcon") {
-      const bool new_arch =
-          doc.value("model_type", "") == "RefinedWeb" || flag("new_decoder_architecture", false);
-      return c.parallel_blocks && !new_arch ? 1 : 2;
-    }
+    if (type == "falcon") return c.parallel_blocks && !falcon_new_architecture() ? 1 : 2;
     return dialect.norms_per_layer;
   }
 
   void count_norms() {
+    if (!hidden_ok || !layers_ok || mla_failed || bad(hidden_key)) return;
     const bool bias = dialect.layer_norm && type != "cohere";  // Cohere's LayerNorm has no bias
-    const std::int64_t one = bias ? 2 * c.hidden : c.hidden;
     const std::string where = pointer(hidden_key);
-    const std::int64_t norms = checked_add(
-        checked_mul(c.layers, norms_per_layer(), file, where, "norms"), 1, file, where, "norms");
-    std::int64_t total = checked_mul(norms, one, file, where, "norm weights");
+    const std::int64_t one = bias ? mul(2, c.hidden, where, "norm weights") : c.hidden;
+    const std::int64_t norms =
+        add(mul(c.layers, norms_per_layer(), where, "norms"), 1, where, "norms");
+    std::int64_t total = mul(norms, one, where, "norm weights");
     if (type == "bloom") {  // word_embeddings_layernorm
-      total = checked_add(total, 2 * c.hidden, file, where, "norm weights");
+      total = add(total, 2 * c.hidden, where, "norm weights");
     }
     if (c.mla) {  // kv_a_layernorm (and q_a_layernorm)
-      const std::int64_t per_layer =
-          checked_add(c.mla->kv_lora_rank, c.mla->q_lora_rank.value_or(0), file, "/kv_lora_rank",
-                      "latent norm width");
-      total = checked_add(
-          total, checked_mul(c.layers, per_layer, file, "/kv_lora_rank", "latent norm weights"),
-          file, "/kv_lora_rank", "norm weights");
+      const std::int64_t per_layer = add(c.mla->kv_lora_rank, c.mla->q_lora_rank.value_or(0),
+                                         "/kv_lora_rank", "latent norm width");
+      total = add(total, mul(c.layers, per_layer, "/kv_lora_rank", "latent norm weights"),
+                  "/kv_lora_rank", "norm weights");
     }
     c.norm_parameters = total;
   }
 
   void read_moe() {
-    auto experts = first_int(doc, {"num_local_experts", "n_routed_experts", "num_experts"}, file);
-    if (!experts) return;
+    const Keys expert_keys = {"num_local_experts", "n_routed_experts", "num_experts"};
+    auto experts = first_int(expert_keys);
+    moe_failed = true;  // until the end
+    if (!experts) {
+      moe_failed = any_bad(expert_keys);
+      return;
+    }
     MoeConfig m;
     m.experts = experts->value;
-    const Field k = required_int(doc, {"num_experts_per_tok"}, file, "experts per token (top-k)");
-    if (k.value > m.experts) {
-      throw InputError(error_code::kRange, file, pointer(k.key),
-                       "num_experts_per_tok (" + std::to_string(k.value) + ") exceeds the " +
-                           std::to_string(m.experts) + " experts of " + experts->key);
+    const auto k = required_int({"num_experts_per_tok"}, "experts per token (top-k)");
+    if (k && k->value > m.experts) {
+      f.add(error_code::kRange, pointer(k->key),
+            "num_experts_per_tok (" + std::to_string(k->value) + ") exceeds the " +
+                std::to_string(m.experts) + " experts of " + experts->key);
     }
-    m.top_k = k.value;
-    m.expert_intermediate =
-        required_int(doc, {"moe_intermediate_size", "intermediate_size"}, file, "expert MLP width")
-            .value;
-    if (auto w = optional_int(doc, "moe_shared_expert_intermediate_size", file)) {
-      m.shared_intermediate = *w;  // Nemotron-H: one shared expert of this width
-    } else if (auto s = optional_int(doc, "n_shared_experts", file)) {
-      m.shared_intermediate = checked_mul(*s, m.expert_intermediate, file, "/n_shared_experts",
-                                          "shared experts' width");
-    } else if (auto w = optional_int(doc, "shared_expert_intermediate_size", file)) {
-      m.shared_intermediate = *w;
+    const auto width =
+        required_int({"moe_intermediate_size", "intermediate_size"}, "expert MLP width");
+    const Keys shared_keys = {"moe_shared_expert_intermediate_size", "n_shared_experts",
+                              "shared_expert_intermediate_size"};
+    const auto shared = first_int(shared_keys);
+    if (layers_ok) moe_layer_mask = moe_mask();
+    if (!k || k->value > m.experts || !width || any_bad(shared_keys) || !moe_layer_mask) return;
+    m.top_k = k->value;
+    m.expert_intermediate = width->value;
+    if (!shared) {
+    } else if (shared->key == "moe_shared_expert_intermediate_size") {
+      m.shared_intermediate = shared->value;  // Nemotron-H: one shared expert of this width
+    } else if (shared->key == "n_shared_experts") {
+      m.shared_intermediate =
+          mul(shared->value, m.expert_intermediate, "/n_shared_experts", "shared experts' width");
+    } else {
+      m.shared_intermediate = shared->value;
       m.shared_gate = true;
     }
     if (type == "llama4_text") m.shared_intermediate = m.expert_intermediate;  // shared_expert
     if (type == "nemotron_h") m.expert_mlp = MlpKind::kPlain;  // relu² experts: up, down
-    const std::vector<bool> mask = moe_mask();
+    const std::vector<bool>& mask = *moe_layer_mask;
     m.moe_layers = std::count(mask.begin(), mask.end(), true);
     if (m.moe_layers > 0) c.moe = m;
-  }
-
-  std::set<std::int64_t> mlp_only_layers() {
-    std::set<std::int64_t> out;
-    auto it = doc.find("mlp_only_layers");
-    if (it == doc.end() || it->is_null()) return out;
-    if (!it->is_array()) {
-      throw InputError(error_code::kType, file, "/mlp_only_layers",
-                       "expected an array of layer indices, got " + describe(*it));
-    }
-    for (std::size_t i = 0; i < it->size(); ++i) {
-      const json& v = (*it)[i];
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
-        throw InputError(error_code::kType, file, "/mlp_only_layers/" + std::to_string(i),
-                         "expected a layer index >= 0, got " + describe(v));
-      }
-      out.insert(v.get<std::int64_t>());
-    }
-    return out;
+    moe_failed = false;
   }
 
   void read_mla() {
-    auto rank = optional_int(doc, "kv_lora_rank", file);
-    if (!rank) return;
+    auto rank = optional_int("kv_lora_rank");
+    if (!rank) {
+      mla_failed = bad("kv_lora_rank");
+      return;
+    }
     MlaConfig m;
     m.kv_lora_rank = *rank;
-    m.q_lora_rank = optional_int(doc, "q_lora_rank", file);
-    m.qk_nope_head_dim =
-        required_int(doc, {"qk_nope_head_dim"}, file, "MLA no-rope head size").value;
-    m.qk_rope_head_dim = required_int(doc, {"qk_rope_head_dim"}, file, "MLA rope head size").value;
-    m.v_head_dim = required_int(doc, {"v_head_dim"}, file, "MLA value head size").value;
+    m.q_lora_rank = optional_int("q_lora_rank");
+    const auto nope = required_int({"qk_nope_head_dim"}, "MLA no-rope head size");
+    const auto rope = required_int({"qk_rope_head_dim"}, "MLA rope head size");
+    const auto v = required_int({"v_head_dim"}, "MLA value head size");
+    mla_failed = !nope || !rope || !v || bad("q_lora_rank");
+    // the naive path: every head has its own K and V
+    c.kv_heads = c.heads, kv_ok = heads_ok && !mla_failed;
+    head_dim_ok = !mla_failed;
+    if (mla_failed) return;
+    m.qk_nope_head_dim = nope->value;
+    m.qk_rope_head_dim = rope->value;
+    m.v_head_dim = v->value;
     c.mla = m;
     c.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    c.kv_heads = c.heads;  // the naive path: every head has its own K and V
   }
 
   // ---- hybrid mixers and attention add-ons ----------------------------------------------------
-
-  std::int64_t mul(std::int64_t a, std::int64_t b, const char* where, const char* what) {
-    return checked_mul(a, b, file, where, what);
-  }
-  std::int64_t add(std::int64_t a, std::int64_t b, const char* where, const char* what) {
-    return checked_add(a, b, file, where, what);
-  }
 
   // Non-matmul weights of every layer of kind `k`, `per_layer` each.
   void other(MixerKind k, std::int64_t per_layer, const char* where) {
@@ -999,17 +1136,18 @@ struct Reader {
   void read_mamba2() {
     if (c.layers_with(MixerKind::kMamba2) == 0) return;
     SsmConfig m;
-    m.heads = required_int(doc, {"mamba_num_heads", "mamba_n_heads"}, file, "Mamba-2 heads").value;
-    const std::int64_t head_dim =
-        required_int(doc, {"mamba_head_dim", "mamba_d_head"}, file, "Mamba-2 head size").value;
-    m.inner = mul(m.heads, head_dim, "/mamba_head_dim", "Mamba-2 inner width");
-    m.groups = first_int(doc, {"n_groups", "mamba_n_groups"}, file).value_or(Field{1, ""}).value;
-    m.state =
-        required_int(doc, {"ssm_state_size", "mamba_d_state", "state_size"}, file, "SSM state size")
-            .value;
-    m.conv = required_int(doc, {"conv_kernel", "mamba_d_conv"}, file, "conv kernel width").value;
+    const auto heads = required_int({"mamba_num_heads", "mamba_n_heads"}, "Mamba-2 heads");
+    const auto head_dim = required_int({"mamba_head_dim", "mamba_d_head"}, "Mamba-2 head size");
+    const Keys group_keys = {"n_groups", "mamba_n_groups"};
+    m.groups = first_int(group_keys).value_or(Field{1, ""}).value;
+    const auto state =
+        required_int({"ssm_state_size", "mamba_d_state", "state_size"}, "SSM state size");
+    const auto conv = required_int({"conv_kernel", "mamba_d_conv"}, "conv kernel width");
     m.proj_bias = flag("mamba_proj_bias", flag("use_bias", false));
     m.conv_bias = flag("use_conv_bias", flag("mamba_conv_bias", true));
+    if (!heads || !head_dim || any_bad(group_keys) || !state || !conv || !hidden_ok) return;
+    m.heads = heads->value, m.state = state->value, m.conv = conv->value;
+    m.inner = mul(m.heads, head_dim->value, "/mamba_head_dim", "Mamba-2 inner width");
     const std::int64_t bc = mul(2 * m.groups, m.state, "/ssm_state_size", "B and C widths");
     const std::int64_t conv_dim = add(m.inner, bc, "/ssm_state_size", "conv channels");
     std::int64_t per_layer = mul(conv_dim, m.conv, "/conv_kernel", "conv weights");
@@ -1023,18 +1161,21 @@ struct Reader {
   void read_mamba1() {
     if (c.layers_with(MixerKind::kMamba) == 0) return;
     SsmConfig m;
-    const std::int64_t expand = optional_int(doc, "mamba_expand", file).value_or(2);
-    m.inner = mul(expand, c.hidden, "/mamba_expand", "Mamba inner width");
-    m.state = required_int(doc, {"mamba_d_state"}, file, "SSM state size").value;
-    m.conv = required_int(doc, {"mamba_d_conv"}, file, "conv kernel width").value;
+    const auto expand = optional_int("mamba_expand");
+    const auto state = required_int({"mamba_d_state"}, "SSM state size");
+    const auto conv = required_int({"mamba_d_conv"}, "conv kernel width");
+    std::optional<std::int64_t> dt_rank;
     auto rank = doc.find("mamba_dt_rank");
     if (rank != doc.end() && rank->is_string() && *rank == "auto") {
-      m.dt_rank = (c.hidden + 15) / 16;
-    } else {
-      m.dt_rank = required_int(doc, {"mamba_dt_rank"}, file, "dt rank").value;
+      dt_rank = (c.hidden + 15) / 16;
+    } else if (auto r = required_int({"mamba_dt_rank"}, "dt rank")) {
+      dt_rank = r->value;
     }
     m.proj_bias = flag("mamba_proj_bias", false);
     m.conv_bias = flag("mamba_conv_bias", true);
+    if (bad("mamba_expand") || !state || !conv || !dt_rank || !hidden_ok) return;
+    m.inner = mul(expand.value_or(2), c.hidden, "/mamba_expand", "Mamba inner width");
+    m.state = state->value, m.conv = conv->value, m.dt_rank = *dt_rank;
     std::int64_t per_layer = mul(m.inner, m.conv, "/mamba_d_conv", "conv weights");
     if (m.conv_bias) per_layer += m.inner;
     per_layer += m.inner;                                                 // dt_proj bias
@@ -1049,11 +1190,14 @@ struct Reader {
     if (c.layers_with(MixerKind::kGatedDeltaNet) == 0) return;
     DeltaNetConfig d;
     const char* what = "Gated DeltaNet size";
-    d.key_heads = required_int(doc, {"linear_num_key_heads"}, file, what).value;
-    d.value_heads = required_int(doc, {"linear_num_value_heads"}, file, what).value;
-    d.key_dim = required_int(doc, {"linear_key_head_dim"}, file, what).value;
-    d.value_dim = required_int(doc, {"linear_value_head_dim"}, file, what).value;
-    d.conv = required_int(doc, {"linear_conv_kernel_dim"}, file, what).value;
+    const auto key_heads = required_int({"linear_num_key_heads"}, what);
+    const auto value_heads = required_int({"linear_num_value_heads"}, what);
+    const auto key_dim = required_int({"linear_key_head_dim"}, what);
+    const auto value_dim = required_int({"linear_value_head_dim"}, what);
+    const auto conv = required_int({"linear_conv_kernel_dim"}, what);
+    if (!key_heads || !value_heads || !key_dim || !value_dim || !conv) return;
+    d.key_heads = key_heads->value, d.value_heads = value_heads->value;
+    d.key_dim = key_dim->value, d.value_dim = value_dim->value, d.conv = conv->value;
     const std::int64_t kd = mul(d.key_heads, d.key_dim, "/linear_key_head_dim", "key width");
     const std::int64_t vd =
         mul(d.value_heads, d.value_dim, "/linear_value_head_dim", "value width");
@@ -1071,10 +1215,10 @@ struct Reader {
     const bool qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "qwen3_next" ||
                          type == "qwen3_5_text" || type == "qwen3_5_moe_text" ||
                          type == "gemma3_text";
-    if (qk_norm) other(MixerKind::kAttention, 2 * c.head_dim, "/head_dim");
+    if (qk_norm && head_dim_ok) other(MixerKind::kAttention, 2 * c.head_dim, "/head_dim");
     if (type == "gpt_oss") {
-      other(MixerKind::kAttention, c.heads, "/num_attention_heads");  // attention sinks
-      if (c.moe) {  // router bias E; expert biases E·(2·I_e + h)
+      if (heads_ok) other(MixerKind::kAttention, c.heads, "/num_attention_heads");  // sinks
+      if (c.moe && hidden_ok) {  // router bias E; expert biases E·(2·I_e + h)
         const MoeConfig& m = *c.moe;
         const std::int64_t per_layer =
             add(m.experts,
@@ -1086,19 +1230,27 @@ struct Reader {
                                  "/num_local_experts", "weights");
       }
     }
-    if (auto heads = optional_int(doc, "index_n_heads", file)) {
-      if (!c.mla || !c.mla->q_lora_rank) {
-        throw InputError(error_code::kUnknownName, file, "/index_n_heads",
-                         "an indexer (index_n_heads) on attention without MLA and q_lora_rank is "
-                         "not modelled");
+    read_indexer();
+  }
+
+  void read_indexer() {
+    const auto heads = optional_int("index_n_heads");
+    if (!heads) return;
+    if (!c.mla || !c.mla->q_lora_rank) {
+      if (!mla_failed) {
+        f.add(error_code::kUnknownName, "/index_n_heads",
+              "an indexer (index_n_heads) on attention without MLA and q_lora_rank is not "
+              "modelled");
       }
-      IndexerConfig x;
-      x.heads = *heads;
-      x.head_dim = required_int(doc, {"index_head_dim"}, file, "indexer head size").value;
-      x.topk = required_int(doc, {"index_topk"}, file, "tokens the indexer selects").value;
-      other(MixerKind::kAttention, 2 * x.head_dim, "/index_head_dim");  // k_norm (LayerNorm)
-      c.indexer = x;
+      return;
     }
+    const auto head_dim = required_int({"index_head_dim"}, "indexer head size");
+    const auto topk = required_int({"index_topk"}, "tokens the indexer selects");
+    if (!head_dim || !topk) return;
+    IndexerConfig x;
+    x.heads = *heads, x.head_dim = head_dim->value, x.topk = topk->value;
+    other(MixerKind::kAttention, 2 * x.head_dim, "/index_head_dim");  // k_norm (LayerNorm)
+    c.indexer = x;
   }
 
   void note_generic() {
@@ -1166,46 +1318,57 @@ std::int64_t ModelConfig::layers_with(MixerKind k) const {
 
 namespace {
 
-ModelConfig parse_language_model(const json& doc, const std::string& file) {
+// Reads one language model's config into `problems` (nothing thrown for a bad field: the caller
+// throws them all). A step that throws (checked arithmetic on sizes read without a problem) is
+// recorded, the field it names counts as wrong (what is derived from it later is skipped), and
+// the next step runs.
+ModelConfig parse_language_model(const json& doc, const std::string& file,
+                                 io::JsonProblems& problems) {
   ModelConfig c;
-  const std::string written = model_type_of(doc, file);
-  const std::string type = canonical_type(written);
+  Fields fields{problems, {}};
+  const std::optional<std::string> written = model_type_of(doc, fields);
+  if (!written) return c;  // the family decides which keys are read
+  const std::string type = canonical_type(*written);
   const Dialect* known = find_dialect(type);
   const Dialect& dialect = known ? *known : generic_dialect();
   c.name = name_of(doc, file);
-  c.model_type = written.empty() ? "unknown" : written;
+  c.model_type = written->empty() ? "unknown" : *written;
   c.mlp = dialect.mlp;
   c.names = dialect.names;
-  Reader r{doc, file, dialect, known ? type : written, c, "", "", "", {}};
-  r.note_generic();
-  r.read_sizes();
-  r.read_kv_heads();
-  r.read_head_dim();
-  r.check_kv_heads();
-  r.read_moe();
-  r.read_intermediate();
-  r.read_window();
-  r.read_biases();
-  r.read_embeddings();
-  r.read_structure();
-  r.read_mla();
-  r.read_stack();
-  if (doc.contains("block_configs")) {  // the widest per-layer MLP stands for `intermediate`
+  Reader r(doc, file, dialect, known ? type : *written, c, fields);
+  using Step = void (Reader::*)();
+  const auto run = [&](Step step) {
+    try {
+      (r.*step)();
+    } catch (const InputError& e) {
+      problems.add(e, "");
+      fields.failed.insert(e.where());
+    }
+  };
+  for (Step step :
+       {&Reader::note_generic, &Reader::read_sizes, &Reader::read_kv_heads, &Reader::read_head_dim,
+        &Reader::check_kv_heads, &Reader::read_moe, &Reader::read_intermediate,
+        &Reader::read_window, &Reader::read_biases, &Reader::read_embeddings,
+        &Reader::read_structure, &Reader::read_mla, &Reader::read_stack}) {
+    run(step);
+  }
+  if (member(doc, "block_configs")) {  // the widest per-layer MLP stands for `intermediate`
     for (const LayerSpec& l : c.stack) c.intermediate = std::max(c.intermediate, l.ffn_width);
   }
-  r.read_mamba2();
-  r.read_mamba1();
-  r.read_deltanet();
-  r.read_attention_extras();
-  r.count_norms();
-  check_derived_sizes(file, c);
+  for (Step step : {&Reader::read_mamba2, &Reader::read_mamba1, &Reader::read_deltanet,
+                    &Reader::read_attention_extras, &Reader::count_norms}) {
+    run(step);
+  }
+  // The derived sizes need every size: checked only when all were read.
+  if (problems.empty()) problems.attempt("", [&] { check_derived_sizes(file, c); });
   return c;
 }
 
 // What a family's text config leaves to its class defaults (Gemma-3's published text_config
 // states only the sizes that differ from Gemma3TextConfig's).
 void fill_family_defaults(json& inner, std::vector<std::string>& notes) {
-  if (inner.value("model_type", "") != "gemma3_text") return;
+  const auto type = inner.find("model_type");
+  if (type == inner.end() || *type != "gemma3_text") return;
   const std::pair<const char*, std::int64_t> defaults[] = {
       {"vocab_size", 262208}, {"num_attention_heads", 8},          {"num_key_value_heads", 4},
       {"head_dim", 256},      {"max_position_embeddings", 131072}, {"sliding_window", 4096}};
@@ -1221,58 +1384,82 @@ void fill_family_defaults(json& inner, std::vector<std::string>& notes) {
   }
 }
 
+// A wrapper's language model (`key`: text_config, ...), its problems placed under /key.
+ModelConfig parse_nested(const json& doc, const std::string& key, const std::string& file,
+                         io::JsonProblems& problems) {
+  json inner = doc.at(key);
+  std::vector<std::string> notes;
+  std::vector<std::string> from_wrapper;  // keys taken from the wrapper: problems stay there
+  const auto take = [&](const char* k) {
+    inner[k] = doc.at(k);
+    from_wrapper.push_back(pointer(k));
+  };
+  // The wrapper's type names the family when the inner config does not.
+  if (!inner.contains("model_type") && !inner.contains("architectures")) {
+    if (doc.contains("model_type"))
+      take("model_type");
+    else if (doc.contains("architectures"))
+      take("architectures");
+  }
+  if (inner.contains("model_type") && inner.at("model_type").is_string()) {
+    const std::string t = inner.at("model_type").get<std::string>();
+    if (t == "gemma3" || t == "llama4" || t == "qwen3_5" || t == "qwen3_5_moe")
+      inner["model_type"] = canonical_type(t);
+  }
+  for (const char* shared : {"_name_or_path", "tie_word_embeddings"}) {
+    if (!inner.contains(shared) && doc.contains(shared)) take(shared);
+  }
+  fill_family_defaults(inner, notes);
+  io::JsonProblems found(file);
+  ModelConfig c = parse_language_model(inner, file, found);
+  for (const InputError& e : found.list()) {
+    const bool wrapper = std::any_of(from_wrapper.begin(), from_wrapper.end(), [&](auto& p) {
+      return e.where() == p || e.where().rfind(p + "/", 0) == 0;
+    });
+    problems.add(wrapper ? e : e.located(file, pointer(key)), "");
+  }
+  std::string ignored;
+  for (const auto& [k, v] : doc.items()) {
+    if (k == key || k == "_name_or_path" || k == "tie_word_embeddings") continue;
+    ignored += (ignored.empty() ? "" : ", ") + k;
+  }
+  c.nested = key;
+  std::vector<std::string> said = {"the language model is read from /" + key +
+                                   "; the wrapper's own keys are ignored (" +
+                                   excerpt(ignored, 300) + ")"};
+  for (std::string& n : notes) said.push_back(std::move(n));
+  c.assumptions.insert(c.assumptions.begin(), said.begin(), said.end());
+  return c;
+}
+
 }  // namespace
 
 ModelConfig parse_model_config(const json& doc, const std::string& file) {
+  io::JsonProblems problems(file);
   if (!doc.is_object()) {
-    throw InputError(error_code::kType, file, "",
-                     "expected a JSON object (a Hugging Face config.json), got " + describe(doc));
+    problems.add(error_code::kType, "",
+                 "expected a JSON object (a Hugging Face config.json), got " + describe(doc));
+    problems.throw_if_any();
   }
+  ModelConfig c;
+  const char* nested = nullptr;
   for (const char* key : {"text_config", "language_config", "llm_config"}) {
-    auto it = doc.find(key);
-    if (it == doc.end() || it->is_null()) continue;
-    if (!it->is_object()) {
-      throw InputError(error_code::kType, file, pointer(key),
-                       "expected the language model's config (an object), got " + describe(*it));
+    if (member(doc, key)) {
+      nested = key;
+      break;
     }
-    json inner = *it;
-    std::vector<std::string> notes;
-    // The wrapper's type names the family when the inner config does not.
-    if (!inner.contains("model_type") && !inner.contains("architectures")) {
-      if (doc.contains("model_type"))
-        inner["model_type"] = doc.at("model_type");
-      else if (doc.contains("architectures"))
-        inner["architectures"] = doc.at("architectures");
-    }
-    if (inner.contains("model_type") && inner.at("model_type").is_string()) {
-      const std::string t = inner.at("model_type").get<std::string>();
-      if (t == "gemma3" || t == "llama4" || t == "qwen3_5" || t == "qwen3_5_moe")
-        inner["model_type"] = canonical_type(t);
-    }
-    for (const char* shared : {"_name_or_path", "tie_word_embeddings"}) {
-      if (!inner.contains(shared) && doc.contains(shared)) inner[shared] = doc.at(shared);
-    }
-    fill_family_defaults(inner, notes);
-    ModelConfig c;
-    try {
-      c = parse_language_model(inner, file);
-    } catch (const InputError& e) {
-      throw e.located(file, pointer(key));
-    }
-    std::string ignored;
-    for (const auto& [k, v] : doc.items()) {
-      if (k == key || k == "_name_or_path" || k == "tie_word_embeddings") continue;
-      ignored += (ignored.empty() ? "" : ", ") + k;
-    }
-    c.nested = key;
-    std::vector<std::string> said = {"the language model is read from /" + std::string(key) +
-                                     "; the wrapper's own keys are ignored (" +
-                                     excerpt(ignored, 300) + ")"};
-    for (std::string& n : notes) said.push_back(std::move(n));
-    c.assumptions.insert(c.assumptions.begin(), said.begin(), said.end());
-    return c;
   }
-  return parse_language_model(doc, file);
+  if (!nested) {
+    c = parse_language_model(doc, file, problems);
+  } else if (!doc.at(nested).is_object()) {
+    problems.add(
+        error_code::kType, pointer(nested),
+        "expected the language model's config (an object), got " + describe(doc.at(nested)));
+  } else {
+    c = parse_nested(doc, nested, file, problems);
+  }
+  problems.throw_if_any();
+  return c;
 }
 
 ModelConfig load_model_config(const std::string& path) {

@@ -168,12 +168,13 @@ struct ModelConfig {
   friend std::ostream& operator<<(std::ostream& os, const ModelConfig& c);
 };
 
-// Parses and validates a config.json document. `file` names it in errors. Throws InputError
-// with the JSON pointer of the bad field: missing-field (a required dimension under none of its
-// keys; the message lists the keys looked for), type, range (sizes <= 0, heads not dividing
-// hidden, kv heads not dividing heads, top-k above the experts), overflow (a value or a derived
-// size beyond 64 bits), unknown-name (an encoder or encoder-decoder model).
-// A wrapper whose language model sits in `text_config`, `language_config` or `llm_config`
+// Parses and validates a config.json document. `file` names it in errors. Every problem is
+// collected (io::JsonProblems) and one InputError is thrown at the end: the first problem's code
+// and JSON pointer, every other problem listed in its message. Problems: missing-field (a
+// required dimension under none of its keys; the message lists the keys looked for), type, range
+// (sizes <= 0, heads not dividing hidden, kv heads not dividing heads, top-k above the experts),
+// overflow (a value or a derived size beyond 64 bits), unknown-name (an encoder or encoder-decoder
+// model). A wrapper whose language model sits in `text_config`, `language_config` or `llm_config`
 // (Llama-4, Gemma-3, Mistral-3, InternVL, ...) is read from that object; its other keys (vision
 // tower, projector, token ids) are ignored and listed in `assumptions`; errors point into it
 // ("/text_config/hidden_size"). Layer kinds the reader does not model throw unknown-name naming

@@ -1054,20 +1054,8 @@ class Search {
     // Min-heaps on storage kept by the thread: a search allocates (and the allocator maps and
     // unmaps) no large block per call.
     const auto by_bound = [](const Node& a, const Node& b) { return a > b; };
-    // Phase 2's order: by DRAM-byte floor; at equal floors groups, then candidates, then planned
-    // candidates by energy (computed when they join; energies[model]), so that among candidates
-    // with the same bytes the least energy is timed first.
-    thread_local std::vector<double> energies;
-    energies.clear();
     const auto by_floor = [](const Node& a, const Node& b) {
-      if (a.floor != b.floor) return a.floor > b.floor;
-      if (a.level != b.level) return a.level > b.level;
-      if (a.level == 2) {
-        const double ea = energies[static_cast<size_t>(a.model)];
-        const double eb = energies[static_cast<size_t>(b.model)];
-        if (ea != eb) return ea > eb;
-      }
-      return a.index > b.index;
+      return std::tie(a.floor, a.index, a.level) > std::tie(b.floor, b.index, b.level);
     };
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
@@ -1145,18 +1133,8 @@ class Search {
     };
     for (const Score& s : timed)
       if (near(s.cycles, best_cycles) && (!best || key(s) < key(*best))) best = s;
-    // A planned candidate's energy, once (the near-tie breaker after the bytes).
-    const auto with_energy = [&](const Node& c) {
-      if (c.level != 2) return;
-      if (energies.size() < models.size())
-        energies.resize(models.size(), std::numeric_limits<double>::quiet_NaN());
-      double& e = energies[static_cast<size_t>(c.model)];
-      if (std::isnan(e)) e = models[static_cast<size_t>(c.model)].energy().total;
-    };
     const auto keep = [&](const Node& c) {
-      if (!near(c.bound, best_cycles)) return;
-      with_energy(c);
-      left.push(c);
+      if (near(c.bound, best_cycles)) left.push(c);
     };
     // A group waits with the loose floor of its candidates (no set of operands formed) and is
     // expanded when taken out.
@@ -1167,7 +1145,6 @@ class Search {
         traffic.set_extents(groups[n.group].at(0), false);
         n.floor = traffic.loose(groups[n.group]);
       }
-      with_energy(n);
       left.add(n);
     }
     left.build();
@@ -1184,8 +1161,7 @@ class Search {
         continue;
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
-      if (m.dram_bytes() == best->dram && energies[static_cast<size_t>(n.model)] > best->energy)
-        continue;
+      if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
       const Score& s = time(n);
       if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
     }

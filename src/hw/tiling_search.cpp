@@ -735,6 +735,15 @@ class TrafficFloor {
     return true;
   }
 
+  // The tile counts per dimension of a tiling (all set_extents(t, false) and loose() depend on).
+  std::array<long long, 3> tile_counts(const Tiling& t) const {
+    const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
+                                          t.k > 0 ? t.k : size_[2]};
+    std::array<long long, 3> n{};
+    for (int d = 0; d < 3; ++d) n[d] = detail::ceil_div(size_[d], std::min(extent[d], size_[d]));
+    return n;
+  }
+
   // The largest sets of operands (bit i: operand i) whose tiles fit their buffers together, with
   // the extents last set (with sets); empty when they were not formed (unlimited buffer, an
   // operand no buffer holds, more than 10 operands).
@@ -1137,13 +1146,39 @@ class Search {
       if (near(c.bound, best_cycles)) left.push(c);
     };
     // A group waits with the loose floor of its candidates (no set of operands formed) and is
-    // expanded when taken out.
+    // expanded when taken out. The loose floor depends on the group's tile counts alone (its
+    // cut dimensions, so its loop orders, follow from them): groups with the same counts (the
+    // buffering variants of a tile, a tile and its extent evened out) share one.
     // (left's order is total: it does not depend on the order nodes are added in)
+    struct Loose {
+      std::array<long long, 3> tiles{};
+      double floor = -1;  // -1: empty slot
+    };
+    thread_local std::vector<Loose> loose_memo;
+    size_t slots = 16;
+    while (slots < 2 * open_store.size()) slots *= 2;
+    loose_memo.assign(slots, Loose{});
     for (Node n : open_store) {
       if (!near(n.bound, best_cycles)) continue;
       if (n.level == 0) {
-        traffic.set_extents(groups[n.group].at(0), false);
-        n.floor = traffic.loose(groups[n.group]);
+        const Group& g = groups[n.group];
+        const std::array<long long, 3> tiles = traffic.tile_counts(g.at(0));
+        size_t slot = static_cast<size_t>(
+            (static_cast<unsigned long long>(tiles[0]) * 0x9E3779B97F4A7C15ULL ^
+             static_cast<unsigned long long>(tiles[1]) * 0xC2B2AE3D27D4EB4FULL ^
+             static_cast<unsigned long long>(tiles[2]) * 0x165667B19E3779F9ULL) >>
+            20);
+        for (;; ++slot) {
+          Loose& e = loose_memo[slot & (slots - 1)];
+          if (e.floor < 0) {
+            traffic.set_extents(g.at(0), false);
+            e = {tiles, traffic.loose(g)};
+          } else if (e.tiles != tiles) {
+            continue;
+          }
+          n.floor = e.floor;
+          break;
+        }
       }
       left.add(n);
     }

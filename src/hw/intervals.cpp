@@ -70,10 +70,6 @@ long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_
   return narrow(ans);
 }
 
-long long distinct_groups(long long start, long long length, long long g) {
-  return (start + length - 1) / g - start / g + 1;
-}
-
 long long uniform_group_sum(long long offset, long long length, long long piece, long long g) {
   const long long full = length / piece, rest = length % piece;
   // sum over full pieces r of floor((offset + r*piece + piece - 1)/g) - floor((offset + r*piece)/g)

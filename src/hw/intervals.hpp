@@ -36,7 +36,9 @@ inline long long ceil_div(long long a, long long b) {  // a >= 0, b > 0
 long long floor_sum(long long n, long long m, long long a, long long b);
 
 // Distinct values of floor(x / g) for x in [start, start + length), length >= 1, g >= 1.
-long long distinct_groups(long long start, long long length, long long g);
+inline long long distinct_groups(long long start, long long length, long long g) {
+  return (start + length - 1) / g - start / g + 1;
+}
 // The largest distinct_groups over all starts (the footprint bound of a window of `length`).
 inline long long max_distinct_groups(long long length, long long g) {
   if (length <= 1) return length;

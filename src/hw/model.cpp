@@ -367,16 +367,6 @@ Plan retile(const Plan& base, const mapping::Tiling& tiling) {
   return plan;
 }
 
-long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q) {
-  long long v = 1;
-  for (int d = 0; d < 3; ++d) {
-    const DimPlan& dp = plan.dim[d];
-    if (op.group[d] > 0)
-      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), op.group[d]));
-  }
-  return v;
-}
-
 // The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
 // g <= 1, or cut into tiles that are multiples of its group g, or not cut), every distinct
 // element of X except those of one tile: a resident input's tile is fetched whenever its tile

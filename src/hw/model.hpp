@@ -153,7 +153,15 @@ long long streamed_cycles(const Plan& plan, const DimPlan& stream);
 // the tile extents of `tiling` (resolved). The tiling search bounds candidates with it.
 Plan retile(const Plan& base, const mapping::Tiling& tiling);
 // Distinct elements of operand `op` in tile q of a plan.
-long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q);
+inline long long tile_volume(const Plan& plan, const Operand& op, const TileIndex& q) {
+  long long v = 1;
+  for (int d = 0; d < 3; ++d) {
+    const DimPlan& dp = plan.dim[d];
+    if (op.group[d] > 0)
+      v = mul(v, interval_weight(dp.tile_start(q[d]), dp.tile_extent(q[d]), op.group[d]));
+  }
+  return v;
+}
 
 // The index (in key order) of the global-buffer partition whose `holds` lists the role (the
 // last such), -1 if none does.

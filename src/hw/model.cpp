@@ -377,28 +377,32 @@ Plan retile(const Plan& base, const mapping::Tiling& tiling) {
 // their sum). Other operands are left out: their tile classes use representative group counts.
 // Rounding: every window is ceil(bytes / bw - 1e-9); the bound is rounded down with a cycle's
 // margin.
+// The bytes the tiles' windows move at least for operand x, when its tile classes are exact
+// (every index plain: g <= 1, not cut, or cut into tiles that are multiples of its group g),
+// else 0: every distinct element, but (resident) those of its edge tile. The first tile of a
+// resident input and the last of a resident output move before cycle 0 and after the last step:
+// in the edge windows (cycles_lower_bound adds them) or free (edge transfers off).
+double Model::window_bytes_floor(const OperandPlan& x) const {
+  for (int d = 0; d < 3; ++d) {
+    const long long g = x.op->group[d];
+    const DimPlan& dp = plan_.dim[d];
+    if (!(g <= 1 || dp.tiles() == 1 || dp.tile % g == 0)) return 0;
+  }
+  double moved = bytes_of(x.unique, x.op->bits);
+  if (x.resident) {
+    const TileIndex first{0, 0, 0};
+    const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
+                         plan_.dim[2].tiles() - 1};
+    moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
+  }
+  return std::max(0.0, moved);
+}
+
 long long Model::dram_cycles_lower_bound() const {
   const arch::Dram& dram = acc_.spec().dram;
   if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
-  const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
   double bytes = 0;
-  for (const OperandPlan& x : ops_) {
-    bool plain = true;
-    for (int d = 0; d < 3; ++d) {
-      const long long g = x.op->group[d];
-      const DimPlan& dp = plan_.dim[d];
-      plain = plain && (g <= 1 || dp.tiles() == 1 || dp.tile % g == 0);
-    }
-    if (!plain) continue;
-    double moved = bytes_of(x.unique, x.op->bits);
-    // The first tile of a resident input and the last of a resident output move before cycle 0
-    // and after the last step: in the edge windows (cycles_lower_bound adds them) or free
-    // (edge transfers off).
-    if (x.resident) moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
-    bytes += std::max(0.0, moved);
-  }
+  for (const OperandPlan& x : ops_) bytes += window_bytes_floor(x);
   // Every tile but the last has a non-empty window (latency included) when each dimension cut
   // into several tiles indexes some input: that input's next tile is fetched (resident) or its
   // own traffic streams (not resident).
@@ -470,23 +474,9 @@ long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes
 long long Model::stall_cycles_lower_bound() const {
   if (micro_ || !dram_priced()) return 0;
   if (!acc_.spec().global_buffer.double_buffered) return dram_cycles_lower_bound();
-  const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
   double bytes = 0;
-  for (const OperandPlan& x : ops_) {
-    if (!x.resident || x.double_buffered) continue;
-    bool plain = true;
-    for (int d = 0; d < 3; ++d) {
-      const long long g = x.op->group[d];
-      const DimPlan& dp = plan_.dim[d];
-      plain = plain && (g <= 1 || dp.tiles() == 1 || dp.tile % g == 0);
-    }
-    if (!plain) continue;
-    const double moved = bytes_of(x.unique, x.op->bits) -
-                         bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
-    bytes += std::max(0.0, moved);
-  }
+  for (const OperandPlan& x : ops_)
+    if (x.resident && !x.double_buffered) bytes += window_bytes_floor(x);
   if (bytes <= 0) return 0;
   const double cycles = bytes / acc_.spec().dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
                         1e-9 * static_cast<double>(tiles()) - 1;

@@ -217,6 +217,8 @@ class Model {
   // 1, or 1/2 with a DMA engine's separate read and write channels: the DRAM bounds' share of
   // the bytes that one channel must carry.
   double dram_channel_share() const;
+  // Bytes the tiles' windows move at least for operand x (the DRAM and stall bounds).
+  double window_bytes_floor(const OperandPlan& x) const;
   Timing timing() const;
   // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
   // the tiling search skips such a tiling; result() throws InputError(range, "tile").

@@ -869,20 +869,28 @@ class Search {
         micro_ ? detail::compute_cycles(plan, &acc_.spec().micro) : compute_cycles_of(plan.tiling);
     if (!edge_floor()) return compute;
     if (!options_.unlimited_buffer && !fit_.fits(extent, t.single)) return compute;
+    return detail::add(compute, edge_windows(plan, [](size_t) { return true; }));
+  }
+
+  // The edge windows (latency + bytes / bandwidth each) of the operands `kept(i)` takes, with the
+  // tile extents of `plan`: their inputs' first tiles and their outputs' last tiles.
+  template <typename Kept>
+  long long edge_windows(const detail::Plan& plan, Kept kept) const {
     const detail::TileIndex first{0, 0, 0};
     const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
                                  plan.dim[2].tiles() - 1};
     double fill = 0, drain = 0;
-    for (const Operand& op : problem_.operands) {
+    for (size_t i = 0; i < problem_.operands.size(); ++i) {
+      if (!kept(i)) continue;
+      const Operand& op = problem_.operands[i];
       const double bytes =
           static_cast<double>(detail::tile_volume(plan, op, op.output ? last : first)) * op.bits /
           8.0;
       (op.output ? drain : fill) += bytes;
     }
     const arch::Dram& dram = acc_.spec().dram;
-    const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
-                                        detail::dram_window_cycles(dram, drain));
-    return detail::add(compute, edges);
+    return detail::add(detail::dram_window_cycles(dram, fill),
+                       detail::dram_window_cycles(dram, drain));
   }
 
   // A floor of the edge windows (Model::edge_transfer_cycles) of every candidate with the extents
@@ -892,25 +900,10 @@ class Search {
   // cheapest sets it takes one with the most operands, which no operand that fits beside them can
   // join. The windows grow with the bytes, so the least over `sets` of the windows of their
   // inputs' first tiles and their outputs' last tiles bounds them.
-  long long edge_floor(const detail::Plan& plan, const std::vector<unsigned>& sets) const {
-    const detail::TileIndex first{0, 0, 0};
-    const detail::TileIndex last{plan.dim[0].tiles() - 1, plan.dim[1].tiles() - 1,
-                                 plan.dim[2].tiles() - 1};
-    const size_t n = problem_.operands.size();
-    std::array<double, 16> bytes{};  // TrafficFloor forms sets of at most 10 operands
-    for (size_t i = 0; i < n; ++i) {
-      const Operand& op = problem_.operands[i];
-      bytes[i] = static_cast<double>(detail::tile_volume(plan, op, op.output ? last : first)) *
-                 op.bits / 8.0;
-    }
-    const arch::Dram& dram = acc_.spec().dram;
+  long long least_edge_windows(const detail::Plan& plan, const std::vector<unsigned>& sets) const {
     long long least = -1;
     for (unsigned set : sets) {
-      double fill = 0, drain = 0;
-      for (size_t i = 0; i < n; ++i)
-        if (set >> i & 1u) (problem_.operands[i].output ? drain : fill) += bytes[i];
-      const long long edges = detail::add(detail::dram_window_cycles(dram, fill),
-                                          detail::dram_window_cycles(dram, drain));
+      const long long edges = edge_windows(plan, [set](size_t i) { return (set >> i & 1u) != 0; });
       if (least < 0 || edges < least) least = edges;
     }
     return least < 0 ? 0 : least;
@@ -1036,7 +1029,7 @@ class Search {
       const long long bound =
           edge_floor() && !traffic.sets().empty()
               ? std::max(n.bound, detail::add(compute_cycles_of(g.at(0)),
-                                              edge_floor(plan.plan(), traffic.sets())))
+                                              least_edge_windows(plan.plan(), traffic.sets())))
               : n.bound;
       for (size_t i = 0; i < g.size(); ++i) {
         const double floor = traffic(g.at(i));

@@ -415,11 +415,15 @@ void sort_unique(std::vector<std::array<long long, 3>>& tiles,
 // `out` (one list per entry of `singles`, in the same order). `keep_pair(d, tile)`: whether the
 // tiles with the other two extents of `tile` (tile[d] is the whole dimension) are wanted; a pair
 // it refuses is not searched (a search skips pairs that cannot hold a winner).
+// `twins`: leave out the tiles of the other bufferings (singles[v], v > 0) where the first
+// (singles[0], every tensor double-buffered) fits the whole dimension: theirs is the same tile,
+// which that one dominates (Search::by_latency).
 template <typename KeepPair>
 void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
-                 std::vector<std::vector<std::array<long long, 3>>>& out, KeepPair keep_pair) {
+                 std::vector<std::vector<std::array<long long, 3>>>& out, KeepPair keep_pair,
+                 bool twins = false) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
   {
@@ -450,12 +454,20 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
         tile[d] = plan.dim[d].size;
         if (!keep_pair(d, tile)) continue;
         bool prepared = false, held = true;
+        long long first = -1;  // variant 0's answer
         for (size_t v = 0; v < variants; ++v) {
+          if (twins && v > 0 && singles[0] == 0 && first == plan.dim[d].size) {
+            // variant 0 fits the whole dimension: so does this one (its footprints are no
+            // larger), the same tile
+            if (!whole) below[v] = first, none[v] = 0;
+            continue;
+          }
           if (none[v] && !whole) continue;
           if (!prepared) held = fit.prepare(tile, d, others), prepared = true;
           const long long t =
               held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
           if (!whole) below[v] = t, none[v] = t <= 0;
+          if (v == 0) first = t;
           if (t <= 0) continue;
           const long long size = plan.dim[d].size;
           tile[d] = t;
@@ -504,8 +516,16 @@ class CandidateSpace {
 
   // Appends the capacity boundary's groups (after grid()): only those of the pairs of extents
   // `keep_pair(d, tile)` accepts (fit_extents) and the groups `keep_group(group)` accepts.
+  // `twins`: leave out the single-buffered tiles (Tiling::single) whose tiles fit with every
+  // tensor double-buffered when that tiling is in the space too (listed, or on the capacity
+  // boundary): the same operands are resident at the same counts (the same bytes and energy),
+  // and moving the single-buffered tensor's transfers out of the overlapped window into the
+  // exposed one never shortens a step (a window's cycles are subadditive), so the
+  // double-buffered twin, enumerated first, is never beaten by it. Not under the
+  // microarchitecture (its DMA windows).
   template <typename KeepPair, typename KeepGroup>
-  void boundary(std::vector<Group>& groups, KeepPair keep_pair, KeepGroup keep_group) {
+  void boundary(std::vector<Group>& groups, KeepPair keep_pair, KeepGroup keep_group,
+                bool twins = false) {
     if (options_.unlimited_buffer) return;
     const auto listed = [&](int d, long long v) {
       return std::binary_search(ext_[d].begin(), ext_[d].end(), v);
@@ -523,7 +543,10 @@ class CandidateSpace {
       for (const mapping::BufferedTensor b :
            {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
         singles.push_back(1u << static_cast<int>(b));
-    fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair);
+    twins = twins && !acc_.spec().micro.active();
+    fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair, twins);
+    std::optional<FitExtents> fit;
+    if (twins && singles.size() > 1) fit.emplace(acc_, problem_);
     for (const auto& [tm, tn, tk] : fitted[0])
       if (!(listed(0, tm) && listed(1, tn) && listed(2, tk)))
         add(groups, tm, tn, tk, 0, keep_group);
@@ -536,7 +559,12 @@ class CandidateSpace {
           if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
             for (int d = 0; d < 3; ++d)
               changes = changes || (op.group[d] > 0 && tile[d] < plan_.dim[d].size);
-        if (changes) add(groups, tm, tn, tk, single, keep_group);
+        if (!changes) continue;
+        if (fit && fit->fits(tile, 0) &&
+            ((listed(0, tm) && listed(1, tn) && listed(2, tk)) ||
+             std::binary_search(fitted[0].begin(), fitted[0].end(), tile)))
+          continue;  // its double-buffered twin dominates it
+        add(groups, tm, tn, tk, single, keep_group);
       }
     }
   }
@@ -749,10 +777,29 @@ class TrafficFloor {
   // operand no buffer holds, more than 10 operands).
   const std::vector<unsigned>& sets() const { return masks_; }
 
+  // The operands (bit i: operand i) whose tile alone does not fit its buffer with the extents of
+  // `t` (as set_extents counts footprints): no set of operands that fit holds them, so they are
+  // streamed (0 where set_extents forms no sets).
+  unsigned alone_too_large(const Tiling& t) const {
+    const size_t n = problem_.operands.size();
+    if (unlimited_ || n > 10) return 0;
+    const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
+                                          t.k > 0 ? t.k : size_[2]};
+    unsigned out = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int holder = fit_.holder(i);
+      if (holder < 0) return 0;
+      if (fit_.footprint(i, extent, t.single) > fit_.capacity(holder)) out |= 1u << i;
+    }
+    return out;
+  }
+
   // The floor of every candidate with the extents last set (set_extents(t, false) is enough):
-  // the least over the loop orders of each operand's cheaper way, without the buffer's sets.
-  double loose(const Group& g) {
+  // the least over the loop orders of each operand's cheaper way, without the buffer's sets,
+  // but for the operands of `streamed` (alone_too_large of those extents), streamed.
+  double loose(const Group& g, unsigned streamed = 0) {
     loose_ = true;
+    forced_ = streamed;
     double least = -1;
     for (size_t i = 0; i < g.size(); ++i) {
       const double f = (*this)(g.at(i));
@@ -781,7 +828,7 @@ class TrafficFloor {
         if (indep >> order[p] & 1u) resident *= tiles_[order[p]];
       if (output_[i]) resident = 2 * resident - distinct_[i];
       resident_[i] = resident * bytes_[i];
-      least += std::min(resident_[i], streamed_[i]);
+      least += loose_ && (forced_ >> i & 1u) ? streamed_[i] : std::min(resident_[i], streamed_[i]);
     }
     if (!masks_.empty() && !loose_) {
       // the fewest bytes over the sets of operands that fit
@@ -809,12 +856,63 @@ class TrafficFloor {
   std::array<double, 3> tiles_{}, pieces_{};
   static constexpr long long kFull = 1LL << 62;  // a sum of footprints beyond any buffer
   bool loose_ = false;                           // loose(): the sets are left out
+  unsigned forced_ = 0;                          // loose(): the operands taken as streamed
   std::vector<unsigned> masks_;                  // the largest sets of operands that fit
   std::vector<char> fits_;                       // per set of operands
   std::vector<long long> sum_;                   // per set: bytes in one buffer
   mutable std::vector<double> resident_;         // scratch, per operand
   std::vector<double> streamed_;                 // per operand: bytes when streamed (set_extents)
   std::vector<long long> footprint_;
+};
+
+// Loose floors (TrafficFloor::loose) by what they depend on: a group's tile counts (its cut
+// dimensions, so its loop orders, follow from them) and the operands taken as streamed. Groups
+// alike (the buffering variants of a tile, a tile and its extent evened out) share one. Open
+// addressing, at most half full.
+class LooseMemo {
+ public:
+  void clear() {
+    slots_.assign(64, Entry{});
+    used_ = 0;
+  }
+  template <typename Compute>
+  double get(const std::array<long long, 3>& tiles, unsigned streamed, Compute compute) {
+    size_t i = find(tiles, streamed);
+    if (slots_[i].floor >= 0) return slots_[i].floor;
+    const double floor = compute();
+    if (2 * (used_ + 1) > slots_.size()) {
+      std::vector<Entry> old(2 * slots_.size(), Entry{});
+      old.swap(slots_);
+      for (const Entry& e : old)
+        if (e.floor >= 0) slots_[find(e.tiles, e.streamed)] = e;
+      i = find(tiles, streamed);
+    }
+    slots_[i] = {tiles, streamed, floor};
+    ++used_;
+    return floor;
+  }
+
+ private:
+  struct Entry {
+    std::array<long long, 3> tiles{};
+    unsigned streamed = 0;
+    double floor = -1;  // -1: empty
+  };
+  size_t find(const std::array<long long, 3>& tiles, unsigned streamed) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>(
+             (static_cast<unsigned long long>(tiles[0]) * 0x9E3779B97F4A7C15ULL ^
+              static_cast<unsigned long long>(tiles[1]) * 0xC2B2AE3D27D4EB4FULL ^
+              static_cast<unsigned long long>(tiles[2]) * 0x165667B19E3779F9ULL ^
+              static_cast<unsigned long long>(streamed) * 0x27D4EB2F165667C5ULL) >>
+             20);
+         ; ++i) {
+      const Entry& e = slots_[i & mask];
+      if (e.floor < 0 || (e.tiles == tiles && e.streamed == streamed)) return i & mask;
+    }
+  }
+  std::vector<Entry> slots_;
+  size_t used_ = 0;
 };
 
 // A binary heap (top: the least under `later`, a "comes after" order) on borrowed storage.
@@ -1057,7 +1155,7 @@ class Search {
     // unmaps) no large block per call.
     const auto by_bound = [](const Node& a, const Node& b) { return a > b; };
     const auto by_floor = [](const Node& a, const Node& b) {
-      return std::tie(a.floor, a.index, a.level) > std::tie(b.floor, b.index, b.level);
+      return std::tie(a.floor, a.bound, a.index, a.level) > std::tie(b.floor, b.bound, b.index, b.level);
     };
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
@@ -1086,13 +1184,36 @@ class Search {
       if (g > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
       return Node{floors[g], groups[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy};
     };
-    const auto run = [&] {
-      while (!open.empty() && !(fastest && open.top().bound >= *fastest)) {
+    // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
+    // alone does not fit streamed), kept by what it depends on (LooseMemo).
+    thread_local LooseMemo loose_memo;
+    loose_memo.clear();
+    const auto loose_floor = [&](const Group& g) {
+      const Tiling t = g.at(0);
+      const unsigned streamed = traffic.alone_too_large(t);
+      return loose_memo.get(traffic.tile_counts(t), streamed, [&] {
+        traffic.set_extents(t, false);
+        return traffic.loose(g, streamed);
+      });
+    };
+    // Phase 1 runs until C* is bounded closely enough: C* lies in [min(least floor left, fastest),
+    // fastest], so it stops once every time up to `cycles` (-1: the fastest found) lies within
+    // the window of any C* there (near() of the least floor left), or C* is exact.
+    const auto run = [&](long long cycles) {
+      while (!open.empty()) {
+        if (fastest) {
+          const long long floor = open.top().bound;
+          if (floor >= *fastest || near(cycles < 0 ? *fastest : cycles, floor)) break;
+        }
         Node n = open.top();
         open.pop();
         if (n.partial) {
           n.partial = false;
-          const long long floor = group_floor(groups[n.group].at(0));
+          // with the DRAM-channel time of the group's loose traffic floor
+          const Group& g = groups[n.group];
+          const long long floor =
+              std::max(group_floor(g.at(0)),
+                       plan_only(g.at(0)).dram_cycles_floor(problem_, loose_floor(g)));
           if (floor > n.bound) {
             n.bound = floor;
             open.push(n);
@@ -1111,7 +1232,7 @@ class Search {
     for (size_t g = 0; g < groups.size(); ++g)
       if (hopeful(floors[g])) open.add(node(g));
     open.build();
-    run();
+    run(-1);
     // Then on what of the capacity boundary lies within the window of that time.
     const size_t grid = groups.size();
     space.boundary(
@@ -1124,58 +1245,43 @@ class Search {
           if (!hopeful(floor)) return false;
           floors.push_back(floor);
           return true;
-        });
+        },
+        true);
     for (size_t g = grid; g < groups.size(); ++g) open.push(node(g));
-    run();
-    // Phase 2: C* = *fastest is exact; what is left within its window, by DRAM-byte floor.
-    const long long best_cycles = *fastest;
+    run(-1);
+    // Whether a time lies within the window of C* (phase 1 goes on until that is known).
+    const auto in_window = [&](long long cycles) {
+      if (!near(cycles, *fastest)) return false;  // C* <= fastest
+      run(cycles);
+      return open.empty() || open.top().bound >= *fastest ? near(cycles, *fastest) : true;
+    };
+    // Phase 2: what is left within the window of C*, by DRAM-byte floor.
     std::optional<Score> best;
     const auto key = [](const Score& s) {
       return std::tie(s.dram, s.energy, s.cycles, s.tiles, s.index);
     };
-    for (const Score& s : timed)
-      if (near(s.cycles, best_cycles) && (!best || key(s) < key(*best))) best = s;
     const auto keep = [&](const Node& c) {
-      if (near(c.bound, best_cycles)) left.push(c);
+      if (near(c.bound, *fastest)) left.push(c);
     };
-    // A group waits with the loose floor of its candidates (no set of operands formed) and is
-    // expanded when taken out. The loose floor depends on the group's tile counts alone (its
-    // cut dimensions, so its loop orders, follow from them): groups with the same counts (the
-    // buffering variants of a tile, a tile and its extent evened out) share one.
+    // A group waits with the loose floor of its candidates and is expanded when taken out.
     // (left's order is total: it does not depend on the order nodes are added in)
-    struct Loose {
-      std::array<long long, 3> tiles{};
-      double floor = -1;  // -1: empty slot
-    };
-    thread_local std::vector<Loose> loose_memo;
-    size_t slots = 16;
-    while (slots < 2 * open_store.size()) slots *= 2;
-    loose_memo.assign(slots, Loose{});
     for (Node n : open_store) {
-      if (!near(n.bound, best_cycles)) continue;
-      if (n.level == 0) {
-        const Group& g = groups[n.group];
-        const std::array<long long, 3> tiles = traffic.tile_counts(g.at(0));
-        size_t slot = static_cast<size_t>(
-            (static_cast<unsigned long long>(tiles[0]) * 0x9E3779B97F4A7C15ULL ^
-             static_cast<unsigned long long>(tiles[1]) * 0xC2B2AE3D27D4EB4FULL ^
-             static_cast<unsigned long long>(tiles[2]) * 0x165667B19E3779F9ULL) >>
-            20);
-        for (;; ++slot) {
-          Loose& e = loose_memo[slot & (slots - 1)];
-          if (e.floor < 0) {
-            traffic.set_extents(g.at(0), false);
-            e = {tiles, traffic.loose(g)};
-          } else if (e.tiles != tiles) {
-            continue;
-          }
-          n.floor = e.floor;
-          break;
-        }
-      }
+      if (!near(n.bound, *fastest)) continue;
+      if (n.level == 0) n.floor = loose_floor(groups[n.group]);
       left.add(n);
     }
     left.build();
+    // The candidates timed so far are not in `left` (those timed later, if phase 1 goes on, are):
+    // by key, the first within the window.
+    thread_local std::vector<Score> seeds;
+    seeds = timed;
+    std::sort(seeds.begin(), seeds.end(),
+              [&](const Score& a, const Score& b) { return key(a) < key(b); });
+    for (const Score& s : seeds)
+      if (in_window(s.cycles)) {
+        best = s;
+        break;
+      }
     while (!left.empty()) {
       const Node n = left.top();
       left.pop();
@@ -1189,33 +1295,57 @@ class Search {
         continue;
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
-      if (m.dram_bytes() == best->dram && m.energy().total > best->energy) continue;
-      const Score& s = time(n);
-      if (near(s.cycles, best_cycles) && key(s) < key(*best)) best = s;
+      if (m.dram_bytes() == best->dram &&
+          (m.energy().total > best->energy ||
+           (m.energy().total == best->energy && n.bound > best->cycles)))
+        continue;
+      const Score s = time(n);  // (a copy: phase 1 may go on and time more)
+      if (key(s) < key(*best) && in_window(s.cycles)) best = s;
     }
     best_ = best;
   }
 
-  // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one
-  // per group), its loop order with the least traffic floor, timed (its score under latency);
-  // none if it does not fit.
+  // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one per
+  // group), its loop order with the least traffic floor, timed (its score under latency); none if
+  // it does not fit. When that time is beyond the near-tie window of the floor (the group is
+  // often a small tile, slowed by its per-tile windows), also the group within the window of the
+  // least floor whose tiles are largest while every operand's fits its buffer; the faster.
   std::optional<Score> first_time(const std::vector<Group>& groups,
                                   const std::vector<long long>& floors, TrafficFloor& traffic) {
     if (groups.empty()) return std::nullopt;
     const size_t g =
         static_cast<size_t>(std::min_element(floors.begin(), floors.end()) - floors.begin());
     if (floors[g] >= kInfeasible) return std::nullopt;
-    const Group& group = groups[g];
-    traffic.set_extents(group.at(0));
-    size_t order = 0;
-    double least = 0;
-    for (size_t i = 0; i < group.size(); ++i) {
-      const double f = traffic(group.at(i));
-      if (i == 0 || f < least) order = i, least = f;
+    const auto time_group = [&](const Group& group) -> std::optional<Score> {
+      traffic.set_extents(group.at(0));
+      size_t order = 0;
+      double least = 0;
+      for (size_t o = 0; o < group.size(); ++o) {
+        const double f = traffic(group.at(o));
+        if (o == 0 || f < least) order = o, least = f;
+      }
+      const detail::Model m = model(group.at(order));
+      if (!m.feasible()) return std::nullopt;
+      return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
+    };
+    std::optional<Score> best = time_group(groups[g]);
+    if (best && near(best->cycles, floors[g])) return best;
+    std::optional<size_t> large;
+    double volume = 0;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const Group& x = groups[i];
+      if (!near(floors[i], floors[g])) continue;
+      const double v =
+          static_cast<double>(x.m) * static_cast<double>(x.n) * static_cast<double>(x.k);
+      if (v <= volume || (!options_.unlimited_buffer && !fit_.fits({x.m, x.n, x.k}, x.single)))
+        continue;
+      large = i, volume = v;
     }
-    const detail::Model m = model(group.at(order));
-    if (!m.feasible()) return std::nullopt;
-    return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
+    if (!large || *large == g) return best;
+    const std::optional<Score> other = time_group(groups[*large]);
+    if (other && (!best || std::tie(other->cycles, other->index) < std::tie(best->cycles, best->index)))
+      best = other;
+    return best;
   }
 
   // kDramBytes: branch and bound on a closed-form lower bound of each candidate's DRAM bytes

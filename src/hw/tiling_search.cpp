@@ -228,6 +228,32 @@ class FitExtents {
     return true;
   }
 
+  // An extent of dimension d no buffering's fit exceeds (the operands' factors prepared): the
+  // largest whose bytes fit each buffer with every tile taken once (no second copy) and at its
+  // fewest elements (other x extent / g: max_distinct_groups is at least that); 0 if none can.
+  long long upper(const Others& o, int d) const {
+    const size_t n = problem_.operands.size();
+    if (n > kMax || capacity_.size() > kParts) return size(d);
+    std::array<double, kParts> low{}, slope{};
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      const long long g = op.group[d];
+      const double w = static_cast<double>(o.other[i]) * op.bits / 8;
+      const size_t p = static_cast<size_t>(holder_[i]);
+      if (g == 0)
+        low[p] += w;
+      else
+        slope[p] += w / static_cast<double>(g);
+    }
+    double x = static_cast<double>(size(d));
+    for (size_t p = 0; p < capacity_.size(); ++p) {
+      const double room = static_cast<double>(capacity_[p]) * (1 + 1e-9) + 1 - low[p];
+      if (room < 0) return 0;
+      if (slope[p] > 0) x = std::min(x, std::floor(room / slope[p]) + 1);
+    }
+    return static_cast<long long>(x);
+  }
+
   // largest() with the operands' factors prepared (prepare() true for this tile and d).
   long long largest(const Others& o, std::array<long long, 3> tile, int d, unsigned single,
                     long long below, bool bisect) const {
@@ -412,9 +438,10 @@ void sort_unique(std::vector<std::array<long long, 3>>& tiles,
 }
 
 // The capacity-boundary tiles of each buffering in `singles` (Tiling::single), sorted, into
-// `out` (one list per entry of `singles`, in the same order). `keep_pair(d, tile)`: whether the
-// tiles with the other two extents of `tile` (tile[d] is the whole dimension) are wanted; a pair
-// it refuses is not searched (a search skips pairs that cannot hold a winner).
+// `out` (one list per entry of `singles`, in the same order). `keep_pair(d, tile, upto)`: whether
+// the tiles with the other two extents of `tile` and an extent of d at most `upto` (the whole
+// dimension, then a bound of the fitted extents) are wanted; a pair it refuses is not searched (a
+// search skips pairs that cannot hold a winner).
 // `twins`: leave out the tiles of the other bufferings (singles[v], v > 0) where the first
 // (singles[0], every tensor double-buffered) fits the whole dimension: theirs is the same tile,
 // which that one dominates (Search::by_latency).
@@ -452,7 +479,7 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
         tile[a] = ta, tile[b] = tb;
         // (a skipped pair leaves `below` as it was: the answer for a smaller tb still bounds)
         tile[d] = plan.dim[d].size;
-        if (!keep_pair(d, tile)) continue;
+        if (!keep_pair(d, tile, plan.dim[d].size)) continue;
         bool prepared = false, held = true;
         long long first = -1;  // variant 0's answer
         for (size_t v = 0; v < variants; ++v) {
@@ -463,7 +490,12 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
             continue;
           }
           if (none[v] && !whole) continue;
-          if (!prepared) held = fit.prepare(tile, d, others), prepared = true;
+          if (!prepared) {
+            held = fit.prepare(tile, d, others), prepared = true;
+            // no fitted extent exceeds `upto`: the pair is searched only if one up to it can win
+            const long long upto = held ? fit.upper(others, d) : 0;
+            if (upto < plan.dim[d].size && (upto <= 0 || !keep_pair(d, tile, upto))) break;
+          }
           const long long t =
               held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
           if (!whole) below[v] = t, none[v] = t <= 0;
@@ -515,7 +547,7 @@ class CandidateSpace {
   }
 
   // Appends the capacity boundary's groups (after grid()): only those of the pairs of extents
-  // `keep_pair(d, tile)` accepts (fit_extents) and the groups `keep_group(group)` accepts.
+  // `keep_pair(d, tile, upto)` accepts (fit_extents) and the groups `keep_group(group)` accepts.
   // `twins`: leave out the single-buffered tiles (Tiling::single) whose tiles fit with every
   // tensor double-buffered when that tiling is in the space too (listed, or on the capacity
   // boundary): the same operands are resident at the same counts (the same bytes and energy),
@@ -573,7 +605,7 @@ class CandidateSpace {
   void all(std::vector<Group>& groups) {
     grid(groups);
     boundary(
-        groups, [](int, const std::array<long long, 3>&) { return true; },
+        groups, [](int, const std::array<long long, 3>&, long long) { return true; },
         [](const Group&) { return true; });
   }
 
@@ -1022,25 +1054,51 @@ class Search {
     long long streamed = 0;
     const int stream = static_cast<int>(base_.dims.stream);
     for (int d = 0; d < 3; ++d) {
-      // as retile: a tile covering the whole (logical) dimension covers its padding too
-      long long tile = t.extent(static_cast<GemmDim>(d));
-      const long long logical = d == 0   ? base_.logical.m
-                                : d == 1 ? base_.logical.n
-                                         : base_.logical.k;
-      if (tile == 0 || tile >= logical) tile = base_.dim[d].size;
-      Memo& e = memo_[d][static_cast<size_t>(
-          (static_cast<unsigned long long>(tile) * 0x9E3779B97F4A7C15ULL) >> 58)];
-      if (e.extent != tile) {
-        detail::DimPlan dp = base_.dim[d];
-        dp.tile = tile;
-        e.extent = tile;
-        e.folds = dp.fold_intervals();
-        if (d == stream) e.streamed = detail::streamed_cycles(base_, dp);
-      }
+      const Memo& e = extent_cycles(d, t.extent(static_cast<GemmDim>(d)));
       fold[d] = e.folds;
       if (d == stream) streamed = e.streamed;
     }
     return detail::fold_pipeline_cycles(base_, fold, streamed);
+  }
+
+  // A floor of compute_cycles_of over the tiles with the extents of `tile` but for dimension d,
+  // whose extent is at most `upto` (>= 1): d's fold pieces are at least those of the whole
+  // dimension (DimPlan::fold_intervals: ceil is superadditive) and at least its tile count, its
+  // streamed cycles at least the whole dimension's (Plan::stream_cycles likewise), and the cycles
+  // grow with both (fold_pipeline_cycles).
+  long long compute_floor_upto(const std::array<long long, 3>& tile, int d, long long upto) const {
+    std::array<long long, 3> fold{};
+    long long streamed = 0;
+    const int stream = static_cast<int>(base_.dims.stream);
+    for (int e = 0; e < 3; ++e) {
+      const Memo& m = extent_cycles(e, e == d ? 0 : tile[e]);
+      fold[e] = m.folds;
+      if (e == stream) streamed = m.streamed;
+    }
+    if (upto < base_.dim[d].size)
+      fold[d] = std::max(fold[d], detail::ceil_div(base_.dim[d].size, upto));
+    return detail::fold_pipeline_cycles(base_, fold, streamed);
+  }
+
+  // Dimension d's fold pieces and (the stream dimension's) streamed cycles with tile extent
+  // `extent` (0: whole), kept per extent: a search asks for few distinct extents per dimension.
+  struct Memo {
+    long long extent = -1, folds = 0, streamed = 0;
+  };
+  const Memo& extent_cycles(int d, long long extent) const {
+    // as retile: a tile covering the whole (logical) dimension covers its padding too
+    const long long logical = d == 0 ? base_.logical.m : d == 1 ? base_.logical.n : base_.logical.k;
+    if (extent == 0 || extent >= logical) extent = base_.dim[d].size;
+    Memo& e = memo_[d][static_cast<size_t>(
+        (static_cast<unsigned long long>(extent) * 0x9E3779B97F4A7C15ULL) >> 58)];
+    if (e.extent != extent) {
+      detail::DimPlan dp = base_.dim[d];
+      dp.tile = extent;
+      e.extent = extent;
+      e.folds = dp.fold_intervals();
+      if (d == static_cast<int>(base_.dims.stream)) e.streamed = detail::streamed_cycles(base_, dp);
+    }
+    return e;
   }
 
   // The problem was validated once by choose_tiling.
@@ -1237,8 +1295,8 @@ class Search {
     const size_t grid = groups.size();
     space.boundary(
         groups,
-        [&](int, const std::array<long long, 3>& tile) {
-          return micro_ || hopeful(compute_cycles_of(Tiling{tile[0], tile[1], tile[2]}));
+        [&](int d, const std::array<long long, 3>& tile, long long upto) {
+          return micro_ || hopeful(compute_floor_upto(tile, d, upto));
         },
         [&](const Group& g) {
           const long long floor = floor_of(g);
@@ -1329,7 +1387,7 @@ class Search {
       return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
     };
     std::optional<Score> best = time_group(groups[g]);
-    if (best && near(best->cycles, floors[g])) return best;
+    if (best && static_cast<__int128>(best->cycles) * 1000 <= static_cast<__int128>(floors[g]) * 1005) return best;
     std::optional<size_t> large;
     double volume = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
@@ -1466,9 +1524,6 @@ class Search {
   detail::Plan base_;  // the untiled plan: candidates' plans are retiled from it
   bool micro_ = false;
   FitExtents fit_;
-  struct Memo {
-    long long extent = -1, folds = 0, streamed = 0;
-  };
   mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
   long long evaluated_ = 0;

@@ -459,9 +459,13 @@ long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes
     for (const Operand& op : problem.operands)
       free += static_cast<double>(tile_footprint_bytes(op, tile, size, false));
   }
-  const double cycles =
-      (dram_bytes - free) / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) * dram_channel_share() -
-      1e-9 * static_cast<double>(tiles()) - 1;
+  return dram_channel_cycles_floor(dram, dram_bytes - free, dram_channel_share(), tiles());
+}
+
+long long dram_channel_cycles_floor(const arch::Dram& dram, double bytes, double share,
+                                    long long tiles) {
+  const double cycles = bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) * share -
+                        1e-9 * static_cast<double>(tiles) - 1;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
 }
 

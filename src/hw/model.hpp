@@ -82,6 +82,11 @@ struct Timing {
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
 // cycles; 0 when nothing moves.
 long long dram_window_cycles(const arch::Dram& dram, double bytes);
+// A floor of the cycles `bytes` take on the DRAM channel (limited bandwidth), `share` of them on
+// one channel, spread over the windows of `tiles` tiles: rounded down with a margin far above the
+// rounding of doubles (Model::dram_cycles_floor).
+long long dram_channel_cycles_floor(const arch::Dram& dram, double bytes, double share,
+                                    long long tiles);
 // ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
 inline long long ceil_bytes(long long elements, int bits) {
   const __int128 bytes = (static_cast<__int128>(elements) * bits + 7) / 8;

@@ -821,6 +821,11 @@ class TrafficFloor {
     for (size_t i = 0; i < n; ++i) {
       const int holder = fit_.holder(i);
       if (holder < 0) return 0;
+      // (two copies of every element of its tile fit: so does its footprint)
+      double most = 2 * bytes_[i];
+      for (int d = 0; d < 3; ++d)
+        if (problem_.operands[i].group[d] > 0) most *= static_cast<double>(extent[d]);
+      if (most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)) continue;
       if (fit_.footprint(i, extent, t.single) > fit_.capacity(holder)) out |= 1u << i;
     }
     return out;
@@ -1262,16 +1267,22 @@ class Search {
         if (fastest) {
           const long long floor = open.top().bound;
           if (floor >= *fastest || near(cycles < 0 ? *fastest : cycles, floor)) break;
+          if (cycles >= 0 && !near(cycles, *fastest)) break;  // known beyond the window
         }
         Node n = open.top();
         open.pop();
         if (n.partial) {
           n.partial = false;
-          // with the DRAM-channel time of the group's loose traffic floor
+          // with the DRAM-channel time of the group's loose traffic floor (as
+          // Model::dram_cycles_floor: edge transfers charged, one channel, not under the
+          // microarchitecture, as group floors wait lazily only then)
           const Group& g = groups[n.group];
-          const long long floor =
-              std::max(group_floor(g.at(0)),
-                       plan_only(g.at(0)).dram_cycles_floor(problem_, loose_floor(g)));
+          const std::array<long long, 3> counts = traffic.tile_counts(g.at(0));
+          const long long tiles = detail::mul(detail::mul(counts[0], counts[1]), counts[2]);
+          n.floor = loose_floor(g);  // (kept for phase 2)
+          const long long floor = std::max(
+              group_floor(g.at(0)),
+              detail::dram_channel_cycles_floor(acc_.spec().dram, n.floor, 1.0, tiles));
           if (floor > n.bound) {
             n.bound = floor;
             open.push(n);
@@ -1311,7 +1322,9 @@ class Search {
     const auto in_window = [&](long long cycles) {
       if (!near(cycles, *fastest)) return false;  // C* <= fastest
       run(cycles);
-      return open.empty() || open.top().bound >= *fastest ? near(cycles, *fastest) : true;
+      // (run stopped: C* exact, the time within the window of the least floor left, or the
+      // fastest found since puts it beyond)
+      return near(cycles, *fastest);
     };
     // Phase 2: what is left within the window of C*, by DRAM-byte floor.
     std::optional<Score> best;
@@ -1325,7 +1338,7 @@ class Search {
     // (left's order is total: it does not depend on the order nodes are added in)
     for (Node n : open_store) {
       if (!near(n.bound, *fastest)) continue;
-      if (n.level == 0) n.floor = loose_floor(groups[n.group]);
+      if (n.level == 0 && (n.partial || !lazy)) n.floor = loose_floor(groups[n.group]);  // (else kept)
       left.add(n);
     }
     left.build();

@@ -442,6 +442,76 @@ void sort_unique(std::vector<std::array<long long, 3>>& tiles,
 // the tiles with the other two extents of `tile` and an extent of d at most `upto` (the whole
 // dimension, then a bound of the fitted extents) are wanted; a pair it refuses is not searched (a
 // search skips pairs that cannot hold a winner).
+// fit_extents for a dimension d of size 1 (decode's m), with `twins` (singles[0] == 0): every
+// pair's tile is (1, ta, tb), whatever the buffering, so a pair's answer is whether that tile
+// fits. Where the first buffering's fits, the others' are its twins (left out), and the tile is
+// in the grid unless an extent is not listed (`ext`); else each buffering's tile where it fits.
+// Below the whole dimension, fitting is monotone in ta and tb (footprints grow with both), so
+// each buffering's fitting tbs are counted by a staircase walk: about |A| + |B| fit tests instead
+// of one per pair. Only the tiles `keep_pair` takes are kept.
+template <typename KeepPair>
+void size_one(const FitExtents& fit, const detail::Plan& plan,
+              const std::array<std::vector<long long>, 3>& ext,
+              const std::array<std::vector<long long>, 3>& lists,
+              const std::vector<unsigned>& singles, int d,
+              std::vector<std::vector<std::array<long long, 3>>>& out, KeepPair keep_pair) {
+  const int a = (d + 1) % 3, b = (d + 2) % 3;
+  const std::vector<long long>& lb = lists[b];
+  const size_t partial = static_cast<size_t>(
+      std::lower_bound(lb.begin(), lb.end(), plan.dim[b].size) - lb.begin());
+  const auto listed = [&](int e, long long v) {
+    return std::binary_search(ext[e].begin(), ext[e].end(), v);
+  };
+  const size_t variants = singles.size();
+  std::vector<size_t> count(variants, partial), fresh(variants, partial);
+  for (long long ta : lists[a]) {
+    std::array<long long, 3> tile{};
+    tile[d] = 1, tile[a] = ta;
+    // (a whole ta needs no second copy of some tiles: counted afresh, the walk kept for the rest)
+    std::vector<size_t>& c = ta >= plan.dim[a].size ? fresh : count;
+    for (size_t v = 0; v < variants; ++v)
+      while (c[v] > 0) {
+        tile[b] = lb[c[v] - 1];
+        if (fit.fits(tile, singles[v])) break;
+        --c[v];
+      }
+    const bool ta_listed = listed(a, ta);
+    // (whether pair i is wanted, asked once)
+    size_t asked = lb.size();
+    bool wanted = false;
+    const auto want = [&](size_t i) {
+      if (asked != i) {
+        tile[b] = lb[i];
+        asked = i, wanted = keep_pair(d, tile, 1LL);
+      }
+      return wanted;
+    };
+    for (size_t i = 0; i < c[0]; ++i)
+      if ((!ta_listed || !listed(b, lb[i])) && want(i)) {
+        tile[b] = lb[i];
+        out[0].push_back(tile);
+      }
+    for (size_t v = 1; v < variants; ++v)
+      for (size_t i = c[0]; i < c[v]; ++i)
+        if (want(i)) {
+          tile[b] = lb[i];
+          out[v].push_back(tile);
+        }
+    if (partial < lb.size()) {  // tb whole
+      tile[b] = lb[partial];
+      if (fit.fits(tile, singles[0])) {
+        if ((!ta_listed || !listed(b, lb[partial])) && want(partial)) out[0].push_back(tile);
+      } else {
+        for (size_t v = 1; v < variants; ++v)
+          if (fit.fits(tile, singles[v]) && want(partial)) {
+            tile[b] = lb[partial];
+            out[v].push_back(tile);
+          }
+      }
+    }
+  }
+}
+
 // `twins`: leave out the tiles of the other bufferings (singles[v], v > 0) where the first
 // (singles[0], every tensor double-buffered) fits the whole dimension: theirs is the same tile,
 // which that one dominates (Search::by_latency).
@@ -467,6 +537,10 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
   FitExtents::Others others;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
+    if (twins && singles[0] == 0 && plan.dim[d].size == 1) {
+      size_one(fit, plan, ext, lists, singles, d, out, keep_pair);
+      continue;
+    }
     for (long long ta : lists[a]) {
       // The answer for a smaller tb bounds the next one: footprints grow with every extent, but
       // for a dimension taken whole (a tile that never changes needs no second copy), which is

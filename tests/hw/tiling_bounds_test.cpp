@@ -19,10 +19,14 @@ using namespace hwtest;
 
 namespace {
 
-// A problem with optional quantized B (packed words along k, group scales) and odd sizes.
+// A problem with optional quantized B (packed words along k, group scales) and odd sizes; m is
+// 1 in a quarter of them (decode), n or k in an eighth each (the search's dimensions of size 1).
 hw::GemmProblem random_problem(std::mt19937& rng) {
-  std::uniform_int_distribution<long long> size(1, 70), pick(0, 3);
-  const GemmShape shape{pick(rng) == 0 ? 1 : size(rng), size(rng), size(rng)};
+  std::uniform_int_distribution<long long> size(1, 70), pick(0, 3), eighth(0, 7);
+  const long long m = pick(rng) == 0 ? 1 : size(rng);
+  const long long n = eighth(rng) == 0 ? 1 : size(rng);
+  const long long k = eighth(rng) == 0 ? 1 : size(rng);
+  const GemmShape shape{m, n, k};
   if (pick(rng) < 2) return hw::make_gemm_problem(shape);
   hw::GemmProblem p = hw::make_gemm_problem(shape, {16, 32, 16});
   const long long word = pick(rng) < 2 ? 8 : 4;

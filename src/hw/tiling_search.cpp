@@ -464,6 +464,7 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
   };
   const size_t variants = singles.size();
   std::vector<size_t> count(variants, partial), fresh(variants, partial);
+  std::vector<signed char> wanted;
   for (long long ta : lists[a]) {
     std::array<long long, 3> tile{};
     tile[d] = 1, tile[a] = ta;
@@ -476,15 +477,14 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
         --c[v];
       }
     const bool ta_listed = listed(a, ta);
-    // (whether pair i is wanted, asked once)
-    size_t asked = lb.size();
-    bool wanted = false;
+    // (whether pair i is wanted, asked once: -1 not yet)
+    wanted.assign(lb.size(), -1);
     const auto want = [&](size_t i) {
-      if (asked != i) {
+      if (wanted[i] < 0) {
         tile[b] = lb[i];
-        asked = i, wanted = keep_pair(d, tile, 1LL);
+        wanted[i] = keep_pair(d, tile, 1LL) ? 1 : 0;
       }
-      return wanted;
+      return wanted[i] == 1;
     };
     for (size_t i = 0; i < c[0]; ++i)
       if ((!ta_listed || !listed(b, lb[i])) && want(i)) {
@@ -983,7 +983,7 @@ class TrafficFloor {
 class LooseMemo {
  public:
   void clear() {
-    slots_.assign(64, Entry{});
+    slots_.assign(256, Entry{});
     used_ = 0;
   }
   template <typename Compute>
@@ -1019,7 +1019,9 @@ class LooseMemo {
              20);
          ; ++i) {
       const Entry& e = slots_[i & mask];
-      if (e.floor < 0 || (e.tiles == tiles && e.streamed == streamed)) return i & mask;
+      if (e.floor < 0 || (e.tiles[0] == tiles[0] && e.tiles[1] == tiles[1] &&
+                          e.tiles[2] == tiles[2] && e.streamed == streamed))
+        return i & mask;
     }
   }
   std::vector<Entry> slots_;

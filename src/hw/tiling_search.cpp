@@ -31,22 +31,29 @@ constexpr long long kStreamUnit = 64;  // tile unit of the streamed dimension
 constexpr bool kSingleBufferingCandidates = true;
 
 // Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
+// Sorts a short list of extents and drops repeats.
+void sort_extents(std::vector<long long>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
 std::vector<long long> extents_for(long long size, long long unit) {
   unit = std::min(unit, size);
-  std::set<long long> out{size};
+  std::vector<long long> out{size};
   // Doubling stops at the size: t·2 may not fit 64 bits for sizes near 2^63.
   auto doubled = [size](long long t) {
     std::int64_t next = 0;
     return ::tenet::detail::mul_fits(t, 2, next) && next < size ? next : size;
   };
-  for (long long t = unit; t < size; t = doubled(t)) out.insert(t);
+  for (long long t = unit; t < size; t = doubled(t)) out.push_back(t);
   for (long long p = 1; p < size; p = doubled(p))
-    if (p > unit) out.insert(p);
+    if (p > unit) out.push_back(p);
   for (long long parts = 2; parts <= 4; ++parts) {
     const long long even = detail::ceil_div(detail::ceil_div(size, parts), unit) * unit;
-    if (even < size) out.insert(even);
+    if (even < size) out.push_back(even);
   }
-  return {out.begin(), out.end()};
+  sort_extents(out);
+  return out;
 }
 
 const std::array<std::array<GemmDim, 3>, 6> kOrders{{{GemmDim::kM, GemmDim::kN, GemmDim::kK},
@@ -108,23 +115,23 @@ void add_capacity_extents(const arch::Accelerator& acc, const GemmProblem& probl
   const double side = std::sqrt(static_cast<double>(bytes) * 8.0 / bits);
   for (int d = 0; d < 3; ++d) {
     const long long size = plan.dim[d].size;
-    std::set<long long> extra(ext[d].begin(), ext[d].end());
+    std::vector<long long>& extra = ext[d];
     if (plan.dim[d].split > 0) {
       const long long unit = std::min(plan.dim[d].split, size);
       for (double f : {0.71, 1.41}) {
         const long long t = std::llround(side * f);
         if (t < 1 || t >= size) continue;
-        extra.insert(t);
-        extra.insert(std::max(unit, t / unit * unit));
+        extra.push_back(t);
+        extra.push_back(std::max(unit, t / unit * unit));
         // the same number of tiles with the extent evened out over them
         const long long tiles = detail::ceil_div(size, t);
-        extra.insert(detail::ceil_div(size, tiles));
+        extra.push_back(detail::ceil_div(size, tiles));
       }
     } else {
       for (long long chunk : {16LL})
-        if (chunk < size) extra.insert(chunk);
+        if (chunk < size) extra.push_back(chunk);
     }
-    ext[d].assign(extra.begin(), extra.end());
+    sort_extents(extra);
   }
 }
 
@@ -523,12 +530,9 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
                  bool twins = false) {
   const FitExtents fit(acc, problem);
   std::array<std::vector<long long>, 3> lists = ext;
-  {
-    std::set<long long> k(lists[2].begin(), lists[2].end());
-    for (long long chunk : {4LL, 8LL, 16LL})
-      if (chunk < plan.dim[2].size) k.insert(chunk);
-    lists[2].assign(k.begin(), k.end());
-  }
+  for (long long chunk : {4LL, 8LL, 16LL})
+    if (chunk < plan.dim[2].size) lists[2].push_back(chunk);
+  sort_extents(lists[2]);
   const size_t variants = singles.size();
   out.resize(variants);
   for (auto& o : out) o.clear();
@@ -609,6 +613,9 @@ class CandidateSpace {
           extents_for(plan_.dim[d].size, plan_.dim[d].split > 0 ? plan_.dim[d].split : kStreamUnit);
     if (!options.unlimited_buffer) add_capacity_extents(acc, problem, plan_, ext_);
   }
+
+  // The listed extents per dimension (the grid's, in its order).
+  const std::array<std::vector<long long>, 3>& extents() const { return ext_; }
 
   // Fills `groups` (cleared first; the search passes storage its thread keeps) with the grid.
   void grid(std::vector<Group>& groups) {
@@ -793,34 +800,9 @@ class TrafficFloor {
   void set_extents(const Tiling& t, bool with_sets = true) {
     const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
                                           t.k > 0 ? t.k : size_[2]};
-    for (int d = 0; d < 3; ++d) {
-      const long long n = detail::ceil_div(size_[d], std::min(extent[d], size_[d]));
-      tiles_[d] = static_cast<double>(n);
-      pieces_[d] =
-          split_[d] > 0
-              ? std::max(tiles_[d], static_cast<double>(detail::ceil_div(size_[d], split_[d])))
-              : tiles_[d];
-    }
-    const size_t n = problem_.operands.size();
-    // Per operand what every loop order shares: the dimensions it depends on that are cut, and
-    // its bytes when streamed (every piece of the dimensions it does not depend on).
-    for (size_t i = 0; i < n; ++i) {
-      const Operand& op = problem_.operands[i];
-      unsigned cut = 0;
-      double streamed = distinct_[i];
-      for (int d = 0; d < 3; ++d) {
-        if (op.group[d] > 0) {
-          if (tiles_[d] > 1) cut |= 1u << d;
-        } else {
-          streamed *= pieces_[d];
-        }
-      }
-      if (op.output) streamed = 2 * streamed - distinct_[i];
-      cut_[i] = cut;
-      streamed_[i] = streamed * bytes_[i];
-    }
-    masks_.clear();
+    set_counts(tile_counts(t));
     if (!with_sets) return;
+    const size_t n = problem_.operands.size();
     bool held = true;
     for (size_t i = 0; i < n && !unlimited_; ++i) {
       footprint_[i] = fit_.footprint(i, extent, t.single);
@@ -882,6 +864,36 @@ class TrafficFloor {
   // the extents last set (with sets); empty when they were not formed (unlimited buffer, an
   // operand no buffer holds, more than 10 operands).
   const std::vector<unsigned>& sets() const { return masks_; }
+
+  // Tile counts per dimension (all set_extents(t, false) and loose() depend on): what every
+  // loop order shares per operand, the dimensions it depends on that are cut, and its bytes when
+  // streamed (every piece of the dimensions it does not depend on). No sets of operands.
+  void set_counts(const std::array<long long, 3>& counts) {
+    for (int d = 0; d < 3; ++d) {
+      tiles_[d] = static_cast<double>(counts[d]);
+      pieces_[d] =
+          split_[d] > 0
+              ? std::max(tiles_[d], static_cast<double>(detail::ceil_div(size_[d], split_[d])))
+              : tiles_[d];
+    }
+    const size_t n = problem_.operands.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Operand& op = problem_.operands[i];
+      unsigned cut = 0;
+      double streamed = distinct_[i];
+      for (int d = 0; d < 3; ++d) {
+        if (op.group[d] > 0) {
+          if (tiles_[d] > 1) cut |= 1u << d;
+        } else {
+          streamed *= pieces_[d];
+        }
+      }
+      if (op.output) streamed = 2 * streamed - distinct_[i];
+      cut_[i] = cut;
+      streamed_[i] = streamed * bytes_[i];
+    }
+    masks_.clear();
+  }
 
   // The operands (bit i: operand i) whose tile alone does not fit its buffer with the extents of
   // `t` (as set_extents counts footprints): no set of operands that fit holds them, so they are
@@ -1308,7 +1320,21 @@ class Search {
     thread_local std::vector<long long> floors;
     floors.clear();
     space.grid(groups);
-    for (const Group& g : groups) floors.push_back(floor_of(g));
+    if (lazy) {  // the compute cycles of the grid, from each dimension's extents once
+      const std::array<std::vector<long long>, 3>& ext = space.extents();
+      std::array<std::vector<Memo>, 3> per;
+      for (int d = 0; d < 3; ++d)
+        for (long long e : ext[d]) per[d].push_back(extent_cycles(d, e));
+      const int stream = static_cast<int>(base_.dims.stream);
+      for (const Memo& x : per[0])
+        for (const Memo& y : per[1])
+          for (const Memo& z : per[2]) {
+            const long long streamed = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
+            floors.push_back(detail::fold_pipeline_cycles(base_, {x.folds, y.folds, z.folds}, streamed));
+          }
+    } else {
+      for (const Group& g : groups) floors.push_back(floor_of(g));
+    }
     // The first timed candidate is the incumbent: only floors below its time are taken out.
     const std::optional<Score> first_score = first_time(groups, floors, traffic);
     if (first_score) {

@@ -1665,6 +1665,34 @@ long long largest_fitting_extent(const arch::Accelerator& acc, const GemmProblem
   return FitExtents(acc, problem).largest(tile, d, single, below, bisect);
 }
 
+long long fitting_extent_bound(const arch::Accelerator& acc, const GemmProblem& problem,
+                               const std::array<long long, 3>& tile, int d) {
+  const FitExtents fit(acc, problem);
+  FitExtents::Others others;
+  if (!fit.prepare(tile, d, others)) return 0;
+  return fit.upper(others, d);
+}
+
+long long search_compute_floor_upto(const arch::Accelerator& acc, const GemmProblem& problem,
+                                    mapping::Dataflow dataflow,
+                                    const std::array<long long, 3>& tile, int d, long long upto) {
+  validate(problem);
+  const Search s(acc, problem, dataflow, Options{}, TilingObjective::kLatency);
+  return s.compute_floor_upto(tile, d, upto);
+}
+
+double search_loose_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                          mapping::Dataflow dataflow, const Tiling& tiling) {
+  validate(problem);
+  TrafficFloor traffic(acc, problem, dataflow, Options{});
+  const int mask = (tiling.m < problem.shape.m ? 1 : 0) | (tiling.n < problem.shape.n ? 2 : 0) |
+                   (tiling.k < problem.shape.k ? 4 : 0);
+  const Group g{tiling.m, tiling.n, tiling.k, tiling.single, mask, 0};
+  const unsigned streamed = traffic.alone_too_large(g.at(0));
+  traffic.set_extents(g.at(0), false);
+  return traffic.loose(g, streamed);
+}
+
 }  // namespace detail
 
 const char* to_string(TilingObjective objective) {

@@ -25,4 +25,22 @@ long long largest_fitting_extent(const arch::Accelerator& acc, const GemmProblem
                                  const std::array<long long, 3>& tile, int d, unsigned single,
                                  long long below, bool bisect);
 
+// An extent of dimension d (the others as in `tile`) that no buffering's fitted extent exceeds
+// (largest_fitting_extent for every Tiling::single), from the footprints' linear bounds; 0 when
+// none can fit. The search skips capacity-boundary pairs by it.
+long long fitting_extent_bound(const arch::Accelerator& acc, const GemmProblem& problem,
+                               const std::array<long long, 3>& tile, int d);
+
+// The latency search's floor of the compute cycles of every tile with the extents of `tile` but
+// for dimension d, whose extent is at most `upto` (>= 1); not under a microarchitecture.
+long long search_compute_floor_upto(const arch::Accelerator& acc, const GemmProblem& problem,
+                                    mapping::Dataflow dataflow,
+                                    const std::array<long long, 3>& tile, int d, long long upto);
+
+// The latency search's loose DRAM-byte floor of a group of candidates (every loop order of the
+// resolved `tiling`, its extents and buffering): each operand's cheaper way without the buffer's
+// sets, but those whose tile alone does not fit streamed.
+double search_loose_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                          mapping::Dataflow dataflow, const mapping::Tiling& tiling);
+
 }  // namespace tenet::hw::detail

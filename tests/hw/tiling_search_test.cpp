@@ -306,4 +306,115 @@ TEST_CASE("the latency search's per-extent compute cycles equal the model's", "[
   CHECK(compared > 10000);
 }
 
+TEST_CASE("the bound of fitted extents is at least every buffering's largest fitting extent",
+          "[hw][tiling]") {
+  // The search skips a capacity-boundary pair when no tile up to this bound can be fast enough:
+  // it must not be below the extent any buffering (Tiling::single, all eight) fits, found by
+  // plain bisection; 0 only when none fits.
+  std::mt19937 rng(2123);
+  long long compared = 0, binding = 0, none = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    AcceleratorSpec spec = hwtest::random_acc(rng).spec();
+    spec.micro.tile_fits_one_bank = trial % 7 == 0;
+    const Accelerator acc(spec);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
+    const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+    std::uniform_int_distribution<int> dim(0, 2);
+    for (int probe = 0; probe < 10; ++probe) {
+      const int d = dim(rng);
+      std::array<long long, 3> tile{};
+      for (int e = 0; e < 3; ++e)
+        tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+      const long long bound = hw::detail::fitting_extent_bound(acc, p, tile, d);
+      INFO(p << " on " << acc << " d " << d << " tile " << tile[0] << "x" << tile[1] << "x"
+             << tile[2] << " bound " << bound);
+      long long most = 0;
+      for (unsigned single = 0; single < 8; ++single)
+        most = std::max(most,
+                        hw::detail::largest_fitting_extent(acc, p, tile, d, single, -1, true));
+      REQUIRE(bound >= most);
+      REQUIRE(bound <= size[d]);
+      ++compared;
+      if (bound < size[d] && bound > 0) ++binding;
+      if (bound == 0) ++none;
+    }
+  }
+  CHECK(compared == 3000);
+  CHECK(binding > 500);  // the bound cuts the range often
+  CHECK(none > 300);
+}
+
+TEST_CASE("the compute floor up to an extent is at most every such tile's compute cycles",
+          "[hw][tiling]") {
+  // Search::compute_floor_upto bounds the compute cycles of every tile whose extent of d is at
+  // most `upto` (the others fixed): against Model::compute_cycles at every such extent (sizes up
+  // to 90), on random problems, accelerators and dataflows.
+  std::mt19937 rng(2124);
+  long long compared = 0, beyond_whole = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
+    const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+    std::uniform_int_distribution<int> dim(0, 2);
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      for (int probe = 0; probe < 4; ++probe) {
+        const int d = dim(rng);
+        std::array<long long, 3> tile{};
+        for (int e = 0; e < 3; ++e)
+          tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+        const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
+        const long long floor = hw::detail::search_compute_floor_upto(acc, p, df, tile, d, upto);
+        std::array<long long, 3> whole = tile;
+        whole[d] = size[d];
+        if (floor > hw::detail::Model(acc, p, df, Tiling{whole[0], whole[1], whole[2]}, {})
+                        .compute_cycles())
+          ++beyond_whole;
+        for (long long x = 1; x <= upto; ++x) {
+          std::array<long long, 3> t = tile;
+          t[d] = x;
+          INFO(p << " " << mapping::to_string(df) << " d " << d << " upto " << upto << " tile "
+                 << t[0] << "x" << t[1] << "x" << t[2]);
+          REQUIRE(floor <=
+                  hw::detail::Model(acc, p, df, Tiling{t[0], t[1], t[2]}, {}).compute_cycles());
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 20000);
+  CHECK(beyond_whole > 300);  // tighter than the whole dimension's cycles
+}
+
+TEST_CASE("the loose traffic floor bounds the DRAM bytes of every loop order and buffering",
+          "[hw][tiling]") {
+  // The latency search orders its groups by a loose DRAM-byte floor in which the operands whose
+  // tile alone does not fit are streamed: never above the bytes the model gives any candidate of
+  // the group (every loop order), on random problems, accelerators, dataflows and bufferings.
+  std::mt19937 rng(2125);
+  long long compared = 0, exact = 0;
+  for (int trial = 0; trial < 25; ++trial) {
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
+      for (Tiling t : hw::tiling_candidates(acc, p, df)) {
+        for (unsigned single : {0u, 1u, 2u, 4u}) {
+          t.single = single;
+          const double floor = hw::detail::search_loose_floor(acc, p, df, t);
+          const hw::detail::Model m(acc, p, df, t, {});
+          if (!m.feasible()) continue;
+          INFO(p << " on " << acc << " " << mapping::to_string(df) << " "
+                 << mapping::to_string(t));
+          REQUIRE(floor <= static_cast<double>(m.dram_bytes()));
+          ++compared;
+          if (floor >= static_cast<double>(m.dram_bytes()) * (1 - 1e-6)) ++exact;
+        }
+      }
+    }
+  }
+  CHECK(compared > 200000);
+  CHECK(exact > 20000);  // reached by the model on many candidates
+}
+
 }  // namespace hw_tiling_search_test

@@ -920,16 +920,32 @@ class TrafficFloor {
   // The floor of every candidate with the extents last set (set_extents(t, false) is enough):
   // the least over the loop orders of each operand's cheaper way, without the buffer's sets,
   // but for the operands of `streamed` (alone_too_large of those extents), streamed.
-  double loose(const Group& g, unsigned streamed = 0) {
-    loose_ = true;
-    forced_ = streamed;
+  // (operator() without the sets, each loop order's terms in the same order)
+  double loose(const Group& g, unsigned streamed = 0) const {
+    const size_t n = problem_.operands.size();
     double least = -1;
-    for (size_t i = 0; i < g.size(); ++i) {
-      const double f = (*this)(g.at(i));
-      if (least < 0 || f < least) least = f;
+    for (const int o : kDistinctOrders[g.mask]) {
+      const int o0 = static_cast<int>(kOrders[o][0]), o1 = static_cast<int>(kOrders[o][1]),
+                o2 = static_cast<int>(kOrders[o][2]);
+      double sum = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (streamed >> i & 1u) {
+          sum += streamed_[i];
+          continue;
+        }
+        // resident: brought back by the loops it does not depend on outside its innermost cut one
+        const unsigned cut = cut_[i], indep = indep_[i];
+        const int innermost = (cut >> o2 & 1u) ? 2 : (cut >> o1 & 1u) ? 1 : (cut >> o0 & 1u) ? 0 : -1;
+        double resident = distinct_[i];
+        if (innermost >= 0 && (indep >> o0 & 1u)) resident *= tiles_[o0];
+        if (innermost >= 1 && (indep >> o1 & 1u)) resident *= tiles_[o1];
+        if (innermost >= 2 && (indep >> o2 & 1u)) resident *= tiles_[o2];
+        if (output_[i]) resident = 2 * resident - distinct_[i];
+        sum += std::min(resident * bytes_[i], streamed_[i]);
+      }
+      if (least < 0 || sum < least) least = sum;
     }
-    loose_ = false;
-    return least;
+    return least * (1 - 1e-9);  // below the integer byte counts despite rounding
   }
 
   // The floor of a candidate with the extents last set.
@@ -951,9 +967,9 @@ class TrafficFloor {
         if (indep >> order[p] & 1u) resident *= tiles_[order[p]];
       if (output_[i]) resident = 2 * resident - distinct_[i];
       resident_[i] = resident * bytes_[i];
-      least += loose_ && (forced_ >> i & 1u) ? streamed_[i] : std::min(resident_[i], streamed_[i]);
+      least += std::min(resident_[i], streamed_[i]);
     }
-    if (!masks_.empty() && !loose_) {
+    if (!masks_.empty()) {
       // the fewest bytes over the sets of operands that fit
       double best = -1;
       for (unsigned mask : masks_) {
@@ -978,8 +994,6 @@ class TrafficFloor {
   std::vector<unsigned> cut_;    // per operand: the cut dimensions it depends on (set_extents)
   std::array<double, 3> tiles_{}, pieces_{};
   static constexpr long long kFull = 1LL << 62;  // a sum of footprints beyond any buffer
-  bool loose_ = false;                           // loose(): the sets are left out
-  unsigned forced_ = 0;                          // loose(): the operands taken as streamed
   std::vector<unsigned> masks_;                  // the largest sets of operands that fit
   std::vector<char> fits_;                       // per set of operands
   std::vector<long long> sum_;                   // per set: bytes in one buffer

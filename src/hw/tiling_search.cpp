@@ -464,8 +464,8 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
               std::vector<std::vector<std::array<long long, 3>>>& out, KeepPair keep_pair) {
   const int a = (d + 1) % 3, b = (d + 2) % 3;
   const std::vector<long long>& lb = lists[b];
-  const size_t partial = static_cast<size_t>(
-      std::lower_bound(lb.begin(), lb.end(), plan.dim[b].size) - lb.begin());
+  const size_t partial =
+      static_cast<size_t>(std::lower_bound(lb.begin(), lb.end(), plan.dim[b].size) - lb.begin());
   const auto listed = [&](int e, long long v) {
     return std::binary_search(ext[e].begin(), ext[e].end(), v);
   };
@@ -935,7 +935,10 @@ class TrafficFloor {
         }
         // resident: brought back by the loops it does not depend on outside its innermost cut one
         const unsigned cut = cut_[i], indep = indep_[i];
-        const int innermost = (cut >> o2 & 1u) ? 2 : (cut >> o1 & 1u) ? 1 : (cut >> o0 & 1u) ? 0 : -1;
+        const int innermost = (cut >> o2 & 1u)   ? 2
+                              : (cut >> o1 & 1u) ? 1
+                              : (cut >> o0 & 1u) ? 0
+                                                 : -1;
         double resident = distinct_[i];
         if (innermost >= 0 && (indep >> o0 & 1u)) resident *= tiles_[o0];
         if (innermost >= 1 && (indep >> o1 & 1u)) resident *= tiles_[o1];
@@ -1234,21 +1237,24 @@ class Search {
   }
 
   // kLatency: the fastest candidate C* (least timing().total), then among the candidates within
-  // 2 % of it (near()) the fewest DRAM bytes, then the least energy, cycles, tiles, index.
+  // 2 % of it (near()) the fewest DRAM bytes, then the least energy, cycles, tiles, index
+  // (docs/hardware.md, "Under latency").
   // Phase 1, branch and bound on cycle floors, best-first: a group (same extents) is bounded by
-  // its compute cycles (plan alone); its candidates (loop orders) by the DRAM-channel time of
-  // their closed-form traffic floor (Model::dram_cycles_floor of TrafficFloor); a planned
-  // candidate by Model::cycles_lower_bound(); a candidate is timed when taken out planned. Once
-  // the smallest floor left reaches the fastest time found, C* is exact. Phase 2, branch and
-  // bound on traffic among what is left within the window: nodes in increasing order of their
-  // DRAM-byte floor (planned: exact), timed only while they can still beat the best (bytes,
-  // energy) of the window.
+  // its compute cycles (plan alone), then by its edge windows and the DRAM time of its loose
+  // traffic floor; its candidates (loop orders) by the DRAM-channel time of their closed-form
+  // traffic floor (Model::dram_cycles_floor of TrafficFloor); a planned candidate by
+  // Model::cycles_lower_bound(); a candidate is timed when taken out planned. C* lies between the
+  // least floor left and the fastest time found: phase 1 stops once the fastest time is within
+  // 2 % of that floor (every time up to it is then within the window of C*), and goes on later
+  // only when a time's place in the window must be known. Phase 2, branch and bound on traffic
+  // among what is left within 2 % of the fastest time: nodes in increasing order of their
+  // DRAM-byte floor (a group: its loose floor; planned: exact), timed only while they can still
+  // beat the best (bytes, energy, cycle floor) of the window.
   // The space is generated here (into `groups`): first the grid, whose group with the least
-  // floor gives a first time (its order with the least traffic floor, timed), an upper bound of
-  // C*'s; then only the parts of the capacity boundary whose floor lies within the near-tie
-  // window of that time (fit_extents' pairs by the compute cycles with the fitted dimension
-  // whole, which no extent of it goes below: DimPlan::fold_intervals and streamed_cycles are
-  // least for one tile). What is left out is beyond the window of C* too.
+  // floor gives a first time (first_time), an upper bound of C*'s; then only the parts of the
+  // capacity boundary whose floor lies within the near-tie window of that time (fit_extents'
+  // pairs by compute_floor_upto) and not dominated by a twin (CandidateSpace::boundary). What is
+  // left out is beyond the window of C*, or loses to a candidate kept.
   void by_latency(CandidateSpace& space, std::vector<Group>& groups) {
     TrafficFloor traffic(acc_, problem_, dataflow_, options_);
     // (40 bytes: the heaps move nodes)
@@ -1320,7 +1326,8 @@ class Search {
     // unmaps) no large block per call.
     const auto by_bound = [](const Node& a, const Node& b) { return a > b; };
     const auto by_floor = [](const Node& a, const Node& b) {
-      return std::tie(a.floor, a.bound, a.index, a.level) > std::tie(b.floor, b.bound, b.index, b.level);
+      return std::tie(a.floor, a.bound, a.index, a.level) >
+             std::tie(b.floor, b.bound, b.index, b.level);
     };
     thread_local std::vector<Node> open_store, left_store;
     Heap<Node, decltype(by_bound)> open(open_store, by_bound);
@@ -1343,8 +1350,11 @@ class Search {
       for (const Memo& x : per[0])
         for (const Memo& y : per[1])
           for (const Memo& z : per[2]) {
-            const long long streamed = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
-            floors.push_back(detail::fold_pipeline_cycles(base_, {x.folds, y.folds, z.folds}, streamed));
+            const long long streamed = stream == 0   ? x.streamed
+                                       : stream == 1 ? y.streamed
+                                                     : z.streamed;
+            floors.push_back(
+                detail::fold_pipeline_cycles(base_, {x.folds, y.folds, z.folds}, streamed));
           }
     } else {
       for (const Group& g : groups) floors.push_back(floor_of(g));
@@ -1396,9 +1406,9 @@ class Search {
           const std::array<long long, 3> counts = traffic.tile_counts(g.at(0));
           const long long tiles = detail::mul(detail::mul(counts[0], counts[1]), counts[2]);
           n.floor = loose_floor(g);  // (kept for phase 2)
-          const long long floor = std::max(
-              group_floor(g.at(0)),
-              detail::dram_channel_cycles_floor(acc_.spec().dram, n.floor, 1.0, tiles));
+          const long long floor =
+              std::max(group_floor(g.at(0)),
+                       detail::dram_channel_cycles_floor(acc_.spec().dram, n.floor, 1.0, tiles));
           if (floor > n.bound) {
             n.bound = floor;
             open.push(n);
@@ -1454,7 +1464,8 @@ class Search {
     // (left's order is total: it does not depend on the order nodes are added in)
     for (Node n : open_store) {
       if (!near(n.bound, *fastest)) continue;
-      if (n.level == 0 && (n.partial || !lazy)) n.floor = loose_floor(groups[n.group]);  // (else kept)
+      if (n.level == 0 && (n.partial || !lazy))
+        n.floor = loose_floor(groups[n.group]);  // (else kept)
       left.add(n);
     }
     left.build();
@@ -1516,7 +1527,9 @@ class Search {
       return score(m, group.at(order), group.first + order, TilingObjective::kLatency);
     };
     std::optional<Score> best = time_group(groups[g]);
-    if (best && static_cast<__int128>(best->cycles) * 1000 <= static_cast<__int128>(floors[g]) * 1005) return best;
+    if (best &&
+        static_cast<__int128>(best->cycles) * 1000 <= static_cast<__int128>(floors[g]) * 1005)
+      return best;
     std::optional<size_t> large;
     double volume = 0;
     for (size_t i = 0; i < groups.size(); ++i) {
@@ -1530,7 +1543,8 @@ class Search {
     }
     if (!large || *large == g) return best;
     const std::optional<Score> other = time_group(groups[*large]);
-    if (other && (!best || std::tie(other->cycles, other->index) < std::tie(best->cycles, best->index)))
+    if (other &&
+        (!best || std::tie(other->cycles, other->index) < std::tie(best->cycles, best->index)))
       best = other;
     return best;
   }

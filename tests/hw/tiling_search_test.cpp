@@ -306,6 +306,24 @@ TEST_CASE("the latency search's per-extent compute cycles equal the model's", "[
   CHECK(compared > 10000);
 }
 
+namespace {
+
+// Calls f(rng, acc, problem, dataflow) on `trials` random accelerators and problems, each with
+// every dataflow.
+template <typename F>
+void for_random_flows(unsigned seed, int trials, F f) {
+  std::mt19937 rng(seed);
+  for (int trial = 0; trial < trials; ++trial) {
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem p = hwtest::random_problem(rng);
+    for (Dataflow df :
+         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary})
+      f(rng, acc, p, df);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the bound of fitted extents is at least every buffering's largest fitting extent",
           "[hw][tiling]") {
   // The search skips a capacity-boundary pair when no tile up to this bound can be fast enough:
@@ -330,8 +348,8 @@ TEST_CASE("the bound of fitted extents is at least every buffering's largest fit
              << tile[2] << " bound " << bound);
       long long most = 0;
       for (unsigned single = 0; single < 8; ++single)
-        most = std::max(most,
-                        hw::detail::largest_fitting_extent(acc, p, tile, d, single, -1, true));
+        most =
+            std::max(most, hw::detail::largest_fitting_extent(acc, p, tile, d, single, -1, true));
       REQUIRE(bound >= most);
       REQUIRE(bound <= size[d]);
       ++compared;
@@ -349,39 +367,35 @@ TEST_CASE("the compute floor up to an extent is at most every such tile's comput
   // Search::compute_floor_upto bounds the compute cycles of every tile whose extent of d is at
   // most `upto` (the others fixed): against Model::compute_cycles at every such extent (sizes up
   // to 90), on random problems, accelerators and dataflows.
-  std::mt19937 rng(2124);
   long long compared = 0, beyond_whole = 0;
-  for (int trial = 0; trial < 120; ++trial) {
-    const Accelerator acc = hwtest::random_acc(rng);
-    const hw::GemmProblem p = hwtest::random_problem(rng);
-    const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
-    std::uniform_int_distribution<int> dim(0, 2);
-    for (Dataflow df :
-         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
-      for (int probe = 0; probe < 4; ++probe) {
-        const int d = dim(rng);
-        std::array<long long, 3> tile{};
-        for (int e = 0; e < 3; ++e)
-          tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
-        const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
-        const long long floor = hw::detail::search_compute_floor_upto(acc, p, df, tile, d, upto);
-        std::array<long long, 3> whole = tile;
-        whole[d] = size[d];
-        if (floor > hw::detail::Model(acc, p, df, Tiling{whole[0], whole[1], whole[2]}, {})
-                        .compute_cycles())
-          ++beyond_whole;
-        for (long long x = 1; x <= upto; ++x) {
-          std::array<long long, 3> t = tile;
-          t[d] = x;
-          INFO(p << " " << mapping::to_string(df) << " d " << d << " upto " << upto << " tile "
-                 << t[0] << "x" << t[1] << "x" << t[2]);
-          REQUIRE(floor <=
-                  hw::detail::Model(acc, p, df, Tiling{t[0], t[1], t[2]}, {}).compute_cycles());
-          ++compared;
+  for_random_flows(
+      2124, 120,
+      [&](std::mt19937& rng, const Accelerator& acc, const hw::GemmProblem& p, Dataflow df) {
+        const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+        std::uniform_int_distribution<int> dim(0, 2);
+        for (int probe = 0; probe < 4; ++probe) {
+          const int d = dim(rng);
+          std::array<long long, 3> tile{};
+          for (int e = 0; e < 3; ++e)
+            tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+          const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
+          const long long floor = hw::detail::search_compute_floor_upto(acc, p, df, tile, d, upto);
+          std::array<long long, 3> whole = tile;
+          whole[d] = size[d];
+          if (floor > hw::detail::Model(acc, p, df, Tiling{whole[0], whole[1], whole[2]}, {})
+                          .compute_cycles())
+            ++beyond_whole;
+          for (long long x = 1; x <= upto; ++x) {
+            std::array<long long, 3> t = tile;
+            t[d] = x;
+            INFO(p << " " << mapping::to_string(df) << " d " << d << " upto " << upto << " tile "
+                   << t[0] << "x" << t[1] << "x" << t[2]);
+            REQUIRE(floor <=
+                    hw::detail::Model(acc, p, df, Tiling{t[0], t[1], t[2]}, {}).compute_cycles());
+            ++compared;
+          }
         }
-      }
-    }
-  }
+      });
   CHECK(compared > 20000);
   CHECK(beyond_whole > 300);  // tighter than the whole dimension's cycles
 }
@@ -391,28 +405,23 @@ TEST_CASE("the loose traffic floor bounds the DRAM bytes of every loop order and
   // The latency search orders its groups by a loose DRAM-byte floor in which the operands whose
   // tile alone does not fit are streamed: never above the bytes the model gives any candidate of
   // the group (every loop order), on random problems, accelerators, dataflows and bufferings.
-  std::mt19937 rng(2125);
   long long compared = 0, exact = 0;
-  for (int trial = 0; trial < 25; ++trial) {
-    const Accelerator acc = hwtest::random_acc(rng);
-    const hw::GemmProblem p = hwtest::random_problem(rng);
-    for (Dataflow df :
-         {Dataflow::kOutputStationary, Dataflow::kWeightStationary, Dataflow::kInputStationary}) {
-      for (Tiling t : hw::tiling_candidates(acc, p, df)) {
-        for (unsigned single : {0u, 1u, 2u, 4u}) {
-          t.single = single;
-          const double floor = hw::detail::search_loose_floor(acc, p, df, t);
-          const hw::detail::Model m(acc, p, df, t, {});
-          if (!m.feasible()) continue;
-          INFO(p << " on " << acc << " " << mapping::to_string(df) << " "
-                 << mapping::to_string(t));
-          REQUIRE(floor <= static_cast<double>(m.dram_bytes()));
-          ++compared;
-          if (floor >= static_cast<double>(m.dram_bytes()) * (1 - 1e-6)) ++exact;
+  for_random_flows(
+      2125, 25, [&](std::mt19937&, const Accelerator& acc, const hw::GemmProblem& p, Dataflow df) {
+        for (Tiling t : hw::tiling_candidates(acc, p, df)) {
+          for (unsigned single : {0u, 1u, 2u, 4u}) {
+            t.single = single;
+            const double floor = hw::detail::search_loose_floor(acc, p, df, t);
+            const hw::detail::Model m(acc, p, df, t, {});
+            if (!m.feasible()) continue;
+            INFO(p << " on " << acc << " " << mapping::to_string(df) << " "
+                   << mapping::to_string(t));
+            REQUIRE(floor <= static_cast<double>(m.dram_bytes()));
+            ++compared;
+            if (floor >= static_cast<double>(m.dram_bytes()) * (1 - 1e-6)) ++exact;
+          }
         }
-      }
-    }
-  }
+      });
   CHECK(compared > 200000);
   CHECK(exact > 20000);  // reached by the model on many candidates
 }

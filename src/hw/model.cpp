@@ -326,14 +326,6 @@ long long streamed_cycles(const Plan& plan, const DimPlan& stream) {
              plan.stream_cycles(stream.tile_extent(n - 1)));
 }
 
-long long fold_pipeline_cycles(const Plan& plan, const std::array<long long, 3>& fold_intervals,
-                               long long streamed) {
-  const long long spatial =
-      mul(fold_intervals[at(plan.dims.rows)], fold_intervals[at(plan.dims.cols)]);
-  const long long folds = mul(mul(fold_intervals[0], fold_intervals[1]), fold_intervals[2]);
-  return add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once);
-}
-
 // Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
 // stream is not whole feeder words). Double-buffered accumulators: the next fold starts while
 // the previous drains, (n-1) max(s, P) + max(s + D, Fmin), P = drain_cycles_reload when partial

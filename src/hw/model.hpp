@@ -150,8 +150,14 @@ long long compute_cycles(const Plan& plan, const arch::Microarch* micro);
 // every fold costs `base` plus the stream dimension's cycles over the folds of the other two
 // (`streamed`, streamed_cycles of the stream dimension's plan), the GEMM `once` more.
 // `fold_intervals` per dimension: DimPlan::fold_intervals().
-long long fold_pipeline_cycles(const Plan& plan, const std::array<long long, 3>& fold_intervals,
-                               long long streamed);
+inline long long fold_pipeline_cycles(const Plan& plan,
+                                      const std::array<long long, 3>& fold_intervals,
+                                      long long streamed) {
+  const long long spatial = mul(fold_intervals[static_cast<int>(plan.dims.rows)],
+                                fold_intervals[static_cast<int>(plan.dims.cols)]);
+  const long long folds = mul(mul(fold_intervals[0], fold_intervals[1]), fold_intervals[2]);
+  return add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once);
+}
 // The stream dimension's cycles summed over its tiles (Plan::stream_cycles of each tile).
 long long streamed_cycles(const Plan& plan, const DimPlan& stream);
 // The plan the Model constructor makes of the same problem with another tiling: `base` with

@@ -1493,10 +1493,10 @@ class Search {
         continue;
       }
       const detail::Model& m = models[static_cast<size_t>(n.model)];
-      if (m.dram_bytes() == best->dram &&
-          (m.energy().total > best->energy ||
-           (m.energy().total == best->energy && n.bound > best->cycles)))
-        continue;
+      if (m.dram_bytes() == best->dram) {
+        const double energy = m.energy().total;
+        if (energy > best->energy || (energy == best->energy && n.bound > best->cycles)) continue;
+      }
       const Score s = time(n);  // (a copy: phase 1 may go on and time more)
       if (key(s) < key(*best) && in_window(s.cycles)) best = s;
     }

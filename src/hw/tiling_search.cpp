@@ -792,6 +792,20 @@ class TrafficFloor {
     }
     const size_t n = problem.operands.size();
     resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n);
+    // The operands some tile of which may not fit alone: two copies of the whole tensor do not
+    // fit (alone_too_large asks only them).
+    for (size_t i = 0; i < n && i < 32; ++i) {
+      const int holder = fit_.holder(i);
+      if (holder < 0) {
+        unheld_ = true;
+        continue;
+      }
+      double most = 2 * bytes_[i];
+      for (int d = 0; d < 3; ++d)
+        if (problem.operands[i].group[d] > 0) most *= static_cast<double>(size_[d]);
+      if (!(most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)))
+        may_not_fit_ |= 1u << i;
+    }
   }
 
   // The extents of a group of candidates (all loop orders): tile counts and the sets of operands
@@ -900,13 +914,13 @@ class TrafficFloor {
   // streamed (0 where set_extents forms no sets).
   unsigned alone_too_large(const Tiling& t) const {
     const size_t n = problem_.operands.size();
-    if (unlimited_ || n > 10) return 0;
+    if (unlimited_ || n > 10 || unheld_) return 0;
     const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
                                           t.k > 0 ? t.k : size_[2]};
     unsigned out = 0;
-    for (size_t i = 0; i < n; ++i) {
+    for (unsigned left = may_not_fit_; left != 0; left &= left - 1) {
+      const size_t i = static_cast<size_t>(__builtin_ctz(left));
       const int holder = fit_.holder(i);
-      if (holder < 0) return 0;
       // (two copies of every element of its tile fit: so does its footprint)
       double most = 2 * bytes_[i];
       for (int d = 0; d < 3; ++d)
@@ -1003,6 +1017,8 @@ class TrafficFloor {
   mutable std::vector<double> resident_;         // scratch, per operand
   std::vector<double> streamed_;                 // per operand: bytes when streamed (set_extents)
   std::vector<long long> footprint_;
+  unsigned may_not_fit_ = 0;  // operands some tile of which may not fit alone (bit i)
+  bool unheld_ = false;       // an operand no buffer holds
 };
 
 // Loose floors (TrafficFloor::loose) by what they depend on: a group's tile counts (its cut

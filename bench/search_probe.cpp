@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "llama_shapes.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/tiling_search.hpp"
-#include "tenet/llm/model_config.hpp"
-#include "tenet/llm/model_matmuls.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
 
@@ -25,16 +24,7 @@ int main(int argc, char** argv) {
   const std::string phase_filter = argc > 3 ? argv[3] : "all";
   const arch::Accelerator acc = arch::load_accelerator_preset(preset);
   const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
-  const llm::ModelConfig model =
-      llm::load_model_config(std::string(TENET_SOURCE_DIR) + "/workloads/models/llama-2-7b.json");
-  llm::GenerationOptions prefill;
-  prefill.prompt = 2048;
-  llm::GenerationOptions decode;
-  decode.phase = llm::Phase::kDecode;
-  decode.context = 2048;
-  std::vector<std::pair<std::string, llm::MatmulShape>> shapes;
-  for (const auto& s : llm::generate_matmuls(model, prefill)) shapes.push_back({"prefill", s});
-  for (const auto& s : llm::generate_matmuls(model, decode)) shapes.push_back({"decode", s});
+  const std::vector<std::pair<std::string, llm::MatmulShape>> shapes = tenet_bench::llama_shapes();
   for (const mapping::Dataflow flow :
        {mapping::Dataflow::kOutputStationary, mapping::Dataflow::kWeightStationary,
         mapping::Dataflow::kInputStationary}) {

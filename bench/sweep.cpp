@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "llama_shapes.hpp"
 #include "sweep/sweep_plan.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_spec.hpp"
@@ -40,15 +41,8 @@ using namespace tenet;
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 std::vector<llm::MatmulShape> llama_shapes() {
-  const llm::ModelConfig model =
-      llm::load_model_config(std::string(TENET_SOURCE_DIR) + "/workloads/models/llama-2-7b.json");
-  llm::GenerationOptions prefill;
-  prefill.prompt = 2048;
-  llm::GenerationOptions decode;
-  decode.phase = llm::Phase::kDecode;
-  decode.context = 2048;
-  std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(model, prefill);
-  for (const auto& s : llm::generate_matmuls(model, decode)) shapes.push_back(s);
+  std::vector<llm::MatmulShape> shapes;
+  for (const auto& [phase, s] : tenet_bench::llama_shapes()) shapes.push_back(s);
   return shapes;
 }
 

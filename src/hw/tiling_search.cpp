@@ -1521,8 +1521,8 @@ class Search {
 
   // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one per
   // group), its loop order with the least traffic floor, timed (its score under latency); none if
-  // it does not fit. When that time is beyond the near-tie window of the floor (the group is
-  // often a small tile, slowed by its per-tile windows), also the group within the window of the
+  // it does not fit. When that time is more than 0.5 % above the floor (the group is often a
+  // small tile, slowed by its per-tile windows), also the group within the near-tie window of the
   // least floor whose tiles are largest while every operand's fits its buffer; the faster.
   std::optional<Score> first_time(const std::vector<Group>& groups,
                                   const std::vector<long long>& floors, TrafficFloor& traffic) {

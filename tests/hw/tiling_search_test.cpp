@@ -322,6 +322,13 @@ void for_random_flows(unsigned seed, int trials, F f) {
   }
 }
 
+// A tile with each extent in [1, size].
+std::array<long long, 3> random_tile(std::mt19937& rng, const std::array<long long, 3>& size) {
+  std::array<long long, 3> tile{};
+  for (int e = 0; e < 3; ++e) tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+  return tile;
+}
+
 }  // namespace
 
 TEST_CASE("the bound of fitted extents is at least every buffering's largest fitting extent",
@@ -340,9 +347,7 @@ TEST_CASE("the bound of fitted extents is at least every buffering's largest fit
     std::uniform_int_distribution<int> dim(0, 2);
     for (int probe = 0; probe < 10; ++probe) {
       const int d = dim(rng);
-      std::array<long long, 3> tile{};
-      for (int e = 0; e < 3; ++e)
-        tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+      const std::array<long long, 3> tile = random_tile(rng, size);
       const long long bound = hw::detail::fitting_extent_bound(acc, p, tile, d);
       INFO(p << " on " << acc << " d " << d << " tile " << tile[0] << "x" << tile[1] << "x"
              << tile[2] << " bound " << bound);
@@ -375,9 +380,7 @@ TEST_CASE("the compute floor up to an extent is at most every such tile's comput
         std::uniform_int_distribution<int> dim(0, 2);
         for (int probe = 0; probe < 4; ++probe) {
           const int d = dim(rng);
-          std::array<long long, 3> tile{};
-          for (int e = 0; e < 3; ++e)
-            tile[e] = std::uniform_int_distribution<long long>(1, size[e])(rng);
+          const std::array<long long, 3> tile = random_tile(rng, size);
           const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
           const long long floor = hw::detail::search_compute_floor_upto(acc, p, df, tile, d, upto);
           std::array<long long, 3> whole = tile;

@@ -273,6 +273,55 @@ Integer activation_bytes_per_sequence(const ModelConfig& m, const RequestOptions
   return bits_to_bytes(big(o.prompt) * big(m.hidden) + largest, activation_bits);
 }
 
+// What one replica of the model holds (the whole model, or one tensor-parallel chip's shard):
+// its weights, and per sequence its KV cache, recurrent state and activations.
+struct Footprint {
+  Integer weights, kv, state, activations;  // kv, state, activations: per sequence
+  Integer per_sequence() const { return kv + state + activations; }
+};
+
+Footprint footprint(const ModelConfig& m, const RequestOptions& o, const quant::QuantSpec& scheme,
+                    int activation_bits, std::int64_t tokens) {
+  Footprint f;
+  f.weights = weights_bytes(m, o, scheme);
+  f.kv = kv_bytes_per_sequence(m, o, scheme, tokens);
+  f.state = state_bytes_per_sequence(m, activation_bits);
+  f.activations = activation_bytes_per_sequence(m, o, activation_bits);
+  return f;
+}
+
+// The request's memory: the model's in all (`model`) and one chip's (`chip`, its tensor-parallel
+// shard, replicated parts whole), divided over the pp stages; fits and the largest batch from the
+// chip's.
+RequestMemory request_memory(const ModelConfig& model, const ModelConfig& chip,
+                             const RequestOptions& o, const quant::QuantSpec& scheme, int a,
+                             std::int64_t total_len, std::optional<long long> capacity) {
+  const Footprint whole = footprint(model, o, scheme, a, total_len);
+  const Footprint one = o.tp == 1 ? whole : footprint(chip, o, scheme, a, total_len);
+  const Integer batch = big(o.batch);
+  RequestMemory mem;
+  mem.weights_bytes = whole.weights;
+  mem.kv_cache_bytes = whole.kv * batch;
+  mem.state_bytes = whole.state * batch;
+  mem.activation_bytes = whole.activations * batch;
+  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.state_bytes + mem.activation_bytes;
+  mem.per_chip_weights_bytes = ceil_div(one.weights, o.pp);
+  mem.per_chip_kv_cache_bytes = ceil_div(one.kv * batch, o.pp);
+  mem.per_chip_bytes = ceil_div(one.weights + one.per_sequence() * batch, o.pp);
+  mem.capacity_bytes = capacity;
+  if (!capacity) return mem;
+  const Integer cap = big(*capacity);
+  mem.fits = mem.per_chip_bytes <= cap;
+  const Integer room = cap * big(o.pp) - one.weights;
+  const Integer per_seq = one.per_sequence();
+  Integer max_batch = room < 0 ? Integer(0) : Integer(room / per_seq);
+  // ceil per stage can cost a byte or two: step down until it fits.
+  while (max_batch > 0 && ceil_div(one.weights + max_batch * per_seq, o.pp) > cap) max_batch -= 1;
+  mem.max_batch = poly::fits_int64(max_batch) ? poly::to_int64(max_batch)
+                                              : std::numeric_limits<std::int64_t>::max();
+  return mem;
+}
+
 // ---- collectives ------------------------------------------------------------------------------
 
 struct Ring {
@@ -299,6 +348,36 @@ struct Ring {
     return ceil_div(bytes * big(chips - 1), chips);
   }
 };
+
+// The all-reduces of one stage's layers per pass: one after each row-parallel block that ends
+// in the residual stream (the mixer and the FFN of a layer; one for parallel attention + MLP
+// blocks, none for a no-op block), and Mamba-1's x_proj (row-parallel, its output feeds dt_proj
+// and the scan) of x_proj_width channels. A stage of `stage_layers` layers takes its share of
+// the model's, rounded up.
+struct LayerReduces {
+  std::int64_t blocks = 0, x_proj = 0, x_proj_width = 0;
+};
+
+LayerReduces layer_reduces(const ModelConfig& m, std::int64_t stage_layers) {
+  std::int64_t blocks = 0;
+  for (const LayerSpec& l : m.stack)
+    blocks += m.parallel_blocks
+                  ? 1
+                  : (l.mixer != MixerKind::kNone ? 1 : 0) + (l.ffn != FfnKind::kNone ? 1 : 0);
+  if (m.stack.empty()) blocks = 2 * m.layers;
+  LayerReduces r;
+  auto share = [&](std::int64_t n) {
+    return m.layers == 0
+               ? 0
+               : ceil_div(checked_mul(n, stage_layers, "", "pp", "all-reduces"), m.layers);
+  };
+  r.blocks = share(blocks);
+  if (m.ssm && m.layers_with(MixerKind::kMamba) > 0) {
+    r.x_proj = share(m.layers_with(MixerKind::kMamba));
+    r.x_proj_width = m.ssm->dt_rank + 2 * m.ssm->state;
+  }
+  return r;
+}
 
 }  // namespace
 
@@ -347,31 +426,6 @@ Integer stored_weight_bytes(const quant::OperandSpec& w, std::int64_t n, std::in
     total += bits_to_bytes(entries, l.dtype.bits() + (l.zero ? l.zero->bits() : 0));
   }
   return total;
-}
-
-ModelConfig tensor_parallel_shard(const ModelConfig& model, std::int64_t tp) {
-  require_positive(tp, "tp", "tensor-parallel degree");
-  if (tp == 1) return model;
-  if (model.heads % tp != 0)
-    throw InputError(error_code::kRange, "", "tp",
-                     fmt::format("tensor parallelism over {} chips splits the attention heads; "
-                                 "{} has {} heads",
-                                 tp, model.name, model.heads));
-  if (!model.mla && model.kv_heads % tp != 0 && tp % model.kv_heads != 0)
-    throw InputError(error_code::kRange, "", "tp",
-                     fmt::format("{} KV heads cannot be split over {} chips (nor replicated)",
-                                 model.kv_heads, tp));
-  ModelConfig c = model;
-  c.heads = model.heads / tp;
-  c.kv_heads = model.mla ? c.heads : std::max<std::int64_t>(1, model.kv_heads / tp);
-  c.intermediate = ceil_div(model.intermediate, tp);
-  c.vocab = ceil_div(model.vocab, tp);
-  if (c.moe) {  // routed experts spread over the chips, each whole; the shared MLP split
-    c.moe->experts = ceil_div(model.moe->experts, tp);
-    c.moe->top_k = ceil_div(model.moe->top_k, tp);
-    c.moe->shared_intermediate = ceil_div(model.moe->shared_intermediate, tp);
-  }
-  return c;
 }
 
 RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o,
@@ -433,6 +487,7 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
   const int a = rm.bits().activation;
   const std::int64_t b = ceil_div(o.batch, m);  // sequences per micro-batch
   const std::int64_t stage_layers = ceil_div(model.layers, stages);
+  const LayerReduces reduces = layer_reduces(rm.chip(), stage_layers);
 
   // The time of one pass; accumulates op totals and collective traffic into `r`.
   auto run = [&](Phase phase, std::int64_t length) {
@@ -445,7 +500,10 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
     const double compute =
         stages == 1 ? c.layer_cycles + c.embed_cycles + c.head_cycles
                     : c.layer_cycles * layer_share + std::max(c.embed_cycles, c.head_cycles);
-    const double coll = 2.0 * stage_layers * ring.all_reduce_seconds(act) +
+    // The Mamba-1 x_proj's row-parallel output (dt, B, C per token) is all-reduced too.
+    const Integer x_proj = bits_to_bytes(big(c.tokens) * big(reduces.x_proj_width), a);
+    const double coll = static_cast<double>(reduces.blocks) * ring.all_reduce_seconds(act) +
+                        static_cast<double>(reduces.x_proj) * ring.all_reduce_seconds(x_proj) +
                         ring.all_reduce_seconds(act) + ring.all_gather_seconds(logits);
     const double hop = stages > 1 ? ring.latency + act.get_d() / ring.bytes_per_second : 0.0;
     const double stage = overlap ? std::max(compute / clock, coll) : compute / clock + coll;
@@ -453,7 +511,9 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
     const double seconds = stages == 1 ? stage : (mb + stages - 1) * (stage + hop);
     par.collective_seconds +=
         stages == 1 ? (overlap ? 0.0 : coll) : (mb + stages - 1) * ((overlap ? 0.0 : coll) + hop);
-    par.layer_collective_bytes += ring.all_reduce_sent(act) * big(2 * stage_layers) * big(m);
+    par.layer_collective_bytes += (ring.all_reduce_sent(act) * big(reduces.blocks) +
+                                   ring.all_reduce_sent(x_proj) * big(reduces.x_proj)) *
+                                  big(m);
     par.embedding_collective_bytes += ring.all_reduce_sent(act) * big(m);
     par.logits_collective_bytes += ring.all_gather_sent(logits) * big(m);
     if (stages > 1) par.pipeline_bytes += act * big(m);
@@ -488,31 +548,8 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
   r.tokens_per_second =
       static_cast<double>(o.batch) * static_cast<double>(o.tokens) / r.e2e_seconds;
 
-  // Memory.
-  RequestMemory& mem = r.memory;
-  mem.weights_bytes = weights_bytes(model, o, scheme);
-  const Integer kv_seq = kv_bytes_per_sequence(model, o, scheme, total_len);
-  const Integer act_seq =
-      activation_bytes_per_sequence(model, o, a) + state_bytes_per_sequence(model, a);
-  mem.kv_cache_bytes = kv_seq * big(o.batch);
-  mem.state_bytes = state_bytes_per_sequence(model, a) * big(o.batch);
-  mem.activation_bytes = act_seq * big(o.batch) - mem.state_bytes;
-  mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.state_bytes + mem.activation_bytes;
-  const std::int64_t chips = checked_mul(o.tp, o.pp, "", "tp", "chips");
-  mem.per_chip_bytes = ceil_div(mem.total_bytes, chips);
-  mem.capacity_bytes = acc.spec().serving.capacity_bytes;
-  if (mem.capacity_bytes) {
-    mem.fits = mem.per_chip_bytes <= big(*mem.capacity_bytes);
-    const Integer room = big(*mem.capacity_bytes) * big(chips) - mem.weights_bytes;
-    const Integer per_seq = kv_seq + act_seq;
-    Integer max_batch = room < 0 ? Integer(0) : Integer(room / per_seq);
-    // ceil per chip can cost a byte or two: step down until it fits.
-    while (max_batch > 0 &&
-           ceil_div(mem.weights_bytes + max_batch * per_seq, chips) > big(*mem.capacity_bytes))
-      max_batch -= 1;
-    mem.max_batch = poly::fits_int64(max_batch) ? poly::to_int64(max_batch)
-                                                : std::numeric_limits<std::int64_t>::max();
-  }
+  r.memory =
+      request_memory(model, rm.chip(), o, scheme, a, total_len, acc.spec().serving.capacity_bytes);
   return r;
 }
 

@@ -1501,6 +1501,7 @@ bool operator==(const ModelConfig& a, const ModelConfig& b) {
          a.mla == b.mla && a.stack == b.stack && a.attention_chunk == b.attention_chunk &&
          a.ssm == b.ssm && a.deltanet == b.deltanet && a.indexer == b.indexer &&
          a.gated_attention == b.gated_attention && a.other_parameters == b.other_parameters &&
+         a.shards == b.shards &&
          a.nested == b.nested && a.assumptions == b.assumptions;
 }
 

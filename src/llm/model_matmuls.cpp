@@ -322,7 +322,8 @@ void add_hybrid_mixers(const ModelConfig& model, const GenerationOptions& o, con
     push(out, projection("linear_attn.out_proj", s.rows, h, vd, n, p));
   }
   if (const std::int64_t n = model.layers_with(MixerKind::kLinear)) {
-    push(out, projection("self_attn.linear_attn", s.rows, h, h, n, p));
+    // Row-parallel under tensor parallelism: each chip its 1/shards of the input channels.
+    push(out, projection("self_attn.linear_attn", s.rows, h, h / model.shards, n, p));
   }
 }
 
@@ -370,7 +371,7 @@ void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const P
   for (const auto& [i, layers] : widths) add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
   if (linear > 0) {
     const std::int64_t h = model.hidden;
-    push(out, projection("mlp.linear_mlp", s.rows, h, h, linear, o.phase));
+    push(out, projection("mlp.linear_mlp", s.rows, h, h / model.shards, linear, o.phase));
   }
 }
 

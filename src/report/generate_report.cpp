@@ -83,6 +83,8 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
         {"activation_bytes", ::tenet::detail::exact_json(m.activation_bytes)},
         {"total_bytes", ::tenet::detail::exact_json(m.total_bytes)},
         {"per_chip_bytes", ::tenet::detail::exact_json(m.per_chip_bytes)},
+        {"per_chip_weights_bytes", ::tenet::detail::exact_json(m.per_chip_weights_bytes)},
+        {"per_chip_kv_cache_bytes", ::tenet::detail::exact_json(m.per_chip_kv_cache_bytes)},
         {"capacity_bytes", optional_json(m.capacity_bytes)},
         {"fits", optional_json(m.fits)},
         {"max_batch", optional_json(m.max_batch)}}},
@@ -130,6 +132,9 @@ std::string table(const GenerateRequest& g, const Evaluated& e) {
                      seconds_text(r.e2e_seconds), gib(m.weights_bytes), gib(m.kv_cache_bytes),
                      m.state_bytes > 0 ? "recurrent state " + gib(m.state_bytes) + ", " : "",
                      gib(m.activation_bytes));
+  if (r.parallel.tp > 1 || r.parallel.pp > 1)
+    out += fmt::format("per chip: {} (weights {}, KV cache {})\n", gib(m.per_chip_bytes),
+                       gib(m.per_chip_weights_bytes), gib(m.per_chip_kv_cache_bytes));
   if (r.parallel.tp > 1 || r.parallel.pp > 1)
     out += fmt::format(
         "collectives {} ({} bytes per chip in the layers' all-reduces), pipeline "

@@ -49,7 +49,10 @@ struct RequestMemory {
   Integer state_bytes;       // B sequences' recurrent state of Mamba / Gated DeltaNet layers
   Integer activation_bytes;  // peak of live activations (estimate, docs/generate.md#memory)
   Integer total_bytes;       // the four above
-  Integer per_chip_bytes;    // total / (tp·pp), rounded up
+  // One chip's: its tensor-parallel shard (replicated parts whole) ÷ pp, rounded up.
+  Integer per_chip_bytes;                   // weights, KV cache, state and activations
+  Integer per_chip_weights_bytes;           // its weights
+  Integer per_chip_kv_cache_bytes;          // its KV cache (replicated KV heads whole)
   std::optional<long long> capacity_bytes;  // the accelerator's dram.capacity_bytes
   std::optional<bool> fits;                 // per_chip_bytes <= capacity_bytes
   std::optional<std::int64_t> max_batch;    // largest B that fits (0: not even the weights)
@@ -83,9 +86,12 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
                                const CostModel& cost, const arch::Accelerator& accelerator,
                                const quant::QuantSpec& scheme);
 
-// The model one tensor-parallel chip runs: heads, KV heads, MLP widths, vocabulary and routed
-// experts divided by `tp` (KV heads replicated when fewer than tp). InputError(range, "tp") when
-// tp does not divide the heads, or neither divides the other for the KV heads.
+// The model one tensor-parallel chip runs (src/llm/tensor_parallel.cpp, docs/generate.md): query
+// heads, KV heads (replicated when fewer than tp), every layer's MLP width, each routed and shared
+// expert's width (every chip holds every expert), Mamba / Gated DeltaNet heads and the
+// vocabulary (rounded up) divided by `tp`; `shards` = tp. Norms, the router, MLA's latent
+// projections and the indexer stay whole. InputError(range, "tp") naming the model, the layer
+// kind and tp when a count cannot be split (nor, for KV heads and B/C groups, replicated) evenly.
 ModelConfig tensor_parallel_shard(const ModelConfig& model, std::int64_t tp);
 
 // Bytes of an N×K weight matrix stored in `w` (packed words, scales and zero points included).

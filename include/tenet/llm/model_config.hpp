@@ -154,6 +154,9 @@ struct ModelConfig {
   std::optional<IndexerConfig> indexer;
   bool gated_attention = false;       // Qwen3-Next: q_proj also yields a per-channel output gate
   std::int64_t other_parameters = 0;  // non-matmul weights of hybrid mixers (conv, A, D, dt, norms)
+  // Tensor-parallel chips this config is one chip's share of (llm::tensor_parallel_shard): the
+  // widths above are that chip's; 1 = the whole model as read.
+  std::int64_t shards = 1;
   // The nested language-model object read in place of the document ("" = the document itself).
   std::string nested;
   // Conventions taken without the config stating them (unknown model_type, defaults).

@@ -162,9 +162,11 @@ TEST_CASE("tensor parallelism: two all-reduces per layer over a ring, a shorter 
   CHECK(two.parallel.logits_collective_bytes == Integer(5L * 2 * 128256 * 2 / 2));
   CHECK(two.parallel.collective_seconds > 0);
   CHECK(two.ttft_seconds < one.ttft_seconds);
-  // The request's memory is the model's whatever the split; per chip half of it.
+  // The request's memory is the model's whatever the split; per chip at least half of it (norms
+  // and the residual stream are replicated: tensor_parallel_test.cpp has it by hand).
   CHECK(two.memory.weights_bytes == one.memory.weights_bytes);
-  CHECK(two.memory.per_chip_bytes == (one.memory.total_bytes + 1) / 2);
+  CHECK(two.memory.per_chip_bytes > (one.memory.total_bytes + 1) / 2);
+  CHECK(two.memory.per_chip_bytes < one.memory.total_bytes);
 
   SECTION("no link: an error naming link_gbps") {
     o.link_gbps.reset();

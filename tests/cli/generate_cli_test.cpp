@@ -92,4 +92,57 @@ TEST_CASE("tenet generate: table summary and bad input", "[cli][generate]") {
   CHECK(schemes.exit_code == 2);
 }
 
+TEST_CASE("tenet generate --tp: per-chip matmul time and memory fall to about 1/tp",
+          "[cli][generate][tp]") {
+  // Dense GQA, GQA with 2 KV heads (tp 4 replicates them), multi-head (gated and plain MLP),
+  // MoE: each at tp 1, 2 and 4 on the default accelerator, costed by the pipeline.
+  const char* models[] = {
+      "workloads/models/llama-3-8b.json",         "tests/data/llm/tp/qwen2-1.5b.json",
+      "workloads/models/llama-2-7b.json",         "workloads/models/gpt2.json",
+      "tests/data/llm/tp/baichuan2-7b-base.json", "workloads/models/mixtral-8x7b-v0.1.json",
+      "tests/data/llm/tp/qwen2-57b-a14b.json"};
+  for (const char* model : models) {
+    const std::string request =
+        std::string("generate --model ") + model + " --prompt 512 --tokens 4 --link-gbps 400";
+    const json one = run_json(request);
+    const double time = one["ops"]["matmul"]["seconds"].get<double>();
+    const double memory = one["memory"]["per_chip_bytes"].get<double>();
+    for (int tp : {2, 4}) {
+      INFO(model << " at tp " << tp);
+      const json r = run_json(request + " --tp " + std::to_string(tp));
+      const double t = r["ops"]["matmul"]["seconds"].get<double>() / time;
+      CHECK(t >= 0.85 / tp);
+      CHECK(t <= 1.2 / tp);
+      const double m = r["memory"]["per_chip_bytes"].get<double>() / memory;
+      CHECK(m >= 1.0 / tp);
+      CHECK(m <= 1.0 / tp + 0.15);
+      CHECK(r["parallel"]["layer_collective_bytes"].get<double>() > 0);
+      CHECK(r["memory"]["per_chip_weights_bytes"].get<double>() <=
+            r["memory"]["per_chip_bytes"].get<double>());
+    }
+  }
+}
+
+TEST_CASE("tenet generate --tp: a split that cannot be made names the model, layer kind and tp",
+          "[cli][generate][tp]") {
+  // Multi-head attention splits (it exited 2 with an internal "self_attn.qk" dimension).
+  CHECK(run("generate --model workloads/models/llama-2-7b.json --prompt 64 --tokens 2 --tp 2 "
+            "--link-gbps 400")
+            .exit_code == 0);
+  const tenet::test::CliRun heads =
+      run("generate --model workloads/models/falcon-7b.json --prompt 64 --tokens 2 --tp 2 "
+          "--link-gbps 400");
+  INFO(heads.out);
+  CHECK(heads.exit_code == 2);
+  for (const char* part : {"--tp:", "falcon-7b", "tp = 2", "attention layers", "71 query heads"})
+    CHECK(heads.out.find(part) != std::string::npos);
+  const tenet::test::CliRun kv =
+      run("generate --model tests/data/llm/tp/qwen2-1.5b.json --prompt 64 --tokens 2 --tp 3 "
+          "--link-gbps 400");
+  INFO(kv.out);
+  CHECK(kv.exit_code == 2);
+  for (const char* part : {"--tp:", "qwen2-1.5b", "tp = 3", "2 KV heads", "replicated"})
+    CHECK(kv.out.find(part) != std::string::npos);
+}
+
 }  // namespace cli_generate_cli_test

@@ -13,6 +13,7 @@
 #include "io/json_reader.hpp"
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
+#include "llm/class_defaults.hpp"
 #include "llm/config_reader.hpp"
 #include "tenet/error.hpp"
 
@@ -234,7 +235,9 @@ void Reader::read_biases() {
 }
 
 void Reader::read_embeddings() {
-  c.tie_embeddings = flag("tie_word_embeddings", dialect.tie);
+  // Absent: the class's default (class_defaults.hpp). Null: not set, None to transformers, which
+  // does not tie.
+  c.tie_embeddings = flag("tie_word_embeddings", false);
   c.embed_dim = c.hidden;
   if (type == "opt") {
     if (auto p = optional_int("word_embed_proj_dim")) c.embed_dim = *p;
@@ -289,7 +292,8 @@ void Reader::note_generic() {
       type.empty() ? "no known model_type or architecture" : "unknown model_type '" + type + "'";
   assume(what +
          ": read the standard keys with Llama's conventions (gated MLP gate/up/down, "
-         "RMSNorm, no biases, embeddings tied only if tie_word_embeddings says so)");
+         "RMSNorm, no biases) and PretrainedConfig's defaults for absent keys "
+         "(tie_word_embeddings true)");
 }
 
 // The widest per-layer sizes the generator forms must fit in 64 bits.
@@ -332,7 +336,11 @@ ModelConfig parse_language_model(const json& doc, const std::string& file,
   c.model_type = written->empty() ? "unknown" : *written;
   c.mlp = dialect.mlp;
   c.names = dialect.names;
-  Reader r(doc, file, dialect, known ? type : *written, c, fields);
+  // An absent key means the config class's default (class_defaults.hpp).
+  json filled = doc;
+  std::vector<std::string> defaults;
+  fill_class_defaults(filled, known ? type : *written, defaults);
+  Reader r(filled, file, dialect, known ? type : *written, c, fields);
   using Step = void (Reader::*)();
   const auto run = [&](Step step) {
     try {
@@ -358,34 +366,14 @@ ModelConfig parse_language_model(const json& doc, const std::string& file,
   }
   // The derived sizes need every size: checked only when all were read.
   if (problems.empty()) problems.attempt("", [&] { check_derived_sizes(file, c); });
+  c.assumptions.insert(c.assumptions.end(), defaults.begin(), defaults.end());
   return c;
-}
-
-// What a family's text config leaves to its class defaults (Gemma-3's published text_config
-// states only the sizes that differ from Gemma3TextConfig's).
-void fill_family_defaults(json& inner, std::vector<std::string>& notes) {
-  const auto type = inner.find("model_type");
-  if (type == inner.end() || *type != "gemma3_text") return;
-  const std::pair<const char*, std::int64_t> defaults[] = {
-      {"vocab_size", 262208}, {"num_attention_heads", 8},          {"num_key_value_heads", 4},
-      {"head_dim", 256},      {"max_position_embeddings", 131072}, {"sliding_window", 4096}};
-  for (const auto& [key, value] : defaults) {
-    if (inner.contains(key)) continue;
-    inner[key] = value;
-    notes.push_back(std::string(key) + " = " + std::to_string(value) +
-                    " (Gemma3TextConfig's default; the text_config states none)");
-  }
-  if (!inner.contains("layer_types") && !inner.contains("sliding_window_pattern")) {
-    inner["sliding_window_pattern"] = 6;
-    notes.push_back("every 6th layer global, the others sliding (Gemma3TextConfig's default)");
-  }
 }
 
 // A wrapper's language model (`key`: text_config, ...), its problems placed under /key.
 ModelConfig parse_nested(const json& doc, const std::string& key, const std::string& file,
                          io::JsonProblems& problems) {
   json inner = doc.at(key);
-  std::vector<std::string> notes;
   std::vector<std::string> from_wrapper;  // keys taken from the wrapper: problems stay there
   const auto take = [&](const char* k) {
     inner[k] = doc.at(k);
@@ -406,7 +394,6 @@ ModelConfig parse_nested(const json& doc, const std::string& key, const std::str
   for (const char* shared : {"_name_or_path", "tie_word_embeddings"}) {
     if (!inner.contains(shared) && doc.contains(shared)) take(shared);
   }
-  fill_family_defaults(inner, notes);
   io::JsonProblems found(file);
   ModelConfig c = parse_language_model(inner, file, found);
   for (const InputError& e : found.list()) {
@@ -424,7 +411,6 @@ ModelConfig parse_nested(const json& doc, const std::string& key, const std::str
   std::vector<std::string> said = {"the language model is read from /" + key +
                                    "; the wrapper's own keys are ignored (" +
                                    excerpt(ignored, 300) + ")"};
-  for (std::string& n : notes) said.push_back(std::move(n));
   c.assumptions.insert(c.assumptions.begin(), said.begin(), said.end());
   return c;
 }

@@ -51,34 +51,34 @@ const std::vector<Dialect>& dialects() {
   using N = LayerNames;
   constexpr MlpKind P = MlpKind::kPlain, G = MlpKind::kGated;
   static const std::vector<Dialect> table = {
-      // model_type, MLP, tied, LayerNorm (else RMSNorm), norms per layer, bias on qkv / o / MLP,
+      // model_type, MLP, LayerNorm (else RMSNorm), norms per layer, bias on qkv / o / MLP,
       // checkpoint stores qkv / gate_up fused, MLP width 4·h by default, weight names
-      {"gpt2", P, true, true, 2, true, true, true, true, false, true, gpt2_names()},
-      {"gpt_bigcode", P, true, true, 2, true, true, true, true, false, true, gpt2_names()},
-      {"gpt_neox", P, false, true, 2, true, true, true, true, false, false,
+      {"gpt2", P, true, 2, true, true, true, true, false, true, gpt2_names()},
+      {"gpt_bigcode", P, true, 2, true, true, true, true, false, true, gpt2_names()},
+      {"gpt_neox", P, true, 2, true, true, true, true, false, false,
        with(qkv_dense_names("attention."), {{&N::lm_head, "embed_out"}})},
-      {"opt", P, true, true, 2, true, true, true, false, false, false,
+      {"opt", P, true, 2, true, true, true, false, false, false,
        with(llama_names(), {{&N::o, "self_attn.out_proj"}, {&N::up, "fc1"}, {&N::down, "fc2"}})},
-      {"bloom", P, true, true, 2, true, true, true, true, false, true,
+      {"bloom", P, true, 2, true, true, true, true, false, true,
        qkv_dense_names("self_attention.")},
-      {"falcon", P, true, true, 2, false, false, false, true, false, true,
+      {"falcon", P, true, 2, false, false, false, true, false, true,
        qkv_dense_names("self_attention.")},
-      {"starcoder2", P, true, true, 2, true, true, true, false, false, false,
+      {"starcoder2", P, true, 2, true, true, true, false, false, false,
        with(llama_names(), {{&N::up, "mlp.c_fc"}, {&N::down, "mlp.c_proj"}})},
-      {"phi", P, false, true, 1, true, true, true, false, false, false,
+      {"phi", P, true, 1, true, true, true, false, false, false,
        with(llama_names(),
             {{&N::o, "self_attn.dense"}, {&N::up, "mlp.fc1"}, {&N::down, "mlp.fc2"}})},
-      {"llama", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"mistral", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"mixtral", G, false, false, 2, false, false, false, false, false, false,
+      {"llama", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"mistral", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"mixtral", G, false, 2, false, false, false, false, false, false,
        with(llama_names(), {{&N::moe, "block_sparse_moe."}})},
-      {"qwen2", G, false, false, 2, true, false, false, false, false, false, llama_names()},
-      {"qwen2_moe", G, false, false, 2, true, false, false, false, false, false, llama_names()},
-      {"gemma", G, true, false, 2, false, false, false, false, false, false, llama_names()},
-      {"gemma2", G, true, false, 4, false, false, false, false, false, false, llama_names()},
-      {"phi3", G, false, false, 2, false, false, false, true, true, false, llama_names()},
-      {"deepseek_v2", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"qwen", G, false, false, 2, true, false, false, true, false, false,
+      {"qwen2", G, false, 2, true, false, false, false, false, false, llama_names()},
+      {"qwen2_moe", G, false, 2, true, false, false, false, false, false, llama_names()},
+      {"gemma", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"gemma2", G, false, 4, false, false, false, false, false, false, llama_names()},
+      {"phi3", G, false, 2, false, false, false, true, true, false, llama_names()},
+      {"deepseek_v2", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"qwen", G, false, 2, true, false, false, true, false, false,
        with(llama_names(), {{&N::qkv, "attn.c_attn"},
                             {&N::o, "attn.c_proj"},
                             {&N::qk, "attn.qk"},
@@ -86,7 +86,7 @@ const std::vector<Dialect>& dialects() {
                             {&N::gate, "mlp.w2"},
                             {&N::up, "mlp.w1"},
                             {&N::down, "mlp.c_proj"}})},
-      {"gptj", P, false, true, 1, false, false, true, false, false, true,
+      {"gptj", P, true, 1, false, false, true, false, false, true,
        with(llama_names(), {{&N::q, "attn.q_proj"},
                             {&N::k, "attn.k_proj"},
                             {&N::v, "attn.v_proj"},
@@ -96,21 +96,21 @@ const std::vector<Dialect>& dialects() {
                             {&N::pv, "attn.pv"},
                             {&N::up, "mlp.fc_in"},
                             {&N::down, "mlp.fc_out"}})},
-      {"qwen3", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"qwen3_moe", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"deepseek_v3", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"chatglm", G, false, false, 2, true, false, false, true, true, false,
+      {"qwen3", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"qwen3_moe", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"deepseek_v3", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"chatglm", G, false, 2, true, false, false, true, true, false,
        with(qkv_dense_names("self_attention."), {{&N::lm_head, "output_layer"}})},
-      {"llama4_text", G, false, false, 2, false, false, false, false, false, false,
+      {"llama4_text", G, false, 2, false, false, false, false, false, false,
        with(llama_names(), {{&N::gate_up, "feed_forward.gate_up_proj"},
                             {&N::gate, "feed_forward.gate_proj"},
                             {&N::up, "feed_forward.up_proj"},
                             {&N::down, "feed_forward.down_proj"},
                             {&N::moe, "feed_forward."}})},
-      {"gemma3_text", G, true, false, 4, false, false, false, false, false, false, llama_names()},
-      {"deepseek_v32", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"qwen3_next", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"jamba", G, false, false, 2, false, false, false, false, false, false,
+      {"gemma3_text", G, false, 4, false, false, false, false, false, false, llama_names()},
+      {"deepseek_v32", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"qwen3_next", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"jamba", G, false, 2, false, false, false, false, false, false,
        with(llama_names(), {{&N::gate_up, "feed_forward.gate_up_proj"},
                             {&N::gate, "feed_forward.gate_proj"},
                             {&N::up, "feed_forward.up_proj"},
@@ -118,7 +118,7 @@ const std::vector<Dialect>& dialects() {
                             {&N::moe, "feed_forward."}})},
       // Nemotron-H: every layer is one block (norm + mixer): Mamba-2, attention, a relu² MLP or a
       // MoE of relu² experts (up, down) with a shared relu² expert.
-      {"nemotron_h", P, false, false, 1, false, false, false, false, false, false,
+      {"nemotron_h", P, false, 1, false, false, false, false, false, false,
        with(llama_names(), {{&N::qkv, "mixer.qkv_proj"},
                             {&N::q, "mixer.q_proj"},
                             {&N::k, "mixer.k_proj"},
@@ -130,28 +130,29 @@ const std::vector<Dialect>& dialects() {
                             {&N::down, "mixer.down_proj"},
                             {&N::moe, "mixer."}})},
       // gpt-oss: biases on q, k, v, o, the router and the experts; a learned sink per head.
-      {"gpt_oss", G, false, false, 2, true, true, false, false, false, false, llama_names()},
-      {"qwen3_5_text", G, false, false, 2, false, false, false, false, false, false, llama_names()},
-      {"qwen3_5_moe_text", G, false, false, 2, false, false, false, false, false, false,
-       llama_names()},
-      {"nemotron-nas", G, false, false, 2, false, false, false, false, false, false, llama_names()},
+      {"gpt_oss", G, false, 2, true, true, false, false, false, false, llama_names()},
+      {"qwen3_5_text", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"qwen3_5_moe_text", G, false, 2, false, false, false, false, false, false, llama_names()},
+      {"nemotron-nas", G, false, 2, false, false, false, false, false, false, llama_names()},
       // InternLM2: fused wqkv; w1 (gate), w3 (up), w2 (down); the head is `output`.
-      {"internlm2", G, false, false, 2, false, false, false, true, false, false, internlm2_names()},
+      {"internlm2", G, false, 2, false, false, false, true, false, false, internlm2_names()},
       // StableLM-2: LayerNorm, Q/K/V biases when use_qkv_bias says so.
-      {"stablelm", G, false, true, 2, false, false, false, false, false, false, llama_names()},
+      {"stablelm", G, true, 2, false, false, false, false, false, false, llama_names()},
       // Cohere (Command-R, Aya-23): one LayerNorm (no bias) before parallel attention and MLP,
       // tied embeddings.
-      {"cohere", G, true, true, 1, false, false, false, false, false, false, llama_names()},
+      {"cohere", G, true, 1, false, false, false, false, false, false, llama_names()},
+      // SmolLM3: Llama's layers, RoPE left out on every 4th layer (no_rope_layers).
+      {"smollm3", G, false, 2, false, false, false, false, false, false, llama_names()},
       // DeepSeekMoE (v1): Llama attention, DeepSeek's fine-grained and shared experts.
-      {"deepseek", G, false, false, 2, false, false, false, false, false, false, llama_names()},
+      {"deepseek", G, false, 2, false, false, false, false, false, false, llama_names()},
   };
   return table;
 }
 
 // The generic reading of an unknown model_type: Llama's conventions.
 const Dialect& generic_dialect() {
-  static const Dialect d{"",    MlpKind::kGated, false, false, 2,     false,
-                         false, false,           false, false, false, llama_names()};
+  static const Dialect d{"",    MlpKind::kGated, false, 2,     false,        false,
+                         false, false,           false, false, llama_names()};
   return d;
 }
 
@@ -215,6 +216,7 @@ std::optional<std::string> type_of_architecture(const std::string& arch) {
       {"StableLmForCausalLM", "stablelm"},
       {"CohereForCausalLM", "cohere"},
       {"DeepseekForCausalLM", "deepseek"},
+      {"SmolLM3ForCausalLM", "smollm3"},
   };
   for (const auto& [a, t] : table) {
     if (arch == a) return std::string(t);

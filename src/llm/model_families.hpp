@@ -9,12 +9,12 @@
 
 namespace tenet::llm::config_detail {
 
-// What a family's config does not state: MLP kind, biases, tied embeddings, norms, fused
-// checkpoint matrices and the names of its weights.
+// What a family's config does not state and its class has no key for: MLP kind, biases, norms,
+// fused checkpoint matrices and the names of its weights (the defaults of keys its class has,
+// tie_word_embeddings among them: class_defaults.hpp).
 struct Dialect {
   const char* model_type;
   MlpKind mlp;
-  bool tie;
   bool layer_norm;  // LayerNorm (weight + bias) or RMSNorm (weight)
   int norms_per_layer;
   bool qkv_bias, o_bias, mlp_bias;

@@ -14,11 +14,12 @@ using namespace tenet::llm;
 namespace {
 
 ModelConfig tiny(std::int64_t window) {
-  nlohmann::json doc = {{"model_type", "mistral"},        {"hidden_size", 8},
-                        {"num_hidden_layers", 1},         {"num_attention_heads", 1},
-                        {"intermediate_size", 8},         {"vocab_size", 8},
-                        {"max_position_embeddings", 1000}};
-  if (window > 0) doc["sliding_window"] = window;
+  nlohmann::json doc = {{"model_type", "mistral"},  {"hidden_size", 8},
+                        {"num_hidden_layers", 1},   {"num_attention_heads", 1},
+                        {"num_key_value_heads", 1}, {"intermediate_size", 8},
+                        {"vocab_size", 8},          {"max_position_embeddings", 1000}};
+  // No window: null (as Mistral v0.2+ write it; absent would be MistralConfig's 4096).
+  doc["sliding_window"] = window > 0 ? nlohmann::json(window) : nlohmann::json(nullptr);
   return parse_model_config(doc, "tiny.json");
 }
 

@@ -298,7 +298,9 @@ TEST_CASE("Llama-4 Scout: text_config read, 3 of 4 layers chunked, all MoE + sha
 
 TEST_CASE("a nested config's errors point into it, the wrapper's keys are not read",
           "[llm][nested][errors]") {
-  json inner = {{"model_type", "llama"},    {"hidden_size", 64}, {"num_hidden_layers", 2},
+  // An unknown family: PretrainedConfig has no sizes, so an absent one is missing (a Llama's
+  // would be LlamaConfig's default).
+  json inner = {{"model_type", "my_lm"},    {"hidden_size", 64}, {"num_hidden_layers", 2},
                 {"num_attention_heads", 4}, {"vocab_size", 10},  {"intermediate_size", 128}};
   for (const char* key : {"text_config", "language_config", "llm_config"}) {
     json doc = {{"architectures", {"SomeVLM"}}, {"hidden_size", 4096}, {key, inner}};
@@ -400,11 +402,10 @@ TEST_CASE("unmodelled layer kinds exit 2 naming the kind, never costed as attent
 
 TEST_CASE("decoder_sparse_step, mlp_only_layers and moe_layers pick the MoE layers",
           "[llm][hybrid]") {
-  json doc = {
-      {"model_type", "qwen2_moe"}, {"hidden_size", 64},        {"num_hidden_layers", 6},
-      {"num_attention_heads", 4},  {"vocab_size", 10},         {"intermediate_size", 128},
-      {"num_experts", 4},          {"num_experts_per_tok", 2}, {"moe_intermediate_size", 32},
-      {"decoder_sparse_step", 2},  {"mlp_only_layers", {3}}};
+  json doc = {{"model_type", "qwen2_moe"},   {"hidden_size", 64},        {"num_hidden_layers", 6},
+              {"num_attention_heads", 4},    {"num_key_value_heads", 4}, {"vocab_size", 10},
+              {"intermediate_size", 128},    {"num_experts", 4},         {"num_experts_per_tok", 2},
+              {"moe_intermediate_size", 32}, {"decoder_sparse_step", 2}, {"mlp_only_layers", {3}}};
   // (i + 1) % 2 == 0 → 1, 3, 5; 3 is MLP-only → 1, 5
   ModelConfig c = parse_model_config(doc, "q.json");
   REQUIRE(c.moe);
@@ -549,7 +550,7 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
           "[llm][zoo]") {
   // InternLM2.5-7B: one fused wqkv (32 + 2·8 heads of 128), w1 / w3 / w2, the head `output`
   ModelConfig c = load_model_config(bundled("internlm2_5-7b.json"));
-  CHECK(c.assumptions.empty());
+  CHECK(c.assumptions.empty());             // InternLM2Config's defaults: every key stated
   GenerationOptions apart = decode(1, 10);  // gate and up apart (the checkpoint's matrices)
   apart.fused_gate_up = false;
   auto shapes = generate_matmuls(c, apart);
@@ -562,7 +563,9 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   // StableLM-2-1.6B: LayerNorm (weight and bias) twice per layer and once at the end; Q, K, V
   // biases (use_qkv_bias)
   c = load_model_config(bundled("stablelm-2-zephyr-1_6b.json"));
-  CHECK(c.assumptions.empty());
+  CHECK(c.assumptions == std::vector<std::string>{
+                             "use_parallel_residual = false (StableLmConfig's default; the config "
+                             "states none)"});
   CHECK(c.qkv_bias);
   CHECK_FALSE(c.o_bias);
   CHECK(c.norm_parameters == (24 * 2 + 1) * 2 * 2048);
@@ -570,7 +573,9 @@ TEST_CASE("InternLM2, StableLM-2, Cohere and DeepSeekMoE read with their familie
   // Aya-23-8B (Cohere): one bias-free LayerNorm per layer before parallel attention and MLP;
   // the embedding is the head (tie_word_embeddings is the class default, not written)
   c = load_model_config(bundled("aya-23-8b.json"));
-  CHECK(c.assumptions.empty());
+  CHECK(c.assumptions ==
+        std::vector<std::string>{"tie_word_embeddings = true (CohereConfig's default; the config "
+                                 "states none)"});
   CHECK(c.parallel_blocks);
   CHECK(c.tie_embeddings);
   CHECK(c.norm_parameters == (32 + 1) * 4096);

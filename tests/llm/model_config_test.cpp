@@ -33,6 +33,22 @@ json llama_like() {
     "vocab_size": 128256, "max_position_embeddings": 8192})");
 }
 
+// The same sizes in a family the reader does not know: PretrainedConfig has no sizes, so a size
+// left out is missing (a Llama's would be LlamaConfig's default).
+json unknown_like() {
+  json doc = llama_like();
+  doc["model_type"] = "my_lm";
+  return doc;
+}
+
+// The assumptions that are not a class's default for an absent key.
+std::vector<std::string> other_assumptions(const ModelConfig& c) {
+  std::vector<std::string> out;
+  for (const std::string& a : c.assumptions)
+    if (a.find("Config's default; the config states none)") == std::string::npos) out.push_back(a);
+  return out;
+}
+
 json gpt2_like() {
   return json::parse(R"({"model_type": "gpt2", "n_embd": 1024, "n_layer": 24, "n_head": 16,
     "n_positions": 1024, "n_inner": null, "vocab_size": 50257})");
@@ -72,7 +88,8 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
   constexpr MlpKind P = MlpKind::kPlain, G = MlpKind::kGated;
   // Values of each config.json (workloads/models/SOURCES.md). Derived ones: d = h / n_h unless
   // head_dim / kv_channels is given; n_kv from the family's MQA keys; Qwen v1's I is half its
-  // intermediate_size; Falcon and BLOOM have 4·h MLPs and no context length; windows: Mistral
+  // intermediate_size; Falcon and BLOOM have 4·h MLPs, BLOOM no context length (ALiBi), Falcon
+  // FalconConfig's default 2048 (its config states none); windows: Mistral
   // v0.1, StarCoder2 and Phi-3 in every layer, Gemma-2 in every other layer, Qwen2's switched off.
   const Expected cases[] = {
       {"gpt2.json", "gpt2", "gpt2", P, 768, 12, 12, 12, 64, 3072, 50257, 1024, kNone, 0},
@@ -112,8 +129,8 @@ TEST_CASE("bundled model configs carry the published sizes, names and windows", 
        0},
       {"phi-3-mini-4k-instruct.json", "Phi-3-mini-4k-instruct", "phi3", G, 3072, 32, 32, 32, 96,
        8192, 32064, 4096, 2047, 32},
-      {"falcon-7b.json", "falcon-7b", "falcon", P, 4544, 32, 71, 1, 64, 18176, 65024, kNoLimit,
-       kNone, 0},
+      {"falcon-7b.json", "falcon-7b", "falcon", P, 4544, 32, 71, 1, 64, 18176, 65024, 2048, kNone,
+       0},
       {"opt-6.7b.json", "facebook/opt-6.7b", "opt", P, 4096, 32, 32, 32, 128, 16384, 50272, 2048,
        kNone, 0},
       {"opt-350m.json", "facebook/opt-350m", "opt", P, 1024, 24, 16, 16, 64, 4096, 50272, 2048,
@@ -192,8 +209,10 @@ TEST_CASE("dialect conventions: fused checkpoints, biases, ties, projections", "
   CHECK(opt.position_rows == 2050);
   CHECK(opt.tie_embeddings);
   const ModelConfig gemma = load_model_config(model_path("gemma-2b.json"));
-  CHECK(gemma.tie_embeddings);
-  CHECK(gemma.assumptions.empty());
+  CHECK(gemma.tie_embeddings);  // GemmaConfig's default: its config does not write it
+  CHECK(gemma.assumptions ==
+        std::vector<std::string>{
+            "tie_word_embeddings = true (GemmaConfig's default; the config states none)"});
   const ModelConfig pythia = load_model_config(model_path("pythia-6.9b.json"));
   CHECK_FALSE(pythia.tie_embeddings);
   CHECK(pythia.names.lm_head == "embed_out");
@@ -223,8 +242,11 @@ TEST_CASE("Falcon's legacy configs: RefinedWebModel (7B, MQA) and RefinedWeb (40
   newer.erase("num_kv_heads");  // transformers' default: n_kv = n_h, listed as an assumption
   const ModelConfig no_kv = parse_model_config(newer, "x");
   CHECK(no_kv.kv_heads == 128);
-  REQUIRE(no_kv.assumptions.size() == 3);  // + no context length, 4·h MLP
-  CHECK(no_kv.assumptions[1].find("num_kv_heads") != std::string::npos);
+  // + a 4·h MLP and FalconConfig's defaults (context 2048, ...)
+  const std::vector<std::string> said = other_assumptions(no_kv);
+  REQUIRE(said.size() == 2);
+  CHECK(said[0].find("num_kv_heads") != std::string::npos);
+  CHECK(no_kv.max_positions == 2048);
 }
 
 TEST_CASE(
@@ -309,10 +331,14 @@ TEST_CASE("an unknown family with the standard keys works and lists its assumpti
   CHECK(c.model_type == "my_new_llm");
   CHECK(c.mlp == MlpKind::kGated);
   CHECK(c.kv_heads == 8);
-  REQUIRE(c.assumptions.size() == 2);
+  REQUIRE(c.assumptions.size() == 3);
   CHECK(c.assumptions[0].find("unknown model_type 'my_new_llm'") != std::string::npos);
   CHECK(c.assumptions[1].find("max_position_embeddings") != std::string::npos);
-  CHECK(parse_model_config(llama_like(), "x.json").assumptions.empty());
+  // An unknown family's absent tie_word_embeddings is PretrainedConfig's default: tied.
+  CHECK(c.assumptions[2] ==
+        "tie_word_embeddings = true (PretrainedConfig's default; the config states none)");
+  CHECK(c.tie_embeddings);
+  CHECK(other_assumptions(parse_model_config(llama_like(), "x.json")).empty());
 }
 
 TEST_CASE("GPT-2 n_inner: null or absent means 4·n_embd, a value is taken", "[llm][config]") {
@@ -334,14 +360,16 @@ TEST_CASE("the family comes from model_type, architectures, or the field names",
   json llama = llama_like();
   llama.erase("model_type");
   CHECK(parse_model_config(llama, "x").mlp == MlpKind::kGated);
-  CHECK(parse_model_config(llama, "x").assumptions.size() == 1);  // no known type
+  CHECK(other_assumptions(parse_model_config(llama, "x")).size() == 1);  // no known type
   llama["architectures"] = {"MistralForCausalLM"};
   CHECK(parse_model_config(llama, "x").model_type == "mistral");
-  CHECK(parse_model_config(llama, "x").assumptions.empty());
+  CHECK(other_assumptions(parse_model_config(llama, "x")).empty());
+  for (const std::string& a : parse_model_config(llama, "x").assumptions)
+    CHECK(a.find("(MistralConfig's default") != std::string::npos);
 }
 
 TEST_CASE("a missing dimension names every key looked for", "[llm][config][errors]") {
-  json doc = llama_like();
+  json doc = unknown_like();
   doc.erase("hidden_size");
   const InputError e = parse_error(doc);
   CHECK(e.where() == "/hidden_size");
@@ -377,15 +405,18 @@ TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
   };
   const std::optional<json> erased;
   const Case cases[] = {
-      {llama_like, {{"hidden_size", erased}}, code::kMissingField, "/hidden_size"},
+      {unknown_like, {{"hidden_size", erased}}, code::kMissingField, "/hidden_size"},
       {llama_like,
        {{"num_attention_heads", 30}},
        code::kRange,
        "/num_attention_heads"},  // 4096 % 30
       {llama_like, {{"num_key_value_heads", 5}}, code::kRange, "/num_key_value_heads"},  // 32 % 5
       {llama_like, {{"intermediate_size", 0}}, code::kRange, "/intermediate_size"},
-      {llama_like, {{"intermediate_size", erased}}, code::kMissingField, "/intermediate_size"},
-      {llama_like, {{"num_attention_heads", erased}}, code::kMissingField, "/num_attention_heads"},
+      {unknown_like, {{"intermediate_size", erased}}, code::kMissingField, "/intermediate_size"},
+      {unknown_like,
+       {{"num_attention_heads", erased}},
+       code::kMissingField,
+       "/num_attention_heads"},
       {llama_like, {{"num_hidden_layers", -2}}, code::kRange, "/num_hidden_layers"},
       {llama_like, {{"vocab_size", "32000"}}, code::kType, "/vocab_size"},
       {llama_like, {{"hidden_size", 4096.5}}, code::kType, "/hidden_size"},
@@ -403,7 +434,6 @@ TEST_CASE("bad configs name the file, the JSON pointer and a stable code",
        {{"n_embd", std::int64_t{1} << 62}, {"n_head", 1}},  // 4·n_embd (default n_inner) overflows
        code::kOverflow,
        "/n_embd"},
-      {gpt2_like, {{"n_embd", erased}}, code::kMissingField, "/n_embd"},
       {gpt2_like, {{"n_head", 15}}, code::kRange, "/n_head"},
       {llama_like, {{"model_type", "t5"}}, code::kUnknownName, "/model_type"},
       {llama_like, {{"is_encoder_decoder", true}}, code::kUnknownName, "/is_encoder_decoder"},

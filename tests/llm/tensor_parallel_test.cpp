@@ -17,6 +17,9 @@
 using namespace tenet;
 using namespace tenet::llm;
 
+// A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
+namespace llm_tensor_parallel_test {
+
 namespace {
 
 ModelConfig bundled(const std::string& name) {
@@ -288,3 +291,5 @@ TEST_CASE("tensor parallelism: splits that cannot be made name the model, the la
         }),
         {"falcon-7b", "71 query heads"});
 }
+
+}  // namespace llm_tensor_parallel_test

@@ -69,6 +69,7 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
         {"tokens", g.options.tokens},
         {"batch", g.options.batch},
         {"quant", e.scheme}}},
+      {"assumptions", e.model.assumptions},
       {"cost_model", e.description},
       {"timeline",
        {{"ttft_seconds", r.ttft_seconds},
@@ -118,6 +119,7 @@ std::string table(const GenerateRequest& g, const Evaluated& e) {
   const llm::RequestMemory& m = r.memory;
   std::string out =
       fmt::format("model: {} ({})\ncost model: {}\n", e.model.name, g.model, e.description);
+  for (const std::string& a : e.model.assumptions) out += "warning: " + a + "\n";
   out += fmt::format("request: batch {}, prompt {}, tokens {}, tp {}, pp {}\n", g.options.batch,
                      g.options.prompt, g.options.tokens, r.parallel.tp, r.parallel.pp);
   std::string fits = "unknown (no dram.capacity_bytes)";

@@ -145,4 +145,21 @@ TEST_CASE("tenet generate --tp: a split that cannot be made names the model, lay
     CHECK(kv.out.find(part) != std::string::npos);
 }
 
+TEST_CASE("tenet generate: an absent config key is its config class's default, listed",
+          "[cli][generate][defaults]") {
+  // SmolLM3-3B's config leaves tie_word_embeddings out: SmolLM3Config's default ties the head,
+  // so its fp16 weights are 6.15 GB (untied: 6.68 GB).
+  const json doc =
+      run_json("generate --model tests/data/llm/tp/smollm3-3b.json --prompt 16 --tokens 2");
+  CHECK(doc["memory"]["weights_bytes"].get<double>() == Approx(6.15e9).epsilon(0.005));
+  bool said = false;
+  for (const json& a : doc["assumptions"])
+    said |= a == "tie_word_embeddings = true (SmolLM3Config's default; the config states none)";
+  CHECK(said);
+  const tenet::test::CliRun table =
+      run("generate --model tests/data/llm/tp/smollm3-3b.json --prompt 16 --tokens 2");
+  CHECK(table.out.find("warning: tie_word_embeddings = true (SmolLM3Config's default") !=
+        std::string::npos);
+}
+
 }  // namespace cli_generate_cli_test

@@ -2,6 +2,7 @@
 // the key (JSON pointer) and the error code; an unknown family with the standard keys runs and
 // prints its assumptions.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "errors/error_test_util.hpp"
@@ -50,6 +51,27 @@ TEST_CASE("model: an unknown family with the standard keys runs and prints its a
   const CliResult j = run_cli(model("model_unknown_family.json") + " --format json");
   CHECK(j.exit_code == 0);
   CHECK(j.output.find("\"assumptions\": [") != std::string::npos);
+  // An unknown family's absent keys are PretrainedConfig's: tied embeddings, said so.
+  CHECK(r.output.find("warning: tie_word_embeddings = true (PretrainedConfig's default") !=
+        std::string::npos);
+}
+
+TEST_CASE("model: a known family's absent size is its config class's default, said so",
+          "[errors][cli][llm]") {
+  // model_no_hidden.json as a Llama: LlamaConfig's hidden_size 4096 (an unknown family's absent
+  // size is an error: the test above).
+  const std::string path = std::string(TENET_TEST_DATA_DIR) + "/errors/model_no_hidden.json";
+  std::ifstream in(path);
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["model_type"] = "llama";
+  doc["architectures"] = {"LlamaForCausalLM"};
+  const std::string llama = std::string(TENET_BINARY_DIR) + "/model_no_hidden_llama.json";
+  std::ofstream(llama) << doc.dump();
+  const CliResult r = run_cli("model --shapes-only --prompt 8 --model " + quoted(llama));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("warning: hidden_size = 4096 (LlamaConfig's default; the config states "
+                      "none)") != std::string::npos);
 }
 
 TEST_CASE("model: bad routing files exit 2 naming the file, entry or option",

@@ -217,9 +217,10 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
          mul(d.value_heads, mul(d.key_dim, d.value_dim)), 7, add(mul(2, k), v), d.conv,
          add(add(mul(2, k), v), mul(2, d.value_heads)), v);
   }
-  // Sampling: softmax and top-p over the vocabulary of the rows that produce a token.
+  // Sampling: softmax and top-p over the vocabulary of the rows that produce a token (with tensor
+  // parallelism the logits are all-gathered: each chip samples the whole, padded, vocabulary).
   {
-    const std::int64_t v = mul(head_rows, model.vocab);
+    const std::int64_t v = mul(head_rows, mul(model.vocab, model.shards));
     VectorOp l{"logits", "sampling", 1, v, mul(v, kSamplingOps), 0, 0, "", false};
     l.sram_bytes = add(bytes(v, a), mul(head_rows, kIndexBytes));
     l.dram_bytes = l.sram_bytes;

@@ -201,4 +201,33 @@ bool is_integer_dtype(const std::string& dtype) {
   return dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0;
 }
 
+bool reads_buffer(const Expr& e, const std::string& buffer) {
+  std::vector<const Expr*> loads;
+  detail::loads_in(e, loads);
+  for (const Expr* l : loads)
+    if (l->text == buffer) return true;
+  return false;
+}
+
+// `T.if_then_else(cond, x, 0)` (padding of a scheduled kernel) → x; casts stripped.
+const Expr& strip_guard(const Expr& e) {
+  const Expr& x = strip_cast(e);
+  if (x.is_call("T.if_then_else") && x.args.size() == 3) {
+    auto zero = constant(strip_cast(x.args[2]));
+    const Expr& z = strip_cast(x.args[2]);
+    const bool float_zero = (z.kind == Expr::Kind::kFloat && z.number == 0) ||
+                            (z.kind == Expr::Kind::kCall && z.args.size() == 1 &&
+                             ((z.args[0].kind == Expr::Kind::kFloat && z.args[0].number == 0) ||
+                              (z.args[0].kind == Expr::Kind::kInt && z.args[0].value == 0)));
+    if ((zero && *zero == 0) || float_zero) return strip_guard(x.args[1]);
+  }
+  return x;
+}
+
+const Buffer& buffer_of(const PrimFunc& f, const std::string& name, int line) {
+  const Buffer* b = f.find_buffer(name);
+  if (!b) throw Unsupported{line, "buffer '" + name + "' is not declared"};
+  return *b;
+}
+
 }  // namespace tenet::tir::detail

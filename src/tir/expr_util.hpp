@@ -57,4 +57,13 @@ std::string affine_text(
 int dtype_bits(const std::string& dtype);
 bool is_integer_dtype(const std::string& dtype);
 
+// Whether the expression loads `buffer`.
+bool reads_buffer(const Expr& e, const std::string& buffer);
+
+// `T.if_then_else(cond, x, 0)` (padding of a scheduled kernel) → x; casts stripped.
+const Expr& strip_guard(const Expr& e);
+
+// The function's buffer `name`; Unsupported (at `line`) when it is not declared.
+const Buffer& buffer_of(const PrimFunc& f, const std::string& name, int line);
+
 }  // namespace tenet::tir::detail

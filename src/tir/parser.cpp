@@ -9,6 +9,7 @@
 
 #include "tenet/error.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/expr_parser.hpp"
 #include "tir/lexer.hpp"
 
 namespace tenet::tir {
@@ -39,6 +40,9 @@ const PrimFunc* Module::find_function(const std::string& name) const {
 
 namespace {
 
+using detail::make;
+using detail::make_op;
+using detail::ParseError;
 using detail::Token;
 using detail::TokenKind;
 
@@ -97,31 +101,6 @@ std::string to_string(const Expr& e) {
 
 namespace {
 
-// A statement that cannot be read: the PrimFunc holding it is skipped with this reason.
-struct ParseError {
-  int line;
-  std::string message;
-};
-
-Expr make(Expr::Kind kind, std::string text, int line, std::vector<Expr> args = {}) {
-  Expr e;
-  e.kind = kind;
-  e.text = std::move(text);
-  e.line = line;
-  e.args = std::move(args);
-  return e;
-}
-
-// An operator node; the operands are moved, not copied (a braced list would copy the trees).
-Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(),
-             bool two = true) {
-  Expr e = make(kind, std::move(text), line);
-  e.args.reserve(two ? 2 : 1);
-  e.args.push_back(std::move(a));
-  if (two) e.args.push_back(std::move(b));
-  return e;
-}
-
 bool is_symbol_decl(const Expr& e) {
   return (e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty();
 }
@@ -140,10 +119,9 @@ std::string dtype_arg(const Expr& call, std::size_t position) {
   return d->text;
 }
 
-class Parser {
+class Parser : public detail::ExprParser {
  public:
-  Parser(detail::Tokens tokens, std::string file)
-      : storage_(std::move(tokens)), t_(storage_.tokens), file_(std::move(file)) {}
+  using ExprParser::ExprParser;
 
   Module run() {
     Module m;
@@ -153,60 +131,6 @@ class Parser {
   }
 
  private:
-  // --- token access ------------------------------------------------------------------------
-  const Token& peek(std::size_t ahead = 0) const {
-    const std::size_t i = std::min(pos_ + ahead, t_.size() - 1);
-    return t_[i];
-  }
-  static bool same_text(std::string_view text, const char* s) {
-    return !text.empty() && text[0] == s[0] && text == s;
-  }
-  bool at_op(const char* op) const {
-    return peek().kind == TokenKind::kOp && same_text(peek().text, op);
-  }
-  bool at_name(const char* name) const {
-    return peek().kind == TokenKind::kName && same_text(peek().text, name);
-  }
-  bool at(TokenKind k) const { return peek().kind == k; }
-  const Token& next() {
-    const Token& tok = t_[pos_];
-    if (pos_ + 1 < t_.size()) ++pos_;
-    return tok;
-  }
-  [[noreturn]] void fail(const std::string& message) const {
-    throw ParseError{peek().line, message};
-  }
-  static std::string describe(const Token& tok) {
-    switch (tok.kind) {
-      case TokenKind::kNewline:
-        return "end of line";
-      case TokenKind::kIndent:
-        return "an indented block";
-      case TokenKind::kDedent:
-        return "the end of a block";
-      case TokenKind::kEnd:
-        return "end of file";
-      case TokenKind::kString:
-        return "\"" + std::string(tok.text) + "\"";
-      default:
-        return "'" + std::string(tok.text) + "'";
-    }
-  }
-  void expect_op(const char* op) {
-    if (!at_op(op)) fail(fmt::format("expected '{}', found {}", op, describe(peek())));
-    next();
-  }
-  std::string expect_name() {
-    if (!at(TokenKind::kName)) fail("expected a name, found " + describe(peek()));
-    return std::string(next().text);
-  }
-  void expect_newline() {
-    if (at(TokenKind::kEnd)) return;
-    if (!at(TokenKind::kNewline))
-      fail("expected the end of the statement, found " + describe(peek()));
-    next();
-  }
-
   // --- module structure --------------------------------------------------------------------
   void top_level(Module& m, bool in_class) {
     std::vector<Expr> decorators;
@@ -434,12 +358,6 @@ class Parser {
     for (Loop& l : loops) s.loops.push_back(std::move(l));
     suite(s);
     s.loops.resize(depth);
-  }
-
-  static Expr zero(int line) {
-    Expr e = make(Expr::Kind::kInt, "", line);
-    e.value = 0;
-    return e;
   }
 
   std::vector<Loop> loops_of(const std::vector<std::string>& vars, const Expr& iter, int line) {
@@ -775,310 +693,6 @@ class Parser {
     // T.func_attr, T.block_attr, T.call_extern, T.evaluate, T.assume, ...: no effect on the
     // iteration domain or the accesses.
   }
-
-  // --- expressions --------------------------------------------------------------------------
-  // A comma-separated list without brackets (`a, b = x, y`) becomes a tuple.
-  Expr expression_list() {
-    const int line = peek().line;
-    Expr first = expression();
-    if (!at_op(",")) return first;
-    std::vector<Expr> items{std::move(first)};
-    while (at_op(",")) {
-      next();
-      if (at_op("=") || at(TokenKind::kNewline) || at_op(":")) break;
-      items.push_back(expression());
-    }
-    return make(Expr::Kind::kTuple, "", line, std::move(items));
-  }
-
-  // Bounds the recursion of nested expressions (and so the stack) on hostile input.
-  struct DepthGuard {
-    explicit DepthGuard(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxDepth)
-        p_.fail("statements or expressions nested deeper than 256 levels");
-    }
-    ~DepthGuard() { --p_.depth_; }
-    Parser& p_;
-  };
-  static constexpr int kMaxDepth = 256;
-
-  Expr expression() {
-    DepthGuard guard(*this);
-    Expr e = or_test();
-    if (at_name("if")) {
-      const int line = next().line;
-      Expr cond = or_test();
-      if (!at_name("else")) fail("expected 'else' in a conditional expression");
-      next();
-      Expr other = expression();
-      return make(Expr::Kind::kConditional, "", line,
-                  {std::move(e), std::move(cond), std::move(other)});
-    }
-    return e;
-  }
-
-  Expr or_test() {
-    Expr e = and_test();
-    while (at_name("or")) {
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, "or", line, std::move(e), and_test());
-    }
-    return e;
-  }
-  Expr and_test() {
-    Expr e = not_test();
-    while (at_name("and")) {
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, "and", line, std::move(e), not_test());
-    }
-    return e;
-  }
-  Expr not_test() {
-    if (at_name("not")) {
-      const int line = next().line;
-      return make_op(Expr::Kind::kUnary, "not", line, not_test(), Expr(), false);
-    }
-    return comparison();
-  }
-  Expr comparison() {
-    Expr e = binary_level(0);
-    while (true) {
-      std::string op;
-      for (const char* c : {"<", "<=", ">", ">=", "==", "!="})
-        if (at_op(c)) op = c;
-      if (op.empty()) return e;
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, op, line, std::move(e), binary_level(0));
-    }
-  }
-
-  // Levels: |, ^, &, << >>, + -, * / // %.
-  Expr binary_level(int level) {
-    static const std::vector<std::vector<const char*>> kLevels = {
-        {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}};
-    if (level == static_cast<int>(kLevels.size())) return unary();
-    Expr e = binary_level(level + 1);
-    while (true) {
-      const char* found = nullptr;
-      for (const char* op : kLevels[level])
-        if (at_op(op)) found = op;
-      if (!found) return e;
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, found, line, std::move(e), binary_level(level + 1));
-    }
-  }
-
-  Expr unary() {
-    DepthGuard guard(*this);
-    if (at_op("-") || at_op("+") || at_op("~")) {
-      const Token& op = next();
-      Expr x = unary();
-      if (op.text == "+") return x;
-      if (op.text == "-" && x.kind == Expr::Kind::kInt) {
-        x.value = -x.value;
-        return x;
-      }
-      if (op.text == "-" && x.kind == Expr::Kind::kFloat) {
-        x.number = -x.number;
-        x.text = "-" + x.text;
-        return x;
-      }
-      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(),
-                     false);
-    }
-    Expr base = primary();
-    if (at_op("**")) {
-      const int line = next().line;
-      return make_op(Expr::Kind::kBinary, "**", line, std::move(base), unary());
-    }
-    return base;
-  }
-
-  Expr primary() {
-    Expr e = atom();
-    while (true) {
-      if (at_op(".")) {
-        next();
-        const std::string attr = expect_name();
-        if (e.kind != Expr::Kind::kName) fail("attribute '." + attr + "' of " + to_string(e));
-        e.text += "." + attr;
-      } else if (at_op("(")) {
-        if (e.kind != Expr::Kind::kName) fail("call of " + to_string(e));
-        e.kind = Expr::Kind::kCall;
-        next();
-        arguments(e);
-      } else if (at_op("[")) {
-        if (e.kind != Expr::Kind::kName) fail("subscript of " + to_string(e));
-        e.kind = Expr::Kind::kLoad;
-        next();
-        subscript(e);
-      } else {
-        return e;
-      }
-    }
-  }
-
-  void arguments(Expr& call) {
-    while (!at_op(")")) {
-      if (at(TokenKind::kName) && peek(1).kind == TokenKind::kOp && peek(1).text == "=") {
-        std::string key(next().text);
-        next();
-        call.kwargs.emplace_back(std::move(key), expression());
-      } else {
-        if (at_op("*")) next();  // *args in printed calls (rare)
-        call.args.push_back(expression());
-      }
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op(")");
-  }
-
-  void subscript(Expr& load) {
-    // p[()] : a 0-d buffer.
-    if (at_op("(") && peek(1).kind == TokenKind::kOp && peek(1).text == ")") {
-      next();
-      next();
-      expect_op("]");
-      return;
-    }
-    while (!at_op("]")) {
-      Expr index = at_op(":") ? zero(peek().line) : expression();
-      if (at_op(":")) {
-        const int line = next().line;
-        Expr stop = at_op(",") || at_op("]") ? zero(line) : expression();
-        index = make_op(Expr::Kind::kBinary, ":", line, std::move(index), std::move(stop));
-      }
-      load.args.push_back(std::move(index));
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("]");
-  }
-
-  Expr atom() {
-    const Token& tok = peek();
-    switch (tok.kind) {
-      case TokenKind::kName: {
-        next();
-        if (tok.text == "True" || tok.text == "False") {
-          Expr e = make(Expr::Kind::kBool, std::string(tok.text), tok.line);
-          e.value = tok.text == "True";
-          return e;
-        }
-        if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
-        if (tok.text == "lambda") return lambda(tok.line);
-        // The 2021 spelling `tir.block`, `tir.reads`, ... is read as `T.`.
-        // The newest, `from tvm.script import s_tir as Ts` (`Ts.sblock`, `Ts.reads`), likewise.
-        if ((tok.text == "tir" || tok.text == "Ts" || tok.text == "TS") && at_op("."))
-          return make(Expr::Kind::kName, "T", tok.line);
-        return make(Expr::Kind::kName, std::string(tok.text), tok.line);
-      }
-      case TokenKind::kInt: {
-        next();
-        Expr e = make(Expr::Kind::kInt, std::string(tok.text), tok.line);
-        std::string digits;
-        for (char c : tok.text)
-          if (c != '_') digits += c;
-        try {
-          std::size_t used = 0;
-          e.value = std::stoll(digits, &used, 0);
-          if (used != digits.size()) throw std::invalid_argument(digits);
-        } catch (const std::exception&) {
-          throw ParseError{tok.line, "integer " + std::string(tok.text) + " does not fit 64 bits"};
-        }
-        return e;
-      }
-      case TokenKind::kFloat: {
-        next();
-        Expr e = make(Expr::Kind::kFloat, std::string(tok.text), tok.line);
-        try {
-          e.number = std::stod(e.text);
-        } catch (const std::exception&) {
-          throw ParseError{tok.line, "number " + e.text + " is out of range"};
-        }
-        return e;
-      }
-      case TokenKind::kString: {
-        next();
-        Expr e = make(Expr::Kind::kString, std::string(tok.text), tok.line);
-        while (at(TokenKind::kString)) e.text += next().text;  // "a" "b"
-        return e;
-      }
-      case TokenKind::kOp:
-        if (tok.text == "(") return parenthesized();
-        if (tok.text == "[") return bracketed();
-        if (tok.text == "{") return dictionary();
-        break;
-      default:
-        break;
-    }
-    fail("expected an expression, found " + describe(tok));
-  }
-
-  // `lambda x, y: x + y` (T.comm_reducer): kept as a call "lambda" of its body.
-  Expr lambda(int line) {
-    while (!at_op(":")) {
-      if (at(TokenKind::kEnd) || at(TokenKind::kNewline)) fail("expected ':' in a lambda");
-      next();
-    }
-    next();
-    return make(Expr::Kind::kCall, "lambda", line, {expression()});
-  }
-
-  Expr parenthesized() {
-    const int line = next().line;
-    if (at_op(")")) {
-      next();
-      return make(Expr::Kind::kTuple, "", line);
-    }
-    Expr first = expression();
-    if (at_op(")")) {
-      next();
-      return first;
-    }
-    std::vector<Expr> items{std::move(first)};
-    while (at_op(",")) {
-      next();
-      if (at_op(")")) break;
-      items.push_back(expression());
-    }
-    expect_op(")");
-    return make(Expr::Kind::kTuple, "", line, std::move(items));
-  }
-
-  Expr bracketed() {
-    const int line = next().line;
-    std::vector<Expr> items;
-    while (!at_op("]")) {
-      items.push_back(expression());
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("]");
-    return make(Expr::Kind::kList, "", line, std::move(items));
-  }
-
-  Expr dictionary() {
-    const int line = next().line;
-    Expr d = make(Expr::Kind::kDict, "", line);
-    while (!at_op("}")) {
-      const Expr key = expression();
-      expect_op(":");
-      d.kwargs.emplace_back(key.kind == Expr::Kind::kString ? key.text : to_string(key),
-                            expression());
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("}");
-    return d;
-  }
-
-  detail::Tokens storage_;
-  const std::vector<Token>& t_;
-  std::string file_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
 };
 
 }  // namespace

@@ -109,4 +109,40 @@ std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const
   return notes;
 }
 
+// The copy chain of a staging buffer (`B_local[v0, v1] = B[v0, v1]`) back to its source.
+// `transposed` flips for each copy whose source reads the destination's last two variables in
+// the other order (`W_shared[v0, v1, v2] = W[v2, v1]`).
+std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before,
+                          bool* transposed) {
+  std::string current = buffer;
+  for (int hop = 0; hop < 8; ++hop) {
+    bool moved = false;
+    for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
+      const Block& b = f.blocks[i];
+      if (b.stores.empty() && b.writes.size() == 1 && b.writes[0].buffer == current &&
+          b.reads.size() == 1) {  // a tile copy (`T.tvm_load_matrix_sync`, `T.ptx_ldmatrix`)
+        current = b.reads[0].buffer;
+        moved = true;
+        break;
+      }
+      if (b.stores.size() != 1 || b.stores[0].buffer != current) continue;
+      const Expr& v = strip_guard(b.stores[0].value);
+      if (v.kind == Expr::Kind::kLoad) {
+        const std::vector<Expr>& dst = b.stores[0].indices;
+        if (transposed && dst.size() >= 2 && v.args.size() >= 2) {
+          const std::string d0 = to_string(dst[dst.size() - 2]), d1 = to_string(dst.back());
+          const std::string s0 = to_string(v.args[v.args.size() - 2]),
+                            s1 = to_string(v.args.back());
+          if (d0 == s1 && d1 == s0 && d0 != d1) *transposed = !*transposed;
+        }
+        current = v.text;
+        moved = true;
+      }
+      break;
+    }
+    if (!moved) break;
+  }
+  return current;
+}
+
 }  // namespace tenet::tir::detail

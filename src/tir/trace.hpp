@@ -25,4 +25,10 @@ bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t befo
 std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const Expr& weight,
                                         const Expr& a, const Store& c);
 
+// The copy chain of a staging buffer (`B_local[v0, v1] = B[v0, v1]`) before block `before` back
+// to its source. `transposed` flips for each copy whose source reads the destination's last two
+// variables in the other order (`W_shared[v0, v1, v2] = W[v2, v1]`).
+std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before,
+                          bool* transposed = nullptr);
+
 }  // namespace tenet::tir::detail

@@ -181,10 +181,18 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   b.kernel = k;
   for (const std::string& s : k.symbols) {
     auto it = symbols.find(s);
-    if (it == symbols.end())
-      throw InputError(
-          error_code::kMissingField, "", "bind",
-          fmt::format("symbolic size '{}' of {} is not bound (bind {}=VALUE)", s, k.func, s));
+    if (it == symbols.end()) {
+      auto u = k.undeclared.find(s);
+      const std::string where =
+          u == k.undeclared.end()
+              ? ""
+              : fmt::format("; '{}' is not declared in {} (no {} = T.int64()): it is used in {}", s,
+                            k.func, s, u->second);
+      throw InputError(error_code::kMissingField, "", "bind",
+                       fmt::format("symbolic size '{}' of kernel {} (block {}, line {}) is not "
+                                   "bound (bind {}=VALUE){}",
+                                   s, k.func, k.block, k.line, s, where));
+    }
     b.symbols[s] = it->second;
   }
   llm::MatmulShape& s = b.shape;

@@ -76,25 +76,43 @@ std::optional<std::int64_t> mask_of(const Expr& e, const std::string& buffer) {
   return std::nullopt;
 }
 
-// Whether a load of `buffer` is subtracted: some subtraction reads it in its subtrahend but not
-// in its minuend — `(q - z) * s`, GPTQ's `q - (zeros + 1)`, `q * s - z * s`, `q * s - z`.
-bool subtracted(const Expr& e, const std::string& buffer) {
-  if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
-      reads_buffer(e.args[1], buffer) && !reads_buffer(e.args[0], buffer))
-    return true;
+bool contains(const Expr& e, const Expr* target) {
+  if (&e == target) return true;
   for (const Expr& a : e.args)
-    if (subtracted(a, buffer)) return true;
+    if (contains(a, target)) return true;
+  return false;
+}
+
+// Whether this one load is subtracted: a subtraction holds it in its subtrahend and no equal
+// load in its minuend. Per load, so that one buffer holding scales and zeros
+// (`(q - sz[n, g, 1]) * sz[n, g, 0]`) gives both, and `q * s - z * s` keeps `s` a scale.
+bool subtracted_load(const Expr& e, const Expr* load) {
+  if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
+      contains(e.args[1], load)) {
+    std::vector<const Expr*> minuend;
+    detail::loads_in(e.args[0], minuend);
+    for (const Expr* m : minuend)
+      if (to_string(*m) == to_string(*load)) return false;
+    return true;
+  }
+  for (const Expr& a : e.args)
+    if (subtracted_load(a, load)) return true;
   return false;
 }
 
 // "rescale" when the zero point is subtracted from the scaled value (`q * s - z`), else
 // "original" (`(q - z) * s`, `q * s - z * s`).
-std::string zero_mode(const Expr& e, const std::string& zero, const std::string& scale) {
+// (Per load: `zero` and `scale` are the loads read_storage chose.)
+std::string zero_mode(const Expr& e, const Expr* zero, const Expr* scale) {
   if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
-      reads_buffer(e.args[1], zero) && !reads_buffer(e.args[0], zero))
-    return !scale.empty() && reads_buffer(e.args[0], scale) && !reads_buffer(e.args[1], scale)
-               ? "rescale"
-               : "original";
+      contains(e.args[1], zero)) {
+    if (!scale) return "original";
+    std::vector<const Expr*> in_subtrahend;
+    detail::loads_in(e.args[1], in_subtrahend);
+    bool scaled_zero = false;  // `q * s - z * s`
+    for (const Expr* l : in_subtrahend) scaled_zero |= to_string(*l) == to_string(*scale);
+    return contains(e.args[0], scale) && !scaled_zero ? "rescale" : "original";
+  }
   for (const Expr& a : e.args) {
     std::string m = zero_mode(a, zero, scale);
     if (!m.empty()) return m;
@@ -126,11 +144,16 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
                                           const RoleExtents& extents) {
   std::vector<const Expr*> loads;
   detail::loads_in(weight, loads);
+  // The stored weight: the first integer load that is not subtracted (a packed zero point may
+  // come first: `(0 - unpack(qzeros[..]) + unpack(qweight[..])) * s`), else the first one.
   const Expr* stored = nullptr;
-  for (const Expr* l : loads) {
-    const Buffer& b = buffer_of(f, l->text, l->line);
-    if (detail::is_integer_dtype(b.dtype) && !stored) stored = l;
-  }
+  for (int pass = 0; pass < 2 && !stored; ++pass)
+    for (const Expr* l : loads) {
+      const Buffer& b = buffer_of(f, l->text, l->line);
+      if (detail::is_integer_dtype(b.dtype) && !stored &&
+          (pass == 1 || !subtracted_load(weight, l)))
+        stored = l;
+    }
   if (!stored) return std::nullopt;
   const Buffer& sb = buffer_of(f, stored->text, stored->line);
   WeightStorage w;
@@ -171,15 +194,19 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
     throw Unsupported{stored->line, fmt::format("{} values of {} bits do not fit a {} word",
                                                 w.elems_per_word, w.bits, sb.dtype)};
   w.offset = offset_of(weight);
+  const Expr* zero_load = nullptr;
+  const Expr* scale_load = nullptr;
   for (const Expr* l : loads) {
     if (l == stored || l->text == sb.name) continue;
     const Buffer& b = buffer_of(f, l->text, l->line);
-    if (subtracted(weight, b.name)) {
+    if (subtracted_load(weight, l)) {
+      zero_load = l;
       w.zero_buffer = b.name;
       w.zero_dtype = b.dtype;
       continue;
     }
     if (!w.scale_buffer.empty()) continue;
+    scale_load = l;
     w.scale_buffer = b.name;
     w.scale_dtype = b.dtype;
     w.scale_shape = b.shape;
@@ -217,7 +244,7 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
       }
     }
   }
-  if (!w.zero_buffer.empty()) w.zero_mode = zero_mode(weight, w.zero_buffer, w.scale_buffer);
+  if (zero_load) w.zero_mode = zero_mode(weight, zero_load, scale_load);
   w.group_aligned = w.group_size > 0 && w.group_axis == "k" && w.pack_axis == "k" &&
                     w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
   return w;

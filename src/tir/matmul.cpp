@@ -257,18 +257,29 @@ std::set<std::string> add_outer_vars(const PrimFunc& f, std::size_t index, Block
   return added;
 }
 
-// The first load of an integer buffer used as a whole index of another load (`w[e[0], n, k]`):
-// the weight is gathered per expert through that index buffer.
-const Expr* gathered_dim(const PrimFunc& f, const Expr& load, std::size_t& dim) {
-  for (std::size_t i = 0; i < load.args.size(); ++i) {
-    const Expr& index = strip_cast(load.args[i]);
-    if (index.kind != Expr::Kind::kLoad) continue;
-    const Buffer* ib = f.find_buffer(index.text);
-    if (ib && detail::is_integer_dtype(ib->dtype)) {
-      dim = i;
-      return &index;
-    }
+// The integer-buffer load an index reads an expert through: the index itself (`indptr[0, e]`)
+// or a let naming such a load (`e: T.int32 = cur_e[0]` of a persistent kernel, `eid =
+// expert_ids[v_e]`); nullptr for any other index.
+const Expr* gather_load(const PrimFunc& f, const Expr& index, const Lets& lets) {
+  const Expr* ix = &strip_cast(index);
+  if (ix->kind == Expr::Kind::kName) {
+    auto it = lets.find(ix->text);
+    if (it == lets.end()) return nullptr;
+    ix = &strip_cast(*it->second);
   }
+  if (ix->kind != Expr::Kind::kLoad) return nullptr;
+  const Buffer* ib = f.find_buffer(ix->text);
+  return ib && detail::is_integer_dtype(ib->dtype) ? ix : nullptr;
+}
+
+// The first index of `load` that gathers through an integer buffer (`w[e[0], n, k]`): the weight
+// is gathered per expert through that index buffer.
+const Expr* gathered_dim(const PrimFunc& f, const Expr& load, const Lets& lets, std::size_t& dim) {
+  for (std::size_t i = 0; i < load.args.size(); ++i)
+    if (const Expr* g = gather_load(f, load.args[i], lets)) {
+      dim = i;
+      return g;
+    }
   return nullptr;
 }
 
@@ -286,14 +297,68 @@ Expr times(const Expr& e, std::int64_t c) {
   return p;
 }
 
-// A padded operand: its staging copy reads the parameter under `T.if_then_else(v < m, X[v, k],
-// 0)`, so the block variable spans the padded extent. The parameter's own dimension indexed by
-// the plain variable is the true extent. Returns whether a guard was seen.
-bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
-           const std::vector<std::string>& vars, std::vector<Expr>& extents) {
+// Whether a let's value is read from memory at run time: it loads (`cur_e[0]`, `row[0]`) or
+// names such a let (`n_offset = num_tiles % 112 * 128`); thread indices (`T.launch_thread`) are
+// not.
+bool runtime_let(const std::string& name, const Lets& lets, int depth = 0) {
+  auto it = lets.find(name);
+  if (it == lets.end() || depth > 8) return false;
+  std::vector<const Expr*> loads;
+  detail::loads_in(*it->second, loads);
+  if (!loads.empty()) return true;
+  std::set<std::string> names;
+  detail::names_in(*it->second, names);
+  for (const std::string& n : names)
+    if (n != name && runtime_let(n, lets, depth + 1)) return true;
+  return false;
+}
+
+// `off + v` with `off` known only at run time — a let (`m_offset` of MLC-LLM's group GEMM) or a
+// load — and free of block variables: block variable `v` walks one tile of a dimension the
+// kernel covers tile by tile (a loop over tiles, e.g. a persistent kernel's while loop).
+bool runtime_offset(const Expr& index, const std::string& var, const Block& b, const Lets& lets) {
+  std::vector<const Expr*> terms;
+  sum_terms(strip_cast(index), terms);
+  if (terms.size() < 2) return false;
+  bool has_var = false, runtime = false;
+  for (const Expr* t : terms) {
+    const Expr& term = strip_cast(*t);
+    if (term.kind == Expr::Kind::kName && term.text == var) {
+      if (has_var) return false;
+      has_var = true;
+      continue;
+    }
+    std::set<std::string> names;
+    detail::names_in(term, names);
+    for (const std::string& n : names) {
+      for (const IterVar& v : b.iters)
+        if (v.name == n) return false;
+      runtime = runtime || runtime_let(n, lets);
+    }
+    std::vector<const Expr*> loads;
+    detail::loads_in(term, loads);
+    runtime = runtime || !loads.empty();
+  }
+  return has_var && runtime;
+}
+
+struct Unpadded {
+  bool guarded = false;  // a T.if_then_else padding guard was seen
+  bool offset = false;   // a run-time tile offset was seen
+};
+
+// The true extents of an operand's variables, from the parameter it is staged from:
+// - padding: its staging copy reads the parameter under `T.if_then_else(v < m, X[v, k], 0)`, so
+//   the block variable spans the padded extent; the parameter's own dimension indexed by the
+//   plain variable is the true extent;
+// - a run-time tile offset (`X[m_offset + v, k]`, runtime_offset): the block is one tile; the
+//   dimension it indexes is the extent.
+Unpadded unpad(const PrimFunc& f, const Block& b, const Expr& operand, std::size_t index,
+               const std::vector<std::string>& vars, std::vector<Expr>& extents, const Lets& lets) {
+  Unpadded r;
   const Expr inlined = detail::inline_expr(f, operand, index);
   const Expr& origin = strip_guard(inlined);
-  if (&origin == &strip_cast(inlined)) return false;
+  r.guarded = &origin != &strip_cast(inlined);
   std::vector<const Expr*> loads;
   if (origin.kind == Expr::Kind::kLoad) {
     loads.push_back(&origin);
@@ -305,6 +370,13 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
     if (!buf || buf->kind == BufferKind::kAlloc) continue;
     for (std::size_t i = 0; i < l->args.size() && i < buf->shape.size(); ++i) {
       const Expr& ix = strip_cast(l->args[i]);
+      bool offset = false;
+      for (std::size_t v = 0; v < vars.size(); ++v)
+        if (runtime_offset(ix, vars[v], b, lets)) {
+          extents[v] = buf->shape[i];
+          offset = r.offset = true;
+        }
+      if (offset || !r.guarded) continue;
       std::set<std::string> names;
       detail::names_in(ix, names);
       // A split role (`k0 * 64 + krf`) indexing one dimension: that dimension is the role's size.
@@ -324,50 +396,67 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
         if (vars[v] == ix.text) extents[v] = buf->shape[i];
     }
   }
-  return true;
+  return r;
 }
 
-}  // namespace
+// What the first phase of recognize() learns about the update's operands.
+struct Operands {
+  const Expr* x = nullptr;  // A's load
+  const Expr* y = nullptr;  // B: a load, or the dequantize expression it is multiplied by
+  std::vector<const Expr*> x_loads, y_loads;
+  std::set<std::string> in_c, in_x, in_y;
+  std::set<std::string> outer_vars;  // enclosing blocks' or loops' variables added to the block
+  // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`), and the others.
+  std::set<std::string> gather_vars, direct_y;
+  bool scalar_acc = false;
+};
 
-MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
-                       const std::map<std::string, std::int64_t>& tile,
-                       const std::map<std::string, std::int64_t>& role_tile) {
-  const Store st = b.stores[0];
-  MatmulKernel k;
-  k.func = f.name;
-  k.block = b.name;
-  k.line = b.line;
-  const Expr* x = u.x;
-  const Expr* y = u.y;
+// Names used by `e`, and by the values of the lets it names (`w[eid, ..]` with `eid =
+// indptr[0, e]` uses `e`).
+void names_through_lets(const Expr& e, const Lets& lets, std::set<std::string>& out) {
+  std::set<std::string> names;
+  detail::names_in(e, names);
+  for (const std::string& n : names) {
+    out.insert(n);
+    auto it = lets.find(n);
+    if (it != lets.end()) detail::names_in(*it->second, out);
+  }
+}
+
+// A and B of update `u` (B: the dequantized operand, else the one whose own variable comes later
+// in C; an operand with no variable of its own in C — a GEMV's vector, decode attention's query
+// — is A), the variables each reads, and the enclosing blocks' variables they use (added to `b`).
+Operands operands(const PrimFunc& f, std::size_t index, Block& b, const Update& u,
+                  const Lets& lets) {
+  const Store& st = b.stores[0];
+  Operands o;
+  o.x = u.x;
+  o.y = u.y;
   // B with its producers inlined: a dequantize block's gathered expert (`w[indptr[0, e], ..]`)
   // shows only here when B is the block's own buffer (`y[i, j]`, MLC-LLM's MoE GEMV).
-  const Expr inlined_b = detail::inline_expr(f, *y, index);
-  std::set<std::string> outer_vars;
+  const Expr inlined_b = detail::inline_expr(f, *o.y, index);
   {
     std::set<std::string> used = vars_of(st.indices);
-    detail::names_in(*x, used);
-    detail::names_in(*y, used);
-    detail::names_in(inlined_b, used);
-    outer_vars = add_outer_vars(f, index, b, used);
+    names_through_lets(*o.x, lets, used);
+    names_through_lets(*o.y, lets, used);
+    names_through_lets(inlined_b, lets, used);
+    o.outer_vars = add_outer_vars(f, index, b, used);
   }
-  const std::set<std::string> in_c = vars_of(st.indices);
+  o.in_c = vars_of(st.indices);
   // A per-thread scalar accumulator (`acc[0]`, lowered cross-thread reductions) holds one output
   // element at a time: every spatial variable is an output variable.
-  const bool scalar_acc = in_c.empty();
-  std::set<std::string> in_x, in_y;
-  detail::names_in(*x, in_x);
-  detail::names_in(*y, in_y);
-  std::vector<const Expr*> x_loads{x}, y_loads;
-  detail::loads_in(*y, y_loads);
-  // B: the dequantized operand, else the one whose own variable comes later in C; an operand
-  // with no variable of its own in C (a GEMV's vector, decode attention's query) is A.
-  const bool x_dequant = detail::has_producer(f, x->text, index);
-  const bool y_dequant = y->kind != Expr::Kind::kLoad || detail::has_producer(f, y->text, index);
+  o.scalar_acc = o.in_c.empty();
+  detail::names_in(*o.x, o.in_x);
+  detail::names_in(*o.y, o.in_y);
+  const bool x_dequant = detail::has_producer(f, o.x->text, index);
+  const bool y_dequant =
+      o.y->kind != Expr::Kind::kLoad || detail::has_producer(f, o.y->text, index);
   bool swap = false;
   if (x_dequant != y_dequant) {
     swap = x_dequant;
-  } else if (!scalar_acc) {
-    const auto ex = exclusive_vars(b, in_c, in_x, in_y), ey = exclusive_vars(b, in_c, in_y, in_x);
+  } else if (!o.scalar_acc) {
+    const auto ex = exclusive_vars(b, o.in_c, o.in_x, o.in_y),
+               ey = exclusive_vars(b, o.in_c, o.in_y, o.in_x);
     if (ex.empty() != ey.empty()) {
       swap = ey.empty();
     } else {
@@ -375,52 +464,57 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     }
   }
   if (swap) {
-    std::swap(x, y);
-    std::swap(in_x, in_y);
-    x_loads = {x};
-    y_loads.clear();
-    detail::loads_in(*y, y_loads);
+    std::swap(o.x, o.y);
+    std::swap(o.in_x, o.in_y);
   }
-  k.a_buffer = x->text;
-  k.c_buffer = st.buffer;
+  o.x_loads = {o.x};
+  detail::loads_in(*o.y, o.y_loads);
+  std::vector<const Expr*> gather_loads = o.y_loads;
+  const Expr inlined_y = swap ? detail::inline_expr(f, *o.y, index) : inlined_b;
+  detail::loads_in(inlined_y, gather_loads);
+  for (const Expr* l : gather_loads)
+    for (const Expr& ix : l->args) {
+      if (const Expr* g = gather_load(f, ix, lets)) {
+        detail::names_in(*g, o.gather_vars);
+      } else {
+        detail::names_in(ix, o.direct_y);
+      }
+    }
+  for (const std::string& g : o.gather_vars)
+    if (o.outer_vars.count(g)) o.in_y.insert(g);
+  return o;
+}
+
+// Each block variable's role (batch, M, N, K) by which of C, A and B index it; `tile`
+// multiplies an extent (a tensorized region's width), `role_tile` a role's (an MMA shape).
+void assign_roles(const Block& b, const Operands& o,
+                  const std::map<std::string, std::int64_t>& tile,
+                  const std::map<std::string, std::int64_t>& role_tile, MatmulKernel& k) {
   std::set<std::string> reduce;
   for (const IterVar& v : b.iters)
     if (v.kind == 'R') reduce.insert(v.name);
-  // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`): the expert a
-  // product runs for, a batch of the MoE kernel.
-  std::set<std::string> gather_vars, direct_y;
-  std::vector<const Expr*> gather_loads = y_loads;
-  const Expr inlined_y = swap ? detail::inline_expr(f, *y, index) : inlined_b;
-  detail::loads_in(inlined_y, gather_loads);
-  for (const Expr* l : gather_loads)
-    for (const Expr& index : l->args) {
-      const Expr& ix = strip_cast(index);
-      const Buffer* ib = ix.kind == Expr::Kind::kLoad ? f.find_buffer(ix.text) : nullptr;
-      detail::names_in(index, ib && detail::is_integer_dtype(ib->dtype) ? gather_vars : direct_y);
-    }
-  for (const std::string& g : gather_vars)
-    if (outer_vars.count(g)) in_y.insert(g);
   auto extent_of = [&](const IterVar& v) {
     auto it = tile.find(v.name);
     return it == tile.end() ? v.extent : times(v.extent, it->second);
   };
   for (const IterVar& v : b.iters) {
-    const bool c = in_c.count(v.name) || scalar_acc || outer_vars.count(v.name);
-    const bool a = in_x.count(v.name), w = in_y.count(v.name);
+    const bool c = o.in_c.count(v.name) || o.scalar_acc || o.outer_vars.count(v.name);
+    const bool a = o.in_x.count(v.name), w = o.in_y.count(v.name);
     if (v.kind == 'R') {
-      if (!a || !w || (c && !scalar_acc && in_c.count(v.name)))
+      if (!a || !w || (c && !o.scalar_acc && o.in_c.count(v.name)))
         throw Unsupported{
             v.line, "reduction variable '" + v.name + "' is not indexed by both operands only"};
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(extent_of(v));
     } else if (v.kind != 'S') {
       throw Unsupported{v.line, "block variable '" + v.name + "' is neither spatial nor reduce"};
-    } else if (a && w && tied_to_reduction(v.name, x_loads, reduce) &&
-               tied_to_reduction(v.name, y_loads, reduce)) {
+    } else if (a && w && tied_to_reduction(v.name, o.x_loads, reduce) &&
+               tied_to_reduction(v.name, o.y_loads, reduce)) {
       // rfactor: the reduction's spatial part, kept apart in the partial-sum buffer's index.
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(extent_of(v));
-    } else if ((c && a && w) || (w && !a && gather_vars.count(v.name) && !direct_y.count(v.name))) {
+    } else if ((c && a && w) ||
+               (w && !a && o.gather_vars.count(v.name) && !o.direct_y.count(v.name))) {
       k.batch_vars.push_back(v.name);
       k.batch_extents.push_back(extent_of(v));
     } else if (c && a) {
@@ -429,7 +523,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     } else if (c && w) {
       k.n_vars.push_back(v.name);
       k.n_extents.push_back(extent_of(v));
-    } else if (!a && !w && !in_c.count(v.name) &&
+    } else if (!a && !w && !o.in_c.count(v.name) &&
                constant(v.extent) == std::optional<std::int64_t>(1)) {
       continue;  // a unit variable left by a schedule (`v_i_o = T.axis.spatial(1, 0)`)
     } else {
@@ -449,38 +543,29 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
       ext.front() = times(ext.front(), t);
     }
   }
-  check_not_convolution(b, *x, k.m_vars, k.k_vars);
-  for (const Expr* l : y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
-  bool padded = false;
-  for (auto* role : {&k.batch_vars, &k.m_vars, &k.k_vars}) {
-    auto& ext = role == &k.batch_vars ? k.batch_extents
-                : role == &k.m_vars   ? k.m_extents
-                                      : k.k_extents;
-    if (role != &k.k_vars || y->kind == Expr::Kind::kLoad)
-      padded |= unpad(f, *x, index, *role, ext);
-  }
-  if (y->kind == Expr::Kind::kLoad) padded |= unpad(f, *y, index, k.n_vars, k.n_extents);
-  const Buffer& a = buffer_of(f, k.a_buffer, x->line);
-  const Buffer& c = buffer_of(f, k.c_buffer, st.line);
-  k.a_dtype = a.dtype;
-  k.accumulate_dtype = c.dtype;
+}
 
+std::optional<std::int64_t> product_of(const std::vector<Expr>& extents) {
+  std::int64_t p = 1;
+  for (const Expr& e : extents) {
+    auto v = constant(e);
+    if (!v || *v < 1 || p > (std::int64_t{1} << 40)) return std::nullopt;
+    p *= *v;
+  }
+  return p;
+}
+
+// B's storage (the dequantize chain), its own buffer and dtype, the layout, a gathered expert
+// weight and whether B is a weight or an activation.
+void read_b(const PrimFunc& f, std::size_t index, const Operands& o, const Lets& lets,
+            const Expr& weight, MatmulKernel& k) {
+  const Expr* y = o.y;
   std::map<std::string, std::string> role;
   for (const auto& v : k.batch_vars) role[v] = "batch";
   for (const auto& v : k.m_vars) role[v] = "m";
   for (const auto& v : k.n_vars) role[v] = "n";
   for (const auto& v : k.k_vars) role[v] = "k";
-  auto product_of = [](const std::vector<Expr>& extents) -> std::optional<std::int64_t> {
-    std::int64_t p = 1;
-    for (const Expr& e : extents) {
-      auto v = constant(e);
-      if (!v || *v < 1 || p > (std::int64_t{1} << 40)) return std::nullopt;
-      p *= *v;
-    }
-    return p;
-  };
   const RoleExtents extents{{"k", product_of(k.k_extents)}, {"n", product_of(k.n_extents)}};
-  const Expr weight = detail::inline_expr(f, *y, index);
   if (weight.kind != Expr::Kind::kLoad || y->kind != Expr::Kind::kLoad)
     k.storage = read_storage(f, strip_guard(weight), role, extents);
   if (!k.storage && y->kind == Expr::Kind::kLoad)
@@ -491,15 +576,15 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   detail::loads_in(weight, weight_loads);
   for (const Expr* l : weight_loads)
     if (k.storage && l->text == k.storage->buffer) layout_load = l;
-  if (!layout_load && !y_loads.empty()) layout_load = y_loads[0];
+  if (!layout_load && !o.y_loads.empty()) layout_load = o.y_loads[0];
   // A staged B (`W_shared[v0, n, k] = W[k, n]`, Dlight's reindex): the layout is the source's.
   const Expr& staged = strip_guard(weight);
   if (!k.storage && staged.kind == Expr::Kind::kLoad && f.find_buffer(staged.text) &&
       f.find_buffer(staged.text)->kind != BufferKind::kAlloc)
     layout_load = &staged;
   // B's own load in the block: B, or the stored (integer) load of an inline dequantize.
-  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : y_loads.front()->text;
-  for (const Expr* l : y_loads) {
+  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : o.y_loads.front()->text;
+  for (const Expr* l : o.y_loads) {
     const Buffer* lb = y->kind == Expr::Kind::kLoad ? nullptr : f.find_buffer(l->text);
     if (lb && detail::is_integer_dtype(lb->dtype)) {
       k.b_buffer = l->text;
@@ -519,7 +604,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   if (y->kind == Expr::Kind::kLoad && !k.storage && weight.kind == Expr::Kind::kLoad)
     origin_load = &weight;
   std::size_t gdim = 0;
-  if (const Expr* g = gathered_dim(f, *origin_load, gdim)) {
+  if (const Expr* g = gathered_dim(f, *origin_load, lets, gdim)) {
     const Buffer& ob = buffer_of(f, origin_load->text, origin_load->line);
     k.expert_index_buffer = g->text;
     if (gdim < ob.shape.size()) k.experts = ob.shape[gdim];
@@ -534,17 +619,76 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   k.b_operand = weight_like || (!k.expert_index_buffer.empty() && ob.kind != BufferKind::kAlloc)
                     ? workload::OperandRole::kWeight
                     : workload::OperandRole::kActivation;
+}
 
+// The symbolic sizes the kernel's extents use (the block's and those unpad() took from the
+// parameters), and where the undeclared ones are used.
+void collect_symbols(const PrimFunc& f, const Block& b, MatmulKernel& k) {
   std::set<std::string> symbols;
   check_extent_names(f, b, symbols);
+  for (const auto* extents : {&k.batch_extents, &k.m_extents, &k.n_extents, &k.k_extents})
+    for (const Expr& e : *extents) {
+      std::set<std::string> names;
+      detail::names_in(e, names);
+      for (const std::string& n : names)
+        if (f.find_symbol(n)) symbols.insert(n);
+    }
   k.symbols.assign(symbols.begin(), symbols.end());
+  for (const std::string& n : k.symbols) {
+    const Symbol* s = f.find_symbol(n);
+    if (s && !s->declared) k.undeclared[n] = s->use;
+  }
+}
+
+}  // namespace
+
+MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
+                       const std::map<std::string, std::int64_t>& tile,
+                       const std::map<std::string, std::int64_t>& role_tile) {
+  const Store st = b.stores[0];
+  const Lets lets = lets_of(f);
+  MatmulKernel k;
+  k.func = f.name;
+  k.block = b.name;
+  k.line = b.line;
+  const Operands o = operands(f, index, b, u, lets);
+  k.a_buffer = o.x->text;
+  k.c_buffer = st.buffer;
+  assign_roles(b, o, tile, role_tile, k);
+  check_not_convolution(b, *o.x, k.m_vars, k.k_vars);
+  for (const Expr* l : o.y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
+  Unpadded unpadded;
+  auto note = [&](const Unpadded& r) {
+    unpadded.guarded |= r.guarded;
+    unpadded.offset |= r.offset;
+  };
+  for (auto* role : {&k.batch_vars, &k.m_vars, &k.k_vars}) {
+    auto& ext = role == &k.batch_vars ? k.batch_extents
+                : role == &k.m_vars   ? k.m_extents
+                                      : k.k_extents;
+    if (role != &k.k_vars || o.y->kind == Expr::Kind::kLoad)
+      note(unpad(f, b, *o.x, index, *role, ext, lets));
+  }
+  if (o.y->kind == Expr::Kind::kLoad) note(unpad(f, b, *o.y, index, k.n_vars, k.n_extents, lets));
+  k.a_dtype = buffer_of(f, k.a_buffer, o.x->line).dtype;
+  k.accumulate_dtype = buffer_of(f, k.c_buffer, st.line).dtype;
+  const Expr weight = detail::inline_expr(f, *o.y, index);
+  read_b(f, index, o, lets, weight, k);
+  collect_symbols(f, b, k);
   trace_epilogue(f, index, k);
-  k.approximations = detail::check_accesses(f, b, weight, *x, st);
-  if (padded)
+  k.approximations = detail::check_accesses(f, b, weight, *o.x, st, lets);
+  if (unpadded.guarded)
     k.approximations.push_back(fmt::format(
         "line {}: block {} runs over padded extents (T.if_then_else in its staging): sizes are "
         "the parameters' own",
         b.line, b.name));
+  if (unpadded.offset) {
+    k.runtime_tile = true;
+    k.approximations.push_back(fmt::format(
+        "line {}: block {} computes one tile at a run-time offset (a loop over tiles): sizes are "
+        "the dimensions of the buffers the tile is read from",
+        b.line, b.name));
+  }
   if (b.predicated || u.guarded)
     k.approximations.push_back(fmt::format(
         "line {}: block {} is predicated (T.where, if or a T.if_then_else padding guard): its "
@@ -564,6 +708,16 @@ using detail::recognize_intrinsic;
 using detail::Unsupported;
 using detail::Update;
 
+// The block with its own lets substituted into its stores (`zp: T.float16 = zeros[n, k // 32]`
+// then `C = C + A * ((q - zp) * s)`): the update reads in loads.
+Block with_lets(const Block& b) {
+  Block copy = b;
+  std::map<std::string, Expr> lets;
+  for (const auto& [name, value] : b.lets) lets[name] = detail::substitute(value, lets);
+  for (Store& st : copy.stores) st.value = detail::substitute(st.value, lets);
+  return copy;
+}
+
 void analyse(const PrimFunc& f, Recognition& out) {
   std::size_t found = 0;
   std::string why_not;
@@ -571,10 +725,11 @@ void analyse(const PrimFunc& f, Recognition& out) {
   std::vector<MatmulKernel> kernels;
   try {
     for (std::size_t i = 0; i < f.blocks.size(); ++i) {
-      const Block& b = f.blocks[i];
       bool reduces = false;
-      for (const IterVar& v : b.iters) reduces = reduces || v.kind == 'R';
+      for (const IterVar& v : f.blocks[i].iters) reduces = reduces || v.kind == 'R';
       if (!reduces) continue;
+      const Block substituted = f.blocks[i].lets.empty() ? Block() : with_lets(f.blocks[i]);
+      const Block& b = f.blocks[i].lets.empty() ? f.blocks[i] : substituted;
       std::optional<Update> u;
       if (b.stores.size() == 1) u = match_update(f, b.stores[0], i);
       if (!u) {

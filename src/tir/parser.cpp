@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "tenet/error.hpp"
@@ -101,8 +102,18 @@ std::string to_string(const Expr& e) {
 
 namespace {
 
-bool is_symbol_decl(const Expr& e) {
-  return (e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty();
+// `T.int64()`, `T.int32(is_size_var=True)`, and the older `T.var("int64")`,
+// `T.Var("n", "int64")`, `T.SizeVar("n", "int32")`: the dtype, else "".
+std::string symbol_decl(const Expr& e) {
+  if ((e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty()) return e.text.substr(2);
+  if (e.is_call("T.var") || e.is_call("T.Var") || e.is_call("T.SizeVar")) {
+    const Expr* d = e.kwarg("dtype");
+    if (!d && !e.args.empty()) d = &e.args.back();
+    if (d && d->kind == Expr::Kind::kString &&
+        (d->text == "int64" || d->text == "int32" || d->text == "int16" || d->text == "int8"))
+      return d->text;
+  }
+  return "";
 }
 
 std::vector<Expr> shape_of(const Expr& e) {
@@ -258,6 +269,7 @@ class Parser : public detail::ExprParser {
     std::vector<std::size_t> blocks;  // open blocks (indices into func.blocks)
     bool in_init = false;
     int conditions = 0;
+    std::set<std::string> bound;  // loop and block variables, lets, `as` names
   };
 
   PrimFunc prim_func() {
@@ -278,7 +290,42 @@ class Parser : public detail::ExprParser {
     }
     expect_op(":");
     suite(s);
+    undeclared_sizes(s);
     return std::move(s.func);
+  }
+
+  // Names used as sizes (buffer shapes, loop and block-variable extents) that nothing declares
+  // — no `n = T.int64()`, no scalar parameter, not a loop or block variable, buffer or let:
+  // symbolic sizes only `--bind` (or a log) can give values to. Each keeps where it is first used.
+  void undeclared_sizes(FuncState& s) {
+    PrimFunc& f = s.func;
+    auto note = [&](const Expr& e, const std::string& where, int line) {
+      std::set<std::string> names;
+      names_of(e, names);
+      for (const std::string& n : names) {
+        if (f.find_symbol(n) || f.find_buffer(n) || s.bound.count(n)) continue;
+        if (std::find(f.params.begin(), f.params.end(), n) != f.params.end()) continue;
+        Symbol sym{n, "", line};
+        sym.declared = false;
+        sym.use = fmt::format("{} (line {})", where, line);
+        f.symbols.push_back(std::move(sym));
+      }
+    };
+    for (const Buffer& b : f.buffers)
+      for (const Expr& d : b.shape) note(d, "the shape of buffer '" + b.name + "'", b.line);
+    for (const Block& b : f.blocks) {
+      for (const Loop& l : b.loops) {
+        note(l.min, "the range of loop '" + l.var + "'", l.line);
+        note(l.extent, "the range of loop '" + l.var + "'", l.line);
+      }
+      for (const IterVar& v : b.iters)
+        note(v.extent, "the extent of block variable '" + v.name + "'", v.line);
+    }
+  }
+
+  static void names_of(const Expr& e, std::set<std::string>& out) {
+    if (e.kind == Expr::Kind::kName) out.insert(e.text);
+    for (const Expr& a : e.args) names_of(a, out);
   }
 
   void parameter(FuncState& s) {
@@ -332,13 +379,22 @@ class Parser : public detail::ExprParser {
     if (at_name("for")) return for_statement(s);
     if (at_name("with")) return with_statement(s);
     if (at_name("if")) return if_statement(s);
-    if (at_name("while")) fail("'while' loops are not supported");
+    if (at_name("while")) return while_statement(s);
     if (at_name("pass") || at_name("return") || at_name("break") || at_name("continue") ||
         at_name("assert")) {
       skip_line();
       return;
     }
     simple_statement(s);
+  }
+
+  // `while cond:` (persistent kernels, MLC-LLM's group GEMM): a loop of run-time trip count; the
+  // blocks inside keep their own extents.
+  void while_statement(FuncState& s) {
+    next();  // while
+    expression();
+    expect_op(":");
+    suite(s);
   }
 
   void for_statement(FuncState& s) {
@@ -354,6 +410,7 @@ class Parser : public detail::ExprParser {
     const Expr iter = expression();
     expect_op(":");
     std::vector<Loop> loops = loops_of(vars, iter, line);
+    s.bound.insert(vars.begin(), vars.end());
     const std::size_t depth = s.loops.size();
     for (Loop& l : loops) s.loops.push_back(std::move(l));
     suite(s);
@@ -403,6 +460,11 @@ class Parser : public detail::ExprParser {
       as = expression();
     }
     expect_op(":");
+    {
+      std::set<std::string> names;
+      names_of(as, names);
+      s.bound.insert(names.begin(), names.end());
+    }
     if (ctx.is_call("T.block") || ctx.is_call("T.sblock")) {
       Block b;
       if (!ctx.args.empty() && ctx.args[0].kind == Expr::Kind::kString) b.name = ctx.args[0].text;
@@ -525,23 +587,27 @@ class Parser : public detail::ExprParser {
     // n, m = T.int64(), T.int64()
     if (value.kind == Expr::Kind::kTuple && value.args.size() == names.size()) {
       bool all_symbols = true;
-      for (const Expr& v : value.args) all_symbols = all_symbols && is_symbol_decl(v);
+      for (const Expr& v : value.args) all_symbols = all_symbols && !symbol_decl(v).empty();
       if (all_symbols) {
         for (std::size_t i = 0; i < names.size(); ++i)
-          s.func.symbols.push_back({names[i], value.args[i].text.substr(2), line});
+          s.func.symbols.push_back({names[i], symbol_decl(value.args[i]), line});
         return;
       }
     }
-    if (names.size() == 1 && is_symbol_decl(value)) {
-      s.func.symbols.push_back({names[0], value.text.substr(2), line});
+    if (names.size() == 1 && !symbol_decl(value).empty()) {
+      s.func.symbols.push_back({names[0], symbol_decl(value), line});
       return;
     }
+    s.bound.insert(names.begin(), names.end());
     if (value.is_call("T.axis.remap")) return remap(s, names, value, line);
     if (value.kind == Expr::Kind::kCall && value.text.rfind("T.axis.", 0) == 0)
       return axis(s, names, value, line);
     if (names.size() == 1 && buffer_decl(s, names[0], value, line)) return;
     Block* b = current_block(s);
-    if (b && names.size() == 1) b->lets.emplace_back(names[0], std::move(value));
+    if (names.size() != 1) return;
+    // A let inside a block belongs to it; outside any block (`e: T.int32 = cur_e[0]` of a
+    // persistent kernel's loop) to the function.
+    (b ? b->lets : s.func.lets).emplace_back(names[0], std::move(value));
   }
 
   bool buffer_decl(FuncState& s, const std::string& name, const Expr& value, int line) {

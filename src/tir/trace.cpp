@@ -81,12 +81,22 @@ bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t befo
   return false;
 }
 
+Lets lets_of(const PrimFunc& f) {
+  Lets lets;
+  for (const auto& [name, value] : f.lets) lets.emplace(name, &value);
+  for (const Block& b : f.blocks)
+    for (const auto& [name, value] : b.lets) lets.emplace(name, &value);
+  return lets;
+}
+
 std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const Expr& weight,
-                                        const Expr& a, const Store& c) {
+                                        const Expr& a, const Store& c, const Lets& lets) {
+  int line = 0;  // of the access being checked
   auto name_of = [&](const std::string& n) -> std::optional<std::string> {
     for (const IterVar& v : b.iters)
       if (v.name == n) return isl_name(n);
     if (f.find_symbol(n)) return isl_name(n);
+    if (lets.count(n)) throw NonAffine{line, "run-time value '" + n + "' in an index"};
     return std::nullopt;
   };
   std::vector<const Expr*> loads{&a};
@@ -94,6 +104,7 @@ std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const
   std::vector<std::string> notes;
   auto check = [&](const std::string& buffer, const std::vector<Expr>& indices) {
     for (const Expr& i : indices) {
+      line = i.line;
       try {
         affine_text(i, name_of, nullptr);
       } catch (const NonAffine& e) {

@@ -175,8 +175,7 @@ TEST_CASE("tir reader: unsupported constructs skip their function with a line", 
         gemm("vi, vk");
     const tir::Module m = tir::parse_module(text, "x.py");
     REQUIRE(m.skipped.size() == 1);
-    CHECK(m.skipped[0] ==
-          tir::Skipped{"w", "a store to 'A' outside a block is not supported", 3});
+    CHECK(m.skipped[0] == tir::Skipped{"w", "a store to 'A' outside a block is not supported", 3});
     REQUIRE(m.functions.size() == 1);
     CHECK(tir::find_matmuls(m).kernels.size() == 1);
   }

@@ -82,7 +82,9 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
   const WeightStorage& w = *k.storage;
   const bool packed = w.bits < detail::dtype_bits(w.storage_dtype);
   const bool asymmetric = !w.zero_buffer.empty();
-  if (!packed) {
+  if (!w.value_dtype.empty()) {
+    s.weights.dtype = data_type(w.value_dtype, k.func);  // fp8 stored as such or reinterpreted
+  } else if (!packed) {
     s.weights.dtype = data_type(w.storage_dtype, k.func);
   } else if (asymmetric ||
              w.decode_function.find(std::to_string(w.bits) + "u_") != std::string::npos) {
@@ -115,7 +117,11 @@ quant::QuantSpec auto_quant(const MatmulKernel& k) {
         level.block_k = kk;
       }
     } else if (!w.scale_shape.empty()) {
-      level.granularity = quant::Granularity::kPerChannel;
+      // One scale for the whole weight (`scale[0]` of a (1,) buffer) is per tensor.
+      bool one = true;
+      for (const Expr& d : w.scale_shape)
+        one = one && constant(d) == std::optional<std::int64_t>(1);
+      level.granularity = one ? quant::Granularity::kPerTensor : quant::Granularity::kPerChannel;
     }
     if (asymmetric) {
       level.zero = detail::is_integer_dtype(w.zero_dtype) ? quant::DataType::unsigned_int(w.bits)

@@ -120,6 +120,16 @@ std::string zero_mode(const Expr& e, const Expr* zero, const Expr* scale) {
   return "";
 }
 
+// The narrow float packed bits are reinterpreted as: `T.reinterpret("float8_e4m3fn", q)`.
+const Expr* reinterpreted_as(const Expr& e) {
+  if (e.is_call("T.reinterpret") && e.args.size() == 2 && e.args[0].kind == Expr::Kind::kString &&
+      detail::is_narrow_float(e.args[0].text))
+    return &e.args[0];
+  for (const Expr& a : e.args)
+    if (const Expr* r = reinterpreted_as(a)) return r;
+  return nullptr;
+}
+
 // A constant subtracted from the unpacked value: `q - T.float16(7)`.
 std::optional<double> offset_of(const Expr& e) {
   if (e.kind == Expr::Kind::kBinary && e.text == "-") {
@@ -139,9 +149,10 @@ std::optional<double> offset_of(const Expr& e) {
 
 }  // namespace
 
-std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
+std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& guarded,
                                           const std::map<std::string, std::string>& role,
                                           const RoleExtents& extents) {
+  const Expr& weight = strip_guard(guarded);
   std::vector<const Expr*> loads;
   detail::loads_in(weight, loads);
   // The stored weight: the first integer load that is not subtracted (a packed zero point may
@@ -150,7 +161,7 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
   for (int pass = 0; pass < 2 && !stored; ++pass)
     for (const Expr* l : loads) {
       const Buffer& b = buffer_of(f, l->text, l->line);
-      if (detail::is_integer_dtype(b.dtype) && !stored &&
+      if (detail::is_stored_quantized(b.dtype) && !stored &&
           (pass == 1 || !subtracted_load(weight, l)))
         stored = l;
     }
@@ -194,6 +205,8 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
     throw Unsupported{stored->line, fmt::format("{} values of {} bits do not fit a {} word",
                                                 w.elems_per_word, w.bits, sb.dtype)};
   w.offset = offset_of(weight);
+  if (detail::is_narrow_float(sb.dtype)) w.value_dtype = sb.dtype;
+  if (const Expr* r = reinterpreted_as(guarded)) w.value_dtype = r->text;
   const Expr* zero_load = nullptr;
   const Expr* scale_load = nullptr;
   for (const Expr* l : loads) {

@@ -17,8 +17,9 @@ namespace tenet::tir::detail {
 // Logical extents of the roles ("k", "n") when constant.
 using RoleExtents = std::map<std::string, std::optional<std::int64_t>>;
 
-// The storage of `weight` (B with its producers inlined) in the matmul's variables, whose roles
-// `role` gives ("batch", "m", "n", "k"); nullopt when it reads no integer buffer.
+// The storage of `weight` (B with its producers inlined; a padding guard and casts around it are
+// stripped) in the matmul's variables, whose roles `role` gives ("batch", "m", "n", "k");
+// nullopt when it reads no integer or narrow-float buffer.
 std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
                                           const std::map<std::string, std::string>& role,
                                           const RoleExtents& extents);

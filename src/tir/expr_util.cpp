@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <cctype>
+
 namespace tenet::tir::detail {
 namespace {
 
@@ -185,6 +187,14 @@ std::string affine_text(
 
 int dtype_bits(const std::string& dtype) {
   if (dtype == "bool") return 8;
+  // float8_e4m3fn, float8_e5m2, float4_e2m1fn: the digits after "float".
+  if (dtype.rfind("float", 0) == 0 && dtype.find('_') != std::string::npos) {
+    std::size_t i = 5;
+    int bits = 0;
+    while (i < dtype.size() && std::isdigit(static_cast<unsigned char>(dtype[i])))
+      bits = bits * 10 + (dtype[i++] - '0');
+    return i < dtype.size() && dtype[i] == '_' && bits > 0 && bits <= 64 ? bits : 0;
+  }
   std::size_t i = dtype.size();
   while (i > 0 && std::isdigit(static_cast<unsigned char>(dtype[i - 1]))) --i;
   if (i == dtype.size()) return 0;
@@ -199,6 +209,18 @@ int dtype_bits(const std::string& dtype) {
 
 bool is_integer_dtype(const std::string& dtype) {
   return dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0;
+}
+
+bool is_narrow_float(const std::string& dtype) {
+  const bool fp =
+      dtype.rfind("float", 0) == 0 || dtype.rfind("e4m3", 0) == 0 || dtype.rfind("e5m2", 0) == 0;
+  const int bits =
+      dtype.rfind("e4m3", 0) == 0 || dtype.rfind("e5m2", 0) == 0 ? 8 : dtype_bits(dtype);
+  return fp && bits > 0 && bits <= 8;
+}
+
+bool is_stored_quantized(const std::string& dtype) {
+  return is_integer_dtype(dtype) || is_narrow_float(dtype);
 }
 
 bool reads_buffer(const Expr& e, const std::string& buffer) {

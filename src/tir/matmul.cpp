@@ -36,10 +36,10 @@ bool has_floordiv(const Expr& e) {
 // Whether the expression reads an integer buffer (directly or through producer blocks).
 bool reads_integer(const PrimFunc& f, const Expr& e, std::size_t index) {
   std::vector<const Expr*> loads;
-  detail::loads_in(e, loads);
+  detail::value_loads(e, loads);
   for (const Expr* l : loads) {
     const Buffer* b = f.find_buffer(l->text);
-    if (b && detail::is_integer_dtype(b->dtype)) return true;
+    if (b && detail::is_stored_quantized(b->dtype)) return true;
     if (detail::has_producer(f, l->text, index)) return true;
   }
   return false;
@@ -567,7 +567,7 @@ void read_b(const PrimFunc& f, std::size_t index, const Operands& o, const Lets&
   for (const auto& v : k.k_vars) role[v] = "k";
   const RoleExtents extents{{"k", product_of(k.k_extents)}, {"n", product_of(k.n_extents)}};
   if (weight.kind != Expr::Kind::kLoad || y->kind != Expr::Kind::kLoad)
-    k.storage = read_storage(f, strip_guard(weight), role, extents);
+    k.storage = read_storage(f, weight, role, extents);
   if (!k.storage && y->kind == Expr::Kind::kLoad)
     k.storage = extern_decode(f, y->text, index, extents);
   // The load that fixes B's layout: the stored weight, else B itself.
@@ -586,7 +586,7 @@ void read_b(const PrimFunc& f, std::size_t index, const Operands& o, const Lets&
   k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : o.y_loads.front()->text;
   for (const Expr* l : o.y_loads) {
     const Buffer* lb = y->kind == Expr::Kind::kLoad ? nullptr : f.find_buffer(l->text);
-    if (lb && detail::is_integer_dtype(lb->dtype)) {
+    if (lb && detail::is_stored_quantized(lb->dtype)) {
       k.b_buffer = l->text;
       break;
     }
@@ -688,6 +688,11 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
         "line {}: block {} computes one tile at a run-time offset (a loop over tiles): sizes are "
         "the dimensions of the buffers the tile is read from",
         b.line, b.name));
+    if (k.experts)
+      k.approximations.push_back(fmt::format(
+          "line {}: a group GEMM: its rows go to {} experts at run time; costed as one matmul "
+          "over one expert's weight (the rows may read up to every expert's)",
+          b.line, to_string(*k.experts)));
   }
   if (b.predicated || u.guarded)
     k.approximations.push_back(fmt::format(

@@ -116,6 +116,14 @@ std::string symbol_decl(const Expr& e) {
   return "";
 }
 
+Symbol symbol(std::string name, std::string dtype, int line) {
+  Symbol s;
+  s.name = std::move(name);
+  s.dtype = std::move(dtype);
+  s.line = line;
+  return s;
+}
+
 std::vector<Expr> shape_of(const Expr& e) {
   if (e.kind == Expr::Kind::kTuple || e.kind == Expr::Kind::kList) return e.args;
   return {e};
@@ -305,7 +313,7 @@ class Parser : public detail::ExprParser {
       for (const std::string& n : names) {
         if (f.find_symbol(n) || f.find_buffer(n) || s.bound.count(n)) continue;
         if (std::find(f.params.begin(), f.params.end(), n) != f.params.end()) continue;
-        Symbol sym{n, "", line};
+        Symbol sym = symbol(n, "", line);
         sym.declared = false;
         sym.use = fmt::format("{} (line {})", where, line);
         f.symbols.push_back(std::move(sym));
@@ -353,7 +361,7 @@ class Parser : public detail::ExprParser {
       b.line = line;
       s.func.buffers.push_back(std::move(b));
     } else if (type.text == "T.int32" || type.text == "T.int64") {
-      s.func.symbols.push_back({name, type.text.substr(2), line});
+      s.func.symbols.push_back(symbol(name, type.text.substr(2), line));
     }
   }
 
@@ -590,12 +598,12 @@ class Parser : public detail::ExprParser {
       for (const Expr& v : value.args) all_symbols = all_symbols && !symbol_decl(v).empty();
       if (all_symbols) {
         for (std::size_t i = 0; i < names.size(); ++i)
-          s.func.symbols.push_back({names[i], symbol_decl(value.args[i]), line});
+          s.func.symbols.push_back(symbol(names[i], symbol_decl(value.args[i]), line));
         return;
       }
     }
     if (names.size() == 1 && !symbol_decl(value).empty()) {
-      s.func.symbols.push_back({names[0], symbol_decl(value), line});
+      s.func.symbols.push_back(symbol(names[0], symbol_decl(value), line));
       return;
     }
     s.bound.insert(names.begin(), names.end());

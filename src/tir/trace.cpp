@@ -61,6 +61,15 @@ Expr inline_expr(const PrimFunc& f, const Expr& e, std::size_t before) {
   return inline_rec(f, e, before, 0);
 }
 
+void value_loads(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == Expr::Kind::kLoad) {
+    out.push_back(&e);
+    return;
+  }
+  const bool guarded = (e.is_call("T.if_then_else") || e.is_call("T.Select")) && e.args.size() == 3;
+  for (std::size_t i = guarded ? 1 : 0; i < e.args.size(); ++i) value_loads(e.args[i], out);
+}
+
 bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t before) {
   for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
     const Block& b = f.blocks[i];
@@ -71,10 +80,10 @@ bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t befo
     load.args = b.stores[0].indices;
     const Expr inlined = inline_producers(f, load, before);
     std::vector<const Expr*> loads;
-    loads_in(inlined, loads);
+    value_loads(inlined, loads);
     for (const Expr* l : loads) {
       const Buffer* lb = f.find_buffer(l->text);
-      if (lb && l->text != buffer && is_integer_dtype(lb->dtype)) return true;
+      if (lb && l->text != buffer && is_stored_quantized(lb->dtype)) return true;
     }
     return false;
   }

@@ -18,6 +18,10 @@ Expr inline_producers(const PrimFunc& f, const Expr& load, std::size_t before);
 // Every load of the expression inlined as by inline_producers.
 Expr inline_expr(const PrimFunc& f, const Expr& e, std::size_t before);
 
+// The loads whose values an expression uses: not those in indices nor in the condition of a
+// `T.if_then_else` / `T.Select` (a padding guard `m_offset + i < row[1]` reads no data).
+void value_loads(const Expr& e, std::vector<const Expr*>& out);
+
 // True when the loaded buffer is produced (before block `before`) from an integer buffer.
 bool has_producer(const PrimFunc& f, const std::string& buffer, std::size_t before);
 

@@ -72,6 +72,17 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
       {"moe_scheduled.py", "group_gemm",
        {{"B", 100}}, 1, 100, 2048, 1024, L::kNT, B::kWeight, "float16", "float16", {},
        {}, "q0f16", 4},
+      // fp8 expert weights (MLC-LLM's dequantize_float8_gemv): stored as float8_e4m3fn with one
+      // fp32 scale, or packed 4 per uint32 and reinterpreted; DeepSeek's 128 × 128 block scales.
+      {"moe_scheduled.py", "moe_dequantize_gemv_fp8",
+       {}, 6, 1, 1408, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "float8_e4m3fn", 8, 1), "", 64},
+      {"moe_scheduled.py", "moe_dequantize_gemv_fp8_packed",
+       {}, 6, 1, 1408, 2048, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("w", "uint32", 8, 4, "k"), "", 64},
+      {"moe_scheduled.py", "moe_block_scale_fp8",
+       {}, 8, 1, 2048, 7168, L::kNT, B::kWeight, "bfloat16", "bfloat16", {},
+       packed("w", "float8_e4m3fn", 8, 1).groups(128, "k", 128), "", 256},
   };
   // clang-format on
   const std::vector<tir::BoundKernel> got = check_all(cases);
@@ -84,6 +95,17 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
   CHECK_FALSE(got[0].kernel.runtime_tile);
   CHECK(got[4].kernel.runtime_tile);
   CHECK(got[5].kernel.runtime_tile);
+  for (std::size_t i = 6; i < 9; ++i) {
+    INFO(got[i].kernel.func);
+    CHECK(got[i].quant->weights.dtype == quant::DataType::fp8_e4m3());
+    CHECK(got[i].kernel.storage->value_dtype == "float8_e4m3fn");
+  }
+  REQUIRE(got[6].quant->weights.scales.size() == 1);
+  CHECK(got[6].quant->weights.scales[0].granularity == quant::Granularity::kPerTensor);
+  REQUIRE(got[8].quant->weights.scales.size() == 1);
+  CHECK(got[8].quant->weights.scales[0].granularity == quant::Granularity::kBlock);
+  CHECK(got[8].quant->weights.scales[0].block_n == 128);
+  CHECK(got[8].quant->weights.scales[0].block_k == 128);
   bool noted = false;
   for (const std::string& a : got[4].kernel.approximations)
     noted = noted || a.find("one tile at a run-time offset") != std::string::npos;
@@ -96,7 +118,7 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
 
   // DRAM bytes of a GEMV (every operand read once, M = 1), by hand: per expert run, the packed
   // weight N·K/2, the fp16 scales N·K/32·2, x K·2 and the output row N·2.
-  const auto r = rows("moe_scheduled.py", "B=37");
+  const auto r = rows("moe_scheduled.py", "B=37 --arch systolic-32x32");
   const json& rf = r.at("fused_moe_dequantize_gemv_rf");
   CHECK(rf["macs"] == 2LL * 14336 * 4096);
   CHECK(rf["experts"] == 8);
@@ -108,6 +130,11 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
   CHECK(gg["M"] == 37);
   CHECK(gg["macs"] == 37LL * 2048 * 1024);
   CHECK(gg["dram_bytes"] == 2048LL * 1024 * 2 + 37 * 1024 * 2 + 37 * 2048 * 2);
+  // fp8 experts: 1 byte a weight, one fp32 scale per expert run.
+  CHECK(r.at("moe_dequantize_gemv_fp8")["dram_bytes"] ==
+        6 * (1408LL * 2048 + 4 + 2048 * 2 + 1408 * 2));
+  CHECK(r.at("moe_block_scale_fp8")["dram_bytes"] ==
+        8 * (2048LL * 7168 + 16 * 56 * 4 + 7168 * 2 + 2048 * 2));
 }
 
 TEST_CASE("tir held-out kinds: undeclared size names are symbolic sizes --bind sets",

@@ -25,7 +25,11 @@ struct WeightStorage {
   std::string buffer;         // the stored buffer ("lv397")
   std::string storage_dtype;  // "uint32", "int8", ...
   std::vector<Expr> storage_shape;
-  int bits = 0;                   // bits per value (from the mask: 15 → 4)
+  int bits = 0;  // bits per value (from the mask: 15 → 4)
+  // The type the stored bits are read as when it is not an integer: a narrow float stored as
+  // such ("float8_e4m3fn") or reinterpreted from packed words (`T.reinterpret("float8_e4m3fn",
+  // ..)`); "" for integer values.
+  std::string value_dtype;
   int elems_per_word = 1;         // values per storage element (from the index `k // 8`)
   std::string pack_axis;          // "k", "n" or "" (not packed)
   std::int64_t group_size = 0;    // from the scale index `k // g`; 0 = no group

@@ -1,7 +1,9 @@
 # Scheduled mixture-of-experts kernels whose expert weight is read through an index buffer
 # (issue 34): GEMVs after GPU scheduling (rfactor, lowered cross-thread reduction, an outer
 # per-expert block with thread bindings, a let naming the expert) and MLC-LLM's persistent group
-# GEMM (while loops over tiles, run-time tile offsets). Written for tenet's tests; see SOURCES.md.
+# GEMM (while loops over tiles, run-time tile offsets); fp8 expert weights as MLC-LLM's
+# `dequantize_float8_gemv` / `dequantize_block_scale_float8_gemv` print in the newest `T.sblock`
+# spelling. Written for tenet's tests; see SOURCES.md.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 
@@ -331,3 +333,63 @@ class Module:
                                     if m_offset + i < row[1] and n_offset + j < 2048:
                                         O[m_offset + i, n_offset + j] = O_tile[i, j]
                     tile_id[0] = tile_id[0] + 1024
+
+    @T.prim_func(private=True)
+    def moe_dequantize_gemv_fp8(x: T.Buffer((T.int64(1), T.int64(2048)), "float16"), w: T.Buffer((T.int64(64), T.int64(1408), T.int64(2048)), "float8_e4m3fn"), scale: T.Buffer((T.int64(1),), "float32"), indptr: T.Buffer((T.int64(1), T.int64(6)), "int32"), o: T.Buffer((T.int64(6), T.int64(1408)), "float16")):
+        T.func_attr({"op_pattern": 4, "tir.noalias": True})
+        for expert_id in T.thread_binding(T.int64(6), thread="blockIdx.y"):
+            with T.sblock("gemv_o"):
+                e = T.axis.spatial(T.int64(6), expert_id)
+                T.reads(x[T.int64(0):T.int64(1), T.int64(0):T.int64(2048)], w[indptr[T.int64(0), e], T.int64(0):T.int64(1408), T.int64(0):T.int64(2048)], scale[T.int64(0)], indptr[T.int64(0), e])
+                T.writes(o[e, T.int64(0):T.int64(1408)])
+                y = T.sblock_alloc_buffer((T.int64(1408), T.int64(2048)), "float16")
+                for i1, i2 in T.grid(T.int64(1408), T.int64(2048)):
+                    with T.sblock("dequantize"):
+                        i, j = T.axis.remap("SS", [i1, i2])
+                        T.reads(w[indptr[T.int64(0), e], i, j], scale[T.int64(0)])
+                        T.writes(y[i, j])
+                        y[i, j] = T.Cast("float16", T.Cast("float32", w[indptr[T.int64(0), e], i, j]) * scale[T.int64(0)])
+                for i1, i2 in T.grid(T.int64(1408), T.int64(2048)):
+                    with T.sblock("gemv"):
+                        i, j = T.axis.remap("SR", [i1, i2])
+                        T.reads(x[T.int64(0), j], y[i, j])
+                        T.writes(o[e, i])
+                        with T.init():
+                            o[e, i] = T.float16(0)
+                        o[e, i] = o[e, i] + x[T.int64(0), j] * y[i, j]
+
+    @T.prim_func(private=True)
+    def moe_dequantize_gemv_fp8_packed(x: T.Buffer((T.int64(1), T.int64(2048)), "float16"), w: T.Buffer((T.int64(64), T.int64(1408), T.int64(512)), "uint32"), indptr: T.Buffer((T.int64(1), T.int64(6)), "int32"), o: T.Buffer((T.int64(6), T.int64(1408)), "float16")):
+        T.func_attr({"op_pattern": 4, "tir.noalias": True})
+        for expert_id in T.thread_binding(T.int64(6), thread="blockIdx.y"):
+            with T.sblock("gemv_o"):
+                e = T.axis.spatial(T.int64(6), expert_id)
+                y = T.sblock_alloc_buffer((T.int64(1408), T.int64(2048)), "float16")
+                for i1, i2 in T.grid(T.int64(1408), T.int64(2048)):
+                    with T.sblock("dequantize"):
+                        i, j = T.axis.remap("SS", [i1, i2])
+                        y[i, j] = T.Cast("float16", T.reinterpret("float8_e4m3fn", T.bitwise_and(T.Cast("uint8", T.shift_right(w[indptr[T.int64(0), e], i, j // T.int64(4)], T.Cast("uint32", j % T.int64(4) * T.int64(8)))), T.uint8(255))))
+                for i1, i2 in T.grid(T.int64(1408), T.int64(2048)):
+                    with T.sblock("gemv"):
+                        i, j = T.axis.remap("SR", [i1, i2])
+                        with T.init():
+                            o[e, i] = T.float16(0)
+                        o[e, i] = o[e, i] + x[T.int64(0), j] * y[i, j]
+
+    @T.prim_func(private=True)
+    def moe_block_scale_fp8(x: T.Buffer((T.int64(1), T.int64(7168)), "bfloat16"), w: T.Buffer((T.int64(256), T.int64(2048), T.int64(7168)), "float8_e4m3fn"), w_scale: T.Buffer((T.int64(256), T.int64(16), T.int64(56)), "float32"), expert_indices: T.Buffer((T.int64(1), T.int64(8)), "int32"), o: T.Buffer((T.int64(8), T.int64(2048)), "bfloat16")):
+        T.func_attr({"op_pattern": 4, "tir.noalias": True})
+        for expert_id in T.thread_binding(T.int64(8), thread="blockIdx.y"):
+            with T.sblock("gemv_o"):
+                e = T.axis.spatial(T.int64(8), expert_id)
+                y = T.sblock_alloc_buffer((T.int64(2048), T.int64(7168)), "bfloat16")
+                for i1, i2 in T.grid(T.int64(2048), T.int64(7168)):
+                    with T.sblock("dequantize"):
+                        i, j = T.axis.remap("SS", [i1, i2])
+                        y[i, j] = T.Cast("bfloat16", w[expert_indices[T.int64(0), e], i, j]) * T.Cast("bfloat16", w_scale[expert_indices[T.int64(0), e], i // T.int64(128), j // T.int64(128)])
+                for i1, i2 in T.grid(T.int64(2048), T.int64(7168)):
+                    with T.sblock("gemv"):
+                        i, j = T.axis.remap("SR", [i1, i2])
+                        with T.init():
+                            o[e, i] = T.bfloat16(0)
+                        o[e, i] = o[e, i] + x[T.int64(0), j] * y[i, j]

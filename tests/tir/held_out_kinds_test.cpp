@@ -203,8 +203,12 @@ TEST_CASE("tir held-out kinds: undeclared size names are symbolic sizes --bind s
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.out, Catch::Contains("'m' is not a symbolic size of NT_matmul_var_declared"));
 
-  // A log's dynamic sizes bind them too: M = 37 solves n.
+  // A log's dynamic sizes bind them too: M = 37 solves n; M = batch_size × seq_len cannot be
+  // solved, and the error says where the names are used.
   CHECK(tir::solve_symbols(got[0].kernel, got[0].shape) == tir::SymbolValues{{"n", 37}});
+  const InputError two = error_of([&] { tir::solve_symbols(got[2].kernel, got[2].shape); });
+  CHECK(two.code() == error_code::kMissingField);
+  CHECK_THAT(two.message(), Catch::Contains("used in the shape of buffer 'a' (line 54)"));
   const std::string log = std::string(TENET_BINARY_DIR) + "/tir_undeclared_log.txt";
   std::ofstream(log) << "fused_NT_matmul_add_undeclared_n: 1, 37, 11008, 4096\n";
   const auto joined = run_cli("log --input " + log + " --tir " + tir_data("undeclared_sizes.py") +

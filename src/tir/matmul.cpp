@@ -257,11 +257,29 @@ std::set<std::string> add_outer_vars(const PrimFunc& f, std::size_t index, Block
   return added;
 }
 
+// A scalar integer parameter (`expert: T.int32`) that no shape or extent uses: it selects a slice
+// (an expert) when it is a whole index, it is no size.
+bool selector(const PrimFunc& f, const std::string& name) {
+  const Symbol* s = f.find_symbol(name);
+  if (!s || !s->declared || std::find(f.params.begin(), f.params.end(), name) == f.params.end())
+    return false;
+  std::set<std::string> used;
+  for (const Buffer& b : f.buffers)
+    for (const Expr& d : b.shape) detail::names_in(d, used);
+  for (const Block& b : f.blocks) {
+    for (const IterVar& v : b.iters) detail::names_in(v.extent, used);
+    for (const Loop& l : b.loops) detail::names_in(l.extent, used);
+  }
+  return !used.count(name);
+}
+
 // The integer-buffer load an index reads an expert through: the index itself (`indptr[0, e]`)
 // or a let naming such a load (`e: T.int32 = cur_e[0]` of a persistent kernel, `eid =
-// expert_ids[v_e]`); nullptr for any other index.
+// expert_ids[v_e]`), or a scalar parameter selecting the expert (selector()); nullptr for any
+// other index.
 const Expr* gather_load(const PrimFunc& f, const Expr& index, const Lets& lets) {
   const Expr* ix = &strip_cast(index);
+  if (ix->kind == Expr::Kind::kName && selector(f, ix->text)) return ix;
   if (ix->kind == Expr::Kind::kName) {
     auto it = lets.find(ix->text);
     if (it == lets.end()) return nullptr;

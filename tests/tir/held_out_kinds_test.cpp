@@ -83,6 +83,9 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
       {"moe_scheduled.py", "moe_block_scale_fp8",
        {}, 8, 1, 2048, 7168, L::kNT, B::kWeight, "bfloat16", "bfloat16", {},
        packed("w", "float8_e4m3fn", 8, 1).groups(128, "k", 128), "", 256},
+      // The expert a scalar parameter (`expert: T.int32`, used in no shape): one expert's GEMV.
+      {"moe_scheduled.py", "moe_gemv_scalar_expert",
+       {}, 1, 1, 1408, 2048, L::kNT, B::kWeight, "float16", "float16", {}, {}, "q0f16", 8},
   };
   // clang-format on
   const std::vector<tir::BoundKernel> got = check_all(cases);
@@ -92,6 +95,8 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
   CHECK(got[1].kernel.expert_index_buffer == "indptr");
   CHECK(got[3].kernel.expert_index_buffer == "expert_ids");
   CHECK(got[4].kernel.expert_index_buffer == "cur_e");  // e: T.int32 = cur_e[0]
+  CHECK(got[9].kernel.expert_index_buffer == "expert");
+  CHECK(got[9].kernel.symbols.empty());  // a selector, not a size to bind
   CHECK_FALSE(got[0].kernel.runtime_tile);
   CHECK(got[4].kernel.runtime_tile);
   CHECK(got[5].kernel.runtime_tile);

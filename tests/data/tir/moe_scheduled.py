@@ -393,3 +393,16 @@ class Module:
                         with T.init():
                             o[e, i] = T.bfloat16(0)
                         o[e, i] = o[e, i] + x[T.int64(0), j] * y[i, j]
+
+    @T.prim_func(private=True)
+    def moe_gemv_scalar_expert(x: T.Buffer((T.int64(1), T.int64(2048)), "float16"), w: T.Buffer((T.int64(8), T.int64(1408), T.int64(2048)), "float16"), expert: T.int32, o: T.Buffer((T.int64(1), T.int64(1408)), "float16")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for i, j, k in T.grid(T.int64(1), T.int64(1408), T.int64(2048)):
+            with T.block("gemv"):
+                v_i, v_j, v_k = T.axis.remap("SSR", [i, j, k])
+                T.reads(x[v_i, v_k], w[T.Cast("int64", expert), v_j, v_k])
+                T.writes(o[v_i, v_j])
+                with T.init():
+                    o[v_i, v_j] = T.float16(0)
+                o[v_i, v_j] = o[v_i, v_j] + x[v_i, v_k] * w[T.Cast("int64", expert), v_j, v_k]

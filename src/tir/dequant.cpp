@@ -147,6 +147,50 @@ std::optional<double> offset_of(const Expr& e) {
   return std::nullopt;
 }
 
+// The scale's groups from its load's indices: `x // g` of a role, or the role's extent over the
+// scale's dimension; a load in an index along K is a group index (`scales[g_idx[k], n]`).
+void read_groups(const Expr& l_ref, const Buffer& b, const std::map<std::string, std::string>& role,
+                 const RoleExtents& extents, WeightStorage& w) {
+  const Expr* l = &l_ref;
+  auto extent_of = [&](const std::string& r) -> std::optional<std::int64_t> {
+    auto it = extents.find(r);
+    return it == extents.end() ? std::nullopt : it->second;
+  };
+  for (std::size_t i = 0; i < l->args.size(); ++i) {
+    std::vector<const Expr*> inner;
+    detail::loads_in(l->args[i], inner);
+    if (!inner.empty()) {                                    // scale[g_idx[k], n]
+      if (role_of_index(l->args[i], role) != "k") continue;  // a gathered expert: scale[e[0], ..]
+      w.group_index_buffer = inner[0]->text;
+      w.group_axis = "k";
+      std::optional<std::int64_t> rows;
+      if (i < b.shape.size()) rows = constant(b.shape[i]);
+      std::optional<std::int64_t> k = extent_of("k");
+      if (rows && k && *rows > 0 && *k % *rows == 0) w.group_size = *k / *rows;
+      continue;
+    }
+    std::optional<std::pair<std::string, std::int64_t>> d = divided_var(l->args[i], role);
+    if (!d || d->second < 2) {
+      const std::string r = role_of_index(l->args[i], role);
+      if ((r == "k" || r == "n") && i < b.shape.size())
+        if (auto g = ratio(extent_of(r), b.shape[i])) d = std::make_pair(r, *g);
+    }
+    if (!d || d->second < 2) continue;
+    if (d->first == "k") {
+      if (w.group_axis == "n") w.group_size_n = w.group_size;
+      w.group_size = d->second;
+      w.group_axis = "k";
+    } else if (d->first == "n") {
+      if (w.group_axis == "k") {
+        w.group_size_n = d->second;
+      } else {
+        w.group_size = d->second;
+        w.group_axis = "n";
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& guarded,
@@ -223,39 +267,7 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& guarded
     w.scale_buffer = b.name;
     w.scale_dtype = b.dtype;
     w.scale_shape = b.shape;
-    for (std::size_t i = 0; i < l->args.size(); ++i) {
-      std::vector<const Expr*> inner;
-      detail::loads_in(l->args[i], inner);
-      if (!inner.empty()) {                                    // scale[g_idx[k], n]
-        if (role_of_index(l->args[i], role) != "k") continue;  // a gathered expert: scale[e[0], ..]
-        w.group_index_buffer = inner[0]->text;
-        w.group_axis = "k";
-        std::optional<std::int64_t> rows;
-        if (i < b.shape.size()) rows = constant(b.shape[i]);
-        std::optional<std::int64_t> k = extent_of("k");
-        if (rows && k && *rows > 0 && *k % *rows == 0) w.group_size = *k / *rows;
-        continue;
-      }
-      std::optional<std::pair<std::string, std::int64_t>> d = divided_var(l->args[i], role);
-      if (!d || d->second < 2) {
-        const std::string r = role_of_index(l->args[i], role);
-        if ((r == "k" || r == "n") && i < b.shape.size())
-          if (auto g = ratio(extent_of(r), b.shape[i])) d = std::make_pair(r, *g);
-      }
-      if (!d || d->second < 2) continue;
-      if (d->first == "k") {
-        if (w.group_axis == "n") w.group_size_n = w.group_size;
-        w.group_size = d->second;
-        w.group_axis = "k";
-      } else if (d->first == "n") {
-        if (w.group_axis == "k") {
-          w.group_size_n = d->second;
-        } else {
-          w.group_size = d->second;
-          w.group_axis = "n";
-        }
-      }
-    }
+    read_groups(*l, b, role, extents, w);
   }
   if (zero_load) w.zero_mode = zero_mode(weight, zero_load, scale_load);
   w.group_aligned = w.group_size > 0 && w.group_axis == "k" && w.pack_axis == "k" &&

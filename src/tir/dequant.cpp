@@ -100,18 +100,40 @@ bool subtracted_load(const Expr& e, const Expr* load) {
   return false;
 }
 
-// "rescale" when the zero point is subtracted from the scaled value (`q * s - z`), else
-// "original" (`(q - z) * s`, `q * s - z * s`).
+bool has_equal_load(const Expr& e, const Expr* load) {
+  std::vector<const Expr*> loads;
+  detail::loads_in(e, loads);
+  for (const Expr* l : loads)
+    if (to_string(*l) == to_string(*load)) return true;
+  return false;
+}
+
+// Whether this one load is added to the stored weight's term as a zero point stored negated
+// (`q * s + z`, `(q + z) * s`): a sum holds it on one side with no stored load, and the stored
+// load with no equal load on the other.
+bool added_load(const Expr& e, const Expr* load, const Expr* stored) {
+  if (e.kind == Expr::Kind::kBinary && e.text == "+" && e.args.size() == 2)
+    for (int side = 0; side < 2; ++side) {
+      const Expr& mine = e.args[side];
+      const Expr& other = e.args[1 - side];
+      if (contains(mine, load) && !contains(mine, stored) && contains(other, stored))
+        return !has_equal_load(other, load);
+    }
+  for (const Expr& a : e.args)
+    if (added_load(a, load, stored)) return true;
+  return false;
+}
+
+// "rescale" when the zero point is subtracted from (or added to) the scaled value (`q * s - z`,
+// `q * s + z`), else "original" (`(q - z) * s`, `q * s - z * s`, `(q + z) * s`).
 // (Per load: `zero` and `scale` are the loads read_storage chose.)
 std::string zero_mode(const Expr& e, const Expr* zero, const Expr* scale) {
-  if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
-      contains(e.args[1], zero)) {
+  if (e.kind == Expr::Kind::kBinary && (e.text == "-" || e.text == "+") && e.args.size() == 2 &&
+      (contains(e.args[1], zero) || (e.text == "+" && contains(e.args[0], zero)))) {
     if (!scale) return "original";
-    std::vector<const Expr*> in_subtrahend;
-    detail::loads_in(e.args[1], in_subtrahend);
-    bool scaled_zero = false;  // `q * s - z * s`
-    for (const Expr* l : in_subtrahend) scaled_zero |= to_string(*l) == to_string(*scale);
-    return contains(e.args[0], scale) && !scaled_zero ? "rescale" : "original";
+    const int z = contains(e.args[1], zero) ? 1 : 0;
+    const bool scaled_zero = has_equal_load(e.args[z], scale);  // `q * s - z * s`
+    return contains(e.args[1 - z], scale) && !scaled_zero ? "rescale" : "original";
   }
   for (const Expr& a : e.args) {
     std::string m = zero_mode(a, zero, scale);
@@ -256,7 +278,7 @@ std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& guarded
   for (const Expr* l : loads) {
     if (l == stored || l->text == sb.name) continue;
     const Buffer& b = buffer_of(f, l->text, l->line);
-    if (subtracted_load(weight, l)) {
+    if (subtracted_load(weight, l) || added_load(weight, l, stored)) {
       zero_load = l;
       w.zero_buffer = b.name;
       w.zero_dtype = b.dtype;

@@ -263,9 +263,14 @@ TEST_CASE("tir held-out kinds: zero points read in fused s-block kernels",
       {"zero_points.py", "fused_dequantize_NT_matmul_packed_zeros_rf",
        {}, 1, 1, 4096, 4096, L::kNT, B::kWeight, "float16", "float16", {},
        packed("qweight", "uint32", 4, 8, "k").groups(128).zeros("qzeros", "original")},
+      // A zero point stored negated and added to the scaled value: q·s + z is a rescale zero.
+      {"zero_points.py", "fused_dequantize_NT_matmul_zeros_added",
+       {}, 1, 1, 4096, 4096, L::kNT, B::kWeight, "float16", "float16", {},
+       packed("B", "uint32", 4, 8, "k").groups(128).zeros("neg_zeros", "rescale")},
   };
   // clang-format on
   const std::vector<tir::BoundKernel> got = check_all(cases);
+  CHECK(got[8].quant->weights.scales[0].zero_mode == quant::ZeroMode::kRescale);
   // The auto scheme: uint4 weights with one zero per group (uint4 when stored as integers,
   // float16 when stored as float16).
   for (const tir::BoundKernel& b : got) {

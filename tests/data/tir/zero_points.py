@@ -228,3 +228,16 @@ class Module:
                         with T.init():
                             var_NT_matmul_intermediate[0, 0, v0] = T.float16(0)
                         var_NT_matmul_intermediate[0, 0, v0] = var_NT_matmul_intermediate[0, 0, v0] + var_NT_matmul_intermediate_rf_local[vax1_0_fused_ax1_1_fused_1, 0, 0, v0]
+
+    @T.prim_func(private=True)
+    def fused_dequantize_NT_matmul_zeros_added(A: T.Buffer((T.int64(1), T.int64(4096)), "float16"), B: T.Buffer((T.int64(4096), T.int64(512)), "uint32"), scales: T.Buffer((T.int64(4096), T.int64(32)), "float16"), neg_zeros: T.Buffer((T.int64(4096), T.int64(32)), "float16"), C: T.Buffer((T.int64(1), T.int64(4096)), "float16")):
+        T.func_attr({"tir.noalias": True})
+        # with T.sblock("root"):
+        for i, j, k in T.grid(T.int64(1), T.int64(4096), T.int64(4096)):
+            with T.sblock("NT_matmul"):
+                v_i, v_j, v_k = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[v_i, v_k], B[v_j, v_k // T.int64(8)], scales[v_j, v_k // T.int64(128)], neg_zeros[v_j, v_k // T.int64(128)])
+                T.writes(C[v_i, v_j])
+                with T.init():
+                    C[v_i, v_j] = T.float16(0)
+                C[v_i, v_j] = C[v_i, v_j] + A[v_i, v_k] * (T.Cast("float16", T.bitwise_and(T.shift_right(B[v_j, v_k // T.int64(8)], T.Cast("uint32", v_k % T.int64(8) * T.int64(4))), T.uint32(15))) * scales[v_j, v_k // T.int64(128)] + neg_zeros[v_j, v_k // T.int64(128)])

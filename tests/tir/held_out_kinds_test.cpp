@@ -86,6 +86,10 @@ TEST_CASE("tir held-out kinds: scheduled MoE GEMVs and group GEMMs gather the ex
       // The expert a scalar parameter (`expert: T.int32`, used in no shape): one expert's GEMV.
       {"moe_scheduled.py", "moe_gemv_scalar_expert",
        {}, 1, 1, 1408, 2048, L::kNT, B::kWeight, "float16", "float16", {}, {}, "q0f16", 8},
+      // Thread extents by `T.launch_thread` (lets of the function, thread indices, not data):
+      // v_e indexes o, x and w (through indptr): batch 2; M 1.
+      {"moe_scheduled.py", "moe_gemv_launch_thread",
+       {}, 2, 1, 512, 1024, L::kNT, B::kWeight, "float16", "float16", {}, {}, "q0f16", 16},
   };
   // clang-format on
   const std::vector<tir::BoundKernel> got = check_all(cases);

@@ -406,3 +406,20 @@ class Module:
                 with T.init():
                     o[v_i, v_j] = T.float16(0)
                 o[v_i, v_j] = o[v_i, v_j] + x[v_i, v_k] * w[T.Cast("int64", expert), v_j, v_k]
+
+    @T.prim_func(private=True)
+    def moe_gemv_launch_thread(x: T.Buffer((2, 1024), "float16"), w: T.Buffer((16, 512, 1024), "float16"), indptr: T.Buffer((1, 2), "int32"), o: T.Buffer((2, 512), "float16")):
+        T.func_attr({"tir.is_scheduled": 1, "tir.noalias": T.bool(True)})
+        blockIdx_y = T.launch_thread("blockIdx.y", 2)
+        blockIdx_x = T.launch_thread("blockIdx.x", 512)
+        # with T.block("root"):
+        for k in range(1024):
+            with T.block("gemv"):
+                v_e = T.axis.spatial(2, blockIdx_y)
+                v_n = T.axis.spatial(512, blockIdx_x)
+                v_k = T.axis.reduce(1024, k)
+                T.reads(x[v_e, v_k], indptr[0, v_e], w[indptr[0, v_e], v_n, v_k])
+                T.writes(o[v_e, v_n])
+                with T.init():
+                    o[v_e, v_n] = T.float16(0)
+                o[v_e, v_n] = o[v_e, v_n] + x[v_e, v_k] * w[indptr[0, v_e], v_n, v_k]

@@ -105,7 +105,11 @@ std::vector<std::string> check_accesses(const PrimFunc& f, const Block& b, const
     for (const IterVar& v : b.iters)
       if (v.name == n) return isl_name(n);
     if (f.find_symbol(n)) return isl_name(n);
-    if (lets.count(n)) throw NonAffine{line, "run-time value '" + n + "' in an index"};
+    auto let = lets.find(n);
+    if (let != lets.end())
+      throw NonAffine{
+          line, (let->second->is_call("T.launch_thread") ? "thread index '" : "run-time value '") +
+                    n + "' in an index"};
     return std::nullopt;
   };
   std::vector<const Expr*> loads{&a};

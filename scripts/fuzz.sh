@@ -35,7 +35,7 @@ seeds() {
     tenet_p) echo tests/data/errors/*.p tests/data/io/tenet/pe_array/*.p ;;
     tenet_m) echo tests/data/errors/*.m tests/data/io/tenet/mapping/*.m ;;
     isl) echo tests/data/errors/*.[spm] tests/data/io/tenet/*/*.[spm] ;;
-    tir) echo tests/data/tir/*.py ;;
+    tir) echo tests/data/tir/*.py fuzz/seeds/tir/*.py ;;
     cli) echo fuzz/seeds/cli/* ;;
     *) echo "fuzz.sh: unknown target '$1' (one of: ${targets[*]}, all)" >&2; exit 1 ;;
   esac

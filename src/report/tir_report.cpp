@@ -95,7 +95,8 @@ ojson quant_json(const tir::MatmulKernel& k) {
       {"group_index", w.group_index_buffer.empty() ? ojson(nullptr) : ojson(w.group_index_buffer)},
       {"group_size_n", w.group_size_n},
       {"zero_mode", w.zero_mode.empty() ? ojson(nullptr) : ojson(w.zero_mode)},
-      {"decode_function", w.decode_function.empty() ? ojson(nullptr) : ojson(w.decode_function)}};
+      {"decode_function", w.decode_function.empty() ? ojson(nullptr) : ojson(w.decode_function)},
+      {"value_dtype", w.value_dtype.empty() ? ojson(nullptr) : ojson(w.value_dtype)}};
   return j;
 }
 

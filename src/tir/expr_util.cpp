@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <cctype>
+
 namespace tenet::tir::detail {
 namespace {
 
@@ -185,6 +187,14 @@ std::string affine_text(
 
 int dtype_bits(const std::string& dtype) {
   if (dtype == "bool") return 8;
+  // float8_e4m3fn, float8_e5m2, float4_e2m1fn: the digits after "float".
+  if (dtype.rfind("float", 0) == 0 && dtype.find('_') != std::string::npos) {
+    std::size_t i = 5;
+    int bits = 0;
+    while (i < dtype.size() && std::isdigit(static_cast<unsigned char>(dtype[i])))
+      bits = bits * 10 + (dtype[i++] - '0');
+    return i < dtype.size() && dtype[i] == '_' && bits > 0 && bits <= 64 ? bits : 0;
+  }
   std::size_t i = dtype.size();
   while (i > 0 && std::isdigit(static_cast<unsigned char>(dtype[i - 1]))) --i;
   if (i == dtype.size()) return 0;
@@ -199,6 +209,47 @@ int dtype_bits(const std::string& dtype) {
 
 bool is_integer_dtype(const std::string& dtype) {
   return dtype.rfind("int", 0) == 0 || dtype.rfind("uint", 0) == 0;
+}
+
+bool is_narrow_float(const std::string& dtype) {
+  const bool fp =
+      dtype.rfind("float", 0) == 0 || dtype.rfind("e4m3", 0) == 0 || dtype.rfind("e5m2", 0) == 0;
+  const int bits =
+      dtype.rfind("e4m3", 0) == 0 || dtype.rfind("e5m2", 0) == 0 ? 8 : dtype_bits(dtype);
+  return fp && bits > 0 && bits <= 8;
+}
+
+bool is_stored_quantized(const std::string& dtype) {
+  return is_integer_dtype(dtype) || is_narrow_float(dtype);
+}
+
+bool reads_buffer(const Expr& e, const std::string& buffer) {
+  std::vector<const Expr*> loads;
+  detail::loads_in(e, loads);
+  for (const Expr* l : loads)
+    if (l->text == buffer) return true;
+  return false;
+}
+
+// `T.if_then_else(cond, x, 0)` (padding of a scheduled kernel) → x; casts stripped.
+const Expr& strip_guard(const Expr& e) {
+  const Expr& x = strip_cast(e);
+  if (x.is_call("T.if_then_else") && x.args.size() == 3) {
+    auto zero = constant(strip_cast(x.args[2]));
+    const Expr& z = strip_cast(x.args[2]);
+    const bool float_zero = (z.kind == Expr::Kind::kFloat && z.number == 0) ||
+                            (z.kind == Expr::Kind::kCall && z.args.size() == 1 &&
+                             ((z.args[0].kind == Expr::Kind::kFloat && z.args[0].number == 0) ||
+                              (z.args[0].kind == Expr::Kind::kInt && z.args[0].value == 0)));
+    if ((zero && *zero == 0) || float_zero) return strip_guard(x.args[1]);
+  }
+  return x;
+}
+
+const Buffer& buffer_of(const PrimFunc& f, const std::string& name, int line) {
+  const Buffer* b = f.find_buffer(name);
+  if (!b) throw Unsupported{line, "buffer '" + name + "' is not declared"};
+  return *b;
 }
 
 }  // namespace tenet::tir::detail

@@ -56,5 +56,18 @@ std::string affine_text(
 // Bits of a TVM dtype ("float16" → 16, "uint32" → 32, "bool" → 8); 0 if unknown.
 int dtype_bits(const std::string& dtype);
 bool is_integer_dtype(const std::string& dtype);
+// A float of 8 bits or fewer: "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn", "e4m3_float8".
+bool is_narrow_float(const std::string& dtype);
+// A dtype weights are stored in to be dequantized: an integer or a narrow float.
+bool is_stored_quantized(const std::string& dtype);
+
+// Whether the expression loads `buffer`.
+bool reads_buffer(const Expr& e, const std::string& buffer);
+
+// `T.if_then_else(cond, x, 0)` (padding of a scheduled kernel) → x; casts stripped.
+const Expr& strip_guard(const Expr& e);
+
+// The function's buffer `name`; Unsupported (at `line`) when it is not declared.
+const Buffer& buffer_of(const PrimFunc& f, const std::string& name, int line);
 
 }  // namespace tenet::tir::detail

@@ -44,9 +44,14 @@ SymbolValues solve_symbols(const MatmulKernel& k, const llm::MatmulShape& logged
     solve_role(k, k.k_extents, logged.k, "K", values);
   }
   for (const std::string& s : k.symbols)
-    if (!values.count(s))
+    if (!values.count(s)) {
+      auto u = k.undeclared.find(s);
       throw InputError(error_code::kMissingField, "", k.func,
-                       "symbolic size '" + s + "' cannot be solved from the logged extents");
+                       "symbolic size '" + s + "' cannot be solved from the logged extents" +
+                           (u == k.undeclared.end()
+                                ? std::string()
+                                : " (not declared in the function; used in " + u->second + ")"));
+    }
   const BoundKernel b = tir::bind(k, values);
   if (b.shape.batch != logged.batch || b.shape.m != logged.m || b.shape.n != logged.n ||
       b.shape.k != logged.k)

@@ -1,4 +1,6 @@
-// Matmul recognition, the dequantize chain and the epilogue (docs/tir.md#recognition).
+// Matmul recognition: the update C = C + A * B, roles, layout, gathered experts, padding
+// (docs/tir.md#recognition); the dequantize chain is dequant.cpp, the epilogue epilogue.cpp,
+// tensorized blocks intrinsic.cpp, binding bind.cpp.
 #include "tenet/tir/matmul.hpp"
 
 #include <fmt/core.h>
@@ -12,50 +14,17 @@
 
 #include "tenet/error.hpp"
 #include "tenet/quant/quant_json.hpp"
+#include "tir/dequant.hpp"
 #include "tir/expr_util.hpp"
+#include "tir/recognize.hpp"
 #include "tir/trace.hpp"
 
-namespace tenet::tir {
+namespace tenet::tir::detail {
 namespace {
-
-using detail::constant;
-using detail::NonAffine;
-using detail::strip_cast;
-using detail::Unsupported;
-
-bool reads_buffer(const Expr& e, const std::string& buffer) {
-  std::vector<const Expr*> loads;
-  detail::loads_in(e, loads);
-  for (const Expr* l : loads)
-    if (l->text == buffer) return true;
-  return false;
-}
 
 bool same_load(const Expr& a, const Expr& b) {
   return a.kind == Expr::Kind::kLoad && b.kind == Expr::Kind::kLoad && to_string(a) == to_string(b);
 }
-
-// `T.if_then_else(cond, x, 0)` (padding of a scheduled kernel) → x; casts stripped.
-const Expr& strip_guard(const Expr& e) {
-  const Expr& x = strip_cast(e);
-  if (x.is_call("T.if_then_else") && x.args.size() == 3) {
-    auto zero = constant(strip_cast(x.args[2]));
-    const Expr& z = strip_cast(x.args[2]);
-    const bool float_zero = (z.kind == Expr::Kind::kFloat && z.number == 0) ||
-                            (z.kind == Expr::Kind::kCall && z.args.size() == 1 &&
-                             ((z.args[0].kind == Expr::Kind::kFloat && z.args[0].number == 0) ||
-                              (z.args[0].kind == Expr::Kind::kInt && z.args[0].value == 0)));
-    if ((zero && *zero == 0) || float_zero) return strip_guard(x.args[1]);
-  }
-  return x;
-}
-
-struct Update {
-  const Expr* x = nullptr;      // A's load
-  const Expr* y = nullptr;      // B: a load, or the dequantize expression it is multiplied by
-  std::shared_ptr<Expr> owned;  // y when it had to be rebuilt from the factors
-  bool guarded = false;         // an operand is read through T.if_then_else (padding)
-};
 
 bool has_floordiv(const Expr& e) {
   if ((e.kind == Expr::Kind::kBinary && e.text == "//") || e.is_call("T.floordiv")) return true;
@@ -67,10 +36,10 @@ bool has_floordiv(const Expr& e) {
 // Whether the expression reads an integer buffer (directly or through producer blocks).
 bool reads_integer(const PrimFunc& f, const Expr& e, std::size_t index) {
   std::vector<const Expr*> loads;
-  detail::loads_in(e, loads);
+  detail::value_loads(e, loads);
   for (const Expr* l : loads) {
     const Buffer* b = f.find_buffer(l->text);
-    if (b && detail::is_integer_dtype(b->dtype)) return true;
+    if (b && detail::is_stored_quantized(b->dtype)) return true;
     if (detail::has_producer(f, l->text, index)) return true;
   }
   return false;
@@ -159,12 +128,6 @@ std::vector<std::string> exclusive_vars(const Block& b, const std::set<std::stri
   return out;
 }
 
-const Buffer& buffer_of(const PrimFunc& f, const std::string& name, int line) {
-  const Buffer* b = f.find_buffer(name);
-  if (!b) throw Unsupported{line, "buffer '" + name + "' is not declared"};
-  return *b;
-}
-
 bool has_symbol(const PrimFunc& f, const std::vector<Expr>& shape) {
   for (const Expr& e : shape) {
     std::set<std::string> names;
@@ -173,307 +136,6 @@ bool has_symbol(const PrimFunc& f, const std::vector<Expr>& shape) {
       if (f.find_symbol(n)) return true;
   }
   return false;
-}
-
-// --- the dequantize chain --------------------------------------------------------------------
-
-// The one role of the role variables an index uses ("" for none or several).
-std::string role_of_index(const Expr& e, const std::map<std::string, std::string>& role) {
-  std::set<std::string> names;
-  detail::names_in(e, names);
-  std::string r;
-  for (const std::string& n : names) {
-    auto it = role.find(n);
-    if (it == role.end()) continue;
-    if (!r.empty() && r != it->second) return "";
-    r = it->second;
-  }
-  return r;
-}
-
-// `e` is `x // c` (casts allowed) with x a role variable or an expression in variables of one
-// role (a split loop: `(k0 * 128 + k1 * 8 + k2) // 32`): that role and c.
-std::optional<std::pair<std::string, std::int64_t>> divided_var(
-    const Expr& e, const std::map<std::string, std::string>& role) {
-  const Expr& x = strip_cast(e);
-  if (x.kind == Expr::Kind::kName) {
-    auto it = role.find(x.text);
-    if (it != role.end()) return std::make_pair(it->second, std::int64_t{1});
-    return std::nullopt;
-  }
-  const bool div = (x.kind == Expr::Kind::kBinary && x.text == "//") || x.is_call("T.floordiv");
-  if (!div || x.args.size() != 2) return std::nullopt;
-  auto c = constant(x.args[1]);
-  if (!c) return std::nullopt;
-  const std::string r = role_of_index(x.args[0], role);
-  if (r.empty()) return std::nullopt;
-  return std::make_pair(r, *c);
-}
-
-// The logical extent of a role over the shape's dimension: how many values one element of a
-// buffer dimension indexed by that role covers (packed words, scale groups) when the index is
-// not printed as a division (`w[n, k0 * 16 + k2 // 8 + krf]` of a scheduled kernel).
-std::optional<std::int64_t> ratio(const std::optional<std::int64_t>& logical, const Expr& dim) {
-  auto d = constant(dim);
-  if (!logical || !d || *d < 1 || *logical % *d != 0 || *logical / *d < 2) return std::nullopt;
-  return *logical / *d;
-}
-
-bool is_and(const Expr& e) {
-  return e.is_call("T.bitwise_and") || (e.kind == Expr::Kind::kBinary && e.text == "&");
-}
-bool is_shift(const Expr& e) {
-  return e.is_call("T.shift_right") || (e.kind == Expr::Kind::kBinary && e.text == ">>");
-}
-
-// The mask applied to a (shifted) load of `buffer`: `T.bitwise_and(T.shift_right(w[..], s), 15)`.
-std::optional<std::int64_t> mask_of(const Expr& e, const std::string& buffer) {
-  if (is_and(e) && e.args.size() == 2) {
-    for (int side = 0; side < 2; ++side) {
-      auto m = constant(e.args[side]);
-      const Expr& other = strip_cast(e.args[1 - side]);
-      const Expr& inner = is_shift(other) ? strip_cast(other.args[0]) : other;
-      if (m && inner.kind == Expr::Kind::kLoad && inner.text == buffer) return m;
-    }
-  }
-  for (const Expr& a : e.args)
-    if (auto m = mask_of(a, buffer)) return m;
-  return std::nullopt;
-}
-
-// Whether a load of `buffer` is subtracted: some subtraction reads it in its subtrahend but not
-// in its minuend — `(q - z) * s`, GPTQ's `q - (zeros + 1)`, `q * s - z * s`, `q * s - z`.
-bool subtracted(const Expr& e, const std::string& buffer) {
-  if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
-      reads_buffer(e.args[1], buffer) && !reads_buffer(e.args[0], buffer))
-    return true;
-  for (const Expr& a : e.args)
-    if (subtracted(a, buffer)) return true;
-  return false;
-}
-
-// "rescale" when the zero point is subtracted from the scaled value (`q * s - z`), else
-// "original" (`(q - z) * s`, `q * s - z * s`).
-std::string zero_mode(const Expr& e, const std::string& zero, const std::string& scale) {
-  if (e.kind == Expr::Kind::kBinary && e.text == "-" && e.args.size() == 2 &&
-      reads_buffer(e.args[1], zero) && !reads_buffer(e.args[0], zero))
-    return !scale.empty() && reads_buffer(e.args[0], scale) && !reads_buffer(e.args[1], scale)
-               ? "rescale"
-               : "original";
-  for (const Expr& a : e.args) {
-    std::string m = zero_mode(a, zero, scale);
-    if (!m.empty()) return m;
-  }
-  return "";
-}
-
-// A constant subtracted from the unpacked value: `q - T.float16(7)`.
-std::optional<double> offset_of(const Expr& e) {
-  if (e.kind == Expr::Kind::kBinary && e.text == "-") {
-    const Expr& r = strip_cast(e.args[1]);
-    if (r.kind == Expr::Kind::kInt) return static_cast<double>(r.value);
-    if (r.kind == Expr::Kind::kFloat) return r.number;
-    if (r.kind == Expr::Kind::kCall && r.args.size() == 1 && r.text.rfind("T.", 0) == 0) {
-      const Expr& lit = r.args[0];
-      if (lit.kind == Expr::Kind::kInt) return static_cast<double>(lit.value);
-      if (lit.kind == Expr::Kind::kFloat) return lit.number;
-    }
-  }
-  for (const Expr& a : e.args)
-    if (auto o = offset_of(a)) return o;
-  return std::nullopt;
-}
-
-// Logical extents of the roles ("k", "n") when constant.
-using RoleExtents = std::map<std::string, std::optional<std::int64_t>>;
-
-std::optional<WeightStorage> read_storage(const PrimFunc& f, const Expr& weight,
-                                          const std::map<std::string, std::string>& role,
-                                          const RoleExtents& extents) {
-  std::vector<const Expr*> loads;
-  detail::loads_in(weight, loads);
-  const Expr* stored = nullptr;
-  for (const Expr* l : loads) {
-    const Buffer& b = buffer_of(f, l->text, l->line);
-    if (detail::is_integer_dtype(b.dtype) && !stored) stored = l;
-  }
-  if (!stored) return std::nullopt;
-  const Buffer& sb = buffer_of(f, stored->text, stored->line);
-  WeightStorage w;
-  w.buffer = sb.name;
-  w.storage_dtype = sb.dtype;
-  w.storage_shape = sb.shape;
-  const int storage_bits = detail::dtype_bits(sb.dtype);
-  if (auto mask = mask_of(weight, sb.name)) {
-    const std::int64_t m = *mask + 1;
-    if (m <= 1 || (m & (m - 1)) != 0)
-      throw Unsupported{stored->line,
-                        fmt::format("mask {} of '{}' is not 2^b - 1", *mask, sb.name)};
-    w.bits = 0;
-    for (std::int64_t v = m; v > 1; v >>= 1) ++w.bits;
-  } else {
-    w.bits = storage_bits;
-  }
-  auto extent_of = [&](const std::string& r) -> std::optional<std::int64_t> {
-    auto it = extents.find(r);
-    return it == extents.end() ? std::nullopt : it->second;
-  };
-  for (std::size_t i = 0; i < stored->args.size(); ++i) {
-    const Expr& index = stored->args[i];
-    auto d = divided_var(index, role);
-    if (d && d->second > 1) {
-      w.elems_per_word = static_cast<int>(d->second);
-      w.pack_axis = d->first;
-      continue;
-    }
-    const std::string r = role_of_index(index, role);
-    if ((r == "k" || r == "n") && i < sb.shape.size() && w.bits < storage_bits)
-      if (auto per = ratio(extent_of(r), sb.shape[i])) {
-        w.elems_per_word = static_cast<int>(*per);
-        w.pack_axis = r;
-      }
-  }
-  if (w.elems_per_word * w.bits > storage_bits)
-    throw Unsupported{stored->line, fmt::format("{} values of {} bits do not fit a {} word",
-                                                w.elems_per_word, w.bits, sb.dtype)};
-  w.offset = offset_of(weight);
-  for (const Expr* l : loads) {
-    if (l == stored || l->text == sb.name) continue;
-    const Buffer& b = buffer_of(f, l->text, l->line);
-    if (subtracted(weight, b.name)) {
-      w.zero_buffer = b.name;
-      w.zero_dtype = b.dtype;
-      continue;
-    }
-    if (!w.scale_buffer.empty()) continue;
-    w.scale_buffer = b.name;
-    w.scale_dtype = b.dtype;
-    w.scale_shape = b.shape;
-    for (std::size_t i = 0; i < l->args.size(); ++i) {
-      std::vector<const Expr*> inner;
-      detail::loads_in(l->args[i], inner);
-      if (!inner.empty()) {                                    // scale[g_idx[k], n]
-        if (role_of_index(l->args[i], role) != "k") continue;  // a gathered expert: scale[e[0], ..]
-        w.group_index_buffer = inner[0]->text;
-        w.group_axis = "k";
-        std::optional<std::int64_t> rows;
-        if (i < b.shape.size()) rows = constant(b.shape[i]);
-        std::optional<std::int64_t> k = extent_of("k");
-        if (rows && k && *rows > 0 && *k % *rows == 0) w.group_size = *k / *rows;
-        continue;
-      }
-      std::optional<std::pair<std::string, std::int64_t>> d = divided_var(l->args[i], role);
-      if (!d || d->second < 2) {
-        const std::string r = role_of_index(l->args[i], role);
-        if ((r == "k" || r == "n") && i < b.shape.size())
-          if (auto g = ratio(extent_of(r), b.shape[i])) d = std::make_pair(r, *g);
-      }
-      if (!d || d->second < 2) continue;
-      if (d->first == "k") {
-        if (w.group_axis == "n") w.group_size_n = w.group_size;
-        w.group_size = d->second;
-        w.group_axis = "k";
-      } else if (d->first == "n") {
-        if (w.group_axis == "k") {
-          w.group_size_n = d->second;
-        } else {
-          w.group_size = d->second;
-          w.group_axis = "n";
-        }
-      }
-    }
-  }
-  if (!w.zero_buffer.empty()) w.zero_mode = zero_mode(weight, w.zero_buffer, w.scale_buffer);
-  w.group_aligned = w.group_size > 0 && w.group_axis == "k" && w.pack_axis == "k" &&
-                    w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
-  return w;
-}
-
-// --- the epilogue ----------------------------------------------------------------------------
-
-bool contains_call(const Expr& e, const char* callee) {
-  if (e.is_call(callee)) return true;
-  for (const Expr& a : e.args)
-    if (contains_call(a, callee)) return true;
-  return false;
-}
-
-bool has_load(const Expr& e) {
-  std::vector<const Expr*> loads;
-  detail::loads_in(e, loads);
-  return !loads.empty();
-}
-
-// One op per binary operator with a load operand, per T.max / T.min and per unary function.
-void arithmetic_ops(const Expr& e, std::vector<std::string>& ops) {
-  if (e.kind == Expr::Kind::kLoad) return;
-  static const char* const kBinary[][2] = {
-      {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}};
-  if (e.kind == Expr::Kind::kBinary)
-    for (const auto& n : kBinary)
-      if (e.text == n[0] && (has_load(e.args[0]) || has_load(e.args[1]))) ops.push_back(n[1]);
-  if (e.is_call("T.max")) ops.push_back("maximum");
-  if (e.is_call("T.min")) ops.push_back("minimum");
-  for (const char* f : {"exp", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "log"})
-    if (e.kind == Expr::Kind::kCall && e.text == std::string("T.") + f) ops.push_back(f);
-  for (const Expr& a : e.args) arithmetic_ops(a, ops);
-}
-
-std::vector<std::string> epilogue_ops(const Expr& value) {
-  if (contains_call(value, "T.erf") ||
-      (contains_call(value, "T.tanh") && strip_cast(value).text == "*"))
-    return {"gelu"};
-  if (contains_call(value, "T.sigmoid"))
-    return {strip_cast(value).kind == Expr::Kind::kBinary && strip_cast(value).text == "*"
-                ? "silu"
-                : "sigmoid"};
-  std::vector<std::string> ops;
-  arithmetic_ops(value, ops);
-  if (ops.empty() && value.kind == Expr::Kind::kCall && value.text == "T.Cast")
-    ops.push_back("cast");
-  return ops;
-}
-
-// `X[..] = X[..] + current[..]`: a stage combining partial sums (rfactor, cross-thread).
-bool combines(const Store& st, const std::string& current) {
-  const Expr& v = strip_cast(st.value);
-  if (v.kind != Expr::Kind::kBinary || v.text != "+") return false;
-  for (int side = 0; side < 2; ++side) {
-    const Expr& acc = strip_cast(v.args[side]);
-    const Expr& part = strip_cast(v.args[1 - side]);
-    if (acc.kind == Expr::Kind::kLoad && acc.text == st.buffer && part.kind == Expr::Kind::kLoad &&
-        part.text == current)
-      return true;
-  }
-  return false;
-}
-
-// Follows the accumulator to the function's output: stages that combine partial sums (rfactor
-// and cross-thread reductions, `T.tvm_thread_allreduce` blocks known by their T.reads/T.writes),
-// copies out of local/shared staging, and the element-wise epilogue.
-void trace_epilogue(const PrimFunc& f, std::size_t matmul_index, MatmulKernel& k) {
-  std::string current = k.c_buffer;
-  for (std::size_t i = matmul_index + 1; i < f.blocks.size(); ++i) {
-    const Block& b = f.blocks[i];
-    if (b.stores.empty() && b.writes.size() == 1 && b.writes[0].buffer != current) {
-      bool reads = false;
-      for (const BufferAccess& a : b.reads) reads = reads || a.buffer == current;
-      if (reads) current = b.writes[0].buffer;  // an intrinsic copy or a cross-thread reduction
-      continue;
-    }
-    if (b.stores.size() != 1 || !reads_buffer(b.stores[0].value, current)) continue;
-    bool reduces = false;
-    for (const IterVar& v : b.iters) reduces = reduces || v.kind != 'S';
-    if (reduces) {
-      if (!combines(b.stores[0], current)) break;
-      current = b.stores[0].buffer;
-      continue;
-    }
-    for (std::string& op : epilogue_ops(b.stores[0].value)) k.epilogue.push_back(std::move(op));
-    current = b.stores[0].buffer;
-  }
-  k.output_buffer = current;
-  k.output_dtype = buffer_of(f, current, k.line).dtype;
 }
 
 // --- one block -------------------------------------------------------------------------------
@@ -595,18 +257,47 @@ std::set<std::string> add_outer_vars(const PrimFunc& f, std::size_t index, Block
   return added;
 }
 
-// The first load of an integer buffer used as a whole index of another load (`w[e[0], n, k]`):
-// the weight is gathered per expert through that index buffer.
-const Expr* gathered_dim(const PrimFunc& f, const Expr& load, std::size_t& dim) {
-  for (std::size_t i = 0; i < load.args.size(); ++i) {
-    const Expr& index = strip_cast(load.args[i]);
-    if (index.kind != Expr::Kind::kLoad) continue;
-    const Buffer* ib = f.find_buffer(index.text);
-    if (ib && detail::is_integer_dtype(ib->dtype)) {
-      dim = i;
-      return &index;
-    }
+// A scalar integer parameter (`expert: T.int32`) that no shape or extent uses: it selects a slice
+// (an expert) when it is a whole index, it is no size.
+bool selector(const PrimFunc& f, const std::string& name) {
+  const Symbol* s = f.find_symbol(name);
+  if (!s || !s->declared || std::find(f.params.begin(), f.params.end(), name) == f.params.end())
+    return false;
+  std::set<std::string> used;
+  for (const Buffer& b : f.buffers)
+    for (const Expr& d : b.shape) detail::names_in(d, used);
+  for (const Block& b : f.blocks) {
+    for (const IterVar& v : b.iters) detail::names_in(v.extent, used);
+    for (const Loop& l : b.loops) detail::names_in(l.extent, used);
   }
+  return !used.count(name);
+}
+
+// The integer-buffer load an index reads an expert through: the index itself (`indptr[0, e]`)
+// or a let naming such a load (`e: T.int32 = cur_e[0]` of a persistent kernel, `eid =
+// expert_ids[v_e]`), or a scalar parameter selecting the expert (selector()); nullptr for any
+// other index.
+const Expr* gather_load(const PrimFunc& f, const Expr& index, const Lets& lets) {
+  const Expr* ix = &strip_cast(index);
+  if (ix->kind == Expr::Kind::kName && selector(f, ix->text)) return ix;
+  if (ix->kind == Expr::Kind::kName) {
+    auto it = lets.find(ix->text);
+    if (it == lets.end()) return nullptr;
+    ix = &strip_cast(*it->second);
+  }
+  if (ix->kind != Expr::Kind::kLoad) return nullptr;
+  const Buffer* ib = f.find_buffer(ix->text);
+  return ib && detail::is_integer_dtype(ib->dtype) ? ix : nullptr;
+}
+
+// The first index of `load` that gathers through an integer buffer (`w[e[0], n, k]`): the weight
+// is gathered per expert through that index buffer.
+const Expr* gathered_dim(const PrimFunc& f, const Expr& load, const Lets& lets, std::size_t& dim) {
+  for (std::size_t i = 0; i < load.args.size(); ++i)
+    if (const Expr* g = gather_load(f, load.args[i], lets)) {
+      dim = i;
+      return g;
+    }
   return nullptr;
 }
 
@@ -624,14 +315,68 @@ Expr times(const Expr& e, std::int64_t c) {
   return p;
 }
 
-// A padded operand: its staging copy reads the parameter under `T.if_then_else(v < m, X[v, k],
-// 0)`, so the block variable spans the padded extent. The parameter's own dimension indexed by
-// the plain variable is the true extent. Returns whether a guard was seen.
-bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
-           const std::vector<std::string>& vars, std::vector<Expr>& extents) {
+// Whether a let's value is read from memory at run time: it loads (`cur_e[0]`, `row[0]`) or
+// names such a let (`n_offset = num_tiles % 112 * 128`); thread indices (`T.launch_thread`) are
+// not.
+bool runtime_let(const std::string& name, const Lets& lets, int depth = 0) {
+  auto it = lets.find(name);
+  if (it == lets.end() || depth > 8) return false;
+  std::vector<const Expr*> loads;
+  detail::loads_in(*it->second, loads);
+  if (!loads.empty()) return true;
+  std::set<std::string> names;
+  detail::names_in(*it->second, names);
+  for (const std::string& n : names)
+    if (n != name && runtime_let(n, lets, depth + 1)) return true;
+  return false;
+}
+
+// `off + v` with `off` known only at run time — a let (`m_offset` of MLC-LLM's group GEMM) or a
+// load — and free of block variables: block variable `v` walks one tile of a dimension the
+// kernel covers tile by tile (a loop over tiles, e.g. a persistent kernel's while loop).
+bool runtime_offset(const Expr& index, const std::string& var, const Block& b, const Lets& lets) {
+  std::vector<const Expr*> terms;
+  sum_terms(strip_cast(index), terms);
+  if (terms.size() < 2) return false;
+  bool has_var = false, runtime = false;
+  for (const Expr* t : terms) {
+    const Expr& term = strip_cast(*t);
+    if (term.kind == Expr::Kind::kName && term.text == var) {
+      if (has_var) return false;
+      has_var = true;
+      continue;
+    }
+    std::set<std::string> names;
+    detail::names_in(term, names);
+    for (const std::string& n : names) {
+      for (const IterVar& v : b.iters)
+        if (v.name == n) return false;
+      runtime = runtime || runtime_let(n, lets);
+    }
+    std::vector<const Expr*> loads;
+    detail::loads_in(term, loads);
+    runtime = runtime || !loads.empty();
+  }
+  return has_var && runtime;
+}
+
+struct Unpadded {
+  bool guarded = false;  // a T.if_then_else padding guard was seen
+  bool offset = false;   // a run-time tile offset was seen
+};
+
+// The true extents of an operand's variables, from the parameter it is staged from:
+// - padding: its staging copy reads the parameter under `T.if_then_else(v < m, X[v, k], 0)`, so
+//   the block variable spans the padded extent; the parameter's own dimension indexed by the
+//   plain variable is the true extent;
+// - a run-time tile offset (`X[m_offset + v, k]`, runtime_offset): the block is one tile; the
+//   dimension it indexes is the extent.
+Unpadded unpad(const PrimFunc& f, const Block& b, const Expr& operand, std::size_t index,
+               const std::vector<std::string>& vars, std::vector<Expr>& extents, const Lets& lets) {
+  Unpadded r;
   const Expr inlined = detail::inline_expr(f, operand, index);
   const Expr& origin = strip_guard(inlined);
-  if (&origin == &strip_cast(inlined)) return false;
+  r.guarded = &origin != &strip_cast(inlined);
   std::vector<const Expr*> loads;
   if (origin.kind == Expr::Kind::kLoad) {
     loads.push_back(&origin);
@@ -643,6 +388,13 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
     if (!buf || buf->kind == BufferKind::kAlloc) continue;
     for (std::size_t i = 0; i < l->args.size() && i < buf->shape.size(); ++i) {
       const Expr& ix = strip_cast(l->args[i]);
+      bool offset = false;
+      for (std::size_t v = 0; v < vars.size(); ++v)
+        if (runtime_offset(ix, vars[v], b, lets)) {
+          extents[v] = buf->shape[i];
+          offset = r.offset = true;
+        }
+      if (offset || !r.guarded) continue;
       std::set<std::string> names;
       detail::names_in(ix, names);
       // A split role (`k0 * 64 + krf`) indexing one dimension: that dimension is the role's size.
@@ -662,162 +414,67 @@ bool unpad(const PrimFunc& f, const Expr& operand, std::size_t index,
         if (vars[v] == ix.text) extents[v] = buf->shape[i];
     }
   }
-  return true;
+  return r;
 }
 
-// The copy chain of a staging buffer (`B_local[v0, v1] = B[v0, v1]`) back to its source.
-// `transposed` flips for each copy whose source reads the destination's last two variables in
-// the other order (`W_shared[v0, v1, v2] = W[v2, v1]`).
-std::string staged_origin(const PrimFunc& f, const std::string& buffer, std::size_t before,
-                          bool* transposed = nullptr) {
-  std::string current = buffer;
-  for (int hop = 0; hop < 8; ++hop) {
-    bool moved = false;
-    for (std::size_t i = std::min(before, f.blocks.size()); i-- > 0;) {
-      const Block& b = f.blocks[i];
-      if (b.stores.empty() && b.writes.size() == 1 && b.writes[0].buffer == current &&
-          b.reads.size() == 1) {  // a tile copy (`T.tvm_load_matrix_sync`, `T.ptx_ldmatrix`)
-        current = b.reads[0].buffer;
-        moved = true;
-        break;
-      }
-      if (b.stores.size() != 1 || b.stores[0].buffer != current) continue;
-      const Expr& v = strip_guard(b.stores[0].value);
-      if (v.kind == Expr::Kind::kLoad) {
-        const std::vector<Expr>& dst = b.stores[0].indices;
-        if (transposed && dst.size() >= 2 && v.args.size() >= 2) {
-          const std::string d0 = to_string(dst[dst.size() - 2]), d1 = to_string(dst.back());
-          const std::string s0 = to_string(v.args[v.args.size() - 2]),
-                            s1 = to_string(v.args.back());
-          if (d0 == s1 && d1 == s0 && d0 != d1) *transposed = !*transposed;
-        }
-        current = v.text;
-        moved = true;
-      }
-      break;
-    }
-    if (!moved) break;
+// What the first phase of recognize() learns about the update's operands.
+struct Operands {
+  const Expr* x = nullptr;  // A's load
+  const Expr* y = nullptr;  // B: a load, or the dequantize expression it is multiplied by
+  std::vector<const Expr*> x_loads, y_loads;
+  std::set<std::string> in_c, in_x, in_y;
+  std::set<std::string> outer_vars;  // enclosing blocks' or loops' variables added to the block
+  // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`), and the others.
+  std::set<std::string> gather_vars, direct_y;
+  bool scalar_acc = false;
+};
+
+// Names used by `e`, and by the values of the lets it names (`w[eid, ..]` with `eid =
+// indptr[0, e]` uses `e`).
+void names_through_lets(const Expr& e, const Lets& lets, std::set<std::string>& out) {
+  std::set<std::string> names;
+  detail::names_in(e, names);
+  for (const std::string& n : names) {
+    out.insert(n);
+    auto it = lets.find(n);
+    if (it != lets.end()) detail::names_in(*it->second, out);
   }
-  return current;
 }
 
-// BitBLAS: B is written by a block calling an extern decode function
-// (`T.call_extern("handle", "decode_i4s_to_f16_scale", Compressed.data, ...)`) whose T.reads
-// name the packed storage and the scale (and zeros). The name gives the width and signedness:
-// decode_i<bits><s|u>_to_<type>[_scale][_zeros_<mode>].
-std::optional<WeightStorage> extern_decode(const PrimFunc& f, const std::string& b_buffer,
-                                           std::size_t index, const RoleExtents& extents) {
-  for (std::size_t i = index; i-- > 0;) {
-    const Block& d = f.blocks[i];
-    bool writes = false;
-    for (const BufferAccess& a : d.writes) writes = writes || a.buffer == b_buffer;
-    for (const Store& st : d.stores) writes = writes || st.buffer == b_buffer;
-    if (!writes) continue;
-    std::string name;
-    for (const Expr& c : d.calls)
-      if (c.text == "T.call_extern" || c.text == "T.call_pure_extern")
-        for (const Expr& a : c.args)
-          if (a.kind == Expr::Kind::kString && a.text.rfind("decode_i", 0) == 0) name = a.text;
-    if (name.empty()) {
-      if (d.stores.empty()) continue;  // another tile's region, keep looking
-      return std::nullopt;
-    }
-    std::size_t pos = 8;  // after "decode_i"
-    int bits = 0;
-    while (pos < name.size() && std::isdigit(static_cast<unsigned char>(name[pos])))
-      bits = bits * 10 + (name[pos++] - '0');
-    if (bits < 1 || bits > 8)
-      throw Unsupported{d.line, "extern decode function '" + name + "' names no bit width"};
-    WeightStorage w;
-    w.decode_function = name;
-    w.bits = bits;
-    std::vector<const Buffer*> floats;
-    for (const BufferAccess& a : d.reads) {
-      const Buffer* buf = f.find_buffer(staged_origin(f, a.buffer, i));
-      if (!buf) continue;
-      if (detail::is_integer_dtype(buf->dtype) && w.buffer.empty()) {
-        w.buffer = buf->name;
-        w.storage_dtype = buf->dtype;
-        w.storage_shape = buf->shape;
-      } else if (!detail::is_integer_dtype(buf->dtype)) {
-        floats.push_back(buf);
-      }
-    }
-    if (w.buffer.empty())
-      throw Unsupported{d.line, "extern decode '" + name + "' reads no integer storage"};
-    const int storage_bits = detail::dtype_bits(w.storage_dtype);
-    w.elems_per_word = std::max(1, storage_bits / bits);
-    if (w.elems_per_word > 1) w.pack_axis = "k";
-    auto k = extents.at("k");
-    auto n = extents.at("n");
-    const bool scaled = name.find("_scale") != std::string::npos;
-    const bool zeros = name.find("_zeros") != std::string::npos;
-    if (scaled && !floats.empty()) {
-      const Buffer& sc = *floats[0];
-      w.scale_buffer = sc.name;
-      w.scale_dtype = sc.dtype;
-      w.scale_shape = sc.shape;
-      for (const Expr& dim : sc.shape) {
-        auto v = constant(dim);
-        if (v && n && *v == *n) continue;
-        if (auto g = ratio(k, dim)) {
-          w.group_size = *g;
-          w.group_axis = "k";
-        }
-      }
-    }
-    if (zeros && floats.size() > 1) {
-      w.zero_buffer = floats[1]->name;
-      w.zero_dtype = floats[1]->dtype;
-      const std::size_t m = name.find("_zeros_");
-      w.zero_mode = m == std::string::npos ? "original" : name.substr(m + 7);
-    }
-    w.group_aligned =
-        w.group_size > 0 && w.elems_per_word > 1 && w.group_size % w.elems_per_word == 0;
-    return w;
-  }
-  return std::nullopt;
-}
-
-MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
-                       const std::map<std::string, std::int64_t>& tile = {},
-                       const std::map<std::string, std::int64_t>& role_tile = {}) {
-  const Store st = b.stores[0];
-  MatmulKernel k;
-  k.func = f.name;
-  k.block = b.name;
-  k.line = b.line;
-  const Expr* x = u.x;
-  const Expr* y = u.y;
+// A and B of update `u` (B: the dequantized operand, else the one whose own variable comes later
+// in C; an operand with no variable of its own in C — a GEMV's vector, decode attention's query
+// — is A), the variables each reads, and the enclosing blocks' variables they use (added to `b`).
+Operands operands(const PrimFunc& f, std::size_t index, Block& b, const Update& u,
+                  const Lets& lets) {
+  const Store& st = b.stores[0];
+  Operands o;
+  o.x = u.x;
+  o.y = u.y;
   // B with its producers inlined: a dequantize block's gathered expert (`w[indptr[0, e], ..]`)
   // shows only here when B is the block's own buffer (`y[i, j]`, MLC-LLM's MoE GEMV).
-  const Expr inlined_b = detail::inline_expr(f, *y, index);
-  std::set<std::string> outer_vars;
+  const Expr inlined_b = detail::inline_expr(f, *o.y, index);
   {
     std::set<std::string> used = vars_of(st.indices);
-    detail::names_in(*x, used);
-    detail::names_in(*y, used);
-    detail::names_in(inlined_b, used);
-    outer_vars = add_outer_vars(f, index, b, used);
+    names_through_lets(*o.x, lets, used);
+    names_through_lets(*o.y, lets, used);
+    names_through_lets(inlined_b, lets, used);
+    o.outer_vars = add_outer_vars(f, index, b, used);
   }
-  const std::set<std::string> in_c = vars_of(st.indices);
+  o.in_c = vars_of(st.indices);
   // A per-thread scalar accumulator (`acc[0]`, lowered cross-thread reductions) holds one output
   // element at a time: every spatial variable is an output variable.
-  const bool scalar_acc = in_c.empty();
-  std::set<std::string> in_x, in_y;
-  detail::names_in(*x, in_x);
-  detail::names_in(*y, in_y);
-  std::vector<const Expr*> x_loads{x}, y_loads;
-  detail::loads_in(*y, y_loads);
-  // B: the dequantized operand, else the one whose own variable comes later in C; an operand
-  // with no variable of its own in C (a GEMV's vector, decode attention's query) is A.
-  const bool x_dequant = detail::has_producer(f, x->text, index);
-  const bool y_dequant = y->kind != Expr::Kind::kLoad || detail::has_producer(f, y->text, index);
+  o.scalar_acc = o.in_c.empty();
+  detail::names_in(*o.x, o.in_x);
+  detail::names_in(*o.y, o.in_y);
+  const bool x_dequant = detail::has_producer(f, o.x->text, index);
+  const bool y_dequant =
+      o.y->kind != Expr::Kind::kLoad || detail::has_producer(f, o.y->text, index);
   bool swap = false;
   if (x_dequant != y_dequant) {
     swap = x_dequant;
-  } else if (!scalar_acc) {
-    const auto ex = exclusive_vars(b, in_c, in_x, in_y), ey = exclusive_vars(b, in_c, in_y, in_x);
+  } else if (!o.scalar_acc) {
+    const auto ex = exclusive_vars(b, o.in_c, o.in_x, o.in_y),
+               ey = exclusive_vars(b, o.in_c, o.in_y, o.in_x);
     if (ex.empty() != ey.empty()) {
       swap = ey.empty();
     } else {
@@ -825,52 +482,57 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     }
   }
   if (swap) {
-    std::swap(x, y);
-    std::swap(in_x, in_y);
-    x_loads = {x};
-    y_loads.clear();
-    detail::loads_in(*y, y_loads);
+    std::swap(o.x, o.y);
+    std::swap(o.in_x, o.in_y);
   }
-  k.a_buffer = x->text;
-  k.c_buffer = st.buffer;
+  o.x_loads = {o.x};
+  detail::loads_in(*o.y, o.y_loads);
+  std::vector<const Expr*> gather_loads = o.y_loads;
+  const Expr inlined_y = swap ? detail::inline_expr(f, *o.y, index) : inlined_b;
+  detail::loads_in(inlined_y, gather_loads);
+  for (const Expr* l : gather_loads)
+    for (const Expr& ix : l->args) {
+      if (const Expr* g = gather_load(f, ix, lets)) {
+        detail::names_in(*g, o.gather_vars);
+      } else {
+        detail::names_in(ix, o.direct_y);
+      }
+    }
+  for (const std::string& g : o.gather_vars)
+    if (o.outer_vars.count(g)) o.in_y.insert(g);
+  return o;
+}
+
+// Each block variable's role (batch, M, N, K) by which of C, A and B index it; `tile`
+// multiplies an extent (a tensorized region's width), `role_tile` a role's (an MMA shape).
+void assign_roles(const Block& b, const Operands& o,
+                  const std::map<std::string, std::int64_t>& tile,
+                  const std::map<std::string, std::int64_t>& role_tile, MatmulKernel& k) {
   std::set<std::string> reduce;
   for (const IterVar& v : b.iters)
     if (v.kind == 'R') reduce.insert(v.name);
-  // Variables B reads only inside a gathered index (`w[indptr[0, e], n, k]`): the expert a
-  // product runs for, a batch of the MoE kernel.
-  std::set<std::string> gather_vars, direct_y;
-  std::vector<const Expr*> gather_loads = y_loads;
-  const Expr inlined_y = swap ? detail::inline_expr(f, *y, index) : inlined_b;
-  detail::loads_in(inlined_y, gather_loads);
-  for (const Expr* l : gather_loads)
-    for (const Expr& index : l->args) {
-      const Expr& ix = strip_cast(index);
-      const Buffer* ib = ix.kind == Expr::Kind::kLoad ? f.find_buffer(ix.text) : nullptr;
-      detail::names_in(index, ib && detail::is_integer_dtype(ib->dtype) ? gather_vars : direct_y);
-    }
-  for (const std::string& g : gather_vars)
-    if (outer_vars.count(g)) in_y.insert(g);
   auto extent_of = [&](const IterVar& v) {
     auto it = tile.find(v.name);
     return it == tile.end() ? v.extent : times(v.extent, it->second);
   };
   for (const IterVar& v : b.iters) {
-    const bool c = in_c.count(v.name) || scalar_acc || outer_vars.count(v.name);
-    const bool a = in_x.count(v.name), w = in_y.count(v.name);
+    const bool c = o.in_c.count(v.name) || o.scalar_acc || o.outer_vars.count(v.name);
+    const bool a = o.in_x.count(v.name), w = o.in_y.count(v.name);
     if (v.kind == 'R') {
-      if (!a || !w || (c && !scalar_acc && in_c.count(v.name)))
+      if (!a || !w || (c && !o.scalar_acc && o.in_c.count(v.name)))
         throw Unsupported{
             v.line, "reduction variable '" + v.name + "' is not indexed by both operands only"};
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(extent_of(v));
     } else if (v.kind != 'S') {
       throw Unsupported{v.line, "block variable '" + v.name + "' is neither spatial nor reduce"};
-    } else if (a && w && tied_to_reduction(v.name, x_loads, reduce) &&
-               tied_to_reduction(v.name, y_loads, reduce)) {
+    } else if (a && w && tied_to_reduction(v.name, o.x_loads, reduce) &&
+               tied_to_reduction(v.name, o.y_loads, reduce)) {
       // rfactor: the reduction's spatial part, kept apart in the partial-sum buffer's index.
       k.k_vars.push_back(v.name);
       k.k_extents.push_back(extent_of(v));
-    } else if ((c && a && w) || (w && !a && gather_vars.count(v.name) && !direct_y.count(v.name))) {
+    } else if ((c && a && w) ||
+               (w && !a && o.gather_vars.count(v.name) && !o.direct_y.count(v.name))) {
       k.batch_vars.push_back(v.name);
       k.batch_extents.push_back(extent_of(v));
     } else if (c && a) {
@@ -879,7 +541,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
     } else if (c && w) {
       k.n_vars.push_back(v.name);
       k.n_extents.push_back(extent_of(v));
-    } else if (!a && !w && !in_c.count(v.name) &&
+    } else if (!a && !w && !o.in_c.count(v.name) &&
                constant(v.extent) == std::optional<std::int64_t>(1)) {
       continue;  // a unit variable left by a schedule (`v_i_o = T.axis.spatial(1, 0)`)
     } else {
@@ -899,40 +561,31 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
       ext.front() = times(ext.front(), t);
     }
   }
-  check_not_convolution(b, *x, k.m_vars, k.k_vars);
-  for (const Expr* l : y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
-  bool padded = false;
-  for (auto* role : {&k.batch_vars, &k.m_vars, &k.k_vars}) {
-    auto& ext = role == &k.batch_vars ? k.batch_extents
-                : role == &k.m_vars   ? k.m_extents
-                                      : k.k_extents;
-    if (role != &k.k_vars || y->kind == Expr::Kind::kLoad)
-      padded |= unpad(f, *x, index, *role, ext);
-  }
-  if (y->kind == Expr::Kind::kLoad) padded |= unpad(f, *y, index, k.n_vars, k.n_extents);
-  const Buffer& a = buffer_of(f, k.a_buffer, x->line);
-  const Buffer& c = buffer_of(f, k.c_buffer, st.line);
-  k.a_dtype = a.dtype;
-  k.accumulate_dtype = c.dtype;
+}
 
+std::optional<std::int64_t> product_of(const std::vector<Expr>& extents) {
+  std::int64_t p = 1;
+  for (const Expr& e : extents) {
+    auto v = constant(e);
+    if (!v || *v < 1 || p > (std::int64_t{1} << 40)) return std::nullopt;
+    p *= *v;
+  }
+  return p;
+}
+
+// B's storage (the dequantize chain), its own buffer and dtype, the layout, a gathered expert
+// weight and whether B is a weight or an activation.
+void read_b(const PrimFunc& f, std::size_t index, const Operands& o, const Lets& lets,
+            const Expr& weight, MatmulKernel& k) {
+  const Expr* y = o.y;
   std::map<std::string, std::string> role;
   for (const auto& v : k.batch_vars) role[v] = "batch";
   for (const auto& v : k.m_vars) role[v] = "m";
   for (const auto& v : k.n_vars) role[v] = "n";
   for (const auto& v : k.k_vars) role[v] = "k";
-  auto product_of = [](const std::vector<Expr>& extents) -> std::optional<std::int64_t> {
-    std::int64_t p = 1;
-    for (const Expr& e : extents) {
-      auto v = constant(e);
-      if (!v || *v < 1 || p > (std::int64_t{1} << 40)) return std::nullopt;
-      p *= *v;
-    }
-    return p;
-  };
   const RoleExtents extents{{"k", product_of(k.k_extents)}, {"n", product_of(k.n_extents)}};
-  const Expr weight = detail::inline_expr(f, *y, index);
   if (weight.kind != Expr::Kind::kLoad || y->kind != Expr::Kind::kLoad)
-    k.storage = read_storage(f, strip_guard(weight), role, extents);
+    k.storage = read_storage(f, weight, role, extents);
   if (!k.storage && y->kind == Expr::Kind::kLoad)
     k.storage = extern_decode(f, y->text, index, extents);
   // The load that fixes B's layout: the stored weight, else B itself.
@@ -941,17 +594,17 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   detail::loads_in(weight, weight_loads);
   for (const Expr* l : weight_loads)
     if (k.storage && l->text == k.storage->buffer) layout_load = l;
-  if (!layout_load && !y_loads.empty()) layout_load = y_loads[0];
+  if (!layout_load && !o.y_loads.empty()) layout_load = o.y_loads[0];
   // A staged B (`W_shared[v0, n, k] = W[k, n]`, Dlight's reindex): the layout is the source's.
   const Expr& staged = strip_guard(weight);
   if (!k.storage && staged.kind == Expr::Kind::kLoad && f.find_buffer(staged.text) &&
       f.find_buffer(staged.text)->kind != BufferKind::kAlloc)
     layout_load = &staged;
   // B's own load in the block: B, or the stored (integer) load of an inline dequantize.
-  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : y_loads.front()->text;
-  for (const Expr* l : y_loads) {
+  k.b_buffer = y->kind == Expr::Kind::kLoad ? y->text : o.y_loads.front()->text;
+  for (const Expr* l : o.y_loads) {
     const Buffer* lb = y->kind == Expr::Kind::kLoad ? nullptr : f.find_buffer(l->text);
-    if (lb && detail::is_integer_dtype(lb->dtype)) {
+    if (lb && detail::is_stored_quantized(lb->dtype)) {
       k.b_buffer = l->text;
       break;
     }
@@ -969,7 +622,7 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   if (y->kind == Expr::Kind::kLoad && !k.storage && weight.kind == Expr::Kind::kLoad)
     origin_load = &weight;
   std::size_t gdim = 0;
-  if (const Expr* g = gathered_dim(f, *origin_load, gdim)) {
+  if (const Expr* g = gathered_dim(f, *origin_load, lets, gdim)) {
     const Buffer& ob = buffer_of(f, origin_load->text, origin_load->line);
     k.expert_index_buffer = g->text;
     if (gdim < ob.shape.size()) k.experts = ob.shape[gdim];
@@ -984,17 +637,81 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   k.b_operand = weight_like || (!k.expert_index_buffer.empty() && ob.kind != BufferKind::kAlloc)
                     ? workload::OperandRole::kWeight
                     : workload::OperandRole::kActivation;
+}
 
+// The symbolic sizes the kernel's extents use (the block's and those unpad() took from the
+// parameters), and where the undeclared ones are used.
+void collect_symbols(const PrimFunc& f, const Block& b, MatmulKernel& k) {
   std::set<std::string> symbols;
   check_extent_names(f, b, symbols);
+  for (const auto* extents : {&k.batch_extents, &k.m_extents, &k.n_extents, &k.k_extents})
+    for (const Expr& e : *extents) {
+      std::set<std::string> names;
+      detail::names_in(e, names);
+      for (const std::string& n : names)
+        if (f.find_symbol(n)) symbols.insert(n);
+    }
   k.symbols.assign(symbols.begin(), symbols.end());
+  for (const std::string& n : k.symbols) {
+    const Symbol* s = f.find_symbol(n);
+    if (s && !s->declared) k.undeclared[n] = s->use;
+  }
+}
+
+}  // namespace
+
+MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Update& u,
+                       const std::map<std::string, std::int64_t>& tile,
+                       const std::map<std::string, std::int64_t>& role_tile) {
+  const Store st = b.stores[0];
+  const Lets lets = lets_of(f);
+  MatmulKernel k;
+  k.func = f.name;
+  k.block = b.name;
+  k.line = b.line;
+  const Operands o = operands(f, index, b, u, lets);
+  k.a_buffer = o.x->text;
+  k.c_buffer = st.buffer;
+  assign_roles(b, o, tile, role_tile, k);
+  check_not_convolution(b, *o.x, k.m_vars, k.k_vars);
+  for (const Expr* l : o.y_loads) check_not_convolution(b, *l, k.n_vars, k.k_vars);
+  Unpadded unpadded;
+  auto note = [&](const Unpadded& r) {
+    unpadded.guarded |= r.guarded;
+    unpadded.offset |= r.offset;
+  };
+  for (auto* role : {&k.batch_vars, &k.m_vars, &k.k_vars}) {
+    auto& ext = role == &k.batch_vars ? k.batch_extents
+                : role == &k.m_vars   ? k.m_extents
+                                      : k.k_extents;
+    if (role != &k.k_vars || o.y->kind == Expr::Kind::kLoad)
+      note(unpad(f, b, *o.x, index, *role, ext, lets));
+  }
+  if (o.y->kind == Expr::Kind::kLoad) note(unpad(f, b, *o.y, index, k.n_vars, k.n_extents, lets));
+  k.a_dtype = buffer_of(f, k.a_buffer, o.x->line).dtype;
+  k.accumulate_dtype = buffer_of(f, k.c_buffer, st.line).dtype;
+  const Expr weight = detail::inline_expr(f, *o.y, index);
+  read_b(f, index, o, lets, weight, k);
+  collect_symbols(f, b, k);
   trace_epilogue(f, index, k);
-  k.approximations = detail::check_accesses(f, b, weight, *x, st);
-  if (padded)
+  k.approximations = detail::check_accesses(f, b, weight, *o.x, st, lets);
+  if (unpadded.guarded)
     k.approximations.push_back(fmt::format(
         "line {}: block {} runs over padded extents (T.if_then_else in its staging): sizes are "
         "the parameters' own",
         b.line, b.name));
+  if (unpadded.offset) {
+    k.runtime_tile = true;
+    k.approximations.push_back(fmt::format(
+        "line {}: block {} computes one tile at a run-time offset (a loop over tiles): sizes are "
+        "the dimensions of the buffers the tile is read from",
+        b.line, b.name));
+    if (k.experts)
+      k.approximations.push_back(fmt::format(
+          "line {}: a group GEMM: its rows go to {} experts at run time; costed as one matmul "
+          "over one expert's weight (the rows may read up to every expert's)",
+          b.line, to_string(*k.experts)));
+  }
   if (b.predicated || u.guarded)
     k.approximations.push_back(fmt::format(
         "line {}: block {} is predicated (T.where, if or a T.if_then_else padding guard): its "
@@ -1003,160 +720,25 @@ MatmulKernel recognize(const PrimFunc& f, std::size_t index, Block b, const Upda
   return k;
 }
 
-// The call of a tensor intrinsic in block `index` or the blocks nested in it ("" for none):
-// `T.tvm_mma_sync`, `T.ptx_mma`, `T.mma_sync`, or the callee an extern call names.
-std::string callee_of(const Expr& c) {
-  if (c.text == "T.attr" || c.text == "T.evaluate" || c.text == "T.sblock_attr" ||
-      c.text == "T.block_attr" || c.text == "T.launch_thread")
-    return "";
-  if (c.text == "T.call_extern" || c.text == "T.call_pure_extern" ||
-      c.text == "T.call_llvm_pure_intrin" || c.text == "T.call_llvm_intrin") {
-    for (const Expr& a : c.args)
-      if (a.kind == Expr::Kind::kString && a.text != "handle" && a.text.rfind("float", 0) != 0 &&
-          a.text.rfind("int", 0) != 0 && a.text.rfind("uint", 0) != 0)
-        return a.text;
-    return "";
-  }
-  return c.text;
-}
+}  // namespace tenet::tir::detail
 
-// A call to an intrinsic inside a stored value (`C[T.Ramp(0, 1, 16)] = T.call_llvm_pure_intrin(
-// ..., "llvm.x86.avx512.vpdpbusd.512", ...)`).
-std::string intrinsic_in(const Expr& e) {
-  if (e.kind == Expr::Kind::kCall &&
-      (e.text == "T.call_llvm_pure_intrin" || e.text == "T.call_llvm_intrin" ||
-       e.text == "T.call_extern" || e.text == "T.call_pure_extern"))
-    return callee_of(e);
-  for (const Expr& a : e.args) {
-    std::string c = intrinsic_in(a);
-    if (!c.empty()) return c;
-  }
-  return "";
-}
+namespace tenet::tir {
+namespace {
 
-// The call of a tensor intrinsic in block `index` or the blocks nested in it ("" for none):
-// `T.tvm_mma_sync`, `T.ptx_mma`, `T.mma_sync`, or the callee an extern call names; `shape` gets
-// an MMA shape string's tile (`"m16n8k16"` → m 16, n 8, k 16).
-std::string intrinsic_call(const PrimFunc& f, std::size_t index,
-                           std::map<std::string, std::int64_t>& shape) {
-  const int depth = f.blocks[index].depth;
-  for (std::size_t i = index; i < f.blocks.size(); ++i) {
-    if (i > index && f.blocks[i].depth <= depth) break;
-    for (const Expr& c : f.blocks[i].calls) {
-      const std::string name = callee_of(c);
-      if (name.empty()) continue;
-      for (const Expr& a : c.args) {
-        if (a.kind != Expr::Kind::kString || a.text.size() < 6 || a.text[0] != 'm') continue;
-        long long m = 0, n = 0, k = 0;
-        char tail = 0;
-        if (std::sscanf(a.text.c_str(), "m%lldn%lldk%lld%c", &m, &n, &k, &tail) == 3 && m > 0 &&
-            n > 0 && k > 0)
-          shape = {{"m", m}, {"n", n}, {"k", k}};
-      }
-      return name;
-    }
-    for (const Store& st : f.blocks[i].stores) {
-      const std::string name = intrinsic_in(st.value);
-      if (!name.empty()) return name;
-    }
-  }
-  return "";
-}
+using detail::match_update;
+using detail::recognize;
+using detail::recognize_intrinsic;
+using detail::Unsupported;
+using detail::Update;
 
-// A tensorized block (`T.tensorize`, MMA/WMMA, a dot-product intrinsic): no store, its
-// T.reads name the accumulator and two operand tiles, its T.writes the accumulator. The tile
-// widths of the regions (`v_i_o * 16:v_i_o * 16 + 16`) multiply the block variables' extents.
-std::optional<MatmulKernel> recognize_intrinsic(const PrimFunc& f, std::size_t index) {
-  const Block& b = f.blocks[index];
-  if (!b.writes_given || !b.reads_given || b.writes.size() != 1) return std::nullopt;
-  std::map<std::string, std::int64_t> shape;
-  const std::string call = intrinsic_call(f, index, shape);
-  if (call.empty()) return std::nullopt;
-  const BufferAccess& c = b.writes[0];
-  std::vector<const BufferAccess*> operands;
-  bool reads_c = false;
-  for (const BufferAccess& r : b.reads) {
-    if (r.buffer == c.buffer) {
-      reads_c = true;
-    } else {
-      operands.push_back(&r);
-    }
-  }
-  if (operands.size() != 2) return std::nullopt;
-  std::map<std::string, std::int64_t> tile;
-  auto widen = [&](const BufferAccess& a) {
-    for (std::size_t i = 0; i < a.indices.size() && i < a.widths.size(); ++i) {
-      if (a.widths[i] < 2) continue;
-      std::set<std::string> names;
-      detail::names_in(a.indices[i], names);
-      for (const IterVar& v : b.iters)
-        if (names.count(v.name)) tile[v.name] = std::max(tile[v.name], a.widths[i]);
-    }
-  };
-  widen(c);
-  for (const BufferAccess* o : operands) widen(*o);
-  // A warp-level layout (`C_warp[v0_o, v1_o, 0:32, 0:8]`): the dimensions without a block
-  // variable hold one tile; their element counts are M·N (C), M·K (A) and N·K (B).
-  auto tile_elems = [&](const BufferAccess& a) {
-    std::int64_t p = 1;
-    for (std::size_t i = 0; i < a.indices.size() && i < a.widths.size(); ++i) {
-      std::set<std::string> names;
-      detail::names_in(a.indices[i], names);
-      bool var = false;
-      for (const IterVar& v : b.iters) var = var || names.count(v.name) > 0;
-      if (!var && a.widths[i] > 0) p *= a.widths[i];
-    }
-    return p;
-  };
-  const std::int64_t pc = tile_elems(c), pa = tile_elems(*operands[0]),
-                     pb = tile_elems(*operands[1]);
-  auto exact_root = [](std::int64_t num, std::int64_t den) -> std::int64_t {
-    if (den < 1 || num % den != 0) return 0;
-    const std::int64_t q = num / den;
-    const auto r = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(q))));
-    return r * r == q ? r : 0;
-  };
-  if (pc > 1 && pa > 1 && pb > 1 && pa < (1 << 20) && pb < (1 << 20) && pc < (1 << 20)) {
-    const std::int64_t tm = exact_root(pa * pc, pb), tn = exact_root(pb * pc, pa),
-                       tk = exact_root(pa * pb, pc);
-    if (tm > 0 && tn > 0 && tk > 0) shape = {{"m", tm}, {"n", tn}, {"k", tk}};
-  }
-  auto load = [](const BufferAccess& a) {
-    Expr e;
-    e.kind = Expr::Kind::kLoad;
-    e.text = a.buffer;
-    e.args = a.indices;
-    e.line = a.line;
-    return e;
-  };
-  // The update the intrinsic performs, spelled as a scalar block: C = C + A * B.
-  Expr x = load(*operands[0]), y = load(*operands[1]), acc = load(c);
-  Block synthetic = b;
-  Store st;
-  st.buffer = c.buffer;
-  st.indices = c.indices;
-  st.line = c.line;
-  st.value.kind = Expr::Kind::kBinary;
-  st.value.text = "+";
-  Expr prod;
-  prod.kind = Expr::Kind::kBinary;
-  prod.text = "*";
-  prod.args = {x, y};
-  st.value.args = {acc, prod};
-  synthetic.stores = {st};
-  const Expr& p = synthetic.stores[0].value.args[1];
-  Update u;
-  u.x = &p.args[0];
-  u.y = &p.args[1];
-  MatmulKernel k = recognize(f, index, synthetic, u, tile, shape);
-  k.intrinsic = call;
-  bool transposed = false;
-  staged_origin(f, k.b_buffer, index, &transposed);
-  if (transposed) k.layout = k.layout == llm::Layout::kNT ? llm::Layout::kNN : llm::Layout::kNT;
-  if (!reads_c)
-    k.approximations.push_back(fmt::format(
-        "line {}: the intrinsic block does not read its accumulator (an overwrite)", b.line));
-  return k;
+// The block with its own lets substituted into its stores (`zp: T.float16 = zeros[n, k // 32]`
+// then `C = C + A * ((q - zp) * s)`): the update reads in loads.
+Block with_lets(const Block& b) {
+  Block copy = b;
+  std::map<std::string, Expr> lets;
+  for (const auto& [name, value] : b.lets) lets[name] = detail::substitute(value, lets);
+  for (Store& st : copy.stores) st.value = detail::substitute(st.value, lets);
+  return copy;
 }
 
 void analyse(const PrimFunc& f, Recognition& out) {
@@ -1166,10 +748,11 @@ void analyse(const PrimFunc& f, Recognition& out) {
   std::vector<MatmulKernel> kernels;
   try {
     for (std::size_t i = 0; i < f.blocks.size(); ++i) {
-      const Block& b = f.blocks[i];
       bool reduces = false;
-      for (const IterVar& v : b.iters) reduces = reduces || v.kind == 'R';
+      for (const IterVar& v : f.blocks[i].iters) reduces = reduces || v.kind == 'R';
       if (!reduces) continue;
+      const Block substituted = f.blocks[i].lets.empty() ? Block() : with_lets(f.blocks[i]);
+      const Block& b = f.blocks[i].lets.empty() ? f.blocks[i] : substituted;
       std::optional<Update> u;
       if (b.stores.size() == 1) u = match_update(f, b.stores[0], i);
       if (!u) {
@@ -1204,31 +787,6 @@ void analyse(const PrimFunc& f, Recognition& out) {
   for (MatmulKernel& k : kernels) out.kernels.push_back(std::move(k));
 }
 
-// --- binding ---------------------------------------------------------------------------------
-
-std::int64_t product(const std::vector<Expr>& extents, const SymbolValues& values,
-                     const MatmulKernel& k, const char* what) {
-  __int128 p = 1;
-  for (const Expr& e : extents) {
-    auto v = constant(e, &values);
-    if (!v)
-      throw InputError(error_code::kMissingField, "", k.func,
-                       fmt::format("extent {} of {} is not bound", to_string(e), what));
-    if (*v < 1)
-      throw InputError(error_code::kRange, "", k.func,
-                       fmt::format("{} extent {} = {} (expected >= 1)", what, to_string(e), *v));
-    p *= *v;
-    if (p > INT64_MAX)
-      throw InputError(error_code::kOverflow, "", k.func,
-                       fmt::format("{} does not fit 64 bits", what));
-  }
-  return static_cast<std::int64_t>(p);
-}
-
-quant::DataType data_type(const std::string& tvm, const std::string& func) {
-  return quant::parse_data_type(tvm, "", func);
-}
-
 }  // namespace
 
 Recognition find_matmuls(const Module& module, const std::string& func) {
@@ -1248,194 +806,6 @@ Recognition find_matmuls(const Module& module, const std::string& func) {
     throw InputError(error_code::kUnknownName, module.file, "func",
                      "no PrimFunc named '" + func + "'");
   return r;
-}
-
-SymbolValues parse_bindings(const std::string& text, const std::string& option) {
-  SymbolValues values;
-  std::size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(start, end - start);
-    const std::size_t eq = item.find('=');
-    std::int64_t v = 0;
-    bool ok = eq != std::string::npos && eq > 0;
-    if (ok) {
-      try {
-        std::size_t used = 0;
-        v = std::stoll(item.substr(eq + 1), &used);
-        ok = used == item.size() - eq - 1 && used > 0;
-      } catch (const std::exception&) {
-        ok = false;
-      }
-    }
-    if (!ok)
-      throw InputError(error_code::kParse, "", option,
-                       "expected NAME=INTEGER items separated by commas, got \"" + item + "\"");
-    const std::string name = item.substr(0, eq);
-    if (!values.emplace(name, v).second)
-      throw InputError(error_code::kDuplicate, "", option, "'" + name + "' is bound twice");
-    start = end + 1;
-  }
-  return values;
-}
-
-quant::QuantSpec auto_quant(const MatmulKernel& k) {
-  quant::QuantSpec s;
-  s.name = "auto";
-  s.source = "TensorIR " + k.func + " (block " + k.block + ")";
-  s.activations.dtype = data_type(k.a_dtype, k.func);
-  s.output.dtype = data_type(k.output_dtype, k.func);
-  s.accumulator = data_type(k.accumulate_dtype, k.func);
-  if (!k.storage) {
-    s.weights.dtype = data_type(k.b_dtype, k.func);
-    s.dequant.placement = quant::DequantPlacement::kNone;
-    return s;
-  }
-  const WeightStorage& w = *k.storage;
-  const bool packed = w.bits < detail::dtype_bits(w.storage_dtype);
-  const bool asymmetric = !w.zero_buffer.empty();
-  if (!packed) {
-    s.weights.dtype = data_type(w.storage_dtype, k.func);
-  } else if (asymmetric ||
-             w.decode_function.find(std::to_string(w.bits) + "u_") != std::string::npos) {
-    s.weights.dtype = quant::DataType::unsigned_int(w.bits);
-  } else {
-    s.weights.dtype = quant::DataType::signed_int(w.bits);  // stored with an implicit offset
-  }
-  if (!w.scale_buffer.empty()) {
-    quant::ScaleLevel level;
-    level.dtype = data_type(w.scale_dtype, k.func);
-    if (w.group_size > 0 && w.group_axis == "k" && w.group_size_n == 0) {
-      level.granularity = quant::Granularity::kGroup;
-      level.group_size = w.group_size;
-    } else if (w.group_size > 0) {
-      // Groups along N (`s[n // 128, k // 128]` or `s[n // 64]`): a block scale, the whole of K
-      // when only N is grouped.
-      level.granularity = quant::Granularity::kBlock;
-      level.block_n = w.group_axis == "n" ? w.group_size : w.group_size_n;
-      if (w.group_axis == "k") {
-        level.block_k = w.group_size;
-      } else {
-        std::int64_t kk = 1;
-        for (const Expr& e : k.k_extents) {
-          auto v = constant(e);
-          if (!v)
-            throw InputError(error_code::kMissingField, "", k.func,
-                             "scale groups along N with a symbolic K: bind K to model the block");
-          kk *= *v;
-        }
-        level.block_k = kk;
-      }
-    } else if (!w.scale_shape.empty()) {
-      level.granularity = quant::Granularity::kPerChannel;
-    }
-    if (asymmetric) {
-      level.zero = detail::is_integer_dtype(w.zero_dtype) ? quant::DataType::unsigned_int(w.bits)
-                                                          : data_type(w.zero_dtype, k.func);
-      if (w.zero_mode == "rescale") level.zero_mode = quant::ZeroMode::kRescale;
-    }
-    s.weights.scales.push_back(level);
-  }
-  if (w.elems_per_word > 1) {
-    quant::Packing p;
-    p.storage_bits = detail::dtype_bits(w.storage_dtype);
-    p.values_per_word = w.elems_per_word;
-    p.axis = w.pack_axis == "n" ? quant::PackAxis::kN : quant::PackAxis::kK;
-    p.group_aligned = w.group_aligned;
-    s.weights.packing = p;
-  }
-  s.dequant.placement = quant::DequantPlacement::kSramToArray;
-  quant::validate(s);
-  return s;
-}
-
-namespace {
-
-// `group_aligned` changes nothing when every group is a whole number of words: cleared then, so
-// that specs differing only in how they state it compare equal.
-quant::OperandSpec normalized(quant::OperandSpec o) {
-  if (!o.packing) return o;
-  bool whole_words = true;
-  for (const quant::ScaleLevel& l : o.scales)
-    if (l.granularity == quant::Granularity::kGroup &&
-        l.group_size % o.packing->values_per_word != 0)
-      whole_words = false;
-  if (whole_words) o.packing->group_aligned = false;
-  return o;
-}
-
-}  // namespace
-
-std::string matching_preset(const quant::QuantSpec& spec, std::optional<llm::Layout> layout) {
-  static const std::vector<quant::QuantSpec> presets = [] {
-    std::vector<quant::QuantSpec> all;
-    for (const std::string& name : quant::preset_names()) all.push_back(quant::load_preset(name));
-    return all;
-  }();
-  std::vector<std::string> matches;
-  for (const quant::QuantSpec& p : presets)
-    if (p.activations == spec.activations && normalized(p.weights) == normalized(spec.weights) &&
-        p.output == spec.output && p.accumulator == spec.accumulator &&
-        p.kv_cache == spec.kv_cache && p.dequant == spec.dequant)
-      matches.push_back(p.name);
-  if (matches.empty()) return "";
-  // MLC-LLM names the weight layout in the suffix: _0 stores K×N, _1 stores N×K.
-  if (layout && matches.size() > 1) {
-    const std::string suffix = *layout == llm::Layout::kNT ? "_1" : "_0";
-    for (const std::string& m : matches)
-      if (m.size() > 2 && m.compare(m.size() - 2, 2, suffix) == 0) return m;
-  }
-  return matches.front();
-}
-
-BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
-  BoundKernel b;
-  b.kernel = k;
-  for (const std::string& s : k.symbols) {
-    auto it = symbols.find(s);
-    if (it == symbols.end())
-      throw InputError(
-          error_code::kMissingField, "", "bind",
-          fmt::format("symbolic size '{}' of {} is not bound (bind {}=VALUE)", s, k.func, s));
-    b.symbols[s] = it->second;
-  }
-  llm::MatmulShape& s = b.shape;
-  s.name = k.func;
-  s.batch = product(k.batch_extents, b.symbols, k, "batch");
-  s.m = product(k.m_extents, b.symbols, k, "M");
-  s.n = product(k.n_extents, b.symbols, k, "N");
-  s.k = product(k.k_extents, b.symbols, k, "K");
-  s.layout = k.layout;
-  s.b_operand = k.b_operand;
-  s.weights_quantized = k.storage.has_value();
-  s.epilogue_ops = static_cast<int>(k.epilogue.size());
-  s.dtypes.in = k.a_dtype;
-  s.dtypes.w = k.storage ? k.storage->storage_dtype : k.b_dtype;
-  s.dtypes.out = k.output_dtype;
-  s.dtypes.accum = k.accumulate_dtype;
-  b.quant = auto_quant(k);
-  if (k.experts) {
-    auto v = constant(*k.experts, &symbols);
-    if (!v)
-      throw InputError(error_code::kMissingField, "", "bind",
-                       fmt::format("expert count {} of {} is not bound (bind {}=VALUE)",
-                                   to_string(*k.experts), k.func, to_string(*k.experts)));
-    if (*v < 1)
-      throw InputError(
-          error_code::kRange, "", k.func,
-          fmt::format("expert count {} = {} (expected >= 1)", to_string(*k.experts), *v));
-    b.experts = *v;
-  }
-  if (k.storage)
-    for (const Expr& e : k.storage->scale_shape) {
-      auto v = constant(e, &b.symbols);
-      if (!v)
-        throw InputError(error_code::kMissingField, "", k.func,
-                         "scale extent " + to_string(e) + " is not bound");
-      b.scale_shape.push_back(*v);
-    }
-  return b;
 }
 
 }  // namespace tenet::tir

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "tenet/error.hpp"
 #include "tenet/tir/script.hpp"
+#include "tir/expr_parser.hpp"
 #include "tir/lexer.hpp"
 
 namespace tenet::tir {
@@ -39,6 +41,9 @@ const PrimFunc* Module::find_function(const std::string& name) const {
 
 namespace {
 
+using detail::make;
+using detail::make_op;
+using detail::ParseError;
 using detail::Token;
 using detail::TokenKind;
 
@@ -97,33 +102,26 @@ std::string to_string(const Expr& e) {
 
 namespace {
 
-// A statement that cannot be read: the PrimFunc holding it is skipped with this reason.
-struct ParseError {
-  int line;
-  std::string message;
-};
-
-Expr make(Expr::Kind kind, std::string text, int line, std::vector<Expr> args = {}) {
-  Expr e;
-  e.kind = kind;
-  e.text = std::move(text);
-  e.line = line;
-  e.args = std::move(args);
-  return e;
+// `T.int64()`, `T.int32(is_size_var=True)`, and the older `T.var("int64")`,
+// `T.Var("n", "int64")`, `T.SizeVar("n", "int32")`: the dtype, else "".
+std::string symbol_decl(const Expr& e) {
+  if ((e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty()) return e.text.substr(2);
+  if (e.is_call("T.var") || e.is_call("T.Var") || e.is_call("T.SizeVar")) {
+    const Expr* d = e.kwarg("dtype");
+    if (!d && !e.args.empty()) d = &e.args.back();
+    if (d && d->kind == Expr::Kind::kString &&
+        (d->text == "int64" || d->text == "int32" || d->text == "int16" || d->text == "int8"))
+      return d->text;
+  }
+  return "";
 }
 
-// An operator node; the operands are moved, not copied (a braced list would copy the trees).
-Expr make_op(Expr::Kind kind, std::string text, int line, Expr a, Expr b = Expr(),
-             bool two = true) {
-  Expr e = make(kind, std::move(text), line);
-  e.args.reserve(two ? 2 : 1);
-  e.args.push_back(std::move(a));
-  if (two) e.args.push_back(std::move(b));
-  return e;
-}
-
-bool is_symbol_decl(const Expr& e) {
-  return (e.is_call("T.int64") || e.is_call("T.int32")) && e.args.empty();
+Symbol symbol(std::string name, std::string dtype, int line) {
+  Symbol s;
+  s.name = std::move(name);
+  s.dtype = std::move(dtype);
+  s.line = line;
+  return s;
 }
 
 std::vector<Expr> shape_of(const Expr& e) {
@@ -140,10 +138,9 @@ std::string dtype_arg(const Expr& call, std::size_t position) {
   return d->text;
 }
 
-class Parser {
+class Parser : public detail::ExprParser {
  public:
-  Parser(detail::Tokens tokens, std::string file)
-      : storage_(std::move(tokens)), t_(storage_.tokens), file_(std::move(file)) {}
+  using ExprParser::ExprParser;
 
   Module run() {
     Module m;
@@ -153,60 +150,6 @@ class Parser {
   }
 
  private:
-  // --- token access ------------------------------------------------------------------------
-  const Token& peek(std::size_t ahead = 0) const {
-    const std::size_t i = std::min(pos_ + ahead, t_.size() - 1);
-    return t_[i];
-  }
-  static bool same_text(std::string_view text, const char* s) {
-    return !text.empty() && text[0] == s[0] && text == s;
-  }
-  bool at_op(const char* op) const {
-    return peek().kind == TokenKind::kOp && same_text(peek().text, op);
-  }
-  bool at_name(const char* name) const {
-    return peek().kind == TokenKind::kName && same_text(peek().text, name);
-  }
-  bool at(TokenKind k) const { return peek().kind == k; }
-  const Token& next() {
-    const Token& tok = t_[pos_];
-    if (pos_ + 1 < t_.size()) ++pos_;
-    return tok;
-  }
-  [[noreturn]] void fail(const std::string& message) const {
-    throw ParseError{peek().line, message};
-  }
-  static std::string describe(const Token& tok) {
-    switch (tok.kind) {
-      case TokenKind::kNewline:
-        return "end of line";
-      case TokenKind::kIndent:
-        return "an indented block";
-      case TokenKind::kDedent:
-        return "the end of a block";
-      case TokenKind::kEnd:
-        return "end of file";
-      case TokenKind::kString:
-        return "\"" + std::string(tok.text) + "\"";
-      default:
-        return "'" + std::string(tok.text) + "'";
-    }
-  }
-  void expect_op(const char* op) {
-    if (!at_op(op)) fail(fmt::format("expected '{}', found {}", op, describe(peek())));
-    next();
-  }
-  std::string expect_name() {
-    if (!at(TokenKind::kName)) fail("expected a name, found " + describe(peek()));
-    return std::string(next().text);
-  }
-  void expect_newline() {
-    if (at(TokenKind::kEnd)) return;
-    if (!at(TokenKind::kNewline))
-      fail("expected the end of the statement, found " + describe(peek()));
-    next();
-  }
-
   // --- module structure --------------------------------------------------------------------
   void top_level(Module& m, bool in_class) {
     std::vector<Expr> decorators;
@@ -334,6 +277,7 @@ class Parser {
     std::vector<std::size_t> blocks;  // open blocks (indices into func.blocks)
     bool in_init = false;
     int conditions = 0;
+    std::set<std::string> bound;  // loop and block variables, lets, `as` names
   };
 
   PrimFunc prim_func() {
@@ -354,7 +298,42 @@ class Parser {
     }
     expect_op(":");
     suite(s);
+    undeclared_sizes(s);
     return std::move(s.func);
+  }
+
+  // Names used as sizes (buffer shapes, loop and block-variable extents) that nothing declares
+  // — no `n = T.int64()`, no scalar parameter, not a loop or block variable, buffer or let:
+  // symbolic sizes only `--bind` (or a log) can give values to. Each keeps where it is first used.
+  void undeclared_sizes(FuncState& s) {
+    PrimFunc& f = s.func;
+    auto note = [&](const Expr& e, const std::string& where, int line) {
+      std::set<std::string> names;
+      names_of(e, names);
+      for (const std::string& n : names) {
+        if (f.find_symbol(n) || f.find_buffer(n) || s.bound.count(n)) continue;
+        if (std::find(f.params.begin(), f.params.end(), n) != f.params.end()) continue;
+        Symbol sym = symbol(n, "", line);
+        sym.declared = false;
+        sym.use = fmt::format("{} (line {})", where, line);
+        f.symbols.push_back(std::move(sym));
+      }
+    };
+    for (const Buffer& b : f.buffers)
+      for (const Expr& d : b.shape) note(d, "the shape of buffer '" + b.name + "'", b.line);
+    for (const Block& b : f.blocks) {
+      for (const Loop& l : b.loops) {
+        note(l.min, "the range of loop '" + l.var + "'", l.line);
+        note(l.extent, "the range of loop '" + l.var + "'", l.line);
+      }
+      for (const IterVar& v : b.iters)
+        note(v.extent, "the extent of block variable '" + v.name + "'", v.line);
+    }
+  }
+
+  static void names_of(const Expr& e, std::set<std::string>& out) {
+    if (e.kind == Expr::Kind::kName) out.insert(e.text);
+    for (const Expr& a : e.args) names_of(a, out);
   }
 
   void parameter(FuncState& s) {
@@ -382,7 +361,7 @@ class Parser {
       b.line = line;
       s.func.buffers.push_back(std::move(b));
     } else if (type.text == "T.int32" || type.text == "T.int64") {
-      s.func.symbols.push_back({name, type.text.substr(2), line});
+      s.func.symbols.push_back(symbol(name, type.text.substr(2), line));
     }
   }
 
@@ -408,13 +387,22 @@ class Parser {
     if (at_name("for")) return for_statement(s);
     if (at_name("with")) return with_statement(s);
     if (at_name("if")) return if_statement(s);
-    if (at_name("while")) fail("'while' loops are not supported");
+    if (at_name("while")) return while_statement(s);
     if (at_name("pass") || at_name("return") || at_name("break") || at_name("continue") ||
         at_name("assert")) {
       skip_line();
       return;
     }
     simple_statement(s);
+  }
+
+  // `while cond:` (persistent kernels, MLC-LLM's group GEMM): a loop of run-time trip count; the
+  // blocks inside keep their own extents.
+  void while_statement(FuncState& s) {
+    next();  // while
+    expression();
+    expect_op(":");
+    suite(s);
   }
 
   void for_statement(FuncState& s) {
@@ -430,16 +418,11 @@ class Parser {
     const Expr iter = expression();
     expect_op(":");
     std::vector<Loop> loops = loops_of(vars, iter, line);
+    s.bound.insert(vars.begin(), vars.end());
     const std::size_t depth = s.loops.size();
     for (Loop& l : loops) s.loops.push_back(std::move(l));
     suite(s);
     s.loops.resize(depth);
-  }
-
-  static Expr zero(int line) {
-    Expr e = make(Expr::Kind::kInt, "", line);
-    e.value = 0;
-    return e;
   }
 
   std::vector<Loop> loops_of(const std::vector<std::string>& vars, const Expr& iter, int line) {
@@ -485,6 +468,11 @@ class Parser {
       as = expression();
     }
     expect_op(":");
+    {
+      std::set<std::string> names;
+      names_of(as, names);
+      s.bound.insert(names.begin(), names.end());
+    }
     if (ctx.is_call("T.block") || ctx.is_call("T.sblock")) {
       Block b;
       if (!ctx.args.empty() && ctx.args[0].kind == Expr::Kind::kString) b.name = ctx.args[0].text;
@@ -607,23 +595,27 @@ class Parser {
     // n, m = T.int64(), T.int64()
     if (value.kind == Expr::Kind::kTuple && value.args.size() == names.size()) {
       bool all_symbols = true;
-      for (const Expr& v : value.args) all_symbols = all_symbols && is_symbol_decl(v);
+      for (const Expr& v : value.args) all_symbols = all_symbols && !symbol_decl(v).empty();
       if (all_symbols) {
         for (std::size_t i = 0; i < names.size(); ++i)
-          s.func.symbols.push_back({names[i], value.args[i].text.substr(2), line});
+          s.func.symbols.push_back(symbol(names[i], symbol_decl(value.args[i]), line));
         return;
       }
     }
-    if (names.size() == 1 && is_symbol_decl(value)) {
-      s.func.symbols.push_back({names[0], value.text.substr(2), line});
+    if (names.size() == 1 && !symbol_decl(value).empty()) {
+      s.func.symbols.push_back(symbol(names[0], symbol_decl(value), line));
       return;
     }
+    s.bound.insert(names.begin(), names.end());
     if (value.is_call("T.axis.remap")) return remap(s, names, value, line);
     if (value.kind == Expr::Kind::kCall && value.text.rfind("T.axis.", 0) == 0)
       return axis(s, names, value, line);
     if (names.size() == 1 && buffer_decl(s, names[0], value, line)) return;
     Block* b = current_block(s);
-    if (b && names.size() == 1) b->lets.emplace_back(names[0], std::move(value));
+    if (names.size() != 1) return;
+    // A let inside a block belongs to it; outside any block (`e: T.int32 = cur_e[0]` of a
+    // persistent kernel's loop) to the function.
+    (b ? b->lets : s.func.lets).emplace_back(names[0], std::move(value));
   }
 
   bool buffer_decl(FuncState& s, const std::string& name, const Expr& value, int line) {
@@ -775,310 +767,6 @@ class Parser {
     // T.func_attr, T.block_attr, T.call_extern, T.evaluate, T.assume, ...: no effect on the
     // iteration domain or the accesses.
   }
-
-  // --- expressions --------------------------------------------------------------------------
-  // A comma-separated list without brackets (`a, b = x, y`) becomes a tuple.
-  Expr expression_list() {
-    const int line = peek().line;
-    Expr first = expression();
-    if (!at_op(",")) return first;
-    std::vector<Expr> items{std::move(first)};
-    while (at_op(",")) {
-      next();
-      if (at_op("=") || at(TokenKind::kNewline) || at_op(":")) break;
-      items.push_back(expression());
-    }
-    return make(Expr::Kind::kTuple, "", line, std::move(items));
-  }
-
-  // Bounds the recursion of nested expressions (and so the stack) on hostile input.
-  struct DepthGuard {
-    explicit DepthGuard(Parser& p) : p_(p) {
-      if (++p_.depth_ > kMaxDepth)
-        p_.fail("statements or expressions nested deeper than 256 levels");
-    }
-    ~DepthGuard() { --p_.depth_; }
-    Parser& p_;
-  };
-  static constexpr int kMaxDepth = 256;
-
-  Expr expression() {
-    DepthGuard guard(*this);
-    Expr e = or_test();
-    if (at_name("if")) {
-      const int line = next().line;
-      Expr cond = or_test();
-      if (!at_name("else")) fail("expected 'else' in a conditional expression");
-      next();
-      Expr other = expression();
-      return make(Expr::Kind::kConditional, "", line,
-                  {std::move(e), std::move(cond), std::move(other)});
-    }
-    return e;
-  }
-
-  Expr or_test() {
-    Expr e = and_test();
-    while (at_name("or")) {
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, "or", line, std::move(e), and_test());
-    }
-    return e;
-  }
-  Expr and_test() {
-    Expr e = not_test();
-    while (at_name("and")) {
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, "and", line, std::move(e), not_test());
-    }
-    return e;
-  }
-  Expr not_test() {
-    if (at_name("not")) {
-      const int line = next().line;
-      return make_op(Expr::Kind::kUnary, "not", line, not_test(), Expr(), false);
-    }
-    return comparison();
-  }
-  Expr comparison() {
-    Expr e = binary_level(0);
-    while (true) {
-      std::string op;
-      for (const char* c : {"<", "<=", ">", ">=", "==", "!="})
-        if (at_op(c)) op = c;
-      if (op.empty()) return e;
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, op, line, std::move(e), binary_level(0));
-    }
-  }
-
-  // Levels: |, ^, &, << >>, + -, * / // %.
-  Expr binary_level(int level) {
-    static const std::vector<std::vector<const char*>> kLevels = {
-        {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}};
-    if (level == static_cast<int>(kLevels.size())) return unary();
-    Expr e = binary_level(level + 1);
-    while (true) {
-      const char* found = nullptr;
-      for (const char* op : kLevels[level])
-        if (at_op(op)) found = op;
-      if (!found) return e;
-      const int line = next().line;
-      e = make_op(Expr::Kind::kBinary, found, line, std::move(e), binary_level(level + 1));
-    }
-  }
-
-  Expr unary() {
-    DepthGuard guard(*this);
-    if (at_op("-") || at_op("+") || at_op("~")) {
-      const Token& op = next();
-      Expr x = unary();
-      if (op.text == "+") return x;
-      if (op.text == "-" && x.kind == Expr::Kind::kInt) {
-        x.value = -x.value;
-        return x;
-      }
-      if (op.text == "-" && x.kind == Expr::Kind::kFloat) {
-        x.number = -x.number;
-        x.text = "-" + x.text;
-        return x;
-      }
-      return make_op(Expr::Kind::kUnary, std::string(op.text), op.line, std::move(x), Expr(),
-                     false);
-    }
-    Expr base = primary();
-    if (at_op("**")) {
-      const int line = next().line;
-      return make_op(Expr::Kind::kBinary, "**", line, std::move(base), unary());
-    }
-    return base;
-  }
-
-  Expr primary() {
-    Expr e = atom();
-    while (true) {
-      if (at_op(".")) {
-        next();
-        const std::string attr = expect_name();
-        if (e.kind != Expr::Kind::kName) fail("attribute '." + attr + "' of " + to_string(e));
-        e.text += "." + attr;
-      } else if (at_op("(")) {
-        if (e.kind != Expr::Kind::kName) fail("call of " + to_string(e));
-        e.kind = Expr::Kind::kCall;
-        next();
-        arguments(e);
-      } else if (at_op("[")) {
-        if (e.kind != Expr::Kind::kName) fail("subscript of " + to_string(e));
-        e.kind = Expr::Kind::kLoad;
-        next();
-        subscript(e);
-      } else {
-        return e;
-      }
-    }
-  }
-
-  void arguments(Expr& call) {
-    while (!at_op(")")) {
-      if (at(TokenKind::kName) && peek(1).kind == TokenKind::kOp && peek(1).text == "=") {
-        std::string key(next().text);
-        next();
-        call.kwargs.emplace_back(std::move(key), expression());
-      } else {
-        if (at_op("*")) next();  // *args in printed calls (rare)
-        call.args.push_back(expression());
-      }
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op(")");
-  }
-
-  void subscript(Expr& load) {
-    // p[()] : a 0-d buffer.
-    if (at_op("(") && peek(1).kind == TokenKind::kOp && peek(1).text == ")") {
-      next();
-      next();
-      expect_op("]");
-      return;
-    }
-    while (!at_op("]")) {
-      Expr index = at_op(":") ? zero(peek().line) : expression();
-      if (at_op(":")) {
-        const int line = next().line;
-        Expr stop = at_op(",") || at_op("]") ? zero(line) : expression();
-        index = make_op(Expr::Kind::kBinary, ":", line, std::move(index), std::move(stop));
-      }
-      load.args.push_back(std::move(index));
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("]");
-  }
-
-  Expr atom() {
-    const Token& tok = peek();
-    switch (tok.kind) {
-      case TokenKind::kName: {
-        next();
-        if (tok.text == "True" || tok.text == "False") {
-          Expr e = make(Expr::Kind::kBool, std::string(tok.text), tok.line);
-          e.value = tok.text == "True";
-          return e;
-        }
-        if (tok.text == "None") return make(Expr::Kind::kNone, "", tok.line);
-        if (tok.text == "lambda") return lambda(tok.line);
-        // The 2021 spelling `tir.block`, `tir.reads`, ... is read as `T.`.
-        // The newest, `from tvm.script import s_tir as Ts` (`Ts.sblock`, `Ts.reads`), likewise.
-        if ((tok.text == "tir" || tok.text == "Ts" || tok.text == "TS") && at_op("."))
-          return make(Expr::Kind::kName, "T", tok.line);
-        return make(Expr::Kind::kName, std::string(tok.text), tok.line);
-      }
-      case TokenKind::kInt: {
-        next();
-        Expr e = make(Expr::Kind::kInt, std::string(tok.text), tok.line);
-        std::string digits;
-        for (char c : tok.text)
-          if (c != '_') digits += c;
-        try {
-          std::size_t used = 0;
-          e.value = std::stoll(digits, &used, 0);
-          if (used != digits.size()) throw std::invalid_argument(digits);
-        } catch (const std::exception&) {
-          throw ParseError{tok.line, "integer " + std::string(tok.text) + " does not fit 64 bits"};
-        }
-        return e;
-      }
-      case TokenKind::kFloat: {
-        next();
-        Expr e = make(Expr::Kind::kFloat, std::string(tok.text), tok.line);
-        try {
-          e.number = std::stod(e.text);
-        } catch (const std::exception&) {
-          throw ParseError{tok.line, "number " + e.text + " is out of range"};
-        }
-        return e;
-      }
-      case TokenKind::kString: {
-        next();
-        Expr e = make(Expr::Kind::kString, std::string(tok.text), tok.line);
-        while (at(TokenKind::kString)) e.text += next().text;  // "a" "b"
-        return e;
-      }
-      case TokenKind::kOp:
-        if (tok.text == "(") return parenthesized();
-        if (tok.text == "[") return bracketed();
-        if (tok.text == "{") return dictionary();
-        break;
-      default:
-        break;
-    }
-    fail("expected an expression, found " + describe(tok));
-  }
-
-  // `lambda x, y: x + y` (T.comm_reducer): kept as a call "lambda" of its body.
-  Expr lambda(int line) {
-    while (!at_op(":")) {
-      if (at(TokenKind::kEnd) || at(TokenKind::kNewline)) fail("expected ':' in a lambda");
-      next();
-    }
-    next();
-    return make(Expr::Kind::kCall, "lambda", line, {expression()});
-  }
-
-  Expr parenthesized() {
-    const int line = next().line;
-    if (at_op(")")) {
-      next();
-      return make(Expr::Kind::kTuple, "", line);
-    }
-    Expr first = expression();
-    if (at_op(")")) {
-      next();
-      return first;
-    }
-    std::vector<Expr> items{std::move(first)};
-    while (at_op(",")) {
-      next();
-      if (at_op(")")) break;
-      items.push_back(expression());
-    }
-    expect_op(")");
-    return make(Expr::Kind::kTuple, "", line, std::move(items));
-  }
-
-  Expr bracketed() {
-    const int line = next().line;
-    std::vector<Expr> items;
-    while (!at_op("]")) {
-      items.push_back(expression());
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("]");
-    return make(Expr::Kind::kList, "", line, std::move(items));
-  }
-
-  Expr dictionary() {
-    const int line = next().line;
-    Expr d = make(Expr::Kind::kDict, "", line);
-    while (!at_op("}")) {
-      const Expr key = expression();
-      expect_op(":");
-      d.kwargs.emplace_back(key.kind == Expr::Kind::kString ? key.text : to_string(key),
-                            expression());
-      if (!at_op(",")) break;
-      next();
-    }
-    expect_op("}");
-    return d;
-  }
-
-  detail::Tokens storage_;
-  const std::vector<Token>& t_;
-  std::string file_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
 };
 
 }  // namespace

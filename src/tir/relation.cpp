@@ -148,6 +148,11 @@ KernelWorkload kernel_workload(const Module& module, const BoundKernel& bound, b
     throw InputError(error_code::kUnknownName, module.file, fmt::format("line {}", k.line),
                      "block " + k.block + " is tensorized (" + k.intrinsic +
                          "): its accesses are tiles, not the scalar relations of the exact engine");
+  if (k.runtime_tile)
+    throw InputError(error_code::kUnknownName, module.file, fmt::format("line {}", k.line),
+                     "block " + k.block +
+                         " computes one tile at a run-time offset: its relations are a tile's, "
+                         "not the kernel's");
   const Block& b = find_block(*f, k);
   const std::size_t index = static_cast<std::size_t>(&b - f->blocks.data());
   std::vector<std::string> vars;

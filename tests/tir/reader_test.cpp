@@ -169,15 +169,27 @@ TEST_CASE("tir reader: unsupported constructs skip their function with a line", 
     REQUIRE(r.skipped.size() == 1);
     CHECK(r.skipped[0].reason == "unknown name 'q' in an index or extent");
   }
-  SECTION("a while loop; the next function is still read") {
+  SECTION("a store outside a block; the next function is still read") {
+    const std::string text =
+        "@T.prim_func\ndef w(A: T.Buffer((4,), \"float16\")):\n    A[0] = T.float16(1)\n" +
+        gemm("vi, vk");
+    const tir::Module m = tir::parse_module(text, "x.py");
+    REQUIRE(m.skipped.size() == 1);
+    CHECK(m.skipped[0] == tir::Skipped{"w", "a store to 'A' outside a block is not supported", 3});
+    REQUIRE(m.functions.size() == 1);
+    CHECK(tir::find_matmuls(m).kernels.size() == 1);
+  }
+  SECTION("a while loop is read: its blocks keep their own extents") {
     const std::string text =
         "@T.prim_func\ndef w(A: T.Buffer((4,), \"float16\")):\n    while True:\n        pass\n" +
         gemm("vi, vk");
     const tir::Module m = tir::parse_module(text, "x.py");
-    REQUIRE(m.skipped.size() == 1);
-    CHECK(m.skipped[0] == tir::Skipped{"w", "'while' loops are not supported", 3});
-    REQUIRE(m.functions.size() == 1);
-    CHECK(tir::find_matmuls(m).kernels.size() == 1);
+    CHECK(m.skipped.empty());
+    REQUIRE(m.functions.size() == 2);
+    const tir::Recognition r = tir::find_matmuls(m);
+    CHECK(r.kernels.size() == 1);
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0] == tir::Skipped{"w", "no block", 2});
   }
   SECTION("a non-affine index is an approximation, not a skip") {
     const tir::Recognition r =

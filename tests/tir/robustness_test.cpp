@@ -41,9 +41,11 @@ bool exercise(const std::string& text) {
 }  // namespace
 
 TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
-  const char* const files[] = {
-      "gpt2_phase3.py", "variants.py",        "quant.py", "attention.py",   "dlight_gemv.py",
-      "tensorized.py",  "quant_spellings.py", "moe.py",   "legacy_2021.py", "bitblas.py"};
+  const char* const files[] = {"gpt2_phase3.py",     "variants.py",      "quant.py",
+                               "attention.py",       "dlight_gemv.py",   "tensorized.py",
+                               "quant_spellings.py", "moe.py",           "legacy_2021.py",
+                               "bitblas.py",         "moe_scheduled.py", "undeclared_sizes.py",
+                               "zero_points.py"};
   const std::string noise[] = {"(",  ")",  "[", "]", ":", "\n", "    ",   "T.",
                                "//", "\"", "#", ",", "=", "0",  "T.foo(", "@"};
   std::mt19937 rng(2026);
@@ -74,7 +76,7 @@ TEST_CASE("tir robustness: cut and mutated fixtures never crash", "[tir]") {
       ++runs;
     }
   }
-  CHECK(runs > 700);
+  CHECK(runs > 900);
   CHECK(errors > 0);  // the mutations do reach the error paths
 }
 

@@ -25,7 +25,11 @@ struct WeightStorage {
   std::string buffer;         // the stored buffer ("lv397")
   std::string storage_dtype;  // "uint32", "int8", ...
   std::vector<Expr> storage_shape;
-  int bits = 0;                   // bits per value (from the mask: 15 → 4)
+  int bits = 0;  // bits per value (from the mask: 15 → 4)
+  // The type the stored bits are read as when it is not an integer: a narrow float stored as
+  // such ("float8_e4m3fn") or reinterpreted from packed words (`T.reinterpret("float8_e4m3fn",
+  // ..)`); "" for integer values.
+  std::string value_dtype;
   int elems_per_word = 1;         // values per storage element (from the index `k // 8`)
   std::string pack_axis;          // "k", "n" or "" (not packed)
   std::int64_t group_size = 0;    // from the scale index `k // g`; 0 = no group
@@ -54,9 +58,12 @@ struct MatmulKernel {
   llm::Layout layout = llm::Layout::kNT;
   workload::OperandRole b_operand = workload::OperandRole::kWeight;
   std::string a_dtype, b_dtype, accumulate_dtype, output_dtype;  // TVM spellings
-  std::optional<WeightStorage> storage;     // present when B is dequantized from storage
-  std::vector<std::string> epilogue;        // "add", "multiply", "cast", "silu", ...
-  std::vector<std::string> symbols;         // symbolic sizes the kernel's extents use (sorted)
+  std::optional<WeightStorage> storage;  // present when B is dequantized from storage
+  std::vector<std::string> epilogue;     // "add", "multiply", "cast", "silu", ...
+  std::vector<std::string> symbols;      // symbolic sizes the kernel's extents use (sorted)
+  // Of those, the ones the function never declares (used in a shape without `n = T.int64()`):
+  // name → where it is first used ("the shape of buffer 'x' (line 7)").
+  std::map<std::string, std::string> undeclared;
   std::vector<std::string> approximations;  // non-affine indices (over-approximated accesses)
   // A tensorized block: the intrinsic call (`T.tvm_mma_sync`, `T.ptx_mma`, ...) whose tile
   // multiplies the block variables' extents; "" for a scalar update.
@@ -65,6 +72,9 @@ struct MatmulKernel {
   // weight's expert dimension (a constant or a symbol to bind).
   std::string expert_index_buffer;
   std::optional<Expr> experts;
+  // The block computes one tile at a run-time offset (`X[m_offset + i, k]`, MLC-LLM's group
+  // GEMM): its sizes are the buffers' dimensions, not the block variables' extents.
+  bool runtime_tile = false;
 };
 
 struct Recognition {

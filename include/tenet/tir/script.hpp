@@ -61,11 +61,15 @@ struct Buffer {
   int line = 0;
 };
 
-// A symbolic size: `n = T.int64()`, or a scalar parameter `n: T.int32`.
+// A symbolic size: `n = T.int64()`, or a scalar parameter `n: T.int32`; or a name used as a size
+// (a buffer's shape, a loop's range) that nothing in the function declares (`declared` false:
+// only `--bind` or a log gives it a value; `use` says where it is first used).
 struct Symbol {
   std::string name;
-  std::string dtype;  // "int64", "int32"
-  int line = 0;
+  std::string dtype;  // "int64", "int32"; "" when not declared
+  int line = 0;       // the declaration's line, else the first use's
+  bool declared = true;
+  std::string use;  // undeclared: "the shape of buffer 'x' (line 7)"
 };
 
 struct Loop {
@@ -125,6 +129,8 @@ struct PrimFunc {
   std::vector<Symbol> symbols;
   std::vector<Buffer> buffers;  // parameters, matched handles, allocations
   std::vector<Block> blocks;    // in program order
+  // Lets outside any block (`e: T.int32 = cur_e[0]` in a persistent kernel's while loop).
+  std::vector<std::pair<std::string, Expr>> lets;
 
   const Buffer* find_buffer(const std::string& name) const;
   const Symbol* find_symbol(const std::string& name) const;

@@ -421,19 +421,20 @@ def defaults():
     return _tenet.defaults()
 
 
-def calibrate(measurements, arch, config=None, free=None, dataflow="os", bits=(8, 8, 32),
+def calibrate(measurements, arch, config=None, free=None, dataflow="os", bits=None,
               edge_transfers=True, max_sweeps=200, predict_only=False):
     """Fit an accelerator file's free constants to measured runs (docs/hardware.md, Calibration).
 
     ``measurements`` is a CSV path (columns as ``tenet calibrate``), ``arch`` a preset name, path
     or dict; ``config`` keeps the rows of that configuration; ``free`` lists JSON pointers
     (``"/dram/latency_cycles"`` or ``"/dram/latency_cycles=0:200"``; None = the defaults);
-    ``bits`` are the widths of A, B and C. Returns ``tenet calibrate --format json``'s dict:
+    ``bits`` are the widths of A, B and C (None: from the accelerator's one MAC precision, as
+    ``tenet calibrate`` without ``--bits-*``; an accelerator with several needs them). Returns ``tenet calibrate --format json``'s dict:
     ``arch`` (the fitted file), ``rows`` (every row's measured and predicted cycles, ``error``),
     ``within_5_percent``, ... Same inputs, same result (deterministic coordinate descent)."""
     return _json.loads(_tenet.calibrate(
         os.fspath(measurements), arch, config or "", list(free or []), dataflow,
-        [int(b) for b in bits], bool(edge_transfers), int(max_sweeps), bool(predict_only)))
+        [int(b) for b in (bits or [])], bool(edge_transfers), int(max_sweeps), bool(predict_only)))
 
 
 def quant_presets():

@@ -1463,7 +1463,8 @@ ModelConfig parse_model_config(const json& doc, const std::string& file) {
 }
 
 ModelConfig load_model_config(const std::string& path) {
-  return parse_model_config(io::read_config_json_file(path), path);
+  const std::string file = model_file(path);
+  return parse_model_config(io::read_config_json_file(file), file);
 }
 
 bool operator==(const LayerNames& a, const LayerNames& b) {

@@ -45,7 +45,8 @@ auto at_line(const std::string& file, const std::string& where, F&& f) -> declty
   }
 }
 
-const std::string kMeaning = "a calibration CSV (docs/validation.md)";
+const std::string kMeaning =
+    "a calibration CSV (w_til, k_til, c_til: the M, N, K tiles; docs/formats.md)";
 
 // Constants whose JSON value is an integer; the others (bandwidth, factors) are real.
 bool integer_valued(const json& arch, const std::string& pointer) {

@@ -1395,8 +1395,8 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   for (const std::string& s : k.symbols) {
     auto it = symbols.find(s);
     if (it == symbols.end())
-      throw InputError(
-          error_code::kMissingField, "", "bind",
+      throw InputError(  // at the kernel: the user may have given no bindings at all
+          error_code::kMissingField, "", k.func,
           fmt::format("symbolic size '{}' of {} is not bound (bind {}=VALUE)", s, k.func, s));
     b.symbols[s] = it->second;
   }
@@ -1418,7 +1418,7 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   if (k.experts) {
     auto v = constant(*k.experts, &symbols);
     if (!v)
-      throw InputError(error_code::kMissingField, "", "bind",
+      throw InputError(error_code::kMissingField, "", k.func,
                        fmt::format("expert count {} of {} is not bound (bind {}=VALUE)",
                                    to_string(*k.experts), k.func, to_string(*k.experts)));
     if (*v < 1)

@@ -86,7 +86,9 @@ class ModelResult(Result):
     def layers(self):
         """One row per matmul entry (a DataFrame with pandas): the shape columns, the costs over
         all calls of the entry, ``bounds_*`` columns, ``scheme`` (the scheme each row was costed
-        with) and ``precision_fallback`` ("fp16 on int16", or None)."""
+        with), ``precision_fallback`` ("fp16 on int16", or None) and the array's use
+        (``array_rows``, ``array_cols``, ``rows_used``, ``cols_used``, ``array_note``: why a
+        compute-bound row is slow when the mapping under-uses the array, or None)."""
         rows = []
         if "schemes" in self._data:
             for s in self._data["schemes"]:
@@ -111,6 +113,10 @@ def _flat_layer(layer):
         row["precision_fallback"] = fallback["requested"] + " on " + fallback["used"]
     for key, value in layer.get("bounds", {}).items():
         row["bounds_" + key] = value
+    use = layer.get("array_use")
+    if use:  # the CSV's columns: the array, the rows and columns in use, the note (or None)
+        row.update(array_rows=use["rows"], array_cols=use["cols"], rows_used=use["rows_used"],
+                   cols_used=use["cols_used"], array_note=use["note"])
     return row
 
 

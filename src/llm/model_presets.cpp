@@ -19,7 +19,16 @@ std::string model_file(const std::string& name_or_file) {
   if (fs::is_regular_file(name_or_file, ec)) return name_or_file;
   const bool path_like =
       name_or_file.find('/') != std::string::npos || fs::path(name_or_file).extension() == ".json";
-  if (path_like) return name_or_file;  // reading it names the file that is not there
+  if (path_like) {
+    // "llama-3-8b.json" in a directory that has no such file: say that the name alone finds it.
+    const std::string stem = fs::path(name_or_file).stem().string();
+    if (!fs::exists(name_or_file, ec) && io::find_model(stem))
+      throw InputError(error_code::kIo, name_or_file, "",
+                       fmt::format("cannot open the file; a bundled model of that name exists: "
+                                   "give its name alone, \"{}\"",
+                                   stem));
+    return name_or_file;  // reading it names the file that is not there
+  }
   if (const auto file = io::find_model(name_or_file)) return *file;
   std::string known;
   for (const std::string& name : bundled_model_names()) known += (known.empty() ? "" : ", ") + name;

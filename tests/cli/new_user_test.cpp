@@ -175,6 +175,11 @@ TEST_CASE("bundled models resolve by name", "[cli][llm]") {
   const auto missing = run_cli("model --model no/such/file.json --prompt 8");
   CHECK(missing.exit_code == 2);
   CHECK(missing.out.find("no/such/file.json") != std::string::npos);  // a path: the file
+  const auto hint = run_cli("model --model llama-3-8b.json --prompt 8", "/");
+  CHECK(hint.exit_code == 2);
+  CHECK(hint.out.find("tenet: error: llama-3-8b.json: cannot open the file; a bundled model of "
+                      "that name exists: give its name alone, \"llama-3-8b\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("a comparison shows an unsupported scheme as a row with its reason", "[cli][quant]") {

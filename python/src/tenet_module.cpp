@@ -535,9 +535,17 @@ std::string run_calibrate(const std::string& measurements, const py::object& arc
   const json arch_json = accelerator_info(arch);
   sweep::CalibrationOptions o;
   o.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(dataflow); });
-  if (bits.size() != 3)
-    throw InputError(error_code::kUsage, "", "bits", "expected three widths (A, B, C)");
-  o.bits = {bits[0], bits[1], bits[2]};
+  if (!bits.empty() && bits.size() != 3)
+    throw InputError(error_code::kUsage, "", "bits", "expected three widths (A, B, C) or none");
+  for (int b : bits)
+    if (b < 1 || b > 64)
+      throw InputError(error_code::kRange, "", "bits",
+                       "expected bits per element in 1..64, got " + std::to_string(b));
+  const sweep::CalibrationBits resolved = sweep::calibration_bits(
+      arch_json,
+      bits.empty() ? std::array<int, 3>{0, 0, 0} : std::array<int, 3>{bits[0], bits[1], bits[2]});
+  o.bits = resolved.bits;
+  o.bits_source = resolved.source;
   o.edge_transfers = edge_transfers;
   o.max_sweeps = max_sweeps;
   if (!predict_only) {

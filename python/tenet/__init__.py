@@ -86,7 +86,9 @@ class ModelResult(Result):
     def layers(self):
         """One row per matmul entry (a DataFrame with pandas): the shape columns, the costs over
         all calls of the entry, ``bounds_*`` columns, ``scheme`` (the scheme each row was costed
-        with) and ``precision_fallback`` ("fp16 on int16", or None)."""
+        with), ``precision_fallback`` ("fp16 on int16", or None) and the array's use
+        (``array_rows``, ``array_cols``, ``rows_used``, ``cols_used``, ``array_note``: why a
+        compute-bound row is slow when the mapping under-uses the array, or None)."""
         rows = []
         if "schemes" in self._data:
             for s in self._data["schemes"]:
@@ -111,6 +113,10 @@ def _flat_layer(layer):
         row["precision_fallback"] = fallback["requested"] + " on " + fallback["used"]
     for key, value in layer.get("bounds", {}).items():
         row["bounds_" + key] = value
+    use = layer.get("array_use")
+    if use:  # the CSV's columns: the array, the rows and columns in use, the note (or None)
+        row.update(array_rows=use["rows"], array_cols=use["cols"], rows_used=use["rows_used"],
+                   cols_used=use["cols_used"], array_note=use["note"])
     return row
 
 
@@ -421,19 +427,20 @@ def defaults():
     return _tenet.defaults()
 
 
-def calibrate(measurements, arch, config=None, free=None, dataflow="os", bits=(8, 8, 32),
+def calibrate(measurements, arch, config=None, free=None, dataflow="os", bits=None,
               edge_transfers=True, max_sweeps=200, predict_only=False):
     """Fit an accelerator file's free constants to measured runs (docs/hardware.md, Calibration).
 
     ``measurements`` is a CSV path (columns as ``tenet calibrate``), ``arch`` a preset name, path
     or dict; ``config`` keeps the rows of that configuration; ``free`` lists JSON pointers
     (``"/dram/latency_cycles"`` or ``"/dram/latency_cycles=0:200"``; None = the defaults);
-    ``bits`` are the widths of A, B and C. Returns ``tenet calibrate --format json``'s dict:
+    ``bits`` are the widths of A, B and C (None: from the accelerator's one MAC precision, as
+    ``tenet calibrate`` without ``--bits-*``; an accelerator with several needs them). Returns ``tenet calibrate --format json``'s dict:
     ``arch`` (the fitted file), ``rows`` (every row's measured and predicted cycles, ``error``),
     ``within_5_percent``, ... Same inputs, same result (deterministic coordinate descent)."""
     return _json.loads(_tenet.calibrate(
         os.fspath(measurements), arch, config or "", list(free or []), dataflow,
-        [int(b) for b in bits], bool(edge_transfers), int(max_sweeps), bool(predict_only)))
+        [int(b) for b in (bits or [])], bool(edge_transfers), int(max_sweeps), bool(predict_only)))
 
 
 def quant_presets():

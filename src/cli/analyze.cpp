@@ -262,6 +262,7 @@ void run_analyze(const AnalyzeOptions& o) {
       for_option("--format", [&] { return report::parse_report_format(o.output.format); });
   const InputFiles files = input_files(o.input);
   const eval::Request request = analyze_request(o, files);
+  if (!o.hardware.arch.empty() && request.accelerator) warn_implausible(*request.accelerator);
   const eval::Evaluation e = [&] {
     try {
       return eval::evaluate(request);

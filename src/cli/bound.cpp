@@ -31,6 +31,7 @@ void run_bound(const BoundOptions& o) {
   command::BoundArgs args;
   args.source = matmul_source(o.gemm, o.model, "", o.pass);
   args.settings = o.settings;
+  warn_implausible_arch(o.settings.arch);
   if (o.settings.quant.empty()) args.bits = {o.bits_a, o.bits_b, o.bits_c};
   args.buffers = report::parse_buffer_sizes(o.buffers);
   if (!o.dataflows.empty()) args.dataflows = dataflows_of(o.dataflows);
@@ -42,7 +43,10 @@ void run_bound(const BoundOptions& o) {
 void setup_bound(CLI::App& sub) {
   auto o = std::make_shared<BoundOptions>();
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
-  sub.add_option("--model", o->model, "Or a Hugging Face config.json: the sum over its matmuls");
+  sub.add_option(
+      "--model", o->model,
+      "Or a Hugging Face config.json (or a bundled model's name, e.g. llama-3-8b): the sum "
+      "over its matmuls");
   sub.add_option("--phase", o->pass.phase, "prefill (default) or decode (with --model)")
       ->check(CLI::IsMember({"prefill", "decode"}));
   with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (default 1)"),

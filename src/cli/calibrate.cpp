@@ -23,16 +23,17 @@ using nlohmann::json;
 struct CalibrateOptions {
   std::string measurements, arch, config, output, format = "text", dataflow = "os";
   std::vector<std::string> free;
-  int bits_a = 8, bits_b = 8, bits_c = 32;
+  int bits_a = 0, bits_b = 0, bits_c = 0;  // 0: from the accelerator (sweep::calibration_bits)
   std::string edge_transfers = "on";
   int max_sweeps = 200;
   bool predict_only = false;
 };
 
-void print_text(const sweep::Calibration& c) {
-  std::string out =
-      fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
-                  "measured", "predicted", "error", "before", "dram_meas", "dram_pred");
+void print_text(const sweep::Calibration& c, const sweep::CalibrationOptions& options) {
+  std::string out = fmt::format("bits per element: A {}, B {}, C {} ({})\n", options.bits.a,
+                                options.bits.b, options.bits.c, options.bits_source);
+  out += fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
+                     "measured", "predicted", "error", "before", "dram_meas", "dram_pred");
   for (size_t i = 0; i < c.after.size(); ++i) {
     const sweep::Residual& r = c.after[i];
     out +=
@@ -54,7 +55,8 @@ void setup(CLI::App& sub) {
   auto o = std::make_shared<CalibrateOptions>();
   sub.add_option("--measurements", o->measurements,
                  "measured runs, CSV (M,N,K,w_til,k_til,c_til,total_core_cycles[,loop_order|order,"
-                 "a_aligned,dram_rd_bytes,dram_wr_bytes,name,config])")
+                 "a_aligned,dram_rd_bytes,dram_wr_bytes,name,config]); w_til, k_til and c_til are "
+                 "the M, N and K tiles (SAURIA's names; docs/formats.md#calibration-measurements)")
       ->required();
   sub.add_option("--arch", o->arch,
                  "the accelerator file to fit: preset name (configs/arch) or JSON file")
@@ -68,9 +70,13 @@ void setup(CLI::App& sub) {
          "latency and bandwidth, unaligned factor)")
       ->delimiter(',');
   sub.add_option("--dataflow", o->dataflow, "dataflow of every row: os (default), ws or is");
-  sub.add_option("--bits-a", o->bits_a, "bits per element of A (default 8)");
-  sub.add_option("--bits-b", o->bits_b, "bits per element of B (default 8)");
-  sub.add_option("--bits-c", o->bits_c, "bits per element of C (default 32)");
+  sub.add_option("--bits-a", o->bits_a,
+                 "bits per element of A (default: the width of the accelerator's MAC precision, "
+                 "when it declares one)");
+  sub.add_option("--bits-b", o->bits_b, "bits per element of B (default: as A)");
+  sub.add_option("--bits-c", o->bits_c,
+                 "bits per element of C (default: 32 for an integer MAC precision, its width for "
+                 "a float one)");
   sub.add_option("--edge-transfers", o->edge_transfers,
                  "on (default: the measured window includes the first loads and the last "
                  "write-back) or off");
@@ -78,22 +84,30 @@ void setup(CLI::App& sub) {
   sub.add_flag("--predict-only", o->predict_only, "no fit: the residuals of the file as it is");
   sub.add_option("--output", o->output, "also write the fitted accelerator file here");
   sub.add_option("--format", o->format, "text (default) or json");
-  sub.callback([o] {
+  sub.callback([o, &sub] {
     if (o->format != "text" && o->format != "json")
       throw InputError(error_code::kUsage, "", "--format",
                        "expected text or json, got \"" + o->format + "\"");
     if (o->edge_transfers != "on" && o->edge_transfers != "off")
       throw InputError(error_code::kUsage, "", "--edge-transfers",
                        "expected on or off, got \"" + o->edge_transfers + "\"");
-    for (int bits : {o->bits_a, o->bits_b, o->bits_c})
-      if (bits < 1 || bits > 64)
-        throw InputError(error_code::kRange, "", "--bits-a",
+    for (const auto& [bits, option] :
+         {std::pair{o->bits_a, "--bits-a"}, std::pair{o->bits_b, "--bits-b"},
+          std::pair{o->bits_c, "--bits-c"}})
+      if (sub.count(option) > 0 && (bits < 1 || bits > 64))
+        throw InputError(error_code::kRange, "", option,
                          fmt::format("expected bits per element in 1..64, got {}", bits));
-    const json arch_json = arch::to_json(arch::load_accelerator_preset(o->arch));
+    const arch::Accelerator accelerator = arch::load_accelerator_preset(o->arch);
+    warn_implausible(accelerator);
+    const json arch_json = arch::to_json(accelerator);
     sweep::CalibrationOptions options;
     options.dataflow =
         with_location("--dataflow", [&] { return mapping::parse_dataflow(o->dataflow); });
-    options.bits = {o->bits_a, o->bits_b, o->bits_c};
+    const sweep::CalibrationBits bits = with_location("--bits-a", [&] {
+      return sweep::calibration_bits(arch_json, {o->bits_a, o->bits_b, o->bits_c});
+    });
+    options.bits = bits.bits;
+    options.bits_source = bits.source;
     options.edge_transfers = o->edge_transfers == "on";
     options.max_sweeps = o->max_sweeps;
     if (!o->predict_only) {
@@ -114,7 +128,7 @@ void setup(CLI::App& sub) {
     if (o->format == "json") {
       std::fputs((sweep::calibration_json(c, options).dump(2) + "\n").c_str(), stdout);
     } else {
-      print_text(c);
+      print_text(c, options);
     }
   });
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/llm_report.hpp"
+#include "tenet/arch/accelerator.hpp"
 #include "tenet/error.hpp"
 #include "tenet/mapping/systolic.hpp"
 
@@ -39,6 +40,15 @@ struct CommandRegistration {
         {std::move(name), std::move(description), std::move(setup), order});
   }
 };
+
+// "tenet: warning: ..." lines on stderr (src/cli/warnings.cpp).
+void print_warnings(const std::vector<std::string>& warnings);
+// The accelerator's implausible values (arch::implausible_values, docs/hardware.md#plausible-
+// values) as warnings; the reports' JSON lists the same as `warnings`.
+void warn_implausible(const arch::Accelerator& acc);
+// The same for --arch (a preset or file; "" the default); an --arch that does not load is left to
+// the command, which reports it.
+void warn_implausible_arch(const std::string& arch);
 
 // --quant "a,b,c" -> {a, b, c} (report::split_scheme_list; an empty item: InputError at quant).
 using report::split_scheme_list;

@@ -43,6 +43,7 @@ void run_compare(const CompareOptions& o) {
   for (const std::string& scheme : split_scheme_list(o.settings.quant))
     args.schemes.push_back(std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(scheme)));
   args.settings = o.settings;
+  warn_implausible_arch(o.settings.arch);
   args.kv = o.kv;
   args.kv_token_axis = o.kv_token_axis;
   args.format = with_location("--format", [&] { return io::parse_report_format(o.format); });

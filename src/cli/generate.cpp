@@ -23,6 +23,7 @@ struct GenerateOptions {
 void run_generate(GenerateOptions o) {
   if (o.link_gbps != 0) o.request.options.link_gbps = o.link_gbps;
   if (o.link_latency_us >= 0) o.request.options.link_latency_us = o.link_latency_us;
+  warn_implausible_arch(o.request.cost.arch);
   fmt::print("{}", report::render_generate(o.request, io::parse_report_format(o.format)));
 }
 
@@ -30,7 +31,8 @@ void setup_generate(CLI::App& sub) {
   auto o = std::make_shared<GenerateOptions>();
   report::GenerateRequest& r = o->request;
   sub.add_option("--model", r.model,
-                 "Hugging Face config.json (e.g. workloads/models/llama-3-8b.json)")
+                 "Hugging Face config.json, or a bundled model's name (workloads/models: e.g. "
+                 "llama-3-8b)")
       ->required();
   with_rule(
       sub.add_option("--prompt", r.options.prompt, "P: prompt tokens per sequence")->required(),

@@ -38,6 +38,7 @@ void run_log(const LogOptions& o) {
   read.lenient = o.lenient;
   const input::WorkloadLog log = input::read_workload_log_file(o.input, read);
   warn_skipped(log);
+  if (!o.report.shapes_only) warn_implausible_arch(o.report.cost.arch);
   report::LlmReportOptions costing;
   costing.shapes_only = o.report.shapes_only;
   costing.cost = o.report.cost;

@@ -54,7 +54,8 @@ std::string option_for_field(const std::string& field) {
                                             "pp",
                                             "micro_batches",
                                             "link_gbps",
-                                            "link_latency_us"};
+                                            "link_latency_us",
+                                            "model"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

@@ -46,6 +46,7 @@ report::ModelPass model_pass(const ModelOptions& o) {
 
 void run_model(const ModelOptions& o) {
   const llm::ModelConfig model = llm::load_model_config(o.model);
+  if (!o.report.shapes_only) warn_implausible_arch(o.report.cost.arch);
   const report::ModelPass pass = model_pass(o);
   const llm::GenerationOptions g = report::generation_options(pass);
   const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(model, g);
@@ -55,7 +56,8 @@ void run_model(const ModelOptions& o) {
 void setup_model(CLI::App& sub) {
   auto o = std::make_shared<ModelOptions>();
   sub.add_option("--model", o->model,
-                 "Hugging Face config.json (e.g. workloads/models/llama-2-7b.json)")
+                 "Hugging Face config.json, or a bundled model's name (workloads/models: e.g. "
+                 "llama-2-7b)")
       ->required();
   sub.add_option("--phase", o->phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));

@@ -38,6 +38,7 @@ std::vector<std::string> split_list(const std::string& list) {
 void run(const SearchCliOptions& o) {
   command::SearchArgs args;
   args.settings = o.settings;
+  warn_implausible_arch(o.settings.eval.arch);
   args.settings.dataflows = split_list(o.dataflows);
   args.settings.exact_front = o.front == "exact";
   args.source = matmul_source(o.gemm, o.model, o.log, o.pass);
@@ -50,7 +51,8 @@ void setup(CLI::App& sub) {
   sub.add_option("--arch", o->settings.eval.arch,
                  "Accelerator preset or architecture file (default scalable-32x32)");
   sub.add_option("--quant", o->settings.eval.quant, "Quantization preset or file (default q0f16)");
-  sub.add_option("--model", o->model, "Hugging Face config.json");
+  sub.add_option("--model", o->model,
+                 "Hugging Face config.json, or a bundled model's name (e.g. llama-3-8b)");
   sub.add_option("--phase", o->pass.phase, "prefill (default) or decode")
       ->check(CLI::IsMember({"prefill", "decode"}));
   with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (model) or GEMM batch (default 1)"),

@@ -19,6 +19,7 @@ struct TirOptions {
 };
 
 void run_tir(const TirOptions& o) {
+  if (!o.run.arch.empty()) warn_implausible_arch(o.run.arch);
   const report::TirReport r = report::render_tir_report(o.run, io::parse_report_format(o.format));
   fmt::print("{}", r.text);
   if (!r.notes.empty()) fmt::print(stderr, "{}", r.notes);

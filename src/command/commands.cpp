@@ -2,6 +2,7 @@
 // place their requests, matmul lists and report contexts are assembled.
 #include "command/commands.hpp"
 
+#include "arch/plausibility.hpp"
 #include "report/curve_report.hpp"
 #include "report/evaluation_report.hpp"
 #include "sweep/mapping_search.hpp"
@@ -82,11 +83,20 @@ std::string compare(const CompareArgs& args) {
     throw InputError(error_code::kUsage, "", "timing",
                      "compare uses the systolic timing model (the TENET delay: analyze)");
   std::vector<eval::Evaluation> evaluations;
-  for (const auto& scheme : args.schemes) {
-    request.scheme = scheme;
-    evaluations.push_back(eval::evaluate(request));
+  std::vector<quant::UncostedScheme> uncosted;  // a scheme this accelerator cannot run: a row
+  std::optional<InputError> first_error;
+  for (std::size_t i = 0; i < args.schemes.size(); ++i) {
+    request.scheme = args.schemes[i];
+    try {
+      evaluations.push_back(eval::evaluate(request));
+    } catch (const InputError& e) {
+      if (!first_error) first_error = e;
+      uncosted.push_back({i, args.schemes[i]->name, e.message()});
+    }
   }
-  return report::render_comparison(evaluations, args.format);
+  if (evaluations.empty()) throw *first_error;  // nothing to compare: the first scheme's error
+  return report::render_comparison(evaluations, args.format, uncosted,
+                                   arch::implausible_values(*request.accelerator));
 }
 
 std::string search(const SearchArgs& args) {

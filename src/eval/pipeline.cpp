@@ -143,6 +143,9 @@ llm::LayerCost layer_cost(const quant::ProductResult& p, const hw::Bounds& bound
   c.energy_pj = static_cast<double>(batch) * p.energy.total() + epilogue_energy_pj;
   c.scheme = p.scheme;
   c.precision_fallback = quant::precision_fallback(p);
+  c.array_use = h.array_use;
+  c.array_rows = h.rows, c.array_cols = h.cols;
+  c.array_note = hw::array_use_note(h.array_use, h.rows, h.cols, p.bound);
   c.bounds = hw::BoundsSum::of(bounds).times(b);
   c.prefetchable_cycles = big(h.cycles.edge_fill);
   c.link_idle_cycles = big(idle);

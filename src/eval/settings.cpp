@@ -3,9 +3,11 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
+#include "arch/plausibility.hpp"
 #include "mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
@@ -61,8 +63,26 @@ class SchemeSource {
     return it->second;
   }
 
-  std::string describe() const {
-    return forced_ ? forced_->name : std::string(defaults::kScheme) + " (or the log's quant)";
+  // The schemes the rows of `shapes` are costed with: the forced one, else the default where a
+  // row names none and the ones rows name (a log's), by their names.
+  std::string describe(const std::vector<llm::MatmulShape>& shapes) const {
+    if (forced_) return forced_->name;
+    std::vector<std::string> named;
+    bool defaulted = shapes.empty();
+    for (const llm::MatmulShape& s : shapes) {
+      if (s.quant.empty()) {
+        defaulted = true;
+        continue;
+      }
+      const std::string name = for_shape(s)->name;
+      if (std::find(named.begin(), named.end(), name) == named.end()) named.push_back(name);
+    }
+    std::string list;
+    for (const std::string& n : named) list += (list.empty() ? "" : ", ") + n;
+    const std::string fallback = std::string(defaults::kScheme) + " (the default)";
+    if (named.empty()) return fallback;
+    if (!defaulted) return list + " (as the rows name them)";
+    return fallback + " and " + list + " (where a row names its scheme)";
   }
 
   static InputError missing_scheme(const llm::MatmulShape& s) {
@@ -166,7 +186,8 @@ Request make_gemm_request(const Settings& settings, const mapping::GemmShape& sh
   return r;
 }
 
-llm::CostModel make_cost_model(const Settings& settings) {
+llm::CostModel make_cost_model(const Settings& settings,
+                               const std::vector<llm::MatmulShape>& shapes) {
   const Request base = make_request(settings);
   if (base.timing == Timing::kTenet)
     throw InputError(error_code::kUsage, "", "timing",
@@ -176,13 +197,15 @@ llm::CostModel make_cost_model(const Settings& settings) {
   const arch::Accelerator& acc = *base.accelerator;
   llm::CostModel model;
   model.clock_hz = acc.spec().clock_mhz * 1e6;
-  model.description = fmt::format(
-      "{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc.name(), acc.rows(),
-      acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow), schemes->describe(),
-      base.tiling ? mapping::to_string(*base.tiling)
-                  : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
+  model.description =
+      fmt::format("{} ({}x{} PEs, {:g} MHz), {}, {}, systolic timing, tiling {}", acc.name(),
+                  acc.rows(), acc.cols(), acc.spec().clock_mhz, mapping::to_string(base.dataflow),
+                  schemes->describe(shapes),
+                  base.tiling ? mapping::to_string(*base.tiling)
+                              : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
   model.description += base.hw.edge_transfers ? ", edge transfers charged" : ", edge transfers off";
   model.prefetch_across_matmuls = base.hw.edge_transfers && acc.spec().dram.prefetch_across_matmuls;
+  model.warnings = arch::implausible_values(acc);
   if (model.prefetch_across_matmuls) model.description += " (prefetched across matmuls)";
   model.evaluate = [base, schemes](const llm::MatmulShape& shape) {
     Request r = base;

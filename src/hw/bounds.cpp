@@ -14,8 +14,8 @@
 namespace tenet::hw {
 namespace {
 
-using detail::checked_add;
-using detail::checked_mul;
+using ::tenet::detail::checked_add;
+using ::tenet::detail::checked_mul;
 
 constexpr long long kUnlimited = -1;
 // A buffer at least this large holds any GEMM a 64-bit count can describe: treated as unlimited.
@@ -343,7 +343,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
       // achievable integer.
       const long double floored = std::floor(movement * (1 - 1e-12L));
       if (floored >= 9.2e18L)
-        detail::throw_overflow({"the DRAM-traffic bound"}, std::to_string((double)floored));
+        ::tenet::detail::throw_overflow({"the DRAM-traffic bound"},
+                                        std::to_string((double)floored));
       b.dram_bytes = std::max(b.dram_bytes, static_cast<long long>(floored));
     }
   }

@@ -59,6 +59,9 @@ json to_json(const Result& r) {
       {"bound", to_string(r.bound)},
       {"utilization", r.utilization},
       {"mapping_efficiency", r.mapping_efficiency},
+      {"array_use", json::parse(array_use_json(r.array_use, r.rows, r.cols,
+                                               array_use_note(r.array_use, r.rows, r.cols, r.bound))
+                                    .dump())},
       {"seconds", r.seconds},
       {"accelerator", r.accelerator},
       {"array", {{"rows", r.rows}, {"cols", r.cols}}},
@@ -92,6 +95,30 @@ void merge_into(json& report, const Result& r) {
         report["tensors"][it.key()][f.key()] = f.value();
 }
 
+nlohmann::ordered_json array_use_json(const ArrayUse& u, long long rows, long long cols,
+                                      const std::string& note) {
+  return {{"rows", rows},
+          {"cols", cols},
+          {"rows_used", u.rows_used},
+          {"cols_used", u.cols_used},
+          {"row_dim", dimension_name(u.row_dim)},
+          {"col_dim", dimension_name(u.col_dim)},
+          {"stream_dim", dimension_name(u.stream_dim)},
+          {"row_share", u.row_share},
+          {"col_share", u.col_share},
+          {"compute_share", u.compute_share},
+          {"pipeline_share", u.pipeline_share},
+          {"stream_cycles", u.stream_cycles},
+          {"fold_overhead_cycles", u.fold_overhead_cycles},
+          {"note", note.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(note)}};
+}
+
+std::string array_use_text(const ArrayUse& u, long long rows, long long cols) {
+  return fmt::format("{} of {} rows ({}), {} of {} columns ({}) busy, {} streams", u.rows_used,
+                     rows, dimension_name(u.row_dim), u.cols_used, cols, dimension_name(u.col_dim),
+                     dimension_name(u.stream_dim));
+}
+
 std::string format_table(const Result& r) {
   std::string out = fmt::format(
       "hardware model: {} ({}x{} PEs), dataflow {}, GEMM {}x{}x{}, tiling {}, {} "
@@ -107,6 +134,7 @@ std::string format_table(const Result& r) {
   out += fmt::format("  time                {:>22.6g} s\n", r.seconds);
   out += fmt::format("  utilization         {:>22.4f} (0-1)\n", r.utilization);
   out += fmt::format("  mapping efficiency  {:>22.4f} (0-1)\n", r.mapping_efficiency);
+  out += "  array use           " + array_use_text(r.array_use, r.rows, r.cols) + "\n";
   out += fmt::format("  bound by            {:>22} (busy: compute {}, SRAM {}, DRAM {} cycles)\n",
                      to_string(r.bound), with_commas(r.busy.compute), with_commas(r.busy.sram),
                      with_commas(r.busy.dram));

@@ -20,4 +20,13 @@ void merge_into(nlohmann::json& report, const Result& result);
 // A human-readable table with units.
 std::string format_table(const Result& result);
 
+// "array_use" as every report writes it (docs/output.md#array-use): {"rows", "cols" (PEs),
+// "rows_used", "cols_used", "row_dim", "col_dim", "stream_dim", "row_share", "col_share",
+// "compute_share", "pipeline_share", "stream_cycles", "fold_overhead_cycles", "note"}; `note`:
+// array_use_note under the reported bound, null when empty.
+nlohmann::ordered_json array_use_json(const ArrayUse& use, long long rows, long long cols,
+                                      const std::string& note);
+// "1 of 32 rows (M), 32 of 32 columns (N) busy, K streams": the table line.
+std::string array_use_text(const ArrayUse& use, long long rows, long long cols);
+
 }  // namespace tenet::hw

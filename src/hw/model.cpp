@@ -896,6 +896,7 @@ Result Model::result() const {
   r.folds = folds();
   r.tiles = tiles();
   fill_cycles(r);
+  r.array_use = array_use(r);
   for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
   if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus: whole beats per run
     const std::vector<long long> bus = operand_bus_bytes();

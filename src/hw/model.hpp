@@ -240,6 +240,8 @@ class Model {
 
  private:
   void fill_cycles(Result& r) const;
+  // Result::array_use of a result whose cycles are filled (src/hw/array_use.cpp).
+  ArrayUse array_use(const Result& r) const;
   TensorResult tensor_result(const OperandPlan& x, long long macs) const;
 
   void plan_operands();

@@ -40,6 +40,16 @@ bool operator==(const TensorResult& a, const TensorResult& b) {
          a.energy_pj == b.energy_pj;
 }
 
+bool operator==(const ArrayUse& a, const ArrayUse& b) {
+  return a.row_dim == b.row_dim && a.col_dim == b.col_dim && a.stream_dim == b.stream_dim &&
+         a.row_size == b.row_size && a.col_size == b.col_size && a.stream_size == b.stream_size &&
+         a.row_tile == b.row_tile && a.col_tile == b.col_tile && a.stream_tile == b.stream_tile &&
+         a.row_lanes == b.row_lanes && a.rows_used == b.rows_used && a.cols_used == b.cols_used &&
+         a.row_share == b.row_share && a.col_share == b.col_share &&
+         a.compute_share == b.compute_share && a.pipeline_share == b.pipeline_share &&
+         a.stream_cycles == b.stream_cycles && a.fold_overhead_cycles == b.fold_overhead_cycles;
+}
+
 bool operator==(const Result& a, const Result& b) {
   return a.accelerator == b.accelerator && a.dataflow == b.dataflow && a.shape == b.shape &&
          a.tiling == b.tiling && a.rows == b.rows && a.cols == b.cols &&
@@ -47,8 +57,8 @@ bool operator==(const Result& a, const Result& b) {
          a.cycles_per_mac == b.cycles_per_mac && a.macs == b.macs && a.folds == b.folds &&
          a.tiles == b.tiles && a.cycles == b.cycles && a.busy == b.busy &&
          a.utilization == b.utilization && a.mapping_efficiency == b.mapping_efficiency &&
-         a.bound == b.bound && a.seconds == b.seconds && a.tensors == b.tensors &&
-         a.dram_bytes == b.dram_bytes && a.energy_pj == b.energy_pj;
+         a.array_use == b.array_use && a.bound == b.bound && a.seconds == b.seconds &&
+         a.tensors == b.tensors && a.dram_bytes == b.dram_bytes && a.energy_pj == b.energy_pj;
 }
 
 const TensorResult& Result::tensor(const std::string& name) const {

@@ -24,6 +24,31 @@ bool plain_name(const std::string& name) {
   }) && name.find("..") == std::string::npos;
 }
 
+// Stems of the *.json files in `dirs`, sorted, unique.
+std::vector<std::string> json_stems(const std::vector<std::string>& dirs) {
+  std::vector<std::string> names;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// The first DIR/NAME.json of `dirs` for a plain name.
+std::optional<std::string> find_json(const std::vector<std::string>& dirs,
+                                     const std::string& name) {
+  if (!plain_name(name)) return std::nullopt;
+  for (const auto& dir : dirs) {
+    const fs::path file = fs::path(dir) / (name + ".json");
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) return file.string();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::string> config_search_path() {
@@ -39,26 +64,33 @@ std::vector<std::string> config_search_path() {
 }
 
 std::vector<std::string> config_names(const std::string& area) {
-  std::vector<std::string> names;
-  for (const auto& dir : config_search_path()) {
-    std::error_code ec;
-    for (fs::directory_iterator it(fs::path(dir) / area, ec), end; !ec && it != end;
-         it.increment(ec))
-      if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
+  std::vector<std::string> dirs;
+  for (const auto& dir : config_search_path()) dirs.push_back((fs::path(dir) / area).string());
+  return json_stems(dirs);
 }
 
 std::optional<std::string> find_config(const std::string& area, const std::string& name) {
-  if (!plain_name(name)) return std::nullopt;
-  for (const auto& dir : config_search_path()) {
-    const fs::path file = fs::path(dir) / area / (name + ".json");
-    std::error_code ec;
-    if (fs::is_regular_file(file, ec)) return file.string();
-  }
-  return std::nullopt;
+  std::vector<std::string> dirs;
+  for (const auto& dir : config_search_path()) dirs.push_back((fs::path(dir) / area).string());
+  return find_json(dirs, name);
+}
+
+std::vector<std::string> model_search_path() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("TENET_MODEL_DIR")) add_if_directory(dirs, env);
+#ifdef TENET_SOURCE_MODEL_DIR
+  add_if_directory(dirs, TENET_SOURCE_MODEL_DIR);
+#endif
+#ifdef TENET_INSTALL_MODEL_DIR
+  add_if_directory(dirs, TENET_INSTALL_MODEL_DIR);
+#endif
+  return dirs;
+}
+
+std::vector<std::string> model_names() { return json_stems(model_search_path()); }
+
+std::optional<std::string> find_model(const std::string& name) {
+  return find_json(model_search_path(), name);
 }
 
 std::string config_names_text(const std::string& area) {

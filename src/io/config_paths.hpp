@@ -23,4 +23,13 @@ std::optional<std::string> find_config(const std::string& area, const std::strin
 // "a, b, c" — for error messages listing the known presets of an area.
 std::string config_names_text(const std::string& area);
 
+// Directories of bundled model configs (NAME.json, Hugging Face config.json files), in search
+// order: $TENET_MODEL_DIR, the source tree's workloads/models (compile-time), the installed
+// share/tenet/workloads/models. Directories that do not exist are left out.
+std::vector<std::string> model_search_path();
+// Names of every bundled model (file stems), sorted, unique.
+std::vector<std::string> model_names();
+// The first NAME.json on the model search path; nullopt if none or `name` is not a plain name.
+std::optional<std::string> find_model(const std::string& name);
+
 }  // namespace tenet::io

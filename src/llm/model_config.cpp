@@ -447,7 +447,8 @@ ModelConfig parse_model_config(const nlohmann::json& doc, const std::string& fil
 }
 
 ModelConfig load_model_config(const std::string& path) {
-  return parse_model_config(io::read_config_json_file(path), path);
+  const std::string file = model_file(path);
+  return parse_model_config(io::read_config_json_file(file), file);
 }
 
 }  // namespace tenet::llm

@@ -20,7 +20,12 @@ struct PassSizes {
 
 void check_length(std::int64_t value, const char* option, const char* what,
                   const ModelConfig& model) {
-  if (value <= 0) {
+  if (value == 0)  // not given
+    throw InputError(error_code::kMissingField, "", option,
+                     std::string("no ") + what + " given: a " +
+                         (std::string(option) == "prompt" ? "prefill pass" : "decode step") +
+                         " needs one (a positive number of tokens)");
+  if (value < 0) {
     throw InputError(error_code::kRange, "", option,
                      std::string("expected a positive ") + what + ", got " + std::to_string(value));
   }
@@ -36,6 +41,15 @@ void check_options(const ModelConfig& model, const GenerationOptions& o) {
     throw InputError(error_code::kRange, "", "batch",
                      "expected a positive batch size, got " + std::to_string(o.batch));
   }
+  // A length of the other phase given instead of this phase's: name what was given.
+  if (o.phase == Phase::kPrefill && o.prompt == 0 && o.context > 0)
+    throw InputError(error_code::kUsage, "", "context",
+                     "context (tokens in the KV cache) is for a decode step; a prefill pass takes "
+                     "prompt (prompt tokens per sequence), or set the phase to decode");
+  if (o.phase == Phase::kDecode && o.context == 0 && o.prompt > 0)
+    throw InputError(error_code::kUsage, "", "prompt",
+                     "prompt is for a prefill pass; a decode step takes context (tokens in the KV "
+                     "cache it attends to), or set the phase to prefill");
   if (o.phase == Phase::kPrefill) {
     check_length(o.prompt, "prompt", "prompt length", model);
   } else if (o.phase == Phase::kDecode) {

@@ -8,6 +8,7 @@
 
 #include "detail/exact.hpp"
 #include "hw/bounds_format.hpp"
+#include "hw/format.hpp"
 #include "quant/quant_hw_format.hpp"
 #include "tenet/error.hpp"
 
@@ -238,19 +239,54 @@ std::string fallback_notes(const ModelReport& r) {
   return out;
 }
 
+// "1x32": the rows x columns of the array the call's folds occupy at most ("-" without the
+// systolic model's view).
+std::string busy_cell(const LayerCost& c) {
+  if (!c.array_use) return "-";
+  return std::to_string(c.array_use->rows_used) + "x" + std::to_string(c.array_use->cols_used);
+}
+
+}  // namespace
+
+std::string array_notes(const std::vector<LayerReport>& layers) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> notes;  // text, rows
+  for (const LayerReport& l : layers) {
+    if (l.total.array_note.empty()) continue;
+    const std::string text =
+        (l.total.scheme.empty() ? "" : l.total.scheme + ": ") + l.total.array_note;
+    auto it =
+        std::find_if(notes.begin(), notes.end(), [&](const auto& n) { return n.first == text; });
+    if (it == notes.end()) it = notes.insert(notes.end(), {text, {}});
+    if (std::find(it->second.begin(), it->second.end(), l.shape.name) == it->second.end())
+      it->second.push_back(l.shape.name);
+  }
+  std::string out;
+  for (const auto& [text, rows] : notes) {
+    std::string names;
+    for (const std::string& n : rows) names += (names.empty() ? "" : ", ") + n;
+    out += fmt::format(
+        "note: {} — the mapping under-uses the array; its MAC rate is not the limit ({})\n", text,
+        names);
+  }
+  return out;
+}
+
+namespace {
+
 std::string report_table(const ModelReport& r) {
   const ReportTotals& t = r.totals;
   const bool mixed = t.by_scheme.size() > 1;  // rows show their scheme, totals per scheme
   std::vector<std::string> titles = kShapeTitles;
   if (mixed) titles.push_back("scheme");
-  for (const char* title : {"cycles", "bound", "util", "DRAM bytes", "SRAM bytes", "energy (uJ)"})
+  for (const char* title :
+       {"cycles", "bound", "util", "PEs busy", "DRAM bytes", "SRAM bytes", "energy (uJ)"})
     titles.push_back(title);
   TextTable table(titles);
   for (const LayerReport& l : r.layers) {
     std::vector<std::string> row = shape_cells(l.shape);
     if (mixed) row.push_back(l.total.scheme);
     for (std::string cell :
-         {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization),
+         {l.total.cycles.get_str(), l.total.bound, percent(l.total.utilization), busy_cell(l.total),
           l.total.dram_bytes.get_str(), l.total.sram_bytes.get_str(), energy_uj(l.total.energy_pj)})
       row.push_back(cell);
     table.add(row);
@@ -259,19 +295,20 @@ std::string report_table(const ModelReport& r) {
   if (mixed) {
     for (const SchemeTotals& s : t.by_scheme)
       table.add({"total " + s.scheme, "", "", "", "", "", s.calls.get_str(), "", "", s.scheme,
-                 s.cycles.get_str(), "", "", s.dram_bytes.get_str(), s.sram_bytes.get_str(),
+                 s.cycles.get_str(), "", "", "", s.dram_bytes.get_str(), s.sram_bytes.get_str(),
                  energy_uj(s.energy_pj)});
     table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", "", t.cycles.get_str(), "",
-               percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
+               percent(t.utilization), "", t.dram_bytes.get_str(), t.sram_bytes.get_str(),
                energy_uj(t.energy_pj)});
   } else {
     table.add({"total", "", "", "", "", "", t.calls.get_str(), "", "", t.cycles.get_str(), "",
-               percent(t.utilization), t.dram_bytes.get_str(), t.sram_bytes.get_str(),
+               percent(t.utilization), "", t.dram_bytes.get_str(), t.sram_bytes.get_str(),
                energy_uj(t.energy_pj)});
   }
   std::string out = inputs_lines(r.source, r.inputs, r.summary, r.assumptions) +
                     "cost model: " + r.description + "\n\n" + table.render() + "\n";
   out += fallback_notes(r);
+  out += array_notes(r.layers);
   out += fmt::format("time: {} at {:.3f} GHz (cycles, bytes and energy: all calls of a row)\n",
                      seconds_text(t.seconds), r.clock_hz * 1e-9);
   if (t.prefetch_hidden_cycles > 0)
@@ -322,6 +359,7 @@ std::string report_json(const ModelReport& r) {
   ojson doc = {{"source", r.source}, {"inputs", r.inputs}};
   add_summary(doc, r.summary, r.assumptions);
   doc["cost_model"] = {{"description", r.description}, {"clock_hz", r.clock_hz}};
+  doc["warnings"] = r.warnings;
   doc["layers"] = std::move(layers);
   doc["totals"] = totals_json(r.totals);
   return doc.dump(2) + "\n";
@@ -352,29 +390,39 @@ std::string csv_bounds(const std::optional<hw::BoundsSum>& b, const Integer& cyc
   return out;
 }
 
+// ,array_rows,array_cols,rows_used,cols_used,array_note (empty without the array's view).
+std::string csv_array_use(const LayerCost& c) {
+  if (!c.array_use) return ",,,,,";
+  return fmt::format(",{},{},{},{},{}", c.array_rows, c.array_cols, c.array_use->rows_used,
+                     c.array_use->cols_used, csv_field(c.array_note));
+}
+
 std::string csv_cost(const LayerCost& c) {
   return fmt::format("{},{},{},{},{},{}", c.cycles.get_str(), csv_field(c.bound), c.utilization,
                      c.dram_bytes.get_str(), c.sram_bytes.get_str(), c.energy_pj) +
          csv_bounds(c.bounds, c.cycles, c.dram_bytes) + "," + csv_field(c.scheme) + "," +
-         (c.precision_fallback ? csv_field(quant::to_string(*c.precision_fallback)) : "");
+         (c.precision_fallback ? csv_field(quant::to_string(*c.precision_fallback)) : "") +
+         csv_array_use(c);
 }
 
 std::string report_csv(const ModelReport& r) {
   std::string out = std::string(kCsvShapeHeader) +
                     ",cycles,bound,utilization,dram_bytes,sram_bytes,energy_pj" +
-                    csv_bounds_header() + ",scheme,precision_fallback\n";
+                    csv_bounds_header() +
+                    ",scheme,precision_fallback,array_rows,array_cols,rows_used,cols_used,"
+                    "array_note\n";
   for (const LayerReport& l : r.layers) out += csv_shape(l.shape) + "," + csv_cost(l.total) + "\n";
   const ReportTotals& t = r.totals;
   out += fmt::format("total,,,,,,{},,,,,{},{},,{},{},{},{}", t.calls.get_str(), t.macs.get_str(),
                      t.cycles.get_str(), t.utilization, t.dram_bytes.get_str(),
                      t.sram_bytes.get_str(), t.energy_pj) +
-         csv_bounds(t.bounds, t.cycles, t.dram_bytes) + ",,\n";
+         csv_bounds(t.bounds, t.cycles, t.dram_bytes) + ",,,,,,,\n";
   if (t.by_scheme.size() > 1) {  // totals per scheme: the scheme column says which
     for (const SchemeTotals& s : t.by_scheme)
       out += fmt::format("total,,,,,,{},,,,,{},{},,,{},{},{}", s.calls.get_str(), s.macs.get_str(),
                          s.cycles.get_str(), s.dram_bytes.get_str(), s.sram_bytes.get_str(),
                          s.energy_pj) +
-             std::string(hw::bounds_fields().size(), ',') + "," + csv_field(s.scheme) + ",\n";
+             std::string(hw::bounds_fields().size(), ',') + "," + csv_field(s.scheme) + ",,,,,,\n";
   }
   return out;
 }
@@ -446,6 +494,8 @@ nlohmann::ordered_json layer_cost_json(const LayerCost& c) {
   if (c.bounds) j["bounds"] = hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes);
   j["scheme"] = c.scheme.empty() ? ojson(nullptr) : ojson(c.scheme);
   j["precision_fallback"] = quant::precision_fallback_json(c.precision_fallback);
+  if (c.array_use)
+    j["array_use"] = hw::array_use_json(*c.array_use, c.array_rows, c.array_cols, c.array_note);
   return j;
 }
 
@@ -463,6 +513,7 @@ ModelReport build_model_report(const std::vector<MatmulShape>& shapes, const Cos
   r.assumptions = context.assumptions;
   r.description = model.description;
   r.clock_hz = model.clock_hz;
+  r.warnings = model.warnings;
   double weighted_utilization = 0;
   for (const MatmulShape& s : shapes) {
     LayerReport layer{s, model.evaluate(s), {}};

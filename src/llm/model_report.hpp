@@ -55,6 +55,7 @@ struct ModelReport {
   ReportTotals totals;
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();  // ReportContext::summary
   std::vector<std::string> assumptions;                               // ReportContext::assumptions
+  std::vector<std::string> warnings;  // CostModel::warnings: implausible accelerator values
 };
 
 // Header facts printed above the table and carried in the JSON (phase, batch, lengths, ...).
@@ -85,6 +86,11 @@ std::string format_model_report(const ModelReport& report, ReportFormat format);
 // One LayerCost as the reports' JSON renders it: cycles, bound, utilization, dram_bytes,
 // sram_bytes, energy_pj and bounds (docs/llm.md#report).
 nlohmann::ordered_json layer_cost_json(const LayerCost& c);
+
+// "note: ..." lines for the rows whose bound is the mapping's under-use of the array
+// (LayerCost::array_note), one per distinct note (with the scheme when the row has one), naming
+// the rows; "" when none.
+std::string array_notes(const std::vector<LayerReport>& layers);
 
 // The matmul list without costs (`--shapes-only`): name, phase, batch, M, N, K, count, layout,
 // B operand, MACs, and totals {calls, macs}.

@@ -51,8 +51,8 @@ std::string header(const SchemeReport& first, const std::vector<SchemeReport>& a
     out += key + ": " + cell_text(value) + "\n";
   std::string names;
   for (const SchemeReport& s : all) names += (names.empty() ? "" : ", ") + s.scheme;
-  out += "cost model (first scheme): " + first.report.description + "\n";
-  out += "schemes: " + names + " (speed-up and energy relative to the first)\n";
+  out += "cost model (" + first.scheme + "): " + first.report.description + "\n";
+  out += "schemes: " + names + " (speed-up and energy relative to " + first.scheme + ")\n";
   return out;
 }
 
@@ -62,18 +62,72 @@ std::string mib(const Integer& bytes) {
 }
 std::string mj(double pj) { return fmt::format("{:.3f}", pj * 1e-9); }
 
-std::string summary_table(const std::vector<SchemeSummary>& rows) {
+// "compute (99% of cycles)", with "; 98% under-used array" when rows whose array the mapping
+// under-uses (LayerCost::array_note) take some of the cycles.
+std::string bound_cell(const SchemeSummary& s) {
+  std::string text = fmt::format("{} ({:.0f}% of cycles", s.bound.bound, s.bound.share * 100);
+  if (s.array_underused_share > 0)
+    text += fmt::format("; {:.0f}% under-used array", s.array_underused_share * 100);
+  return text + ")";
+}
+
+// A row per scheme in the given order: the costed ones' summaries (in their order), the others
+// "unsupported" (their reasons follow the table).
+std::string summary_table(const std::vector<SchemeReport>& all,
+                          const std::vector<SchemeSummary>& rows) {
   std::vector<std::vector<std::string>> cells{{"scheme", "time (ms)", "tokens/s", "speed-up",
                                                "DRAM (MiB)", "energy (mJ)", "energy ratio", "util",
                                                "dominant bound"}};
-  for (const SchemeSummary& s : rows)
+  std::size_t next = 0;
+  for (const SchemeReport& r : all) {
+    if (!r.unsupported.empty()) {
+      cells.push_back({r.scheme, "-", "-", "-", "-", "-", "-", "-", "unsupported (below)"});
+      continue;
+    }
+    const SchemeSummary& s = rows.at(next++);
     cells.push_back({s.scheme, ms(s.seconds),
                      s.tokens_per_second ? fmt::format("{:.2f}", *s.tokens_per_second) : "-",
                      fmt::format("{:.2f}x", s.speedup), mib(s.dram_bytes), mj(s.energy_pj),
                      fmt::format("{:.3f}", s.energy_ratio),
-                     fmt::format("{:.1f}%", s.utilization * 100),
-                     fmt::format("{} ({:.0f}% of cycles)", s.bound.bound, s.bound.share * 100)});
-  return render(cells);
+                     fmt::format("{:.1f}%", s.utilization * 100), bound_cell(s)});
+  }
+  std::string out = render(cells);
+  for (const SchemeReport& r : all)
+    if (!r.unsupported.empty()) out += "unsupported: " + r.scheme + ": " + r.unsupported + "\n";
+  return out;
+}
+
+// Per distinct array note (LayerCost::array_note): the rows and the schemes it holds for.
+std::string array_notes(const std::vector<SchemeReport>& schemes) {
+  struct Note {
+    std::string text;
+    std::vector<std::string> rows, schemes;
+  };
+  std::vector<Note> notes;
+  auto add = [](std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  for (const SchemeReport& s : schemes)
+    for (const LayerReport& l : s.report.layers) {
+      if (l.total.array_note.empty()) continue;
+      auto it = std::find_if(notes.begin(), notes.end(),
+                             [&](const Note& n) { return n.text == l.total.array_note; });
+      if (it == notes.end()) it = notes.insert(notes.end(), {l.total.array_note, {}, {}});
+      add(it->rows, l.shape.name);
+      add(it->schemes, s.scheme);
+    }
+  auto join = [](const std::vector<std::string>& list) {
+    std::string out;
+    for (const std::string& x : list) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  std::string out;
+  for (const Note& n : notes)
+    out += fmt::format(
+        "note: {} — the mapping under-uses the array; its MAC rate is not the limit (rows {}; "
+        "schemes {})\n",
+        n.text, join(n.rows), join(n.schemes));
+  return out;
 }
 
 // Per layer: shape, count, then time (ms, all calls) and bound under each scheme.
@@ -108,41 +162,61 @@ ojson summary_json(const SchemeSummary& s) {
           {"utilization", s.utilization},
           {"speedup", s.speedup},
           {"energy_ratio", s.energy_ratio},
-          {"dominant_bound", {{"bound", s.bound.bound}, {"share", s.bound.share}}}};
+          {"dominant_bound", {{"bound", s.bound.bound}, {"share", s.bound.share}}},
+          {"array_underused_share", s.array_underused_share}};
 }
 
 std::string comparison_json(const std::vector<SchemeReport>& schemes,
-                            const std::vector<SchemeSummary>& summaries) {
+                            const std::vector<SchemeSummary>& summaries, const ModelReport& first) {
   ojson list = ojson::array();
-  for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const ojson one = ojson::parse(format_model_report(schemes[i].report, ReportFormat::kJson));
-    list.push_back({{"scheme", schemes[i].scheme},
+  std::size_t next = 0;
+  for (const SchemeReport& s : schemes) {
+    if (!s.unsupported.empty()) {
+      list.push_back({{"scheme", s.scheme},
+                      {"unsupported", s.unsupported},
+                      {"cost_model", nullptr},
+                      {"summary", nullptr},
+                      {"layers", ojson::array()},
+                      {"totals", nullptr}});
+      continue;
+    }
+    const ojson one = ojson::parse(format_model_report(s.report, ReportFormat::kJson));
+    list.push_back({{"scheme", s.scheme},
+                    {"unsupported", nullptr},
                     {"cost_model", one["cost_model"]},
-                    {"summary", summary_json(summaries[i])},
+                    {"summary", summary_json(summaries.at(next++))},
                     {"layers", one["layers"]},
                     {"totals", one["totals"]}});
   }
-  const ModelReport& first = schemes.front().report;
-  ojson doc = {{"source", first.source}, {"inputs", first.inputs}, {"schemes", std::move(list)}};
+  ojson doc = {{"source", first.source},
+               {"inputs", first.inputs},
+               {"warnings", first.warnings},
+               {"schemes", std::move(list)}};
   return doc.dump(2) + "\n";
 }
 
-std::string comparison_csv(const std::vector<SchemeReport>& schemes) {
-  std::string out;
-  for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const std::string csv = format_model_report(schemes[i].report, ReportFormat::kCsv);
-    std::size_t start = 0;
-    for (std::size_t line = 0; start < csv.size(); ++line) {
+// The per-layer CSV of each costed scheme with a first column `scheme` and a last column
+// `unsupported`: empty on those rows; a scheme that could not be costed is one row with its name,
+// empty cells and the reason there.
+std::string comparison_csv(const std::vector<SchemeReport>& schemes, const ModelReport& first) {
+  const std::string first_csv = format_model_report(first, ReportFormat::kCsv);
+  const std::string header = first_csv.substr(0, first_csv.find('\n'));
+  const std::size_t columns =
+      static_cast<std::size_t>(std::count(header.begin(), header.end(), ','));
+  std::string out = "scheme," + header + ",unsupported\n";
+  for (const SchemeReport& s : schemes) {
+    const std::string name = ::tenet::detail::csv_field(s.scheme);
+    if (!s.unsupported.empty()) {
+      out +=
+          name + std::string(columns + 2, ',') + ::tenet::detail::csv_field(s.unsupported) + "\n";
+      continue;
+    }
+    const std::string csv = format_model_report(s.report, ReportFormat::kCsv);
+    std::size_t start = csv.find('\n') + 1;
+    while (start < csv.size()) {
       const std::size_t end = csv.find('\n', start);
-      const std::string text = csv.substr(start, end - start);
+      out += name + "," + csv.substr(start, end - start) + ",\n";
       start = end == std::string::npos ? csv.size() : end + 1;
-      if (line == 0) {
-        if (i == 0) out += "scheme," + text + "\n";
-        continue;
-      }
-      const std::string& name = schemes[i].scheme;
-      const bool quote = name.find_first_of(",\"\n") != std::string::npos;
-      out += (quote ? "\"" + name + "\"" : name) + "," + text + "\n";
     }
   }
   return out;
@@ -165,6 +239,14 @@ DominantBound dominant_bound(const ModelReport& report) {
   return best;
 }
 
+double array_underused_share(const ModelReport& report) {
+  Integer cycles;
+  for (const LayerReport& l : report.layers)
+    if (!l.total.array_note.empty()) cycles += l.total.cycles;
+  if (!(report.totals.cycles > 0)) return 0;
+  return std::min(1.0, cycles.get_d() / report.totals.cycles.get_d());
+}
+
 std::vector<SchemeSummary> summarize(const std::vector<SchemeReport>& schemes) {
   if (schemes.empty())
     throw InputError(error_code::kUsage, "", "quant", "no quantization scheme to compare");
@@ -183,26 +265,33 @@ std::vector<SchemeSummary> summarize(const std::vector<SchemeReport>& schemes) {
     x.speedup = t.seconds > 0 ? base.seconds / t.seconds : 0;
     x.energy_ratio = base.energy_pj > 0 ? t.energy_pj / base.energy_pj : 0;
     x.bound = dominant_bound(s.report);
+    x.array_underused_share = array_underused_share(s.report);
     out.push_back(std::move(x));
   }
   return out;
 }
 
 std::string format_comparison(const std::vector<SchemeReport>& schemes, ReportFormat format) {
-  const std::vector<SchemeSummary> summaries = summarize(schemes);
+  std::vector<SchemeReport> costed;
   for (const SchemeReport& s : schemes)
-    if (s.report.layers.size() != schemes.front().report.layers.size())
+    if (s.unsupported.empty()) costed.push_back(s);
+  if (costed.empty() && !schemes.empty())
+    throw InternalError("format_comparison: no scheme was costed");
+  const std::vector<SchemeSummary> summaries = summarize(costed);
+  for (const SchemeReport& s : costed)
+    if (s.report.layers.size() != costed.front().report.layers.size())
       throw InternalError("format_comparison: the reports have different layers");
   switch (format) {
     case ReportFormat::kJson:
-      return comparison_json(schemes, summaries);
+      return comparison_json(schemes, summaries, costed.front().report);
     case ReportFormat::kCsv:
-      return comparison_csv(schemes);
+      return comparison_csv(schemes, costed.front().report);
     case ReportFormat::kTable:
       break;
   }
-  std::string out = header(schemes.front(), schemes) + "\n" + summary_table(summaries);
-  out += "\nper layer: time in ms over all calls of the row (bound)\n" + layer_table(schemes);
+  std::string out = header(costed.front(), schemes) + "\n" + summary_table(schemes, summaries);
+  out += "\nper layer: time in ms over all calls of the row (bound)\n" + layer_table(costed);
+  out += array_notes(costed);
   out += "\nOnly matmuls are counted (no element-wise work, softmax or host overhead).\n";
   return out;
 }

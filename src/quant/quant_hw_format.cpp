@@ -56,6 +56,10 @@ double ratio(double a, double b) { return b == 0 ? 0 : a / b; }
 
 }  // namespace
 
+std::string array_use_note(const ProductResult& r) {
+  return hw::array_use_note(r.hw.array_use, r.hw.rows, r.hw.cols, r.bound);
+}
+
 json precision_fallback_json(const std::optional<PrecisionFallback>& f) {
   if (!f) return nullptr;
   return {{"requested", to_string(f->requested)}, {"used", to_string(f->used)}};
@@ -64,6 +68,8 @@ json precision_fallback_json(const std::optional<PrecisionFallback>& f) {
 void merge_into(json& report, const ProductResult& r) {
   hw::merge_into(report, r.hw);
   report["bound"] = hw::to_string(r.bound);
+  const std::string note = array_use_note(r);  // under the product's bound
+  report["array_use"]["note"] = note.empty() ? json() : json(note);
   if (!r.costs) return;  // the identity scheme: the hardware model's keys
   const QuantOps& ops = r.costs->ops;
   report["cycles"]["total"] = r.total_cycles;
@@ -143,11 +149,13 @@ std::string format_table(const ProductResult& r) {
   return out;
 }
 
-json comparison_json(const std::vector<ProductResult>& results) {
+json comparison_json(const std::vector<ProductResult>& results,
+                     const std::vector<UncostedScheme>& uncosted) {
   json rows = json::array();
   for (const ProductResult& r : results) {
     const ProductResult& first = results.front();
     rows.push_back({{"scheme", r.scheme},
+                    {"unsupported", nullptr},
                     {"cycles", r.total_cycles},
                     {"bound", hw::to_string(r.bound)},
                     {"bytes",
@@ -161,10 +169,16 @@ json comparison_json(const std::vector<ProductResult>& results) {
                     {"precision_fallback", precision_fallback_json(precision_fallback(r))},
                     {"report", to_json(r)}});
   }
+  for (const UncostedScheme& u : uncosted) {  // in order of position: each lands at its place
+    const std::size_t at = std::min(u.position, rows.size());
+    rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(at),
+                json{{"scheme", u.scheme}, {"unsupported", u.reason}});
+  }
   return {{"schemes", rows}};
 }
 
-std::string format_comparison(const std::vector<ProductResult>& results) {
+std::string format_comparison(const std::vector<ProductResult>& results,
+                              const std::vector<UncostedScheme>& uncosted) {
   if (results.empty()) return "";
   const ProductResult& first = results.front();
   std::string out = fmt::format(
@@ -174,20 +188,31 @@ std::string format_comparison(const std::vector<ProductResult>& results) {
   out += fmt::format("{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13} {:>9} {:>8}\n", "scheme",
                      "cycles", "bound", "DRAM bytes", "SRAM bytes", "RF bytes", "energy pJ",
                      "speed-up", "energy");
+  std::vector<std::string> rows;
   for (const ProductResult& r : results)
-    out += fmt::format(
+    rows.push_back(fmt::format(
         "{:<28} {:>14} {:>8} {:>15} {:>15} {:>15} {:>13.4g} {:>8.3f}x {:>7.3f}x\n", r.scheme,
         with_commas(r.total_cycles), hw::to_string(r.bound), with_commas(as_ll(r.dram_bytes)),
         with_commas(as_ll(r.sram_bytes)), with_commas(as_ll(r.register_file_bytes)),
         r.energy.total(),
         ratio(static_cast<double>(first.total_cycles), static_cast<double>(r.total_cycles)),
-        ratio(r.energy.total(), first.energy.total()));
+        ratio(r.energy.total(), first.energy.total())));
+  for (const UncostedScheme& u : uncosted)
+    rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(std::min(u.position, rows.size())),
+                fmt::format("{:<28} unsupported: {}\n", u.scheme, u.reason));
+  for (const std::string& row : rows) out += row;
   out +=
       "cycles: latency in cycles (array incl. stalls, or the dequant unit if longer); speed-up "
-      "and energy relative to the first scheme\n";
+      "and energy relative to the first costed scheme\n";
   for (const ProductResult& r : results)
     if (const auto f = precision_fallback(r))
       out += "note: " + r.scheme + " runs with a precision fallback, " + to_string(*f) + "\n";
+  for (const ProductResult& r : results) {
+    const std::string note = array_use_note(r);
+    if (!note.empty())
+      out += "note: " + r.scheme + ": " + note +
+             " (the mapping under-uses the array; its MAC rate is not the limit)\n";
+  }
   return out;
 }
 

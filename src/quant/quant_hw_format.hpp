@@ -23,14 +23,27 @@ namespace tenet::quant {
 nlohmann::json to_json(const ProductResult& result);
 // The same keys written into an existing report (quantization values replace hardware ones).
 void merge_into(nlohmann::json& report, const ProductResult& result);
+// hw::array_use_note of the product's array under the product's bound ("" when none).
+std::string array_use_note(const ProductResult& result);
 // `precision_fallback`: null, or {"requested": multiplier type, "used": the MAC precision}.
 nlohmann::json precision_fallback_json(const std::optional<PrecisionFallback>& fallback);
 // The quantization's lines under hw::format_table(result.hw) ("" for the identity scheme).
 std::string format_table(const ProductResult& result);
 
+// A scheme of a comparison that could not be costed on the accelerator: its place in the list
+// of schemes, its name and why (the error's message).
+struct UncostedScheme {
+  std::size_t position = 0;
+  std::string scheme;
+  std::string reason;
+};
+
 // One row per scheme: cycles, bound, bytes per level, energy, speed-up and energy ratio vs the
-// first row.
-nlohmann::json comparison_json(const std::vector<ProductResult>& results);
-std::string format_comparison(const std::vector<ProductResult>& results);
+// first row, and `unsupported` (null). The `uncosted` schemes are rows at their positions with
+// only `scheme` and `unsupported` (the reason); the table shows them as "unsupported: reason".
+nlohmann::json comparison_json(const std::vector<ProductResult>& results,
+                               const std::vector<UncostedScheme>& uncosted = {});
+std::string format_comparison(const std::vector<ProductResult>& results,
+                              const std::vector<UncostedScheme>& uncosted = {});
 
 }  // namespace tenet::quant

@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "arch/plausibility.hpp"
 #include "detail/exact.hpp"
 #include "hw/bounds_format.hpp"
 #include "hw/format.hpp"
@@ -124,7 +125,15 @@ std::string unit_of(const std::string& path, const std::string& leaf) {
       {"macs_per_cycle_per_pe", "MACs/cycle"},
       {"effective_bits_per_weight", "bits per weight"},
       {"rows", "PEs"},
-      {"cols", "PEs"}};
+      {"cols", "PEs"},
+      {"rows_used", "PEs"},
+      {"cols_used", "PEs"},
+      {"row_share", "0-1"},
+      {"col_share", "0-1"},
+      {"compute_share", "0-1"},
+      {"pipeline_share", "0-1"},
+      {"stream_cycles", "cycles"},
+      {"fold_overhead_cycles", "cycles"}};
   const auto it = units.find(leaf);
   return it == units.end() ? "" : it->second;
 }
@@ -170,6 +179,9 @@ HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& r
   const llm::LayerCost& c = e.call_cost();
   r.keys["bounds"] = json::parse(hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes).dump());
   r.table += hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
+  if (!c.array_note.empty())
+    r.table += "note: " + c.array_note +
+               " (the mapping under-uses the array; its MAC rate is not the limit)\n";
   return r;
 }
 
@@ -213,6 +225,7 @@ std::string render_evaluation(const eval::Evaluation& e, const eval::Request& re
     case ReportFormat::kJson: {
       ojson j = report_to_json(report, context);
       merge_keys(j, hardware.keys);
+      if (request.accelerator) j["warnings"] = arch::implausible_values(*request.accelerator);
       return j.dump(2) + "\n";
     }
     case ReportFormat::kCsv:
@@ -224,20 +237,28 @@ std::string render_evaluation(const eval::Evaluation& e, const eval::Request& re
   return hardware.table.empty() ? table : table + "\n" + hardware.table;
 }
 
-nlohmann::json comparison_json(const std::vector<eval::Evaluation>& schemes) {
+nlohmann::json comparison_json(const std::vector<eval::Evaluation>& schemes,
+                               const std::vector<quant::UncostedScheme>& uncosted) {
   std::vector<quant::ProductResult> results;
   for (const eval::Evaluation& e : schemes) results.push_back(*e.product);
-  json doc = quant::comparison_json(results);
-  for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const llm::LayerCost& c = schemes[i].call_cost();
-    doc["schemes"][i]["bounds"] =
-        json::parse(hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes).dump());
+  json doc = quant::comparison_json(results, uncosted);
+  std::size_t next = 0;  // the costed rows, in order
+  for (json& row : doc["schemes"]) {
+    if (!row["unsupported"].is_null()) continue;
+    const llm::LayerCost& c = schemes.at(next++).call_cost();
+    row["bounds"] = json::parse(hw::bounds_json(*c.bounds, c.cycles, c.dram_bytes).dump());
   }
   return doc;
 }
 
-std::string render_comparison(const std::vector<eval::Evaluation>& schemes, ReportFormat format) {
-  if (format == ReportFormat::kJson) return comparison_json(schemes).dump(2) + "\n";
+std::string render_comparison(const std::vector<eval::Evaluation>& schemes, ReportFormat format,
+                              const std::vector<quant::UncostedScheme>& uncosted,
+                              const std::vector<std::string>& warnings) {
+  if (format == ReportFormat::kJson) {
+    json doc = comparison_json(schemes, uncosted);
+    doc["warnings"] = warnings;
+    return doc.dump(2) + "\n";
+  }
   if (format == ReportFormat::kCsv)
     throw InputError(error_code::kUnknownName, "", "format",
                      "a comparison renders as table or json, not csv");
@@ -248,7 +269,7 @@ std::string render_comparison(const std::vector<eval::Evaluation>& schemes, Repo
     results.push_back(*e.product);
     bounds += e.product->scheme + ": " + hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
   }
-  return quant::format_comparison(results) + bounds;
+  return quant::format_comparison(results, uncosted) + bounds;
 }
 
 }  // namespace tenet::report

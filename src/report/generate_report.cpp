@@ -24,6 +24,7 @@ struct Evaluated {
   std::string description;
   llm::RequestReport report;
   std::string scheme;
+  std::vector<std::string> warnings;  // llm::CostModel::warnings
 };
 
 Evaluated evaluate(const GenerateRequest& g) {
@@ -47,6 +48,7 @@ Evaluated evaluate(const GenerateRequest& g) {
   e.report = llm::evaluate_request(e.model, o, cost, *base.accelerator, scheme);
   e.description = cost.description;
   e.scheme = scheme.name;
+  e.warnings = cost.warnings;
   return e;
 }
 
@@ -71,6 +73,7 @@ ordered_json to_json(const GenerateRequest& g, const Evaluated& e) {
         {"quant", e.scheme}}},
       {"assumptions", e.model.assumptions},
       {"cost_model", e.description},
+      {"warnings", e.warnings},
       {"timeline",
        {{"ttft_seconds", r.ttft_seconds},
         {"tpot_seconds", optional_json(r.tpot_seconds)},

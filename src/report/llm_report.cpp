@@ -316,11 +316,21 @@ std::string with_vector_kernels(const llm::ModelReport& report, const VectorCost
   return out;
 }
 
+// A scheme's name as the comparison shows it: its `name`, with what was given when two schemes of
+// the list share that name.
+std::string display_name(const std::vector<std::shared_ptr<const quant::QuantSpec>>& specs,
+                         std::size_t i, const std::string& given) {
+  const std::string& name = specs[i]->name;
+  const auto same =
+      std::count_if(specs.begin(), specs.end(), [&](const auto& s) { return s->name == name; });
+  return same > 1 && given != name ? name + " (" + given + ")" : name;
+}
+
 }  // namespace
 
 llm::ModelReport build_llm_report(const std::vector<llm::MatmulShape>& shapes,
                                   const llm::ReportContext& context, const eval::Settings& cost) {
-  return llm::build_model_report(shapes, eval::make_cost_model(cost), context);
+  return llm::build_model_report(shapes, eval::make_cost_model(cost, shapes), context);
 }
 
 std::string render_llm_report(std::vector<llm::MatmulShape> shapes,
@@ -336,12 +346,30 @@ std::string render_llm_report(std::vector<llm::MatmulShape> shapes,
     return with_vector_kernels(report, cost_vector_kernels(o.vector_kernels, shapes, o.cost),
                                format);
   }
+  // Each scheme as a loaded spec, shown by its name (a file's `name`, not its path); a name or
+  // file that cannot be read is the error it is.
+  std::vector<std::shared_ptr<const quant::QuantSpec>> specs;
+  for (const std::string& scheme : schemes)
+    specs.push_back(std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(scheme)));
   std::vector<llm::SchemeReport> reports;
-  for (const std::string& scheme : schemes) {
+  std::optional<InputError> first_error;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
     eval::Settings settings = o.cost;
-    settings.quant = scheme;
-    reports.push_back({scheme, build_llm_report(shapes, context, settings)});
+    settings.quant.clear();
+    settings.scheme = specs[i];
+    llm::SchemeReport r;
+    r.scheme = display_name(specs, i, schemes[i]);
+    try {  // a scheme this accelerator cannot run is a row with its reason; the others are costed
+      r.report = build_llm_report(shapes, context, settings);
+    } catch (const InputError& e) {
+      if (!first_error) first_error = e;
+      r.unsupported = e.message();
+    }
+    reports.push_back(std::move(r));
   }
+  if (std::all_of(reports.begin(), reports.end(),
+                  [](const llm::SchemeReport& r) { return !r.unsupported.empty(); }))
+    throw *first_error;  // nothing to compare: the first scheme's error
   return llm::format_comparison(reports, format);
 }
 

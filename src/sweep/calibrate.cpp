@@ -13,6 +13,7 @@
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/request.hpp"
+#include "tenet/workload/data_type.hpp"
 
 namespace tenet::sweep {
 namespace {
@@ -44,7 +45,8 @@ auto at_line(const std::string& file, const std::string& where, F&& f) -> declty
   }
 }
 
-const std::string kMeaning = "a calibration CSV (docs/validation.md)";
+const std::string kMeaning =
+    "a calibration CSV (w_til, k_til, c_til: the M, N, K tiles; docs/formats.md)";
 
 // Constants whose JSON value is an integer; the others (bandwidth, factors) are real.
 bool integer_valued(const json& arch, const std::string& pointer) {
@@ -320,13 +322,56 @@ Calibration calibrate(const json& arch, const std::string& file,
   return c;
 }
 
+CalibrationBits calibration_bits(const json& arch, const std::array<int, 3>& given) {
+  for (int b : given)
+    if (b < 0 || b > 64)
+      throw InputError(error_code::kRange, "", "bits",
+                       fmt::format("expected bits per element in 1..64, got {}", b));
+  CalibrationBits out;
+  out.bits = {given[0], given[1], given[2]};
+  if (given[0] > 0 && given[1] > 0 && given[2] > 0) {
+    out.source = "given";
+    return out;
+  }
+  std::vector<std::string> names;
+  const json* precisions = nullptr;
+  if (arch.contains("pe") && arch["pe"].contains("precisions"))
+    precisions = &arch["pe"]["precisions"];
+  if (precisions)
+    for (auto it = precisions->begin(); it != precisions->end(); ++it) names.push_back(it.key());
+  const std::string name = arch.value("name", std::string());
+  if (names.size() != 1) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError(error_code::kUsage, "", "arch",
+                     fmt::format("accelerator \"{}\" declares {} MAC precisions ({}): give the "
+                                 "operand widths of the measured runs (bits of A, B and C)",
+                                 name, names.size(), list.empty() ? "none" : list));
+  }
+  const workload::DataType type = workload::parse_data_type(names.front());
+  const int width = type.bits();
+  const int c = type.is_float() ? width : 32;
+  if (out.bits.a <= 0) out.bits.a = width;
+  if (out.bits.b <= 0) out.bits.b = width;
+  if (out.bits.c <= 0) out.bits.c = c;
+  out.source = fmt::format("accelerator \"{}\": its MAC precision {} (A, B {} bits; C {} bits: {})",
+                           name, names.front(), width, c,
+                           type.is_float() ? "outputs at the float width" : "int32 partial sums");
+  return out;
+}
+
 json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   json j = {{"arch", c.arch},
             {"objective_before", c.objective_before},
             {"objective_after", c.objective_after},
             {"within_5_percent", share_within(c.after, 0.05)},
             {"within_10_percent", share_within(c.after, 0.10)},
-            {"evaluations", c.evaluations}};
+            {"evaluations", c.evaluations},
+            {"bits",
+             {{"a", options.bits.a},
+              {"b", options.bits.b},
+              {"c", options.bits.c},
+              {"source", options.bits_source.empty() ? json() : json(options.bits_source)}}}};
   json free = json::array();
   for (const FreeParameter& f : options.free)
     free.push_back({{"pointer", f.pointer}, {"lo", f.lo}, {"hi", f.hi}});

@@ -2,6 +2,7 @@
 // "Calibration"; docs/validation.md). Every prediction goes through eval::evaluate.
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,10 +49,23 @@ std::vector<FreeParameter> default_free_parameters(const nlohmann::json& arch);
 // "pointer" or "pointer=lo:hi" -> the parameter (bounds default as above).
 FreeParameter parse_free_parameter(const std::string& text, const nlohmann::json& arch);
 
+// The operand widths of the measured GEMMs (A, B, C bits per element): each given one (> 0) as
+// given; the others from the accelerator's MAC precision when it declares exactly one — A and B
+// its width, C 32 bits for an integer precision (int32 partial sums, as SAURIA's int8 versions
+// write them) and its own width for a float one (SAURIA FP16 writes FP16 partial sums). An
+// accelerator with several MAC precisions and a width not given: InputError(usage, "arch")
+// naming its precisions. `source` says where the widths came from (for the report).
+struct CalibrationBits {
+  mapping::GemmBits bits;
+  std::string source;
+};
+CalibrationBits calibration_bits(const nlohmann::json& arch, const std::array<int, 3>& given);
+
 struct CalibrationOptions {
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
-  mapping::GemmBits bits{8, 8, 32};
-  bool edge_transfers = true;  // the measurement window includes the first and last transfers
+  mapping::GemmBits bits{8, 8, 32};  // calibration_bits
+  std::string bits_source;           // where they came from (calibration_json's bits.source)
+  bool edge_transfers = true;        // the measurement window includes the first and last transfers
   std::vector<FreeParameter> free;
   int max_sweeps = 200;  // coordinate-descent sweeps
 };
@@ -83,9 +97,10 @@ Calibration calibrate(const nlohmann::json& arch, const std::string& file,
                       const std::vector<Measurement>& rows, const CalibrationOptions& options);
 
 // {"arch", "objective_before", "objective_after", "within_5_percent", "within_10_percent",
-//  "evaluations", "free": [{pointer, lo, hi}], "rows": [{name, line, measured_cycles,
-//  predicted_cycles, error, error_before, predicted_dram_bytes[, measured_dram_bytes,
-//  dram_bytes_error]}]}: what `tenet calibrate --format json` prints and tenet.calibrate returns.
+//  "evaluations", "bits": {a, b, c, source}, "free": [{pointer, lo, hi}], "rows": [{name, line,
+//  measured_cycles, predicted_cycles, error, error_before, predicted_dram_bytes[,
+//  measured_dram_bytes, dram_bytes_error]}]}: what `tenet calibrate --format json` prints and
+//  tenet.calibrate returns.
 nlohmann::json calibration_json(const Calibration& c, const CalibrationOptions& options);
 
 // Share of residuals with |error| <= tolerance.

@@ -194,10 +194,11 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
               ? ""
               : fmt::format("; '{}' is not declared in {} (no {} = T.int64()): it is used in {}", s,
                             k.func, s, u->second);
-      throw InputError(error_code::kMissingField, "", "bind",
-                       fmt::format("symbolic size '{}' of kernel {} (block {}, line {}) is not "
-                                   "bound (bind {}=VALUE){}",
-                                   s, k.func, k.block, k.line, s, where));
+      throw InputError(  // at the kernel: the user may have given no bindings at all
+          error_code::kMissingField, "", k.func,
+          fmt::format("symbolic size '{}' of kernel {} (block {}, line {}) is not "
+                      "bound (bind {}=VALUE){}",
+                      s, k.func, k.block, k.line, s, where));
     }
     b.symbols[s] = it->second;
   }
@@ -219,7 +220,7 @@ BoundKernel bind(const MatmulKernel& k, const SymbolValues& symbols) {
   if (k.experts) {
     auto v = constant(*k.experts, &symbols);
     if (!v)
-      throw InputError(error_code::kMissingField, "", "bind",
+      throw InputError(error_code::kMissingField, "", k.func,
                        fmt::format("expert count {} of {} is not bound (bind {}=VALUE)",
                                    to_string(*k.experts), k.func, to_string(*k.experts)));
     if (*v < 1)

@@ -247,12 +247,20 @@ TEST_CASE("bad generation options name the option", "[llm][matmuls][errors]") {
   };
   GenerationOptions no_phase = prefill(1, 10);
   no_phase.phase = Phase::kUnspecified;
+  GenerationOptions decode_with_prompt = decode(1, 0);
+  decode_with_prompt.prompt = 512;
+  GenerationOptions prefill_with_context = prefill(1, 0);
+  prefill_with_context.context = 512;
   const Case cases[] = {
       {prefill(0, 10), code::kRange, "batch"},
       {prefill(-1, 10), code::kRange, "batch"},
-      {prefill(1, 0), code::kRange, "prompt"},
+      {prefill(1, 0), code::kMissingField, "prompt"},  // not given
+      {prefill(1, -3), code::kRange, "prompt"},
       {prefill(1, 1025), code::kRange, "prompt"},  // GPT-2 has 1024 positions
-      {decode(1, 0), code::kRange, "context"},
+      {decode(1, 0), code::kMissingField, "context"},
+      {decode(1, -3), code::kRange, "context"},
+      {decode_with_prompt, code::kUsage, "prompt"},  // the length of the other phase
+      {prefill_with_context, code::kUsage, "context"},
       {decode(1, 2000), code::kRange, "context"},
       {prefill(std::int64_t{1} << 62, 1000), code::kOverflow, "prompt"},
       {no_phase, code::kUsage, "phase"},

@@ -108,3 +108,101 @@ def test_sweep_columns_are_documented(tmp_path):
     header = out.read_text().splitlines()[0].split(",")
     documented = backticked(doc("sweep.md"))
     assert sorted(c for c in header if c not in documented) == []
+
+
+# ---- numeric claims of the docs (issue 34 item 6): each figure is recomputed from the CLI ----
+
+def _section_table(document, marker):
+    """The rows (lists of cells) of the markdown table after `<!-- docs-test: MARKER -->`."""
+    text = doc(document)
+    start = text.index(f"<!-- docs-test: {marker} -->")
+    rows = []
+    for line in text[start:].splitlines()[1:]:
+        if not line.startswith("|"):
+            if rows:
+                break
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if set(cells[0]) <= set("-") or cells[0] == "preset":
+            continue
+        rows.append(cells)
+    return rows
+
+
+def _seconds(*args):
+    return cli_json(*args)["totals"]["seconds"]
+
+
+WS_ROWS = _section_table("cli.md", "ws-vs-os prefill")
+
+
+def test_ws_vs_os_table_lists_the_presets():
+    assert [r[0] for r in WS_ROWS] == ["scalable-32x32", "systolic-8x8", "systolic-16x16",
+                                       "systolic-32x32", "systolic-128x128", "eyeriss", "gemmini",
+                                       "tpu-v1"]
+
+
+@pytest.mark.parametrize("row", WS_ROWS, ids=[r[0] for r in WS_ROWS])
+def test_ws_vs_os_in_prefill(row):
+    """docs/cli.md: ws is slower than os in prefill on every preset but tpu-v1 (Llama-2-7B,
+    prompt 2048): the seconds to 1 % and the difference to 1 point."""
+    preset, os_doc, ws_doc, claim = row
+    quant = "smoothquant_w8a8" if preset == "gemmini" else "q0f16"
+    args = ["model", "--model", "llama-2-7b", "--phase", "prefill", "--prompt", "2048",
+            "--arch", preset, "--quant", quant]
+    os_s = _seconds(*args, "--dataflow", "os")
+    ws_s = _seconds(*args, "--dataflow", "ws")
+    assert os_s == pytest.approx(float(os_doc), rel=0.01)
+    assert ws_s == pytest.approx(float(ws_doc), rel=0.01)
+    percent, word = re.fullmatch(r"([\d.]+) % (slower|faster)", claim).groups()
+    measured = (ws_s / os_s - 1) * 100
+    assert (measured > 0) == (word == "slower"), preset
+    assert abs(abs(measured) - float(percent)) <= 1.0, (preset, measured)
+    assert (word == "faster") == (preset == "tpu-v1")  # the docs' sentence
+
+
+def test_ws_decode_claim():
+    """docs/cli.md: ws is 2.85x slower than os on Llama-2-7B decode (context 2048, default
+    accelerator)."""
+    text = doc("cli.md")
+    factor = float(re.search(r"ws pays a weight preload per fold: ([\d.]+)× slower on Llama-2-7B "
+                             r"decode, context 2048", text).group(1))
+    args = ["model", "--model", "llama-2-7b", "--phase", "decode", "--context", "2048"]
+    ratio = _seconds(*args, "--dataflow", "ws") / _seconds(*args, "--dataflow", "os")
+    assert ratio == pytest.approx(factor, abs=0.01)
+
+
+def test_w4a16_decode_claim():
+    """docs/output.md#array-use: W4A16 is no faster in decode (1.00x), 3.2 % utilization, 99 %
+    of the cycles in rows whose array the mapping under-uses."""
+    text = " ".join(doc("output.md").split())
+    m = re.search(r"a speed-up of ([\d.]+)×, ([\d.]+) % utilization, (\d+) % of the cycles in "
+                  r"such rows", text)
+    speedup, util, share = float(m.group(1)), float(m.group(2)), float(m.group(3))
+    d = cli_json("model", "--model", "llama-3-8b", "--phase", "decode", "--context", "1024",
+                 "--quant", "q0f16,q4f16_1")
+    w4 = d["schemes"][1]["summary"]
+    assert w4["speedup"] == pytest.approx(speedup, abs=0.005)
+    assert w4["utilization"] * 100 == pytest.approx(util, abs=0.05)
+    assert w4["array_underused_share"] * 100 == pytest.approx(share, abs=0.5)
+
+
+def test_packed_bytes_formula():
+    """docs/quantization.md and docs/hardware.md: dram_bytes = ceil((dram_reads + dram_writes) x
+    storage_bits / 8), reads counted in words for a packed tensor; q4f16_1's B at M = 1,
+    N = K = 1024 is 131,072 words, 524,288 bytes."""
+    text = " ".join(doc("quantization.md").split())
+    words, nbytes = re.search(r"q4f16_1 at M = 1, N = K = 1024 reads ([\d,]+) words of B, "
+                              r"[\d,]+ × 32 / 8 = ([\d,]+) bytes", text).groups()
+    d = cli_json("analyze", "--gemm", "1,1024,1024", "--arch", "scalable-32x32", "--quant",
+                 "q4f16_1")
+    b = d["tensors"]["B"]
+    assert b["dram_reads"] == int(words.replace(",", ""))
+    assert b["dram_bytes"] == int(nbytes.replace(",", ""))
+    assert "(dram_reads + dram_writes) · storage_bits / 8" in " ".join(doc("hardware.md").split())
+    for quant in ["q4f16_1", "q3f16_1", "awq_w4a16_g128", "w4a8", "smoothquant_w8a8", "kv_int4"]:
+        report = cli_json("analyze", "--gemm", "37,200,300", "--arch", "scalable-32x32",
+                          "--quant", quant)
+        for name, t in report["tensors"].items():
+            moved = t["dram_reads"] + t["dram_writes"]
+            assert t["dram_bytes"] == -(-moved * t["storage_bits"] // 8), (quant, name)

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tenet/eval/request.hpp"
 #include "tenet/llm/layer_cost.hpp"
@@ -63,7 +64,9 @@ Request make_gemm_request(const Settings& settings, const mapping::GemmShape& sh
 // else a preset or file, loaded once), else defaults::kScheme — except for a row whose kernel
 // dequantizes its weights (weights_quantized): never costed as unquantized, it is
 // InputError(missing-field, where = the kernel). Systolic timing only (InputError(usage,
-// "timing") for tenet).
-llm::CostModel make_cost_model(const Settings& settings);
+// "timing") for tenet). `shapes`: the rows it will cost, for the description to name the schemes
+// they use (none: the forced scheme, else the default).
+llm::CostModel make_cost_model(const Settings& settings,
+                               const std::vector<llm::MatmulShape>& shapes = {});
 
 }  // namespace tenet::eval

@@ -118,6 +118,36 @@ struct Bounds {
   friend bool operator!=(const Bounds& a, const Bounds& b) { return !(a == b); }
 };
 
+// How the folds of a GEMM occupy the PE array (docs/output.md#array-use): which GEMM dimension
+// the rows, the columns and the stream take, how many rows and columns the folds use, and where
+// the array's busy cycles go. With array_use_note below it says why a compute-bound matmul runs
+// at a low utilization (an M = 1 matmul keeps one row of an output-stationary array busy).
+struct ArrayUse {
+  mapping::GemmDim row_dim = mapping::GemmDim::kM;     // the dimension the array rows take
+  mapping::GemmDim col_dim = mapping::GemmDim::kN;     // the dimension the columns take
+  mapping::GemmDim stream_dim = mapping::GemmDim::kK;  // the dimension streamed in time
+  // Those dimensions' sizes (the matmul's, unpadded) and tile extents (<= the sizes).
+  long long row_size = 0, col_size = 0, stream_size = 0;
+  long long row_tile = 0, col_tile = 0, stream_tile = 0;
+  long long row_lanes = 1;  // MAC lanes per PE along the row dimension (K packed on rows), else 1
+  long long rows_used = 0;  // the most array rows a fold occupies (<= rows)
+  long long cols_used = 0;  // the most array columns a fold occupies (<= cols)
+  // Over all folds: the mean fraction of the row lanes / columns that hold the matmul's own
+  // elements (no padding), 0..1. row_share x col_share = Result::mapping_efficiency when no
+  // microarchitecture pads the shape.
+  double row_share = 0, col_share = 0;
+  // The MACs at the PEs' rate over the array's busy cycles on every lane (MACs x cycles_per_mac /
+  // (busy.compute x rows x cols x macs_per_cycle)), 0..1: what the array alone achieves.
+  double compute_share = 0;
+  // compute_share / (row_share x col_share), at most 1: the share of the busy cycles of the used
+  // lanes that stream MACs (the rest: fill, drain, preload, tile overheads).
+  double pipeline_share = 0;
+  long long stream_cycles = 0;  // the longest fold's streamed cycles
+  long long fold_overhead_cycles =
+      0;  // cycles each fold pays besides its stream (hw::fold_overhead)
+  friend bool operator==(const ArrayUse& a, const ArrayUse& b);
+};
+
 struct Result {
   std::string accelerator;
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
@@ -134,6 +164,7 @@ struct Result {
   // MACs x cycles_per_mac / (cycles.total x rows x cols x macs_per_cycle), at most 1.
   double utilization = 0;
   double mapping_efficiency = 0;  // used PE lanes / offered PE lanes over all folds, 0..1
+  ArrayUse array_use;
   Bound bound = Bound::kCompute;
   double seconds = 0;  // cycles.total / clock
   std::vector<TensorResult> tensors;
@@ -146,5 +177,15 @@ struct Result {
   friend bool operator!=(const Result& a, const Result& b) { return !(a == b); }
   friend std::ostream& operator<<(std::ostream& os, const Result& r);
 };
+
+// Why a matmul whose bound is `bound` (the product's: compute, SRAM, DRAM or dequant unit) runs
+// below the array's peak when the reason is the mapping's under-use of the array, not its MAC
+// rate: "compute, 1 of 32 rows busy: M = 1". Empty unless the bound is compute and the array's
+// busy cycles are at least twice what its MACs need at the peak rate (compute_share <= 0.5);
+// then each under-used part of at most half its share: rows, columns, the pipeline (rule and
+// wording: docs/output.md#array-use).
+std::string array_use_note(const ArrayUse& use, long long rows, long long cols, Bound bound);
+// "m" -> "M": the dimension as the notes name it.
+const char* dimension_name(mapping::GemmDim d);
 
 }  // namespace tenet::hw

@@ -6,8 +6,10 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tenet/hw/bounds.hpp"
+#include "tenet/hw/result.hpp"
 #include "tenet/llm/matmul_shape.hpp"
 #include "tenet/quant/quant_hw.hpp"
 
@@ -31,6 +33,12 @@ struct LayerCost {
   std::string scheme;  // the quantization scheme the call was costed with (empty: none)
   // Set when the call's MACs are not of its own precision (docs/hardware.md#precisions).
   std::optional<quant::PrecisionFallback> precision_fallback;
+  // How the call's folds occupy the PE array (array_rows x array_cols PEs; systolic timing), and
+  // hw::array_use_note under `bound`: why a compute-bound call runs at a low utilization when the
+  // mapping under-uses the array ("compute, 1 of 32 rows busy: M = 1"; empty otherwise).
+  std::optional<hw::ArrayUse> array_use;
+  long long array_rows = 0, array_cols = 0;
+  std::string array_note;
 
   friend bool operator==(const LayerCost& a, const LayerCost& b);
   friend bool operator!=(const LayerCost& a, const LayerCost& b) { return !(a == b); }
@@ -49,6 +57,9 @@ struct CostModel {
   // Consecutive calls of a pass overlap: a call's first DRAM fill loads in the previous call's
   // idle link cycles (ReportTotals::prefetch_hidden_cycles).
   bool prefetch_across_matmuls = false;
+  // Values of the accelerator outside the plausible ranges (a unit slip, most likely:
+  // docs/hardware.md#plausible-values); the reports carry them as `warnings`.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace tenet::llm

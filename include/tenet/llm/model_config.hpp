@@ -185,7 +185,15 @@ struct ModelConfig {
 ModelConfig parse_model_config(const nlohmann::json& document, const std::string& file);
 
 // Reads and parses a config.json file (InputError io / parse when it cannot be read or is not
-// JSON).
+// JSON). `path` may also name a bundled model (model_file).
 ModelConfig load_model_config(const std::string& path);
+
+// The config file of `name_or_file`: itself when it is a file or looks like a path (a '/' or a
+// ".json" ending), else the bundled model of that name (workloads/models/NAME.json on the model
+// search path: $TENET_MODEL_DIR, the source tree, the installed share/tenet), as `--arch` finds
+// presets. Neither: InputError(unknown-name, where "model") listing the bundled models.
+std::string model_file(const std::string& name_or_file);
+// The names of the bundled models, sorted.
+std::vector<std::string> bundled_model_names();
 
 }  // namespace tenet::llm

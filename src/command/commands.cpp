@@ -7,6 +7,7 @@
 #include "sweep/mapping_search.hpp"
 #include "sweep/search_report.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/traffic_curve.hpp"
 #include "tenet/input/workload_log.hpp"
@@ -120,7 +121,8 @@ std::string bound(const BoundArgs& args) {
   context.inputs["quant"] = base.scheme ? base.scheme->name : std::string("none");
   if (!base.scheme) context.inputs["bits"] = {{"a", bits[0]}, {"b", bits[1]}, {"c", bits[2]}};
   eval::CurveOptions options;
-  if (!args.dataflows.empty()) options.dataflows = args.dataflows;
+  options.dataflows =
+      args.dataflows.empty() ? eval::defaults::search_dataflows(*base.accelerator) : args.dataflows;
   std::string dataflows;
   for (mapping::Dataflow f : options.dataflows)
     dataflows += std::string(dataflows.empty() ? "" : ",") + mapping::to_string(f);

@@ -7,6 +7,11 @@ mapping::Dataflow default_dataflow(const arch::Accelerator& acc) {
   return declared.empty() ? kDataflow : mapping::parse_dataflow(declared);
 }
 
+std::vector<mapping::Dataflow> search_dataflows(const arch::Accelerator& acc) {
+  if (!acc.spec().dataflow.empty()) return {default_dataflow(acc)};
+  return {kSearchDataflows.begin(), kSearchDataflows.end()};
+}
+
 long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
   return dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <vector>
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
@@ -26,10 +27,15 @@ mapping::Dataflow default_dataflow(const arch::Accelerator& acc);
 inline constexpr const char* kScheme = "q0f16";
 // What an automatically chosen tiling minimises.
 inline constexpr hw::TilingObjective kTilingObjective = hw::TilingObjective::kLatency;
-// The dataflows `tenet search` and `tenet bound` (and their Python doors) try when given none.
+// The dataflows `tenet search` and `tenet bound` (and their Python doors) try when given none on
+// an accelerator that declares no dataflow (search_dataflows).
 inline constexpr std::array<mapping::Dataflow, 3> kSearchDataflows{
     mapping::Dataflow::kOutputStationary, mapping::Dataflow::kWeightStationary,
     mapping::Dataflow::kInputStationary};
+// The dataflows a search (`tenet search`, `tenet bound`, their Python doors) given none tries on
+// this accelerator: the one its file declares (`dataflow`: the only one it runs), else
+// kSearchDataflows.
+std::vector<mapping::Dataflow> search_dataflows(const arch::Accelerator& acc);
 // Each matmul's first DRAM fill and last write-back are charged (a matmul starts with nothing of
 // it on chip); off is SCALE-Sim's convention (both outside the counted cycles).
 inline constexpr bool kEdgeTransfers = true;

@@ -1,5 +1,11 @@
 #include "tenet/eval/defaults.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "tenet/error.hpp"
+
 namespace tenet::eval::defaults {
 
 mapping::Dataflow default_dataflow(const arch::Accelerator& acc) {
@@ -12,18 +18,57 @@ std::vector<mapping::Dataflow> search_dataflows(const arch::Accelerator& acc) {
   return {kSearchDataflows.begin(), kSearchDataflows.end()};
 }
 
-long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow) {
-  return dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
+long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow,
+                                     const workload::DataType& precision) {
+  const long long lanes = dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
+  const arch::MacRate& rate = acc.mac_rate(precision);
+  const long long per_cycle = lanes * rate.macs_per_cycle;
+  return std::max(1LL, (per_cycle + rate.cycles_per_mac - 1) / rate.cycles_per_mac);
 }
 
 quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
                                         const quant::QuantSpec& scheme,
-                                        const arch::Accelerator& acc, mapping::Dataflow dataflow) {
+                                        const arch::Accelerator& acc, mapping::Dataflow dataflow,
+                                        const workload::DataType& precision) {
   if (requested.given()) return requested;
   const quant::DequantRate from_scheme{scheme.dequant.elements_per_cycle,
                                        scheme.dequant.ops_per_cycle};
   if (from_scheme.given()) return from_scheme;
-  return {dequant_elements_per_cycle(acc, dataflow), 0};
+  return {dequant_elements_per_cycle(acc, dataflow, precision), 0};
+}
+
+namespace {
+
+std::string rate_text(const quant::DequantRate& r) {
+  return r.elements_per_cycle > 0 ? fmt::format("{} elements/cycle", r.elements_per_cycle)
+                                  : fmt::format("{} ops/cycle", r.ops_per_cycle);
+}
+
+}  // namespace
+
+std::string describe_dequant_rate(const quant::DequantRate& requested,
+                                  const quant::QuantSpec& scheme, const arch::Accelerator& acc,
+                                  mapping::Dataflow dataflow) {
+  if (!quant::dequantizes(scheme, scheme.weights)) return "";
+  if (requested.given()) return "dequant unit " + rate_text(requested) + " (requested)";
+  const quant::DequantRate from_scheme{scheme.dequant.elements_per_cycle,
+                                       scheme.dequant.ops_per_cycle};
+  if (from_scheme.given())
+    return "dequant unit " + rate_text(from_scheme) + " (the scheme's dequant.throughput)";
+  workload::DataType precision;
+  try {
+    precision = acc.mac_precision_for(quant::mac_precision(scheme, scheme.weights).multiplier());
+  } catch (const InputError&) {
+    return "";  // the evaluation reports the missing precision
+  }
+  const arch::MacRate& rate = acc.mac_rate(precision);
+  const bool is = dataflow == mapping::Dataflow::kInputStationary;
+  std::string why = fmt::format(
+      "{} {} x {} {} MAC{} per PE per cycle", is ? acc.rows() : acc.cols(), is ? "rows" : "columns",
+      rate.macs_per_cycle, workload::to_string(precision), rate.macs_per_cycle == 1 ? "" : "s");
+  if (rate.cycles_per_mac > 1) why += fmt::format(" / {} cycles per MAC", rate.cycles_per_mac);
+  return fmt::format("dequant unit {} elements/cycle (default: keeps up with the array: {})",
+                     dequant_elements_per_cycle(acc, dataflow, precision), why);
 }
 
 }  // namespace tenet::eval::defaults

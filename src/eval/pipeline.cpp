@@ -195,15 +195,13 @@ Evaluation evaluate(const Request& r) {
     return e;
   }
   const arch::Accelerator& acc = *r.accelerator;
-  if (r.scheme) {
-    e.scheme = apply_quantization(*r.scheme, r.matmul);
-    if (quant::dequantizes(e.scheme->spec))
-      e.dequant_rate =
-          defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow);
-  }
+  if (r.scheme) e.scheme = apply_quantization(*r.scheme, r.matmul);
   if (r.relation_centric || r.timing == Timing::kTenet)
     e.analyzed = relation_problem(r, build_workload(r, e.scheme));
   e.problem = build_hw_problem(r, e.scheme);
+  if (e.scheme && quant::dequantizes(e.scheme->spec))  // at the MAC precision of the problem
+    e.dequant_rate = defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow,
+                                                    hw::mac_precision(acc, e.problem));
   if (r.timing == Timing::kTenet) {
     e.relations = analyze_relations(*e.analyzed, r.analysis);
     if (e.scheme) e.tenet_quant = count_tenet_quantization(r, *e.scheme, e.dequant_rate);

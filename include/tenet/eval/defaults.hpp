@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
@@ -40,16 +41,28 @@ std::vector<mapping::Dataflow> search_dataflows(const arch::Accelerator& acc);
 // it on chip); off is SCALE-Sim's convention (both outside the counted cycles).
 inline constexpr bool kEdgeTransfers = true;
 
-// The dequant unit when neither the request nor the scheme gives a throughput: as many elements
-// per cycle as the array has input lanes on the edge B enters through (os, ws: the columns; is:
-// the rows), i.e. a unit that feeds B to the array at its full edge rate.
-long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow);
+// The dequant unit when neither the request nor the scheme gives a throughput: a unit sized to
+// keep up with the array it feeds at the GEMM's MAC precision, i.e. the rate the array takes B
+// in: the input lanes of the edge B enters through (os, ws: the columns; is: the rows) x the
+// MACs each PE does per cycle at that precision (packed along k: 2 int8 on a precision-scalable
+// PE) / its cycles per MAC, rounded up (at least 1).
+long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow,
+                                     const workload::DataType& precision);
 
 // The throughput used: the request's, else the scheme's (dequant.throughput), else the default
-// unit above. Elements and ops per cycle are exclusive: the first level that gives either wins.
+// unit above at the GEMM's MAC precision. Elements and ops per cycle are exclusive: the first
+// level that gives either wins.
 quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
                                         const quant::QuantSpec& scheme,
-                                        const arch::Accelerator& acc, mapping::Dataflow dataflow);
+                                        const arch::Accelerator& acc, mapping::Dataflow dataflow,
+                                        const workload::DataType& precision);
+
+// The dequant unit of a scheme's weight matmuls as a cost-model line states it, "" when the
+// scheme dequantizes nothing: "dequant unit 64 elements/cycle (default: keeps up with the array:
+// 32 columns x 2 int8 MACs per PE per cycle)", "... (requested)", "... (the scheme's)".
+std::string describe_dequant_rate(const quant::DequantRate& requested,
+                                  const quant::QuantSpec& scheme, const arch::Accelerator& acc,
+                                  mapping::Dataflow dataflow);
 
 // The MAC precision of an unquantized GEMM: Accelerator::select_precision of the widest input
 // (hw::GemmProblem::precision left empty); of a quantized one: the multiplier type's precision

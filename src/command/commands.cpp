@@ -95,6 +95,13 @@ std::string search(const SearchArgs& args) {
     throw InputError(error_code::kUnknownName, "", "format", "expected table or json, got csv");
   const std::vector<sweep::LayerSearch> results =
       sweep::search_layers(args.settings, source_matmuls(args.source).matmuls);
+  // Nothing could be mapped at all (e.g. no tile fits the buffer): an error, the first layer's.
+  bool any = false;
+  for (const sweep::LayerSearch& l : results) any = any || l.best.has_value();
+  if (!any && !results.empty())
+    throw InputError(
+        error_code::kRange, "", results.front().shape.name,
+        results.front().error.empty() ? "no mapping could be evaluated" : results.front().error);
   if (args.format == io::ReportFormat::kJson) return sweep::search_json(results).dump(2) + "\n";
   return sweep::format_search_table(results, true);
 }

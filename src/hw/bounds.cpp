@@ -376,16 +376,18 @@ double dma_cycles_per_byte(const arch::AcceleratorSpec& spec) {
   return best;
 }
 
-// The DRAM-bandwidth cycles of Bounds::dram_cycles for `dram_bytes` of traffic. Without a DMA
-// engine (or without operands that must stay SRAM-resident): the bytes at the DRAM bandwidth.
-// With one: the operands that must stay SRAM-resident (arch::Microarch::sram_resident, set Q)
-// move at least their own traffic floor D_Q (traffic_floor of the problem of Q alone: more buffer,
-// so less traffic) in the DMA engine's runs at dma_cycles_per_byte h each, their inputs at least
-// I_Q bytes; the rest of the traffic (at least dram_bytes − the bytes Q moves) may stream at the
-// bandwidth. With x bytes of Q: x·h (separate read and write channels: max(x/2, I_Q)·h) +
-// max(0, dram_bytes − x) / bandwidth, least over x ≥ D_Q (convex: at its breakpoints).
-// Without edge transfers the first tile's inputs and the last tile's outputs (each at most the
-// buffer) move outside the counted cycles.
+// The DRAM-bandwidth cycles of Bounds::dram_cycles for `dram_bytes` of traffic: the bytes at the
+// DRAM bandwidth (every byte crosses the link; with a DMA engine's separate read and write
+// channels, each of the bandwidth: the reads or half the bytes), and with a DMA engine and
+// operands that must stay SRAM-resident at least the following (the larger of the two). The
+// operands that must stay SRAM-resident (arch::Microarch::sram_resident, set Q) move at least their
+// own traffic floor D_Q (traffic_floor of the problem of Q alone: more buffer, so less traffic) in
+// the DMA engine's runs at dma_cycles_per_byte h each, their inputs at least I_Q bytes; the rest of
+// the traffic (at least dram_bytes − the bytes Q moves) may stream at the bandwidth. With x bytes
+// of Q: x·h (separate read and write channels: max(x/2, I_Q)·h) + max(0, dram_bytes − x) /
+// bandwidth, least over x ≥ D_Q (convex: at its breakpoints). Without edge transfers the first
+// tile's inputs and the last tile's outputs (each at most the buffer) move outside the counted
+// cycles.
 long long dram_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,
                             const Options& options, long long dram_bytes) {
   const arch::AcceleratorSpec& spec = acc.spec();
@@ -406,13 +408,22 @@ long long dram_cycles_floor(const arch::Accelerator& acc, const GemmProblem& pro
   required.operands.clear();
   for (const Operand& op : problem.operands)
     if (is_required(op)) required.operands.push_back(op);
+  // Every byte crosses the DRAM link at its bandwidth (issue 21: no time below a link); a DMA
+  // engine's separate read and write channels each have that bandwidth: the reads (at least the
+  // inputs, once) or half the bytes, whichever is more, on one of them.
   const bool dma = spec.micro.active() && spec.micro.dma.enabled;
-  if (!dma || required.operands.empty()) {
-    if (bw.unlimited || !(bw.bytes_per_cycle > 0)) return 0;
-    const double c =
-        std::ceil(static_cast<double>(outside(dram_bytes, 2)) / bw.bytes_per_cycle - 1e-9);
-    return std::max(0LL, static_cast<long long>(c));
+  const bool separate = dma && spec.micro.dma.separate_channels;
+  long long link = 0;
+  if (!bw.unlimited && bw.bytes_per_cycle > 0) {
+    double bytes = static_cast<double>(outside(dram_bytes, 2));
+    if (separate)
+      bytes = std::max(
+          bytes / 2,
+          static_cast<double>(
+              outside(compulsory_bytes(problem, [](const Operand& op) { return !op.output; }), 1)));
+    link = std::max(0LL, static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9)));
   }
+  if (!dma || required.operands.empty()) return link;
   required.precision = mac_precision(acc, problem);
   const long long compulsory_q = compulsory_bytes(required, [](const Operand&) { return true; });
   const double d_all = static_cast<double>(outside(dram_bytes, 2));
@@ -422,7 +433,6 @@ long long dram_cycles_floor(const arch::Accelerator& acc, const GemmProblem& pro
       outside(compulsory_bytes(required, [](const Operand& op) { return !op.output; }), 1));
   const double h = dma_cycles_per_byte(spec);
   const double stream = bw.unlimited ? 0.0 : 1.0 / bw.bytes_per_cycle;
-  const bool separate = spec.micro.dma.separate_channels;
   const auto cycles = [&](double x) {
     return (separate ? std::max(x / 2, i_q) : x) * h + std::max(0.0, d_all - x) * stream;
   };
@@ -431,7 +441,7 @@ long long dram_cycles_floor(const arch::Accelerator& acc, const GemmProblem& pro
     if (x >= d_q) least = std::min(least, cycles(x));
   // rounded up but never above the real value's integer part by rounding in doubles
   const double c = std::ceil(least * (1 - 1e-12) - 1e-9);
-  return c <= 0 ? 0 : static_cast<long long>(c);
+  return std::max(link, c <= 0 ? 0LL : static_cast<long long>(c));
 }
 
 }  // namespace

@@ -17,8 +17,8 @@ std::string describe(const Misfit& m) {
       m.needed_bytes, m.partition, m.capacity_bytes);
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const MisfitOperand& o = m.operands[i];
-    out += fmt::format("{}{} ({}, {}-bit) {} bytes", i == 0 ? ": " : ", ", o.name,
-                       workload::to_string(o.role), o.bits, o.footprint_bytes);
+    out += fmt::format("{}{} ({}) {} bytes", i == 0 ? ": " : ", ", o.name,
+                       workload::to_string(o.role), o.footprint_bytes);
   }
   return out;
 }

@@ -30,7 +30,7 @@ struct Misfit {
 };
 
 // "the operands that must be SRAM-resident need N bytes of global-buffer partition "P" (C
-// bytes): B (weight, 4-bit) 65536 bytes, ...".
+// bytes): B (weight) 65536 bytes, ...".
 std::string describe(const Misfit& m);
 
 // The misfit of a tiling (resolved or not), nothing when it keeps every rule.

@@ -66,30 +66,30 @@ TEST_CASE("SAURIA presets: model (prefill, decode) and search run every scheme t
       for (const json& layer : doc) {
         REQUIRE(layer.contains("best"));
         CHECK(layer["best"]["dataflow"] == "os");  // SAURIA runs os only
-        CHECK(layer["best"]["fits"] == true);
+        CHECK(layer["best_built_in"]["dataflow"] == "os");
         for (const json& c : layer["front"]) CHECK(c["dataflow"] == "os");
-        for (const json& c : layer["built_in"]) CHECK(c["dataflow"] == "os");
       }
     }
 }
 
 TEST_CASE("search honours a declared dataflow, --dataflows still chooses", "[cli][sauria]") {
-  // SAURIA declares os: search evaluates no ws or is mapping unless asked
-  const auto os =
-      run("search --gemm 64,256,128 --arch sauria-int8-8x16 --quant w4a8 --format json");
-  REQUIRE(os.exit_code == 0);
-  const json only = json::parse(os.out);
-  REQUIRE(only[0]["built_in"].size() == 1);
-  CHECK(only[0]["built_in"][0]["dataflow"] == "os");
-  // the default preset declares none: the three dataflows
-  const auto all = run("search --gemm 64,256,128 --format json");
-  REQUIRE(all.exit_code == 0);
-  CHECK(json::parse(all.out)[0]["built_in"].size() == 3);
-  // asked for, ws is searched on SAURIA too (a what-if the user typed)
-  const auto ws = run(
-      "search --gemm 64,256,128 --arch sauria-int8-8x16 --quant w4a8 --dataflows ws --format json");
+  const auto candidates = [](const std::string& args) {
+    const auto r = run("search --gemm 64,256,128 " + args + " --format json");
+    INFO(args << "\n" << r.out);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out)[0]["counts"]["candidates"].get<long long>();
+  };
+  // SAURIA declares os: its search is the search of os alone
+  const std::string sauria = "--arch sauria-int8-8x16 --quant w4a8";
+  const long long declared = candidates(sauria);
+  CHECK(declared == candidates(sauria + " --dataflows os"));
+  // asked for, ws and is are searched too (a what-if the user typed)
+  CHECK(candidates(sauria + " --dataflows os,ws,is") > declared);
+  const auto ws = run("search --gemm 64,256,128 " + sauria + " --dataflows ws --format json");
   REQUIRE(ws.exit_code == 0);
   CHECK(json::parse(ws.out)[0]["best"]["dataflow"] == "ws");
+  // the default preset declares none: the three dataflows
+  CHECK(candidates("") == candidates("--dataflows os,ws,is"));
 }
 
 TEST_CASE("no tile fits: the error names the layer, the scheme, the operands and their sizes",
@@ -119,6 +119,22 @@ TEST_CASE("no tile fits: the error names the layer, the scheme, the operands and
   const auto given = run("compare --gemm 64,256,128 --quant w4a8 --tile 64x256x128 " + arch);
   CHECK(given.exit_code == 2);
   CHECK(given.out.find("--tile: the tile does not fit") != std::string::npos);
+}
+
+TEST_CASE("the cost-model line states the dequant unit and where its rate comes from",
+          "[cli][dequant]") {
+  const std::string model = "model " + kModel + " --prompt 16";
+  // the default preset's int8 PEs take two MACs per cycle: the default unit keeps up
+  const auto w4 = run(model + " --quant w4a8");
+  REQUIRE(w4.exit_code == 0);
+  CHECK(w4.out.find("dequant unit 64 elements/cycle (default: keeps up with the array: 32 "
+                    "columns x 2 int8 MACs per PE per cycle)") != std::string::npos);
+  const auto given = run(model + " --quant w4a8 --dequant-rate 16");
+  REQUIRE(given.exit_code == 0);
+  CHECK(given.out.find("dequant unit 16 elements/cycle (requested)") != std::string::npos);
+  const auto fp16 = run(model + " --quant q0f16");
+  REQUIRE(fp16.exit_code == 0);
+  CHECK(fp16.out.find("dequant unit") == std::string::npos);  // nothing dequantized
 }
 
 }  // namespace cli_sauria_presets_test

@@ -49,7 +49,12 @@ std::string rate_text(const quant::DequantRate& r) {
 std::string describe_dequant_rate(const quant::DequantRate& requested,
                                   const quant::QuantSpec& scheme, const arch::Accelerator& acc,
                                   mapping::Dataflow dataflow) {
-  if (!quant::dequantizes(scheme, scheme.weights)) return "";
+  // the weights' unit, else (a KV-cache scheme) the KV cache's
+  const quant::OperandSpec* b = quant::dequantizes(scheme, scheme.weights) ? &scheme.weights
+                                : scheme.kv_cache && quant::dequantizes(scheme, *scheme.kv_cache)
+                                    ? &*scheme.kv_cache
+                                    : nullptr;
+  if (!b) return "";
   if (requested.given()) return "dequant unit " + rate_text(requested) + " (requested)";
   const quant::DequantRate from_scheme{scheme.dequant.elements_per_cycle,
                                        scheme.dequant.ops_per_cycle};
@@ -57,7 +62,7 @@ std::string describe_dequant_rate(const quant::DequantRate& requested,
     return "dequant unit " + rate_text(from_scheme) + " (the scheme's dequant.throughput)";
   workload::DataType precision;
   try {
-    precision = acc.mac_precision_for(quant::mac_precision(scheme, scheme.weights).multiplier());
+    precision = acc.mac_precision_for(quant::mac_precision(scheme, *b).multiplier());
   } catch (const InputError&) {
     return "";  // the evaluation reports the missing precision
   }

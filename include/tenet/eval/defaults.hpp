@@ -57,9 +57,9 @@ quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
                                         const arch::Accelerator& acc, mapping::Dataflow dataflow,
                                         const workload::DataType& precision);
 
-// The dequant unit of a scheme's weight matmuls as a cost-model line states it, "" when the
-// scheme dequantizes nothing: "dequant unit 64 elements/cycle (default: keeps up with the array:
-// 32 columns x 2 int8 MACs per PE per cycle)", "... (requested)", "... (the scheme's)".
+// The dequant unit of a scheme's weight (else KV-cache) matmuls as a cost-model line states it, ""
+// when the scheme dequantizes nothing: "dequant unit 64 elements/cycle (default: keeps up with the
+// array: 32 columns x 2 int8 MACs per PE per cycle)", "... (requested)", "... (the scheme's)".
 std::string describe_dequant_rate(const quant::DequantRate& requested,
                                   const quant::QuantSpec& scheme, const arch::Accelerator& acc,
                                   mapping::Dataflow dataflow);

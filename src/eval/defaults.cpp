@@ -21,9 +21,9 @@ std::vector<mapping::Dataflow> search_dataflows(const arch::Accelerator& acc) {
 long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow,
                                      const workload::DataType& precision) {
   const long long lanes = dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
-  const arch::MacRate& rate = acc.mac_rate(precision);
-  const long long per_cycle = lanes * rate.macs_per_cycle;
-  return std::max(1LL, (per_cycle + rate.cycles_per_mac - 1) / rate.cycles_per_mac);
+  // (a slower precision, cycles_per_mac > 1, keeps the full rate: a stationary operand (ws, is)
+  // still shifts in at one element per lane and cycle)
+  return std::max(1LL, lanes * acc.mac_rate(precision).macs_per_cycle);
 }
 
 quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
@@ -71,7 +71,6 @@ std::string describe_dequant_rate(const quant::DequantRate& requested,
   std::string why = fmt::format(
       "{} {} x {} {} MAC{} per PE per cycle", is ? acc.rows() : acc.cols(), is ? "rows" : "columns",
       rate.macs_per_cycle, workload::to_string(precision), rate.macs_per_cycle == 1 ? "" : "s");
-  if (rate.cycles_per_mac > 1) why += fmt::format(" / {} cycles per MAC", rate.cycles_per_mac);
   return fmt::format("dequant unit {} elements/cycle (default: keeps up with the array: {})",
                      dequant_elements_per_cycle(acc, dataflow, precision), why);
 }

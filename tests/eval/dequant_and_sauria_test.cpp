@@ -44,10 +44,11 @@ TEST_CASE("the default dequant unit keeps up with the array at the scheme's MAC 
                                                    workload::DataType::signed_int(8)) == 64);
   CHECK(eval::defaults::dequant_elements_per_cycle(scalable, Dataflow::kOutputStationary,
                                                    workload::DataType::fp16()) == 32);
-  // a slower precision: TPU v1's int16 at a quarter of the rate, 256 columns / 4
+  // a slower precision (TPU v1's int16 at a quarter of the rate) keeps the lanes' full rate: its
+  // stationary weights still shift in at one element per column and cycle
   const arch::Accelerator tpu = arch::load_accelerator_preset("tpu-v1");
   CHECK(eval::defaults::dequant_elements_per_cycle(tpu, Dataflow::kWeightStationary,
-                                                   workload::DataType::signed_int(16)) == 64);
+                                                   workload::DataType::signed_int(16)) == 256);
 
   // W4A8 (int4 -> int8 between SRAM and the array) is as fast as W8A8 on the default preset.
   const auto prefill = weight(512, 4096, 4096);

@@ -45,7 +45,8 @@ inline constexpr bool kEdgeTransfers = true;
 // keep up with the array it feeds at the GEMM's MAC precision, i.e. the rate the array takes B
 // in: the input lanes of the edge B enters through (os, ws: the columns; is: the rows) x the
 // MACs each PE does per cycle at that precision (packed along k: 2 int8 on a precision-scalable
-// PE) / its cycles per MAC, rounded up (at least 1).
+// PE). A slower precision (cycles_per_mac > 1) keeps the lanes' full rate: a stationary B still
+// shifts in at one element per lane and cycle.
 long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Dataflow dataflow,
                                      const workload::DataType& precision);
 

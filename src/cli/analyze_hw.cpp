@@ -66,7 +66,8 @@ void add_hardware_options(CLI::App& app, HardwareOptions& o, CLI::Option* gemm) 
     app.add_option(t.name, o.*t.value, t.description)->group(group)->needs(gemm);
   with_rule(app.add_option("--dequant-rate", o.dequant_rate,
                            "dequant unit throughput, elements/cycle (default: the scheme's, else "
-                           "one per array column; is: per row)")
+                           "one that keeps up with the array at the scheme's MAC rate: an element "
+                           "per array column (is: row) per MAC a PE does per cycle)")
                 ->group(group)
                 ->needs(gemm),
             OptionRule::kNonNegative);

@@ -75,7 +75,9 @@ void setup_bound(CLI::App& sub) {
                            "Dequant unit elements/cycle (default: the scheme's)"),
             OptionRule::kNonNegative);
   add_edge_transfers(sub, o->settings.edge_transfers);
-  sub.add_option("--dataflows", o->dataflows, "Dataflows searched (default os,ws,is)");
+  sub.add_option("--dataflows", o->dataflows,
+                 "Dataflows searched (default: the accelerator's declared dataflow, else "
+                 "os,ws,is)");
   sub.add_flag("--bound-only", o->bound_only,
                "Only the analytic lower bound (no mapping search): microseconds per point");
   sub.add_option("--format", o->format, "table (default), json or csv")

@@ -40,7 +40,9 @@ void add_settings_options(CLI::App& sub, eval::Settings& s, const std::string& g
                     "energy, dram_bytes or edp"));
   with_rule(in(sub.add_option("--dequant-rate", s.dequant_rate,
                               "Dequant unit throughput, elements/cycle (default: the scheme's, "
-                              "else one per array column; is: per row)")),
+                              "else one that keeps up with the array at the scheme's MAC rate: "
+                              "an element per array column (is: row) per MAC a PE does per "
+                              "cycle)")),
             OptionRule::kNonNegative);
   with_rule(in(sub.add_option("--dequant-ops-rate", s.dequant_ops_rate,
                               "Dequant unit throughput, ALU ops/cycle (instead of --dequant-rate)"))

@@ -65,7 +65,9 @@ void setup(CLI::App& sub) {
   sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
   sub.add_option("--objective", o->settings.objective,
                  "latency (default), energy, dram_bytes or edp");
-  sub.add_option("--dataflows", o->dataflows, "Dataflows to search (default os,ws,is)");
+  sub.add_option("--dataflows", o->dataflows,
+                 "Dataflows to search (default: the accelerator's declared dataflow, else "
+                 "os,ws,is)");
   sub.add_option("--front", o->front,
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")

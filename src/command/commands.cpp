@@ -8,6 +8,7 @@
 #include "sweep/mapping_search.hpp"
 #include "sweep/search_report.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/defaults.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/traffic_curve.hpp"
 #include "tenet/input/workload_log.hpp"
@@ -104,6 +105,13 @@ std::string search(const SearchArgs& args) {
     throw InputError(error_code::kUnknownName, "", "format", "expected table or json, got csv");
   const std::vector<sweep::LayerSearch> results =
       sweep::search_layers(args.settings, source_matmuls(args.source).matmuls);
+  // Nothing could be mapped at all (e.g. no tile fits the buffer): an error, the first layer's.
+  bool any = false;
+  for (const sweep::LayerSearch& l : results) any = any || l.best.has_value();
+  if (!any && !results.empty())
+    throw InputError(
+        error_code::kRange, "", results.front().shape.name,
+        results.front().error.empty() ? "no mapping could be evaluated" : results.front().error);
   if (args.format == io::ReportFormat::kJson) return sweep::search_json(results).dump(2) + "\n";
   return sweep::format_search_table(results, true);
 }
@@ -130,7 +138,8 @@ std::string bound(const BoundArgs& args) {
   context.inputs["quant"] = base.scheme ? base.scheme->name : std::string("none");
   if (!base.scheme) context.inputs["bits"] = {{"a", bits[0]}, {"b", bits[1]}, {"c", bits[2]}};
   eval::CurveOptions options;
-  if (!args.dataflows.empty()) options.dataflows = args.dataflows;
+  options.dataflows =
+      args.dataflows.empty() ? eval::defaults::search_dataflows(*base.accelerator) : args.dataflows;
   std::string dataflows;
   for (mapping::Dataflow f : options.dataflows)
     dataflows += std::string(dataflows.empty() ? "" : ",") + mapping::to_string(f);

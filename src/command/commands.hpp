@@ -67,7 +67,7 @@ struct BoundArgs {
   eval::Settings settings;
   std::optional<std::array<int, 3>> bits;    // unquantized operand widths (default 16/16/16)
   std::vector<long long> buffers;            // bytes, at least one
-  std::vector<mapping::Dataflow> dataflows;  // empty: eval::defaults::kSearchDataflows
+  std::vector<mapping::Dataflow> dataflows;  // empty: eval::defaults::search_dataflows
   bool bound_only = false;                   // only the analytic bound, no mapping search
   io::ReportFormat format = io::ReportFormat::kTable;
 };

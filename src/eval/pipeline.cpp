@@ -3,9 +3,12 @@
 // needs a number asks evaluate() for it.
 #include "tenet/eval/pipeline.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "detail/exact.hpp"
+#include "hw/misfit.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -46,10 +49,40 @@ workload::Workload build_workload(const Request& r, const std::optional<AppliedS
 
 // ---- choose the mapping ------------------------------------------------------------------------
 
+// No tile of the search space keeps the residency and bank rules of the accelerator's
+// microarchitecture: an error naming the matmul (the layer, its sizes), the scheme and the operands
+// the smallest tile cannot hold, with their sizes (never --tile: the user gave no tile).
+[[noreturn]] void no_tile_fits(const Request& r, const hw::GemmProblem& p,
+                               const std::optional<AppliedScheme>& s, const mapping::Tiling& tile,
+                               const hw::Misfit& m) {
+  const llm::MatmulShape& x = r.matmul;
+  const std::string scheme = s ? "scheme " + s->spec.name
+                               : fmt::format("{}/{}/{}-bit operands", r.bits.a, r.bits.b, r.bits.c);
+  throw InputError(
+      error_code::kRange, "", x.name.empty() ? "matmul" : x.name,
+      fmt::format("no tile of the {}x{}x{} matmul (M, N, K) under {} fits the global buffer of "
+                  "\"{}\" ({} dataflow): even the smallest tile, {}x{}x{}, does not fit: {}",
+                  p.shape.m, p.shape.n, p.shape.k, scheme, r.accelerator->name(),
+                  mapping::to_string(r.dataflow), tile.m, tile.n, tile.k, hw::describe(m)));
+}
+
 mapping::Tiling choose_mapping(const Request& r, const hw::GemmProblem& p,
+                               const std::optional<AppliedScheme>& s,
                                hw::TilingSearchStats& stats) {
   if (r.tiling) return *r.tiling;
-  return hw::choose_tiling(*r.accelerator, p, r.dataflow, r.hw, {r.tiling_objective, &stats});
+  const arch::Accelerator& acc = *r.accelerator;
+  const mapping::Tiling chosen =
+      hw::choose_tiling(acc, p, r.dataflow, r.hw, {r.tiling_objective, &stats});
+  // Only operands that must stay SRAM-resident can make a tiling infeasible; the search prefers
+  // any feasible tiling, so the one it returns breaks a rule only when every candidate does.
+  if (acc.spec().micro.sram_resident.empty() || r.hw.unlimited_buffer) return chosen;
+  if (!hw::tiling_misfit(acc, p, r.dataflow, chosen, r.hw)) return chosen;
+  const auto smallest = hw::smallest_tile_misfit(acc, p, r.dataflow, r.hw);
+  if (!smallest)
+    throw InternalError(
+        "eval::choose_mapping: the tiling search chose a tiling that does not fit "
+        "though a smaller one does");
+  no_tile_fits(r, p, s, smallest->first, smallest->second);
 }
 
 // ---- relation-centric analysis ---------------------------------------------------------------
@@ -165,21 +198,19 @@ Evaluation evaluate(const Request& r) {
     return e;
   }
   const arch::Accelerator& acc = *r.accelerator;
-  if (r.scheme) {
-    e.scheme = apply_quantization(*r.scheme, r.matmul);
-    if (quant::dequantizes(e.scheme->spec))
-      e.dequant_rate =
-          defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow);
-  }
+  if (r.scheme) e.scheme = apply_quantization(*r.scheme, r.matmul);
   if (r.relation_centric || r.timing == Timing::kTenet)
     e.analyzed = relation_problem(r, build_workload(r, e.scheme));
   e.problem = build_hw_problem(r, e.scheme);
+  if (e.scheme && quant::dequantizes(e.scheme->spec))  // at the MAC precision of the problem
+    e.dequant_rate = defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow,
+                                                    hw::mac_precision(acc, e.problem));
   if (r.timing == Timing::kTenet) {
     e.relations = analyze_relations(*e.analyzed, r.analysis);
     if (e.scheme) e.tenet_quant = count_tenet_quantization(r, *e.scheme, e.dequant_rate);
     return e;
   }
-  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.tiling_search);
+  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, e.tiling_search);
   if (r.relation_centric) e.relations = analyze_relations(*e.analyzed, r.analysis);
   e.product = evaluate_product(r, e, chosen);
   e.tiling = e.product->hw.tiling;

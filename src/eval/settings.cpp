@@ -99,6 +99,25 @@ class SchemeSource {
   mutable std::map<std::string, std::shared_ptr<const quant::QuantSpec>> logged_;
 };
 
+// The dequant unit's part of a cost-model line: the forced scheme's rate and where it comes
+// from; with a log's schemes, the rule (each scheme's own rate, else the default unit).
+std::string dequant_description(const Request& base, const Settings& settings) {
+  if (base.scheme) {
+    const std::string d = defaults::describe_dequant_rate(base.dequant_rate, *base.scheme,
+                                                          *base.accelerator, base.dataflow);
+    return d.empty() ? "" : ", " + d;
+  }
+  if (settings.named_schemes.empty()) return "";
+  if (base.dequant_rate.given())
+    return base.dequant_rate.elements_per_cycle > 0
+               ? fmt::format(", dequant unit {} elements/cycle (requested)",
+                             base.dequant_rate.elements_per_cycle)
+               : fmt::format(", dequant unit {} ops/cycle (requested)",
+                             base.dequant_rate.ops_per_cycle);
+  return ", dequant unit: each scheme's dequant.throughput, else one that keeps up with the array "
+         "at the scheme's MAC rate";
+}
+
 }  // namespace
 
 arch::Accelerator resolve_accelerator(const std::string& arch, const std::string& array) {
@@ -203,6 +222,7 @@ llm::CostModel make_cost_model(const Settings& settings,
                   schemes->describe(shapes),
                   base.tiling ? mapping::to_string(*base.tiling)
                               : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
+  model.description += dequant_description(base, settings);
   model.description += base.hw.edge_transfers ? ", edge transfers charged" : ", edge transfers off";
   model.prefetch_across_matmuls = base.hw.edge_transfers && acc.spec().dram.prefetch_across_matmuls;
   model.warnings = arch::implausible_values(acc);

@@ -253,6 +253,197 @@ void schedule_independent(const arch::Accelerator& acc, const GemmProblem& probl
         std::min(b.dram_bytes, static_cast<long long>(std::min(floored, 9.2e18L)));
 }
 
+// The least DRAM traffic of the modelled mappings (Bounds::dram_bytes): `compulsory`, or more
+// with a limited buffer (the least of the four regimes below).
+long long traffic_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                        const Options& options, long long compulsory) {
+  const long long buffer = buffer_bytes(acc);
+  if (options.unlimited_buffer || buffer >= kHugeBuffer) return compulsory;
+  // Any tensor's tile may be single-buffered (mapping::Tiling::single): the whole buffer is usable.
+  const long long usable_buffer = buffer;
+  const Triple t = find_triple(problem);
+  if (!(t.a && t.b && t.c)) return compulsory;
+  const mapping::GemmShape& s = problem.shape;
+  const arch::MacRate& rate = acc.mac_rate(mac_precision(acc, problem));
+  // The least of four regimes (docs/model.md#physical-limits), S = the usable buffer, each
+  // the least traffic of one class of the model's mappings, in whole numbers of tiles:
+  // (i) C's tile stays in the buffer while K is accumulated (accumulated_bound): every
+  //     mapping whose C is resident and revisited by no loop;
+  // (ii) a panel of A (a chunk of t ≤ K values of k, ⌊S/(t·wa)⌋ rows) stays on chip and B
+  //     streams past it: A is read once, B ⌈M / max(span, rows)⌉ times — span = max(R, C) is
+  //     the reuse a row or column of PEs gives a value without storage — and C's partial
+  //     sums leave and come back once per chunk, MN·wc·(2⌈K/t⌉ − 1); t = K is the one-pass
+  //     case; mappings whose C is revisited or streamed, or whose A is read once;
+  // (iii) the same with B's panel on chip and A streaming;
+  // (iv) one of A, B, C on chip whole (a tile that never changes needs no second copy):
+  //     compulsory traffic only.
+  const long double wa = value_bytes(*t.a), wb = value_bytes(*t.b), wc = value_bytes(*t.c);
+  const long double m = static_cast<long double>(s.m), n = static_cast<long double>(s.n),
+                    k = static_cast<long double>(s.k);
+  const long double c_bytes = static_cast<long double>(bytes_of(elements(s, *t.c), t.c->bits));
+  // A scale or zero tensor indexed like A (i and k) or like B (k and j) travels with its
+  // operand: read again whenever the operand is (hw model: the same loops refetch both), so
+  // its bytes join the operand's streamed bytes; the rest are read at least once.
+  long double a_bytes = m * k * wa, b_bytes = k * n * wb, others = 0;
+  for (const Operand& op : problem.operands) {
+    if (&op == t.a || &op == t.b || &op == t.c) continue;
+    const long double bytes = static_cast<long double>(bytes_of(elements(s, op), op.bits));
+    if (!op.output && depends_on(op, {true, false, true}))
+      a_bytes += bytes;
+    else if (!op.output && depends_on(op, {false, true, true}))
+      b_bytes += bytes;
+    else
+      others += bytes;
+  }
+  // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
+  const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
+  const long double kspan = span * static_cast<long double>(rate.macs_per_cycle);
+  const auto d = [](long double v) { return static_cast<double>(v); };
+  const Regimes regimes{d(a_bytes), d(b_bytes), d(c_bytes), d(m),
+                        d(n),       d(k),       d(wa),      d(wb),
+                        d(wc),      d(span),    d(kspan),   static_cast<double>(usable_buffer)};
+  const long double accumulated =
+      accumulated_bound(regimes, c_bytes <= static_cast<long double>(buffer)) + c_bytes;
+  const long double panel_a =
+      panel_bound(regimes, PanelOf::kA, m * k * wa <= static_cast<long double>(buffer));
+  const long double panel_b =
+      panel_bound(regimes, PanelOf::kB, k * n * wb <= static_cast<long double>(buffer));
+  long double movement = std::min({accumulated, panel_a, panel_b}) + others;
+  // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
+  //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
+  //      values); for B whole, a row of A or of C; for C whole, a column of A or a row of B
+  //      (one rank-1 update).
+  const auto whole = [&](const Operand* x, long double slice) {
+    return static_cast<long double>(bytes_of(elements(s, *x), x->bits)) + 2 * slice <=
+           static_cast<long double>(buffer);
+  };
+  // Nothing is needed beside it where the other two stream through the PE array and are
+  // still moved once: an input stationary in the PEs while the whole of a dimension streams
+  // past, an input reused by every PE of a row or column (a dimension within span), C
+  // accumulated in the PEs (k streamed, or K within the PE array's k extent).
+  const bool m_short = m <= span, n_short = n <= span, k_short = k <= kspan;
+  const auto beside = [](bool free, long double slice) { return free ? 0.0L : slice; };
+  if (whole(t.a, beside(m_short || k_short, std::min(k * wb, m * wc))) ||
+      whole(t.b, beside(n_short || k_short, std::min(k * wa, n * wc))) ||
+      whole(t.c, beside(m_short || n_short, std::min(m * wa, n * wb))))
+    movement = 0;
+  // Rounded down with a relative margin, so that rounding never lifts the bound above an
+  // achievable integer.
+  const long double floored = std::floor(movement * (1 - 1e-12L));
+  if (floored >= 9.2e18L)
+    ::tenet::detail::throw_overflow({"the DRAM-traffic bound"}, std::to_string((double)floored));
+  return std::max(compulsory, static_cast<long long>(floored));
+}
+
+// Bytes of every operand `take` takes, each element once (the compulsory traffic).
+template <typename Take>
+long long compulsory_bytes(const GemmProblem& problem, Take take) {
+  long long bytes = 0;
+  for (const Operand& op : problem.operands)
+    if (take(op))
+      bytes = checked_add(bytes, bytes_of(elements(problem.shape, op), op.bits), {"DRAM bytes"});
+  return bytes;
+}
+
+// The least cycles the microarchitecture's DMA engine (arch::DmaEngine) spends per byte of a
+// resident tile's runs on one channel (docs/hardware.md §3b): a burst of B bytes pays B /
+// bandwidth, its share of its batch's latency ((DRAM latency + burst latency) / outstanding
+// bursts; none with unlimited outstanding bursts, whose runs pay it once) and a throttle gap after
+// every throttle_bytes of it. Per byte, within the bursts with the same number of gaps the
+// longest is cheapest: the least over B = throttle_bytes·(j + 1) (first and last j: the cost is
+// monotone in j) and the longest burst. Commands and rounding are left out (a floor).
+double dma_cycles_per_byte(const arch::AcceleratorSpec& spec) {
+  const arch::DmaEngine& d = spec.micro.dma;
+  const double per_byte =
+      spec.dram.bandwidth.unlimited ? 0.0 : 1.0 / spec.dram.bandwidth.bytes_per_cycle;
+  const double latency =
+      d.outstanding_bursts > 0
+          ? static_cast<double>(spec.dram.latency_cycles + d.burst_latency_cycles) /
+                static_cast<double>(d.outstanding_bursts)
+          : 0.0;
+  const double longest = static_cast<double>(d.max_burst_bytes);  // 0: unlimited
+  const auto cost = [&](double burst, double gaps) {
+    return per_byte + (latency + gaps * static_cast<double>(d.throttle_gap_cycles)) / burst;
+  };
+  if (d.throttle_bytes <= 0 || d.throttle_gap_cycles <= 0)
+    return longest > 0 ? cost(longest, 0) : per_byte;
+  const double t = static_cast<double>(d.throttle_bytes);
+  if (longest <= 0)  // bursts of any length: j = 0, or the limit of many gaps (g / t)
+    return per_byte + std::min(latency, static_cast<double>(d.throttle_gap_cycles)) / t;
+  double best = cost(longest, std::floor((longest - 1) / t));
+  const double whole = std::floor(longest / t);  // bursts of whole throttle units
+  if (whole >= 1) best = std::min({best, cost(t, 0), cost(t * whole, whole - 1)});
+  return best;
+}
+
+// The DRAM-bandwidth cycles of Bounds::dram_cycles for `dram_bytes` of traffic: the bytes at the
+// DRAM bandwidth (every byte crosses the link; with a DMA engine's separate read and write
+// channels, each of the bandwidth: the reads or half the bytes), and with a DMA engine and
+// operands that must stay SRAM-resident at least the following (the larger of the two). The
+// operands that must stay SRAM-resident (arch::Microarch::sram_resident, set Q) move at least their
+// own traffic floor D_Q (traffic_floor of the problem of Q alone: more buffer, so less traffic) in
+// the DMA engine's runs at dma_cycles_per_byte h each, their inputs at least I_Q bytes; the rest of
+// the traffic (at least dram_bytes − the bytes Q moves) may stream at the bandwidth. With x bytes
+// of Q: x·h (separate read and write channels: max(x/2, I_Q)·h) + max(0, dram_bytes − x) /
+// bandwidth, least over x ≥ D_Q (convex: at its breakpoints). Without edge transfers the first
+// tile's inputs and the last tile's outputs (each at most the buffer) move outside the counted
+// cycles.
+long long dram_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                            const Options& options, long long dram_bytes) {
+  const arch::AcceleratorSpec& spec = acc.spec();
+  const arch::Bandwidth& bw = spec.dram.bandwidth;
+  if (options.unlimited_dram_bandwidth) return 0;
+  const long long buffer = buffer_bytes(acc);
+  const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
+  const auto outside = [&](long long bytes, long long edges) {  // what the edges leave counted
+    if (options.edge_transfers) return bytes;
+    return unlimited ? 0LL : std::max(0LL, bytes - std::min(bytes, edges * buffer));
+  };
+  const auto is_required = [&](const Operand& op) {
+    for (const std::string& role : spec.micro.sram_resident)
+      if (role == role_key(op.role)) return true;
+    return false;
+  };
+  GemmProblem required = problem;
+  required.operands.clear();
+  for (const Operand& op : problem.operands)
+    if (is_required(op)) required.operands.push_back(op);
+  // Every byte crosses the DRAM link at its bandwidth (issue 21: no time below a link); a DMA
+  // engine's separate read and write channels each have that bandwidth: the reads (at least the
+  // inputs, once) or half the bytes, whichever is more, on one of them.
+  const bool dma = spec.micro.active() && spec.micro.dma.enabled;
+  const bool separate = dma && spec.micro.dma.separate_channels;
+  long long link = 0;
+  if (!bw.unlimited && bw.bytes_per_cycle > 0) {
+    double bytes = static_cast<double>(outside(dram_bytes, 2));
+    if (separate)
+      bytes = std::max(
+          bytes / 2,
+          static_cast<double>(
+              outside(compulsory_bytes(problem, [](const Operand& op) { return !op.output; }), 1)));
+    link = std::max(0LL, static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9)));
+  }
+  if (!dma || required.operands.empty()) return link;
+  required.precision = mac_precision(acc, problem);
+  const long long compulsory_q = compulsory_bytes(required, [](const Operand&) { return true; });
+  const double d_all = static_cast<double>(outside(dram_bytes, 2));
+  const double d_q =
+      static_cast<double>(outside(traffic_floor(acc, required, options, compulsory_q), 2));
+  const double i_q = static_cast<double>(
+      outside(compulsory_bytes(required, [](const Operand& op) { return !op.output; }), 1));
+  const double h = dma_cycles_per_byte(spec);
+  const double stream = bw.unlimited ? 0.0 : 1.0 / bw.bytes_per_cycle;
+  const auto cycles = [&](double x) {
+    return (separate ? std::max(x / 2, i_q) : x) * h + std::max(0.0, d_all - x) * stream;
+  };
+  double least = cycles(d_q);
+  for (double x : {std::min(d_all, 2 * i_q), d_all})
+    if (x >= d_q) least = std::min(least, cycles(x));
+  // rounded up but never above the real value's integer part by rounding in doubles
+  const double c = std::ceil(least * (1 - 1e-12) - 1e-9);
+  return std::max(link, c <= 0 ? 0LL : static_cast<long long>(c));
+}
+
 }  // namespace
 
 Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
@@ -261,93 +452,11 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   const mapping::GemmShape& s = problem.shape;
   const arch::MacRate& rate = acc.mac_rate(mac_precision(acc, problem));
   Bounds b;
-
-  for (const Operand& op : problem.operands)
-    b.compulsory_dram_bytes =
-        checked_add(b.compulsory_dram_bytes, bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
-
+  b.compulsory_dram_bytes = compulsory_bytes(problem, [](const Operand&) { return true; });
   const long long buffer = buffer_bytes(acc);
   const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
-  // Any tensor's tile may be single-buffered (mapping::Tiling::single): the whole buffer is usable.
-  const long long usable_buffer = buffer;
-  const Triple t = find_triple(problem);
-  b.dram_bytes = b.compulsory_dram_bytes;
-  if (unlimited) {
-    b.capacity_bytes = kUnlimited;
-  } else {
-    b.capacity_bytes = usable_buffer;
-    if (t.a && t.b && t.c) {
-      // The least of four regimes (docs/model.md#physical-limits), S = the usable buffer, each
-      // the least traffic of one class of the model's mappings, in whole numbers of tiles:
-      // (i) C's tile stays in the buffer while K is accumulated (accumulated_bound): every
-      //     mapping whose C is resident and revisited by no loop;
-      // (ii) a panel of A (a chunk of t ≤ K values of k, ⌊S/(t·wa)⌋ rows) stays on chip and B
-      //     streams past it: A is read once, B ⌈M / max(span, rows)⌉ times — span = max(R, C) is
-      //     the reuse a row or column of PEs gives a value without storage — and C's partial
-      //     sums leave and come back once per chunk, MN·wc·(2⌈K/t⌉ − 1); t = K is the one-pass
-      //     case; mappings whose C is revisited or streamed, or whose A is read once;
-      // (iii) the same with B's panel on chip and A streaming;
-      // (iv) one of A, B, C on chip whole (a tile that never changes needs no second copy):
-      //     compulsory traffic only.
-      const long double wa = value_bytes(*t.a), wb = value_bytes(*t.b), wc = value_bytes(*t.c);
-      const long double m = static_cast<long double>(s.m), n = static_cast<long double>(s.n),
-                        k = static_cast<long double>(s.k);
-      const long double c_bytes = static_cast<long double>(bytes_of(elements(s, *t.c), t.c->bits));
-      // A scale or zero tensor indexed like A (i and k) or like B (k and j) travels with its
-      // operand: read again whenever the operand is (hw model: the same loops refetch both), so
-      // its bytes join the operand's streamed bytes; the rest are read at least once.
-      long double a_bytes = m * k * wa, b_bytes = k * n * wb, others = 0;
-      for (const Operand& op : problem.operands) {
-        if (&op == t.a || &op == t.b || &op == t.c) continue;
-        const long double bytes = static_cast<long double>(bytes_of(elements(s, op), op.bits));
-        if (!op.output && depends_on(op, {true, false, true}))
-          a_bytes += bytes;
-        else if (!op.output && depends_on(op, {false, true, true}))
-          b_bytes += bytes;
-        else
-          others += bytes;
-      }
-      // (i), (ii), (iii) with widths that include the scales, in whole numbers of tiles.
-      const long double span = static_cast<long double>(std::max(acc.rows(), acc.cols()));
-      const long double kspan = span * static_cast<long double>(rate.macs_per_cycle);
-      const auto d = [](long double v) { return static_cast<double>(v); };
-      const Regimes regimes{d(a_bytes), d(b_bytes), d(c_bytes), d(m),
-                            d(n),       d(k),       d(wa),      d(wb),
-                            d(wc),      d(span),    d(kspan),   static_cast<double>(usable_buffer)};
-      const long double accumulated =
-          accumulated_bound(regimes, c_bytes <= static_cast<long double>(buffer)) + c_bytes;
-      const long double panel_a =
-          panel_bound(regimes, PanelOf::kA, m * k * wa <= static_cast<long double>(buffer));
-      const long double panel_b =
-          panel_bound(regimes, PanelOf::kB, k * n * wb <= static_cast<long double>(buffer));
-      long double movement = std::min({accumulated, panel_a, panel_b}) + others;
-      // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
-      //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
-      //      values); for B whole, a row of A or of C; for C whole, a column of A or a row of B
-      //      (one rank-1 update).
-      const auto whole = [&](const Operand* x, long double slice) {
-        return static_cast<long double>(bytes_of(elements(s, *x), x->bits)) + 2 * slice <=
-               static_cast<long double>(buffer);
-      };
-      // Nothing is needed beside it where the other two stream through the PE array and are
-      // still moved once: an input stationary in the PEs while the whole of a dimension streams
-      // past, an input reused by every PE of a row or column (a dimension within span), C
-      // accumulated in the PEs (k streamed, or K within the PE array's k extent).
-      const bool m_short = m <= span, n_short = n <= span, k_short = k <= kspan;
-      const auto beside = [](bool free, long double slice) { return free ? 0.0L : slice; };
-      if (whole(t.a, beside(m_short || k_short, std::min(k * wb, m * wc))) ||
-          whole(t.b, beside(n_short || k_short, std::min(k * wa, n * wc))) ||
-          whole(t.c, beside(m_short || n_short, std::min(m * wa, n * wb))))
-        movement = 0;
-      // Rounded down with a relative margin, so that rounding never lifts the bound above an
-      // achievable integer.
-      const long double floored = std::floor(movement * (1 - 1e-12L));
-      if (floored >= 9.2e18L)
-        ::tenet::detail::throw_overflow({"the DRAM-traffic bound"},
-                                        std::to_string((double)floored));
-      b.dram_bytes = std::max(b.dram_bytes, static_cast<long long>(floored));
-    }
-  }
+  b.capacity_bytes = unlimited ? kUnlimited : buffer;
+  b.dram_bytes = traffic_floor(acc, problem, options, b.compulsory_dram_bytes);
 
   // Compute roofline: MACs · cycles_per_mac / (PEs · macs_per_cycle), rounded up.
   const long long macs = checked_mul(checked_mul(s.m, s.n, {"MACs"}), s.k, {"MACs"});
@@ -356,18 +465,9 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   const long long work = checked_mul(macs, rate.cycles_per_mac, {"MAC cycles"});
   b.compute_cycles = work / slots + (work % slots != 0);
 
-  // DRAM roofline. Without edge transfers the model moves the first tile's inputs before cycle 0
-  // and the last tile's outputs after the last cycle: at most the usable buffer each.
-  const arch::Bandwidth& bw = acc.spec().dram.bandwidth;
-  if (!bw.unlimited && !options.unlimited_dram_bandwidth && bw.bytes_per_cycle > 0) {
-    long long counted = b.dram_bytes;
-    if (!options.edge_transfers)
-      counted = unlimited ? 0 : std::max(0LL, counted - std::min(counted, 2 * usable_buffer));
-    b.dram_cycles = static_cast<long long>(std::ceil(counted / bw.bytes_per_cycle - 1e-9));
-    b.dram_cycles = std::max(0LL, b.dram_cycles);
-  }
+  b.dram_cycles = dram_cycles_floor(acc, problem, options, b.dram_bytes);
   b.cycles = std::max(b.compute_cycles, b.dram_cycles);
-  schedule_independent(acc, problem, t, unlimited, b);
+  schedule_independent(acc, problem, find_triple(problem), unlimited, b);
   return b;
 }
 

@@ -264,14 +264,16 @@ void Model::choose_residency() {
       }
     }
     if (!have) {  // the required operands are kept all the same; result() refuses the tiling
-      long long need = 0;
-      for (size_t b = 0; b < members.size(); ++b)
-        if ((required >> b) & 1u) need = add(need, ops_[members[b]].footprint_bytes);
-      if (infeasible_.empty())
-        infeasible_ = fmt::format(
-            "the tile does not fit: the operands that must be SRAM-resident need {} "
-            "bytes of global-buffer partition \"{}\" ({} bytes)",
-            need, partitions_[p].key, partitions_[p].bytes);
+      if (!misfit_) {
+        Misfit m{partitions_[p].key, partitions_[p].bytes, 0, {}};
+        for (size_t b = 0; b < members.size(); ++b) {
+          if (!((required >> b) & 1u)) continue;
+          const OperandPlan& x = ops_[members[b]];
+          m.needed_bytes = add(m.needed_bytes, x.footprint_bytes);
+          m.operands.push_back({x.op->name, x.op->role, x.op->bits, x.footprint_bytes});
+        }
+        misfit_ = std::move(m);
+      }
       best = required;
     }
     for (size_t b = 0; b < members.size(); ++b) ops_[members[b]].resident = (best >> b) & 1u;
@@ -883,7 +885,9 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
 
 // Step 5: the report.
 Result Model::result() const {
-  if (!feasible()) throw InputError(error_code::kRange, "", "tile", infeasible_);
+  if (!feasible())
+    throw InputError(error_code::kRange, "", "tile",
+                     "the tile does not fit: " + describe(*misfit_));
   Result r;
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;

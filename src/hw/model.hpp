@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hw/intervals.hpp"
+#include "hw/misfit.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/evaluate.hpp"
 
@@ -233,7 +234,9 @@ class Model {
   Timing timing() const;
   // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
   // the tiling search skips such a tiling; result() throws InputError(range, "tile").
-  bool feasible() const { return infeasible_.empty(); }
+  bool feasible() const { return !misfit_; }
+  // Why not (the first partition that breaks the rule); nothing when feasible.
+  const std::optional<Misfit>& misfit() const { return misfit_; }
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
   Result result() const;
@@ -308,8 +311,8 @@ class Model {
   Plan plan_;
   std::vector<OperandPlan> ops_;
   std::vector<PartitionPlan> partitions_;
-  std::string infeasible_;  // why the tiling is not feasible ("" if it is)
-  bool micro_ = false;      // arch::Microarch::active(): the §3b path
+  std::optional<Misfit> misfit_;  // why the tiling is not feasible (none if it is)
+  bool micro_ = false;            // arch::Microarch::active(): the §3b path
 };
 
 }  // namespace tenet::hw::detail

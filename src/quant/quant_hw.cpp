@@ -341,9 +341,16 @@ ProductResult evaluate_product(const ProductInputs& in) {
   r.hw = hw::evaluate_gemm(in.accelerator, in.problem, in.dataflow, in.tiling, in.options);
   if (!in.spec) return identity_product(std::move(r));
   const QuantSpec& spec = *in.spec;
+  // B as the array sees it: only its array-side counts (SRAM reads towards the array, register
+  // accesses) are read from this view, and they do not depend on residency. The buffer holds B
+  // as stored (r.hw checked that its tile fits), so this view's wider B is not held against the
+  // buffer's capacity (a 4-bit weight dequantized to int8 on its way to the array would
+  // otherwise "not fit" a tile that fits).
+  hw::Options array_options = in.options;
+  array_options.unlimited_buffer = true;
   const hw::Result array_view =
       hw::evaluate_gemm(in.accelerator, make_array_view_problem(in.problem, spec, in.apply),
-                        in.dataflow, r.hw.tiling, in.options);
+                        in.dataflow, r.hw.tiling, array_options);
   r.costs = count_quant_costs(in.problem.shape, spec, in.apply, r.hw, array_view,
                               OpEnergyTable::defaults_45nm());
   r.dequant_cycles = dequant_unit_cycles(spec, in.dequant_rate, *r.costs);

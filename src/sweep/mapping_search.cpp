@@ -184,12 +184,14 @@ class Search {
       ++out_.counts.pruned_l0;
       return;
     }
-    const hw::Result r =
-        hw::evaluate_gemm(acc_, problem_, p.candidate.dataflow, p.candidate.tiling, base_.hw);
-    if (!all_resident(r)) {
+    // a tile that breaks a residency or bank rule is never proposed
+    const std::optional<hw::Result> fits = hw::evaluate_gemm_if_fits(
+        acc_, problem_, p.candidate.dataflow, p.candidate.tiling, base_.hw);
+    if (!fits || !all_resident(*fits)) {
       ++out_.counts.too_big;
       return;
     }
+    const hw::Result& r = *fits;
     if (pruned_by(l1_bound(r))) {
       ++out_.counts.pruned_l1;
       return;

@@ -24,6 +24,7 @@ ResolvedSearch resolve_search(const SearchSettings& s) {
   ResolvedSearch r{*base.accelerator, *base.scheme, SearchOptions{}};
   if (!s.objective.empty())
     r.options.objective = hw::parse_tiling_objective(s.objective, "objective");
+  r.options.dataflows = eval::defaults::search_dataflows(r.accelerator);
   if (!s.dataflows.empty()) {
     r.options.dataflows.clear();
     for (const std::string& d : s.dataflows)

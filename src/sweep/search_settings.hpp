@@ -20,7 +20,7 @@ struct SearchSettings {
   // dequant_ops_rate is not offered.
   eval::Settings eval;
   std::string objective;               // empty: defaults::kTilingObjective
-  std::vector<std::string> dataflows;  // empty: defaults::kSearchDataflows
+  std::vector<std::string> dataflows;  // empty: defaults::search_dataflows(accelerator)
   bool exact_front = true;             // false: only the winner is exact ("winner" front)
 };
 

@@ -61,9 +61,11 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   CHECK(e.call_cost().cycles == big(e.product->total_cycles));
   CHECK(e.call_cost().energy_pj == Approx(e.product->energy.total()));
   CHECK(e.call_cost().bound == hw::to_string(e.product->bound));
-  // No throughput in the preset: the default unit (one element per array column per cycle).
+  // No throughput in the preset: the default unit, which keeps up with the array at the MAC
+  // rate (fp16: one MAC per PE per cycle, so one element per array column per cycle).
   CHECK(e.dequant_rate.elements_per_cycle == 32);
-  CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary) ==
+  CHECK(eval::defaults::dequant_elements_per_cycle(scalable(), Dataflow::kInputStationary,
+                                                   workload::DataType::fp16()) ==
         scalable().rows());
 
   const auto f16 = tenet::eval::evaluate(

@@ -3,6 +3,7 @@
 // does not grow with M, N, K (docs/hardware.md gives every rule).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "tenet/arch/accelerator.hpp"
@@ -45,5 +46,15 @@ workload::DataType mac_precision(const arch::Accelerator& acc, const GemmProblem
 Result evaluate_gemm(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const mapping::Tiling& tiling = {},
                      const Options& options = {});
+
+// evaluate_gemm, or nothing when the tiling breaks a residency or bank rule of the accelerator's
+// microarchitecture (the tiles of the operands that must stay SRAM-resident,
+// arch::Microarch::sram_resident, do not fit their partition, or one bank of it:
+// tile_fits_one_bank), for which evaluate_gemm throws InputError(range, "tile"). What a search
+// asks of a candidate it generated (no tiling the user gave).
+std::optional<Result> evaluate_gemm_if_fits(const arch::Accelerator& acc,
+                                            const GemmProblem& problem, mapping::Dataflow dataflow,
+                                            const mapping::Tiling& tiling,
+                                            const Options& options = {});
 
 }  // namespace tenet::hw

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
 #include <isl/stream.h>
 
 #include <memory>
@@ -37,6 +39,16 @@ class OperationLimit {
   isl_ctx* ctx_;
   unsigned long previous_;
 };
+
+// The number of pieces: basic sets of a set, basic maps of a map or of all maps of a union map.
+int pieces(const isl::set& s) { return isl_set_n_basic_set(s.get()); }
+int pieces(const isl::map& m) { return isl_map_n_basic_map(m.get()); }
+int pieces(const isl::union_map& u) {
+  const isl::map_list list = u.map_list();
+  int n = 0;
+  for (int i = 0, size = list.size(); i < size; ++i) n += pieces(list.at(i));
+  return n;
+}
 
 // Reads one isl object of type T from the whole of `text`, checked first (check_isl_text) and read
 // under an operation limit: isl's own *_read_from_str stop after the object and ignore what
@@ -75,6 +87,11 @@ T parse_as(const std::string& text, const Origin& origin, const char* what,
                      std::string("expected an isl ") + what + " and nothing after it, got \"" +
                          excerpt(text, 200) + "\" (unexpected text after the closing brace)");
   }
+  if (const int n = pieces(value); n > kMaxIslPieces)
+    throw InputError(error_code::kRange, origin.file, origin.where,
+                     fmt::format("expected an isl {} of at most {} pieces (disjuncts), got {} in "
+                                 "\"{}\" (each !=, or, min, max and ?: can double them)",
+                                 what, kMaxIslPieces, n, excerpt(text, 200)));
   return value;
 }
 

@@ -61,9 +61,9 @@ std::optional<std::uint64_t> checked_pow(std::uint64_t base, std::uint64_t expon
 // Walks the text token by token as isl's lexer would (isl_stream.c: whitespace, "#" comments to
 // the end of the line, a backslash before a newline joins the lines, "..." strings) and checks
 // the constants, the powers, the products of constants, the nesting and the number of variables.
-class Scanner {
+class IslTextScanner {
  public:
-  Scanner(std::string_view text, const Origin& origin, const char* what)
+  IslTextScanner(std::string_view text, const Origin& origin, const char* what)
       : origin_(origin), what_(what) {
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
@@ -275,7 +275,7 @@ void check_isl_text(std::string_view text, const Origin& origin, const char* wha
                      std::string("expected an isl ") + what +
                          " in isl's notation ({ ... } or [params] -> { ... }), got \"" +
                          excerpt(text, 80) + "\"");
-  Scanner(text, origin, what).run();
+  IslTextScanner(text, origin, what).run();
 }
 
 }  // namespace tenet::poly

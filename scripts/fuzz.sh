@@ -10,9 +10,14 @@
 # goes on after a finding (-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), so every
 # finding of the run is saved; scripts/fuzz-triage.sh groups them by cause. BUILD_DIR (default build-fuzz) is configured and built when needed:
 #   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTENET_BUILD_FUZZ=ON
+# On a finding the last line names the target, the saved input and the command that replays it:
+#   CI FAILED: step=fuzz target=isl input=build-san/fuzz-findings/isl/crash-…; reproduce: …
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+source scripts/ci-failure.sh
+trap ci_on_exit EXIT
+ci_step=fuzz-build ci_reproduce="bash scripts/fuzz.sh $*"
 target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS [BUILD_DIR]}
 seconds=${2:?usage: scripts/fuzz.sh TARGET|all SECONDS [BUILD_DIR]}
 build=${3:-${TENET_FUZZ_BUILD_DIR:-build-fuzz}}
@@ -73,6 +78,14 @@ if [ "${TENET_FUZZ_REBUILD:-1}" = 1 ]; then
   cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${run[@]/#/fuzz_}" >/dev/null
 fi
 
+ci_step=fuzz
+# A path relative to the source tree when it is inside it.
+rel() {
+  local p
+  p=$(realpath -m "$1")
+  case $p in "$root"/*) echo "${p#"$root"/}" ;; *) echo "$p" ;; esac
+}
+failures=()  # "target|saved input" of each finding, in order
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp}
@@ -100,7 +113,7 @@ for t in "${run[@]}"; do
     n=$(find "$findings" -type f | wc -l)
     echo "fuzz $t: $n finding inputs ($seconds s); last status:" \
          "$(grep -E '^#[0-9]+: cov' "$log" | tail -1)"
-    [ "$n" -eq 0 ] || status=1
+    [ "$n" -eq 0 ] || { status=1; failures+=("$t|$(rel "$findings") ($n inputs)"); }
     continue
   fi
   if "$build/fuzz/fuzz_$t" "$build/fuzz-corpus/$t" $(dict_of "$t") -max_total_time="$seconds" \
@@ -113,7 +126,20 @@ for t in "${run[@]}"; do
     status=1
     echo "fuzz $t: FINDING (input in $findings/, log $log):"
     grep -E 'ERROR|runtime error|contract broken|SUMMARY|Test unit written' "$log" | head -8
+    input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+    failures+=("$t|$(rel "${input:-$findings}")")
   fi
 done
 rm -rf "$TMPDIR"
+if ((status)); then
+  first=${failures[0]}
+  t=${first%%|*} input=${first#*|}
+  more=""
+  ((${#failures[@]} == 1)) || more=" (findings of ${#failures[@]} targets: see above)"
+  replay="${input%% (*}"
+  [ "$replay" = "$input" ] || replay+=" -runs=0"  # a directory of inputs: each run once
+  echo "CI FAILED: step=fuzz target=$t input=$input; reproduce:" \
+       "LSAN_OPTIONS=suppressions=fuzz/lsan.supp $(rel "$build")/fuzz/fuzz_$t $replay$more"
+  ci_reported=1
+fi
 exit $status

@@ -11,8 +11,12 @@ cd "$(dirname "$0")/.."
 build=${TENET_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-bash scripts/setup.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Only what this job uses: the build tools and libraries, python3 and matplotlib (the test
+# command, .ci/run, installs the rest). Only its two targets are built: no tests, no benchmarks
+# (their packages are not needed to configure either); the library compiled in batches (unity).
+bash scripts/setup.sh main
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTENET_UNITY_BUILD=ON \
+  -DTENET_BUILD_TESTS=OFF -DTENET_BUILD_BENCH=OFF -DTENET_BUILD_PYTHON=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target tenet_cli _tenet >/dev/null
 tenet="$build/tenet"
 
@@ -31,6 +35,6 @@ echo
 echo "== python3 -m tenet report --model $model --phase decode --context 2048 --quant $schemes"
 PYTHONPATH="$build/python" /usr/bin/python3 -m tenet report --model "$model" --phase decode \
   --context 2048 --quant "$schemes" --out "$build/report.html"
-echo "Open $build/report.html in a browser (e.g. chromium $build/report.html)."
+echo "Open $build/report.html in any browser."
 echo
 echo "More: $tenet model --help, $tenet analyze --help, $tenet compare --help; docs/cli.md."

@@ -271,10 +271,10 @@ std::string interconnect_text(const Interconnect& ic, long long cols) {
       return "{ PE[x,y] -> PE[x,y2] : y2 != y; PE[x,y] -> PE[x2,y] : x2 != x }";
     case InterconnectKind::kChain:
       return fmt::format("{{ PE[x,y] -> PE[x,y+1]; PE[x,y] -> PE[x+1,0] : y = {} }}", cols - 1);
-    case InterconnectKind::kCustom:
-      return ic.custom_map;
+    case InterconnectKind::kCustom:  // the user's text: read by poly::parse_map (architecture())
+      break;
   }
-  throw InternalError("interconnect_text: unknown kind");
+  throw InternalError("interconnect_text: not a built-in kind");
 }
 
 long long bandwidth_bits(const Bandwidth& bw) {
@@ -353,7 +353,10 @@ Architecture Accelerator::architecture() const {
   isl::ctx ctx = poly::thread_context().get();
   isl::set pes(ctx,
                fmt::format("{{ PE[x,y] : 0 <= x < {} and 0 <= y < {} }}", spec_.rows, spec_.cols));
-  isl::map links(ctx, interconnect_text(spec_.interconnect, spec_.cols));
+  // A custom map is the file's text: read through the one checked reader, as validate() did.
+  isl::map links = spec_.interconnect.kind == InterconnectKind::kCustom
+                       ? poly::parse_map(spec_.interconnect.custom_map, {"", "/interconnect/map"})
+                       : isl::map(ctx, interconnect_text(spec_.interconnect, spec_.cols));
   links = links.intersect_domain(pes).intersect_range(pes);
   return Architecture(spec_.name, pes, links, array_side_bits_per_cycle(spec_.global_buffer), 1,
                       spec_.register_file_bytes, spec_.global_buffer.bytes);

@@ -262,9 +262,16 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   const arch::MacRate& rate = acc.mac_rate(mac_precision(acc, problem));
   Bounds b;
 
-  for (const Operand& op : problem.operands)
+  // C = C + A·B (problem.accumulate): every output is also read once, before its first update.
+  long long initial_outputs = 0;
+  for (const Operand& op : problem.operands) {
     b.compulsory_dram_bytes =
         checked_add(b.compulsory_dram_bytes, bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
+    if (op.output && problem.accumulate)
+      initial_outputs =
+          checked_add(initial_outputs, bytes_of(elements(s, op), op.bits), {"DRAM bytes"});
+  }
+  b.compulsory_dram_bytes = checked_add(b.compulsory_dram_bytes, initial_outputs, {"DRAM bytes"});
 
   const long long buffer = buffer_bytes(acc);
   const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
@@ -320,7 +327,8 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
           panel_bound(regimes, PanelOf::kA, m * k * wa <= static_cast<long double>(buffer));
       const long double panel_b =
           panel_bound(regimes, PanelOf::kB, k * n * wb <= static_cast<long double>(buffer));
-      long double movement = std::min({accumulated, panel_a, panel_b}) + others;
+      long double movement = std::min({accumulated, panel_a, panel_b}) + others +
+                             static_cast<long double>(initial_outputs);
       // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
       //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
       //      values); for B whole, a row of A or of C; for C whole, a column of A or a row of B

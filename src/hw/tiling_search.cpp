@@ -1768,6 +1768,31 @@ TilingObjective parse_tiling_objective(const std::string& text, const std::strin
                        "\"; expected one of latency, energy, dram_bytes, edp");
 }
 
+namespace {
+
+// The tiling a search returns: resolved against the problem's sizes, except that with
+// arch::Microarch::pad_stream_aligned_tiles_only a stream tile taking the whole dimension keeps
+// its padded extent (above the logical size), so that evaluating it pads the dimension as the
+// search timed it (detail::padded_stream_size: an extent equal to an off-word logical size would
+// run unpadded).
+Tiling returned_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
+                       mapping::Dataflow dataflow, const Tiling& raw) {
+  Tiling t = mapping::resolve_tiling(raw, problem.shape);
+  const arch::Microarch& u = acc.spec().micro;
+  if (!u.pad_stream_aligned_tiles_only) return t;
+  const mapping::GemmDim st = mapping::dataflow_dims(dataflow).stream;
+  long long& extent = st == mapping::GemmDim::kM ? t.m : st == mapping::GemmDim::kN ? t.n : t.k;
+  const long long logical = st == mapping::GemmDim::kM   ? problem.shape.m
+                            : st == mapping::GemmDim::kN ? problem.shape.n
+                                                         : problem.shape.k;
+  const long long given = raw.extent(st);
+  if (given == 0 || given >= logical)
+    extent = detail::padded_stream_size(logical, 0, u.pad_stream_multiple, true);
+  return t;
+}
+
+}  // namespace
+
 std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmProblem& problem,
                                       mapping::Dataflow dataflow) {
   std::vector<Tiling> out;
@@ -1775,7 +1800,7 @@ std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmPr
   CandidateSpace(acc, problem, dataflow, Options{}).all(groups);
   for (const Group& g : groups)
     for (size_t i = 0; i < g.size(); ++i)
-      out.push_back(mapping::resolve_tiling(g.at(i), problem.shape));
+      out.push_back(returned_tiling(acc, problem, dataflow, g.at(i)));
   return out;
 }
 
@@ -1816,7 +1841,7 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
       for (const Group& g : groups) candidates += static_cast<long long>(g.size());
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
-    return mapping::resolve_tiling(s.best(), problem.shape);
+    return returned_tiling(acc, problem, dataflow, s.best());
   });
 }
 

@@ -17,11 +17,13 @@ Model::Runs Model::dram_runs(const OperandPlan& x, const TileIndex& q) const {
   const auto found = u.layouts.find(role_key(x.op->role));
   if (found == u.layouts.end()) return r;
   const arch::DramLayout& layout = found->second;
-  int cd = -1;  // the contiguous dimension
+  int cd = -1;       // the contiguous dimension
+  bool cut = false;  // cut into tiles: one run per position of the other dimensions
   if (!layout.retiled && !layout.contiguous.empty()) {
     cd = static_cast<int>(std::string("mnk").find(layout.contiguous));
     const DimPlan& dp = plan_.dim[cd];
-    if (x.op->group[cd] > 0 && dp.tiles() > 1) {
+    cut = x.op->group[cd] > 0 && dp.tiles() > 1;
+    if (cut) {
       const long long volume = r.elements;
       r.elements = interval_weight(dp.tile_start(q[cd]), dp.tile_extent(q[cd]), x.op->group[cd]);
       r.count = std::max(1LL, volume / std::max(1LL, r.elements));
@@ -50,8 +52,8 @@ Model::Runs Model::dram_runs(const OperandPlan& x, const TileIndex& q) const {
   if (cd < 0 || x.op->group[cd] == 0) return r;
   const int od = dims[0] == cd ? dims[1] : dims[0];  // rows of the contiguous dimension
   const long long row = plan_.dim[cd].size;
-  const long long offset = add(mul(plan_.dim[od].tile_start(q[od]), row),
-                               r.count > 1 ? plan_.dim[cd].tile_start(q[cd]) : 0);
+  const long long offset =
+      add(mul(plan_.dim[od].tile_start(q[od]), row), cut ? plan_.dim[cd].tile_start(q[cd]) : 0);
   r.first = add(x.dram_base, mul(offset, element));
   r.stride = mul(row, element);
   return r;
@@ -95,8 +97,9 @@ long long Model::bus_bytes(const OperandPlan& x, const TileIndex& q, bool write)
 
 // Each run: every batch of outstanding bursts waits the latency, then its beats move at the DRAM
 // bandwidth, with the throttle's idle gaps inside bursts; it lasts at least command_setup_cycles
-// (the next command's programming, overlapped with it). Runs that straddle one more beat or burst
-// boundary than the least (placed runs) cost the difference once each.
+// (the next command's programming, overlapped with it). A placed run costs the aligned run's
+// cycles plus, per beat (burst) boundary it straddles more than the aligned run takes, the cost
+// of one more beat (burst): linear in the boundaries, so summed over the runs in closed form.
 void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q,
                          bool write) const {
   const arch::Microarch& u = acc_.spec().micro;
@@ -127,8 +130,8 @@ void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q
   long long cycles = mul(runs.count, least);
   const long long more_beats = total.beats - mul(runs.count, beats);
   const long long more_bursts = total.bursts - mul(runs.count, bursts);
-  if (more_beats > 0) cycles = add(cycles, mul(more_beats, run_cycles(beats + 1, bursts) - least));
-  if (more_bursts > 0)
+  if (more_beats != 0) cycles = add(cycles, mul(more_beats, run_cycles(beats + 1, bursts) - least));
+  if (more_bursts != 0)
     cycles = add(cycles, mul(more_bursts, run_cycles(beats, bursts + 1) - least));
   cost.commands = add(cost.commands, runs.count);
   (write ? cost.write : cost.read) = add(write ? cost.write : cost.read, cycles);

@@ -35,67 +35,73 @@ struct Brute {
   // costs (cycles) per run
   long long slack_bytes = 0, slack_cycles = 0;
 };
-Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling, bool edges,
-                  bool accumulate) {
+
+// The tiles: padded sizes, tile extents (a tile covering the logical dimension covers its
+// padding), tile counts.
+struct Grid {
+  std::array<long long, 3> size{}, tile{}, count{};
+  long long ext(int d, long long q) const { return std::min(tile[d], size[d] - q * tile[d]); }
+};
+Grid grid_of(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling) {
   const arch::Microarch& u = s.micro;
-  std::array<long long, 3> size{shape.m, shape.n, shape.k};
-  if (u.pad_to_array) size[0] = up(size[0], s.rows), size[1] = up(size[1], s.cols);
+  Grid g;
+  g.size = {shape.m, shape.n, shape.k};
+  if (u.pad_to_array) g.size[0] = up(g.size[0], s.rows), g.size[1] = up(g.size[1], s.cols);
   // the stream dimension is padded unless only aligned tiles are and the K tile as given is
   // neither the whole dimension (0 or beyond K) nor a multiple
   const bool whole_k = tiling.k == 0 || tiling.k > shape.k;
   if (!u.pad_stream_aligned_tiles_only || whole_k || tiling.k % u.pad_stream_multiple == 0)
-    size[2] = up(size[2], u.pad_stream_multiple);
-  std::array<long long, 3> tile{tiling.m, tiling.n, tiling.k};
+    g.size[2] = up(g.size[2], u.pad_stream_multiple);
+  g.tile = {tiling.m, tiling.n, tiling.k};
   const std::array<long long, 3> logical{shape.m, shape.n, shape.k};
-  for (int d = 0; d < 3; ++d)  // a tile covering the logical dimension covers its padding
-    if (tile[d] == 0 || tile[d] >= logical[d]) tile[d] = size[d];
-  std::array<long long, 3> count{};
-  for (int d = 0; d < 3; ++d) count[d] = cdiv(size[d], tile[d]);
-  auto ext = [&](int d, long long q) { return std::min(tile[d], size[d] - q * tile[d]); };
-  // operands: dims they depend on, role key, DRAM base (packed placement)
-  struct Op {
-    std::array<bool, 3> uses;
-    const char* role;
-    bool output;
-    long long base;
-  };
-  const long long a_bytes = size[0] * size[2] * 2, b_bytes = size[2] * size[1] * 2;
-  const Op ops[3] = {{{true, false, true}, "activation", false, 0},
-                     {{false, true, true}, "weight", false, a_bytes},
-                     {{true, true, false}, "output", true, a_bytes + b_bytes}};
-  std::vector<std::array<long long, 3>> seq;
-  std::array<int, 3> order{};
-  for (int p = 0; p < 3; ++p) order[p] = static_cast<int>(tiling.order[p]);
-  std::array<long long, 3> q{};
-  for (q[order[0]] = 0; q[order[0]] < count[order[0]]; ++q[order[0]])
-    for (q[order[1]] = 0; q[order[1]] < count[order[1]]; ++q[order[1]])
-      for (q[order[2]] = 0; q[order[2]] < count[order[2]]; ++q[order[2]]) seq.push_back(q);
-  const double bw = s.dram.bandwidth.bytes_per_cycle;
-  struct Cost {
-    long long commands = 0, read = 0, write = 0, bytes = 0;
-    bool any = false;
-  };
-  const long long beat = u.dma.beat_bytes, burst = u.dma.max_burst_bytes;
+  for (int d = 0; d < 3; ++d) {
+    if (g.tile[d] == 0 || g.tile[d] >= logical[d]) g.tile[d] = g.size[d];
+    g.count[d] = cdiv(g.size[d], g.tile[d]);
+  }
+  return g;
+}
+
+// An operand: the dims it depends on, its role key, its DRAM base (packed placement).
+struct BruteOp {
+  std::array<bool, 3> uses;
+  const char* role;
+  bool output;
+  long long base;
+};
+struct Cost {
+  long long commands = 0, read = 0, write = 0, bytes = 0;
+  bool any = false;
+};
+
+// Every DMA run of a tile transfer at its own address, priced on its own.
+struct BruteDma {
+  const AcceleratorSpec& s;
+  const Grid& g;
   long long slack_bytes = 0, slack_cycles = 0;
+
   // a run of `beats` beats in `bursts` bursts
-  auto run_cost = [&](long long beats, long long bursts) {
-    const long long bytes = beats * beat;
-    const long long batches =
-        u.dma.outstanding_bursts > 0 ? cdiv(bursts, u.dma.outstanding_bursts) : 1;
-    long long per = batches * (s.dram.latency_cycles + u.dma.burst_latency_cycles) +
-                    static_cast<long long>(std::ceil(bytes / bw - 1e-9));
-    if (u.dma.throttle_bytes > 0)  // walk the bursts one by one
+  long long run_cost(long long beats, long long bursts) const {
+    const arch::DmaEngine& dma = s.micro.dma;
+    const long long bytes = beats * dma.beat_bytes;
+    const long long batches = dma.outstanding_bursts > 0 ? cdiv(bursts, dma.outstanding_bursts) : 1;
+    long long per =
+        batches * (s.dram.latency_cycles + dma.burst_latency_cycles) +
+        static_cast<long long>(std::ceil(bytes / s.dram.bandwidth.bytes_per_cycle - 1e-9));
+    if (dma.throttle_bytes > 0)  // walk the bursts one by one
       for (long long left = bytes; left > 0;) {
-        const long long b = burst > 0 ? std::min(left, burst) : left;
-        per += (b - 1) / u.dma.throttle_bytes * u.dma.throttle_gap_cycles;
+        const long long b = dma.max_burst_bytes > 0 ? std::min(left, dma.max_burst_bytes) : left;
+        per += (b - 1) / dma.throttle_bytes * dma.throttle_gap_cycles;
         left -= b;
       }
-    return std::max(per, u.dma.command_setup_cycles);
-  };
-  auto transfer = [&](Cost& c, const Op& op, const std::array<long long, 3>& t, bool write) {
+    return std::max(per, dma.command_setup_cycles);
+  }
+
+  void transfer(Cost& c, const BruteOp& op, const std::array<long long, 3>& t, bool write) {
+    const arch::Microarch& u = s.micro;
+    const long long beat = u.dma.beat_bytes, burst = u.dma.max_burst_bytes;
     long long volume = 1;
     for (int d = 0; d < 3; ++d)
-      if (op.uses[d]) volume *= ext(d, t[d]);
+      if (op.uses[d]) volume *= g.ext(d, t[d]);
     long long runs = 1, run = volume;
     long long first = -1, stride = 0;  // placed runs: byte address of the first, step
     auto it = u.layouts.find(op.role);
@@ -104,52 +110,73 @@ Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tilin
     bool cut = false;
     if (laid && !it->second.retiled && !it->second.contiguous.empty()) {
       cd = static_cast<int>(std::string("mnk").find(it->second.contiguous));
-      cut = op.uses[cd] && count[cd] > 1;
-      if (cut) run = ext(cd, t[cd]), runs = volume / run;
+      cut = op.uses[cd] && g.count[cd] > 1;
+      if (cut) run = g.ext(cd, t[cd]), runs = volume / run;
     }
     if (u.packed_placement && laid) {
       std::vector<int> dims;
       for (int d = 0; d < 3; ++d)
         if (op.uses[d]) dims.push_back(d);
       if (it->second.retiled) {
-        const long long index = t[dims[0]] * count[dims[1]] + t[dims[1]];
-        first = op.base + index * tile[dims[0]] * tile[dims[1]] * 2;
+        const long long index = t[dims[0]] * g.count[dims[1]] + t[dims[1]];
+        first = op.base + index * g.tile[dims[0]] * g.tile[dims[1]] * 2;
       } else if (cd >= 0 && op.uses[cd]) {
         const int od = dims[0] == cd ? dims[1] : dims[0];
-        first = op.base + (t[od] * tile[od] * size[cd] + (cut ? t[cd] * tile[cd] : 0)) * 2;
-        stride = size[cd] * 2;
+        first = op.base + (t[od] * g.tile[od] * g.size[cd] + (cut ? t[cd] * g.tile[cd] : 0)) * 2;
+        stride = g.size[cd] * 2;
       }
     }
     const long long run_bytes = cdiv(run * 16, 8);
     const long long beats0 = cdiv(run_bytes, beat);
     const long long bursts0 = burst > 0 ? cdiv(beats0 * beat, burst) : 1;
     const long long least = run_cost(beats0, bursts0);
+    // a run straddling one more boundary costs one more beat / burst than the least
+    const long long db = run_cost(beats0 + 1, bursts0) - least;
+    const long long dk = run_cost(beats0, bursts0 + 1) - least;
     for (long long r = 0; r < runs; ++r) {  // each run at its address
       long long beats = beats0, bursts = bursts0;
       if (first >= 0) {
         const long long a = first + r * stride, e = a + run_bytes - 1;
         beats = e / beat - a / beat + 1;
         bursts = burst > 0 ? e / burst - a / burst + 1 : 1;
-      }
-      // a run straddling one more boundary costs one more beat / burst than the least
-      const long long db = run_cost(beats0 + 1, bursts0) - least;
-      const long long dk = run_cost(beats0, bursts0 + 1) - least;
-      (write ? c.write : c.read) += least + (beats - beats0) * db + (bursts - bursts0) * dk;
-      c.bytes += write ? run_bytes : beats * beat;
-      if (first >= 0) {
         slack_cycles += 2 * (std::abs(db) + std::abs(dk));
         if (!write) slack_bytes += 2 * beat;
       }
+      (write ? c.write : c.read) += least + (beats - beats0) * db + (bursts - bursts0) * dk;
+      c.bytes += write ? run_bytes : beats * beat;
     }
     c.commands += runs;
     c.any = true;
+  }
+};
+
+Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tiling, bool edges,
+                  bool accumulate) {
+  const arch::Microarch& u = s.micro;
+  const Grid g = grid_of(s, shape, tiling);
+  const long long a_bytes = g.size[0] * g.size[2] * 2, b_bytes = g.size[2] * g.size[1] * 2;
+  const BruteOp ops[3] = {{{true, false, true}, "activation", false, 0},
+                          {{false, true, true}, "weight", false, a_bytes},
+                          {{true, true, false}, "output", true, a_bytes + b_bytes}};
+  std::vector<std::array<long long, 3>> seq;
+  std::array<int, 3> order{};
+  for (int p = 0; p < 3; ++p) order[p] = static_cast<int>(tiling.order[p]);
+  std::array<long long, 3> q{};
+  for (q[order[0]] = 0; q[order[0]] < g.count[order[0]]; ++q[order[0]])
+    for (q[order[1]] = 0; q[order[1]] < g.count[order[1]]; ++q[order[1]])
+      for (q[order[2]] = 0; q[order[2]] < g.count[order[2]]; ++q[order[2]]) seq.push_back(q);
+  BruteDma dma{s, g};
+  auto transfer = [&](Cost& c, const BruteOp& op, const std::array<long long, 3>& t, bool write) {
+    dma.transfer(c, op, t, write);
   };
+  const auto& count = g.count;
+  auto ext = [&](int d, long long t) { return g.ext(d, t); };
   auto price = [&](const Cost& c) {
     if (!c.any) return 0LL;
     const long long t = u.dma.separate_channels ? std::max(c.read, c.write) : c.read + c.write;
     return c.commands * u.dma.command_cycles + t;
   };
-  auto changed = [](const Op& op, const std::array<long long, 3>& a,
+  auto changed = [](const BruteOp& op, const std::array<long long, 3>& a,
                     const std::array<long long, 3>& b) {
     for (int d = 0; d < 3; ++d)
       if (op.uses[d] && a[d] != b[d]) return true;
@@ -178,7 +205,7 @@ Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tilin
     busy += stall;
     Cost w;
     if (i + 1 < seq.size())
-      for (const Op& op : ops)
+      for (const BruteOp& op : ops)
         if (changed(op, t, seq[i + 1]) && (!op.output || read_outputs || seq[i + 1][2] > 0))
           transfer(w, op, seq[i + 1], false);
     if (i > 0 && changed(ops[2], seq[i - 1], t)) transfer(w, ops[2], seq[i - 1], true);
@@ -186,11 +213,11 @@ Brute brute_total(const AcceleratorSpec& s, GemmShape shape, const Tiling& tilin
     moved += w.bytes;
   }
   Cost fill, drain;
-  for (const Op& op : ops)
+  for (const BruteOp& op : ops)
     if (!op.output || read_outputs) transfer(fill, op, seq.front(), false);
   transfer(drain, ops[2], seq.back(), true);
   if (edges) total += price(fill) + price(drain);
-  return {total, moved + fill.bytes + drain.bytes, slack_bytes, slack_cycles};
+  return {total, moved + fill.bytes + drain.bytes, dma.slack_bytes, dma.slack_cycles};
 }
 
 }  // namespace

@@ -203,8 +203,9 @@ namespace {
 
 // An accelerator of for_random_cases with random microarchitecture terms (docs/hardware.md §3b):
 // double-buffered accumulators or not, per-tile and per-run overheads, a DMA engine with bursts,
-// beats, outstanding bursts, channels and a throttle, DRAM layouts, C read at every tile start,
-// padding, a feeder word, SRAM-resident roles, tiles that fit one bank.
+// beats, outstanding bursts, channels, a throttle and a command setup, DRAM layouts and packed
+// placement, C read at every tile start, padding (also only for aligned stream tiles), a feeder
+// word with its stall, SRAM-resident roles, tiles that fit one bank.
 Accelerator with_random_micro(const Accelerator& acc, std::mt19937& rng) {
   std::uniform_int_distribution<long long> cycles(0, 60), pick(0, 3);
   AcceleratorSpec s = acc.spec();
@@ -235,6 +236,12 @@ Accelerator with_random_micro(const Accelerator& acc, std::mt19937& rng) {
   u.pad_stream_multiple = 1 + pick(rng) % 2 * 3;
   u.feeder_word = pick(rng) == 0 ? 1 : 4;
   u.unaligned_factor = 1 + static_cast<double>(pick(rng)) / 2;
+  // issue 37: the general feeder path's stall, unpadded off-word stream tiles, the command setup
+  // beside a run's transfer, packed DRAM placement
+  u.unaligned_stall_cycles = static_cast<double>(pick(rng)) / 2;
+  u.pad_stream_aligned_tiles_only = pick(rng) < 2;
+  u.dma.command_setup_cycles = pick(rng) == 0 ? cycles(rng) : 0;
+  u.packed_placement = pick(rng) < 2;
   for (const char* role : {"activation", "weight", "output"})
     if (pick(rng) < 2) u.sram_resident.push_back(role);
   u.tile_fits_one_bank = pick(rng) < 2;

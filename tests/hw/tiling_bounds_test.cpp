@@ -271,9 +271,16 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
         options.edge_transfers = checked % 2 == 0;
         std::vector<hw::Result> results;
         std::vector<Tiling> feasible;
+        const hw::detail::Model whole(acc, p, df, Tiling{}, options);
         for (const Tiling& t : all) {
           const hw::detail::Model m(acc, p, df, t, options);
           INFO(label << " " << mapping::to_string(t) << " on " << acc);
+          // the search's plan of the candidate (retiled from the untiled one) is the model's
+          const hw::detail::Model retiled(acc, p, whole.plan(), t, options, true);
+          REQUIRE(retiled.plan().shape == m.plan().shape);
+          REQUIRE(retiled.feasible() == m.feasible());
+          if (m.feasible()) REQUIRE(retiled.timing().total == m.timing().total);
+          if (m.feasible()) REQUIRE(retiled.dram_bytes() == m.dram_bytes());
           if (!m.feasible()) {
             CHECK_THROWS_AS(m.result(), InputError);
             ++infeasible;
@@ -299,6 +306,8 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
             hw::choose_tiling(acc, p, df, options, {hw::TilingObjective::kDramBytes});
         const hw::Result lean = hw::evaluate_gemm(acc, p, df, lean_tiling, options);
         for (const hw::Result& r : results) {
+          INFO("lean " << mapping::to_string(lean_tiling) << " vs "
+                       << mapping::to_string(r.tiling));
           CHECK(lean.dram_bytes <= r.dram_bytes);
           if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
         }

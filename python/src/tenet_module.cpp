@@ -157,7 +157,7 @@ auto released(F&& f) -> decltype(f()) {
 // tenet analyze --gemm M,N,K ...
 std::string analyze_gemm(long long m, long long n, long long k, const py::object& settings,
                          const std::vector<int>& bits, long long bandwidth, long long latency,
-                         const std::string& loop_order, const py::object& analysis,
+                         const std::string& loop_order, const py::object& analysis, bool accumulate,
                          const std::string& format) {
   const json s = to_json(settings, "settings"), a = to_json(analysis, "analysis");
   const eval::Settings parsed = settings_of(s);
@@ -172,6 +172,7 @@ std::string analyze_gemm(long long m, long long n, long long k, const py::object
     r.tiling->order = mapping::parse_tiling("0x0x0:" + loop_order, "loop_order").order;
   }
   r.analysis = analysis_options(a, nullptr);
+  r.matmul.accumulate = accumulate;
   const io::ReportFormat f = format_of(format);
   return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
 }
@@ -236,10 +237,11 @@ class Evaluator {
                        "delay)");
   }
 
-  py::dict evaluate(long long m, long long n, long long k, long long batch,
-                    const std::string& name) const {
+  py::dict evaluate(long long m, long long n, long long k, long long batch, const std::string& name,
+                    bool accumulate) const {
     eval::Request r = request_;
     r.matmul.name = name;
+    r.matmul.accumulate = accumulate;
     r.matmul.m = m, r.matmul.n = n, r.matmul.k = k, r.matmul.batch = batch;
     const eval::Evaluation e = released([&] { return eval::evaluate(r); });
     py::dict d = to_python(llm::layer_cost_json(e.call_cost()));
@@ -270,7 +272,7 @@ class Evaluator {
 // tenet compare --gemm M,N,K --quant a,b,c
 std::string run_compare(long long m, long long n, long long k, const py::list& schemes,
                         const py::object& settings, bool kv, const std::string& kv_token_axis,
-                        const std::string& format) {
+                        bool accumulate, const std::string& format) {
   json s = to_json(settings, "settings");
   s.erase("quant");
   command::CompareArgs args;
@@ -285,6 +287,7 @@ std::string run_compare(long long m, long long n, long long k, const py::list& s
   }
   args.kv = kv;
   args.kv_token_axis = kv_token_axis;
+  args.accumulate = accumulate;
   args.format = format_of(format);
   return released([&] { return command::compare(args); });
 }

@@ -174,12 +174,14 @@ def _report(text, kind, cls=Result):
 def analyze(gemm=None, *, spec=None, tenet_files=None, arch=None, array=None, dataflow=None,
             quant=None, timing=None, tile=None, tiling_objective=None, loop_order=None,
             dequant_rate=None, edge_transfers=None, bits=(16, 16, 16), bandwidth=64, latency=1,
-            hops=None, same_time=None, prev_time=None, compute_delay=None, format="json"):
+            hops=None, same_time=None, prev_time=None, compute_delay=None, accumulate=False,
+            format="json"):
     """``tenet analyze``: one workload's metrics.
 
     gemm: (M, N, K) or "M,N,K" (with ``arch`` and/or ``array``); or spec: a JSON spec path or
     dict; or tenet_files: (statement.s, pe.p, mapping.m). The other arguments are the command's
-    options (docs/cli.md). format="json" returns a :class:`Result`; "table" / "csv" the text.
+    options (docs/cli.md); accumulate=True is ``--accumulate`` (C = C + A·B, a GEMM only).
+    format="json" returns a :class:`Result`; "table" / "csv" the text.
     """
     analysis = {"hops": hops, "same_time": same_time, "prev_time": prev_time,
                 "compute_delay": compute_delay}
@@ -194,8 +196,11 @@ def analyze(gemm=None, *, spec=None, tenet_files=None, arch=None, array=None, da
         settings = _settings(arch, array, dataflow, quant, timing, tile, tiling_objective,
                              dequant_rate, None, edge_transfers)
         text = _tenet.analyze_gemm(m, n, k, settings, list(bits), bandwidth, latency,
-                                   loop_order or "", analysis, format)
+                                   loop_order or "", analysis, bool(accumulate), format)
     else:
+        if accumulate:
+            raise _error("accumulate", "accumulate is a GEMM generator setting (gemm=...); a "
+                         "spec states C's read access itself", "usage")
         text = _tenet.analyze_problem(spec, list(tenet_files or []), analysis, format)
     return _report(text, "analyze") if format == "json" else text
 
@@ -227,13 +232,14 @@ def _evaluator(settings):
 
 def evaluate(gemm, *, batch=1, arch=None, array=None, dataflow=None, quant=None, tile=None,
              tiling_objective=None, dequant_rate=None, dequant_ops_rate=None,
-             edge_transfers=None, name="gemm"):
+             edge_transfers=None, name="gemm", accumulate=False):
     """One matmul's cost, the fast path: ``{cycles, bound, utilization, dram_bytes, sram_bytes,
-    energy_pj, bounds, tiling, dataflow, scheme}`` (the per-call fields of a model report)."""
+    energy_pj, bounds, tiling, dataflow, scheme}`` (the per-call fields of a model report).
+    accumulate=True: C = C + A·B (``--accumulate``)."""
     m, n, k = _gemm(gemm)
     settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective, dequant_rate,
                          dequant_ops_rate, edge_transfers)
-    return _evaluator(settings).evaluate(m, n, k, batch, name)
+    return _evaluator(settings).evaluate(m, n, k, batch, name, bool(accumulate))
 
 
 def bounds(gemm, **settings):
@@ -245,14 +251,15 @@ def bounds(gemm, **settings):
 
 def compare(gemm, quant, *, arch=None, array=None, dataflow=None, tile=None,
             tiling_objective=None, dequant_rate=None, edge_transfers=None, kv=False,
-            kv_token_axis="n", format="json"):
+            kv_token_axis="n", accumulate=False, format="json"):
     """``tenet compare``: one GEMM under several schemes (names, paths or dicts; a list or
-    "a,b,c")."""
+    "a,b,c"); accumulate=True is ``--accumulate`` (C = C + A·B)."""
     m, n, k = _gemm(gemm)
     schemes = quant.split(",") if isinstance(quant, str) else list(quant)
     settings = _settings(arch, array, dataflow, None, None, tile, tiling_objective, dequant_rate,
                          None, edge_transfers)
-    text = _tenet.compare(m, n, k, schemes, settings, kv, kv_token_axis, format)
+    text = _tenet.compare(m, n, k, schemes, settings, kv, kv_token_axis, bool(accumulate),
+                          format)
     return _report(text, "compare") if format == "json" else text
 
 

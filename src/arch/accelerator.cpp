@@ -218,11 +218,16 @@ void check_micro(const Microarch& m, io::JsonProblems& issues) {
   at_least(m.dma.burst_latency_cycles, 0, "/dma/burst_latency_cycles", "cycles");
   at_least(m.dma.throttle_bytes, 0, "/dma/throttle_bytes", "bytes");
   at_least(m.dma.throttle_gap_cycles, 0, "/dma/throttle_gap_cycles", "cycles");
+  at_least(m.dma.command_setup_cycles, 0, "/dma/command_setup_cycles", "cycles");
   at_least(m.pad_stream_multiple, 1, "/padding/stream_multiple", "elements");
   at_least(m.feeder_word, 1, "/feeder/word_elements", "elements");
   if (!(m.unaligned_factor >= 1) || !std::isfinite(m.unaligned_factor))
     issues.add(error_code::kRange, w + "/feeder/unaligned_factor",
                fmt::format("expected a factor >= 1, got {}", m.unaligned_factor));
+  if (!(m.unaligned_stall_cycles >= 0) || !std::isfinite(m.unaligned_stall_cycles))
+    issues.add(
+        error_code::kRange, w + "/feeder/unaligned_stall_cycles",
+        fmt::format("expected cycles >= 0 per streamed cycle, got {}", m.unaligned_stall_cycles));
   for (const auto& [role, layout] : m.layouts)
     if (!layout.contiguous.empty() && layout.contiguous != "m" && layout.contiguous != "n" &&
         layout.contiguous != "k")
@@ -330,9 +335,12 @@ bool operator==(const Microarch& a, const Microarch& b) {
          a.min_tile_cycles == b.min_tile_cycles &&
          a.tile_overhead_cycles == b.tile_overhead_cycles &&
          a.run_overhead_cycles == b.run_overhead_cycles && a.dma == b.dma &&
-         a.layouts == b.layouts && a.accumulate_from_dram == b.accumulate_from_dram &&
-         a.pad_to_array == b.pad_to_array && a.pad_stream_multiple == b.pad_stream_multiple &&
+         a.layouts == b.layouts && a.packed_placement == b.packed_placement &&
+         a.accumulate_from_dram == b.accumulate_from_dram && a.pad_to_array == b.pad_to_array &&
+         a.pad_stream_multiple == b.pad_stream_multiple &&
+         a.pad_stream_aligned_tiles_only == b.pad_stream_aligned_tiles_only &&
          a.feeder_word == b.feeder_word && a.unaligned_factor == b.unaligned_factor &&
+         a.unaligned_stall_cycles == b.unaligned_stall_cycles &&
          a.sram_resident == b.sram_resident && a.tile_fits_one_bank == b.tile_fits_one_bank;
 }
 

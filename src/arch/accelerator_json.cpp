@@ -249,7 +249,7 @@ void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
   auto m = root.object("microarchitecture", false, "");
   if (!m) return;
   m->allow_only({"comment", "accumulators", "tile", "run_overhead_cycles", "dma", "dram_layouts",
-                 "accumulate_from_dram", "padding", "feeder", "residency"});
+                 "dram_placement", "accumulate_from_dram", "padding", "feeder", "residency"});
   Microarch& u = spec.micro;
   if (auto a = m->object("accumulators", false, "")) {
     a->allow_only({"comment", "double_buffered", "drain_cycles", "drain_cycles_reload"});
@@ -267,7 +267,7 @@ void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
   if (auto d = m->object("dma", false, "")) {
     d->allow_only({"comment", "command_cycles", "max_burst_bytes", "beat_bytes",
                    "outstanding_bursts", "burst_latency_cycles", "separate_channels",
-                   "throttle_bytes", "throttle_gap_cycles"});
+                   "throttle_bytes", "throttle_gap_cycles", "command_setup_cycles"});
     u.dma.enabled = true;
     if (auto v = d->integer("command_cycles", false, "cycles")) u.dma.command_cycles = *v;
     if (auto v = d->integer("max_burst_bytes", false, "bytes")) u.dma.max_burst_bytes = *v;
@@ -278,6 +278,8 @@ void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
     if (auto v = d->boolean("separate_channels", false)) u.dma.separate_channels = *v;
     if (auto v = d->integer("throttle_bytes", false, "bytes")) u.dma.throttle_bytes = *v;
     if (auto v = d->integer("throttle_gap_cycles", false, "cycles")) u.dma.throttle_gap_cycles = *v;
+    if (auto v = d->integer("command_setup_cycles", false, "cycles"))
+      u.dma.command_setup_cycles = *v;
   }
   if (auto l = m->object("dram_layouts", false, "")) {
     for (auto it = l->value().begin(); it != l->value().end(); ++it) {
@@ -294,16 +296,27 @@ void read_micro(const ObjectReader& root, AcceleratorSpec& spec) {
       u.layouts[it.key()] = layout;
     }
   }
+  if (auto v = m->string("dram_placement", false, "aligned or packed")) {
+    if (*v == "packed" || *v == "aligned")
+      u.packed_placement = *v == "packed";
+    else
+      m->problems().add(error_code::kUnknownName, m->pointer_of("dram_placement"),
+                        "expected \"aligned\" or \"packed\", got \"" + *v + "\"");
+  }
   if (auto v = m->boolean("accumulate_from_dram", false)) u.accumulate_from_dram = *v;
   if (auto p = m->object("padding", false, "")) {
-    p->allow_only({"comment", "array_edges", "stream_multiple"});
+    p->allow_only({"comment", "array_edges", "stream_multiple", "stream_aligned_tiles_only"});
     if (auto v = p->boolean("array_edges", false)) u.pad_to_array = *v;
     if (auto v = p->integer("stream_multiple", false, "elements")) u.pad_stream_multiple = *v;
+    if (auto v = p->boolean("stream_aligned_tiles_only", false))
+      u.pad_stream_aligned_tiles_only = *v;
   }
   if (auto f = m->object("feeder", false, "")) {
-    f->allow_only({"comment", "word_elements", "unaligned_factor"});
+    f->allow_only({"comment", "word_elements", "unaligned_factor", "unaligned_stall_cycles"});
     if (auto v = f->integer("word_elements", false, "elements")) u.feeder_word = *v;
     if (auto v = f->number("unaligned_factor", false, "factor")) u.unaligned_factor = *v;
+    if (auto v = f->number("unaligned_stall_cycles", false, "cycles per streamed cycle"))
+      u.unaligned_stall_cycles = *v;
   }
   if (auto r = m->object("residency", false, "")) {
     r->allow_only({"comment", "sram_resident", "tile_fits_one_bank"});
@@ -342,16 +355,22 @@ json micro_json(const Microarch& u) {
                 {"burst_latency_cycles", u.dma.burst_latency_cycles},
                 {"separate_channels", u.dma.separate_channels},
                 {"throttle_bytes", u.dma.throttle_bytes},
-                {"throttle_gap_cycles", u.dma.throttle_gap_cycles}};
+                {"throttle_gap_cycles", u.dma.throttle_gap_cycles},
+                {"command_setup_cycles", u.dma.command_setup_cycles}};
   if (!u.layouts.empty()) {
     json l = json::object();
     for (const auto& [role, layout] : u.layouts)
       l[role] = {{"contiguous", layout.contiguous}, {"retiled", layout.retiled}};
     j["dram_layouts"] = l;
   }
+  j["dram_placement"] = u.packed_placement ? "packed" : "aligned";
   j["accumulate_from_dram"] = u.accumulate_from_dram;
-  j["padding"] = {{"array_edges", u.pad_to_array}, {"stream_multiple", u.pad_stream_multiple}};
-  j["feeder"] = {{"word_elements", u.feeder_word}, {"unaligned_factor", u.unaligned_factor}};
+  j["padding"] = {{"array_edges", u.pad_to_array},
+                  {"stream_multiple", u.pad_stream_multiple},
+                  {"stream_aligned_tiles_only", u.pad_stream_aligned_tiles_only}};
+  j["feeder"] = {{"word_elements", u.feeder_word},
+                 {"unaligned_factor", u.unaligned_factor},
+                 {"unaligned_stall_cycles", u.unaligned_stall_cycles}};
   j["residency"] = {{"sram_resident", u.sram_resident},
                     {"tile_fits_one_bank", u.tile_fits_one_bank}};
   return j;

@@ -34,6 +34,7 @@ struct InputOptions {
   std::string gemm, array, dataflow;
   int bits_a = 16, bits_b = 16, bits_c = 16;
   long long bandwidth = 64, latency = 1;
+  bool accumulate = false;  // C = C + A·B
 };
 
 struct AnalysisFlags {
@@ -91,6 +92,10 @@ CLI::Option* add_input_options(CLI::App& app, InputOptions& o) {
       app.add_option("--bandwidth", o.bandwidth, "scratchpad bandwidth, bits/cycle (default 64)")
           ->group(gen),
       app.add_option("--latency", o.latency, "average scratchpad latency, cycles (default 1)")
+          ->group(gen),
+      app.add_flag("--accumulate", o.accumulate,
+                   "C = C + A·B: C is read (from DRAM, before its first update) as well as "
+                   "written")
           ->group(gen)};
   for (auto* other : {stmt, pe, map, exp, data, gemm, array, flow}) spec->excludes(other);
   for (auto* other : {exp, data, gemm, array, flow}) {
@@ -250,6 +255,7 @@ eval::Request analyze_request(const AnalyzeOptions& o, const InputFiles& files) 
     r = gemm_request(o.input.gemm, o.input.array, o.input.dataflow, o.hardware,
                      {o.input.bits_a, o.input.bits_b, o.input.bits_c}, o.input.bandwidth,
                      o.input.latency);
+    r.matmul.accumulate = o.input.accumulate;
   } else {
     r.problem = load_problem(files);
   }

@@ -22,6 +22,7 @@ struct CompareOptions {
   eval::Settings settings;
   bool kv = false;
   std::string kv_token_axis = "n";
+  bool accumulate = false;
 };
 
 void write(const std::string& text, const std::string& path) {
@@ -46,6 +47,7 @@ void run_compare(const CompareOptions& o) {
   warn_implausible_arch(o.settings.arch);
   args.kv = o.kv;
   args.kv_token_axis = o.kv_token_axis;
+  args.accumulate = o.accumulate;
   args.format = with_location("--format", [&] { return io::parse_report_format(o.format); });
   write(command::compare(args), o.output);
 }
@@ -60,6 +62,8 @@ void setup_compare(CLI::App& sub) {
   sub.add_flag("--kv", o->kv, "B is a KV-cache tensor (uses the scheme's kv_cache operand)");
   sub.add_option("--kv-token-axis", o->kv_token_axis,
                  "with --kv: n (K cache in Q·Kᵀ, default) or k (V cache in P·V)");
+  sub.add_flag("--accumulate", o->accumulate,
+               "C = C + A·B: C is read (from DRAM, before its first update) as well as written");
   sub.add_option("--format", o->format, "table (default) or json");
   sub.add_option("--output", o->output, "write to this file instead of standard output");
   sub.callback([o] { run_compare(*o); });

@@ -67,6 +67,7 @@ std::string compare(const CompareArgs& args) {
   MatmulSource source;
   source.gemm = args.gemm;
   llm::MatmulShape matmul = source_matmuls(source).matmuls.front();
+  matmul.accumulate = args.accumulate;
   if (args.kv) {
     if (args.kv_token_axis != "n" && args.kv_token_axis != "k")
       throw InputError(

@@ -48,6 +48,7 @@ struct CompareArgs {
   eval::Settings settings;  // the accelerator, mapping and dequant unit; its quant is ignored
   bool kv = false;          // B is a KV-cache tensor (the scheme's kv_cache operand)
   std::string kv_token_axis = "n";  // n: K cache in Q·Kᵀ (NT); k: V cache in P·V (NN)
+  bool accumulate = false;          // C = C + A·B (llm::MatmulShape::accumulate)
   io::ReportFormat format = io::ReportFormat::kTable;
 };
 std::string compare(const CompareArgs& args);

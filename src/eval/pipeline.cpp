@@ -40,7 +40,8 @@ void resolve_inputs(const Request& r) {
 
 // The GEMM as isl relations, with its quantization tensors; B is indexed B[k, j].
 workload::Workload build_workload(const Request& r, const std::optional<AppliedScheme>& s) {
-  workload::Workload w = mapping::make_gemm_workload(gemm_shape(r.matmul), r.bits);
+  workload::Workload w =
+      mapping::make_gemm_workload(gemm_shape(r.matmul), r.bits, r.matmul.accumulate);
   if (!s) return w;
   quant::ApplyOptions apply = s->apply;
   apply.b_layout = workload::Layout::kNN;
@@ -237,9 +238,10 @@ mapping::GemmShape gemm_shape(const llm::MatmulShape& m) { return {m.m, m.n, m.k
 
 hw::GemmProblem build_hw_problem(const Request& r, const std::optional<AppliedScheme>& s) {
   const mapping::GemmShape shape = gemm_shape(r.matmul);
-  if (s) return quant::make_quant_problem(*r.accelerator, shape, s->spec, s->apply);
-  hw::GemmProblem p = hw::make_gemm_problem(shape, r.bits);
-  hw::validate(p);
+  hw::GemmProblem p = s ? quant::make_quant_problem(*r.accelerator, shape, s->spec, s->apply)
+                        : hw::make_gemm_problem(shape, r.bits);
+  if (!s) hw::validate(p);
+  p.accumulate = r.matmul.accumulate;  // C = C + A·B: C read before its first update
   return p;
 }
 

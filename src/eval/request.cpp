@@ -70,13 +70,14 @@ void add(Key& key, const mapping::Tiling& t) {
 
 void add(Key& key, const llm::MatmulShape& s) {
   const auto& [name, batch, m, n, k, count, phase, layout, b_operand, weights_quantized,
-               epilogue_ops, quant, dtypes] = s;
+               epilogue_ops, quant, dtypes, accumulate] = s;
   // name: the layer's label (errors name it; the cost does not depend on it). count: an
   // Evaluation is the cost of one call. phase, quant, dtypes: what a log or a model pass says
   // about the call; the request's scheme (scheme_id) and bits decide the cost, not these.
   (void)name, (void)count, (void)phase, (void)quant, (void)dtypes;
   key.add(batch), key.add(m), key.add(n), key.add(k);
   key.add(layout), key.add(b_operand), key.add(weights_quantized), key.add(epilogue_ops);
+  key.add(accumulate);
 }
 
 void add(Key& key, const analysis::Options& o) {

@@ -253,6 +253,17 @@ void schedule_independent(const arch::Accelerator& acc, const GemmProblem& probl
         std::min(b.dram_bytes, static_cast<long long>(std::min(floored, 9.2e18L)));
 }
 
+// C = C + A·B (GemmProblem::accumulate): every output is also read once, before its first
+// update; 0 otherwise.
+long long initial_output_bytes(const GemmProblem& problem) {
+  long long bytes = 0;
+  if (!problem.accumulate) return 0;
+  for (const Operand& op : problem.operands)
+    if (op.output)
+      bytes = checked_add(bytes, bytes_of(elements(problem.shape, op), op.bits), {"DRAM bytes"});
+  return bytes;
+}
+
 // The least DRAM traffic of the modelled mappings (Bounds::dram_bytes): `compulsory`, or more
 // with a limited buffer (the least of the four regimes below).
 long long traffic_floor(const arch::Accelerator& acc, const GemmProblem& problem,
@@ -308,7 +319,8 @@ long long traffic_floor(const arch::Accelerator& acc, const GemmProblem& problem
       panel_bound(regimes, PanelOf::kA, m * k * wa <= static_cast<long double>(buffer));
   const long double panel_b =
       panel_bound(regimes, PanelOf::kB, k * n * wb <= static_cast<long double>(buffer));
-  long double movement = std::min({accumulated, panel_a, panel_b}) + others;
+  long double movement = std::min({accumulated, panel_a, panel_b}) + others +
+                         static_cast<long double>(initial_output_bytes(problem));
   // (iv): whole on chip beside, twice (double-buffered), the least the other two need: for A
   //      whole, a column of B (K values, each meeting all of A) or of C's partial sums (M
   //      values); for B whole, a row of A or of C; for C whole, a column of A or a row of B
@@ -452,7 +464,9 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   const mapping::GemmShape& s = problem.shape;
   const arch::MacRate& rate = acc.mac_rate(mac_precision(acc, problem));
   Bounds b;
-  b.compulsory_dram_bytes = compulsory_bytes(problem, [](const Operand&) { return true; });
+  b.compulsory_dram_bytes =
+      checked_add(compulsory_bytes(problem, [](const Operand&) { return true; }),
+                  initial_output_bytes(problem), {"DRAM bytes"});
   const long long buffer = buffer_bytes(acc);
   const bool unlimited = options.unlimited_buffer || buffer >= kHugeBuffer;
   b.capacity_bytes = unlimited ? kUnlimited : buffer;

@@ -68,6 +68,7 @@ void validate(const GemmProblem& p) {
 std::ostream& operator<<(std::ostream& os, const GemmProblem& p) {
   os << "gemm " << p.shape.m << "x" << p.shape.n << "x" << p.shape.k;
   if (p.precision) os << " at " << *p.precision;
+  if (p.accumulate) os << ", C += A·B";
   for (const Operand& op : p.operands)
     os << "\n  " << op.name << " (" << role_key(op.role) << ", " << op.bits << " bits"
        << (op.output ? ", output" : "") << ") group i:" << op.group[0] << " j:" << op.group[1]

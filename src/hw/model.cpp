@@ -23,30 +23,24 @@ long long product(const std::array<long long, 3>& v) { return mul(mul(v[0], v[1]
 
 double bytes_of(long long elements, int bits) { return static_cast<double>(elements) * bits / 8.0; }
 
-long long round_up(long long v, long long multiple) {
-  return multiple <= 1 ? v : mul(ceil_div(v, multiple), multiple);
-}
-
 // The shape that runs: the row / column dimensions padded to the array edges and the stream
-// dimension to its multiple (arch::Microarch padding rules; the zeros move and compute).
+// dimension to its multiple (arch::Microarch padding rules, padded_stream_size with the tiling's
+// stream extent as given; the zeros move and compute).
 mapping::GemmShape padded_shape(const arch::Microarch& u, const mapping::GemmShape& s,
-                                Dataflow dataflow, long long rows, long long cols) {
+                                const mapping::Tiling& tiling, Dataflow dataflow, long long rows,
+                                long long cols) {
   const mapping::DataflowDims dims = mapping::dataflow_dims(dataflow);
   std::array<long long, 3> size{s.m, s.n, s.k};
   if (u.pad_to_array) {
     size[at(dims.rows)] = round_up(size[at(dims.rows)], rows);
     size[at(dims.cols)] = round_up(size[at(dims.cols)], cols);
   }
-  size[at(dims.stream)] = round_up(size[at(dims.stream)], u.pad_stream_multiple);
+  size[at(dims.stream)] =
+      padded_stream_size(size[at(dims.stream)], tiling.extent(dims.stream), u.pad_stream_multiple,
+                         u.pad_stream_aligned_tiles_only);
   mapping::GemmShape out = s;
   out.m = size[0], out.n = size[1], out.k = size[2];
   return out;
-}
-
-// Cycles to move `bytes` through a port; 0 when the port is ideal.
-long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
-  if (ideal || bw.unlimited || bytes <= 0) return 0;
-  return static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9));
 }
 
 }  // namespace
@@ -103,8 +97,12 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
              const mapping::Tiling& tiling, const Options& options, Build build)
     : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
   if (build.validate) validate(problem);
+  const arch::Microarch& micro = acc.spec().micro;
   plan_.logical = problem.shape;
-  plan_.shape = padded_shape(acc.spec().micro, problem.shape, dataflow, acc.rows(), acc.cols());
+  plan_.accumulate = problem.accumulate;
+  plan_.stream_multiple = micro.pad_stream_multiple;
+  plan_.stream_aligned_only = micro.pad_stream_aligned_tiles_only;
+  plan_.shape = padded_shape(micro, problem.shape, tiling, dataflow, acc.rows(), acc.cols());
   plan_.tiling = mapping::resolve_tiling(tiling, problem.shape);
   // A tile covering a whole (logical) dimension covers its padding too.
   for (long long* t : {&plan_.tiling.m, &plan_.tiling.n, &plan_.tiling.k}) {
@@ -183,12 +181,23 @@ void Model::plan_operands() {
     }
     x.unique = distinct_elements(*x.op, plan_.shape);
     x.fold_accesses = product(fold);
-    x.fold_rmw_reads = x.op->output ? x.fold_accesses - x.unique : 0;
+    // read-modify-write reads of an output: all but the first update of each element, or every
+    // update when C = C + A·B (the initial values are read too)
+    x.fold_rmw_reads = !x.op->output      ? 0
+                       : plan_.accumulate ? x.fold_accesses
+                                          : x.fold_accesses - x.unique;
     x.resident_volume = product(volume);
     x.double_buffered = detail::double_buffered(gb, plan_.tiling, *x.op);
     x.footprint_bytes = operand_footprint_bytes(acc_.spec(), *x.op, tile, size, x.double_buffered);
     x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
-    x.read_each_tile = x.op->output && micro.accumulate_from_dram;
+    x.read_each_tile = x.op->output && (micro.accumulate_from_dram || plan_.accumulate);
+  }
+  if (micro.packed_placement) {  // one tensor after another, in the problem's order
+    long long base = 0;
+    for (OperandPlan& x : ops_) {
+      x.dram_base = base;
+      base = add(base, ceil_bytes(x.unique, x.op->bits));
+    }
   }
 }
 
@@ -331,31 +340,49 @@ long long streamed_cycles(const Plan& plan, const DimPlan& stream) {
 // Busy cycles of tile q on the array: n folds of stream length s (x unaligned_factor when the
 // stream is not whole feeder words). Double-buffered accumulators: the next fold starts while
 // the previous drains, (n-1) max(s, P) + max(s + D, Fmin), P = drain_cycles_reload when partial
-// sums are reloaded (the stream dimension split over tiles), else drain_cycles. Otherwise every
-// fold pays its pipeline base, the last one D instead: n (s + base) - base + D, floored at Fmin.
+// sums are reloaded (the stream dimension split over tiles, or C = C + A·B: psum preload), else
+// drain_cycles. Otherwise every fold pays its pipeline base, the last one D instead:
+// n (s + base) - base + D, floored at Fmin. A stream off the feeder word also stalls the array
+// ⌈unaligned_stall_cycles · s⌉ per fold (the general feeder path; nothing overlaps a stall).
 long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q) {
   const int r = at(plan.dims.rows), c = at(plan.dims.cols), st = at(plan.dims.stream);
   const long long len = plan.dim[st].tile_extent(q[st]);
-  long long s = plan.stream_cycles(len);
-  if (u.feeder_word > 1 && len % u.feeder_word != 0)
+  const long long s0 = plan.stream_cycles(len);
+  const bool unaligned = u.feeder_word > 1 && len % u.feeder_word != 0;
+  long long s = s0;
+  if (unaligned)
     s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
   const long long n = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
                           plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c])));
+  const long long stall =
+      unaligned && u.unaligned_stall_cycles > 0
+          ? mul(n, static_cast<long long>(
+                       std::ceil(static_cast<double>(s0) * u.unaligned_stall_cycles - 1e-9)))
+          : 0;
   const long long d = u.tile_fill_drain_cycles >= 0 ? u.tile_fill_drain_cycles : plan.base;
   if (u.accumulator_double_buffered) {
-    const long long p = plan.dim[st].tiles() > 1 ? u.drain_cycles_reload : u.drain_cycles;
-    return add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles));
+    const bool reload = plan.dim[st].tiles() > 1 || plan.accumulate;
+    const long long p = reload ? u.drain_cycles_reload : u.drain_cycles;
+    return add(add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles)), stall);
   }
-  return std::max(add(add(mul(n, add(s, plan.base)), -plan.base), d), u.min_tile_cycles);
+  return add(std::max(add(add(mul(n, add(s, plan.base)), -plan.base), d), u.min_tile_cycles),
+             stall);
 }
 
 Plan retile(const Plan& base, const mapping::Tiling& tiling) {
   Plan plan = base;
+  // the stream dimension's padding follows the tiling's stream extent (padded_stream_size)
+  const int st = at(plan.dims.stream);
+  const long long stream =
+      padded_stream_size(shape_size(base.logical, st), tiling.extent(plan.dims.stream),
+                         plan.stream_multiple, plan.stream_aligned_only);
+  (st == 0 ? plan.shape.m : st == 1 ? plan.shape.n : plan.shape.k) = stream;
+  plan.dim[st].size = stream;
   plan.tiling = mapping::resolve_tiling(tiling, base.logical);
   // as the Model constructor: a tile covering a whole (logical) dimension covers its padding too
   for (int d = 0; d < 3; ++d) {
     long long* t = d == 0 ? &plan.tiling.m : d == 1 ? &plan.tiling.n : &plan.tiling.k;
-    if (*t >= shape_size(base.logical, d)) *t = shape_size(base.shape, d);
+    if (*t >= shape_size(base.logical, d)) *t = shape_size(plan.shape, d);
     plan.dim[d].tile = *t;
   }
   return plan;
@@ -601,7 +628,11 @@ void Model::for_each_window_transfer(const TileIndex& q, F&& f) const {
     if (!x.resident) {
       const long long moved = tile_stream(x, q);
       long long elements = moved;
-      if (x.op->output) elements = add(elements, moved - (revisit(x, q) ? 0 : tile_volume(x, q)));
+      // an output's partial sums written, and read back but the first time (every time when
+      // C = C + A·B: its initial values are read too)
+      if (x.op->output)
+        elements =
+            add(elements, moved - (revisit(x, q) || plan_.accumulate ? 0 : tile_volume(x, q)));
       f(i, Move::kStream, q, elements);
       continue;
     }
@@ -654,8 +685,10 @@ long long Model::traffic_cycles(const Traffic& t) const {
   if (!(micro_ && acc_.spec().micro.dma.enabled)) return dram_window_cycles(dram, t.bytes);
   long long cycles = dma_cycles(t.dma);
   if (t.streamed > 0)
-    cycles = add(cycles, add(add(acc_.spec().micro.dma.command_cycles, dram.latency_cycles),
-                             transfer_cycles(t.streamed, dram.bandwidth, false)));
+    cycles = add(cycles, add(acc_.spec().micro.dma.command_cycles,
+                             std::max(acc_.spec().micro.dma.command_setup_cycles,
+                                      add(dram.latency_cycles,
+                                          transfer_cycles(t.streamed, dram.bandwidth, false)))));
   return cycles;
 }
 
@@ -683,23 +716,24 @@ Model::EdgeCycles Model::edge_transfer_cycles() const {
 }
 
 // The bytes each operand moves on the DRAM bus: every transfer of the windows and both edges in
-// whole beats per contiguous run, streamed operands their element bytes.
+// bus_bytes per run (reads in whole beats, writes their bytes), streamed operands their element
+// bytes.
 std::vector<long long> Model::operand_bus_bytes() const {
   std::vector<long long> out(ops_.size(), 0);
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : plan_.dim[1].tile_classes())
       for (const auto& [q2, c2] : plan_.dim[2].tile_classes()) {
         const long long count = mul(mul(c0, c1), c2);
-        for_each_window_transfer(
-            {q0, q1, q2}, [&](size_t i, Move move, const TileIndex& tile, long long n) {
-              const OperandPlan& x = ops_[i];
-              const long long bytes =
-                  move == Move::kStream ? ceil_bytes(n, x.op->bits) : bus_bytes(x, tile);
-              out[i] = add(out[i], mul(count, bytes));
-            });
+        for_each_window_transfer({q0, q1, q2}, [&](size_t i, Move move, const TileIndex& tile,
+                                                   long long n) {
+          const OperandPlan& x = ops_[i];
+          const long long bytes = move == Move::kStream ? ceil_bytes(n, x.op->bits)
+                                                        : bus_bytes(x, tile, move == Move::kWrite);
+          out[i] = add(out[i], mul(count, bytes));
+        });
       }
-  for_each_edge_transfer([&](size_t i, Move, const TileIndex& tile, bool) {
-    out[i] = add(out[i], bus_bytes(ops_[i], tile));
+  for_each_edge_transfer([&](size_t i, Move move, const TileIndex& tile, bool) {
+    out[i] = add(out[i], bus_bytes(ops_[i], tile, move == Move::kWrite));
   });
   return out;
 }
@@ -760,70 +794,6 @@ Timing Model::timing() const {
                     "form {}",
                     t.pipeline, compute_cycles()));
   return t;
-}
-
-// ---- The DMA engine (arch::Microarch::dma) ---------------------------------------------------
-
-// One transfer of operand x's tile q (a read, or a write-back) through the DMA: one command per
-// contiguous DRAM run (the whole tile when re-laid out per tile or when its contiguous dimension
-// is not cut; else one run per position of its other dimensions), each run in whole beats, split
-// into bursts of at most max_burst_bytes; every batch of outstanding bursts waits the latency.
-std::pair<long long, long long> Model::dram_runs(const OperandPlan& x, const TileIndex& q) const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const long long volume = tile_volume(x, q);
-  long long runs = 1, run_elements = volume;
-  const auto layout = u.layouts.find(role_key(x.op->role));
-  if (layout != u.layouts.end() && !layout->second.retiled && !layout->second.contiguous.empty()) {
-    const int cd = static_cast<int>(std::string("mnk").find(layout->second.contiguous));
-    const DimPlan& dp = plan_.dim[cd];
-    if (x.op->group[cd] > 0 && dp.tiles() > 1) {
-      run_elements = interval_weight(dp.tile_start(q[cd]), dp.tile_extent(q[cd]), x.op->group[cd]);
-      runs = std::max(1LL, volume / std::max(1LL, run_elements));
-    }
-  }
-  return {runs, run_elements};
-}
-
-long long Model::bus_bytes(const OperandPlan& x, const TileIndex& q) const {
-  const auto [runs, run_elements] = dram_runs(x, q);
-  if (run_elements <= 0) return 0;
-  return mul(runs,
-             round_up(ceil_bytes(run_elements, x.op->bits), acc_.spec().micro.dma.beat_bytes));
-}
-
-void Model::add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q,
-                         bool write) const {
-  const arch::Microarch& u = acc_.spec().micro;
-  const arch::Dram& dram = acc_.spec().dram;
-  const auto [runs, run_elements] = dram_runs(x, q);
-  if (run_elements <= 0) return;
-  const long long beat = u.dma.beat_bytes;
-  const long long run_bytes = round_up(ceil_bytes(run_elements, x.op->bits), beat);
-  const long long bursts =
-      u.dma.max_burst_bytes > 0 ? ceil_div(run_bytes, u.dma.max_burst_bytes) : 1;
-  const long long batches =
-      u.dma.outstanding_bursts > 0 ? ceil_div(bursts, u.dma.outstanding_bursts) : 1;
-  long long per_run = add(mul(batches, add(dram.latency_cycles, u.dma.burst_latency_cycles)),
-                          transfer_cycles(static_cast<double>(run_bytes), dram.bandwidth, false));
-  if (u.dma.throttle_bytes > 0 && u.dma.throttle_gap_cycles > 0) {  // idle gaps inside bursts
-    const long long burst = u.dma.max_burst_bytes > 0 ? u.dma.max_burst_bytes : run_bytes;
-    const long long full = run_bytes / burst, rest = run_bytes % burst;
-    long long gaps = mul(full, (burst - 1) / u.dma.throttle_bytes);
-    if (rest > 0) gaps = add(gaps, (rest - 1) / u.dma.throttle_bytes);
-    per_run = add(per_run, mul(gaps, u.dma.throttle_gap_cycles));
-  }
-  cost.commands = add(cost.commands, runs);
-  (write ? cost.write : cost.read) = add(write ? cost.write : cost.read, mul(runs, per_run));
-  cost.bytes += static_cast<double>(run_bytes) * static_cast<double>(runs);
-}
-
-// Commands are programmed one after another; reads and writes transfer one after the other, or
-// at once on separate channels.
-long long Model::dma_cycles(const DmaCost& cost) const {
-  const arch::DmaEngine& dma = acc_.spec().micro.dma;
-  const long long transfer =
-      dma.separate_channels ? std::max(cost.read, cost.write) : add(cost.read, cost.write);
-  return add(mul(cost.commands, dma.command_cycles), transfer);
 }
 
 namespace {
@@ -892,6 +862,7 @@ Result Model::result() const {
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;
   r.shape = plan_.logical;
+  r.accumulate = plan_.accumulate;
   r.tiling = plan_.tiling;
   r.rows = plan_.rows, r.cols = plan_.cols;
   r.precision = plan_.precision;
@@ -902,7 +873,7 @@ Result Model::result() const {
   fill_cycles(r);
   r.array_use = array_use(r);
   for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
-  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus: whole beats per run
+  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus (bus_bytes)
     const std::vector<long long> bus = operand_bus_bytes();
     for (size_t i = 0; i < bus.size(); ++i) r.tensors[i].dram_bytes = bus[i];
   }

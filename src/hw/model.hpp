@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +33,12 @@ struct Plan {
   long long cycles_per_mac = 1;  // cycles per MAC
   long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
   long long once = 0;  // paid once per GEMM: the first preload when the PEs double-buffer it
+  // C = C + A·B (GemmProblem::accumulate): outputs read before their first update (psum preload).
+  bool accumulate = false;
+  // The stream dimension's padding (arch::Microarch): to a multiple of stream_multiple, only for
+  // tilings whose stream tile is aligned when stream_aligned_only (padded_stream_size).
+  long long stream_multiple = 1;
+  bool stream_aligned_only = false;
   workload::DataType precision;
   double mac_pj = 0;
 
@@ -52,6 +59,8 @@ struct OperandPlan {
   bool read_each_tile =
       false;  // an output read from DRAM at every tile start (accumulate_from_dram)
   bool double_buffered = true;  // two copies of a changing tile; else its transfers stall the array
+  // byte address of the tensor in DRAM with arch::Microarch::packed_placement, else -1
+  long long dram_base = -1;
 
   long long dram_reads() const;
   long long dram_writes() const;
@@ -80,6 +89,25 @@ struct Timing {
 };
 
 [[noreturn]] void byte_count_overflow();  // InputError(overflow)
+inline long long round_up(long long v, long long multiple) {
+  return multiple <= 1 ? v : mul(ceil_div(v, multiple), multiple);
+}
+// Cycles to move `bytes` through a port; 0 when the port is ideal.
+inline long long transfer_cycles(double bytes, const arch::Bandwidth& bw, bool ideal) {
+  if (ideal || bw.unlimited || bytes <= 0) return 0;
+  return static_cast<long long>(std::ceil(bytes / bw.bytes_per_cycle - 1e-9));
+}
+// The stream dimension's size as it runs: `logical` padded to `multiple`, except, with
+// `aligned_only` (arch::Microarch::pad_stream_aligned_tiles_only), when the tiling's stream
+// extent as given (`extent`: 0 or beyond `logical` = the whole dimension) is not a multiple of
+// it: such a tile runs off the feeder word whatever the zeros, and the dimension is left as is.
+inline long long padded_stream_size(long long logical, long long extent, long long multiple,
+                                    bool aligned_only) {
+  if (multiple <= 1) return logical;
+  const bool whole = extent <= 0 || extent > logical;
+  if (aligned_only && !whole && extent % multiple != 0) return logical;
+  return round_up(logical, multiple);
+}
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
 // cycles; 0 when nothing moves.
 long long dram_window_cycles(const arch::Dram& dram, double bytes);
@@ -298,11 +326,23 @@ class Model {
   TileCycles tile_busy(const TileIndex& q) const;
 
   void add_transfer(DmaCost& cost, const OperandPlan& x, const TileIndex& q, bool write) const;
-  // Contiguous DRAM runs of operand x's tile q and the elements of each.
-  std::pair<long long, long long> dram_runs(const OperandPlan& x, const TileIndex& q) const;
-  long long bus_bytes(const OperandPlan& x, const TileIndex& q) const;  // runs in whole beats
+  // The contiguous DRAM runs of operand x's tile q: how many, the elements of each and, when the
+  // operand is placed (OperandPlan::dram_base), the byte address of the first and the address
+  // step between runs (first < 0: every run starts on a beat and burst boundary).
+  struct Runs {
+    long long count = 1, elements = 0;
+    long long first = -1, stride = 0;
+  };
+  Runs dram_runs(const OperandPlan& x, const TileIndex& q) const;
+  // The runs' beats and bursts in total (a run straddling a boundary takes one more of each).
+  struct RunBeats {
+    long long beats = 0, bursts = 0;
+  };
+  RunBeats run_beats(const Runs& runs, int bits) const;
+  // bytes on the bus: reads in whole beats per run, writes their bytes (masked beats)
+  long long bus_bytes(const OperandPlan& x, const TileIndex& q, bool write) const;
   // With a DMA engine: the bytes each operand moves on the DRAM bus (every transfer of the
-  // windows and both edges in whole beats; streamed operands their element bytes).
+  // windows and both edges: bus_bytes; streamed operands their element bytes).
   std::vector<long long> operand_bus_bytes() const;
   long long dma_cycles(const DmaCost& cost) const;
 

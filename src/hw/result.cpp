@@ -52,8 +52,8 @@ bool operator==(const ArrayUse& a, const ArrayUse& b) {
 
 bool operator==(const Result& a, const Result& b) {
   return a.accelerator == b.accelerator && a.dataflow == b.dataflow && a.shape == b.shape &&
-         a.tiling == b.tiling && a.rows == b.rows && a.cols == b.cols &&
-         a.precision == b.precision && a.macs_per_cycle == b.macs_per_cycle &&
+         a.accumulate == b.accumulate && a.tiling == b.tiling && a.rows == b.rows &&
+         a.cols == b.cols && a.precision == b.precision && a.macs_per_cycle == b.macs_per_cycle &&
          a.cycles_per_mac == b.cycles_per_mac && a.macs == b.macs && a.folds == b.folds &&
          a.tiles == b.tiles && a.cycles == b.cycles && a.busy == b.busy &&
          a.utilization == b.utilization && a.mapping_efficiency == b.mapping_efficiency &&

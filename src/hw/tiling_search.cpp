@@ -781,6 +781,13 @@ class TrafficFloor {
       size_[d] = whole.plan().dim[d].size;
       split_[d] = whole.plan().dim[d].split;
     }
+    const detail::Plan& plan = whole.plan();
+    stream_ = static_cast<int>(plan.dims.stream);
+    if (plan.stream_aligned_only)  // the stream dimension's size follows the tiling's extent
+      stream_logical_ = stream_ == 0   ? plan.logical.m
+                        : stream_ == 1 ? plan.logical.n
+                                       : plan.logical.k;
+    stream_multiple_ = plan.stream_multiple;
     for (const Operand& op : problem.operands) {
       distinct_.push_back(static_cast<double>(detail::distinct_elements(op, problem.shape)));
       bytes_.push_back(static_cast<double>(op.bits) / 8);
@@ -867,10 +874,15 @@ class TrafficFloor {
 
   // The tile counts per dimension of a tiling (all set_extents(t, false) and loose() depend on).
   std::array<long long, 3> tile_counts(const Tiling& t) const {
-    const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
-                                          t.k > 0 ? t.k : size_[2]};
+    std::array<long long, 3> size = size_;
+    if (stream_logical_ > 0)  // an off-word stream tile runs the dimension unpadded (retile)
+      size[stream_] = detail::padded_stream_size(stream_logical_,
+                                                 t.extent(static_cast<mapping::GemmDim>(stream_)),
+                                                 stream_multiple_, true);
+    const std::array<long long, 3> extent{t.m > 0 ? t.m : size[0], t.n > 0 ? t.n : size[1],
+                                          t.k > 0 ? t.k : size[2]};
     std::array<long long, 3> n{};
-    for (int d = 0; d < 3; ++d) n[d] = detail::ceil_div(size_[d], std::min(extent[d], size_[d]));
+    for (int d = 0; d < 3; ++d) n[d] = detail::ceil_div(size[d], std::min(extent[d], size[d]));
     return n;
   }
 
@@ -1004,6 +1016,9 @@ class TrafficFloor {
   FitExtents fit_;
   bool unlimited_;
   std::array<long long, 3> size_{}, split_{};
+  // the stream dimension, and with pad_stream_aligned_tiles_only its logical size (else 0)
+  int stream_ = 2;
+  long long stream_logical_ = 0, stream_multiple_ = 1;
   std::vector<double> distinct_;
   std::vector<double> bytes_;    // per operand: bytes per element
   std::vector<char> output_;     // per operand
@@ -1768,6 +1783,31 @@ TilingObjective parse_tiling_objective(const std::string& text, const std::strin
                        "\"; expected one of latency, energy, dram_bytes, edp");
 }
 
+namespace {
+
+// The tiling a search returns: resolved against the problem's sizes, except that with
+// arch::Microarch::pad_stream_aligned_tiles_only a stream tile taking the whole dimension keeps
+// its padded extent (above the logical size), so that evaluating it pads the dimension as the
+// search timed it (detail::padded_stream_size: an extent equal to an off-word logical size runs
+// unpadded, in the search as in the evaluation).
+Tiling returned_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
+                       mapping::Dataflow dataflow, const Tiling& raw) {
+  Tiling t = mapping::resolve_tiling(raw, problem.shape);
+  const arch::Microarch& u = acc.spec().micro;
+  if (!u.pad_stream_aligned_tiles_only) return t;
+  const mapping::GemmDim st = mapping::dataflow_dims(dataflow).stream;
+  long long& extent = st == mapping::GemmDim::kM ? t.m : st == mapping::GemmDim::kN ? t.n : t.k;
+  const long long logical = st == mapping::GemmDim::kM   ? problem.shape.m
+                            : st == mapping::GemmDim::kN ? problem.shape.n
+                                                         : problem.shape.k;
+  const long long given = raw.extent(st);
+  if (given == 0 || given > logical)  // whole (padded_stream_size); the logical size as is
+    extent = detail::padded_stream_size(logical, 0, u.pad_stream_multiple, true);
+  return t;
+}
+
+}  // namespace
+
 std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmProblem& problem,
                                       mapping::Dataflow dataflow) {
   std::vector<Tiling> out;
@@ -1775,7 +1815,7 @@ std::vector<Tiling> tiling_candidates(const arch::Accelerator& acc, const GemmPr
   CandidateSpace(acc, problem, dataflow, Options{}).all(groups);
   for (const Group& g : groups)
     for (size_t i = 0; i < g.size(); ++i)
-      out.push_back(mapping::resolve_tiling(g.at(i), problem.shape));
+      out.push_back(returned_tiling(acc, problem, dataflow, g.at(i)));
   return out;
 }
 
@@ -1816,7 +1856,7 @@ Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
       for (const Group& g : groups) candidates += static_cast<long long>(g.size());
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
-    return mapping::resolve_tiling(s.best(), problem.shape);
+    return returned_tiling(acc, problem, dataflow, s.best());
   });
 }
 

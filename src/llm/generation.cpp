@@ -75,11 +75,11 @@ struct PassCost {
 };
 
 std::string call_key(const MatmulShape& s) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", s.batch, s.m, s.n, s.k,
-                     static_cast<int>(s.phase), static_cast<int>(s.layout),
-                     static_cast<int>(s.b_operand),
-                     s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops,
-                     s.quant, s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum);
+  return fmt::format(
+      "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", s.batch, s.m, s.n, s.k,
+      static_cast<int>(s.phase), static_cast<int>(s.layout), static_cast<int>(s.b_operand),
+      s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops, s.quant,
+      s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum, s.accumulate ? 1 : 0);
 }
 
 class RequestModel {

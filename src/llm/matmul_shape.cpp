@@ -52,7 +52,7 @@ bool same_call(const MatmulShape& a, const MatmulShape& b) {
   return a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.phase == b.phase &&
          a.layout == b.layout && a.b_operand == b.b_operand &&
          a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops &&
-         a.quant == b.quant && a.dtypes == b.dtypes;
+         a.quant == b.quant && a.dtypes == b.dtypes && a.accumulate == b.accumulate;
 }
 
 bool operator==(const MatmulShape& a, const MatmulShape& b) {
@@ -66,6 +66,7 @@ std::ostream& operator<<(std::ostream& os, const MatmulShape& s) {
   if (s.weights_quantized) os << (*s.weights_quantized ? ", quantized" : ", not quantized");
   if (s.epilogue_ops > 0) os << ", epilogue " << s.epilogue_ops;
   if (!s.quant.empty()) os << ", quant " << s.quant;
+  if (s.accumulate) os << ", C += A·B";
   return os << ")";
 }
 

@@ -49,14 +49,19 @@ Dataflow parse_dataflow(const std::string& name) {
 
 namespace {
 
-std::vector<workload::Access> gemm_accesses(const GemmBits& bits) {
+std::vector<workload::Access> gemm_accesses(const GemmBits& bits, bool accumulate = false) {
   using workload::AccessKind;
   using workload::OperandRole;
-  return {
+  std::vector<workload::Access> out = {
       {"A", AccessKind::kRead, make_map("{ S[i,j,k] -> A[i,k] }"), bits.a,
        OperandRole::kActivation},
-      {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight},
-      {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput}};
+      {"B", AccessKind::kRead, make_map("{ S[i,j,k] -> B[k,j] }"), bits.b, OperandRole::kWeight}};
+  if (accumulate)  // C = C + A·B: C's values are read as well
+    out.push_back(
+        {"C", AccessKind::kRead, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput});
+  out.push_back(
+      {"C", AccessKind::kWrite, make_map("{ S[i,j,k] -> C[i,j] }"), bits.c, OperandRole::kOutput});
+  return out;
 }
 
 }  // namespace
@@ -67,12 +72,14 @@ void check_gemm_shape(const GemmShape& shape) {
   require_positive(shape.k, "k", "reduction length");
 }
 
-workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits) {
+workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits,
+                                      bool accumulate) {
   check_gemm_shape(shape);
   isl::set domain = make_set(fmt::format(
       "{{ S[i,j,k] : 0 <= i < {} and 0 <= j < {} and 0 <= k < {} }}", shape.m, shape.n, shape.k));
-  return workload::Workload(fmt::format("gemm {}x{}x{}", shape.m, shape.n, shape.k),
-                            std::move(domain), gemm_accesses(bits));
+  return workload::Workload(
+      fmt::format("gemm {}x{}x{}{}", shape.m, shape.n, shape.k, accumulate ? " (C += A·B)" : ""),
+      std::move(domain), gemm_accesses(bits, accumulate));
 }
 
 workload::Workload make_parametric_gemm_workload(const GemmBits& bits) {

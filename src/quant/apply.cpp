@@ -105,6 +105,7 @@ const Access* find_role(const workload::Workload& w, OperandRole role) {
   const Access* found = nullptr;
   for (const auto& a : w.accesses()) {
     if (a.role != role) continue;
+    if (found && a.tensor == found->tensor) continue;  // read and written (C = C + A·B)
     if (found)
       throw InputError(error_code::kDuplicate, "", "/accesses/" + a.tensor,
                        fmt::format("quantization needs one {} operand, found {} and {}",
@@ -205,7 +206,7 @@ workload::Workload apply(const workload::Workload& gemm, const QuantSpec& spec,
   std::vector<Access> accesses = gemm.accesses();
   for (auto& a : accesses)
     for (const auto& op : ops)
-      if (op.access && a.tensor == op.access->tensor && a.kind == op.access->kind)
+      if (op.access && a.tensor == op.access->tensor)  // both kinds of a read-written tensor
         a.bits = op.spec->dtype.bits();
   for (const auto& op : ops) {
     if (!op.access) continue;

@@ -128,7 +128,9 @@ std::vector<Measurement> parse_measurements(const std::string& text, const std::
       r.tiling.order = mapping::parse_tiling(std::string("0x0x0:") + kSauria[o], "").order;
     }
     if (cell("a_aligned")) r.aligned = integer("a_aligned", 0) != 0;
+    if (cell("accumulate")) r.accumulate = integer("accumulate", 0) != 0;
     r.cycles = integer("total_core_cycles", 1);
+    if (cell("core_busy_cycles")) r.busy_cycles = integer("core_busy_cycles", 1);
     if (cell("dram_rd_bytes") && cell("dram_wr_bytes"))
       r.dram_bytes = integer("dram_rd_bytes", 0) + integer("dram_wr_bytes", 0);
     rows.push_back(r);
@@ -149,20 +151,28 @@ std::vector<Measurement> read_measurements(const std::string& path, const std::s
 }
 
 std::vector<FreeParameter> default_free_parameters(const json& arch) {
-  static const char* kCycles[] = {
-      "/microarchitecture/accumulators/drain_cycles", "/microarchitecture/tile/fill_drain_cycles",
-      "/microarchitecture/tile/min_cycles",           "/microarchitecture/tile/overhead_cycles",
-      "/microarchitecture/run_overhead_cycles",       "/microarchitecture/dma/command_cycles",
-      "/microarchitecture/dma/throttle_gap_cycles",   "/dram/latency_cycles"};
+  static const char* kCycles[] = {"/microarchitecture/accumulators/drain_cycles",
+                                  "/microarchitecture/tile/fill_drain_cycles",
+                                  "/microarchitecture/tile/min_cycles",
+                                  "/microarchitecture/tile/overhead_cycles",
+                                  "/microarchitecture/run_overhead_cycles",
+                                  "/microarchitecture/dma/command_cycles",
+                                  "/microarchitecture/dma/throttle_gap_cycles",
+                                  "/microarchitecture/dma/command_setup_cycles",
+                                  "/dram/latency_cycles"};
   std::vector<FreeParameter> out;
   for (const char* p : kCycles)
     if (arch.contains(json::json_pointer(p)) &&
-        (std::string(p).find("throttle") == std::string::npos ||
-         arch.at(json::json_pointer(p)).get<double>() > 0))  // a throttle the file has
+        ((std::string(p).find("throttle") == std::string::npos &&
+          std::string(p).find("setup") == std::string::npos) ||
+         arch.at(json::json_pointer(p)).get<double>() > 0))  // a throttle / setup the file has
       out.push_back(parse_free_parameter(p, arch));
   for (const char* p :
-       {"/dram/bandwidth_bytes_per_cycle", "/microarchitecture/feeder/unaligned_factor"})
-    if (arch.contains(json::json_pointer(p)) && arch.at(json::json_pointer(p)).is_number())
+       {"/dram/bandwidth_bytes_per_cycle", "/microarchitecture/feeder/unaligned_factor",
+        "/microarchitecture/feeder/unaligned_stall_cycles"})
+    if (arch.contains(json::json_pointer(p)) && arch.at(json::json_pointer(p)).is_number() &&
+        (std::string(p).find("stall") == std::string::npos ||
+         arch.at(json::json_pointer(p)).get<double>() > 0))  // a stall the file has
       out.push_back(parse_free_parameter(p, arch));
   return out;
 }
@@ -186,6 +196,9 @@ FreeParameter parse_free_parameter(const std::string& text, const json& arch) {
   f.integer = integer_valued(arch, f.pointer);
   if (f.pointer.find("factor") != std::string::npos) {
     f.lo = 1, f.hi = std::max(8.0, 2 * v);
+  } else if (f.pointer.find("unaligned_stall_cycles") != std::string::npos) {
+    f.integer = false;  // cycles per streamed cycle: a real number
+    f.lo = 0, f.hi = std::max(8.0, 2 * v);
   } else if (f.pointer.find("bandwidth") != std::string::npos) {
     f.lo = v / 8, f.hi = v;  // the file's bandwidth is the peak: a fit only finds less
   } else {
@@ -219,6 +232,7 @@ std::vector<Residual> predict(const json& arch, const std::string& file,
     eval::Request r;
     r.matmul.name = m.name;
     r.matmul.m = m.m, r.matmul.n = m.n, r.matmul.k = m.k;
+    r.matmul.accumulate = m.accumulate;
     r.bits = options.bits;
     r.dataflow = options.dataflow;
     r.tiling = m.tiling;
@@ -241,6 +255,12 @@ std::vector<Residual> predict(const json& arch, const std::string& file,
     res.error = static_cast<double>(res.predicted) / static_cast<double>(res.measured) - 1;
     res.measured_bytes = m.dram_bytes;
     res.predicted_bytes = e.hw().dram_bytes;
+    const arch::Microarch& u = r.accelerator->spec().micro;
+    if (m.busy_cycles && u.active()) {
+      res.measured_busy = m.busy_cycles;
+      res.predicted_busy =
+          e.hw().cycles.compute - u.run_overhead_cycles - e.hw().tiles * u.tile_overhead_cycles;
+    }
     out.push_back(res);
   }
   return out;
@@ -248,12 +268,17 @@ std::vector<Residual> predict(const json& arch, const std::string& file,
 
 namespace {
 
+double squared_log_error(long long predicted, long long measured) {
+  const double l = std::log(std::max(1.0, static_cast<double>(predicted)) /
+                            static_cast<double>(std::max(1LL, measured)));
+  return l * l;
+}
+
 double objective(const std::vector<Residual>& r) {
   double sum = 0;
   for (const Residual& x : r) {
-    const double l =
-        std::log(std::max(1.0, static_cast<double>(x.predicted)) / static_cast<double>(x.measured));
-    sum += l * l;
+    sum += squared_log_error(x.predicted, x.measured);
+    if (x.measured_busy) sum += squared_log_error(x.predicted_busy, *x.measured_busy);
   }
   return sum;
 }
@@ -386,6 +411,12 @@ json calibration_json(const Calibration& c, const CalibrationOptions& options) {
                 {"error", r.error},
                 {"error_before", i < c.before.size() ? c.before[i].error : 0.0},
                 {"predicted_dram_bytes", r.predicted_bytes}};
+    if (r.measured_busy) {
+      row["measured_busy_cycles"] = *r.measured_busy;
+      row["predicted_busy_cycles"] = r.predicted_busy;
+      row["busy_error"] =
+          static_cast<double>(r.predicted_busy) / static_cast<double>(*r.measured_busy) - 1;
+    }
     if (r.measured_bytes) {
       row["measured_dram_bytes"] = *r.measured_bytes;
       row["dram_bytes_error"] =

@@ -19,8 +19,12 @@ struct Measurement {
   std::string config;  // the hardware configuration column, if any
   long long m = 1, n = 1, k = 1;
   mapping::Tiling tiling;
-  bool aligned = true;  // false: the stream dimension was left unpadded (a_aligned = 0)
+  bool aligned = true;      // false: the stream dimension was left unpadded (a_aligned = 0)
+  bool accumulate = false;  // C = C + A·B (the accumulate column)
   long long cycles = 0;
+  // The array's busy cycles summed over the tiles (core_busy_cycles), if given: the per-tile law
+  // alone, without the per-tile and per-run overheads (docs/hardware.md §3b).
+  std::optional<long long> busy_cycles;
   std::optional<long long> dram_bytes;  // dram_rd_bytes + dram_wr_bytes, if given
   std::string source;                   // the CSV file
   int line = 0;                         // line in it
@@ -29,7 +33,8 @@ struct Measurement {
 // Reads a measurement CSV (header line, comma-separated). Columns: M, N, K, w_til (M tile),
 // k_til (N tile), c_til (K tile), total_core_cycles; optional: name, config, loop_order (SAURIA's
 // 0 keep-B = knm, 1 keep-C = nmk, 2 keep-A = kmn) or order (a permutation of mnk, outermost
-// first), a_aligned, dram_rd_bytes and dram_wr_bytes. Rows whose config column differs from
+// first), a_aligned, accumulate (1: C = C + A·B), core_busy_cycles, dram_rd_bytes and
+// dram_wr_bytes. Rows whose config column differs from
 // `config` (when not empty) are skipped. InputError names the file, line and column.
 std::vector<Measurement> read_measurements(const std::string& path, const std::string& config);
 std::vector<Measurement> parse_measurements(const std::string& text, const std::string& file,
@@ -77,6 +82,11 @@ struct Residual {
   double error = 0;  // predicted / measured - 1
   std::optional<long long> measured_bytes;
   long long predicted_bytes = 0;
+  // busy cycles (Measurement::busy_cycles): measured, and predicted as Σ over tiles of the
+  // per-tile law (cycles.compute less the run overhead and the per-tile overheads); 0 if the
+  // row has none or the file no microarchitecture
+  std::optional<long long> measured_busy;
+  long long predicted_busy = 0;
 };
 
 struct Calibration {
@@ -91,16 +101,17 @@ std::vector<Residual> predict(const nlohmann::json& arch, const std::string& fil
                               const std::vector<Measurement>& rows,
                               const CalibrationOptions& options);
 
-// Minimises the sum over rows of log(predicted / measured)^2 by bounded coordinate descent
-// (integer steps for integer constants, step halving; deterministic).
+// Minimises the sum over rows of log(predicted / measured)^2 of the total cycles, plus that of
+// the busy cycles on rows that give them (the per-tile law's constants are measured there), by
+// bounded coordinate descent (integer steps for integer constants, step halving; deterministic).
 Calibration calibrate(const nlohmann::json& arch, const std::string& file,
                       const std::vector<Measurement>& rows, const CalibrationOptions& options);
 
 // {"arch", "objective_before", "objective_after", "within_5_percent", "within_10_percent",
 //  "evaluations", "bits": {a, b, c, source}, "free": [{pointer, lo, hi}], "rows": [{name, line,
 //  measured_cycles, predicted_cycles, error, error_before, predicted_dram_bytes[,
-//  measured_dram_bytes, dram_bytes_error]}]}: what `tenet calibrate --format json` prints and
-//  tenet.calibrate returns.
+//  measured_dram_bytes, dram_bytes_error][, measured_busy_cycles, predicted_busy_cycles,
+//  busy_error]}]}: what `tenet calibrate --format json` prints and tenet.calibrate returns.
 nlohmann::json calibration_json(const Calibration& c, const CalibrationOptions& options);
 
 // Share of residuals with |error| <= tolerance.

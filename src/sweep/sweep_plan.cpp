@@ -314,6 +314,7 @@ void expand_gemm(const WorkloadSpec& w, std::vector<WorkloadInstance>& out) {
           s.name = g.name;
           s.batch = b.value, s.m = m.value, s.n = n.value, s.k = k.value;
           s.b_operand = g.b_operand;
+          s.accumulate = g.accumulate;
           WorkloadInstance inst;
           inst.workload = g.name;
           inst.kind = "gemm";

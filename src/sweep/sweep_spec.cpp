@@ -396,7 +396,7 @@ void parse_gemm(JsonProblems& r, const json& j, const std::string& p, GemmWorklo
     if (auto n = text_of(j["name"], pointer_join(p, "name"), r)) g.name = *n;
   const json& s = j["gemm"];
   const std::string& sp = g.pointer;
-  if (!object_with(s, sp, {"m", "n", "k", "batch", "b"}, r)) return;
+  if (!object_with(s, sp, {"m", "n", "k", "batch", "b", "accumulate"}, r)) return;
   for (const char* key : {"m", "n", "k"}) {
     if (!s.contains(key)) {
       r.add(error_code::kMissingField, pointer_join(sp, key), "a GEMM needs m, n and k");
@@ -407,6 +407,9 @@ void parse_gemm(JsonProblems& r, const json& j, const std::string& p, GemmWorklo
   }
   g.batches = s.contains("batch") ? integer_axis(s["batch"], pointer_join(sp, "batch"), 1, r)
                                   : Axis<std::int64_t>{{1, sp}};
+  if (s.contains("accumulate"))
+    if (auto a = io::json_boolean(s["accumulate"], pointer_join(sp, "accumulate"), r))
+      g.accumulate = *a;
   if (s.contains("b")) {
     try {
       if (auto b = text_of(s["b"], pointer_join(sp, "b"), r))

@@ -79,6 +79,7 @@ struct GemmWorkloadSpec {
   std::string pointer;
   Axis<std::int64_t> m, n, k, batches;
   workload::OperandRole b_operand = workload::OperandRole::kWeight;
+  bool accumulate = false;  // C = C + A·B (llm::MatmulShape::accumulate)
 };
 
 // A whole generation request of a model (llm::evaluate_request, docs/generate.md): one point per

@@ -192,6 +192,38 @@ TEST_CASE("analyze: table and CSV show the hardware keys with units", "[cli][ana
   CHECK(csv.out.find("tensor,B,dram_bytes,") != std::string::npos);
 }
 
+TEST_CASE("analyze --accumulate and compare --accumulate: C = C + A·B", "[cli][analyze][hw]") {
+  // SAURIA's sq64_accumulate (int8 8x16, the RTL's tiling): P1 on every context; C was already
+  // read at every output-tile start there, so the bytes do not change. On systolic-8x8 (no
+  // microarchitecture) C's 100x60 fp16 values are read once more.
+  const std::string sauria =
+      "--gemm 64,64,64 --arch sauria-int8-8x16 --dataflow os --bits-a 8 --bits-b 8 --bits-c 32 "
+      "--tile 64x16x64:kmn --edge-transfers";
+  const json plain = run_json(sauria);
+  const json acc = run_json(sauria + " --accumulate");
+  CHECK(acc["gemm"]["accumulate"] == true);
+  CHECK(plain["gemm"]["accumulate"] == false);
+  CHECK(acc["dram_bytes"] == plain["dram_bytes"]);
+  CHECK(acc["cycles"]["compute"].get<long long>() > plain["cycles"]["compute"].get<long long>());
+  const double measured = 4585;  // calibration.csv's sq64_accumulate
+  CHECK(std::abs(acc["cycles"]["total"].get<double>() / measured - 1) <= 0.05);
+  const std::string small = "--gemm 100,60,30 --arch systolic-8x8 --dataflow os --tile 0x0x0";
+  const json a = run_json(small + " --accumulate");
+  const json b = run_json(small);
+  CHECK(a["dram_bytes"].get<long long>() == b["dram_bytes"].get<long long>() + 100 * 60 * 2);
+  CHECK(a["tensors"]["C"]["kind"] == "read");  // the relation-centric C read, and C.write
+  CHECK(a["tensors"].contains("C.write"));
+  CHECK(a["tensors"]["C"]["dram_reads"] == 100 * 60);
+  const Run cmp =
+      run("compare --gemm 100,60,30 --arch systolic-8x8 --quant q0f16,q4f16_1 --accumulate "
+          "--format json");
+  INFO(cmp.out);
+  CHECK(cmp.exit_code == 0);
+  // --accumulate is a GEMM generator setting
+  check_fails("--spec workloads/specs/tenet-matmul-os8-tenet-direction.json --accumulate", 1,
+              "--accumulate");
+}
+
 TEST_CASE("analyze: hardware and quantization option errors", "[cli][analyze][errors]") {
   check_fails("--gemm 4,4,4 --arch no-such-arch --dataflow os", 2, "--arch");
   check_fails("--gemm 4,4,4 --arch systolic-8x8 --dataflow os --timing exact", 2, "--timing");

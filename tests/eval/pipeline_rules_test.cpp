@@ -317,3 +317,35 @@ TEST_CASE("arch presets: by name, by file, unknown names listed") {
   }
   CHECK_THROWS_AS(arch::load_accelerator_preset("missing/dir/x.json"), InputError);
 }
+
+TEST_CASE("C = C + A·B through the pipeline: C's read in every view") {
+  // --accumulate: the relation-centric workload reads C; the hardware problem reads C before its
+  // first update (the DRAM bytes once more C, the compulsory traffic too), with or without a
+  // scheme; everything else as without.
+  for (const char* scheme_name : {"", "q4f16_1"}) {
+    INFO("scheme " << scheme_name);
+    eval::Request r;
+    r.matmul = weight_shape(37, 64, 96);
+    r.accelerator = std::make_shared<const arch::Accelerator>(scalable());
+    r.relation_centric = true;
+    r.bits = {16, 16, 16};
+    r.tiling = mapping::Tiling{};  // one tile: C read once more, nothing else changes
+    if (*scheme_name)
+      r.scheme = std::make_shared<const quant::QuantSpec>(quant::load_preset(scheme_name));
+    const eval::Evaluation plain = eval::evaluate(r);
+    r.matmul.accumulate = true;
+    const eval::Evaluation acc = eval::evaluate(r);
+    REQUIRE(acc.analyzed);
+    int c_reads = 0, c_writes = 0;
+    for (const workload::Access& a : acc.analyzed->workload.accesses())
+      if (a.tensor == "C") (a.kind == workload::AccessKind::kRead ? c_reads : c_writes) += 1;
+    CHECK(c_reads == 1);
+    CHECK(c_writes == 1);
+    CHECK(acc.problem.accumulate);
+    CHECK(acc.hw().accumulate);
+    const long long c_bytes = 37 * 64 * 2;  // fp16 outputs (q4f16_1: fp16 too)
+    CHECK(acc.bounds->compulsory_dram_bytes == plain.bounds->compulsory_dram_bytes + c_bytes);
+    CHECK(acc.hw().dram_bytes == plain.hw().dram_bytes + c_bytes);
+    CHECK(acc.hw().macs == plain.hw().macs);
+  }
+}

@@ -44,6 +44,7 @@ TEST_CASE("every keyed request field tells requests apart", "[eval][memo]") {
       {"b_operand", [](eval::Request& q) { q.matmul.b_operand = llm::OperandRole::kActivation; }},
       {"weights_quantized", [](eval::Request& q) { q.matmul.weights_quantized = false; }},
       {"epilogue_ops", [](eval::Request& q) { q.matmul.epilogue_ops = 1; }},
+      {"accumulate", [](eval::Request& q) { q.matmul.accumulate = true; }},
       {"bits.a", [](eval::Request& q) { q.bits.a = 8; }},
       {"bits.b", [](eval::Request& q) { q.bits.b = 8; }},
       {"bits.c", [](eval::Request& q) { q.bits.c = 32; }},

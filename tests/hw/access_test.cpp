@@ -117,6 +117,51 @@ TEST_CASE("operands that do not fit stream every fold from DRAM", "[hw][access]"
   }
 }
 
+TEST_CASE("C = C + A·B: the reads of C equal brute-force enumeration", "[hw][access][accumulate]") {
+  // The outputs hold values before the GEMM (GemmProblem::accumulate): every tile of C that is
+  // loaded is read from DRAM (the first time too), every fold reads what it updates; resident in a
+  // huge buffer, and streamed fold by fold from a 1-byte one. Writes do not change.
+  std::mt19937 rng(37);
+  for (int trial = 0; trial < 300; ++trial) {
+    RandomCase c = random_case(rng, trial % 2 == 1);
+    const bool fits = trial % 3 != 0;
+    const Accelerator acc = make_acc(c.R, c.C, fits ? 1LL << 40 : 1, Bandwidth::infinite(),
+                                     Bandwidth::infinite(), 0, c.pack);
+    const hw::Result plain = hw::evaluate_gemm(acc, c.problem, c.df, c.tiling);
+    c.problem.accumulate = true;
+    const hw::Result r = hw::evaluate_gemm(acc, c.problem, c.df, c.tiling);
+    CHECK(r.accumulate);
+    const auto tiles = enumerate_tiles(c.df, c.R, c.C, row_lanes(c), c.shape, c.tiling);
+    for (const hw::Operand& op : c.problem.operands) {
+      INFO(mapping::to_string(c.df) << " " << c.shape.m << "x" << c.shape.n << "x" << c.shape.k
+                                    << " tiling " << mapping::to_string(c.tiling) << " operand "
+                                    << op.name << (fits ? " resident" : " streamed"));
+      const BruteAccess b = brute_access(tiles, op, true);
+      const hw::TensorResult& t = r.tensor(op.name);
+      const hw::TensorResult& before = plain.tensor(op.name);
+      if (!op.output) {  // inputs move as before
+        CHECK(t.dram_reads == before.dram_reads);
+        CHECK(t.sram_array_reads == before.sram_array_reads);
+        continue;
+      }
+      CHECK(t.sram_array_reads == b.rmw_reads);
+      CHECK(t.sram_array_writes == b.fold_accesses);
+      CHECK(t.dram_writes == before.dram_writes);
+      if (t.footprint_bytes <= 1) continue;
+      REQUIRE(t.resident == fits);
+      if (fits) {
+        CHECK(t.dram_reads == b.resident_reads);
+        CHECK(t.dram_writes == b.resident_writes);
+        // every element of C read once more than without: its initial value
+        CHECK(t.dram_reads - before.dram_reads == b.unique);
+      } else {
+        CHECK(t.dram_reads == b.rmw_reads);  // every fold's partial sums, the first too
+      }
+      CHECK(t.dram_bytes == ((t.dram_reads + t.dram_writes) * op.bits + 7) / 8);
+    }
+  }
+}
+
 // Which operands stay resident: per buffer, the subset that fits (tile footprint x2 when
 // double-buffered) with the least DRAM traffic.
 TEST_CASE("a buffer too small for a tile raises DRAM traffic as documented", "[hw][access]") {

@@ -127,7 +127,10 @@ struct BruteAccess {
   long long unique = 0;
 };
 
-inline BruteAccess brute_access(const std::vector<Tile>& tiles, const tenet::hw::Operand& op) {
+// `accumulate`: C = C + A·B, an output holds values before the GEMM: every fold reads what it
+// updates, and every tile of it that is loaded reads its elements from DRAM, the first time too.
+inline BruteAccess brute_access(const std::vector<Tile>& tiles, const tenet::hw::Operand& op,
+                                bool accumulate = false) {
   BruteAccess out;
   ElementSet written, all, current, written_back;
   Key corner{};
@@ -141,7 +144,7 @@ inline BruteAccess brute_access(const std::vector<Tile>& tiles, const tenet::hw:
     all.insert(in_tile.begin(), in_tile.end());
     if (!have_current || tile_corner(op, tile.box) != corner) {
       if (op.output && have_current) write_back();
-      if (!op.output)
+      if (!op.output || accumulate)
         out.resident_reads += static_cast<long long>(in_tile.size());
       else
         for (const Key& e : in_tile) out.resident_reads += written_back.count(e);
@@ -154,7 +157,7 @@ inline BruteAccess brute_access(const std::vector<Tile>& tiles, const tenet::hw:
       out.fold_accesses += static_cast<long long>(s.size());
       if (op.output)
         for (const Key& e : s) {
-          out.rmw_reads += written.count(e);
+          out.rmw_reads += accumulate ? 1 : static_cast<long long>(written.count(e));
           written.insert(e);
         }
     }

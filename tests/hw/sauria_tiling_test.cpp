@@ -112,7 +112,7 @@ TEST_CASE("sauria: auto tiling is within 10 % of the RTL's tiling on calibration
       if (std::stoll(row.at("ctx_per_tile")) > 1) CHECK(x.folds_per_tile > 1);
     }
   }
-  CHECK(compared == 70);
+  CHECK(compared == 74);
   CHECK(within == compared);  // the issue's criterion, on every row
   CHECK(faster > 0);
 }
@@ -169,8 +169,9 @@ TEST_CASE("sauria: auto tiling against every RTL-runnable tiling on multi-tile G
                   << mapping::to_string(chosen) << " " << a.cycles.total
                   << " cycles, best RTL-runnable " << best_tiling << " " << best);
       CHECK(ratio <= 1.10);
-      // multi-fold tiles, unless the best the RTL can run has one fold per tile (GEMV)
-      CHECK((a.folds / a.tiles > 1 || best_folds_per_tile == 1));
+      // multi-fold tiles, unless the best the RTL can run has one fold per tile (GEMV), or the
+      // one-fold tiling lies within the latency rule's 2 % of it (then it moves fewer bytes)
+      CHECK((a.folds / a.tiles > 1 || best_folds_per_tile == 1 || ratio <= 1.02));
       ++compared;
       within += ratio <= 1.10;
     }

@@ -203,8 +203,9 @@ namespace {
 
 // An accelerator of for_random_cases with random microarchitecture terms (docs/hardware.md §3b):
 // double-buffered accumulators or not, per-tile and per-run overheads, a DMA engine with bursts,
-// beats, outstanding bursts, channels and a throttle, DRAM layouts, C read at every tile start,
-// padding, a feeder word, SRAM-resident roles, tiles that fit one bank.
+// beats, outstanding bursts, channels, a throttle and a command setup, DRAM layouts and packed
+// placement, C read at every tile start, padding (also only for aligned stream tiles), a feeder
+// word with its stall, SRAM-resident roles, tiles that fit one bank.
 Accelerator with_random_micro(const Accelerator& acc, std::mt19937& rng) {
   std::uniform_int_distribution<long long> cycles(0, 60), pick(0, 3);
   AcceleratorSpec s = acc.spec();
@@ -235,6 +236,12 @@ Accelerator with_random_micro(const Accelerator& acc, std::mt19937& rng) {
   u.pad_stream_multiple = 1 + pick(rng) % 2 * 3;
   u.feeder_word = pick(rng) == 0 ? 1 : 4;
   u.unaligned_factor = 1 + static_cast<double>(pick(rng)) / 2;
+  // issue 37: the general feeder path's stall, unpadded off-word stream tiles, the command setup
+  // beside a run's transfer, packed DRAM placement
+  u.unaligned_stall_cycles = static_cast<double>(pick(rng)) / 2;
+  u.pad_stream_aligned_tiles_only = pick(rng) < 2;
+  u.dma.command_setup_cycles = pick(rng) == 0 ? cycles(rng) : 0;
+  u.packed_placement = pick(rng) < 2;
   for (const char* role : {"activation", "weight", "output"})
     if (pick(rng) < 2) u.sram_resident.push_back(role);
   u.tile_fits_one_bank = pick(rng) < 2;
@@ -264,9 +271,16 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
         options.edge_transfers = checked % 2 == 0;
         std::vector<hw::Result> results;
         std::vector<Tiling> feasible;
+        const hw::detail::Model whole(acc, p, df, Tiling{}, options);
         for (const Tiling& t : all) {
           const hw::detail::Model m(acc, p, df, t, options);
           INFO(label << " " << mapping::to_string(t) << " on " << acc);
+          // the search's plan of the candidate (retiled from the untiled one) is the model's
+          const hw::detail::Model retiled(acc, p, whole.plan(), t, options, true);
+          REQUIRE(retiled.plan().shape == m.plan().shape);
+          REQUIRE(retiled.feasible() == m.feasible());
+          if (m.feasible()) REQUIRE(retiled.timing().total == m.timing().total);
+          if (m.feasible()) REQUIRE(retiled.dram_bytes() == m.dram_bytes());
           if (!m.feasible()) {
             CHECK_THROWS_AS(m.result(), InputError);
             ++infeasible;
@@ -292,6 +306,8 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
             hw::choose_tiling(acc, p, df, options, {hw::TilingObjective::kDramBytes});
         const hw::Result lean = hw::evaluate_gemm(acc, p, df, lean_tiling, options);
         for (const hw::Result& r : results) {
+          INFO("lean " << mapping::to_string(lean_tiling) << " vs "
+                       << mapping::to_string(r.tiling));
           CHECK(lean.dram_bytes <= r.dram_bytes);
           if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
         }

@@ -43,3 +43,25 @@ def test_calibrate_widths_come_from_the_preset():
     with pytest.raises(tenet.InputError) as e:
         tenet.calibrate(CSV, "scalable-32x32", config="fp16_8x16", predict_only=True)
     assert e.value.code == "usage"
+
+
+def test_accumulate_matches_the_command():
+    """accumulate=True is ``--accumulate`` (C = C + A·B) in analyze, evaluate and compare."""
+    kw = dict(arch="sauria-int8-8x16", dataflow="os", bits=(8, 8, 32), tile="64x16x64:kmn",
+              edge_transfers=True)
+    py = tenet.analyze((64, 64, 64), accumulate=True, **kw)
+    cli = cli_json("analyze", "--gemm", "64,64,64", "--arch", "sauria-int8-8x16", "--dataflow",
+                   "os", "--bits-a", "8", "--bits-b", "8", "--bits-c", "32", "--tile",
+                   "64x16x64:kmn", "--edge-transfers", "--accumulate")
+    assert py.to_dict() == cli
+    assert py["gemm"]["accumulate"] is True
+    plain = tenet.analyze((64, 64, 64), **kw)
+    assert py["cycles"]["total"] > plain["cycles"]["total"]  # P1 on every context
+    on = tenet.evaluate((100, 60, 30), arch="systolic-8x8", tile="0x0x0", accumulate=True)
+    off = tenet.evaluate((100, 60, 30), arch="systolic-8x8", tile="0x0x0")
+    assert on["dram_bytes"] - off["dram_bytes"] == 100 * 60 * 2  # C's fp16 values read once
+    cmp = tenet.compare((100, 60, 30), "q0f16", arch="systolic-8x8", accumulate=True)
+    assert cmp.to_dict() == cli_json("compare", "--gemm", "100,60,30", "--quant", "q0f16",
+                                     "--arch", "systolic-8x8", "--accumulate")
+    with pytest.raises(tenet.InputError):
+        tenet.analyze(spec="workloads/specs/gpt2-medium-attn-cproj-os16.json", accumulate=True)

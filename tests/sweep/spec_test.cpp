@@ -55,6 +55,14 @@ TEST_CASE("ranges expand: arithmetic, geometric, lists and single values", "[swe
   CHECK(s.tilings[0].value.automatic);
 }
 
+TEST_CASE("a GEMM workload's accumulate reaches its matmuls", "[sweep][spec]") {
+  json spec = small_spec_json();
+  spec["workloads"][0]["gemm"]["accumulate"] = true;
+  const SweepSpec s = parse_sweep_spec(spec, "spec.json");
+  CHECK(s.workloads[0].gemm.accumulate);
+  CHECK_FALSE(parse_sweep_spec(small_spec_json(), "spec.json").workloads[0].gemm.accumulate);
+}
+
 TEST_CASE("a square-array range and explicit tilings", "[sweep][spec]") {
   json spec = small_spec_json();
   spec["architectures"]["array"] = {{"from", 4}, {"to", 32}, {"times", 2}};
@@ -163,6 +171,9 @@ TEST_CASE("bad sweep specs name the field", "[sweep][spec][errors]") {
   CHECK(error_of(with(spec, P("/architectures/frequency"), 1)) ==
         "unknown-field /architectures/frequency");
   CHECK(error_of(with(spec, P("/workloads/0/gemm/q"), 1)) == "unknown-field /workloads/0/gemm/q");
+  CHECK(error_of(with(spec, P("/workloads/0/gemm/accumulate"), "yes")) ==
+        "type /workloads/0/gemm/accumulate");
+  CHECK(error_of(with(spec, P("/workloads/0/gemm/accumulate"), true)) == "no error");
   CHECK(error_of(with(spec, P("/architectures/global_buffer_bytes"),
                       {{"from", 1}, {"to", 10}, {"step", 0}})) ==
         "range /architectures/global_buffer_bytes/step");

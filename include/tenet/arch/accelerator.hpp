@@ -113,13 +113,17 @@ struct DmaEngine {
   // idles throttle_gap_cycles. 0 = no throttle.
   long long throttle_bytes = 0;
   long long throttle_gap_cycles = 0;
+  // Cycles to program the next command's registers, done while the current run transfers: a
+  // run costs command_cycles + max(command_setup_cycles, its transfer). 0 = no such overlap.
+  long long command_setup_cycles = 0;
   friend bool operator==(const DmaEngine& a, const DmaEngine& b) {
     return a.enabled == b.enabled && a.command_cycles == b.command_cycles &&
            a.max_burst_bytes == b.max_burst_bytes && a.beat_bytes == b.beat_bytes &&
            a.outstanding_bursts == b.outstanding_bursts &&
            a.burst_latency_cycles == b.burst_latency_cycles &&
            a.separate_channels == b.separate_channels && a.throttle_bytes == b.throttle_bytes &&
-           a.throttle_gap_cycles == b.throttle_gap_cycles;
+           a.throttle_gap_cycles == b.throttle_gap_cycles &&
+           a.command_setup_cycles == b.command_setup_cycles;
   }
 };
 
@@ -144,13 +148,23 @@ struct Microarch {
   long long run_overhead_cycles = 0;      // C0: once per matmul (configuration)
   DmaEngine dma;
   std::map<std::string, DramLayout> layouts;  // by role (activation, weight, output, ...)
-  bool accumulate_from_dram = false;          // outputs read from DRAM at every output-tile start
-  bool pad_to_array = false;                  // row / column dimensions padded to the array edges
-  long long pad_stream_multiple = 1;          // stream dimension padded to a multiple of this
-  long long feeder_word = 1;                  // stream elements per feeder word
-  double unaligned_factor = 1;                // stream time x this when not whole feeder words
-  std::vector<std::string> sram_resident;     // roles that must be resident (no DRAM streaming)
-  bool tile_fits_one_bank = false;            // a resident tile always takes two banks
+  // Operands packed one after another in DRAM (in the problem's operand order, the first at a
+  // multiple of dma.max_burst_bytes): a run of a laid-out operand starts where its elements lie,
+  // so it may straddle beats and burst boundaries. False: every run starts on a boundary.
+  bool packed_placement = false;
+  bool accumulate_from_dram = false;  // outputs read from DRAM at every output-tile start
+  bool pad_to_array = false;          // row / column dimensions padded to the array edges
+  long long pad_stream_multiple = 1;  // stream dimension padded to a multiple of this
+  // Pad the stream dimension only when the tiling's stream tile is a multiple of
+  // pad_stream_multiple (or covers the whole dimension): a tile off the word runs unpadded.
+  bool pad_stream_aligned_tiles_only = false;
+  long long feeder_word = 1;    // stream elements per feeder word
+  double unaligned_factor = 1;  // stream time x this when not whole feeder words
+  // Array stall cycles per streamed cycle of a fold whose stream is not whole feeder words (the
+  // general feeder path), added to the tile's busy time.
+  double unaligned_stall_cycles = 0;
+  std::vector<std::string> sram_resident;  // roles that must be resident (no DRAM streaming)
+  bool tile_fits_one_bank = false;         // a resident tile always takes two banks
 
   bool active() const;
   friend bool operator==(const Microarch& a, const Microarch& b);

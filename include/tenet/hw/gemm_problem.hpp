@@ -37,9 +37,13 @@ struct GemmProblem {
   // MAC precision (int8, fp16, ...). None: Accelerator::select_precision of the widest
   // activation / weight operand.
   std::optional<workload::DataType> precision;
+  // C = C + A·B: the outputs hold values in DRAM before the GEMM, read before their first update
+  // (docs/hardware.md, "Accumulate"). False: C = A·B, written only.
+  bool accumulate = false;
 
   friend bool operator==(const GemmProblem& a, const GemmProblem& b) {
-    return a.shape == b.shape && a.operands == b.operands && a.precision == b.precision;
+    return a.shape == b.shape && a.operands == b.operands && a.precision == b.precision &&
+           a.accumulate == b.accumulate;
   }
   friend std::ostream& operator<<(std::ostream& os, const GemmProblem& p);
 };

@@ -152,7 +152,8 @@ struct Result {
   std::string accelerator;
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
   mapping::GemmShape shape;
-  mapping::Tiling tiling;  // resolved: concrete tile extents
+  bool accumulate = false;  // C = C + A·B (GemmProblem::accumulate)
+  mapping::Tiling tiling;   // resolved: concrete tile extents
   long long rows = 0, cols = 0;
   workload::DataType precision;
   long long macs_per_cycle = 1, cycles_per_mac = 1;  // per PE at that precision

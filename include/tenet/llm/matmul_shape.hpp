@@ -61,6 +61,9 @@ struct MatmulShape {
   int epilogue_ops = 0;  // fused element-wise ops per output element (e.g. adds)
   std::string quant;     // quantization scheme named by a log record; empty = none stated
   DataTypes dtypes;
+  // C = C + A·B: C holds values in DRAM before the call, read before its first update
+  // (`--accumulate`). False: C = A·B.
+  bool accumulate = false;
 
   bool has_weights() const { return b_operand == OperandRole::kWeight; }
   Integer macs_per_call() const;  // batch·M·N·K, exact

@@ -35,8 +35,10 @@ struct GemmBits {
 // Throws InputError(range, "", "/m" | "/n" | "/k") if a size is <= 0.
 void check_gemm_shape(const GemmShape& shape);
 
-// Throws InputError(range) if a size is <= 0.
-workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits = {});
+// Throws InputError(range) if a size is <= 0. `accumulate`: C = C + A·B, so C is also read
+// (`{ S[i,j,k] -> C[i,j] }`, role output): its initial values before the first update.
+workload::Workload make_gemm_workload(const GemmShape& shape, const GemmBits& bits = {},
+                                      bool accumulate = false);
 // The same matmul with its sizes as isl parameters [M, N, K] (each bounded to 1..10^9), for the
 // analyzers that build their sets once and count them per size (analysis::Analyzer,
 // quant::QuantAnalyzer).

@@ -1,3 +1,6 @@
+// The config.json reader's entry: which family a config is (model_type, architectures[0], its
+// keys), its class defaults filled in, the steps of the two readers run in order
+// (config_reader.hpp), the derived sizes checked; wrappers' nested language models.
 #include "tenet/llm/model_config.hpp"
 
 #include <algorithm>

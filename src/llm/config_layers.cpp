@@ -1,5 +1,5 @@
 // The per-layer stack of a config.json (layer_types, hybrid_override_pattern, block_configs,
-// sliding-window and chunked layers, which layers are MoE): Reader::read_stack and its parts.
+// sliding-window and chunked layers, which layers are MoE): StackReader::read_stack and its parts.
 #include <algorithm>
 
 #include "llm/config_reader.hpp"
@@ -9,20 +9,7 @@ namespace tenet::llm::config_detail {
 using detail::checked_add;
 using detail::checked_mul;
 
-// The array `key` of `size` entries (size < 0: any), or nullptr when it is absent or null, or
-// wrong (recorded).
-const json* Reader::array_of(const char* key, std::int64_t size) {
-  const json* v = member(doc, key);
-  if (!v) return nullptr;
-  if (v->is_array() && (size < 0 || static_cast<std::int64_t>(v->size()) == size)) return v;
-  f.add(error_code::kType, pointer(key),
-        (size < 0 ? std::string("expected an array")
-                  : "expected an array of " + std::to_string(size) + " entries (one per layer)") +
-            ", got " + describe(*v));
-  return nullptr;
-}
-
-void Reader::unmodelled(const std::string& where, const std::string& kind) {
+void StackReader::unmodelled(const std::string& where, const std::string& kind) {
   f.add(error_code::kUnknownName, where,
         "layer kind " + kind +
             " is not modelled (modelled: full_attention, sliding_attention, chunked_attention, "
@@ -30,7 +17,7 @@ void Reader::unmodelled(const std::string& where, const std::string& kind) {
 }
 
 // `layer_types`: one kind per layer, each checked.
-void Reader::read_layer_types(const json& list) {
+void StackReader::read_layer_types(const json& list) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& v = list[i];
     const std::string where = io::pointer_join("/layer_types", i);
@@ -61,7 +48,7 @@ void Reader::read_layer_types(const json& list) {
 
 // Nemotron-H: one character per layer; M = Mamba-2 mixer, * = attention, - = MLP, E = MoE
 // (relu² experts: moe_mask() marks these layers). Every unknown character is recorded.
-void Reader::read_pattern(const std::string& key) {
+void StackReader::read_pattern(const std::string& key) {
   const json& v = doc.at(key);
   if (!v.is_string() || static_cast<std::int64_t>(v.get<std::string>().size()) != c.layers) {
     f.add(error_code::kType, pointer(key),
@@ -84,7 +71,7 @@ void Reader::read_pattern(const std::string& key) {
         l.mixer = MixerKind::kNone, l.ffn = FfnKind::kDense;
         break;
       case 'E':
-        if (!c.moe && !moe_failed && !experts_checked) {
+        if (!c.moe && !known.moe_failed && !experts_checked) {
           required_int({"n_routed_experts", "num_experts"},
                        "number of experts (the pattern has MoE layers, 'E')");
         }
@@ -100,7 +87,7 @@ void Reader::read_pattern(const std::string& key) {
 
 // DeciLM / Nemotron-Super: per-layer attention (n_heads_in_group, no_op, replace_with_linear)
 // and FFN (ffn_mult, no_op, replace_with_linear), each block and field checked.
-void Reader::read_block_configs(const json& list) {
+void StackReader::read_block_configs(const json& list) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string at = io::pointer_join("/block_configs", i);
     const json& b = list[i];
@@ -124,17 +111,17 @@ void Reader::read_block_configs(const json& list) {
   }
 }
 
-Reader::BlockPart Reader::block_part(const json& part, const std::string& at) {
+StackReader::BlockPart StackReader::block_part(const json& part, const std::string& at) {
   if (f.boolean(part, at, "no_op").value_or(false)) return BlockPart::kNoOp;
   if (f.boolean(part, at, "replace_with_linear").value_or(false)) return BlockPart::kLinear;
   if (f.bad(at + "/no_op") || f.bad(at + "/replace_with_linear")) return BlockPart::kBad;
   return BlockPart::kSized;
 }
 
-void Reader::read_heads_in_group(const json& a, const std::string& at, LayerSpec& l) {
+void StackReader::read_heads_in_group(const json& a, const std::string& at, LayerSpec& l) {
   const std::string where = at + "/n_heads_in_group";
   const auto group = f.integer(a, at, "n_heads_in_group");
-  if (f.bad(where) || !heads_ok) return;
+  if (f.bad(where) || !known.heads) return;
   if (!group || c.heads % *group != 0) {
     f.add(error_code::kRange, where,
           "expected a positive divisor of the " + std::to_string(c.heads) + " heads, got " +
@@ -144,14 +131,14 @@ void Reader::read_heads_in_group(const json& a, const std::string& at, LayerSpec
   l.kv_heads = c.heads / *group;
 }
 
-void Reader::read_ffn_mult(const json& ffn, const std::string& at, LayerSpec& l) {
+void StackReader::read_ffn_mult(const json& ffn, const std::string& at, LayerSpec& l) {
   auto m = ffn.find("ffn_mult");
   if (m == ffn.end() || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1e6) {
     f.add(error_code::kType, at + "/ffn_mult",
           "expected a positive number, got " + describe(m == ffn.end() ? json() : *m));
     return;
   }
-  if (!hidden_ok) return;
+  if (!known.hidden) return;
   // DeciLM: int(2 * ffn_mult * n_embd / 3) rounded up to a multiple of 256.
   const double raw = 2 * m->get<double>() * static_cast<double>(c.hidden) / 3;
   const std::int64_t width = static_cast<std::int64_t>(raw);
@@ -159,17 +146,18 @@ void Reader::read_ffn_mult(const json& ffn, const std::string& at, LayerSpec& l)
   if (l.ffn_width == 0) l.ffn = FfnKind::kNone;
 }
 
-// Which layers attend through a sliding window when no layer_types lists them.
-void Reader::assign_windows() {
+// Which layers attend through a sliding window when no layer_types lists them: every
+// sliding_window_pattern-th is global (Gemma-3), else the family's rule.
+void StackReader::assign_windows() {
   const std::int64_t n = c.layers;
   if (auto p = optional_int("sliding_window_pattern")) {  // Gemma-3
     for (std::int64_t i = 0; i < n; ++i)
       if ((i + 1) % *p != 0) specs[i].span = AttentionSpan::kSliding;
   } else if (bad("sliding_window_pattern")) {
     return;
-  } else if (type == "gemma2") {
+  } else if (family.window_layers == WindowLayers::kEveryOther) {
     for (std::int64_t i = 0; i < n; i += 2) specs[i].span = AttentionSpan::kSliding;
-  } else if (type == "qwen2" || type == "qwen2_moe") {
+  } else if (family.window_layers == WindowLayers::kFrom) {
     const std::int64_t m = optional_int("max_window_layers", 0).value_or(0);
     for (std::int64_t i = std::min(m, n); i < n; ++i) specs[i].span = AttentionSpan::kSliding;
   } else {
@@ -179,7 +167,7 @@ void Reader::assign_windows() {
 
 // Llama-4: layers with RoPE attend within chunks of attention_chunk_size; NoPE layers
 // (no_rope_layers[i] == 0, by default every 4th) attend every earlier token.
-void Reader::assign_chunks() {
+void StackReader::assign_chunks() {
   c.attention_chunk = optional_int("attention_chunk_size");
   if (!c.attention_chunk) return;
   const json* nope = array_of("no_rope_layers", -1);
@@ -209,14 +197,14 @@ void Reader::assign_chunks() {
 // Whether layer i's FFN is the MoE (DeepSeek first_k_dense_replace / moe_layer_freq; Llama-4
 // moe_layers / interleave_moe_layer_step; Jamba expert_layer_period / offset; Qwen
 // decoder_sparse_step / mlp_only_layers); nothing when a field it needs is wrong (recorded).
-std::optional<std::vector<bool>> Reader::moe_mask() {
+std::optional<std::vector<bool>> StackReader::moe_mask() {
   const std::size_t before = f.problems.size();
   std::vector<bool> moe = moe_mask_of_fields();
   if (f.problems.size() != before) return std::nullopt;
   return moe;
 }
 
-std::vector<bool> Reader::moe_mask_of_fields() {
+std::vector<bool> StackReader::moe_mask_of_fields() {
   const std::int64_t n = c.layers;
   std::vector<bool> moe(n, true);
   auto pattern = doc.find("hybrid_override_pattern");
@@ -261,7 +249,7 @@ std::vector<bool> Reader::moe_mask_of_fields() {
   return moe;
 }
 
-std::set<std::int64_t> Reader::mlp_only_layers() {
+std::set<std::int64_t> StackReader::mlp_only_layers() {
   std::set<std::int64_t> out;
   const json* v = member(doc, "mlp_only_layers");
   if (!v) return out;
@@ -282,8 +270,8 @@ std::set<std::int64_t> Reader::mlp_only_layers() {
   return out;
 }
 
-void Reader::read_stack() {
-  if (!layers_ok) return;  // every per-layer field is indexed by the layer count
+void StackReader::read_stack() {
+  if (!known.layers) return;  // every per-layer field is indexed by the layer count
   const std::int64_t n = c.layers;
   specs.assign(n, LayerSpec{});
   const bool listed_types = doc.contains("layer_types") && !doc.at("layer_types").is_null();

@@ -9,12 +9,12 @@ namespace tenet::llm::config_detail {
 using detail::checked_add;
 using detail::checked_mul;
 
-void Reader::read_moe() {
-  const Keys expert_keys = {"num_local_experts", "n_routed_experts", "num_experts"};
+void StackReader::read_moe() {
+  const Keys& expert_keys = keys::experts();
   auto experts = first_int(expert_keys);
-  moe_failed = true;  // until the end
+  known.moe_failed = true;  // until the end
   if (!experts) {
-    moe_failed = any_bad(expert_keys);
+    known.moe_failed = any_bad(expert_keys);
     return;
   }
   MoeConfig m;
@@ -30,7 +30,7 @@ void Reader::read_moe() {
   const Keys shared_keys = {"moe_shared_expert_intermediate_size", "n_shared_experts",
                             "shared_expert_intermediate_size"};
   const auto shared = first_int(shared_keys);
-  if (layers_ok) moe_layer_mask = moe_mask();
+  if (known.layers) moe_layer_mask = moe_mask();
   if (!k || k->value > m.experts || !width || any_bad(shared_keys) || !moe_layer_mask) return;
   m.top_k = k->value;
   m.expert_intermediate = width->value;
@@ -44,18 +44,18 @@ void Reader::read_moe() {
     m.shared_intermediate = shared->value;
     m.shared_gate = true;
   }
-  if (type == "llama4_text") m.shared_intermediate = m.expert_intermediate;  // shared_expert
-  if (type == "nemotron_h") m.expert_mlp = MlpKind::kPlain;  // relu² experts: up, down
+  if (family.shared_expert) m.shared_intermediate = m.expert_intermediate;
+  m.expert_mlp = family.expert_mlp;
   const std::vector<bool>& mask = *moe_layer_mask;
   m.moe_layers = std::count(mask.begin(), mask.end(), true);
   if (m.moe_layers > 0) c.moe = m;
-  moe_failed = false;
+  known.moe_failed = false;
 }
 
-void Reader::read_mla() {
+void StackReader::read_mla() {
   auto rank = optional_int("kv_lora_rank");
   if (!rank) {
-    mla_failed = bad("kv_lora_rank");
+    known.mla_failed = bad("kv_lora_rank");
     return;
   }
   MlaConfig m;
@@ -64,11 +64,11 @@ void Reader::read_mla() {
   const auto nope = required_int({"qk_nope_head_dim"}, "MLA no-rope head size");
   const auto rope = required_int({"qk_rope_head_dim"}, "MLA rope head size");
   const auto v = required_int({"v_head_dim"}, "MLA value head size");
-  mla_failed = !nope || !rope || !v || bad("q_lora_rank");
+  known.mla_failed = !nope || !rope || !v || bad("q_lora_rank");
   // the naive path: every head has its own K and V
-  c.kv_heads = c.heads, kv_ok = heads_ok && !mla_failed;
-  head_dim_ok = !mla_failed;
-  if (mla_failed) return;
+  c.kv_heads = c.heads, known.kv = known.heads && !known.mla_failed;
+  known.head_dim = !known.mla_failed;
+  if (known.mla_failed) return;
   m.qk_nope_head_dim = nope->value;
   m.qk_rope_head_dim = rope->value;
   m.v_head_dim = v->value;
@@ -77,12 +77,12 @@ void Reader::read_mla() {
 }
 
 // Non-matmul weights of every layer of kind `k`, `per_layer` each.
-void Reader::other(MixerKind k, std::int64_t per_layer, const char* where) {
+void StackReader::other(MixerKind k, std::int64_t per_layer, const char* where) {
   c.other_parameters =
       add(c.other_parameters, mul(c.layers_with(k), per_layer, where, "weights"), where, "weights");
 }
 
-void Reader::read_mamba2() {
+void StackReader::read_mamba2() {
   if (c.layers_with(MixerKind::kMamba2) == 0) return;
   SsmConfig m;
   const auto heads = required_int({"mamba_num_heads", "mamba_n_heads"}, "Mamba-2 heads");
@@ -94,7 +94,7 @@ void Reader::read_mamba2() {
   const auto conv = required_int({"conv_kernel", "mamba_d_conv"}, "conv kernel width");
   m.proj_bias = flag("mamba_proj_bias", flag("use_bias", false));
   m.conv_bias = flag("use_conv_bias", flag("mamba_conv_bias", true));
-  if (!heads || !head_dim || any_bad(group_keys) || !state || !conv || !hidden_ok) return;
+  if (!heads || !head_dim || any_bad(group_keys) || !state || !conv || !known.hidden) return;
   m.heads = heads->value, m.state = state->value, m.conv = conv->value;
   m.inner = mul(m.heads, head_dim->value, "/mamba_head_dim", "Mamba-2 inner width");
   const std::int64_t bc = mul(2 * m.groups, m.state, "/ssm_state_size", "B and C widths");
@@ -107,7 +107,7 @@ void Reader::read_mamba2() {
   c.ssm = m;
 }
 
-void Reader::read_mamba1() {
+void StackReader::read_mamba1() {
   if (c.layers_with(MixerKind::kMamba) == 0) return;
   SsmConfig m;
   const auto expand = optional_int("mamba_expand");
@@ -122,20 +122,20 @@ void Reader::read_mamba1() {
   }
   m.proj_bias = flag("mamba_proj_bias", false);
   m.conv_bias = flag("mamba_conv_bias", true);
-  if (bad("mamba_expand") || !state || !conv || !dt_rank || !hidden_ok) return;
+  if (bad("mamba_expand") || !state || !conv || !dt_rank || !known.hidden) return;
   m.inner = mul(expand.value_or(2), c.hidden, "/mamba_expand", "Mamba inner width");
   m.state = state->value, m.conv = conv->value, m.dt_rank = *dt_rank;
   std::int64_t per_layer = mul(m.inner, m.conv, "/mamba_d_conv", "conv weights");
   if (m.conv_bias) per_layer += m.inner;
   per_layer += m.inner;                                                 // dt_proj bias
   per_layer += mul(m.inner, m.state, "/mamba_d_state", "A") + m.inner;  // A_log, D
-  if (type == "jamba") per_layer += m.dt_rank + 2 * m.state;            // dt, B, C layernorms
+  if (family.mamba_inner_norms) per_layer += m.dt_rank + 2 * m.state;   // dt, B, C layernorms
   if (m.proj_bias) per_layer += 2 * m.inner + c.hidden;
   other(MixerKind::kMamba, per_layer, "/mamba_d_state");
   c.ssm = m;
 }
 
-void Reader::read_deltanet() {
+void StackReader::read_deltanet() {
   if (c.layers_with(MixerKind::kGatedDeltaNet) == 0) return;
   DeltaNetConfig d;
   const char* what = "Gated DeltaNet size";
@@ -158,34 +158,34 @@ void Reader::read_deltanet() {
   c.deltanet = d;
 }
 
-void Reader::read_attention_extras() {
-  c.gated_attention = flag("attn_output_gate", type == "qwen3_next");
-  const bool qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "qwen3_next" ||
-                       type == "qwen3_5_text" || type == "qwen3_5_moe_text" ||
-                       type == "gemma3_text";
-  if (qk_norm && head_dim_ok) other(MixerKind::kAttention, 2 * c.head_dim, "/head_dim");
-  if (type == "gpt_oss") {
-    if (heads_ok) other(MixerKind::kAttention, c.heads, "/num_attention_heads");  // sinks
-    if (c.moe && hidden_ok) {  // router bias E; expert biases E·(2·I_e + h)
-      const MoeConfig& m = *c.moe;
-      const std::int64_t per_layer =
-          add(m.experts,
-              mul(m.experts, add(2 * m.expert_intermediate, c.hidden, "/hidden_size", "biases"),
-                  "/num_local_experts", "expert biases"),
-              "/num_local_experts", "MoE biases");
-      c.other_parameters =
-          add(c.other_parameters, mul(per_layer, m.moe_layers, "/num_local_experts", "MoE biases"),
-              "/num_local_experts", "weights");
-    }
-  }
+void StackReader::read_attention_extras() {
+  c.gated_attention = flag("attn_output_gate", family.gated_attention);
+  if (family.qk_norm && known.head_dim) other(MixerKind::kAttention, 2 * c.head_dim, "/head_dim");
+  if (family.attention_sinks && known.heads)
+    other(MixerKind::kAttention, c.heads, "/num_attention_heads");  // one sink per head
+  if (family.expert_biases) read_expert_biases();
   read_indexer();
 }
 
-void Reader::read_indexer() {
+// A bias on the router (E) and on every expert (E·(2·I_e + h)), in each MoE layer.
+void StackReader::read_expert_biases() {
+  if (!c.moe || !known.hidden) return;
+  const MoeConfig& m = *c.moe;
+  const std::int64_t per_layer =
+      add(m.experts,
+          mul(m.experts, add(2 * m.expert_intermediate, c.hidden, "/hidden_size", "biases"),
+              "/num_local_experts", "expert biases"),
+          "/num_local_experts", "MoE biases");
+  c.other_parameters =
+      add(c.other_parameters, mul(per_layer, m.moe_layers, "/num_local_experts", "MoE biases"),
+          "/num_local_experts", "weights");
+}
+
+void StackReader::read_indexer() {
   const auto heads = optional_int("index_n_heads");
   if (!heads) return;
   if (!c.mla || !c.mla->q_lora_rank) {
-    if (!mla_failed) {
+    if (!known.mla_failed) {
       f.add(error_code::kUnknownName, "/index_n_heads",
             "an indexer (index_n_heads) on attention without MLA and q_lora_rank is not "
             "modelled");

@@ -1,3 +1,6 @@
+// The config.json reader's entry: which family a config is (model_type, architectures[0], its
+// keys), its class defaults filled in, the steps of the two readers run in order
+// (config_reader.hpp), the derived sizes checked; wrappers' nested language models.
 #include "tenet/llm/model_config.hpp"
 
 #include <algorithm>
@@ -13,7 +16,6 @@
 #include "io/json_reader.hpp"
 #include "io/text_file.hpp"
 #include "llm/checked_int.hpp"
-#include "llm/class_defaults.hpp"
 #include "llm/config_reader.hpp"
 #include "tenet/error.hpp"
 
@@ -55,7 +57,7 @@ std::optional<std::string> model_type_of(const json& doc, Fields& f) {
         type = type_of_architecture(arch).value_or("");
     }
   } else {
-    type = doc.contains("n_embd") ? "gpt2" : "";
+    type = type_of_keys(doc);
   }
   if (f.problems.size() != before) return std::nullopt;
   return type;
@@ -68,232 +70,6 @@ std::string name_of(const json& doc, const std::string& file) {
   if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0)
     base.resize(base.size() - 5);
   return base;
-}
-
-void Reader::read_sizes() {
-  const auto h = gpt2_keys()
-                     ? required_int({"n_embd", "hidden_size", "n_embed", "d_model"}, "hidden size")
-                     : required_int({"hidden_size", "n_embd", "n_embed", "d_model"}, "hidden size");
-  if (h) c.hidden = h->value, hidden_key = h->key, hidden_ok = true;
-  const char* meaning = "number of decoder layers";
-  const auto l = gpt2_keys()
-                     ? required_int({"n_layer", "num_hidden_layers", "num_layers"}, meaning)
-                     : required_int({"num_hidden_layers", "n_layer", "num_layers"}, meaning);
-  if (l) c.layers = l->value, layers_ok = true;
-  const auto n = gpt2_keys()
-                     ? required_int({"n_head", "num_attention_heads"}, "number of attention heads")
-                     : required_int({"num_attention_heads", "n_head"}, "number of attention heads");
-  if (n) c.heads = n->value, heads_key = n->key, heads_ok = true;
-  if (auto v = required_int({"padded_vocab_size", "vocab_size"}, "vocabulary size"))
-    c.vocab = v->value;
-  read_context();
-}
-
-void Reader::read_context() {
-  const Keys keys = {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length",
-                     "n_ctx"};
-  c.max_positions = kNoLimit;
-  if (auto found = first_int(keys)) {
-    c.max_positions = found->value, context_ok = true;
-  } else if (!any_bad(keys)) {
-    context_ok = true;
-    assume(
-        "no context length (looked for max_position_embeddings, n_positions, "
-        "max_sequence_length, seq_length, n_ctx): prompt and context lengths are not capped");
-  }
-}
-
-void Reader::read_kv_heads() {
-  kv_key = heads_key;
-  if (auto found = first_int({"num_key_value_heads"})) {
-    c.kv_heads = found->value, kv_key = found->key, kv_ok = true;
-  } else if (bad("num_key_value_heads")) {
-    return;
-  } else if (type == "falcon") {
-    read_falcon_kv_heads();
-  } else if (type == "chatglm" && flag("multi_query_attention", false)) {
-    const auto g = required_int({"multi_query_group_num"},
-                                "number of KV groups (multi_query_attention is set)");
-    if (g) c.kv_heads = g->value, kv_key = g->key, kv_ok = true;
-  } else if (flag("multi_query", type == "gpt_bigcode")) {
-    c.kv_heads = 1, kv_key = "multi_query", kv_ok = true;
-  } else {
-    c.kv_heads = c.heads, kv_ok = heads_ok;
-  }
-}
-
-void Reader::check_kv_heads() {
-  if (kv_ok && heads_ok) kv_ok = check_divides(c.kv_heads, kv_key, c.heads, heads_key);
-}
-
-bool Reader::falcon_new_architecture() {
-  return doc.value("model_type", "") == "RefinedWeb" || flag("new_decoder_architecture", false);
-}
-
-// Falcon: new_decoder_architecture (or the legacy RefinedWeb type) → num_kv_heads / n_head_kv;
-// else multi_query → 1.
-void Reader::read_falcon_kv_heads() {
-  if (falcon_new_architecture()) {
-    const Keys keys = {"num_kv_heads", "n_head_kv"};
-    if (auto found = first_int(keys)) {
-      c.kv_heads = found->value, kv_key = found->key, kv_ok = true;
-    } else if (!any_bad(keys)) {
-      c.kv_heads = c.heads, kv_ok = heads_ok;
-      assume(
-          "new_decoder_architecture without num_kv_heads or n_head_kv: one KV head per "
-          "query head (the transformers default)");
-    }
-  } else if (flag("multi_query", true)) {
-    c.kv_heads = 1, kv_key = "multi_query", kv_ok = true;
-  } else {
-    c.kv_heads = c.heads, kv_ok = heads_ok;
-  }
-}
-
-void Reader::read_head_dim() {
-  const Keys keys = {"head_dim", "kv_channels", "attention_head_dim"};
-  if (auto found = first_int(keys)) {
-    c.head_dim = found->value, head_dim_ok = true;
-    return;
-  }
-  if (any_bad(keys) || !heads_ok || !hidden_ok) return;
-  if (!check_divides(c.heads, heads_key, c.hidden, hidden_key)) return;
-  c.head_dim = c.hidden / c.heads, head_dim_ok = true;
-}
-
-void Reader::read_intermediate() {
-  if (has("block_configs")) {  // per layer (read_stack)
-    intermediate_ok = true;
-    return;
-  }
-  if (type == "llama4_text") {
-    if (auto found = first_int({"intermediate_size_mlp"})) {
-      c.intermediate = found->value;  // the dense layers' MLP; intermediate_size is each expert's
-      intermediate_ok = true;
-      return;
-    }
-    if (bad("intermediate_size_mlp")) return;
-  }
-  auto it = doc.find("n_inner");
-  const bool n_inner_null = it != doc.end() && it->is_null();
-  const Keys keys = {"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"};
-  if (auto found = first_int(keys)) {
-    c.intermediate = found->value;
-    intermediate_ok = type != "qwen" || halve_qwen_intermediate(*found);
-    return;
-  }
-  if (any_bad(keys)) return;
-  if (n_inner_null || dialect.mlp_4h) {
-    if (!hidden_ok) return;
-    c.intermediate = mul(4, c.hidden, pointer(hidden_key), "4·hidden");
-    intermediate_ok = true;
-    if (!n_inner_null) {
-      assume("MLP width 4·hidden = " + std::to_string(c.intermediate) +
-             " (the family's default; the config states none)");
-    }
-    return;
-  }
-  if (c.moe && c.dense_layers() == 0) {  // every layer is MoE: no dense width needed
-    c.intermediate = c.moe->expert_intermediate;
-    intermediate_ok = true;
-    return;
-  }
-  if (moe_failed) return;  // whether a dense width is needed is unknown
-  required_int(keys, "MLP width");
-}
-
-// Qwen (v1) writes the sum of its two gated projections' widths.
-bool Reader::halve_qwen_intermediate(const Field& found) {
-  if (found.value % 2 != 0) {
-    f.add(error_code::kRange, pointer(found.key),
-          "Qwen's intermediate_size is twice each projection's width: expected an even number, "
-          "got " +
-              std::to_string(found.value));
-    return false;
-  }
-  c.intermediate = found.value / 2;
-  return true;
-}
-
-void Reader::read_window() {
-  if (!flag("use_sliding_window", true)) return;
-  c.sliding_window = optional_int("sliding_window");
-}
-
-void Reader::read_biases() {
-  c.qkv_bias = dialect.qkv_bias, c.o_bias = dialect.o_bias, c.mlp_bias = dialect.mlp_bias;
-  for (const char* key : {"bias", "enable_bias", "use_bias"}) {
-    if (auto b = f.boolean(doc, "", key)) c.qkv_bias = c.o_bias = c.mlp_bias = *b;
-  }
-  if (auto b = f.boolean(doc, "", "attention_bias")) c.qkv_bias = c.o_bias = *b;
-  if (auto b = f.boolean(doc, "", "mlp_bias")) c.mlp_bias = *b;
-  if (auto b = f.boolean(doc, "", "add_qkv_bias")) c.qkv_bias = *b;
-  if (auto b = f.boolean(doc, "", "use_qkv_bias")) c.qkv_bias = *b;  // StableLM
-  if (auto b = f.boolean(doc, "", "add_bias_linear")) c.o_bias = c.mlp_bias = *b;
-  if (type == "qwen" && flag("no_bias", true)) c.o_bias = c.mlp_bias = false;
-  c.lm_head_bias = type == "phi" || type == "gptj";
-}
-
-void Reader::read_embeddings() {
-  // Absent: the class's default (class_defaults.hpp). Null: not set, None to transformers, which
-  // does not tie.
-  c.tie_embeddings = flag("tie_word_embeddings", false);
-  c.embed_dim = c.hidden;
-  if (type == "opt") {
-    if (auto p = optional_int("word_embed_proj_dim")) c.embed_dim = *p;
-    if (context_ok)
-      c.position_rows = add(c.max_positions, 2, "/max_position_embeddings", "OPT's position rows");
-  } else if (type == "gpt2" || type == "gpt_bigcode") {
-    c.position_rows = c.max_positions;
-  }
-}
-
-void Reader::read_structure() {
-  c.parallel_blocks = type == "phi" || type == "gptj" || type == "cohere" ||
-                      (type == "falcon" && flag("parallel_attn", true)) ||
-                      (type == "gpt_neox" && flag("use_parallel_residual", true)) ||
-                      (type == "stablelm" && flag("use_parallel_residual", false));
-  c.fused_qkv_weights = dialect.fused_qkv;
-  c.fused_gate_up_weights = dialect.fused_gate_up;
-}
-
-std::int64_t Reader::norms_per_layer() {
-  if (type == "falcon") return c.parallel_blocks && !falcon_new_architecture() ? 1 : 2;
-  return dialect.norms_per_layer;
-}
-
-void Reader::count_norms() {
-  if (!hidden_ok || !layers_ok || mla_failed || bad(hidden_key)) return;
-  const bool bias = dialect.layer_norm && type != "cohere";  // Cohere's LayerNorm has no bias
-  const std::string where = pointer(hidden_key);
-  const std::int64_t one = bias ? mul(2, c.hidden, where, "norm weights") : c.hidden;
-  const std::int64_t norms =
-      add(mul(c.layers, norms_per_layer(), where, "norms"), 1, where, "norms");
-  std::int64_t total = mul(norms, one, where, "norm weights");
-  if (type == "bloom") {  // word_embeddings_layernorm
-    total = add(total, 2 * c.hidden, where, "norm weights");
-  }
-  if (c.mla) {  // kv_a_layernorm (and q_a_layernorm)
-    const std::int64_t per_layer = add(c.mla->kv_lora_rank, c.mla->q_lora_rank.value_or(0),
-                                       "/kv_lora_rank", "latent norm width");
-    total = add(total, mul(c.layers, per_layer, "/kv_lora_rank", "latent norm weights"),
-                "/kv_lora_rank", "norm weights");
-  }
-  c.norm_parameters = total;
-}
-
-void Reader::note_generic() {
-  if (!doc.contains("model_type") && !doc.contains("architectures") && type == "gpt2") {
-    assume("no model_type or architectures: read as gpt2 (the keys are GPT-2's: n_embd)");
-    return;
-  }
-  if (!type.empty() && find_dialect(type)) return;
-  const std::string what =
-      type.empty() ? "no known model_type or architecture" : "unknown model_type '" + type + "'";
-  assume(what +
-         ": read the standard keys with Llama's conventions (gated MLP gate/up/down, "
-         "RMSNorm, no biases) and PretrainedConfig's defaults for absent keys "
-         "(tie_word_embeddings true)");
 }
 
 // The widest per-layer sizes the generator forms must fit in 64 bits.
@@ -329,41 +105,44 @@ ModelConfig parse_language_model(const json& doc, const std::string& file,
   Fields fields{problems, {}};
   const std::optional<std::string> written = model_type_of(doc, fields);
   if (!written) return c;  // the family decides which keys are read
-  const std::string type = canonical_type(*written);
-  const Dialect* known = find_dialect(type);
-  const Dialect& dialect = known ? *known : generic_dialect();
+  const Family* known = find_family(*written);
+  const Family& family = known ? *known : generic_family();
   c.name = name_of(doc, file);
   c.model_type = written->empty() ? "unknown" : *written;
-  c.mlp = dialect.mlp;
-  c.names = dialect.names;
-  // An absent key means the config class's default (class_defaults.hpp).
+  c.mlp = family.mlp;
+  c.names = family.names;
+  // An absent key means the config class's default (the family's row).
   json filled = doc;
   std::vector<std::string> defaults;
-  fill_class_defaults(filled, known ? type : *written, defaults);
-  Reader r(filled, file, dialect, known ? type : *written, c, fields);
-  using Step = void (Reader::*)();
-  const auto run = [&](Step step) {
+  fill_class_defaults(filled, family, defaults);
+  const ConfigFields in{filled, file, fields};
+  Known k;
+  SizeReader sizes(in, family, c, k, known ? family.model_type : *written, known != nullptr);
+  StackReader stack(in, family, c, k);
+  const auto run = [&](auto& reader, auto step) {
     try {
-      (r.*step)();
+      (reader.*step)();
     } catch (const InputError& e) {
       problems.add(e, "");
       fields.failed.insert(e.where());
     }
   };
-  for (Step step :
-       {&Reader::note_generic, &Reader::read_sizes, &Reader::read_kv_heads, &Reader::read_head_dim,
-        &Reader::check_kv_heads, &Reader::read_moe, &Reader::read_intermediate,
-        &Reader::read_window, &Reader::read_biases, &Reader::read_embeddings,
-        &Reader::read_structure, &Reader::read_mla, &Reader::read_stack}) {
-    run(step);
-  }
+  for (auto step : {&SizeReader::note_generic, &SizeReader::read_sizes, &SizeReader::read_kv_heads,
+                    &SizeReader::read_head_dim, &SizeReader::check_kv_heads})
+    run(sizes, step);
+  run(stack, &StackReader::read_moe);
+  for (auto step :
+       {&SizeReader::read_intermediate, &SizeReader::read_window, &SizeReader::read_biases,
+        &SizeReader::read_embeddings, &SizeReader::read_structure})
+    run(sizes, step);
+  for (auto step : {&StackReader::read_mla, &StackReader::read_stack}) run(stack, step);
   if (member(doc, "block_configs")) {  // the widest per-layer MLP stands for `intermediate`
     for (const LayerSpec& l : c.stack) c.intermediate = std::max(c.intermediate, l.ffn_width);
   }
-  for (Step step : {&Reader::read_mamba2, &Reader::read_mamba1, &Reader::read_deltanet,
-                    &Reader::read_attention_extras, &Reader::count_norms}) {
-    run(step);
-  }
+  for (auto step : {&StackReader::read_mamba2, &StackReader::read_mamba1,
+                    &StackReader::read_deltanet, &StackReader::read_attention_extras})
+    run(stack, step);
+  run(sizes, &SizeReader::count_norms);
   // The derived sizes need every size: checked only when all were read.
   if (problems.empty()) problems.attempt("", [&] { check_derived_sizes(file, c); });
   c.assumptions.insert(c.assumptions.end(), defaults.begin(), defaults.end());
@@ -387,9 +166,9 @@ ModelConfig parse_nested(const json& doc, const std::string& key, const std::str
       take("architectures");
   }
   if (inner.contains("model_type") && inner.at("model_type").is_string()) {
-    const std::string t = inner.at("model_type").get<std::string>();
-    if (t == "gemma3" || t == "llama4" || t == "qwen3_5" || t == "qwen3_5_moe")
-      inner["model_type"] = canonical_type(t);
+    // A wrapper's type names its text family.
+    if (const Family* text = family_of_wrapper(inner.at("model_type").get<std::string>()))
+      inner["model_type"] = text->model_type;
   }
   for (const char* shared : {"_name_or_path", "tie_word_embeddings"}) {
     if (!inner.contains(shared) && doc.contains(shared)) take(shared);

@@ -55,7 +55,7 @@ bool operator==(const ModelConfig& a, const ModelConfig& b) {
          a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.intermediate == b.intermediate &&
          a.vocab == b.vocab && a.max_positions == b.max_positions &&
          a.sliding_window == b.sliding_window && a.window_layers == b.window_layers &&
-         a.embed_dim == b.embed_dim && a.position_rows == b.position_rows &&
+         a.embed_dim == b.embed_dim && a.position_rows == b.position_rows && a.rotary == b.rotary &&
          a.tie_embeddings == b.tie_embeddings && a.qkv_bias == b.qkv_bias && a.o_bias == b.o_bias &&
          a.mlp_bias == b.mlp_bias && a.lm_head_bias == b.lm_head_bias &&
          a.parallel_blocks == b.parallel_blocks && a.fused_qkv_weights == b.fused_qkv_weights &&

@@ -37,9 +37,8 @@ constexpr std::int64_t kIndexBytes = 4;  // token ids, expert ids
 
 bool has_rotary(const ModelConfig& m) {
   // Learned positions, ALiBi (BLOOM): none; Nemotron-H and Jamba attend without positional
-  // encoding (their Mamba layers carry the order).
-  return m.position_rows == 0 && m.model_type != "bloom" && m.model_type != "nemotron_h" &&
-         m.model_type != "jamba";
+  // encoding (their Mamba layers carry the order): the family's row (model_families.cpp).
+  return m.position_rows == 0 && m.rotary;
 }
 
 }  // namespace

@@ -135,7 +135,10 @@ struct ModelConfig {
 
   std::int64_t embed_dim = 0;      // width of the token embedding (OPT word_embed_proj_dim), else h
   std::int64_t position_rows = 0;  // rows of a learned position table (GPT-2, OPT), 0 = none
-  bool tie_embeddings = false;     // lm_head shares the token embedding
+  // Rotary positions on q and k (RoPE); false: learned positions (GPT-2, OPT), ALiBi (BLOOM) or
+  // none (the attention of Jamba and Nemotron-H).
+  bool rotary = true;
+  bool tie_embeddings = false;  // lm_head shares the token embedding
   bool qkv_bias = false, o_bias = false, mlp_bias = false, lm_head_bias = false;
   bool parallel_blocks = false;        // attention and MLP read the same input (Falcon, GPT-J, Phi)
   bool fused_qkv_weights = false;      // the checkpoint stores one QKV matrix

@@ -54,10 +54,8 @@ inline std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
-// `workdir` empty: the test's working directory.
-inline CliRun run_cli(const std::string& args, const std::string& workdir = "") {
-  std::string command = shell_quoted(cli_path()) + " " + args + " 2>&1";
-  if (!workdir.empty()) command = "cd " + shell_quoted(workdir) + " && " + command;
+// A shell command's standard output and exit code (-1: it did not exit normally).
+inline CliRun run_shell(const std::string& command) {
   CliRun r;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -66,6 +64,14 @@ inline CliRun run_cli(const std::string& args, const std::string& workdir = "") 
   while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// `workdir` empty: the test's working directory.
+inline CliRun run_cli(const std::string& args, const std::string& workdir = "") {
+  std::string command = shell_quoted(cli_path()) + " " + args + " 2>&1";
+  if (!workdir.empty()) command = "cd " + shell_quoted(workdir) + " && " + command;
+  CliRun r = run_shell(command);
   require_no_sanitizer_report(r.out);
   return r;
 }

@@ -45,14 +45,10 @@ Split run_split(const std::string& args) {
   const std::string err_file = temp_path("stderr.txt");
   const std::string command =
       shell_quoted(tenet::test::cli_path()) + " " + args + " 2>" + shell_quoted(err_file);
+  const tenet::test::CliRun run = tenet::test::run_shell(command);
   Split r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = run.out;
+  r.exit_code = run.exit_code;
   std::ifstream in(err_file);
   std::stringstream text;
   text << in.rdbuf();

@@ -41,6 +41,7 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
                     const CountOptions& options, CountPiece& info) {
   engine.begin_piece();
   bool big_coefficients = false;
+  std::string why = "the counting engine found it too complex";
   try {
     detail::System system = detail::lifted_system(
         piece, {options.isl_detect_equalities, options.isl_remove_redundancies});
@@ -53,6 +54,10 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
     throw_unbounded(piece);
   } catch (const detail::Overflow&) {
     big_coefficients = true;
+    why = "its coefficients exceed 2^62";
+  } catch (const detail::SliceBudget&) {
+    why = "its slices cannot be interpolated and there are more than " +
+          std::to_string(options.max_slices) + " of them (CountOptions::max_slices)";
   } catch (const detail::TooComplex&) {
   }
   // With coefficients beyond 2^62 each step of isl's scan pivots a tableau of big integers
@@ -62,7 +67,8 @@ Integer count_piece(detail::Engine& engine, const isl::basic_set& piece,
       big_coefficients ? std::min(options.isl_fallback_max_points, kBigCoefficientScanBudget)
                        : options.isl_fallback_max_points;
   try {
-    Integer result = detail::count_by_isl_enumeration(piece, budget);
+    Integer result = detail::count_by_isl_enumeration(
+        piece, budget, big_coefficients ? error_code::kOverflow : error_code::kRange, why);
     engine.note(Strategy::kIslFallback);
     info.strategy = Strategy::kIslFallback;
     return result;

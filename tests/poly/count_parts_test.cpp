@@ -281,6 +281,34 @@ TEST_CASE("coefficients beyond 2^62 fall back to isl enumeration", "[count][part
   }
 }
 
+TEST_CASE("a piece needing more than max_slices slices is counted by isl, exactly",
+          "[count][parts]") {
+  clear_count_memo();
+  const isl::set s = tenet_test::parse_set_or_map(
+      "{ [i,j,k] : 0 <= i < 30 and 0 <= j < 30 and 0 <= k <= i + j and k <= 40 }");
+  tenet::poly::CountOptions slices;  // enumeration only: one slice per value of each level
+  slices.interpolate = false;
+  slices.memoize = false;
+  const tenet::poly::Integer expected = tenet::poly::count_by_enumeration(s);
+  tenet::poly::CountReport enumerated;
+  CHECK(tenet::poly::count(s, slices, &enumerated) == expected);
+  CHECK(enumerated.fallbacks == 0);
+  REQUIRE(enumerated.slices > 20);
+  slices.max_slices = 20;
+  tenet::poly::CountReport report;
+  CHECK(tenet::poly::count(s, slices, &report) == expected);
+  CHECK(report.fallbacks == 1);
+  // Over isl's budget too: a range error that says why, not the 2^62 message.
+  slices.isl_fallback_max_points = 10;
+  try {
+    tenet::poly::count(s, slices);
+    FAIL("no error over both budgets");
+  } catch (const tenet::InputError& e) {
+    CHECK(e.code() == tenet::error_code::kRange);
+    CHECK(e.message().find("more than 20 of them (CountOptions::max_slices)") != std::string::npos);
+  }
+}
+
 TEST_CASE("the report says which strategy counted what", "[count][parts]") {
   clear_count_memo();
   tenet::poly::CountReport report;

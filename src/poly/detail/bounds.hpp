@@ -19,6 +19,11 @@ struct TooComplex : std::exception {
   const char* what() const noexcept override { return "constraint system too complex"; }
 };
 
+// One piece needed more than CountOptions::max_slices slices counted one by one.
+struct SliceBudget : TooComplex {
+  const char* what() const noexcept override { return "more slices than the budget"; }
+};
+
 struct Interval {
   Wide lo = 0, hi = -1;
   bool empty() const { return lo > hi; }

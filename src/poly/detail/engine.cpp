@@ -221,6 +221,7 @@ Engine::BandBranch Engine::best_band_branch(const System& s, const std::vector<I
 }
 
 mpz_class Engine::count_slice(const System& s, int v, Wide value) {
+  if (++piece_slices_ > options_.max_slices) throw SliceBudget();
   System slice = s;
   slice.fix_variable(v, narrow(value));
   ++report_.slices;

@@ -5,7 +5,8 @@
 //   -> >=3-D: sparsify, split again, branch on the cheapest variable; long ranges are cut into
 //      chambers at vertex heights and summed by verified quasi-polynomial interpolation, short
 //      ranges (and anything interpolation cannot handle) are enumerated slice by slice.
-// Throws Overflow / TooComplex (caller falls back to isl) and Unbounded.
+// Throws Overflow / TooComplex (caller falls back to isl; also past CountOptions::max_slices
+// slices in one piece) and Unbounded.
 #pragma once
 
 #include <gmpxx.h>
@@ -27,7 +28,10 @@ class Engine {
   mpz_class count(System s);
 
   // Per-piece bookkeeping: the most expensive strategy used since begin_piece().
-  void begin_piece() { worst_ = Strategy::kEmpty; }
+  void begin_piece() {
+    worst_ = Strategy::kEmpty;
+    piece_slices_ = 0;
+  }
   Strategy piece_strategy() const { return worst_; }
   void note(Strategy s);
 
@@ -65,6 +69,7 @@ class Engine {
   CountReport report_;
   InterpolationStats interpolation_;
   Strategy worst_ = Strategy::kEmpty;
+  long long piece_slices_ = 0;  // slices of the current piece (CountOptions::max_slices)
 };
 
 // Drops every entry of the calling thread's memo (tests use it to force recomputation).

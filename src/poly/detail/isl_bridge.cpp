@@ -108,7 +108,8 @@ bool is_empty(const isl::basic_set& bset) {
   return isl_basic_set_is_empty(bset.get()) == isl_bool_true;
 }
 
-mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_points) {
+mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_points,
+                                   const char* code, const std::string& why) {
   isl_ctx* ctx = bset.ctx().get();
   isl_set* s = check(isl_set_from_basic_set(bset.copy()), ctx, "from_basic_set");
   const int params = isl_set_dim(s, isl_dim_param);
@@ -128,12 +129,11 @@ mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_poi
   mpz_class work = 1;
   for (std::size_t i = 0; i + 1 < ranges.size(); ++i) work *= ranges[i];
   if (work > static_cast<long>(max_points))
-    throw InputError(
-        error_code::kOverflow, "", "",
-        "cannot count this set exactly: its coefficients exceed 2^62 and enumerating it would "
-        "visit about " +
-            work.get_str() + " points, more than the budget of " + std::to_string(max_points) +
-            " (CountOptions::isl_fallback_max_points)");
+    throw InputError(code, "", "",
+                     "cannot count this set exactly: " + why +
+                         " and enumerating it would visit about " + work.get_str() +
+                         " points, more than the budget of " + std::to_string(max_points) +
+                         " (CountOptions::isl_fallback_max_points)");
   isl_val* v = check(isl_set_count_val(set.get()), ctx, "count_val");
   mpz_class result = val_to_mpz(v);
   isl_val_free(v);

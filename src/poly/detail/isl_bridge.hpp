@@ -4,6 +4,7 @@
 #include <gmpxx.h>
 #include <isl/cpp.h>
 
+#include <string>
 #include <vector>
 
 #include "poly/detail/system.hpp"
@@ -25,8 +26,10 @@ struct LiftOptions {
 System lifted_system(const isl::basic_set& bset, const LiftOptions& options);
 
 // isl_set_count_val on one basic set, if its bounding box holds at most max_points points;
-// otherwise throws InputError(overflow). Throws Unbounded if the set is unbounded.
-mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_points);
+// otherwise throws InputError(code) saying why the engine could not count it (`why`, e.g. "its
+// coefficients exceed 2^62"). Throws Unbounded if the set is unbounded.
+mpz_class count_by_isl_enumeration(const isl::basic_set& bset, long long max_points,
+                                   const char* code, const std::string& why);
 
 // True if isl proves the basic set empty.
 bool is_empty(const isl::basic_set& bset);

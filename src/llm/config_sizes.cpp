@@ -196,6 +196,8 @@ void SizeReader::read_structure() {
   c.parallel_blocks = family_flag(family.parallel_blocks);
   c.fused_qkv_weights = family.fused_qkv;
   c.fused_gate_up_weights = family.fused_gate_up;
+  c.layer_norm = family.norm == NormKind::kLayer;  // the vector unit's cost of each norm
+  c.norms_per_layer = norms_per_layer();
 }
 
 std::int64_t SizeReader::norms_per_layer() {

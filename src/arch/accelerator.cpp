@@ -235,6 +235,24 @@ void check_micro(const Microarch& m, io::JsonProblems& issues) {
                  "expected \"m\", \"n\" or \"k\", got \"" + layout.contiguous + "\"");
 }
 
+// The chip's matrix units and call cost (docs/hardware.md#a-chip-several-matrix-units).
+void check_chip(const AcceleratorSpec& s, io::JsonProblems& issues) {
+  if (s.chip.matrix_units < 1 || s.chip.matrix_units > (1LL << 20))
+    issues.add(error_code::kRange, "/matrix_units/count",
+               fmt::format("expected a number of matrix units in 1..1048576, got {}",
+                           s.chip.matrix_units));
+  else if (s.chip.matrix_units > 1 && s.micro.active())
+    issues.add(error_code::kUsage, "/matrix_units/count",
+               fmt::format("{} matrix units with a \"microarchitecture\" section: the per-tile "
+                           "law (docs/hardware.md §3b) is one array's; give one unit, or drop "
+                           "the section",
+                           s.chip.matrix_units));
+  if (!(s.chip.kernel_launch_ns >= 0) || !std::isfinite(s.chip.kernel_launch_ns) ||
+      s.chip.kernel_launch_ns > 1e12)
+    issues.add(error_code::kRange, "/kernel_launch_ns",
+               fmt::format("expected a call cost in 0..1e12 ns, got {}", s.chip.kernel_launch_ns));
+}
+
 // Every rule violation of the spec, each at its JSON pointer (a spec has no file of its own).
 io::JsonProblems validate(const AcceleratorSpec& s) {
   io::JsonProblems issues("");
@@ -258,6 +276,7 @@ io::JsonProblems validate(const AcceleratorSpec& s) {
                fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));
   check_energy(s, issues);
   check_micro(s.micro, issues);
+  check_chip(s, issues);
   return issues;
 }
 
@@ -320,7 +339,7 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
          a.precisions == b.precisions && a.float_on_integer == b.float_on_integer &&
          a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy &&
-         a.serving == b.serving && a.micro == b.micro;
+         a.serving == b.serving && a.micro == b.micro && a.chip == b.chip;
 }
 
 bool Microarch::active() const {

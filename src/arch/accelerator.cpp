@@ -241,12 +241,6 @@ void check_chip(const AcceleratorSpec& s, io::JsonProblems& issues) {
     issues.add(error_code::kRange, "/matrix_units/count",
                fmt::format("expected a number of matrix units in 1..1048576, got {}",
                            s.chip.matrix_units));
-  else if (s.chip.matrix_units > 1 && s.micro.active())
-    issues.add(error_code::kUsage, "/matrix_units/count",
-               fmt::format("{} matrix units with a \"microarchitecture\" section: the per-tile "
-                           "law (docs/hardware.md §3b) is one array's; give one unit, or drop "
-                           "the section",
-                           s.chip.matrix_units));
   if (!(s.chip.kernel_launch_ns >= 0) || !std::isfinite(s.chip.kernel_launch_ns) ||
       s.chip.kernel_launch_ns > 1e12)
     issues.add(error_code::kRange, "/kernel_launch_ns",

@@ -379,8 +379,10 @@ long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const Tile
   long long s = s0;
   if (unaligned)
     s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
-  const long long n = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
-                          plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c])));
+  // the folds of the tile's busiest matrix unit: ⌈folds / units⌉ (all of them on one array)
+  const long long n = ceil_div(mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
+                                   plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c]))),
+                               plan.units);
   const long long stall =
       unaligned && u.unaligned_stall_cycles > 0
           ? mul(n, static_cast<long long>(

@@ -174,7 +174,8 @@ inline long long operand_footprint_bytes(const arch::AcceleratorSpec& spec, cons
 }
 
 // Busy cycles of tile q on the array under the microarchitecture (arch::Microarch::active()),
-// without the per-tile overhead: the per-tile law of docs/hardware.md §3b.
+// without the per-tile overhead: the per-tile law of docs/hardware.md §3b, on the busiest of the
+// chip's matrix units (⌈folds / units⌉ of the tile's folds).
 long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q);
 // The compute cycles of a plan (Model::compute_cycles, Result::cycles.compute; a count): the
 // folds' pipeline cycles, or with `micro` (arch::Microarch::active(), else null) the run overhead

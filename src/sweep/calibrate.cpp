@@ -459,8 +459,9 @@ json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   json kinds = json::object();  // per kind: rows, costed rows and their shares within 10 / 15 %
   for (const Residual& r : c.after) {
     json& k = kinds[r.kind];
-    k["rows"] = k.value("rows", 0) + 1;
-    k["costed"] = k.value("costed", 0) + (r.costed ? 1 : 0);
+    if (k.is_null()) k = {{"rows", 0}, {"costed", 0}};
+    k["rows"] = k["rows"].get<int>() + 1;
+    k["costed"] = k["costed"].get<int>() + (r.costed ? 1 : 0);
   }
   for (auto it = kinds.begin(); it != kinds.end(); ++it) {
     (*it)["within_10_percent"] = share_within(c.after, 0.10, it.key());

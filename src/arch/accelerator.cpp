@@ -509,6 +509,8 @@ std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
   const AcceleratorSpec& s = a.spec();
   os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x" << s.cols
      << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz << " MHz";
+  if (s.chip.matrix_units > 1) os << ", " << s.chip.matrix_units << " matrix units";
+  if (s.chip.kernel_launch_ns > 0) os << ", " << s.chip.kernel_launch_ns << " ns per kernel call";
   for (const auto& [type, rate] : s.precisions)
     os << "\n  " << type << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
        << " cycle(s)";

@@ -147,17 +147,11 @@ void setup(CLI::App& sub) {
         with_location("--dataflow", [&] { return mapping::parse_dataflow(o->dataflow); });
     const std::vector<sweep::Measurement> rows =
         sweep::read_measurements(o->measurements, o->config);
-    const bool own_bits = std::all_of(
-        rows.begin(), rows.end(), [](const sweep::Measurement& m) { return m.bits.has_value(); });
-    if (own_bits) {  // the kernel form: each row's dtype
-      options.bits_source = "the dtype column of each row";
-    } else {
-      const sweep::CalibrationBits bits = with_location("--bits-a", [&] {
-        return sweep::calibration_bits(arch_json, {o->bits_a, o->bits_b, o->bits_c});
-      });
-      options.bits = bits.bits;
-      options.bits_source = bits.source;
-    }
+    const sweep::CalibrationBits bits = with_location("--bits-a", [&] {
+      return sweep::calibration_bits(arch_json, {o->bits_a, o->bits_b, o->bits_c}, rows);
+    });
+    options.bits = bits.bits;
+    options.bits_source = bits.source;
     options.edge_transfers = o->edge_transfers == "on";
     options.max_sweeps = o->max_sweeps;
     if (!o->predict_only) {

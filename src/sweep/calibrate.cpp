@@ -440,6 +440,18 @@ CalibrationBits calibration_bits(const json& arch, const std::array<int, 3>& giv
   return out;
 }
 
+CalibrationBits calibration_bits(const json& arch, const std::array<int, 3>& given,
+                                 const std::vector<Measurement>& rows) {
+  const bool own = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const Measurement& m) {
+    return m.bits.has_value();
+  });
+  if (!own) return calibration_bits(arch, given);
+  CalibrationBits out;
+  out.bits = rows.front().bits.value();
+  out.source = "the dtype column of each row";
+  return out;
+}
+
 json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   json j = {{"arch", c.arch},
             {"objective_before", c.objective_before},

@@ -94,6 +94,10 @@ struct CalibrationBits {
   std::string source;
 };
 CalibrationBits calibration_bits(const nlohmann::json& arch, const std::array<int, 3>& given);
+// The same for these rows: when every row carries its own widths (the kernel form's dtype
+// column), those ("the dtype column of each row"; the accelerator is not asked); else as above.
+CalibrationBits calibration_bits(const nlohmann::json& arch, const std::array<int, 3>& given,
+                                 const std::vector<Measurement>& rows);
 
 struct CalibrationOptions {
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;

@@ -201,3 +201,38 @@ TEST_CASE("chip: the tpu-v6e preset is a chip of four 256x256 units at Google's 
   REQUIRE(r.seconds >= 2.0 * 128256 * 2048 / 1640e9);
   REQUIRE(r.seconds >= tpu.spec().chip.kernel_launch_ns * 1e-9);
 }
+
+TEST_CASE(
+    "chip: the latency search on several units is within its near-tie window of the "
+    "fastest candidate",
+    "[hw][chip][tiling]") {
+  std::mt19937 rng(99);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 60; ++trial) {
+    const Accelerator acc =
+        with_chip(make_acc(pick(2, 6), pick(2, 6), pick(256, 8192), Bandwidth::of(pick(4, 32)),
+                           Bandwidth::of(pick(1, 16)), pick(0, 30)),
+                  pick(2, 5), pick(0, 1) ? 0 : 150);
+    const GemmShape shape{pick(1, 50), pick(1, 50), pick(1, 50)};
+    const auto problem = hw::make_gemm_problem(shape);
+    for (Dataflow df : {Dataflow::kOutputStationary, Dataflow::kWeightStationary}) {
+      for (bool edges : {false, true}) {
+        hw::Options options;
+        options.edge_transfers = edges;
+        long long fastest = -1;
+        for (const Tiling& t : hw::tiling_candidates(acc, problem, df)) {
+          const auto r = hw::evaluate_gemm_if_fits(acc, problem, df, t, options);
+          if (r && (fastest < 0 || r->cycles.total < fastest)) fastest = r->cycles.total;
+        }
+        REQUIRE(fastest > 0);
+        const Tiling chosen = hw::choose_tiling(acc, problem, df, options);
+        const hw::Result r = hw::evaluate_gemm(acc, problem, df, chosen, options);
+        INFO("trial " << trial << " " << shape.m << "x" << shape.n << "x" << shape.k << " edges "
+                      << edges << " chosen " << mapping::to_string(chosen));
+        CHECK(static_cast<double>(r.cycles.total) <= 1.02 * static_cast<double>(fastest) + 1e-9);
+      }
+    }
+  }
+}

@@ -175,6 +175,10 @@ std::vector<FreeParameter> default_free_parameters(const json& arch) {
           std::string(p).find("setup") == std::string::npos) ||
          arch.at(json::json_pointer(p)).get<double>() > 0))  // a throttle / setup the file has
       out.push_back(parse_free_parameter(p, arch));
+  // the call's fixed cost, when the file has one (docs/hardware.md#a-chip-several-matrix-units)
+  if (arch.contains("kernel_launch_ns") && arch["kernel_launch_ns"].is_number() &&
+      arch["kernel_launch_ns"].get<double>() > 0)
+    out.push_back(parse_free_parameter("/kernel_launch_ns", arch));
   for (const char* p :
        {"/dram/bandwidth_bytes_per_cycle", "/microarchitecture/feeder/unaligned_factor",
         "/microarchitecture/feeder/unaligned_stall_cycles"})

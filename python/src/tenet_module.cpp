@@ -544,9 +544,11 @@ std::string run_calibrate(const std::string& measurements, const py::object& arc
     if (b < 1 || b > 64)
       throw InputError(error_code::kRange, "", "bits",
                        "expected bits per element in 1..64, got " + std::to_string(b));
+  const std::vector<sweep::Measurement> rows = sweep::read_measurements(measurements, config);
   const sweep::CalibrationBits resolved = sweep::calibration_bits(
       arch_json,
-      bits.empty() ? std::array<int, 3>{0, 0, 0} : std::array<int, 3>{bits[0], bits[1], bits[2]});
+      bits.empty() ? std::array<int, 3>{0, 0, 0} : std::array<int, 3>{bits[0], bits[1], bits[2]},
+      rows);
   o.bits = resolved.bits;
   o.bits_source = resolved.source;
   o.edge_transfers = edge_transfers;
@@ -557,7 +559,6 @@ std::string run_calibrate(const std::string& measurements, const py::object& arc
     else
       for (const std::string& f : free) o.free.push_back(sweep::parse_free_parameter(f, arch_json));
   }
-  const std::vector<sweep::Measurement> rows = sweep::read_measurements(measurements, config);
   const std::string file = py::isinstance<py::str>(arch) ? arch.cast<std::string>() : "";
   return released([&] {
     return sweep::calibration_json(sweep::calibrate(arch_json, file, rows, o), o).dump();

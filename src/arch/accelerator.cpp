@@ -235,6 +235,18 @@ void check_micro(const Microarch& m, io::JsonProblems& issues) {
                  "expected \"m\", \"n\" or \"k\", got \"" + layout.contiguous + "\"");
 }
 
+// The chip's matrix units and call cost (docs/hardware.md#a-chip-several-matrix-units).
+void check_chip(const AcceleratorSpec& s, io::JsonProblems& issues) {
+  if (s.chip.matrix_units < 1 || s.chip.matrix_units > (1LL << 20))
+    issues.add(error_code::kRange, "/matrix_units/count",
+               fmt::format("expected a number of matrix units in 1..1048576, got {}",
+                           s.chip.matrix_units));
+  if (!(s.chip.kernel_launch_ns >= 0) || !std::isfinite(s.chip.kernel_launch_ns) ||
+      s.chip.kernel_launch_ns > 1e12)
+    issues.add(error_code::kRange, "/kernel_launch_ns",
+               fmt::format("expected a call cost in 0..1e12 ns, got {}", s.chip.kernel_launch_ns));
+}
+
 // Every rule violation of the spec, each at its JSON pointer (a spec has no file of its own).
 io::JsonProblems validate(const AcceleratorSpec& s) {
   io::JsonProblems issues("");
@@ -258,6 +270,7 @@ io::JsonProblems validate(const AcceleratorSpec& s) {
                fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));
   check_energy(s, issues);
   check_micro(s.micro, issues);
+  check_chip(s, issues);
   return issues;
 }
 
@@ -320,7 +333,7 @@ bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b) {
          a.stationary_double_buffered == b.stationary_double_buffered && a.dataflow == b.dataflow &&
          a.precisions == b.precisions && a.float_on_integer == b.float_on_integer &&
          a.global_buffer == b.global_buffer && a.dram == b.dram && a.energy == b.energy &&
-         a.serving == b.serving && a.micro == b.micro;
+         a.serving == b.serving && a.micro == b.micro && a.chip == b.chip;
 }
 
 bool Microarch::active() const {
@@ -496,6 +509,8 @@ std::ostream& operator<<(std::ostream& os, const Accelerator& a) {
   const AcceleratorSpec& s = a.spec();
   os << "accelerator " << (s.name.empty() ? "(unnamed)" : s.name) << ": " << s.rows << "x" << s.cols
      << " PEs, " << to_string(s.interconnect.kind) << " interconnect, " << s.clock_mhz << " MHz";
+  if (s.chip.matrix_units > 1) os << ", " << s.chip.matrix_units << " matrix units";
+  if (s.chip.kernel_launch_ns > 0) os << ", " << s.chip.kernel_launch_ns << " ns per kernel call";
   for (const auto& [type, rate] : s.precisions)
     os << "\n  " << type << ": " << rate.macs_per_cycle << " MAC(s) every " << rate.cycles_per_mac
        << " cycle(s)";

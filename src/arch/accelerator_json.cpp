@@ -209,6 +209,18 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
     spec.dram.prefetch_across_matmuls = *v;
 }
 
+// "matrix_units": {"count": N} and "kernel_launch_ns"
+// (docs/hardware.md#a-chip-several-matrix-units).
+void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
+  if (auto units = root.object("matrix_units", false, "the matrix units {count}")) {
+    units->allow_only({"comment", "count"});
+    if (auto v = units->integer("count", true, "number of matrix units (PE arrays) >= 1"))
+      spec.chip.matrix_units = *v;
+  }
+  if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
+    spec.chip.kernel_launch_ns = *v;
+}
+
 void read_access_energy(const ObjectReader& energy, const char* key, AccessEnergy& out) {
   auto level = energy.object(key, false, "");
   if (!level) return;
@@ -396,7 +408,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
                    "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link",
-                   "microarchitecture"});
+                   "microarchitecture", "matrix_units", "kernel_launch_ns"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -417,6 +429,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
     spec.serving = read_serving(root, dram ? &*dram : nullptr);
   }
   read_micro(root, spec);
+  read_chip(root, spec);
   issues.throw_if_any();
   try {
     return Accelerator(with_energy_defaults(std::move(spec)));
@@ -477,6 +490,8 @@ json to_json(const Accelerator& acc) {
                  {"dram", access_energy_json(s.energy.dram)}};
   serving_to_json(s.serving, j);
   if (s.micro.active()) j["microarchitecture"] = micro_json(s.micro);
+  if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
+  if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   return j;
 }
 

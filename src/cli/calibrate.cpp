@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 
 #include "cli/command.hpp"
@@ -29,7 +31,45 @@ struct CalibrateOptions {
   bool predict_only = false;
 };
 
+// The kernel form (times in ns, kinds, rows not yet costed).
+void print_kernel_text(const sweep::Calibration& c) {
+  std::string out = "operand widths: the dtype column of each row\n";
+  out += fmt::format("{:<34} {:>6} {:>12} {:>12} {:>8} {:>8}\n", "row", "line", "measured_ns",
+                     "predicted_ns", "error", "before");
+  std::map<std::string, std::pair<int, int>> kinds;  // kind -> rows, costed
+  for (size_t i = 0; i < c.after.size(); ++i) {
+    const sweep::Residual& r = c.after[i];
+    auto& k = kinds[r.kind];
+    ++k.first;
+    k.second += r.costed ? 1 : 0;
+    if (!r.costed) {
+      out +=
+          fmt::format("{:<34} {:>6} {:>12} {:>12}  {}\n", r.name, r.line, r.measured, "-", r.note);
+      continue;
+    }
+    out += fmt::format("{:<34} {:>6} {:>12} {:>12} {:>+7.2f}% {:>+7.2f}%\n", r.name, r.line,
+                       r.measured, r.predicted, 100 * r.error, 100 * c.before[i].error);
+  }
+  for (const auto& [kind, n] : kinds) {
+    if (n.second == 0) {
+      out += fmt::format("{}: {} rows, not yet costed\n", kind, n.first);
+      continue;
+    }
+    out += fmt::format("{}: {} rows, {} costed: within 10 %: {:.1f} %, within 15 %: {:.1f} %\n",
+                       kind, n.first, n.second, 100 * sweep::share_within(c.after, 0.10, kind),
+                       100 * sweep::share_within(c.after, 0.15, kind));
+  }
+  out += fmt::format(
+      "costed rows within 10 %: {:.1f} % (before {:.1f} %); sum of squared log errors {:.5g} "
+      "(before {:.5g}); {} evaluations of the whole set\n",
+      100 * sweep::share_within(c.after, 0.10), 100 * sweep::share_within(c.before, 0.10),
+      c.objective_after, c.objective_before, c.evaluations);
+  out += "fitted accelerator file:\n" + c.arch.dump(2) + "\n";
+  std::fputs(out.c_str(), stdout);
+}
+
 void print_text(const sweep::Calibration& c, const sweep::CalibrationOptions& options) {
+  if (!c.after.empty() && c.after.front().time_ns) return print_kernel_text(c);
   std::string out = fmt::format("bits per element: A {}, B {}, C {} ({})\n", options.bits.a,
                                 options.bits.b, options.bits.c, options.bits_source);
   out += fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
@@ -56,7 +96,9 @@ void setup(CLI::App& sub) {
   sub.add_option("--measurements", o->measurements,
                  "measured runs, CSV (M,N,K,w_til,k_til,c_til,total_core_cycles[,loop_order|order,"
                  "a_aligned,dram_rd_bytes,dram_wr_bytes,name,config]); w_til, k_til and c_til are "
-                 "the M, N and K tiles (SAURIA's names; docs/formats.md#calibration-measurements)")
+                 "the M, N and K tiles (SAURIA's names; docs/formats.md#calibration-measurements); "
+                 "or kernel times (workload,dtype,latency_ns: gemm_MxKxN, ffn_gated_SxHxI, ...; "
+                 "docs/formats.md#kernel-times)")
       ->required();
   sub.add_option("--arch", o->arch,
                  "the accelerator file to fit: preset name (configs/arch) or JSON file")
@@ -103,8 +145,10 @@ void setup(CLI::App& sub) {
     sweep::CalibrationOptions options;
     options.dataflow =
         with_location("--dataflow", [&] { return mapping::parse_dataflow(o->dataflow); });
+    const std::vector<sweep::Measurement> rows =
+        sweep::read_measurements(o->measurements, o->config);
     const sweep::CalibrationBits bits = with_location("--bits-a", [&] {
-      return sweep::calibration_bits(arch_json, {o->bits_a, o->bits_b, o->bits_c});
+      return sweep::calibration_bits(arch_json, {o->bits_a, o->bits_b, o->bits_c}, rows);
     });
     options.bits = bits.bits;
     options.bits_source = bits.source;
@@ -117,8 +161,6 @@ void setup(CLI::App& sub) {
         for (const std::string& f : o->free)
           options.free.push_back(sweep::parse_free_parameter(f, arch_json));
     }
-    const std::vector<sweep::Measurement> rows =
-        sweep::read_measurements(o->measurements, o->config);
     const sweep::Calibration c = sweep::calibrate(arch_json, o->arch, rows, options);
     if (!o->output.empty()) {
       std::ofstream out(o->output);

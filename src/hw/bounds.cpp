@@ -472,10 +472,12 @@ Bounds compute_bounds(const arch::Accelerator& acc, const GemmProblem& problem,
   b.capacity_bytes = unlimited ? kUnlimited : buffer;
   b.dram_bytes = traffic_floor(acc, problem, options, b.compulsory_dram_bytes);
 
-  // Compute roofline: MACs · cycles_per_mac / (PEs · macs_per_cycle), rounded up.
+  // Compute roofline: MACs · cycles_per_mac / (PEs of every matrix unit · macs_per_cycle),
+  // rounded up.
   const long long macs = checked_mul(checked_mul(s.m, s.n, {"MACs"}), s.k, {"MACs"});
-  const long long slots =
-      checked_mul(checked_mul(acc.rows(), acc.cols(), {"PEs"}), rate.macs_per_cycle, {"MAC lanes"});
+  const long long slots = checked_mul(checked_mul(checked_mul(acc.rows(), acc.cols(), {"PEs"}),
+                                                  acc.spec().chip.matrix_units, {"PEs"}),
+                                      rate.macs_per_cycle, {"MAC lanes"});
   const long long work = checked_mul(macs, rate.cycles_per_mac, {"MAC cycles"});
   b.compute_cycles = work / slots + (work % slots != 0);
 

@@ -126,7 +126,9 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.dim[at(plan_.dims.cols)].split = plan_.cols;
   const FoldOverhead overhead = fold_overhead(acc, dataflow);
   plan_.base = overhead.per_fold;
-  plan_.once = overhead.once;
+  plan_.units = acc.spec().chip.matrix_units;
+  plan_.launch = launch_cycles(acc.spec());
+  plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
   if (!build.operands) return;
   ops_.reserve(problem.operands.size());
   for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
@@ -316,7 +318,7 @@ long long Model::compute_cycles() const {
 
 long long compute_cycles(const Plan& plan, const arch::Microarch* micro) {
   if (micro) {  // §3b: the run overhead, every tile's busy time and overhead
-    long long busy = micro->run_overhead_cycles;
+    long long busy = add(micro->run_overhead_cycles, plan.launch);
     for (const auto& [q0, c0] : plan.dim[0].tile_classes())
       for (const auto& [q1, c1] : plan.dim[1].tile_classes())
         for (const auto& [q2, c2] : plan.dim[2].tile_classes())
@@ -325,10 +327,35 @@ long long compute_cycles(const Plan& plan, const arch::Microarch* micro) {
                                                       micro->tile_overhead_cycles)));
     return busy;
   }
+  if (plan.units > 1) return unit_compute_cycles(plan);
   return fold_pipeline_cycles(
       plan,
       {plan.dim[0].fold_intervals(), plan.dim[1].fold_intervals(), plan.dim[2].fold_intervals()},
       streamed_cycles(plan, plan.dim[at(plan.dims.stream)]));
+}
+
+// Several matrix units: each tile's folds dealt out over the units (unit_share_cycles), so a tile
+// of row class r and column class c (F_rc folds per stream tile) costs ⌈F_rc / units⌉ folds on
+// its busiest unit; summed over the stream tiles, each fold costs base + its streamed length.
+long long unit_compute_cycles(const Plan& plan) {
+  const int r = at(plan.dims.rows), c = at(plan.dims.cols), st = at(plan.dims.stream);
+  const long long per_fold_stream =
+      add(mul(plan.dim[st].tiles(), plan.base), streamed_cycles(plan, plan.dim[st]));
+  long long total = plan.once;
+  for (const auto& [qr, cr] : plan.dim[r].tile_classes())
+    for (const auto& [qc, cc] : plan.dim[c].tile_classes()) {
+      const long long folds = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(qr)),
+                                  plan.dim[c].pieces_in(plan.dim[c].tile_extent(qc)));
+      total = add(total, mul(mul(cr, cc), unit_share_cycles(plan, folds, per_fold_stream)));
+    }
+  return total;
+}
+
+long long launch_cycles(const arch::AcceleratorSpec& spec) {
+  const double cycles = spec.chip.kernel_launch_ns * spec.clock_mhz / 1000;
+  if (!(cycles > 0)) return 0;
+  if (cycles > 4e18) byte_count_overflow();
+  return static_cast<long long>(std::ceil(cycles - 1e-9));
 }
 
 long long streamed_cycles(const Plan& plan, const DimPlan& stream) {
@@ -352,8 +379,10 @@ long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const Tile
   long long s = s0;
   if (unaligned)
     s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
-  const long long n = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
-                          plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c])));
+  // the folds of the tile's busiest matrix unit: ⌈folds / units⌉ (all of them on one array)
+  const long long n = ceil_div(mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
+                                   plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c]))),
+                               plan.units);
   const long long stall =
       unaligned && u.unaligned_stall_cycles > 0
           ? mul(n, static_cast<long long>(
@@ -514,7 +543,8 @@ long long Model::stall_cycles_lower_bound() const {
 long long Model::cycles_lower_bound() const {
   const EdgeCycles edge = edge_transfer_cycles();
   const long long edges = add(edge.fill, edge.drain);
-  const long long prologue = micro_ ? acc_.spec().micro.run_overhead_cycles : plan_.once;
+  const long long prologue =
+      micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   return add(std::max({add(compute_cycles(), stall_cycles_lower_bound()),
                        add(dram_cycles_lower_bound(), prologue),
                        add(sram_cycles_lower_bound(), prologue)}),
@@ -589,16 +619,24 @@ TileCycles Model::time_tile(const TileIndex& q) const {
   const long long stream_len = plan_.dim[s].tile_extent(q[s]);
   const long long fold_cycles = add(plan_.base, plan_.stream_cycles(stream_len));
   TileCycles out;
+  long long folds = 0;
   for (const auto& [len_r, n_r] : plan_.dim[r].piece_lengths(plan_.dim[r].tile_extent(q[r]))) {
     for (const auto& [len_c, n_c] : plan_.dim[c].piece_lengths(plan_.dim[c].tile_extent(q[c]))) {
       std::array<long long, 3> lengths{};
       lengths[r] = len_r, lengths[c] = len_c, lengths[s] = stream_len;
       const long long port = fold_port_cycles(lengths);
       const long long count = mul(n_r, n_c);
+      folds = add(folds, count);
       out.pipeline = add(out.pipeline, mul(count, fold_cycles));
       out.with_sram = add(out.with_sram, mul(count, std::max(fold_cycles, port)));
       out.sram_busy = add(out.sram_busy, mul(count, port));
     }
+  }
+  if (plan_.units > 1) {
+    // the folds dealt out over the units, which share the buffer's ports: the tile lasts its
+    // busiest unit's folds, and at least the ports' cycles for every fold's operands
+    out.pipeline = unit_share_cycles(plan_, folds, fold_cycles);
+    out.with_sram = std::max(out.pipeline, out.sram_busy);
   }
   return out;
 }
@@ -758,7 +796,8 @@ TileCycles Model::tile_busy(const TileIndex& q) const {
 // single-buffered tiles, which the array waits for (their sum without double buffering), then
 // the edge windows (edge transfers).
 Timing Model::timing() const {
-  const long long prologue = micro_ ? acc_.spec().micro.run_overhead_cycles : plan_.once;
+  const long long prologue =
+      micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
   Timing t;
   t.pipeline = prologue;
@@ -822,7 +861,7 @@ void Model::fill_cycles(Result& r) const {
   r.cycles.stall = add(t.sram_stall, t.dram_stall);
   r.busy = {t.pipeline, t.sram_busy, t.dram_busy};
   r.bound = bounding_resource(r.busy);
-  const long long peak = mul(mul(plan_.rows, plan_.cols), plan_.macs_per_cycle);
+  const long long peak = mul(mul(mul(plan_.rows, plan_.cols), plan_.macs_per_cycle), plan_.units);
   const double util = static_cast<double>(r.macs) * plan_.cycles_per_mac /
                       (static_cast<double>(std::max(1LL, r.cycles.total)) * peak);
   r.utilization = std::min(1.0, util);

@@ -33,6 +33,11 @@ struct Plan {
   long long cycles_per_mac = 1;  // cycles per MAC
   long long base = 0;  // per-fold pipeline overhead: fill, drain (and preload for ws / is)
   long long once = 0;  // paid once per GEMM: the first preload when the PEs double-buffer it
+                       // and the call's fixed cost (launch)
+  // The chip (arch::Chip): matrix units sharing every tile's folds, the call's fixed cost in
+  // cycles (part of `once`, or of the microarchitecture's prologue).
+  long long units = 1;
+  long long launch = 0;
   // C = C + A·B (GemmProblem::accumulate): outputs read before their first update (psum preload).
   bool accumulate = false;
   // The stream dimension's padding (arch::Microarch): to a multiple of stream_multiple, only for
@@ -169,23 +174,37 @@ inline long long operand_footprint_bytes(const arch::AcceleratorSpec& spec, cons
 }
 
 // Busy cycles of tile q on the array under the microarchitecture (arch::Microarch::active()),
-// without the per-tile overhead: the per-tile law of docs/hardware.md §3b.
+// without the per-tile overhead: the per-tile law of docs/hardware.md §3b, on the busiest of the
+// chip's matrix units (⌈folds / units⌉ of the tile's folds).
 long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q);
 // The compute cycles of a plan (Model::compute_cycles, Result::cycles.compute; a count): the
 // folds' pipeline cycles, or with `micro` (arch::Microarch::active(), else null) the run overhead
 // plus every tile's busy cycles and overhead. A lower bound of timing().total either way.
 long long compute_cycles(const Plan& plan, const arch::Microarch* micro);
+// compute_cycles of a plan with several matrix units (no microarchitecture): Σ over the tiles of
+// ⌈folds / units⌉ folds, plus `once`.
+long long unit_compute_cycles(const Plan& plan);
+// The call's fixed cost in cycles: ⌈kernel_launch_ns × clock⌉ (arch::Chip), 0 without one.
+long long launch_cycles(const arch::AcceleratorSpec& spec);
 // Its fold pipeline (no microarchitecture) from its parts, the one formula every search uses:
 // every fold costs `base` plus the stream dimension's cycles over the folds of the other two
 // (`streamed`, streamed_cycles of the stream dimension's plan), the GEMM `once` more.
 // `fold_intervals` per dimension: DimPlan::fold_intervals().
+// With several matrix units (plan.units > 1) a floor of it: the folds' cycles shared evenly
+// (compute_cycles adds each tile's ⌈folds / units⌉; docs/hardware.md#a-chip-several-matrix-units).
 inline long long fold_pipeline_cycles(const Plan& plan,
                                       const std::array<long long, 3>& fold_intervals,
                                       long long streamed) {
   const long long spatial = mul(fold_intervals[static_cast<int>(plan.dims.rows)],
                                 fold_intervals[static_cast<int>(plan.dims.cols)]);
   const long long folds = mul(mul(fold_intervals[0], fold_intervals[1]), fold_intervals[2]);
-  return add(add(mul(folds, plan.base), mul(spatial, streamed)), plan.once);
+  const long long work = add(mul(folds, plan.base), mul(spatial, streamed));
+  return add(plan.units > 1 ? ceil_div(work, plan.units) : work, plan.once);
+}
+// The cycles one tile's `folds` folds of `fold_cycles` each take on the chip's units: every unit
+// runs its share, the folds dealt out one at a time, so the busiest unit runs ⌈folds / units⌉.
+inline long long unit_share_cycles(const Plan& plan, long long folds, long long fold_cycles) {
+  return mul(plan.units > 1 ? ceil_div(folds, plan.units) : folds, fold_cycles);
 }
 // The stream dimension's cycles summed over its tiles (Plan::stream_cycles of each tile).
 long long streamed_cycles(const Plan& plan, const DimPlan& stream);

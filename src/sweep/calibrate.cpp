@@ -68,6 +68,14 @@ std::vector<Measurement> parse_measurements(const std::string& text, const std::
       header = split_csv(line);
   }
   if (header.empty()) throw InputError(error_code::kParse, file, "", "expected a header line");
+  if (is_kernel_form(header)) {
+    if (!config.empty())
+      throw InputError(
+          error_code::kUsage, file, "",
+          "--config \"" + config +
+              "\": a kernel-time CSV (workload, dtype, latency_ns) has no config column");
+    return parse_kernel_measurements(text, file);
+  }
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
   for (const char* required : {"M", "N", "K", "w_til", "k_til", "c_til", "total_core_cycles"})
@@ -167,6 +175,10 @@ std::vector<FreeParameter> default_free_parameters(const json& arch) {
           std::string(p).find("setup") == std::string::npos) ||
          arch.at(json::json_pointer(p)).get<double>() > 0))  // a throttle / setup the file has
       out.push_back(parse_free_parameter(p, arch));
+  // the call's fixed cost, when the file has one (docs/hardware.md#a-chip-several-matrix-units)
+  if (arch.contains("kernel_launch_ns") && arch["kernel_launch_ns"].is_number() &&
+      arch["kernel_launch_ns"].get<double>() > 0)
+    out.push_back(parse_free_parameter("/kernel_launch_ns", arch));
   for (const char* p :
        {"/dram/bandwidth_bytes_per_cycle", "/microarchitecture/feeder/unaligned_factor",
         "/microarchitecture/feeder/unaligned_stall_cycles"})
@@ -222,6 +234,48 @@ FreeParameter parse_free_parameter(const std::string& text, const json& arch) {
   return f;
 }
 
+namespace {
+
+// A kernel-form row (Measurement::time_ns): a GEMM through eval::evaluate with the accelerator's
+// dataflow and the tiling search, in nanoseconds; another kind through its registered cost, or
+// "not yet costed".
+Residual predict_kernel(const std::shared_ptr<const arch::Accelerator>& acc, const Measurement& m,
+                        const CalibrationOptions& options) {
+  Residual res;
+  res.name = m.name, res.line = m.line, res.kind = m.kind, res.time_ns = true;
+  res.measured = m.cycles;
+  std::optional<double> seconds;
+  if (m.kind == "gemm") {
+    eval::Request r;
+    r.matmul.name = m.name;
+    r.matmul.m = m.m, r.matmul.n = m.n, r.matmul.k = m.k;
+    r.bits = m.bits ? *m.bits : options.bits;
+    r.dataflow = acc->spec().dataflow.empty() ? options.dataflow
+                                              : mapping::parse_dataflow(acc->spec().dataflow);
+    r.hw.edge_transfers = options.edge_transfers;
+    r.accelerator = acc;
+    seconds = at_line(m.source, fmt::format("line {} ({})", m.line, m.name),
+                      [&] { return eval::evaluate(r); })
+                  .hw()
+                  .seconds;
+    res.predicted_bytes = 0;
+  } else if (const KernelCost* cost = find_kernel_cost(m.kind)) {
+    seconds = at_line(m.source, fmt::format("line {} ({})", m.line, m.name),
+                      [&] { return (*cost)(m, acc); });
+  }
+  if (!seconds) {
+    res.costed = false;
+    res.note = "not yet costed: no kernel evaluation of kind " + m.kind +
+               " is registered (docs/hardware.md#calibration-tenet-calibrate)";
+    return res;
+  }
+  res.predicted = static_cast<long long>(std::llround(*seconds * 1e9));
+  res.error = static_cast<double>(res.predicted) / static_cast<double>(res.measured) - 1;
+  return res;
+}
+
+}  // namespace
+
 std::vector<Residual> predict(const json& arch, const std::string& file,
                               const std::vector<Measurement>& rows,
                               const CalibrationOptions& options) {
@@ -229,6 +283,10 @@ std::vector<Residual> predict(const json& arch, const std::string& file,
   std::shared_ptr<const arch::Accelerator> unaligned;  // the stream dimension left unpadded
   std::vector<Residual> out;
   for (const Measurement& m : rows) {
+    if (m.time_ns) {
+      out.push_back(predict_kernel(acc, m, options));
+      continue;
+    }
     eval::Request r;
     r.matmul.name = m.name;
     r.matmul.m = m.m, r.matmul.n = m.n, r.matmul.k = m.k;
@@ -277,6 +335,7 @@ double squared_log_error(long long predicted, long long measured) {
 double objective(const std::vector<Residual>& r) {
   double sum = 0;
   for (const Residual& x : r) {
+    if (!x.costed) continue;
     sum += squared_log_error(x.predicted, x.measured);
     if (x.measured_busy) sum += squared_log_error(x.predicted_busy, *x.measured_busy);
   }
@@ -385,6 +444,18 @@ CalibrationBits calibration_bits(const json& arch, const std::array<int, 3>& giv
   return out;
 }
 
+CalibrationBits calibration_bits(const json& arch, const std::array<int, 3>& given,
+                                 const std::vector<Measurement>& rows) {
+  const bool own = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const Measurement& m) {
+    return m.bits.has_value();
+  });
+  if (!own) return calibration_bits(arch, given);
+  CalibrationBits out;
+  out.bits = rows.front().bits.value();
+  out.source = "the dtype column of each row";
+  return out;
+}
+
 json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   json j = {{"arch", c.arch},
             {"objective_before", c.objective_before},
@@ -401,9 +472,37 @@ json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   for (const FreeParameter& f : options.free)
     free.push_back({{"pointer", f.pointer}, {"lo", f.lo}, {"hi", f.hi}});
   j["free"] = free;
+  json kinds = json::object();  // per kind: rows, costed rows and their shares within 10 / 15 %
+  for (const Residual& r : c.after) {
+    json& k = kinds[r.kind];
+    if (k.is_null()) k = {{"rows", 0}, {"costed", 0}};
+    k["rows"] = k["rows"].get<int>() + 1;
+    k["costed"] = k["costed"].get<int>() + (r.costed ? 1 : 0);
+  }
+  for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+    (*it)["within_10_percent"] = share_within(c.after, 0.10, it.key());
+    (*it)["within_15_percent"] = share_within(c.after, 0.15, it.key());
+  }
+  j["kinds"] = kinds;
   j["rows"] = json::array();
   for (size_t i = 0; i < c.after.size(); ++i) {
     const Residual& r = c.after[i];
+    if (r.time_ns) {  // the kernel form: times in ns, a kind, maybe not costed yet
+      json row = {{"name", r.name},
+                  {"line", r.line},
+                  {"kind", r.kind},
+                  {"measured_ns", r.measured},
+                  {"costed", r.costed}};
+      if (r.costed) {
+        row["predicted_ns"] = r.predicted;
+        row["error"] = r.error;
+        row["error_before"] = i < c.before.size() ? c.before[i].error : 0.0;
+      } else {
+        row["note"] = r.note;
+      }
+      j["rows"].push_back(row);
+      continue;
+    }
     json row = {{"name", r.name},
                 {"line", r.line},
                 {"measured_cycles", r.measured},
@@ -427,11 +526,14 @@ json calibration_json(const Calibration& c, const CalibrationOptions& options) {
   return j;
 }
 
-double share_within(const std::vector<Residual>& r, double tolerance) {
-  if (r.empty()) return 0;
-  long long n = 0;
-  for (const Residual& x : r) n += std::abs(x.error) <= tolerance + 1e-12;
-  return static_cast<double>(n) / static_cast<double>(r.size());
+double share_within(const std::vector<Residual>& r, double tolerance, const std::string& kind) {
+  long long n = 0, of = 0;
+  for (const Residual& x : r) {
+    if (!x.costed || (!kind.empty() && x.kind != kind)) continue;
+    ++of;
+    n += std::abs(x.error) <= tolerance + 1e-12;
+  }
+  return of == 0 ? 0 : static_cast<double>(n) / static_cast<double>(of);
 }
 
 }  // namespace tenet::sweep

@@ -3,20 +3,32 @@
 #pragma once
 
 #include <array>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tenet/arch/accelerator.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 
 namespace tenet::sweep {
 
-// One measured run: a GEMM (logical sizes), its tiling and what was measured.
+// One measured run: a GEMM (logical sizes), its tiling and what was measured; or, in the kernel
+// form (parse_kernel_measurements), one kernel call of a kind and its measured time.
 struct Measurement {
   std::string name;
-  std::string config;  // the hardware configuration column, if any
+  // The kernel form: the kind ("gemm", "ffn_gated", "ffn_erf", "attn_enc", "attn_dec"), its
+  // sizes as the workload name gives them, the operands' type and the tiling left to the search
+  // (no tiling given: `has_tiling` false); `cycles` then holds the measured nanoseconds.
+  std::string kind = "gemm";
+  std::vector<long long> dims;
+  bool time_ns = false;
+  bool has_tiling = true;
+  std::optional<mapping::GemmBits> bits;  // the row's operand widths (the dtype column)
+  std::string config;                     // the hardware configuration column, if any
   long long m = 1, n = 1, k = 1;
   mapping::Tiling tiling;
   bool aligned = true;      // false: the stream dimension was left unpadded (a_aligned = 0)
@@ -39,6 +51,23 @@ struct Measurement {
 std::vector<Measurement> read_measurements(const std::string& path, const std::string& config);
 std::vector<Measurement> parse_measurements(const std::string& text, const std::string& file,
                                             const std::string& config);
+
+// The kernel form (docs/formats.md#kernel-times): columns workload, dtype, latency_ns (others
+// ignored: source, n_units); workload one of gemm_MxKxN (A[M,K]·W[K,N]), ffn_gated_SxHxI,
+// ffn_erf_SxHxI, attn_enc_HqxSxD, attn_dec_HqxHkvxQxKVxD; dtype bfloat16, float16, float32, int8.
+// parse_measurements reads it when the header has a "workload" column.
+bool is_kernel_form(const std::vector<std::string>& header);
+std::vector<Measurement> parse_kernel_measurements(const std::string& text,
+                                                   const std::string& file);
+
+// The seconds one call of a non-GEMM kernel row takes on an accelerator (a fused MLP, an
+// attention kernel), or none when its kind cannot be costed. Registered per kind by the layer
+// that builds those kernels (register_kernel_cost); a kind without one is reported "not yet
+// costed" and left out of the fit and the shares.
+using KernelCost = std::function<std::optional<double>(
+    const Measurement&, const std::shared_ptr<const arch::Accelerator>&)>;
+void register_kernel_cost(const std::string& kind, KernelCost cost);
+const KernelCost* find_kernel_cost(const std::string& kind);
 
 // A free constant: a JSON pointer into the accelerator file and its bounds.
 struct FreeParameter {
@@ -65,6 +94,10 @@ struct CalibrationBits {
   std::string source;
 };
 CalibrationBits calibration_bits(const nlohmann::json& arch, const std::array<int, 3>& given);
+// The same for these rows: when every row carries its own widths (the kernel form's dtype
+// column), those ("the dtype column of each row"; the accelerator is not asked); else as above.
+CalibrationBits calibration_bits(const nlohmann::json& arch, const std::array<int, 3>& given,
+                                 const std::vector<Measurement>& rows);
 
 struct CalibrationOptions {
   mapping::Dataflow dataflow = mapping::Dataflow::kOutputStationary;
@@ -77,6 +110,10 @@ struct CalibrationOptions {
 
 struct Residual {
   std::string name;
+  std::string kind = "gemm";
+  bool time_ns = false;  // measured / predicted are nanoseconds (the kernel form), else cycles
+  bool costed = true;    // false: a kind with no kernel cost yet (`note` says so); not fitted
+  std::string note;
   int line = 0;
   long long measured = 0, predicted = 0;
   double error = 0;  // predicted / measured - 1
@@ -114,7 +151,7 @@ Calibration calibrate(const nlohmann::json& arch, const std::string& file,
 //  busy_error]}]}: what `tenet calibrate --format json` prints and tenet.calibrate returns.
 nlohmann::json calibration_json(const Calibration& c, const CalibrationOptions& options);
 
-// Share of residuals with |error| <= tolerance.
-double share_within(const std::vector<Residual>& r, double tolerance);
+// Share of the costed residuals with |error| <= tolerance (of those of `kind` when not empty).
+double share_within(const std::vector<Residual>& r, double tolerance, const std::string& kind = "");
 
 }  // namespace tenet::sweep

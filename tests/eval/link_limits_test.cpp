@@ -40,13 +40,15 @@ double dram_bytes_per_cycle(const arch::Accelerator& acc) {
   return bw.unlimited ? 0 : bw.bytes_per_cycle;
 }
 
-// The fastest MAC rate of the whole array at any of its precisions, MACs per cycle.
+// The fastest MAC rate of the whole chip (every matrix unit) at any of its precisions, MACs per
+// cycle.
 double peak_macs_per_cycle(const arch::Accelerator& acc) {
   double best = 0;
   for (const auto& [type, rate] : acc.spec().precisions)
     best = std::max(
         best, static_cast<double>(rate.macs_per_cycle) / static_cast<double>(rate.cycles_per_mac));
-  return best * static_cast<double>(acc.rows()) * static_cast<double>(acc.cols());
+  return best * static_cast<double>(acc.rows()) * static_cast<double>(acc.cols()) *
+         static_cast<double>(acc.spec().chip.matrix_units);
 }
 
 // ⌈bytes / bandwidth⌉ with the model's rounding margin (0 with an unlimited link).
@@ -64,10 +66,11 @@ double bound_link_cycles(double bytes, const arch::Accelerator& acc) {
   return link_cycles(separate ? bytes / 2 : bytes, dram_bytes_per_cycle(acc));
 }
 
-// What one product's MACs need at the precision's peak rate on every PE.
-double mac_cycles(const hw::Result& h) {
+// What one product's MACs need at the precision's peak rate on every PE of every matrix unit.
+double mac_cycles(const hw::Result& h, const arch::Accelerator& acc) {
   const double lanes = static_cast<double>(h.rows) * static_cast<double>(h.cols) *
-                       static_cast<double>(h.macs_per_cycle);
+                       static_cast<double>(h.macs_per_cycle) *
+                       static_cast<double>(acc.spec().chip.matrix_units);
   return std::ceil(static_cast<double>(h.macs) * static_cast<double>(h.cycles_per_mac) / lanes -
                    1e-9);
 }
@@ -76,7 +79,7 @@ void check_call(const eval::Evaluation& e, const arch::Accelerator& acc, long lo
   const double bw = dram_bytes_per_cycle(acc);
   const double cycles = e.call_cost().cycles.get_d();
   CHECK(cycles >= link_cycles(e.call_cost().dram_bytes.get_d(), bw));
-  CHECK(cycles >= static_cast<double>(batch) * mac_cycles(e.hw()));
+  CHECK(cycles >= static_cast<double>(batch) * mac_cycles(e.hw(), acc));
   REQUIRE(e.call_cost().bounds);
   const hw::BoundsSum& b = *e.call_cost().bounds;
   CHECK(b.cycles.get_d() >= bound_link_cycles(b.dram_bytes.get_d(), acc));

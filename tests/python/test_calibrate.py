@@ -2,7 +2,7 @@
 import pytest
 
 import tenet
-from conftest import cli_json
+from conftest import cli_json, src
 
 CSV = "workloads/calibration/sauria/calibration.csv"
 
@@ -65,3 +65,17 @@ def test_accumulate_matches_the_command():
                                      "--arch", "systolic-8x8", "--accumulate")
     with pytest.raises(tenet.InputError):
         tenet.analyze(spec="workloads/specs/gpt2-medium-attn-cproj-os16.json", accumulate=True)
+
+
+def test_calibrate_reads_kernel_times():
+    """The kernel form (workload, dtype, latency_ns): TPU v6e matmuls measured on silicon, widths
+    from the dtype column, the fused kinds parsed and reported not yet costed (issue 36)."""
+    tpu = src("workloads", "calibration", "tpu-v6e", "calibration.csv")
+    py = tenet.calibrate(tpu, "tpu-v6e", predict_only=True)
+    cli = cli_json("calibrate", "--measurements", tpu, "--arch", "tpu-v6e", "--predict-only")
+    assert py == cli
+    assert py["bits"]["source"] == "the dtype column of each row"
+    assert py["kinds"]["gemm"]["costed"] == 104
+    assert py["kinds"]["gemm"]["within_10_percent"] >= 0.59  # docs/validation.md#tpu-v6e
+    assert py["kinds"]["attn_enc"]["costed"] == 0
+    assert all("not yet costed" in r["note"] for r in py["rows"] if not r["costed"])

@@ -170,3 +170,76 @@ TEST_CASE("cli: tenet calibrate and the analyze contract on a SAURIA preset",
       TENET_SOURCE_DIR);
   CHECK(bad.exit_code == 2);
 }
+
+// The kernel form (docs/formats.md#kernel-times): TPU v6e kernel times, bundled with the project.
+TEST_CASE("calibrate: tpu-v6e predicts the measured TPU v6e matmuls (kernel-time CSV)",
+          "[sweep][calibrate][cli]") {
+  const test::CliRun run = test::run_cli(
+      "calibrate --measurements workloads/calibration/tpu-v6e/calibration.csv --arch tpu-v6e "
+      "--predict-only --format json",
+      TENET_SOURCE_DIR);
+  REQUIRE(run.exit_code == 0);
+  const json j = json::parse(run.out);
+  REQUIRE(j["rows"].size() == 193);
+  const json& gemm = j["kinds"]["gemm"];
+  CHECK(gemm["rows"] == 104);
+  CHECK(gemm["costed"] == 104);
+  // docs/validation.md#tpu-v6e: 62 of 104 within 10 %, 91 within 15 %
+  CHECK(gemm["within_10_percent"].get<double>() >= 0.59);
+  CHECK(gemm["within_15_percent"].get<double>() >= 0.87);
+  long long within = 0, below_roofline = 0;
+  for (const json& r : j["rows"]) {
+    if (r["kind"] != "gemm") {  // fused kernels: parsed, reported, not costed yet
+      CHECK(r["costed"] == false);
+      CHECK_THAT(r["note"].get<std::string>(), Catch::Contains("not yet costed"));
+      continue;
+    }
+    within += std::abs(r["error"].get<double>()) <= 0.10;
+    // never below the roofline of Google's figures (918 TFLOPS, 1640 GB/s)
+    long long m = 0, k = 0, n = 0;
+    REQUIRE(std::sscanf(r["name"].get<std::string>().c_str(), "gemm_%lldx%lldx%lld", &m, &k, &n) ==
+            3);
+    const double roofline =
+        std::max(2.0 * m * n * k / 918e12, 2.0 * (m * k + k * n + m * n) / 1640e9);
+    below_roofline += r["predicted_ns"].get<double>() * 1e-9 < roofline;
+  }
+  CHECK(within >= 62);
+  CHECK(below_roofline == 0);
+  CHECK(j["kinds"]["attn_dec"]["costed"] == 0);
+  CHECK(j["kinds"]["ffn_gated"]["rows"] == 11);
+}
+
+TEST_CASE("calibrate: kernel-time CSV errors name the line and column", "[sweep][calibrate]") {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      sweep::parse_measurements(text, "t.csv", "");
+    } catch (const InputError& e) {
+      return e.file() + " " + e.where() + " " + e.message();
+    }
+    return "no error";
+  };
+  const std::string head = "workload,dtype,latency_ns,source,n_units\n";
+  const auto rows = sweep::parse_measurements(
+      head + "gemm_3x5x7,bfloat16,2044,x,1\nattn_dec_24x8x1x128x128,bfloat16,7324,y,1\n", "t.csv",
+      "");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].kind == "gemm");
+  CHECK((rows[0].m == 3 && rows[0].k == 5 && rows[0].n == 7));  // M x K x N
+  CHECK(rows[0].cycles == 2044);
+  CHECK(rows[0].time_ns);
+  CHECK(rows[1].kind == "attn_dec");
+  CHECK(rows[1].dims == std::vector<long long>{24, 8, 1, 128, 128});
+  CHECK_THAT(error_of(head + "conv_3x3x3,bfloat16,1,x,1\n"),
+             Catch::Contains("t.csv line 2/workload") && Catch::Contains("unknown kernel"));
+  CHECK_THAT(error_of(head + "gemm_3x5,bfloat16,1,x,1\n"),
+             Catch::Contains("line 2/workload") && Catch::Contains("gemm_MxKxN"));
+  CHECK_THAT(error_of(head + "attn_dec_1x1x1x1,bfloat16,1,x,1\n"),
+             Catch::Contains("attn_dec_HqxHkvxQxKVxD"));
+  CHECK_THAT(error_of(head + "gemm_3x5x0,bfloat16,1,x,1\n"), Catch::Contains("sizes >= 1"));
+  CHECK_THAT(error_of(head + "gemm_3x5x7,complex64,1,x,1\n"), Catch::Contains("line 2/dtype"));
+  CHECK_THAT(error_of(head + "gemm_3x5x7,bfloat16,fast,x,1\n"),
+             Catch::Contains("line 2/latency_ns"));
+  CHECK_THAT(error_of("workload,dtype\ngemm_1x1x1,bfloat16\n"),
+             Catch::Contains("line 1/latency_ns"));
+  CHECK_THAT(error_of(head + "gemm_3x5x7,bfloat16\n"), Catch::Contains("expected 5 cells"));
+}

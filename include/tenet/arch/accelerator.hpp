@@ -170,6 +170,20 @@ struct Microarch {
   friend bool operator==(const Microarch& a, const Microarch& b);
 };
 
+// The chip around the PE array (docs/hardware.md#a-chip-several-matrix-units): `count` identical
+// matrix units, each a PE array of `rows` x `cols` with the file's dataflow and precisions, sharing
+// the global buffer (its capacity and array-side ports) and the one DRAM link; every tile's folds
+// are spread over the units. `kernel_launch_ns`: the fixed cost of one kernel call (dispatch,
+// synchronisation), paid once per matmul before anything moves. The defaults (1 unit, 0 ns) are
+// the one-array accelerator of every file without "matrix_units" / "kernel_launch_ns".
+struct Chip {
+  long long matrix_units = 1;
+  double kernel_launch_ns = 0;
+  friend bool operator==(const Chip& a, const Chip& b) {
+    return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns;
+  }
+};
+
 struct AcceleratorSpec {
   std::string name;
   std::string comment;  // free text
@@ -196,6 +210,7 @@ struct AcceleratorSpec {
   std::string file;     // the file the spec was read from (empty: built in code); not compared
   ServingSpec serving;  // vector unit, DRAM capacity, link (arch/serving.hpp)
   Microarch micro;
+  Chip chip;  // matrix units and the call's fixed cost (default: one array, no cost)
 
   friend bool operator==(const AcceleratorSpec& a, const AcceleratorSpec& b);
 };

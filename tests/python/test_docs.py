@@ -90,6 +90,10 @@ def test_documented_analyze_keys_are_emitted():
     ("model", ["model", "--model", MODEL, "--phase", "decode", "--context", "64"], "llm.md"),
     ("log", ["log", "--input", src("workloads", "logs", "gpt2-medium-q4f16_1.jsonl")], "logs.md"),
     ("bound", ["bound", "--gemm", "64,64,64", "--buffers", "64KiB,1MiB"], "output.md"),
+    ("kernel", ["kernel", "--attention", "8,2,100,300,64", "--causal"],
+     "output.md"),
+    ("kernel", ["kernel", "--ffn", "64,256,512", "--activation", "gelu", "--bias", "--quant",
+                "q4f16_1"], "output.md"),
 ])
 def test_command_keys_are_documented(name, args, document):
     documented = backticked(doc(document)) | backticked(doc("output.md")) | \

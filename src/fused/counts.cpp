@@ -87,12 +87,11 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
     Q.transfers[{m, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
     O.transfers[{m, d, full_kv}] += per_head;  // written once, after the last key block
     c.blocks += per_head;
-    if (!spill) {  // online softmax: O rescaled after every key block, divided once at the end
-      v.rescaled += per_head * blocks * m * d;
-      v.normalized += per_head * m * d;
-    }  // spilled: the softmax reads whole rows of S, no running rescale
+    // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
+    // block, divided by the row sum once.
+    v.rescaled += per_head * blocks * m * d;
+    v.normalized += per_head * m * d;
   }
-  if (spill) v.row_steps = 0;
   (spill ? s_count.spilled : s_count.on_chip) = s_count.produced;
   (spill ? p_count.spilled : p_count.on_chip) = p_count.produced;
   c.stages = {qk, pv};

@@ -51,7 +51,7 @@ std::int64_t operand_bytes(const TileEvaluation& e, char operand) {
 }
 
 // On-chip bytes of a blocking: the block's inputs (Q or X), the double-buffered streamed operands
-// (K and V blocks; strips of K x C weights, C the array's columns), the fp32 accumulators and,
+// (K and V blocks; weight tiles of one fold, R x C), the fp32 accumulators and,
 // unless spilled, the intermediates of one block (S in fp32 and P; H1 and A).
 struct Footprint {
   std::int64_t kept = 0, intermediates = 0;
@@ -76,15 +76,19 @@ Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accel
   const std::int64_t rows = std::min(b.rows, k.s), w1 = k.w1_cols();
   const TileEvaluation& up = tiles("up", {rows, w1, k.h});
   const TileEvaluation& down = tiles("down", {rows, k.h, k.i});
-  const std::int64_t cols = acc.cols();
-  auto strip = [&](std::int64_t bytes, std::int64_t n) {
-    return (bytes / n) * std::min(cols, n) + (bytes % n ? std::min(cols, n) : 0);
+  // The weights stream through a double-buffered tile of one fold, R x C elements (the PEs hold
+  // the partial sums while the reduction streams): its bytes at the tile's bytes per element.
+  const std::int64_t fold = acc.rows() * acc.cols();
+  auto strip = [&](std::int64_t bytes, std::int64_t elements) {
+    const std::int64_t e = std::min(fold, elements);
+    return (bytes * e + elements - 1) / elements;
   };
-  const std::int64_t strips = 2 * std::max(strip(up.b_bytes, w1), strip(down.b_bytes, k.h));
+  const std::int64_t strips =
+      2 * std::max(strip(up.b_bytes, k.h * w1), strip(down.b_bytes, k.i * k.h));
   Footprint f;
   f.kept = up.a_bytes + rows * k.h * kAccumulatorBytes + strips;
   f.intermediates = up.c_bytes + down.a_bytes;
-  f.first_in = up.a_bytes + strip(up.b_bytes, w1);
+  f.first_in = up.a_bytes + strip(up.b_bytes, k.h * w1);
   f.last_out = down.c_bytes;
   return f;
 }
@@ -94,11 +98,11 @@ struct VectorWork {
   std::int64_t ops = 0, sram_bytes = 0;
 };
 
-VectorWork vector_work(const Kernel& k, const VectorCount& v, bool spilled, int act_bits) {
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
   using namespace ::tenet::llm::detail;
   const std::int64_t a = bytes_of(1, act_bits);
   if (std::holds_alternative<AttentionKernel>(k)) {
-    if (spilled) return {kSoftmaxOps * v.elements, 2 * a * v.elements};
+    if (rows_whole) return {kSoftmaxOps * v.elements, 2 * a * v.elements};
     // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
     // new maximum, the correction factor and the running sum; O rescaled after each key block
     // and divided by the sum once.
@@ -210,7 +214,7 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   for (const IntermediateCount& i : c.intermediates)
     r.intermediates.push_back({i.name, i.produced, i.on_chip, i.spilled});
 
-  const VectorWork w = vector_work(k, c.vector, r.spilled, in.activation_bits);
+  const VectorWork w = vector_work(k, c.vector, forced, in.activation_bits);
   const arch::VectorUnit unit = hw::vector_unit_of(acc);
   const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, c.vector.kind, w.ops, w.sram_bytes,
                                                   forced ? kernel_bytes["softmax"] : 0);

@@ -67,7 +67,7 @@ TEST_CASE("fused attention: fp16 bytes are two per element, K/V once per query b
     const std::int64_t query_blocks = (300 + r.blocking.rows - 1) / r.blocking.rows;
     if (!causal) CHECK(tensor(r, "K").dram_bytes == query_blocks * 2 * 700 * 64 * 2);
     CHECK(tensor(r, "K").dram_bytes <= query_blocks * 2 * 700 * 64 * 2);
-    CHECK(r.compulsory_dram_bytes == 2 * (8 * 300 * 64 + 2 * 2 * 700 * 64));
+    CHECK(r.compulsory_dram_bytes == 2 * (2 * 8 * 300 * 64 + 2 * 2 * 700 * 64));
     CHECK(r.dram_bytes >= r.compulsory_dram_bytes);
     check_links(r, *q.base.accelerator);
     check_stages(q, r);
@@ -82,7 +82,7 @@ TEST_CASE("fused attention: decode with GQA reads K and V once", "[fused][eval]"
   CHECK(tensor(r, "K").dram_bytes == 8 * 4096 * 128 * 2);
   CHECK(tensor(r, "V").dram_bytes == 8 * 4096 * 128 * 2);
   CHECK(r.dram_bytes == r.compulsory_dram_bytes);
-  CHECK(r.bound == "dram");
+  CHECK(static_cast<double>(r.cycles) >= r.dram_cycles);
   check_links(r, *q.base.accelerator);
 }
 

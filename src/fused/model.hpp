@@ -41,7 +41,9 @@ std::vector<Blocking> candidate_blockings(const Kernel& k, const arch::Accelerat
 // The result of one blocking (its counts, tiles, time).
 KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in);
 
-// Every candidate, the best by latency (cycles), then DRAM bytes, then the earlier candidate.
+// Every candidate; the best under the latency objective of the tiling search: the fastest C*,
+// among the candidates within 2 % of it the fewest DRAM bytes, then the fewest cycles, then the
+// earlier candidate.
 // InputError(range, kind) when no candidate fits the global buffer even with its intermediates
 // spilled.
 KernelResult search_blocking(const Kernel& k, const ModelInputs& in);

@@ -84,7 +84,7 @@ Json kernel_json(const fused::KernelResult& r, const Json& inputs) {
   Json stages = Json::array();
   for (const fused::StageResult& s : r.stages) stages.push_back(stage_json(s, hz));
   j["stages"] = stages;
-  j["search"] = {{"candidates", r.candidates}};
+  j["search"] = {{"candidates", r.candidates}, {"evaluated", r.evaluated}};
   return j;
 }
 

@@ -3,6 +3,7 @@
 // operands (docs/model.md#fused-kernels).
 #include <catch2/catch.hpp>
 
+#include "fused/model.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/kernel.hpp"
@@ -154,6 +155,50 @@ TEST_CASE("fused MLP: intermediates that do not fit are spilled and counted", "[
   CHECK(spilled.dram_bytes == fits.dram_bytes + 8 * 64 * 4096);
   for (const fused::IntermediateResult& i : spilled.intermediates) CHECK(i.spilled == i.produced);
   CHECK(tensor(fits, "b1").dram_bytes == 4096 * 2);
+}
+
+TEST_CASE("the pruned blocking search chooses what evaluating every candidate chooses",
+          "[fused][eval]") {
+  const std::vector<fused::Kernel> kernels = {
+      fused::AttentionKernel{32, 8, 4096, 4096, 128, true},
+      fused::AttentionKernel{16, 16, 300, 900, 64, false},
+      fused::AttentionKernel{8, 2, 37, 1000, 128, true, fused::ScoresPlace::kDram},
+      fused::FfnKernel{1000, 1024, 2816, fused::Activation::kSiluGated, false},
+      fused::FfnKernel{77, 768, 3072, fused::Activation::kGelu, true}};
+  for (const char* arch : {"scalable-32x32", "systolic-128x128"})
+    for (const fused::Kernel& k : kernels) {
+      const eval::KernelRequest q = request(k, "q0f16", arch);
+      const fused::KernelResult chosen = eval::evaluate_kernel(q);
+      const fused::TileEvaluator tiles = [&](const std::string& stage, const fused::TileShape& t) {
+        const eval::Evaluation e = eval::evaluate(eval::tile_request(q, stage, t));
+        fused::TileEvaluation x;
+        x.cycles = poly::to_int64(e.call_cost().cycles);
+        for (const hw::TensorResult& r : e.product->hw.tensors)
+          (r.name[0] == 'A' ? x.a_bytes : r.name[0] == 'B' ? x.b_bytes : x.c_bytes) += r.dram_bytes;
+        return x;
+      };
+      const fused::ModelInputs in{*q.base.accelerator, 16, tiles, {}};
+      std::vector<fused::KernelResult> all;
+      for (const fused::Blocking& b : fused::candidate_blockings(k, *q.base.accelerator)) {
+        fused::KernelResult r = fused::evaluate_blocking(k, b, in);
+        if (r.footprint_bytes <= r.capacity_bytes) all.push_back(r);
+      }
+      REQUIRE_FALSE(all.empty());
+      std::int64_t fastest = all.front().cycles;
+      for (const fused::KernelResult& r : all) fastest = std::min(fastest, r.cycles);
+      const fused::KernelResult* best = nullptr;
+      for (const fused::KernelResult& r : all)
+        if (r.cycles * 100 <= fastest * 102 &&
+            (!best || r.dram_bytes < best->dram_bytes ||
+             (r.dram_bytes == best->dram_bytes && r.cycles < best->cycles)))
+          best = &r;
+      INFO(arch << " " << fused::kind_name(k) << " evaluated " << chosen.evaluated << " of "
+                << chosen.candidates);
+      CHECK(chosen.blocking == best->blocking);
+      CHECK(chosen.cycles == best->cycles);
+      CHECK(chosen.dram_bytes == best->dram_bytes);
+      CHECK(chosen.cycles <= fastest * 102 / 100);
+    }
 }
 
 TEST_CASE("fused kernels: TENET timing and oversized kernels are errors", "[fused][eval]") {

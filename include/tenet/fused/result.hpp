@@ -66,7 +66,8 @@ struct KernelResult {
   std::vector<TensorResult> tensors;
   std::vector<IntermediateResult> intermediates;
   std::vector<StageResult> stages;
-  std::int64_t candidates = 0;  // blockings the search evaluated
+  std::int64_t candidates = 0;  // blockings the search considered
+  std::int64_t evaluated = 0;   // of those, evaluated (the others' floor was beyond the window)
 };
 
 }  // namespace tenet::fused

@@ -162,20 +162,22 @@ std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCou
 
 }  // namespace
 
-std::vector<Blocking> candidate_blockings(const Kernel& k, const arch::Accelerator& acc) {
-  (void)acc;
+std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
   std::vector<Blocking> out;
   auto add = [&](Blocking b) {
     if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
   };
+  using List = std::vector<std::int64_t>;
   if (const auto* a = std::get_if<AttentionKernel>(&k)) {
-    for (std::int64_t rows : {16, 32, 64, 128, 256})
-      for (std::int64_t cols : {64, 128, 256, 512})
-        add({std::min(rows, a->q), std::min(cols, a->kv)});
+    const List rows_list = small ? List{1, 2, 4, 8} : List{16, 32, 64, 128, 256};
+    const List cols_list = small ? List{16, 32} : List{64, 128, 256, 512};
+    for (std::int64_t rows : rows_list)
+      for (std::int64_t cols : cols_list) add({std::min(rows, a->q), std::min(cols, a->kv)});
     return out;
   }
   const FfnKernel& f = std::get<FfnKernel>(k);
-  for (std::int64_t rows : {16, 32, 64, 128, 256, 512, 1024}) add({std::min(rows, f.s), 0});
+  const List rows_list = small ? List{1, 2, 4, 8} : List{16, 32, 64, 128, 256, 512, 1024};
+  for (std::int64_t rows : rows_list) add({std::min(rows, f.s), 0});
   return out;
 }
 
@@ -249,6 +251,8 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   return r;
 }
 
+namespace {
+
 // A floor of a blocking's cycles that needs no tile: its vector unit's busy cycles (every
 // kernel time is at least those).
 double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
@@ -261,30 +265,52 @@ double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
       .cycles;
 }
 
-KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
-  validate(k);
-  const std::vector<Blocking> candidates =
-      in.candidates.empty() ? candidate_blockings(k, in.accelerator) : in.candidates;
-  // Candidates in increasing order of their floor; one whose floor is beyond 2 % of the fastest
-  // time found cannot come within 2 % of the fastest (C*) and is not evaluated.
+// The candidates that fit, each with its index, evaluated in increasing order of their floor; one
+// whose floor is beyond 2 % of the fastest time found cannot come within 2 % of the fastest (C*)
+// and is not evaluated.
+struct Evaluated {
+  std::vector<std::pair<std::size_t, KernelResult>> fitting;
+  std::int64_t fastest = -1, evaluated = 0;
+  std::int64_t smallest = -1;  // the least footprint of a candidate that does not fit
+};
+
+Evaluated evaluate_candidates(const Kernel& k, const std::vector<Blocking>& candidates,
+                              const ModelInputs& in) {
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     order.emplace_back(vector_floor(k, candidates[i], in), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::pair<std::size_t, KernelResult>> fitting;
-  std::int64_t smallest = -1, fastest = -1, evaluated = 0;
+  Evaluated e;
   for (const auto& [floor, i] : order) {
-    if (fastest >= 0 && floor * 100 > static_cast<double>(fastest) * 102) continue;
+    if (e.fastest >= 0 && floor * 100 > static_cast<double>(e.fastest) * 102) continue;
     KernelResult r = evaluate_blocking(k, candidates[i], in);
-    ++evaluated;
+    ++e.evaluated;
     if (r.footprint_bytes <= r.capacity_bytes) {
-      if (fastest < 0 || r.cycles < fastest) fastest = r.cycles;
-      fitting.emplace_back(i, std::move(r));
-    } else if (smallest < 0 || r.footprint_bytes < smallest) {
-      smallest = r.footprint_bytes;
+      if (e.fastest < 0 || r.cycles < e.fastest) e.fastest = r.cycles;
+      e.fitting.emplace_back(i, std::move(r));
+    } else if (e.smallest < 0 || r.footprint_bytes < e.smallest) {
+      e.smallest = r.footprint_bytes;
     }
   }
+  return e;
+}
+
+}  // namespace
+
+KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
+  validate(k);
+  std::vector<Blocking> candidates =
+      in.candidates.empty() ? candidate_blockings(k, false) : in.candidates;
+  Evaluated e = evaluate_candidates(k, candidates, in);
+  if (e.fitting.empty() && in.candidates.empty()) {  // a small buffer: smaller blocks
+    const std::int64_t smallest = e.smallest;
+    candidates = candidate_blockings(k, true);
+    e = evaluate_candidates(k, candidates, in);
+    if (e.smallest < 0 || smallest < e.smallest) e.smallest = smallest;
+  }
+  auto& fitting = e.fitting;
+  const std::int64_t fastest = e.fastest, smallest = e.smallest, evaluated = e.evaluated;
   // The latency objective of the tiling search (docs/hardware.md): the fastest C*; among the
   // candidates within 2 % of it, the fewest DRAM bytes, then the fewest cycles, then the first.
   std::sort(fitting.begin(), fitting.end(),

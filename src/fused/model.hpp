@@ -30,13 +30,16 @@ struct ModelInputs {
   const arch::Accelerator& accelerator;
   int activation_bits = 16;  // the activations' format (Q, O, X, Y, biases, spilled S / P / H1 / A)
   TileEvaluator tiles;
-  // The candidate blockings; empty: candidate_blockings(kernel, accelerator).
+  // The candidate blockings; empty: candidate_blockings(kernel), then, when none of those fits,
+  // candidate_blockings(kernel, true).
   std::vector<Blocking> candidates;
 };
 
-// The blockings the search tries: attention rows (queries per block) and cols (keys per block)
-// from powers of two, clipped to Q and KV; MLP token blocks likewise.
-std::vector<Blocking> candidate_blockings(const Kernel& k, const arch::Accelerator& acc);
+// The blockings the search tries: attention rows (queries per block) in {16, ..., 256} and cols
+// (keys per block) in {64, ..., 512}, clipped to Q and KV; MLP token blocks in {16, ..., 1024}
+// clipped to S. `small`: the blocks tried when none of those fits the global buffer (rows 1, 2,
+// 4, 8; attention cols 16, 32).
+std::vector<Blocking> candidate_blockings(const Kernel& k, bool small = false);
 
 // The result of one blocking (its counts, tiles, time).
 KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in);

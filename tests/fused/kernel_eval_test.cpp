@@ -155,6 +155,15 @@ TEST_CASE("fused MLP: intermediates that do not fit are spilled and counted", "[
   CHECK(spilled.dram_bytes == fits.dram_bytes + 8 * 64 * 4096);
   for (const fused::IntermediateResult& i : spilled.intermediates) CHECK(i.spilled == i.produced);
   CHECK(tensor(fits, "b1").dram_bytes == 4096 * 2);
+
+  // A buffer too small for 16-token blocks: the search falls back to 1..8 tokens.
+  eval::KernelRequest big = request(fused::FfnKernel{256, 4096, 14336});
+  s.accelerator = std::make_shared<const arch::Accelerator>(
+      arch::with_buffer_bytes(*big.base.accelerator, 300000));
+  big.base = eval::make_request(s);
+  const fused::KernelResult small = eval::evaluate_kernel(big);
+  CHECK(small.blocking.rows <= 8);
+  CHECK(small.footprint_bytes <= 300000);
 }
 
 TEST_CASE("the pruned blocking search chooses what evaluating every candidate chooses",
@@ -179,7 +188,7 @@ TEST_CASE("the pruned blocking search chooses what evaluating every candidate ch
       };
       const fused::ModelInputs in{*q.base.accelerator, 16, tiles, {}};
       std::vector<fused::KernelResult> all;
-      for (const fused::Blocking& b : fused::candidate_blockings(k, *q.base.accelerator)) {
+      for (const fused::Blocking& b : fused::candidate_blockings(k)) {
         fused::KernelResult r = fused::evaluate_blocking(k, b, in);
         if (r.footprint_bytes <= r.capacity_bytes) all.push_back(r);
       }

@@ -296,7 +296,7 @@ std::string run_compare(long long m, long long n, long long k, const py::list& s
 // tenet kernel --ffn S,H,I | --attention HQ,HKV,Q,KV,D (sizes: 3 or 5 integers)
 std::string run_kernel(const std::vector<std::int64_t>& ffn,
                        const std::vector<std::int64_t>& attention, const std::string& activation,
-                       bool bias, bool causal, const std::string& scores,
+                       bool bias, bool causal, const std::string& scores, bool relation_centric,
                        const py::object& settings, const std::string& format) {
   command::KernelArgs args;
   if (!ffn.empty()) {
@@ -313,6 +313,7 @@ std::string run_kernel(const std::vector<std::int64_t>& ffn,
   args.bias = bias;
   args.causal = causal;
   args.scores = scores;
+  args.relation_centric = relation_centric;
   args.settings = settings_of(to_json(settings, "settings"));
   args.format = format_of(format);
   return released([&] { return command::kernel(args); });

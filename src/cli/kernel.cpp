@@ -17,7 +17,7 @@ namespace {
 
 struct KernelOptions {
   std::string ffn, attention, activation, scores, format = "table";
-  bool bias = false, causal = false;
+  bool bias = false, causal = false, relation_centric = false;
   eval::Settings settings;
 };
 
@@ -62,6 +62,7 @@ void run_kernel(const KernelOptions& o) {
   args.bias = o.bias;
   args.causal = o.causal;
   args.scores = o.scores;
+  args.relation_centric = o.relation_centric;
   args.settings = o.settings;
   warn_implausible_arch(o.settings.arch);
   args.format = with_location("--format", [&] { return io::parse_report_format(o.format); });
@@ -82,6 +83,9 @@ void setup_kernel(CLI::App& sub) {
   sub.add_option("--scores", o->scores,
                  "with --attention: on_chip (online softmax, default) or dram (S and P through "
                  "DRAM)");
+  sub.add_flag("--relation-centric", o->relation_centric,
+               "also count the chosen blocking from the chain's isl relations (checked against "
+               "the closed forms; JSON relation_counts)");
   eval::Settings& s = o->settings;
   sub.add_option("--arch", s.arch,
                  "Accelerator: preset name or architecture JSON file (default scalable-32x32)");

@@ -55,6 +55,7 @@ KernelRun run_kernel(const KernelArgs& args) {
   run.inputs["arch"] = request.base.accelerator->name();
   run.inputs["quant"] = request.base.scheme ? request.base.scheme->name : std::string("none");
   run.inputs["dataflow"] = mapping::to_string(request.base.dataflow);
+  request.relation_centric = args.relation_centric;
   run.result = eval::evaluate_kernel(request);
   return run;
 }

@@ -23,6 +23,7 @@ struct KernelArgs {
   std::optional<std::array<std::int64_t, 5>> attention;  // HQ, HKV, Q, KV, D
   bool causal = false;                                   // with attention
   std::string scores;                                    // on_chip (default) | dram
+  bool relation_centric = false;  // also count the chosen blocking from the isl relations
   eval::Settings settings;  // accelerator, scheme (empty: eval::defaults::kScheme), dataflow...
   io::ReportFormat format = io::ReportFormat::kTable;
 };

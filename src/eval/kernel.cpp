@@ -5,6 +5,7 @@
 #include <map>
 
 #include "fused/model.hpp"
+#include "fused/relations.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 
@@ -83,7 +84,9 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
   };
   fused::ModelInputs in{*request.base.accelerator, activation_bits(request.base), tiles,
                         request.blockings};
-  return fused::search_blocking(request.kernel, in);
+  fused::KernelResult result = fused::search_blocking(request.kernel, in);
+  if (request.relation_centric) result.relation_counts = fused::checked_relation_counts(result);
+  return result;
 }
 
 }  // namespace tenet::eval

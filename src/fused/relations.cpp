@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <isl/cpp.h>
 
+#include "tenet/error.hpp"
 #include "tenet/poly/context.hpp"
 #include "tenet/poly/count.hpp"
 
@@ -100,6 +101,28 @@ RelationCounts ffn_relations(const FfnKernel& f, const Blocking& b) {
 RelationCounts count_relations(const Kernel& k, const Blocking& b) {
   if (const auto* a = std::get_if<AttentionKernel>(&k)) return attention_relations(*a, b);
   return ffn_relations(std::get<FfnKernel>(k), b);
+}
+
+std::map<std::string, std::int64_t> checked_relation_counts(const KernelResult& r) {
+  const RelationCounts rel = count_relations(r.kernel, r.blocking);
+  std::map<std::string, std::int64_t> out;
+  auto check = [&](const std::string& what, std::int64_t relations, std::int64_t closed) {
+    if (relations != closed)
+      throw InternalError(fmt::format(
+          "fused kernel: the isl relations count {} {} of {} where the closed forms count {}",
+          relations, what, kind_name(r.kernel), closed));
+    out[what] = relations;
+  };
+  for (const TensorResult& t : r.tensors)
+    if (t.kind != "intermediate") check(t.name, rel.transfers.at(t.name), t.dram_elements);
+  for (const IntermediateResult& i : r.intermediates) {
+    check(i.name, rel.elements.at(i.name), i.produced);
+    if (rel.produced.at(i.name) != rel.elements.at(i.name))
+      throw InternalError("fused kernel: an element of " + i.name +
+                          " is made in more than one block iteration");
+  }
+  check("macs", rel.macs, r.macs);
+  return out;
 }
 
 }  // namespace tenet::fused

@@ -3,7 +3,8 @@
 // blocking as a schedule onto block iterations, and each tensor's DRAM transfers as the number of
 // (block iteration, element) pairs of schedule⁻¹ ∘ access over the loops the tensor is kept
 // across — counted exactly by poly::count. The same numbers as fused/counts.hpp's closed forms;
-// eval::evaluate_kernel checks them against each other when asked (KernelRequest::relations).
+// eval::evaluate_kernel checks them against each other when asked
+// (KernelRequest::relation_centric).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "tenet/fused/kernel.hpp"
+#include "tenet/fused/result.hpp"
 
 namespace tenet::fused {
 
@@ -25,5 +27,11 @@ struct RelationCounts {
 };
 
 RelationCounts count_relations(const Kernel& k, const Blocking& b);
+
+// The counts of `r`'s kernel and blocking from the relations, checked against `r` (its tensors'
+// element transfers, its intermediates, its MACs): InternalError on any difference. Returns
+// "<tensor>" -> element transfers for the inputs and outputs, "<intermediate>" -> elements,
+// "macs" -> MACs.
+std::map<std::string, std::int64_t> checked_relation_counts(const KernelResult& r);
 
 }  // namespace tenet::fused

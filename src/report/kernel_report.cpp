@@ -84,6 +84,11 @@ Json kernel_json(const fused::KernelResult& r, const Json& inputs) {
   Json stages = Json::array();
   for (const fused::StageResult& s : r.stages) stages.push_back(stage_json(s, hz));
   j["stages"] = stages;
+  if (!r.relation_counts.empty()) {
+    Json rel = Json::object();
+    for (const auto& [name, n] : r.relation_counts) rel[name] = n;
+    j["relation_counts"] = rel;
+  }
   j["search"] = {{"candidates", r.candidates}, {"evaluated", r.evaluated}};
   return j;
 }

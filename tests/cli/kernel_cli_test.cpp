@@ -55,8 +55,10 @@ TEST_CASE("tenet kernel --attention: the contract keys and the fused traffic", "
   const json dec = run_json("kernel --attention 32,8,1,2048,128 --causal");
   CHECK(bytes_of(dec, "K") == 8LL * 2048 * 128 * 2);
   CHECK(dec["dram_bytes"] == dec["compulsory_dram_bytes"]);
-  const json ext = run_json("kernel --attention 32,8,64,2048,128 --causal");
-  CHECK(ext["macs"].get<long long>() > 0);
+  const json ext = run_json("kernel --attention 32,8,64,2048,128 --causal --relation-centric");
+  CHECK(ext["relation_counts"]["macs"] == ext["macs"]);
+  CHECK(ext["relation_counts"]["K"].get<long long>() * 2 == bytes_of(ext, "K"));
+  CHECK_FALSE(dec.contains("relation_counts"));
 }
 
 TEST_CASE("tenet kernel --ffn: gated and ungated, quantized weights, formats", "[cli][fused]") {

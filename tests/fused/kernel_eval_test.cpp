@@ -210,6 +210,26 @@ TEST_CASE("the pruned blocking search chooses what evaluating every candidate ch
     }
 }
 
+TEST_CASE("relation-centric kernels count the chosen blocking from the isl relations",
+          "[fused][eval][relations]") {
+  for (const fused::Kernel& k :
+       {fused::Kernel{fused::AttentionKernel{12, 4, 77, 301, 64, true}},
+        fused::Kernel{fused::AttentionKernel{8, 1, 1, 999, 128, true, fused::ScoresPlace::kDram}},
+        fused::Kernel{fused::FfnKernel{333, 256, 704, fused::Activation::kGelu, true}}}) {
+    eval::KernelRequest q = request(k);
+    const fused::KernelResult plain = eval::evaluate_kernel(q);
+    CHECK(plain.relation_counts.empty());
+    q.relation_centric = true;
+    const fused::KernelResult r = eval::evaluate_kernel(q);
+    CHECK(r.relation_counts.at("macs") == r.macs);
+    for (const fused::TensorResult& t : r.tensors)
+      if (t.kind != "intermediate") CHECK(r.relation_counts.at(t.name) == t.dram_elements);
+    for (const fused::IntermediateResult& i : r.intermediates)
+      CHECK(r.relation_counts.at(i.name) == i.produced);
+    CHECK(r.cycles == plain.cycles);
+  }
+}
+
 TEST_CASE("fused kernels: TENET timing and oversized kernels are errors", "[fused][eval]") {
   eval::KernelRequest q = request(fused::AttentionKernel{2, 1, 8, 8, 8});
   q.base.timing = eval::Timing::kTenet;

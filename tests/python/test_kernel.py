@@ -13,6 +13,8 @@ def test_attention_equals_the_cli():
     assert py.to_dict() == cli
     assert py["seconds"] > 0 and py["dram_bytes"] >= py["compulsory_dram_bytes"]
     assert {t["name"] for t in py["tensors"]} == {"Q", "K", "V", "O"}
+    rel = tenet.kernel(attention="16,4,256,512,64", causal=True, relation_centric=True)
+    assert rel["relation_counts"]["macs"] == py["macs"]
 
 
 def test_ffn_equals_the_cli():

@@ -24,7 +24,10 @@ struct KernelRequest {
   // rest), the dataflow, the dequant unit and the hardware options; its matmul and tiling are
   // ignored (each tile is its own buffer tile). Systolic timing only.
   Request base;
-  std::vector<fused::Blocking> blockings;  // empty: fused::candidate_blockings
+  std::vector<fused::Blocking> blockings;  // empty: the search's candidates (docs/model.md §8)
+  // Also count the chosen blocking from the chain's isl relations (poly::count) and check the
+  // counts equal the closed forms (KernelResult::relation_counts; InternalError if not).
+  bool relation_centric = false;
 };
 
 // InputError as validate (fused/kernel.hpp) for bad shapes (where "attention" / "ffn"), as

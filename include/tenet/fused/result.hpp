@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct KernelResult {
   std::vector<TensorResult> tensors;
   std::vector<IntermediateResult> intermediates;
   std::vector<StageResult> stages;
+  // Asked for (eval::KernelRequest::relation_centric): the chosen blocking counted from the
+  // chain's isl relations, equal to the closed forms above (checked): "<tensor>" -> element
+  // transfers of each input and output, "<intermediate>" -> its elements, "macs" -> MACs.
+  std::map<std::string, std::int64_t> relation_counts;
   std::int64_t candidates = 0;  // blockings the search considered
   std::int64_t evaluated = 0;   // of those, evaluated (the others' floor was beyond the window)
 };

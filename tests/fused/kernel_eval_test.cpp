@@ -37,6 +37,8 @@ void check_links(const fused::KernelResult& r, const arch::Accelerator& acc) {
   CHECK(static_cast<double>(r.cycles) >= static_cast<double>(r.dram_bytes) / bw);
   CHECK(static_cast<double>(r.cycles) >= r.matrix_cycles);
   CHECK(static_cast<double>(r.cycles) >= r.vector_cycles);
+  // The MACs at the array's peak (fp16: one MAC per PE per cycle on these presets).
+  CHECK(r.cycles * acc.rows() * acc.cols() >= r.macs);
   CHECK(r.seconds == Approx(static_cast<double>(r.cycles) / (acc.spec().clock_mhz * 1e6)));
 }
 

@@ -60,8 +60,7 @@ std::string option_for_field(const std::string& field) {
                                             "activation",
                                             "bias",
                                             "causal",
-                                            "scores",
-                                            "blocking"};
+                                            "scores"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

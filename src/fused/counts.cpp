@@ -28,7 +28,7 @@ TensorCount tensor(const char* name, const char* kind, const char* stage, char o
 void check_blocking(const Blocking& b, bool attention) {
   if (b.rows < 1 || (attention && b.cols < 1))
     throw InputError(
-        error_code::kRange, "", "blocking",
+        error_code::kRange, "", "blockings",
         "expected block sizes >= 1, got " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
 }
 

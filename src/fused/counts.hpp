@@ -68,8 +68,8 @@ struct ChainCounts {
 };
 
 // The counts of `k` under `b`; `spill`: the intermediates go through DRAM (scores in DRAM, or a
-// blocking whose intermediates do not fit on chip). InputError(range, "blocking") for a block
-// size < 1.
+// blocking whose intermediates do not fit on chip). InputError(range, "blockings":
+// eval::KernelRequest's) for a block size < 1.
 ChainCounts count_chain(const Kernel& k, const Blocking& b, bool spill);
 
 }  // namespace tenet::fused

@@ -9,6 +9,9 @@
 namespace tenet::fused {
 namespace {
 
+// The most queries or keys of an attention kernel: its counts walk the query blocks one by one.
+constexpr std::int64_t kMaxTokens = std::int64_t{1} << 24;
+
 [[noreturn]] void bad(const char* where, const std::string& message) {
   throw InputError(error_code::kRange, "", where, message);
 }
@@ -67,6 +70,11 @@ void validate(const Kernel& kernel) {
                        "causal attention with Q = " + std::to_string(a->q) +
                            " > KV = " + std::to_string(a->kv) +
                            ": query i sees KV - Q + i + 1 keys, none for the first queries");
+    for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"Q", a->q}, {"KV", a->kv}})
+      if (v > kMaxTokens)
+        throw InputError(
+            error_code::kRange, "", w,
+            std::string("expected ") + name + " <= 16777216 tokens, got " + std::to_string(v));
     macs_fit(w, {a->hq, a->q, a->kv, a->d, 2});
     return;
   }

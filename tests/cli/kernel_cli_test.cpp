@@ -86,18 +86,21 @@ TEST_CASE("tenet kernel: bad shapes and options exit 2 naming the option", "[cli
     const char* args;
     const char* option;
   };
-  for (const Case& c : {Case{"kernel --attention 6,4,8,8,8", "--attention"},
-                        Case{"kernel --attention 4,4,16,8,8 --causal", "--attention"},
-                        Case{"kernel --attention 4,4,8,8", "--attention"},
-                        Case{"kernel --attention 4,4,8,x,8", "--attention"},
-                        Case{"kernel --ffn 0,8,8 --activation gelu", "--ffn"},
-                        Case{"kernel --ffn 8,8,8", "--activation"},
-                        Case{"kernel --ffn 8,8,8 --activation relu", "--activation"},
-                        Case{"kernel --attention 4,4,8,8,8 --scores hbm", "--scores"},
-                        Case{"kernel --attention 4,4,8,8,8 --bias", "--bias"},
-                        Case{"kernel --ffn 8,8,8 --activation gelu --causal", "--causal"},
-                        Case{"kernel --arch scalable-32x32", "--attention"},
-                        Case{"kernel --ffn 8,8,8 --activation gelu --quant nope", "--quant"}}) {
+  for (const Case& c :
+       {Case{"kernel --attention 6,4,8,8,8", "--attention"},
+        Case{"kernel --attention 4,4,16,8,8 --causal", "--attention"},
+        Case{"kernel --attention 4,4,8,8", "--attention"},
+        Case{"kernel --attention 4,4,8,x,8", "--attention"},
+        Case{"kernel --attention 1,1,20000000,20000000,1", "--attention"},
+        Case{"kernel --ffn 4000000000,4000000000,4000000000 --activation gelu", "--ffn"},
+        Case{"kernel --ffn 0,8,8 --activation gelu", "--ffn"},
+        Case{"kernel --ffn 8,8,8", "--activation"},
+        Case{"kernel --ffn 8,8,8 --activation relu", "--activation"},
+        Case{"kernel --attention 4,4,8,8,8 --scores hbm", "--scores"},
+        Case{"kernel --attention 4,4,8,8,8 --bias", "--bias"},
+        Case{"kernel --ffn 8,8,8 --activation gelu --causal", "--causal"},
+        Case{"kernel --arch scalable-32x32", "--attention"},
+        Case{"kernel --ffn 8,8,8 --activation gelu --quant nope", "--quant"}}) {
     const tenet::test::CliRun r = tenet::test::run_cli(c.args);
     INFO(c.args << "\n" << r.out);
     CHECK(r.exit_code == 2);

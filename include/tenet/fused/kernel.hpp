@@ -48,8 +48,8 @@ using Kernel = std::variant<AttentionKernel, FfnKernel>;
 const char* kind_name(const Kernel& k);  // "attention", "ffn"
 
 // InputError(range | overflow | usage, where = "attention" or "ffn", naming the size) for sizes
-// < 1, HQ not a multiple of HKV, a causal Q > KV (query 0 would see no key) or a MAC count beyond
-// 2^60.
+// < 1, HQ not a multiple of HKV, a causal Q > KV (query 0 would see no key), Q or KV above 2^24
+// tokens or a MAC count beyond 2^60.
 void validate(const Kernel& k);
 
 // How the chain is blocked. Attention: `rows` queries of one KV head's whole group (g·rows rows

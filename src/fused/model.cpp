@@ -85,9 +85,14 @@ Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accel
   };
   const std::int64_t strips =
       2 * std::max(strip(up.b_bytes, k.h * w1), strip(down.b_bytes, k.i * k.h));
+  // The array makes its outputs a strip of C columns at a time (H1: C columns of gate and C of up
+  // for a gated MLP, which the vector unit turns into C columns of A; Y: C columns, accumulated in
+  // fp32 over I and written): one strip of each is held; A is held whole, the down projection
+  // reads all of it for every strip of Y.
+  const std::int64_t cols = acc.cols(), h1_cols = std::min(w1, k.w1_cols() / k.i * cols);
   Footprint f;
-  f.kept = up.a_bytes + rows * k.h * kAccumulatorBytes + strips;
-  f.intermediates = up.c_bytes + down.a_bytes;
+  f.kept = up.a_bytes + rows * std::min(k.h, cols) * kAccumulatorBytes + strips;
+  f.intermediates = (up.c_bytes * h1_cols + w1 - 1) / w1 + down.a_bytes;
   f.first_in = up.a_bytes + strip(up.b_bytes, k.h * w1);
   f.last_out = down.c_bytes;
   return f;

@@ -163,11 +163,11 @@ TEST_CASE("fused MLP: intermediates that do not fit are spilled and counted", "[
   // A buffer too small for 16-token blocks: the search falls back to 1..8 tokens.
   eval::KernelRequest big = request(fused::FfnKernel{256, 4096, 14336});
   s.accelerator = std::make_shared<const arch::Accelerator>(
-      arch::with_buffer_bytes(*big.base.accelerator, 300000));
+      arch::with_buffer_bytes(*big.base.accelerator, 100000));
   big.base = eval::make_request(s);
   const fused::KernelResult small = eval::evaluate_kernel(big);
   CHECK(small.blocking.rows <= 8);
-  CHECK(small.footprint_bytes <= 300000);
+  CHECK(small.footprint_bytes <= 100000);
 }
 
 TEST_CASE("the pruned blocking search chooses what evaluating every candidate chooses",

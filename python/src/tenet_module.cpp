@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "command/commands.hpp"
+#include "command/kernel.hpp"
 #include "io/report_format.hpp"
 #include "llm/model_report.hpp"
 #include "mapping/shape_text.hpp"
@@ -290,6 +291,32 @@ std::string run_compare(long long m, long long n, long long k, const py::list& s
   args.accumulate = accumulate;
   args.format = format_of(format);
   return released([&] { return command::compare(args); });
+}
+
+// tenet kernel --ffn S,H,I | --attention HQ,HKV,Q,KV,D (sizes: 3 or 5 integers)
+std::string run_kernel(const std::vector<std::int64_t>& ffn,
+                       const std::vector<std::int64_t>& attention, const std::string& activation,
+                       bool bias, bool causal, const std::string& scores, bool relation_centric,
+                       const py::object& settings, const std::string& format) {
+  command::KernelArgs args;
+  if (!ffn.empty()) {
+    if (ffn.size() != 3) throw InputError(error_code::kRange, "", "ffn", "expected 3 sizes S,H,I");
+    args.ffn = std::array<std::int64_t, 3>{ffn[0], ffn[1], ffn[2]};
+  }
+  if (!attention.empty()) {
+    if (attention.size() != 5)
+      throw InputError(error_code::kRange, "", "attention", "expected 5 sizes HQ,HKV,Q,KV,D");
+    args.attention = std::array<std::int64_t, 5>{attention[0], attention[1], attention[2],
+                                                 attention[3], attention[4]};
+  }
+  args.activation = activation;
+  args.bias = bias;
+  args.causal = causal;
+  args.scores = scores;
+  args.relation_centric = relation_centric;
+  args.settings = settings_of(to_json(settings, "settings"));
+  args.format = format_of(format);
+  return released([&] { return command::kernel(args); });
 }
 
 report::ModelPass pass_of(const json& j) {
@@ -598,6 +625,7 @@ PYBIND11_MODULE(_tenet, m) {
       .def("evaluate", &Evaluator::evaluate)
       .def("time", &Evaluator::time);
   m.def("compare", &run_compare);
+  m.def("kernel", &run_kernel);
   m.def("model", &run_model);
   m.def("log", &run_log);
   m.def("generate", &run_generate);

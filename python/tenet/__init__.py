@@ -24,6 +24,7 @@ from ._tenet import InputError
 
 __all__ = [
     "InputError", "Result", "ModelResult", "SweepResult", "analyze", "evaluate", "compare",
+    "kernel",
     "model", "generate", "log", "tir", "sweep", "search", "bounds", "ski_slope", "model_matmuls", "accelerator", "calibrate",
     "defaults", "quant_presets",
 ]
@@ -261,6 +262,35 @@ def compare(gemm, quant, *, arch=None, array=None, dataflow=None, tile=None,
     text = _tenet.compare(m, n, k, schemes, settings, kv, kv_token_axis, bool(accumulate),
                           format)
     return _report(text, "compare") if format == "json" else text
+
+
+def _sizes(value, count, field, names):
+    if value is None:
+        return []
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    try:
+        sizes = [int(p) for p in parts]
+    except (TypeError, ValueError):
+        raise _error(field, f"expected {count} integers {names}, got {value!r}", "range")
+    if len(sizes) != count:
+        raise _error(field, f"expected {count} integers {names}, got {value!r}", "range")
+    return sizes
+
+
+def kernel(*, ffn=None, activation=None, bias=False, attention=None, causal=False, scores=None,
+           arch=None, array=None, dataflow=None, quant=None, dequant_rate=None,
+           dequant_ops_rate=None, relation_centric=False, format="json"):
+    """``tenet kernel``: one fused kernel on one accelerator. ffn=(S, H, I) with
+    activation="silu_gated" | "gelu" (bias=True for bias vectors), or attention=(HQ, HKV, Q, KV,
+    D) with causal and scores="on_chip" | "dram"; relation_centric=True is
+    ``--relation-centric``. Returns the JSON report (docs/output.md)."""
+    settings = _settings(arch, array, dataflow, quant, None, None, None, dequant_rate,
+                         dequant_ops_rate, None)
+    text = _tenet.kernel(_sizes(ffn, 3, "ffn", "S,H,I"),
+                         _sizes(attention, 5, "attention", "HQ,HKV,Q,KV,D"), activation or "",
+                         bool(bias), bool(causal), scores or "", bool(relation_centric),
+                         settings, format)
+    return _report(text, "kernel") if format == "json" else text
 
 
 def _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing):

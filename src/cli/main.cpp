@@ -55,7 +55,12 @@ std::string option_for_field(const std::string& field) {
                                             "micro_batches",
                                             "link_gbps",
                                             "link_latency_us",
-                                            "model"};
+                                            "model",
+                                            "ffn",
+                                            "activation",
+                                            "bias",
+                                            "causal",
+                                            "scores"};
   if (!fields.count(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');

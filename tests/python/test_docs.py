@@ -90,6 +90,10 @@ def test_documented_analyze_keys_are_emitted():
     ("model", ["model", "--model", MODEL, "--phase", "decode", "--context", "64"], "llm.md"),
     ("log", ["log", "--input", src("workloads", "logs", "gpt2-medium-q4f16_1.jsonl")], "logs.md"),
     ("bound", ["bound", "--gemm", "64,64,64", "--buffers", "64KiB,1MiB"], "output.md"),
+    ("kernel", ["kernel", "--attention", "8,2,100,300,64", "--causal"],
+     "output.md"),
+    ("kernel", ["kernel", "--ffn", "64,256,512", "--activation", "gelu", "--bias", "--quant",
+                "q4f16_1"], "output.md"),
 ])
 def test_command_keys_are_documented(name, args, document):
     documented = backticked(doc(document)) | backticked(doc("output.md")) | \
@@ -134,6 +138,40 @@ def _seconds(*args):
 
 
 WS_ROWS = _section_table("cli.md", "ws-vs-os prefill")
+FUSED_ROWS = [r for r in _section_table("model.md", "fused attention") if r[0] != "kernel"]
+
+
+def _number(cell):
+    return float(cell.replace(",", "")) if cell else None
+
+
+def test_fused_attention_figures():
+    """docs/model.md §8: the fused attention kernel's DRAM bytes, seconds and blocking, the
+    compulsory bytes and the unfused pair's bytes of `tenet model`."""
+    rows = {r[0]: r for r in FUSED_ROWS}
+    assert len(rows) == 5
+    for kernel, doc_bytes, doc_seconds, doc_blocking in FUSED_ROWS:
+        if not kernel.startswith("`--attention"):
+            continue
+        args = kernel.split("`")[1].split()
+        j = cli_json("kernel", *args)
+        assert j["dram_bytes"] == _number(doc_bytes), kernel
+        assert j["seconds"] == pytest.approx(_number(doc_seconds), rel=0.01), kernel
+        blocking = j["blocking"]
+        assert doc_blocking == f"{blocking['query_block']} × {blocking['kv_block']}", kernel
+    prefill = ["kernel", "--attention", "32,8,4096,4096,128", "--causal"]
+    on_chip = cli_json(*prefill)
+    dram = cli_json(*prefill, "--scores", "dram")
+    assert dram["dram_bytes"] == _number(rows["the same, `--scores dram`"][1])
+    assert dram["seconds"] == pytest.approx(_number(rows["the same, `--scores dram`"][2]),
+                                            rel=0.01)
+    once = rows["Q, K, V and O once (`compulsory_dram_bytes`)"][1]
+    assert on_chip["compulsory_dram_bytes"] == _number(once)
+    model = cli_json("model", "--model", "llama-3-8b", "--phase", "prefill", "--prompt", "4096",
+                     "--arch", "scalable-32x32")
+    unfused = sum(r["dram_bytes"] for r in model["layers"]
+                  if r["name"] in ("self_attn.qk", "self_attn.pv")) / 32
+    assert unfused == _number(rows["unfused Q·Kᵀ + P·V (`tenet model`, per layer)"][1])
 
 
 def test_ws_vs_os_table_lists_the_presets():

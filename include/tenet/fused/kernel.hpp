@@ -1,0 +1,67 @@
+// Fused kernels as workloads (docs/model.md#fused-kernels): a chain of statements — matmul stages
+// on the PE array, element-wise stages on the vector unit — whose intermediate tensors are kept on
+// chip when the blocking lets them, spilled to DRAM (and counted) when not. Two kinds: attention
+// (Q·Kᵀ, softmax, P·V; GQA/MQA/MHA, causal or not, prefill/extend/decode) and MLPs (gated:
+// X·[W_gate|W_up], SiLU(gate)·up, ·W_down; ungated: X·W_up (+ bias), GELU, ·W_down (+ bias)).
+// This header holds the kernel descriptions and the blocking; the exact counts are
+// fused/counts.hpp, the evaluation eval::evaluate_kernel (tenet/eval/kernel.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace tenet::fused {
+
+// Where the attention scores (S = Q·Kᵀ, P = softmax(S)) live: on chip (FlashAttention's online
+// softmax, the default) or through DRAM (Q·Kᵀ writes S, the softmax reads S and writes P, P·V
+// reads P: three kernels).
+enum class ScoresPlace { kOnChip, kDram };
+const char* to_string(ScoresPlace p);                     // "on_chip", "dram"
+ScoresPlace parse_scores_place(const std::string& text);  // InputError(unknown-name, "scores")
+
+// O[hq, i, :] = softmax(Q[hq, i, :]·K[hq / g, :, :]ᵀ / sqrt(D)) · V[hq / g, :, :], g = HQ / HKV.
+// With `causal`, query i (0 <= i < Q) sees the keys j <= KV - Q + i: the queries are the last Q
+// positions of a sequence of KV tokens (prefill: Q = KV; extend: Q < KV; decode: Q = 1).
+struct AttentionKernel {
+  std::int64_t hq = 1, hkv = 1, q = 1, kv = 1, d = 1;
+  bool causal = false;
+  ScoresPlace scores = ScoresPlace::kOnChip;
+  std::int64_t group() const { return hq / hkv; }  // query heads per KV head
+};
+
+// The MLP's activation: SiLU(gate)·up (gated: W1 = [W_gate | W_up], H × 2I) or GELU (ungated:
+// W1 = W_up, H × I).
+enum class Activation { kSiluGated, kGelu };
+const char* to_string(Activation a);                   // "silu_gated", "gelu"
+Activation parse_activation(const std::string& text);  // InputError(unknown-name, "activation")
+
+// Y[S, H] = act(X[S, H]·W1 (+ b1)) · W2[I, H] (+ b2).
+struct FfnKernel {
+  std::int64_t s = 1, h = 1, i = 1;
+  Activation activation = Activation::kSiluGated;
+  bool bias = false;
+  std::int64_t w1_cols() const { return activation == Activation::kSiluGated ? 2 * i : i; }
+};
+
+using Kernel = std::variant<AttentionKernel, FfnKernel>;
+const char* kind_name(const Kernel& k);  // "attention", "ffn"
+
+// InputError(range | overflow | usage, where = "attention" or "ffn", naming the size) for sizes
+// < 1, HQ not a multiple of HKV, a causal Q > KV (query 0 would see no key), Q or KV above 2^24
+// tokens or a MAC count beyond 2^60.
+void validate(const Kernel& k);
+
+// How the chain is blocked. Attention: `rows` queries of one KV head's whole group (g·rows rows
+// of Q·Kᵀ) against `cols` keys per step; the Q block and the O accumulator stay on chip over the
+// key blocks, each K and V block is read once per query block for the whole group. MLP: `rows`
+// tokens per block; W1 and W2 stream once per token block (`cols` unused, 0).
+struct Blocking {
+  std::int64_t rows = 1;  // queries (attention) or tokens (MLP) per block
+  std::int64_t cols = 0;  // keys per block (attention); 0 for the MLP
+  friend bool operator==(const Blocking& a, const Blocking& b) {
+    return a.rows == b.rows && a.cols == b.cols;
+  }
+};
+
+}  // namespace tenet::fused

@@ -1,0 +1,92 @@
+// eval::evaluate_kernel: the fused model's search with every matmul tile costed by
+// eval::evaluate (tenet/eval/kernel.hpp).
+#include "tenet/eval/kernel.hpp"
+
+#include <map>
+
+#include "fused/model.hpp"
+#include "fused/relations.hpp"
+#include "tenet/error.hpp"
+#include "tenet/eval/pipeline.hpp"
+
+namespace tenet::eval {
+namespace {
+
+// Bytes of the tensors of one tile named A..., B... or C... ("B", "B.scale", "B.zero").
+std::int64_t operand_bytes(const quant::ProductResult& p, char operand) {
+  std::int64_t total = 0;
+  if (!p.scheme.empty()) {
+    for (const quant::TensorTraffic& t : p.traffic)
+      if (!t.name.empty() && t.name[0] == operand) total += t.dram_bytes;
+    return total;
+  }
+  for (const hw::TensorResult& t : p.hw.tensors)
+    if (!t.name.empty() && t.name[0] == operand) total += t.dram_bytes;
+  return total;
+}
+
+fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
+                                    const fused::TileShape& shape) {
+  const Evaluation e = evaluate(tile_request(r, stage, shape));
+  const llm::LayerCost& c = e.call_cost();
+  fused::TileEvaluation t;
+  t.cycles = poly::to_int64(c.cycles);
+  t.bound = c.bound;
+  t.a_bytes = operand_bytes(*e.product, 'A');
+  t.b_bytes = operand_bytes(*e.product, 'B');
+  t.c_bytes = operand_bytes(*e.product, 'C');
+  t.sram_bytes = poly::to_int64(e.product->sram_bytes);
+  return t;
+}
+
+// The activations' format: the scheme's, else the width of an unquantized GEMM's A.
+int activation_bits(const Request& r) {
+  return r.scheme ? r.scheme->activations.dtype.bits() : r.bits.a;
+}
+
+}  // namespace
+
+Request tile_request(const KernelRequest& request, const std::string& stage,
+                     const std::array<std::int64_t, 3>& shape) {
+  Request r = request.base;
+  const bool attention = std::holds_alternative<fused::AttentionKernel>(request.kernel);
+  r.matmul = llm::MatmulShape{};
+  r.matmul.name = std::string(fused::kind_name(request.kernel)) + "." + stage;
+  r.matmul.m = shape[0], r.matmul.n = shape[1], r.matmul.k = shape[2];
+  if (attention) {
+    r.matmul.b_operand = workload::OperandRole::kKvCache;
+    r.matmul.layout = stage == "qk" ? llm::Layout::kNT : llm::Layout::kNN;
+  }
+  r.tiling = mapping::Tiling{};
+  r.tiling->m = shape[0], r.tiling->n = shape[1], r.tiling->k = shape[2];
+  r.hw.unlimited_dram_bandwidth = true;
+  r.hw.unlimited_buffer = true;
+  r.hw.edge_transfers = false;
+  r.relation_centric = false;
+  return r;
+}
+
+fused::KernelResult evaluate_kernel(const KernelRequest& request) {
+  if (!request.base.accelerator)
+    throw InternalError("eval::evaluate_kernel: a kernel request needs an accelerator");
+  if (request.base.timing != Timing::kSystolic)
+    throw InputError(error_code::kUsage, "", "timing",
+                     "a fused kernel is timed by the systolic model (timing tenet has no "
+                     "hardware model)");
+  fused::validate(request.kernel);
+  // One evaluation per distinct tile over the whole search.
+  std::map<std::pair<std::string, fused::TileShape>, fused::TileEvaluation> memo;
+  const fused::TileEvaluator tiles = [&](const std::string& stage, const fused::TileShape& s) {
+    auto key = std::make_pair(stage, s);
+    auto it = memo.find(key);
+    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s)).first;
+    return it->second;
+  };
+  fused::ModelInputs in{*request.base.accelerator, activation_bits(request.base), tiles,
+                        request.blockings};
+  fused::KernelResult result = fused::search_blocking(request.kernel, in);
+  if (request.relation_centric) result.relation_counts = fused::checked_relation_counts(result);
+  return result;
+}
+
+}  // namespace tenet::eval

@@ -1,0 +1,178 @@
+// Block-by-block counts of a fused kernel (fused/counts.hpp). The rules (docs/model.md#fused-
+// kernels): attention walks KV heads, then query blocks, then the key blocks a query block sees
+// (causal: up to the last key its last query sees); the Q block and the O accumulator stay on
+// chip over the key blocks, K and V blocks are read once per query block for the whole group.
+// The MLP walks token blocks; W1 and W2 stream once per token block.
+#include "fused/counts.hpp"
+
+#include <algorithm>
+
+#include "tenet/error.hpp"
+
+namespace tenet::fused {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0); }
+
+std::int64_t operand_elements(char operand, const TileShape& t) {
+  const auto [m, n, k] = t;
+  return operand == 'A' ? m * k : operand == 'B' ? k * n : m * n;
+}
+
+TensorCount tensor(const char* name, const char* kind, const char* stage, char operand) {
+  TensorCount t;
+  t.name = name, t.kind = kind, t.stage = stage, t.operand = operand;
+  return t;
+}
+
+void check_blocking(const Blocking& b, bool attention) {
+  if (b.rows < 1 || (attention && b.cols < 1))
+    throw InputError(
+        error_code::kRange, "", "blockings",
+        "expected block sizes >= 1, got " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
+}
+
+// The key blocks query block `qb` (with `rq` queries) computes: all of them, or under a causal
+// mask those up to the last key its last query sees (KV - Q + its index).
+std::int64_t key_blocks(const AttentionKernel& a, const Blocking& b, std::int64_t qb,
+                        std::int64_t rq) {
+  const std::int64_t all = ceil_div(a.kv, b.cols);
+  if (!a.causal) return all;
+  const std::int64_t last_key = a.kv - a.q + qb * b.rows + rq - 1;
+  return std::min(all, last_key / b.cols + 1);
+}
+
+ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool spill) {
+  check_blocking(b, true);
+  const std::int64_t g = a.group(), d = a.d;
+  ChainCounts c;
+  StageCount qk{"qk", {}}, pv{"pv", {}};
+  TensorCount Q = tensor("Q", "input", "qk", 'A'), K = tensor("K", "input", "qk", 'B');
+  TensorCount V = tensor("V", "input", "pv", 'B'), O = tensor("O", "output", "pv", 'C');
+  TensorCount S = tensor("S", "intermediate", "qk", 'C'),
+              P = tensor("P", "intermediate", "pv", 'A');
+  IntermediateCount s_count{"S", 0, 0, 0}, p_count{"P", 0, 0, 0};
+  VectorCount& v = c.vector;
+  v.kind = "softmax";
+  const std::int64_t full_kv = std::min(b.cols, a.kv),
+                     last_kv = a.kv - (ceil_div(a.kv, b.cols) - 1) * b.cols;
+  const std::int64_t kv_blocks = ceil_div(a.kv, b.cols);
+  for (std::int64_t qb = 0; qb * b.rows < a.q; ++qb) {
+    const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), m = g * rq;
+    const std::int64_t blocks = key_blocks(a, b, qb, rq);
+    // Key blocks of b.cols keys, and the last one of the KV axis if it is shorter and seen.
+    const bool short_last = blocks == kv_blocks && last_kv != b.cols;
+    const std::int64_t n_full = short_last ? blocks - 1 : blocks;
+    const std::int64_t per_head = a.hkv;  // the same counts for every KV head
+    auto add_tiles = [&](std::int64_t keys, std::int64_t n) {
+      if (n == 0) return;
+      const std::int64_t tiles = n * per_head;
+      const TileShape qk_tile{m, keys, d}, pv_tile{m, d, keys};
+      qk.tiles[qk_tile] += tiles;
+      pv.tiles[pv_tile] += tiles;
+      K.transfers[qk_tile] += tiles;
+      V.transfers[pv_tile] += tiles;
+      const std::int64_t scores = tiles * m * keys;
+      s_count.produced += scores;
+      p_count.produced += scores;
+      v.elements += scores;
+      v.row_steps += tiles * m;
+      if (spill) {
+        S.transfers[qk_tile] += 2 * tiles;  // written by Q·Kᵀ, read by the softmax
+        P.transfers[pv_tile] += 2 * tiles;  // written by the softmax, read by P·V
+      }
+    };
+    add_tiles(b.cols, n_full);
+    add_tiles(last_kv, blocks - n_full);
+    Q.transfers[{m, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
+    O.transfers[{m, d, full_kv}] += per_head;  // written once, after the last key block
+    c.blocks += per_head;
+    // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
+    // block, divided by the row sum once.
+    v.rescaled += per_head * blocks * m * d;
+    v.normalized += per_head * m * d;
+  }
+  (spill ? s_count.spilled : s_count.on_chip) = s_count.produced;
+  (spill ? p_count.spilled : p_count.on_chip) = p_count.produced;
+  c.stages = {qk, pv};
+  c.tensors = {Q, K, V, O};
+  if (spill) c.tensors.push_back(S), c.tensors.push_back(P);
+  c.intermediates = {s_count, p_count};
+  return c;
+}
+
+ChainCounts count_ffn(const FfnKernel& f, const Blocking& b, bool spill) {
+  check_blocking(b, false);
+  ChainCounts c;
+  StageCount up{"up", {}}, down{"down", {}};
+  TensorCount X = tensor("X", "input", "up", 'A'), W1 = tensor("W1", "input", "up", 'B');
+  TensorCount W2 = tensor("W2", "input", "down", 'B'), Y = tensor("Y", "output", "down", 'C');
+  TensorCount b1 = tensor("b1", "input", "", 'v'), b2 = tensor("b2", "input", "", 'v');
+  TensorCount H1 = tensor("H1", "intermediate", "up", 'C');
+  TensorCount A = tensor("A", "intermediate", "down", 'A');
+  IntermediateCount h1{"H1", 0, 0, 0}, act{"A", 0, 0, 0};
+  const std::int64_t w1 = f.w1_cols();
+  c.vector.kind = "activation";
+  auto add_blocks = [&](std::int64_t rows, std::int64_t n) {
+    if (n == 0) return;
+    const TileShape up_tile{rows, w1, f.h}, down_tile{rows, f.h, f.i};
+    up.tiles[up_tile] += n, down.tiles[down_tile] += n;
+    X.transfers[up_tile] += n, W1.transfers[up_tile] += n;
+    W2.transfers[down_tile] += n, Y.transfers[down_tile] += n;
+    h1.produced += n * rows * w1;
+    act.produced += n * rows * f.i;
+    c.vector.elements += n * rows * f.i;
+    if (f.bias) {
+      b1.plain_elements += n * w1, b2.plain_elements += n * f.h;
+      c.vector.bias_adds += n * rows * (w1 + f.h);
+    }
+    if (spill) H1.transfers[up_tile] += 2 * n, A.transfers[down_tile] += 2 * n;
+    c.blocks += n;
+  };
+  add_blocks(b.rows, f.s / b.rows);
+  add_blocks(f.s % b.rows, f.s % b.rows ? 1 : 0);
+  (spill ? h1.spilled : h1.on_chip) = h1.produced;
+  (spill ? act.spilled : act.on_chip) = act.produced;
+  c.stages = {up, down};
+  c.tensors = {X, W1};
+  if (f.bias) c.tensors.push_back(b1);
+  c.tensors.push_back(W2);
+  if (f.bias) c.tensors.push_back(b2);
+  c.tensors.push_back(Y);
+  if (spill) c.tensors.push_back(H1), c.tensors.push_back(A);
+  c.intermediates = {h1, act};
+  return c;
+}
+
+}  // namespace
+
+std::int64_t StageCount::macs() const {
+  std::int64_t total = 0;
+  for (const auto& [t, n] : tiles) total += n * t[0] * t[1] * t[2];
+  return total;
+}
+
+std::int64_t TensorCount::elements() const {
+  std::int64_t total = plain_elements;
+  for (const auto& [t, n] : transfers) total += n * operand_elements(operand, t);
+  return total;
+}
+
+std::int64_t ChainCounts::macs() const {
+  std::int64_t total = 0;
+  for (const StageCount& s : stages) total += s.macs();
+  return total;
+}
+
+const TensorCount& ChainCounts::tensor(const std::string& name) const {
+  for (const TensorCount& t : tensors)
+    if (t.name == name) return t;
+  throw InternalError("fused::ChainCounts: no tensor " + name);
+}
+
+ChainCounts count_chain(const Kernel& k, const Blocking& b, bool spill) {
+  if (const auto* a = std::get_if<AttentionKernel>(&k)) return count_attention(*a, b, spill);
+  return count_ffn(std::get<FfnKernel>(k), b, spill);
+}
+
+}  // namespace tenet::fused

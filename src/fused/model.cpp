@@ -1,0 +1,342 @@
+// The fused-kernel model: footprint and placement of the intermediates, bytes per tensor, the
+// vector unit's work, the time of a blocking and the blocking search (fused/model.hpp; the rules:
+// docs/model.md#fused-kernels).
+#include "fused/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "hw/vector_unit.hpp"
+#include "llm/op_counts.hpp"
+#include "tenet/error.hpp"
+
+namespace tenet::fused {
+namespace {
+
+constexpr std::int64_t kAccumulatorBytes = 4;  // fp32: S, the O / Y accumulators, row statistics
+
+std::int64_t bytes_of(std::int64_t elements, int bits) {
+  const std::int64_t b = elements * bits;
+  return b / 8 + (b % 8 != 0);
+}
+
+// The DRAM link's cycles for `bytes` (plus one latency when it moves any); 0 when unlimited.
+double link_cycles(const arch::Accelerator& acc, std::int64_t bytes) {
+  const arch::Dram& dram = acc.spec().dram;
+  if (bytes <= 0 || dram.bandwidth.unlimited) return 0;
+  return static_cast<double>(bytes) / dram.bandwidth.bytes_per_cycle +
+         static_cast<double>(dram.latency_cycles);
+}
+
+// The evaluated tiles of one blocking, looked up once per (stage, shape).
+class Tiles {
+ public:
+  explicit Tiles(const TileEvaluator& eval) : eval_(eval) {}
+  const TileEvaluation& operator()(const std::string& stage, const TileShape& t) {
+    auto key = std::make_pair(stage, t);
+    auto it = memo_.find(key);
+    if (it == memo_.end()) it = memo_.emplace(key, eval_(stage, t)).first;
+    return it->second;
+  }
+
+ private:
+  const TileEvaluator& eval_;
+  std::map<std::pair<std::string, TileShape>, TileEvaluation> memo_;
+};
+
+std::int64_t operand_bytes(const TileEvaluation& e, char operand) {
+  return operand == 'A' ? e.a_bytes : operand == 'B' ? e.b_bytes : e.c_bytes;
+}
+
+// On-chip bytes of a blocking: the block's inputs (Q or X), the double-buffered streamed operands
+// (K and V blocks; weight tiles of one fold, R x C), the fp32 accumulators and,
+// unless spilled, the intermediates of one block (S in fp32 and P; H1 and A).
+struct Footprint {
+  std::int64_t kept = 0, intermediates = 0;
+  std::int64_t first_in = 0, last_out = 0;  // the first block's input bytes, the last's output
+};
+
+Footprint attention_footprint(const AttentionKernel& a, const Blocking& b, Tiles& tiles) {
+  const std::int64_t m = a.group() * std::min(b.rows, a.q), keys = std::min(b.cols, a.kv);
+  const TileEvaluation& qk = tiles("qk", {m, keys, a.d});
+  const TileEvaluation& pv = tiles("pv", {m, a.d, keys});
+  Footprint f;
+  f.kept = qk.a_bytes + 2 * (qk.b_bytes + pv.b_bytes) + m * a.d * kAccumulatorBytes +
+           2 * m * kAccumulatorBytes;
+  f.intermediates = m * keys * kAccumulatorBytes + pv.a_bytes;
+  f.first_in = qk.a_bytes + qk.b_bytes + pv.b_bytes;
+  f.last_out = pv.c_bytes;
+  return f;
+}
+
+Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accelerator& acc,
+                        Tiles& tiles) {
+  const std::int64_t rows = std::min(b.rows, k.s), w1 = k.w1_cols();
+  const TileEvaluation& up = tiles("up", {rows, w1, k.h});
+  const TileEvaluation& down = tiles("down", {rows, k.h, k.i});
+  // The weights stream through a double-buffered tile of one fold, R x C elements (the PEs hold
+  // the partial sums while the reduction streams): its bytes at the tile's bytes per element.
+  const std::int64_t fold = acc.rows() * acc.cols();
+  auto strip = [&](std::int64_t bytes, std::int64_t elements) {
+    const std::int64_t e = std::min(fold, elements);
+    return (bytes * e + elements - 1) / elements;
+  };
+  const std::int64_t strips =
+      2 * std::max(strip(up.b_bytes, k.h * w1), strip(down.b_bytes, k.i * k.h));
+  // The array makes its outputs a strip of C columns at a time (H1: C columns of gate and C of up
+  // for a gated MLP, which the vector unit turns into C columns of A; Y: C columns, accumulated in
+  // fp32 over I and written): one strip of each is held; A is held whole, the down projection
+  // reads all of it for every strip of Y.
+  const std::int64_t cols = acc.cols(), h1_cols = std::min(w1, k.w1_cols() / k.i * cols);
+  Footprint f;
+  f.kept = up.a_bytes + rows * std::min(k.h, cols) * kAccumulatorBytes + strips;
+  f.intermediates = (up.c_bytes * h1_cols + w1 - 1) / w1 + down.a_bytes;
+  f.first_in = up.a_bytes + strip(up.b_bytes, k.h * w1);
+  f.last_out = down.c_bytes;
+  return f;
+}
+
+// Elementary operations and port bytes of the vector stage.
+struct VectorWork {
+  std::int64_t ops = 0, sram_bytes = 0;
+};
+
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
+  using namespace ::tenet::llm::detail;
+  const std::int64_t a = bytes_of(1, act_bits);
+  if (std::holds_alternative<AttentionKernel>(k)) {
+    if (rows_whole) return {kSoftmaxOps * v.elements, 2 * a * v.elements};
+    // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
+    // new maximum, the correction factor and the running sum; O rescaled after each key block
+    // and divided by the sum once.
+    return {
+        kSoftmaxOps * v.elements + 3 * v.row_steps + v.rescaled + v.normalized,
+        (kAccumulatorBytes + a) * v.elements + 2 * kAccumulatorBytes * (v.rescaled + v.normalized)};
+  }
+  const bool gated = std::get<FfnKernel>(k).activation == Activation::kSiluGated;
+  const std::int64_t per = gated ? kSiluGateOps : kGeluOps;
+  return {per * v.elements + v.bias_adds, (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
+}
+
+StageResult matrix_stage(const StageCount& s, Tiles& tiles) {
+  StageResult r;
+  r.name = s.name, r.unit = "matrix", r.macs = s.macs();
+  for (const auto& [shape, count] : s.tiles) {
+    const TileEvaluation& e = tiles(s.name, shape);
+    r.cycles += static_cast<double>(count) * static_cast<double>(e.cycles);
+    r.sram_bytes += count * e.sram_bytes;
+    r.tiles.push_back({shape, count, e.cycles, e.bound});
+  }
+  return r;
+}
+
+// The bound of the array's stages: the tile bound with the most cycles.
+std::string matrix_bound(const std::vector<StageResult>& stages) {
+  std::string bound = "compute";
+  double most = -1;
+  for (const StageResult& s : stages)
+    for (const TileCost& t : s.tiles)
+      if (double c = static_cast<double>(t.count) * static_cast<double>(t.cycles); c > most)
+        most = c, bound = t.bound;
+  return bound;
+}
+
+// Bytes of every input once and every output once (the least traffic of any schedule that keeps
+// nothing between calls): Q, K, V, O (one pass over the keys) or X, W1, W2, Y, biases.
+std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCounts& c,
+                              const std::vector<TensorResult>& tensors, Tiles& tiles) {
+  std::int64_t total = 0;
+  auto bytes = [&](const std::string& name) {
+    for (const TensorResult& t : tensors)
+      if (t.name == name) return t.dram_bytes;
+    return std::int64_t{0};
+  };
+  if (const auto* a = std::get_if<AttentionKernel>(&k)) {
+    const std::int64_t m = a->group() * std::min(b.rows, a->q);
+    for (std::int64_t key = 0; key < a->kv; key += b.cols) {
+      const std::int64_t n = std::min(b.cols, a->kv - key);
+      total += a->hkv * (tiles("qk", {m, n, a->d}).b_bytes + tiles("pv", {m, a->d, n}).b_bytes);
+    }
+    return total + bytes("Q") + bytes("O");
+  }
+  for (const char* w : {"W1", "W2", "b1", "b2"}) total += bytes(w) / c.blocks;
+  return total + bytes("X") + bytes("Y");
+}
+
+}  // namespace
+
+std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
+  std::vector<Blocking> out;
+  auto add = [&](Blocking b) {
+    if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+  };
+  using List = std::vector<std::int64_t>;
+  if (const auto* a = std::get_if<AttentionKernel>(&k)) {
+    const List rows_list = small ? List{1, 2, 4, 8} : List{16, 32, 64, 128, 256};
+    const List cols_list = small ? List{16, 32} : List{64, 128, 256, 512};
+    for (std::int64_t rows : rows_list)
+      for (std::int64_t cols : cols_list) add({std::min(rows, a->q), std::min(cols, a->kv)});
+    return out;
+  }
+  const FfnKernel& f = std::get<FfnKernel>(k);
+  const List rows_list = small ? List{1, 2, 4, 8} : List{16, 32, 64, 128, 256, 512, 1024};
+  for (std::int64_t rows : rows_list) add({std::min(rows, f.s), 0});
+  return out;
+}
+
+KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in) {
+  const arch::Accelerator& acc = in.accelerator;
+  Tiles tiles(in.tiles);
+  const auto* attention = std::get_if<AttentionKernel>(&k);
+  const Footprint f = attention ? attention_footprint(*attention, b, tiles)
+                                : ffn_footprint(std::get<FfnKernel>(k), b, acc, tiles);
+  KernelResult r;
+  r.kernel = k, r.blocking = b;
+  r.capacity_bytes = arch::buffer_total(acc.spec().global_buffer);
+  const bool forced = attention && attention->scores == ScoresPlace::kDram;
+  r.spilled = forced || f.kept + f.intermediates > r.capacity_bytes;
+  r.placement = forced ? "dram" : r.spilled ? "spilled" : "on_chip";
+  r.footprint_bytes = r.spilled ? f.kept : f.kept + f.intermediates;
+  const ChainCounts c = count_chain(k, b, r.spilled);
+  r.macs = c.macs();
+
+  for (const StageCount& s : c.stages) r.stages.push_back(matrix_stage(s, tiles));
+  for (const StageResult& s : r.stages) r.matrix_cycles += s.cycles, r.sram_bytes += s.sram_bytes;
+  std::map<std::string, std::int64_t> kernel_bytes;  // --scores dram: bytes of each kernel
+  for (const TensorCount& t : c.tensors) {
+    TensorResult x{t.name, t.kind, t.elements(), bytes_of(t.plain_elements, in.activation_bits)};
+    for (const auto& [shape, n] : t.transfers)
+      x.dram_bytes += n * operand_bytes(tiles(t.stage, shape), t.operand);
+    r.dram_bytes += x.dram_bytes;
+    if (t.kind == "intermediate") {  // half written by its producer, half read by its consumer
+      kernel_bytes[t.name == "S" ? "qk" : "pv"] += x.dram_bytes / 2;
+      kernel_bytes["softmax"] += x.dram_bytes / 2;
+    } else {
+      kernel_bytes[t.stage] += x.dram_bytes;
+    }
+    r.tensors.push_back(x);
+  }
+  for (const IntermediateCount& i : c.intermediates)
+    r.intermediates.push_back({i.name, i.produced, i.on_chip, i.spilled});
+
+  const VectorWork w = vector_work(k, c.vector, forced, in.activation_bits);
+  const arch::VectorUnit unit = hw::vector_unit_of(acc);
+  const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, c.vector.kind, w.ops, w.sram_bytes,
+                                                  forced ? kernel_bytes["softmax"] : 0);
+  StageResult vs;
+  vs.name = c.vector.kind, vs.unit = "vector", vs.ops = w.ops, vs.cycles = v.cycles;
+  vs.sram_bytes = w.sram_bytes;
+  r.stages.push_back(vs);
+  r.vector_cycles = v.cycles;
+  r.sram_bytes += w.sram_bytes;
+
+  // The link moves everything; the array and the vector unit overlap each other and the link
+  // block by block, but cannot start before the first block is on chip nor end before the last
+  // output block is written (docs/model.md#fused-kernels).
+  r.dram_cycles = link_cycles(acc, r.dram_bytes);
+  const double first_in = link_cycles(acc, f.first_in), last_out = link_cycles(acc, f.last_out);
+  r.exposed_cycles = first_in + last_out;
+  double time =
+      std::max(r.dram_cycles, std::max(r.matrix_cycles, r.vector_cycles) + r.exposed_cycles);
+  if (forced) {  // three kernels one after another, each bound by its own links
+    const double qk = std::max(r.stages[0].cycles + first_in, link_cycles(acc, kernel_bytes["qk"]));
+    const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));
+    time = std::max(time, qk + r.vector_cycles + pv);
+  }
+  r.cycles = static_cast<std::int64_t>(std::ceil(time));
+  r.clock_hz = acc.spec().clock_mhz * 1e6;
+  r.seconds = static_cast<double>(r.cycles) / r.clock_hz;
+  if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
+    r.bound = matrix_bound(r.stages);
+  else
+    r.bound = r.vector_cycles >= r.dram_cycles ? "vector" : "dram";
+  r.compulsory_dram_bytes = compulsory_bytes(k, b, c, r.tensors, tiles);
+  return r;
+}
+
+namespace {
+
+// A floor of a blocking's cycles that needs no tile: its vector unit's busy cycles (every
+// kernel time is at least those).
+double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
+  const auto* attention = std::get_if<AttentionKernel>(&k);
+  const bool forced = attention && attention->scores == ScoresPlace::kDram;
+  const ChainCounts c = count_chain(k, b, false);
+  const VectorWork w = vector_work(k, c.vector, forced, in.activation_bits);
+  return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator), c.vector.kind,
+                              w.ops, w.sram_bytes, 0)
+      .cycles;
+}
+
+// The candidates that fit, each with its index, evaluated in increasing order of their floor; one
+// whose floor is beyond 2 % of the fastest time found cannot come within 2 % of the fastest (C*)
+// and is not evaluated.
+struct Evaluated {
+  std::vector<std::pair<std::size_t, KernelResult>> fitting;
+  std::int64_t fastest = -1, evaluated = 0;
+  std::int64_t smallest = -1;  // the least footprint of a candidate that does not fit
+};
+
+Evaluated evaluate_candidates(const Kernel& k, const std::vector<Blocking>& candidates,
+                              const ModelInputs& in) {
+  std::vector<std::pair<double, std::size_t>> order;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    order.emplace_back(vector_floor(k, candidates[i], in), i);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Evaluated e;
+  for (const auto& [floor, i] : order) {
+    if (e.fastest >= 0 && floor * 100 > static_cast<double>(e.fastest) * 102) continue;
+    KernelResult r = evaluate_blocking(k, candidates[i], in);
+    ++e.evaluated;
+    if (r.footprint_bytes <= r.capacity_bytes) {
+      if (e.fastest < 0 || r.cycles < e.fastest) e.fastest = r.cycles;
+      e.fitting.emplace_back(i, std::move(r));
+    } else if (e.smallest < 0 || r.footprint_bytes < e.smallest) {
+      e.smallest = r.footprint_bytes;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
+  validate(k);
+  std::vector<Blocking> candidates =
+      in.candidates.empty() ? candidate_blockings(k, false) : in.candidates;
+  Evaluated e = evaluate_candidates(k, candidates, in);
+  if (e.fitting.empty() && in.candidates.empty()) {  // a small buffer: smaller blocks
+    const std::int64_t smallest = e.smallest;
+    candidates = candidate_blockings(k, true);
+    e = evaluate_candidates(k, candidates, in);
+    if (e.smallest < 0 || smallest < e.smallest) e.smallest = smallest;
+  }
+  auto& fitting = e.fitting;
+  const std::int64_t fastest = e.fastest, smallest = e.smallest, evaluated = e.evaluated;
+  // The latency objective of the tiling search (docs/hardware.md): the fastest C*; among the
+  // candidates within 2 % of it, the fewest DRAM bytes, then the fewest cycles, then the first.
+  std::sort(fitting.begin(), fitting.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::optional<KernelResult> best;
+  for (auto& [i, r] : fitting) {
+    if (static_cast<__int128>(r.cycles) * 100 > static_cast<__int128>(fastest) * 102) continue;
+    if (!best || r.dram_bytes < best->dram_bytes ||
+        (r.dram_bytes == best->dram_bytes && r.cycles < best->cycles))
+      best = std::move(r);
+  }
+  if (!best)
+    throw InputError(error_code::kRange, "", kind_name(k),
+                     "no blocking of the kernel fits the global buffer of \"" +
+                         in.accelerator.name() + "\" (" +
+                         std::to_string(arch::buffer_total(in.accelerator.spec().global_buffer)) +
+                         " bytes), even with its intermediates spilled: the smallest needs " +
+                         std::to_string(smallest) + " bytes");
+  best->candidates = static_cast<std::int64_t>(candidates.size());
+  best->evaluated = evaluated;
+  return *best;
+}
+
+}  // namespace tenet::fused

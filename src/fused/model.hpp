@@ -1,0 +1,54 @@
+// The fused-kernel model (docs/model.md#fused-kernels): the blocking search and the time of a
+// blocking from its exact counts (fused/counts.hpp) and the cost of each matmul tile, which the
+// caller supplies — eval::evaluate_kernel asks eval::evaluate for it, so every matmul stage is
+// costed by the one pipeline.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fused/counts.hpp"
+#include "tenet/arch/accelerator.hpp"
+#include "tenet/fused/result.hpp"
+
+namespace tenet::fused {
+
+// One matmul tile of a stage, operands on chip: what eval::evaluate says of it.
+struct TileEvaluation {
+  std::int64_t cycles = 0;  // clock cycles (compute, SRAM stalls, dequant unit; no DRAM)
+  std::string bound;        // compute, sram or dequant
+  // Bytes of each operand of one tile in storage format (scale / zero tensors included): what
+  // one transfer of A, B or C between DRAM and the chip moves.
+  std::int64_t a_bytes = 0, b_bytes = 0, c_bytes = 0;
+  std::int64_t sram_bytes = 0;  // SRAM traffic of the tile
+};
+// (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.
+using TileEvaluator = std::function<TileEvaluation(const std::string&, const TileShape&)>;
+
+struct ModelInputs {
+  const arch::Accelerator& accelerator;
+  int activation_bits = 16;  // the activations' format (Q, O, X, Y, biases, spilled S / P / H1 / A)
+  TileEvaluator tiles;
+  // The candidate blockings; empty: candidate_blockings(kernel), then, when none of those fits,
+  // candidate_blockings(kernel, true).
+  std::vector<Blocking> candidates;
+};
+
+// The blockings the search tries: attention rows (queries per block) in {16, ..., 256} and cols
+// (keys per block) in {64, ..., 512}, clipped to Q and KV; MLP token blocks in {16, ..., 1024}
+// clipped to S. `small`: the blocks tried when none of those fits the global buffer (rows 1, 2,
+// 4, 8; attention cols 16, 32).
+std::vector<Blocking> candidate_blockings(const Kernel& k, bool small = false);
+
+// The result of one blocking (its counts, tiles, time).
+KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in);
+
+// Every candidate; the best under the latency objective of the tiling search: the fastest C*,
+// among the candidates within 2 % of it the fewest DRAM bytes, then the fewest cycles, then the
+// earlier candidate.
+// InputError(range, kind) when no candidate fits the global buffer even with its intermediates
+// spilled.
+KernelResult search_blocking(const Kernel& k, const ModelInputs& in);
+
+}  // namespace tenet::fused

@@ -245,7 +245,7 @@ class Evaluator {
     r.matmul.m = m, r.matmul.n = n, r.matmul.k = k, r.matmul.batch = batch;
     const eval::Evaluation e = released([&] { return eval::evaluate(r); });
     py::dict d = to_python(llm::layer_cost_json(e.call_cost()));
-    d["tiling"] = mapping::to_string(e.tiling);
+    d["tiling"] = mapping::to_string(e.tiling());
     d["dataflow"] = mapping::to_string(r.dataflow);
     if (e.scheme) d["scheme"] = e.scheme->spec.name;
     return d;

@@ -34,6 +34,14 @@ hw::Bound first_largest(const hw::ResourceCycles& busy, long long dequant) {
   return static_cast<hw::Bound>(best);
 }
 
+// A 24x40x56 GEMM under the settings.
+eval::Request small_gemm(const eval::Settings& s) {
+  eval::Request r = eval::make_request(s);
+  r.matmul.name = "g";
+  r.matmul.m = 24, r.matmul.n = 40, r.matmul.k = 56;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardware model's",
@@ -112,9 +120,7 @@ TEST_CASE("TENET timing has no cost of a call, and the paths that need one say s
   for (const char* scheme : {"", "q4f16_1"}) {
     INFO("scheme '" << scheme << "'");
     s.quant = scheme;
-    eval::Request r = eval::make_request(s);
-    r.matmul.name = "g";
-    r.matmul.m = 24, r.matmul.n = 40, r.matmul.k = 56;
+    eval::Request r = small_gemm(s);
     const eval::Evaluation e = eval::evaluate(r);
     // The TENET-metrics mode: the relations, the quantization counts with a scheme, and no
     // hardware field of any kind (each accessor throws naming the mode).
@@ -156,9 +162,7 @@ TEST_CASE("a systolic evaluation has no TENET-metrics fields, and relations only
   eval::Settings s;
   s.arch = "systolic-8x8";
   s.quant = "q4f16_1";
-  eval::Request r = eval::make_request(s);
-  r.matmul.name = "g";
-  r.matmul.m = 24, r.matmul.n = 40, r.matmul.k = 56;
+  eval::Request r = small_gemm(s);
   const eval::Evaluation e = eval::evaluate(r);
   REQUIRE(e.is_systolic());
   CHECK(std::string(e.mode_name()) == "systolic timing");

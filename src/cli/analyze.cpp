@@ -5,8 +5,6 @@
 
 #include <fmt/core.h>
 
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "cli/command.hpp"
@@ -45,9 +43,9 @@ CLI::Option* add_input_options(CLI::App& app, AnalyzeOptions& o) {
                      "directory the experiment's relative paths start from "
                      "(default: the experiment's directory or its nearest ancestor holding them)")
           ->group(group);
-  auto* gemm =
-      app.add_option("--gemm", o.gemm, "GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")
-          ->group(group);
+  auto* gemm = add_gemm_option(app, o.gemm)
+                   ->description("GEMM generator: M,N,K (A is MxK, B is KxN, C is MxN)")
+                   ->group(group);
   auto* array = add_setting(app, a.settings, Setting::kArray)
                     ->description(
                         "GEMM generator: PE array RxC, e.g. 16x16 (with --arch: overrides its "
@@ -83,10 +81,7 @@ void add_generator_options(CLI::App& app, command::AnalyzeArgs& a, CLI::Option* 
           ->group(gen),
       app.add_option("--latency", a.latency, "average scratchpad latency, cycles (default 1)")
           ->group(gen),
-      app.add_flag("--accumulate", a.accumulate,
-                   "C = C + A·B: C is read (from DRAM, before its first update) as well as "
-                   "written")
-          ->group(gen)};
+      add_accumulate_flag(app, a.accumulate)->group(gen)};
   for (auto* setting : settings) setting->needs(gemm);
 }
 
@@ -137,23 +132,10 @@ void add_output_options(CLI::App& app, AnalyzeOptions& o) {
   const char* group = "Output";
   add_format_option(app, o.format, "table (default), json or csv (docs/output.md)", {})
       ->group(group);
-  app.add_option("--output", o.output, "write the report to this file instead of standard output")
-      ->group(group);
+  add_output_option(app, o.output)->group(group);
 }
 
 // ---- running ------------------------------------------------------------------------------
-
-void write_output(const std::string& text, const std::string& path) {
-  if (path.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out)
-    throw InputError(error_code::kIo, path, "--output", "cannot write the report to this file");
-}
 
 void run_analyze(const AnalyzeOptions& o, const CLI::App& sub) {
   command::AnalyzeArgs a = o.args;
@@ -171,7 +153,7 @@ void run_analyze(const AnalyzeOptions& o, const CLI::App& sub) {
   if (o.no_same_time) a.analysis.same_time = false;
   if (o.no_prev_time) a.analysis.prev_time = false;
   if (!a.settings.arch.empty()) warn_implausible_arch(a.settings.arch);
-  write_output(command::analyze(a), o.output);
+  write_output(command::analyze(a), o.output, "the report to this file");
 }
 
 void setup_analyze(CLI::App& sub) {

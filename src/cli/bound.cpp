@@ -40,7 +40,7 @@ void run_bound(const BoundOptions& o) {
 
 void setup_bound(CLI::App& sub) {
   auto o = std::make_shared<BoundOptions>();
-  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
+  add_gemm_option(sub, o->gemm);
   add_model_option(sub, o->model)
       ->description(
           "Or a Hugging Face config.json (or a bundled model's name, e.g. llama-3-8b): the sum "
@@ -62,9 +62,7 @@ void setup_bound(CLI::App& sub) {
       ->excludes("--bits-b")
       ->excludes("--bits-c");
   add_settings(sub, o->settings, {Setting::kDequantRate, Setting::kEdgeTransfers});
-  sub.add_option("--dataflows", o->dataflows,
-                 "Dataflows searched (default: the accelerator's declared dataflow, else "
-                 "os,ws,is)");
+  add_dataflows_option(sub, o->dataflows);
   sub.add_flag("--bound-only", o->bound_only,
                "Only the analytic lower bound (no mapping search): microseconds per point");
   add_format_option(sub, o->format, "table (default), json or csv", {"table", "json", "csv"});

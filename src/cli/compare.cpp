@@ -2,8 +2,6 @@
 // quantization schemes, side by side (docs/quantization.md#tenet-compare).
 #include <fmt/core.h>
 
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "cli/command.hpp"
@@ -24,17 +22,6 @@ struct CompareOptions {
   bool accumulate = false;
 };
 
-void write(const std::string& text, const std::string& path) {
-  if (path.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw InputError(error_code::kIo, path, "--output", "cannot write the comparison");
-}
-
 void run_compare(const CompareOptions& o) {
   command::CompareArgs args;
   args.gemm = gemm_of(o.gemm);
@@ -46,12 +33,13 @@ void run_compare(const CompareOptions& o) {
   args.kv_token_axis = o.kv_token_axis;
   args.accumulate = o.accumulate;
   args.format = format_of(o.format);
-  write(command::compare(args), o.output);
+  write_output(command::compare(args), o.output, "the comparison");
 }
 
 void setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
-  sub.add_option("--gemm", o->gemm, "GEMM M,N,K (A is MxK activations, B is KxN weights)")
+  add_gemm_option(sub, o->gemm)
+      ->description("GEMM M,N,K (A is MxK activations, B is KxN weights)")
       ->required();
   add_settings(sub, o->settings, kAllSettings);
   sub.get_option("--quant")->required()->description(
@@ -59,10 +47,9 @@ void setup_compare(CLI::App& sub) {
   sub.add_flag("--kv", o->kv, "B is a KV-cache tensor (uses the scheme's kv_cache operand)");
   sub.add_option("--kv-token-axis", o->kv_token_axis,
                  "with --kv: n (K cache in Q·Kᵀ, default) or k (V cache in P·V)");
-  sub.add_flag("--accumulate", o->accumulate,
-               "C = C + A·B: C is read (from DRAM, before its first update) as well as written");
+  add_accumulate_flag(sub, o->accumulate);
   add_format_option(sub, o->format, "table (default) or json", {});
-  sub.add_option("--output", o->output, "write to this file instead of standard output");
+  add_output_option(sub, o->output);
   sub.callback([o] { run_compare(*o); });
 }
 

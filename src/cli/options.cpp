@@ -1,6 +1,9 @@
 // The shared options (cli/options.hpp): one registration, one description, one rule each.
 #include "cli/options.hpp"
 
+#include <fstream>
+#include <iostream>
+
 #include "cli/command.hpp"
 #include "cli/option_rules.hpp"
 #include "mapping/shape_text.hpp"
@@ -166,6 +169,38 @@ CLI::Option* add_model_option(CLI::App& sub, std::string& model) {
   return sub.add_option("--model", model,
                         "Hugging Face config.json, or a bundled model's name (workloads/models: "
                         "e.g. llama-2-7b)");
+}
+
+CLI::Option* add_gemm_option(CLI::App& sub, std::string& gemm) {
+  return sub.add_option("--gemm", gemm, "One GEMM M,N,K (A is MxK, B is KxN, C is MxN)");
+}
+
+CLI::Option* add_accumulate_flag(CLI::App& sub, bool& accumulate) {
+  return sub.add_flag(
+      "--accumulate", accumulate,
+      "C = C + A·B: C is read (from DRAM, before its first update) as well as written");
+}
+
+CLI::Option* add_dataflows_option(CLI::App& sub, std::string& dataflows) {
+  return sub.add_option(
+      "--dataflows", dataflows,
+      "Dataflows searched (default: the accelerator's declared dataflow, else os,ws,is)");
+}
+
+CLI::Option* add_output_option(CLI::App& sub, std::string& path) {
+  return sub.add_option("--output", path,
+                        "write the report to this file instead of standard output");
+}
+
+void write_output(const std::string& text, const std::string& path, const std::string& what) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw InputError(error_code::kIo, path, "--output", "cannot write " + what);
 }
 
 CLI::Option* add_format_option(CLI::App& sub, std::string& format, const std::string& description,

@@ -64,6 +64,18 @@ void add_pass_options(CLI::App& sub, report::ModelPass& p, std::initializer_list
 // --model: a config.json or a bundled model's name.
 CLI::Option* add_model_option(CLI::App& sub, std::string& model);
 
+// --gemm M,N,K (its text; gemm_of parses it).
+CLI::Option* add_gemm_option(CLI::App& sub, std::string& gemm);
+// --accumulate: C = C + A·B.
+CLI::Option* add_accumulate_flag(CLI::App& sub, bool& accumulate);
+// --dataflows os,ws,is (its text; dataflows_of parses it), for the commands that search.
+CLI::Option* add_dataflows_option(CLI::App& sub, std::string& dataflows);
+// --output FILE: the report written there instead of standard output (write_output).
+CLI::Option* add_output_option(CLI::App& sub, std::string& path);
+// `text` to standard output, or to `path` when not empty (InputError(io) at --output naming
+// `what` when it cannot be written).
+void write_output(const std::string& text, const std::string& path, const std::string& what);
+
 // --format with the formats it takes (none: any, the command checks it).
 CLI::Option* add_format_option(CLI::App& sub, std::string& format, const std::string& description,
                                const std::vector<std::string>& formats);

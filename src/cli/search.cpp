@@ -54,12 +54,10 @@ void setup(CLI::App& sub) {
   add_pass_options(sub, o->pass, kPassLengths);
   sub.get_option("--batch")->description("Sequences (model) or GEMM batch (default 1)");
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
-  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
+  add_gemm_option(sub, o->gemm);
   sub.add_option("--objective", o->settings.objective,
                  "latency (default), energy, dram_bytes or edp");
-  sub.add_option("--dataflows", o->dataflows,
-                 "Dataflows to search (default: the accelerator's declared dataflow, else "
-                 "os,ws,is)");
+  add_dataflows_option(sub, o->dataflows);
   sub.add_option("--front", o->front,
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")

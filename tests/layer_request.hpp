@@ -66,7 +66,7 @@ inline quant::ProductResult evaluate_quant_gemm(const arch::Accelerator& acc,
   lo.hw = o.hw;
   lo.dequant_elements_per_cycle = o.dequant_elements_per_cycle;
   lo.dequant_ops_per_cycle = o.dequant_ops_per_cycle;
-  return *eval::evaluate(layer_request(acc, dataflow, spec, m, lo)).product;
+  return eval::evaluate(layer_request(acc, dataflow, spec, m, lo)).product();
 }
 
 }  // namespace tenet::test

@@ -1,8 +1,9 @@
-// tenet._tenet: the Python bindings (docs/python.md). Every function builds an eval::Request (or
-// the Settings of a cost model) and goes through eval::evaluate and the library's renderers, as
-// the CLI does; reports come back as the CLI's JSON text, so a Python result equals the CLI's
-// output. InputError becomes tenet.InputError (code, file, pointer); evaluation runs without the
-// GIL; a sweep runs on the library's worker threads.
+// tenet._tenet: the Python bindings (docs/python.md). Every command is the CLI's command::
+// function (src/command: analyze, compare, model, log, generate, tir, search, bound, calibrate)
+// called with the keywords read into its arguments; reports come back as the CLI's text, so a
+// Python result equals the CLI's output. tenet.evaluate (Evaluator) and the sweep call
+// eval::evaluate and the sweep runner directly. InputError becomes tenet.InputError (code, file,
+// pointer); evaluation runs without the GIL; a sweep runs on the library's worker threads.
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -15,16 +16,17 @@
 #include <string>
 #include <vector>
 
+#include "command/analyze.hpp"
+#include "command/calibrate.hpp"
 #include "command/commands.hpp"
 #include "command/kernel.hpp"
+#include "command/llm_commands.hpp"
 #include "io/report_format.hpp"
 #include "llm/model_report.hpp"
 #include "mapping/shape_text.hpp"
-#include "report/evaluation_report.hpp"
 #include "report/generate_report.hpp"
 #include "report/llm_report.hpp"
 #include "report/tir_report.hpp"
-#include "sweep/calibrate.hpp"
 #include "sweep/sweep_plan.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_spec.hpp"
@@ -35,9 +37,6 @@
 #include "tenet/eval/settings.hpp"
 #include "tenet/eval/traffic_curve.hpp"
 #include "tenet/hw/bounds.hpp"
-#include "tenet/input/problem.hpp"
-#include "tenet/input/spec.hpp"
-#include "tenet/input/tenet_files.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_config.hpp"
 #include "tenet/llm/model_matmuls.hpp"
@@ -129,17 +128,17 @@ eval::Settings settings_of(const json& j) {
   return s;
 }
 
-analysis::Options analysis_options(const json& j, const input::Problem* problem) {
-  analysis::Options o = problem ? input::analysis_options(*problem) : analysis::Options{};
+// {hops, same_time, prev_time, compute_delay}: the analysis settings given.
+command::AnalysisFlags analysis_flags(const json& j) {
+  command::AnalysisFlags f;
   if (j.contains("hops") && !j["hops"].is_null())
-    o.neighbourhood.hops = static_cast<int>(int_field(j, "hops", 1));
-  o.neighbourhood.same_time = bool_field(j, "same_time", o.neighbourhood.same_time);
-  o.neighbourhood.prev_time = bool_field(j, "prev_time", o.neighbourhood.prev_time);
-  const std::string delay = text_field(j, "compute_delay");
-  if (!delay.empty())
-    o.compute_delay =
-        with_location("compute_delay", [&] { return input::parse_compute_delay(delay); });
-  return o;
+    f.hops = static_cast<int>(int_field(j, "hops", 1));
+  if (j.contains("same_time") && !j["same_time"].is_null())
+    f.same_time = bool_field(j, "same_time", true);
+  if (j.contains("prev_time") && !j["prev_time"].is_null())
+    f.prev_time = bool_field(j, "prev_time", true);
+  f.compute_delay = text_field(j, "compute_delay");
+  return f;
 }
 
 io::ReportFormat format_of(const std::string& name) {
@@ -160,41 +159,39 @@ std::string analyze_gemm(long long m, long long n, long long k, const py::object
                          const std::vector<int>& bits, long long bandwidth, long long latency,
                          const std::string& loop_order, const py::object& analysis, bool accumulate,
                          const std::string& format) {
-  const json s = to_json(settings, "settings"), a = to_json(analysis, "analysis");
-  const eval::Settings parsed = settings_of(s);
+  command::AnalyzeArgs args;
+  args.settings = settings_of(to_json(settings, "settings"));
   if (bits.size() != 3)
     throw InputError(error_code::kType, "", "bits", "expected three widths (A, B, C)");
-  eval::Request r =
-      eval::make_gemm_request(parsed, {m, n, k}, {bits[0], bits[1], bits[2]}, bandwidth, latency);
-  if (!loop_order.empty()) {
-    if (!r.tiling)
-      throw InputError(error_code::kUsage, "", "loop_order",
-                       "a loop order needs explicit tile sizes (tile MxNxK)");
-    r.tiling->order = mapping::parse_tiling("0x0x0:" + loop_order, "loop_order").order;
-  }
-  r.analysis = analysis_options(a, nullptr);
-  r.matmul.accumulate = accumulate;
-  const io::ReportFormat f = format_of(format);
-  return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
+  args.gemm = {m, n, k};
+  args.bits = {bits[0], bits[1], bits[2]};
+  args.bandwidth = bandwidth;
+  args.latency = latency;
+  args.loop_order = loop_order;
+  args.accumulate = accumulate;
+  args.analysis = analysis_flags(to_json(analysis, "analysis"));
+  args.format = format_of(format);
+  return released([&] { return command::analyze(args); });
 }
 
 // tenet analyze --spec FILE | --tenet-stmt/--tenet-pe/--tenet-map; `spec` a path or a dict.
 std::string analyze_problem(const py::object& spec, const std::vector<std::string>& tenet_files,
                             const py::object& analysis, const std::string& format) {
-  eval::Request r;
+  command::AnalyzeArgs args;
   if (!tenet_files.empty()) {
     if (tenet_files.size() != 3)
       throw InputError(error_code::kType, "", "tenet_files",
                        "expected three paths: statement (.s), PE array (.p), mapping (.m)");
-    r.problem = input::load_tenet_files(tenet_files[0], tenet_files[1], tenet_files[2]);
+    args.tenet_stmt = tenet_files[0], args.tenet_pe = tenet_files[1];
+    args.tenet_map = tenet_files[2];
   } else if (py::isinstance<py::str>(spec)) {
-    r.problem = input::load_spec(spec.cast<std::string>());
+    args.spec = spec.cast<std::string>();
   } else {
-    r.problem = input::build_problem(input::parse_spec(to_json(spec, "spec"), ""), "");
+    args.spec_json = to_json(spec, "spec");
   }
-  r.analysis = analysis_options(to_json(analysis, "analysis"), &*r.problem);
-  const io::ReportFormat f = format_of(format);
-  return released([&] { return report::render_evaluation(eval::evaluate(r), r, f); });
+  args.analysis = analysis_flags(to_json(analysis, "analysis"));
+  args.format = format_of(format);
+  return released([&] { return command::analyze(args); });
 }
 
 // A JSON value as Python objects (dict, list, int, float, str, bool, None), without text.
@@ -246,7 +243,7 @@ class Evaluator {
     r.matmul.m = m, r.matmul.n = n, r.matmul.k = k, r.matmul.batch = batch;
     const eval::Evaluation e = released([&] { return eval::evaluate(r); });
     py::dict d = to_python(llm::layer_cost_json(e.call_cost()));
-    d["tiling"] = mapping::to_string(e.tiling);
+    d["tiling"] = mapping::to_string(e.tiling());
     d["dataflow"] = mapping::to_string(r.dataflow);
     if (e.scheme) d["scheme"] = e.scheme->spec.name;
     return d;
@@ -319,66 +316,70 @@ std::string run_kernel(const std::vector<std::int64_t>& ffn,
   return released([&] { return command::kernel(args); });
 }
 
+// The model pass of a call: the keys given over report::ModelPass's defaults.
 report::ModelPass pass_of(const json& j) {
   report::ModelPass p;
-  if (!text_field(j, "phase").empty()) p.phase = text_field(j, "phase");
-  p.batch = int_field(j, "batch", 1);
-  p.prompt = int_field(j, "prompt", 0);
-  p.context = int_field(j, "context", 0);
-  if (!text_field(j, "qkv").empty()) p.qkv = text_field(j, "qkv");
-  if (!text_field(j, "gate_up").empty()) p.gate_up = text_field(j, "gate_up");
-  if (!text_field(j, "lm_head").empty()) p.lm_head = text_field(j, "lm_head");
-  if (!text_field(j, "attention").empty()) p.attention = text_field(j, "attention");
-  p.mla = text_field(j, "mla");
-  if (!text_field(j, "routing").empty()) p.routing = text_field(j, "routing");
+  for (auto [key, field] :
+       {std::pair{"phase", &report::ModelPass::phase}, std::pair{"qkv", &report::ModelPass::qkv},
+        std::pair{"gate_up", &report::ModelPass::gate_up},
+        std::pair{"lm_head", &report::ModelPass::lm_head},
+        std::pair{"attention", &report::ModelPass::attention},
+        std::pair{"mla", &report::ModelPass::mla},
+        std::pair{"routing", &report::ModelPass::routing}})
+    if (!text_field(j, key).empty()) p.*field = text_field(j, key);
+  p.batch = int_field(j, "batch", p.batch);
+  p.prompt = int_field(j, "prompt", p.prompt);
+  p.context = int_field(j, "context", p.context);
   return p;
 }
 
-report::LlmReportOptions report_options(const json& settings, bool shapes_only, bool merge_shapes) {
-  report::LlmReportOptions o;
+command::ListingArgs listing_of(const py::object& settings, bool shapes_only, bool merge_shapes,
+                                const std::string& format) {
+  command::ListingArgs o;
   o.shapes_only = shapes_only;
   o.merge_shapes = merge_shapes;
-  o.cost = settings_of(settings);
+  o.cost = settings_of(to_json(settings, "settings"));
+  o.format = format_of(format);
   return o;
+}
+
+// A config.json path (or bundled name), or its content as a dict ("<dict>" in reports).
+void config_of(const py::object& config, std::string& model,
+               std::optional<llm::ModelConfig>& parsed) {
+  const bool from_file = py::isinstance<py::str>(config);
+  model = from_file ? config.cast<std::string>() : std::string("<dict>");
+  if (!from_file) parsed = llm::parse_model_config(to_json(config, "config"), "");
 }
 
 // tenet model --model CONFIG ...; `config` a path or the config.json content as a dict.
 std::string run_model(const py::object& config, const py::object& pass, const py::object& settings,
                       bool shapes_only, bool merge_shapes, const std::string& format) {
-  const bool from_file = py::isinstance<py::str>(config);
-  const std::string source = from_file ? config.cast<std::string>() : std::string("<dict>");
-  const llm::ModelConfig m = from_file ? llm::load_model_config(source)
-                                       : llm::parse_model_config(to_json(config, "config"), "");
-  const report::ModelPass p = pass_of(to_json(pass, "pass"));
-  const llm::GenerationOptions g = report::generation_options(p);
-  const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(m, g);
-  const llm::ReportContext context = report::model_context(source, p, m, g);
-  const report::LlmReportOptions o =
-      report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
-  const io::ReportFormat f = format_of(format);
-  return released([&] { return report::render_llm_report(shapes, context, o, f); });
+  command::ModelArgs args;
+  config_of(config, args.model, args.config);
+  args.pass = pass_of(to_json(pass, "pass"));
+  args.listing = listing_of(settings, shapes_only, merge_shapes, format);
+  return released([&] { return command::model(args); });
 }
 
 // tenet generate --model CONFIG --prompt P --tokens G ...: the request's report (JSON or table).
 std::string run_generate(const py::object& config, const py::object& request,
                          const py::object& pass, const py::object& settings,
                          const std::string& format) {
-  report::GenerateRequest g;
-  const bool from_file = py::isinstance<py::str>(config);
-  g.model = from_file ? config.cast<std::string>() : std::string("<dict>");
-  if (!from_file) g.config = llm::parse_model_config(to_json(config, "config"), "");
+  command::GenerateArgs args;
+  report::GenerateRequest& g = args.request;
+  config_of(config, g.model, g.config);
   const json r = to_json(request, "request");
   static const char* const known[] = {"prompt", "tokens",        "batch",     "tp",
                                       "pp",     "micro_batches", "link_gbps", "link_latency_us"};
   for (const auto& [key, value] : r.items())
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       throw InputError(error_code::kUnknownField, "", key, "not a request setting");
-  g.options.prompt = int_field(r, "prompt", 0);
-  g.options.tokens = int_field(r, "tokens", 0);
-  g.options.batch = int_field(r, "batch", 1);
-  g.options.tp = int_field(r, "tp", 1);
-  g.options.pp = int_field(r, "pp", 1);
-  g.options.micro_batches = int_field(r, "micro_batches", 0);
+  g.options.prompt = int_field(r, "prompt", g.options.prompt);
+  g.options.tokens = int_field(r, "tokens", g.options.tokens);
+  g.options.batch = int_field(r, "batch", g.options.batch);
+  g.options.tp = int_field(r, "tp", g.options.tp);
+  g.options.pp = int_field(r, "pp", g.options.pp);
+  g.options.micro_batches = int_field(r, "micro_batches", g.options.micro_batches);
   for (const char* key : {"link_gbps", "link_latency_us"}) {
     const auto it = r.find(key);
     if (it == r.end() || it->is_null()) continue;
@@ -389,8 +390,8 @@ std::string run_generate(const py::object& config, const py::object& request,
   }
   g.conventions = pass_of(to_json(pass, "pass"));
   g.cost = settings_of(to_json(settings, "settings"));
-  const io::ReportFormat f = format_of(format);
-  return released([&] { return report::render_generate(g, f); });
+  args.format = format_of(format);
+  return released([&] { return command::generate(args); });
 }
 
 // tenet log --input FILE ...: (report text, warnings).
@@ -398,24 +399,15 @@ std::pair<std::string, std::vector<std::string>> run_log(
     const std::string& path, const std::string& log_format, bool lenient, long long tokens,
     const std::string& tir_path, const py::object& settings, bool shapes_only, bool merge_shapes,
     const std::string& format) {
-  input::LogReadOptions read;
-  read.format = input::parse_log_format(log_format.empty() ? "auto" : log_format);
-  read.lenient = lenient;
-  const input::WorkloadLog wl = input::read_workload_log_file(path, read);
-  std::vector<std::string> warnings;
-  if (wl.skipped > 0)
-    warnings.push_back("skipped " + std::to_string(wl.skipped) + " malformed line(s) of " +
-                       wl.file + "; first: " + wl.first_skip_reason);
-  report::LlmReportOptions o =
-      report_options(to_json(settings, "settings"), shapes_only, merge_shapes);
-  report::LogWorkload w = report::prepare_log(wl, tir_path, o);
-  o.vector_kernels = wl.vector_kernels;
-  warnings.insert(warnings.end(), w.warnings.begin(), w.warnings.end());
-  if (tokens > 0) w.context.tokens = tokens;
-  const llm::ReportContext& context = w.context;
-  const std::vector<llm::MatmulShape>& shapes = w.shapes;
-  const io::ReportFormat f = format_of(format);
-  return {released([&] { return report::render_llm_report(shapes, context, o, f); }), warnings};
+  command::LogArgs args;
+  args.input = path;
+  if (!log_format.empty()) args.log_format = log_format;
+  args.lenient = lenient;
+  args.tokens = tokens;
+  args.tir = tir_path;
+  args.listing = listing_of(settings, shapes_only, merge_shapes, format);
+  const command::Report r = released([&] { return command::log(args); });
+  return {r.text, r.warnings};
 }
 
 // tenet sweep: the rows as JSON Lines (exactly the CLI's --out x.jsonl lines) and a summary.
@@ -498,16 +490,16 @@ std::pair<std::string, std::string> run_tir(const std::string& input, const std:
                                             const std::string& bind, const std::string& arch,
                                             const std::string& dataflow, const std::string& quant,
                                             bool shapes_only, const std::string& format) {
-  report::TirRun run;
-  run.input = input;
-  run.func = func;
-  run.bind = bind;
-  run.arch = arch;
-  run.dataflow = dataflow;
-  run.quant = quant.empty() ? "auto" : quant;
-  run.shapes_only = shapes_only;
-  const io::ReportFormat f = format_of(format);
-  const report::TirReport r = released([&] { return report::render_tir_report(run, f); });
+  command::TirArgs args;
+  args.run.input = input;
+  args.run.func = func;
+  args.run.bind = bind;
+  args.run.arch = arch;
+  args.run.dataflow = dataflow;
+  if (!quant.empty()) args.run.quant = quant;
+  args.run.shapes_only = shapes_only;
+  args.format = format_of(format);
+  const report::TirReport r = released([&] { return command::tir(args); });
   return {r.text, r.notes};
 }
 
@@ -562,34 +554,23 @@ std::string run_calibrate(const std::string& measurements, const py::object& arc
                           const std::string& config, const std::vector<std::string>& free,
                           const std::string& dataflow, const std::vector<int>& bits,
                           bool edge_transfers, int max_sweeps, bool predict_only) {
-  const json arch_json = accelerator_info(arch);
-  sweep::CalibrationOptions o;
-  o.dataflow = with_location("dataflow", [&] { return mapping::parse_dataflow(dataflow); });
+  command::CalibrateArgs args;
+  args.measurements = measurements;
+  if (py::isinstance<py::str>(arch))
+    args.arch = arch.cast<std::string>();
+  else  // a dict, or none: the default accelerator
+    args.arch_json = accelerator_info(arch);
+  args.config = config;
+  args.free = free;
+  args.dataflow = dataflow;
   if (!bits.empty() && bits.size() != 3)
     throw InputError(error_code::kUsage, "", "bits", "expected three widths (A, B, C) or none");
-  for (int b : bits)
-    if (b < 1 || b > 64)
-      throw InputError(error_code::kRange, "", "bits",
-                       "expected bits per element in 1..64, got " + std::to_string(b));
-  const std::vector<sweep::Measurement> rows = sweep::read_measurements(measurements, config);
-  const sweep::CalibrationBits resolved = sweep::calibration_bits(
-      arch_json,
-      bits.empty() ? std::array<int, 3>{0, 0, 0} : std::array<int, 3>{bits[0], bits[1], bits[2]},
-      rows);
-  o.bits = resolved.bits;
-  o.bits_source = resolved.source;
-  o.edge_transfers = edge_transfers;
-  o.max_sweeps = max_sweeps;
-  if (!predict_only) {
-    if (free.empty())
-      o.free = sweep::default_free_parameters(arch_json);
-    else
-      for (const std::string& f : free) o.free.push_back(sweep::parse_free_parameter(f, arch_json));
-  }
-  const std::string file = py::isinstance<py::str>(arch) ? arch.cast<std::string>() : "";
-  return released([&] {
-    return sweep::calibration_json(sweep::calibrate(arch_json, file, rows, o), o).dump();
-  });
+  for (std::size_t i = 0; i < bits.size(); ++i) args.bits[i] = bits[i];
+  args.edge_transfers = edge_transfers;
+  args.max_sweeps = max_sweeps;
+  args.predict_only = predict_only;
+  args.json = true;
+  return released([&] { return command::calibrate(args).text; });
 }
 
 }  // namespace

@@ -300,7 +300,7 @@ def _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, 
     return {k: v for k, v in p.items() if v is not None}
 
 
-def model(config, *, phase="prefill", batch=1, prompt=None, context=None, qkv=None,
+def model(config, *, phase=None, batch=None, prompt=None, context=None, qkv=None,
           gate_up=None, lm_head=None, attention=None, mla=None, routing=None, arch=None,
           array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
           dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, shapes_only=False,
@@ -317,7 +317,7 @@ def model(config, *, phase="prefill", batch=1, prompt=None, context=None, qkv=No
     return _report(text, "model", ModelResult) if format == "json" else text
 
 
-def generate(config, *, prompt, tokens, batch=1, tp=1, pp=1, micro_batches=None,
+def generate(config, *, prompt, tokens, batch=None, tp=None, pp=None, micro_batches=None,
              link_gbps=None, link_latency_us=None, qkv=None, gate_up=None, attention=None,
              arch=None, array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
              dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, format="json"):
@@ -369,13 +369,13 @@ def tir(path, *, bind=None, func=None, arch=None, dataflow=None, quant="auto",
     return _report(text, "tir", ModelResult) if format == "json" else text
 
 
-def model_matmuls(config, *, phase="prefill", batch=1, prompt=None, context=None, **kw):
+def model_matmuls(config, *, phase=None, batch=None, prompt=None, context=None, **kw):
     """The matmul entries of a model pass: [{name, m, n, k, batch, count}]."""
     return _tenet.model_matmuls(config, _pass(phase, batch, prompt, context, None, None, None,
                                               None, None, None) | kw)
 
 
-def search(gemm=None, *, model=None, phase="prefill", batch=1, prompt=None, context=None,
+def search(gemm=None, *, model=None, phase=None, batch=None, prompt=None, context=None,
            arch=None, quant=None, objective=None, dataflows=None, front="exact",
            dequant_rate=None):
     """``tenet search``: the best mapping (dataflow, tiles, loop order) of a GEMM or of every

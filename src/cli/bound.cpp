@@ -6,10 +6,8 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/llm_options.hpp"
-#include "cli/option_rules.hpp"
+#include "cli/options.hpp"
 #include "command/commands.hpp"
-#include "mapping/shape_text.hpp"
 #include "report/curve_report.hpp"
 #include "report/llm_report.hpp"
 #include "tenet/error.hpp"
@@ -36,25 +34,18 @@ void run_bound(const BoundOptions& o) {
   args.buffers = report::parse_buffer_sizes(o.buffers);
   if (!o.dataflows.empty()) args.dataflows = dataflows_of(o.dataflows);
   args.bound_only = o.bound_only;
-  args.format = io::parse_report_format(o.format);
+  args.format = format_of(o.format);
   fmt::print("{}", command::bound(args));
 }
 
 void setup_bound(CLI::App& sub) {
   auto o = std::make_shared<BoundOptions>();
-  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
-  sub.add_option(
-      "--model", o->model,
-      "Or a Hugging Face config.json (or a bundled model's name, e.g. llama-3-8b): the sum "
-      "over its matmuls");
-  sub.add_option("--phase", o->pass.phase, "prefill (default) or decode (with --model)")
-      ->check(CLI::IsMember({"prefill", "decode"}));
-  with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (default 1)"),
-            OptionRule::kPositive);
-  with_rule(sub.add_option("--prompt", o->pass.prompt, "Prompt tokens (prefill)"),
-            OptionRule::kPositive);
-  with_rule(sub.add_option("--context", o->pass.context, "KV-cache tokens (decode)"),
-            OptionRule::kPositive);
+  add_gemm_option(sub, o->gemm);
+  add_model_option(sub, o->model)
+      ->description(
+          "Or a Hugging Face config.json (or a bundled model's name, e.g. llama-3-8b): the sum "
+          "over its matmuls");
+  add_pass_options(sub, o->pass, kPassLengths);
   sub.add_option("--buffers", o->buffers,
                  "Global-buffer sizes: FROM..TO[:POINTS] (geometric, default 16 points) or a "
                  "list, units B/KiB/MiB/GiB (e.g. 64KiB..64MiB:32)")
@@ -64,24 +55,17 @@ void setup_bound(CLI::App& sub) {
         std::pair{"--bits-c", &BoundOptions::bits_c}})
     sub.add_option(name, (*o).*member, "Operand width in bits (unquantized; default 16)")
         ->check(CLI::Range(1, 64));
-  sub.add_option("--arch", o->settings.arch,
-                 "Accelerator: preset name or architecture JSON file (default scalable-32x32)");
-  sub.add_option("--array", o->settings.array, "Override the accelerator's PE array, RxC");
-  sub.add_option("--quant", o->settings.quant, "Quantization scheme: preset name or JSON file")
+  add_settings(sub, o->settings, {Setting::kArch, Setting::kArray});
+  add_setting(sub, o->settings, Setting::kQuant)
+      ->description("Quantization scheme: preset name (configs/quant) or JSON file")
       ->excludes("--bits-a")
       ->excludes("--bits-b")
       ->excludes("--bits-c");
-  with_rule(sub.add_option("--dequant-rate", o->settings.dequant_rate,
-                           "Dequant unit elements/cycle (default: the scheme's)"),
-            OptionRule::kNonNegative);
-  add_edge_transfers(sub, o->settings.edge_transfers);
-  sub.add_option("--dataflows", o->dataflows,
-                 "Dataflows searched (default: the accelerator's declared dataflow, else "
-                 "os,ws,is)");
+  add_settings(sub, o->settings, {Setting::kDequantRate, Setting::kEdgeTransfers});
+  add_dataflows_option(sub, o->dataflows);
   sub.add_flag("--bound-only", o->bound_only,
                "Only the analytic lower bound (no mapping search): microseconds per point");
-  sub.add_option("--format", o->format, "table (default), json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  add_format_option(sub, o->format, "table (default), json or csv", {"table", "json", "csv"});
   sub.callback([o] { run_bound(*o); });
 }
 

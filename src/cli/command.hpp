@@ -67,29 +67,6 @@ inline std::vector<mapping::Dataflow> dataflows_of(const std::string& list) {
   return out;
 }
 
-// --edge-transfers [on|off] (analyze, compare, model, log, bound, tir, generate:
-// hw::Options::edge_transfers). Bare or "on": each matmul's first DRAM fill and last write-back
-// are charged (the default); "off": SCALE-Sim's convention, both outside the counted cycles.
-inline CLI::Option* add_edge_transfers(CLI::App& app, bool& target) {
-  return app
-      .add_option_function<std::string>(
-          "--edge-transfers",
-          [&target](const std::string& v) {
-            if (v == "on" || v == "true" || v == "1")
-              target = true;
-            else if (v == "off" || v == "false" || v == "0")
-              target = false;
-            else
-              throw CLI::ValidationError("--edge-transfers",
-                                         "expected on or off, got \"" + v + "\"");
-          },
-          "systolic timing: charge each matmul's first DRAM fill and last write-back (on, the "
-          "default) or leave both outside the counted cycles as SCALE-Sim does (off)")
-      ->expected(0, 1)
-      ->default_str("on")
-      ->type_name("[on|off]");
-}
-
 }  // namespace tenet::cli
 
 #define TENET_CLI_CONCAT2(a, b) a##b

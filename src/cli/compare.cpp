@@ -2,14 +2,11 @@
 // quantization schemes, side by side (docs/quantization.md#tenet-compare).
 #include <fmt/core.h>
 
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/llm_options.hpp"
+#include "cli/options.hpp"
 #include "command/commands.hpp"
-#include "mapping/shape_text.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/settings.hpp"
 
@@ -25,22 +22,9 @@ struct CompareOptions {
   bool accumulate = false;
 };
 
-void write(const std::string& text, const std::string& path) {
-  if (path.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw InputError(error_code::kIo, path, "--output", "cannot write the comparison");
-}
-
 void run_compare(const CompareOptions& o) {
   command::CompareArgs args;
-  const mapping::GemmShape g =
-      with_location("--gemm", [&] { return mapping::parse_gemm_shape(o.gemm); });
-  args.gemm = {g.m, g.n, g.k};
+  args.gemm = gemm_of(o.gemm);
   for (const std::string& scheme : split_scheme_list(o.settings.quant))
     args.schemes.push_back(std::make_shared<const quant::QuantSpec>(eval::resolve_scheme(scheme)));
   args.settings = o.settings;
@@ -48,24 +32,24 @@ void run_compare(const CompareOptions& o) {
   args.kv = o.kv;
   args.kv_token_axis = o.kv_token_axis;
   args.accumulate = o.accumulate;
-  args.format = with_location("--format", [&] { return io::parse_report_format(o.format); });
-  write(command::compare(args), o.output);
+  args.format = format_of(o.format);
+  write_output(command::compare(args), o.output, "the comparison");
 }
 
 void setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
-  sub.add_option("--gemm", o->gemm, "GEMM M,N,K (A is MxK activations, B is KxN weights)")
+  add_gemm_option(sub, o->gemm)
+      ->description("GEMM M,N,K (A is MxK activations, B is KxN weights)")
       ->required();
-  add_settings_options(sub, o->settings, "");
+  add_settings(sub, o->settings, kAllSettings);
   sub.get_option("--quant")->required()->description(
       "comma-separated schemes: preset names or JSON files");
   sub.add_flag("--kv", o->kv, "B is a KV-cache tensor (uses the scheme's kv_cache operand)");
   sub.add_option("--kv-token-axis", o->kv_token_axis,
                  "with --kv: n (K cache in Q·Kᵀ, default) or k (V cache in P·V)");
-  sub.add_flag("--accumulate", o->accumulate,
-               "C = C + A·B: C is read (from DRAM, before its first update) as well as written");
-  sub.add_option("--format", o->format, "table (default) or json");
-  sub.add_option("--output", o->output, "write to this file instead of standard output");
+  add_accumulate_flag(sub, o->accumulate);
+  add_format_option(sub, o->format, "table (default) or json", {});
+  add_output_option(sub, o->output);
   sub.callback([o] { run_compare(*o); });
 }
 

@@ -5,63 +5,18 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <set>
 #include <string>
 
 #include "cli/command.hpp"
+#include "command/fields.hpp"
 #include "tenet/error.hpp"
 
 namespace tenet::cli {
 
 std::string option_for_field(const std::string& field) {
-  // Request and command fields named by the library (eval/settings.hpp, llm generation options,
-  // sweep and search settings) -> the options that set them: "tiling_objective" ->
-  // "--tiling-objective".
-  static const std::set<std::string> fields{"arch",
-                                            "array",
-                                            "dataflow",
-                                            "dataflows",
-                                            "quant",
-                                            "timing",
-                                            "tile",
-                                            "loop_order",
-                                            "tiling_objective",
-                                            "dequant_rate",
-                                            "dequant_ops_rate",
-                                            "format",
-                                            "objective",
-                                            "gemm",
-                                            "batch",
-                                            "prompt",
-                                            "context",
-                                            "phase",
-                                            "threads",
-                                            "shard",
-                                            "resume",
-                                            "out",
-                                            "attention",
-                                            "routing",
-                                            "mla",
-                                            "qkv",
-                                            "gate_up",
-                                            "lm_head",
-                                            "kv_token_axis",
-                                            "bind",
-                                            "func",
-                                            "buffers",
-                                            "tokens",
-                                            "tp",
-                                            "pp",
-                                            "micro_batches",
-                                            "link_gbps",
-                                            "link_latency_us",
-                                            "model",
-                                            "ffn",
-                                            "activation",
-                                            "bias",
-                                            "causal",
-                                            "scores"};
-  if (!fields.count(field)) return "";
+  // The fields the library and the commands name (command/fields.hpp) -> the options that set
+  // them: "tiling_objective" -> "--tiling-objective".
+  if (!command::is_field(field)) return "";
   std::string option = "--" + field;
   std::replace(option.begin(), option.end(), '_', '-');
   return option;

@@ -4,10 +4,8 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/llm_options.hpp"
-#include "cli/option_rules.hpp"
+#include "cli/options.hpp"
 #include "command/commands.hpp"
-#include "mapping/shape_text.hpp"
 #include "tenet/error.hpp"
 
 // The command's own namespace: src/cli is compiled in unity batches (CMakeLists.txt).
@@ -42,41 +40,30 @@ void run(const SearchCliOptions& o) {
   args.settings.dataflows = split_list(o.dataflows);
   args.settings.exact_front = o.front == "exact";
   args.source = matmul_source(o.gemm, o.model, o.log, o.pass);
-  args.format = io::parse_report_format(o.format);
+  args.format = format_of(o.format);
   std::cout << command::search(args);
 }
 
 void setup(CLI::App& sub) {
   auto o = std::make_shared<SearchCliOptions>();
-  sub.add_option("--arch", o->settings.eval.arch,
-                 "Accelerator preset or architecture file (default scalable-32x32)");
-  sub.add_option("--quant", o->settings.eval.quant, "Quantization preset or file (default q0f16)");
-  sub.add_option("--model", o->model,
-                 "Hugging Face config.json, or a bundled model's name (e.g. llama-3-8b)");
-  sub.add_option("--phase", o->pass.phase, "prefill (default) or decode")
-      ->check(CLI::IsMember({"prefill", "decode"}));
-  with_rule(sub.add_option("--batch", o->pass.batch, "Sequences (model) or GEMM batch (default 1)"),
-            OptionRule::kPositive);
-  with_rule(sub.add_option("--prompt", o->pass.prompt, "Prompt tokens (prefill)"),
-            OptionRule::kPositive);
-  with_rule(sub.add_option("--context", o->pass.context, "KV-cache tokens (decode)"),
-            OptionRule::kPositive);
+  add_setting(sub, o->settings.eval, Setting::kArch);
+  add_setting(sub, o->settings.eval, Setting::kQuant)
+      ->description(
+          "Quantization scheme: preset name (configs/quant) or JSON file (default q0f16)");
+  add_model_option(sub, o->model);
+  add_pass_options(sub, o->pass, kPassLengths);
+  sub.get_option("--batch")->description("Sequences (model) or GEMM batch (default 1)");
   sub.add_option("--log", o->log, "Workload log (text or JSON Lines)");
-  sub.add_option("--gemm", o->gemm, "One GEMM M,N,K");
+  add_gemm_option(sub, o->gemm);
   sub.add_option("--objective", o->settings.objective,
                  "latency (default), energy, dram_bytes or edp");
-  sub.add_option("--dataflows", o->dataflows,
-                 "Dataflows to search (default: the accelerator's declared dataflow, else "
-                 "os,ws,is)");
+  add_dataflows_option(sub, o->dataflows);
   sub.add_option("--front", o->front,
                  "exact: the whole Pareto front (default); winner: prune harder, the front "
                  "holds only the evaluated candidates")
       ->check(CLI::IsMember({"exact", "winner"}));
-  with_rule(sub.add_option("--dequant-rate", o->settings.eval.dequant_rate,
-                           "Dequant unit elements/cycle (0 = default)"),
-            OptionRule::kNonNegative);
-  sub.add_option("--format", o->format, "table (default) or json")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_setting(sub, o->settings.eval, Setting::kDequantRate);
+  add_format_option(sub, o->format, "table (default) or json", {"table", "json"});
   sub.callback([o] { run(*o); });
 }
 

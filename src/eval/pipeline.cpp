@@ -194,44 +194,72 @@ Evaluation evaluate(const Request& r) {
   Evaluation e;
   resolve_inputs(r);
   if (r.problem) {  // a loaded problem: the relation-centric analysis is all there is
-    e.analyzed = r.problem;
-    e.relations = analyze_relations(*e.analyzed, r.analysis);
+    e.mode = TenetMetrics{{*r.problem, analyze_relations(*r.problem, r.analysis)}, std::nullopt};
     return e;
   }
   const arch::Accelerator& acc = *r.accelerator;
   if (r.scheme) e.scheme = apply_quantization(*r.scheme, r.matmul);
+  std::optional<input::Problem> analyzed;
   if (r.relation_centric || r.timing == Timing::kTenet)
-    e.analyzed = relation_problem(r, build_workload(r, e.scheme));
+    analyzed = relation_problem(r, build_workload(r, e.scheme));
   e.problem = build_hw_problem(r, e.scheme);
   if (e.scheme && quant::dequantizes(e.scheme->spec))  // at the MAC precision of the problem
     e.dequant_rate = defaults::resolve_dequant_rate(r.dequant_rate, e.scheme->spec, acc, r.dataflow,
                                                     hw::mac_precision(acc, e.problem));
   if (r.timing == Timing::kTenet) {
-    e.relations = analyze_relations(*e.analyzed, r.analysis);
-    if (e.scheme) e.tenet_quant = count_tenet_quantization(r, *e.scheme, e.dequant_rate);
+    TenetMetrics t{{std::move(*analyzed), {}}, std::nullopt};
+    t.relations.report = analyze_relations(t.relations.analyzed, r.analysis);
+    if (e.scheme) t.quant_counts = count_tenet_quantization(r, *e.scheme, e.dequant_rate);
+    e.mode = std::move(t);
     return e;
   }
-  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, e.tiling_search);
-  if (r.relation_centric) e.relations = analyze_relations(*e.analyzed, r.analysis);
-  e.product = evaluate_product(r, e, chosen);
-  e.tiling = e.product->hw.tiling;
-  e.bounds = physical_limits(r, e.problem);
-  e.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
-  e.cost = layer_cost(*e.product, *e.bounds, e.epilogue_energy_pj, r.matmul.batch,
+  SystolicTiming s;
+  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, s.tiling_search);
+  if (r.relation_centric) {
+    s.relations = RelationCentric{std::move(*analyzed), {}};
+    s.relations->report = analyze_relations(s.relations->analyzed, r.analysis);
+  }
+  s.product = evaluate_product(r, e, chosen);
+  s.tiling = s.product.hw.tiling;
+  s.bounds = physical_limits(r, e.problem);
+  s.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
+  s.cost = layer_cost(s.product, s.bounds, s.epilogue_energy_pj, r.matmul.batch,
                       acc.spec().dram.prefetch_across_matmuls);
+  e.mode = std::move(s);
   return e;
 }
 
-const hw::Result& Evaluation::hw() const {
-  if (product) return product->hw;
-  throw InternalError("Evaluation::hw: no hardware model ran (TENET timing)");
+const char* Evaluation::mode_name() const {
+  return is_systolic() ? "systolic timing" : "TENET metrics";
 }
 
-const llm::LayerCost& Evaluation::call_cost() const {
-  if (cost) return *cost;
+const TenetMetrics& Evaluation::tenet() const {
+  if (const TenetMetrics* t = std::get_if<TenetMetrics>(&mode)) return *t;
   throw InternalError(
-      "Evaluation::call_cost: no cost of a call under TENET timing (a path that needs the "
-      "systolic timing model was given a TENET-timing evaluation)");
+      "Evaluation::tenet: a systolic-timing evaluation has no TENET-metrics mode (a path that "
+      "needs TENET timing or a problem source was given a systolic-timing evaluation)");
+}
+
+const SystolicTiming& Evaluation::systolic() const {
+  if (const SystolicTiming* s = std::get_if<SystolicTiming>(&mode)) return *s;
+  throw InternalError(
+      "Evaluation::systolic: a TENET-metrics evaluation has no hardware model, tiling or cost of "
+      "a call (a path that needs the systolic timing model was given a TENET-timing evaluation or "
+      "a problem source)");
+}
+
+bool Evaluation::has_relations() const {
+  const SystolicTiming* s = std::get_if<SystolicTiming>(&mode);
+  return !s || s->relations.has_value();
+}
+
+const RelationCentric& Evaluation::relations() const {
+  if (const TenetMetrics* t = std::get_if<TenetMetrics>(&mode)) return t->relations;
+  const SystolicTiming& s = std::get<SystolicTiming>(mode);
+  if (s.relations) return *s.relations;
+  throw InternalError(
+      "Evaluation::relations: this systolic-timing evaluation has no relation-centric view (its "
+      "request did not set relation_centric)");
 }
 
 mapping::GemmShape gemm_shape(const llm::MatmulShape& m) { return {m.m, m.n, m.k}; }

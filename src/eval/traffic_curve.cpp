@@ -75,7 +75,7 @@ CurvePoint curve_point(const Request& base, const std::vector<llm::MatmulShape>&
       *p.dram_bytes += count * cost.dram_bytes;
       if (matmuls.size() == 1) {
         p.dataflow = mapping::to_string(best_flow);
-        p.tiling = mapping::to_string(best->tiling);
+        p.tiling = mapping::to_string(best->tiling());
       }
     }
   }

@@ -166,13 +166,14 @@ void rename_quant_tensors(analysis::Report& report, const workload::Workload& wo
 HardwareReport hardware_report(const eval::Evaluation& e, const eval::Request& request) {
   HardwareReport r;
   r.keys["tensors"] = json::object();
-  if (request.timing == eval::Timing::kTenet) {
-    if (!e.tenet_quant) return r;
-    r.keys = tenet_quant_keys(e.scheme->spec, *e.tenet_quant);
-    r.table = tenet_quant_table(e.scheme->spec, *e.tenet_quant);
+  if (!e.is_systolic()) {
+    const std::optional<quant::QuantCosts>& counts = e.tenet().quant_counts;
+    if (!counts) return r;
+    r.keys = tenet_quant_keys(e.scheme->spec, *counts);
+    r.table = tenet_quant_table(e.scheme->spec, *counts);
     return r;
   }
-  const quant::ProductResult& product = *e.product;
+  const quant::ProductResult& product = e.product();
   quant::merge_into(r.keys, product);
   r.table = hw::format_table(product.hw) + quant::format_table(product);
   if (!request.tiling) r.keys["tiling_objective"] = hw::to_string(request.tiling_objective);
@@ -214,13 +215,14 @@ std::string keys_to_csv_rows(const json& extra) {
 
 std::string render_evaluation(const eval::Evaluation& e, const eval::Request& request,
                               ReportFormat format) {
-  analysis::Report report = *e.relations;
+  const eval::RelationCentric& relations = e.relations();
+  analysis::Report report = relations.report;
   HardwareReport hardware;
   if (!request.problem) {
-    if (e.scheme) rename_quant_tensors(report, e.analyzed->workload);
+    if (e.scheme) rename_quant_tensors(report, relations.analyzed.workload);
     hardware = hardware_report(e, request);
   }
-  const AnalysisEcho context{&*e.analyzed, &request.analysis};
+  const AnalysisEcho context{&relations.analyzed, &request.analysis};
   switch (format) {
     case ReportFormat::kJson: {
       ojson j = report_to_json(report, context);
@@ -240,7 +242,7 @@ std::string render_evaluation(const eval::Evaluation& e, const eval::Request& re
 nlohmann::json comparison_json(const std::vector<eval::Evaluation>& schemes,
                                const std::vector<quant::UncostedScheme>& uncosted) {
   std::vector<quant::ProductResult> results;
-  for (const eval::Evaluation& e : schemes) results.push_back(*e.product);
+  for (const eval::Evaluation& e : schemes) results.push_back(e.product());
   json doc = quant::comparison_json(results, uncosted);
   std::size_t next = 0;  // the costed rows, in order
   for (json& row : doc["schemes"]) {
@@ -266,8 +268,8 @@ std::string render_comparison(const std::vector<eval::Evaluation>& schemes, Repo
   std::string bounds;
   for (const eval::Evaluation& e : schemes) {
     const llm::LayerCost& c = e.call_cost();
-    results.push_back(*e.product);
-    bounds += e.product->scheme + ": " + hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
+    results.push_back(e.product());
+    bounds += e.product().scheme + ": " + hw::bounds_line(*c.bounds, c.cycles, c.dram_bytes);
   }
   return quant::format_comparison(results, uncosted) + bounds;
 }

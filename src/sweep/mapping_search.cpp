@@ -141,7 +141,7 @@ class Search {
         if (out_.error.empty()) out_.error = err.message();
         continue;
       }
-      if (auto x = evaluate({d, e->tiling}, true, all_resident(e->hw()), &*e)) {
+      if (auto x = evaluate({d, e->tiling()}, true, all_resident(e->hw()), &*e)) {
         out_.built_in.push_back(*x);
         keep(*x);
       }
@@ -209,15 +209,15 @@ class Search {
     try {
       // any tiling gives the same figures
       const eval::Evaluation e = evaluate_mapping(options_.dataflows.front(), Tiling{});
-      const quant::QuantEnergy& q = e.product->energy;
-      const quant::QuantCosts& counts = e.product->counts();
+      const quant::QuantEnergy& q = e.product().energy;
+      const quant::QuantCosts& counts = e.product().counts();
       const quant::QuantOps& ops = counts.ops;
       double dequant = 0;
       if (ops.dequant_elements > 0)
         dequant = q.dequant / ops.dequant_elements.get_d() * counts.tensor("B").elements.get_d();
       const double batch = static_cast<double>(shape_.batch);
       fixed_energy_ = (batch * (q.epilogue + q.rescale + q.zero_sums + q.quantize + dequant) +
-                       e.epilogue_energy_pj) *
+                       e.systolic().epilogue_energy_pj) *
                       (1 - 1e-9);
     } catch (const InputError&) {
       fixed_energy_ = 0;  // the candidates report the error themselves

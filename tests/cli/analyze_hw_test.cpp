@@ -145,9 +145,9 @@ TEST_CASE("analyze --quant q4f16_1: packed weights, scale tensors, dequant (issu
   shape.m = 1, shape.n = 1024, shape.k = 1024;
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(
       acc, mapping::Dataflow::kWeightStationary, quant::load_preset("q4f16_1"), shape));
-  CHECK(j["cycles"]["total"] == e.product->total_cycles);
-  CHECK(j["dequant"]["cycles"] == e.product->dequant_cycles);
-  CHECK(j["energy_pj"]["total"].get<double>() == Approx(e.product->energy.total()));
+  CHECK(j["cycles"]["total"] == e.product().total_cycles);
+  CHECK(j["dequant"]["cycles"] == e.product().dequant_cycles);
+  CHECK(j["energy_pj"]["total"].get<double>() == Approx(e.product().energy.total()));
   double parts = 0;
   for (const char* k : {"mac", "register_file", "sram", "dram", "dequant", "epilogue", "rescale",
                         "zero_sums", "quantize"})

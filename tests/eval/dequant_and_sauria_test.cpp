@@ -55,15 +55,15 @@ TEST_CASE("the default dequant unit keeps up with the array at the scheme's MAC 
   const eval::Evaluation w4 = run(scalable, "w4a8", prefill);
   const eval::Evaluation w8 = run(scalable, "smoothquant_w8a8", prefill);
   CHECK(w4.dequant_rate.elements_per_cycle == 64);
-  CHECK(w4.product->dequant_cycles <= w4.product->hw.cycles.compute);
-  CHECK(w4.product->bound != hw::Bound::kDequant);
+  CHECK(w4.product().dequant_cycles <= w4.product().hw.cycles.compute);
+  CHECK(w4.product().bound != hw::Bound::kDequant);
   CHECK(w4.call_cost().cycles.get_d() <= 1.01 * w8.call_cost().cycles.get_d());
   // a given rate still wins: one element per column is the bottleneck it was
   test::LayerOptions slow;
   slow.dequant_elements_per_cycle = 32;
   const eval::Evaluation w4_slow = eval::evaluate(test::layer_request(
       scalable, Dataflow::kOutputStationary, quant::load_preset("w4a8"), prefill, slow));
-  CHECK(w4_slow.product->bound == hw::Bound::kDequant);
+  CHECK(w4_slow.product().bound == hw::Bound::kDequant);
   CHECK(w4_slow.call_cost().cycles.get_d() > 1.5 * w8.call_cost().cycles.get_d());
 
   // On random shapes, dataflows and presets, the default unit is never busier than the array's
@@ -88,7 +88,7 @@ TEST_CASE("the default dequant unit keeps up with the array at the scheme's MAC 
     INFO(preset << " " << scheme << " " << mapping::to_string(flow) << " " << s.m << "x" << s.n
                 << "x" << s.k);
     const eval::Evaluation e = run(acc, scheme, s, flow);
-    CHECK(e.product->dequant_cycles <= e.product->hw.cycles.compute);
+    CHECK(e.product().dequant_cycles <= e.product().hw.cycles.compute);
   }
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("SAURIA presets: a 4-bit weight's auto tiling fits the buffer as B is 
   for (const auto& s : {weight(1, 128256, 4096), weight(512, 14336, 4096), weight(7, 300, 1024)}) {
     INFO(s.m << "x" << s.n << "x" << s.k);
     const eval::Evaluation e = run(acc, "w4a8", s);
-    CHECK_FALSE(hw::tiling_misfit(acc, e.problem, Dataflow::kOutputStationary, e.tiling));
+    CHECK_FALSE(hw::tiling_misfit(acc, e.problem, Dataflow::kOutputStationary, e.tiling()));
     CHECK(e.call_cost().cycles > 0);
     CHECK(e.call_cost().bounds->cycles <= e.call_cost().cycles);
   }
@@ -109,7 +109,7 @@ TEST_CASE("SAURIA presets: a 4-bit weight's auto tiling fits the buffer as B is 
   for (const char* scheme : {"q4f16_1", "awq_w4a16_g128", "gptq_w4a16_g128", "q0f16"}) {
     INFO(scheme);
     const eval::Evaluation e = run(fp16, scheme, weight(1, 32000, 4096));
-    CHECK_FALSE(hw::tiling_misfit(fp16, e.problem, Dataflow::kOutputStationary, e.tiling));
+    CHECK_FALSE(hw::tiling_misfit(fp16, e.problem, Dataflow::kOutputStationary, e.tiling()));
   }
 }
 

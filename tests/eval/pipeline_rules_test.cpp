@@ -54,13 +54,13 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   const auto q4 = quant::load_preset("q4f16_1");
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, q4, weight_shape(1, 1024, 1024)));
-  CHECK(e.product->tensor("B").dram_bytes == 524288);
-  CHECK(e.product->tensor("B.scale").dram_bytes == 65536);
-  CHECK(e.call_cost().dram_bytes == e.product->dram_bytes);
-  CHECK(e.call_cost().sram_bytes == e.product->sram_bytes);
-  CHECK(e.call_cost().cycles == big(e.product->total_cycles));
-  CHECK(e.call_cost().energy_pj == Approx(e.product->energy.total()));
-  CHECK(e.call_cost().bound == hw::to_string(e.product->bound));
+  CHECK(e.product().tensor("B").dram_bytes == 524288);
+  CHECK(e.product().tensor("B.scale").dram_bytes == 65536);
+  CHECK(e.call_cost().dram_bytes == e.product().dram_bytes);
+  CHECK(e.call_cost().sram_bytes == e.product().sram_bytes);
+  CHECK(e.call_cost().cycles == big(e.product().total_cycles));
+  CHECK(e.call_cost().energy_pj == Approx(e.product().energy.total()));
+  CHECK(e.call_cost().bound == hw::to_string(e.product().bound));
   // No throughput in the preset: the default unit, which keeps up with the array at the MAC
   // rate (fp16: one MAC per PE per cycle, so one element per array column per cycle).
   CHECK(e.dequant_rate.elements_per_cycle == 32);
@@ -71,7 +71,7 @@ TEST_CASE("q4f16_1 weights: packed bytes and group scales from DRAM (issue 4 exa
   const auto f16 = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kOutputStationary,
                                  quant::load_preset("q0f16"), weight_shape(1, 1024, 1024)));
-  CHECK(f16.product->tensor("B").dram_bytes == 2097152);
+  CHECK(f16.product().tensor("B").dram_bytes == 2097152);
 }
 
 TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK") {
@@ -82,7 +82,7 @@ TEST_CASE("a layer's cost is its product's: cycles are counts, layout NT as kNK"
   const auto e = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kWeightStationary, scheme, shape, o));
   CHECK(e.scheme->apply.b_layout == workload::Layout::kNT);
-  const quant::ProductResult& direct = *e.product;
+  const quant::ProductResult& direct = e.product();
   CHECK(direct.total_cycles == std::max(direct.hw.cycles.total, direct.dequant_cycles));
   CHECK(direct.hw.cycles.last_write_index == direct.hw.cycles.total - 1);
   const LayerCost& c = e.call_cost();
@@ -108,9 +108,9 @@ TEST_CASE("Request::tiling_objective reaches hw::choose_tiling") {
       o.tiling_objective = objective;
       const auto e = tenet::eval::evaluate(
           tenet::test::layer_request(acc, flow, scheme, weight_shape(200, 400, 600), o));
-      CHECK(e.product->hw.tiling ==
-            hw::choose_tiling(acc, e.product->problem, flow, {}, {objective}));
-      chosen.push_back(e.product->hw.tiling);
+      CHECK(e.product().hw.tiling ==
+            hw::choose_tiling(acc, e.product().problem, flow, {}, {objective}));
+      chosen.push_back(e.product().hw.tiling);
     }
     CHECK_FALSE(chosen[0] == chosen[2]);  // latency and dram_bytes choose differently here
   }
@@ -152,33 +152,33 @@ TEST_CASE("KV cache: the scheme's kv_cache part, token axis from the layout") {
       scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 77, 64, Layout::kNT)));
   CHECK(qk.scheme->apply.b == workload::OperandRole::kKvCache);
   CHECK(qk.scheme->apply.kv_token_axis == quant::KvTokenAxis::kN);
-  CHECK(qk.product->tensor("B").bits == 8);
-  CHECK(qk.product->counts().tensor("B.scale").elements == 77);  // one per token = N
+  CHECK(qk.product().tensor("B").bits == 8);
+  CHECK(qk.product().counts().tensor("B.scale").elements == 77);  // one per token = N
   const auto pv = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, scheme, kv_shape(2, 4, 64, 77, Layout::kNN)));
   CHECK(pv.scheme->apply.kv_token_axis == quant::KvTokenAxis::kK);
-  CHECK(pv.product->counts().tensor("B.scale").elements == 77);  // tokens = K
+  CHECK(pv.product().counts().tensor("B.scale").elements == 77);  // tokens = K
   // The weights of the same scheme are not quantized.
   const auto w = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, scheme, weight_shape(4, 64, 77)));
-  CHECK(w.product->tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(*w.product, "B.scale"));
+  CHECK(w.product().tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(w.product(), "B.scale"));
 }
 
 TEST_CASE("KV cache without a kv_cache section: the activations' format") {
   const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"),
       kv_shape(1, 4, 50, 64, Layout::kNT)));
-  CHECK(q4.product->tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
-  CHECK(q4.product->placement == quant::DequantPlacement::kNone);
+  CHECK(q4.product().tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(q4.product(), "B.scale"));
+  CHECK(q4.product().placement == quant::DequantPlacement::kNone);
   // SmoothQuant: int8 activations with a dynamic per-token scale -> int8 KV, per-token scale.
   const auto sq = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("smoothquant_w8a8"),
       kv_shape(1, 4, 50, 64, Layout::kNT)));
-  CHECK(sq.product->tensor("B").bits == 8);
-  CHECK(sq.product->counts().tensor("B.scale").elements == 50);
-  CHECK(sq.product->hw.precision == workload::DataType::signed_int(8));
+  CHECK(sq.product().tensor("B").bits == 8);
+  CHECK(sq.product().counts().tensor("B.scale").elements == 50);
+  CHECK(sq.product().hw.precision == workload::DataType::signed_int(8));
 }
 
 TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
@@ -186,8 +186,8 @@ TEST_CASE("activation B operand ignores the KV-cache and weight schemes") {
   s.b_operand = OperandRole::kActivation;
   const auto e = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("kv_int8"), s));
-  CHECK(e.product->tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(*e.product, "B.scale"));
+  CHECK(e.product().tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(e.product(), "B.scale"));
 }
 
 TEST_CASE("logged weights_quantized=false: unquantized weights only for dequantizing schemes") {
@@ -195,16 +195,16 @@ TEST_CASE("logged weights_quantized=false: unquantized weights only for dequanti
   s.weights_quantized = false;
   const auto q4 = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"), s));
-  CHECK(q4.product->tensor("B").bits == 16);
-  CHECK_FALSE(has_tensor(*q4.product, "B.scale"));
-  CHECK(q4.product->dequant_cycles == 0);
+  CHECK(q4.product().tensor("B").bits == 16);
+  CHECK_FALSE(has_tensor(q4.product(), "B.scale"));
+  CHECK(q4.product().dequant_cycles == 0);
   const auto sq = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("smoothquant_w8a8"), s));
-  CHECK(sq.product->tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
+  CHECK(sq.product().tensor("B").bits == 8);  // W8A8 kernels never say "dequantize"
   s.weights_quantized = true;
   const auto q4q = tenet::eval::evaluate(tenet::test::layer_request(
       scalable(), Dataflow::kOutputStationary, quant::load_preset("q4f16_1"), s));
-  CHECK(q4q.product->tensor("B").bits == 4);
+  CHECK(q4q.product().tensor("B").bits == 4);
 }
 
 TEST_CASE("layout NT / NN does not change the cost of a weight matmul") {
@@ -233,8 +233,8 @@ TEST_CASE("epilogue ops add energy only: one add at the output type per op and e
   const auto e = tenet::eval::evaluate(
       tenet::test::layer_request(scalable(), Dataflow::kOutputStationary, scheme, s));
   CHECK(e.call_cost().cycles == plain.cycles);
-  CHECK(e.epilogue_energy_pj == Approx(2 * 3 * 64 * 0.4));  // fp16 add: 0.4 pJ
-  CHECK(e.call_cost().energy_pj == Approx(plain.energy_pj + e.epilogue_energy_pj));
+  CHECK(e.systolic().epilogue_energy_pj == Approx(2 * 3 * 64 * 0.4));  // fp16 add: 0.4 pJ
+  CHECK(e.call_cost().energy_pj == Approx(plain.energy_pj + e.systolic().epilogue_energy_pj));
 }
 
 TEST_CASE("make_layer_evaluator: defaults, presets, overrides, errors") {
@@ -335,16 +335,16 @@ TEST_CASE("C = C + A·B through the pipeline: C's read in every view") {
     const eval::Evaluation plain = eval::evaluate(r);
     r.matmul.accumulate = true;
     const eval::Evaluation acc = eval::evaluate(r);
-    REQUIRE(acc.analyzed);
+    REQUIRE(acc.has_relations());
     int c_reads = 0, c_writes = 0;
-    for (const workload::Access& a : acc.analyzed->workload.accesses())
+    for (const workload::Access& a : acc.relations().analyzed.workload.accesses())
       if (a.tensor == "C") (a.kind == workload::AccessKind::kRead ? c_reads : c_writes) += 1;
     CHECK(c_reads == 1);
     CHECK(c_writes == 1);
     CHECK(acc.problem.accumulate);
     CHECK(acc.hw().accumulate);
     const long long c_bytes = 37 * 64 * 2;  // fp16 outputs (q4f16_1: fp16 too)
-    CHECK(acc.bounds->compulsory_dram_bytes == plain.bounds->compulsory_dram_bytes + c_bytes);
+    CHECK(acc.bounds().compulsory_dram_bytes == plain.bounds().compulsory_dram_bytes + c_bytes);
     CHECK(acc.hw().dram_bytes == plain.hw().dram_bytes + c_bytes);
     CHECK(acc.hw().macs == plain.hw().macs);
   }

@@ -34,6 +34,14 @@ hw::Bound first_largest(const hw::ResourceCycles& busy, long long dequant) {
   return static_cast<hw::Bound>(best);
 }
 
+// A 24x40x56 GEMM under the settings.
+eval::Request small_gemm(const eval::Settings& s) {
+  eval::Request r = eval::make_request(s);
+  r.matmul.name = "g";
+  r.matmul.m = 24, r.matmul.n = 40, r.matmul.k = 56;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardware model's",
@@ -63,8 +71,8 @@ TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardwa
       continue;
     }
     ++evaluated;
-    REQUIRE(e.product);
-    const quant::ProductResult& p = *e.product;
+    REQUIRE(e.is_systolic());
+    const quant::ProductResult& p = e.product();
     // The identity scheme: no name, no counts, no dequant work, no traffic of its own.
     CHECK(p.scheme.empty());
     CHECK_FALSE(p.costs);
@@ -75,7 +83,7 @@ TEST_CASE("an unquantized GEMM is the identity scheme: its product is the hardwa
     CHECK_FALSE(quant::precision_fallback(p));
     // The hardware model on the problem as stored, with the tiling the pipeline chose.
     const hw::Result direct =
-        hw::evaluate_gemm(*r.accelerator, e.problem, r.dataflow, e.tiling, r.hw);
+        hw::evaluate_gemm(*r.accelerator, e.problem, r.dataflow, e.tiling(), r.hw);
     CHECK(p.hw == direct);
     CHECK(p.total_cycles == direct.cycles.total);
     CHECK(p.bound == direct.bound);
@@ -112,15 +120,26 @@ TEST_CASE("TENET timing has no cost of a call, and the paths that need one say s
   for (const char* scheme : {"", "q4f16_1"}) {
     INFO("scheme '" << scheme << "'");
     s.quant = scheme;
-    eval::Request r = eval::make_request(s);
-    r.matmul.name = "g";
-    r.matmul.m = 24, r.matmul.n = 40, r.matmul.k = 56;
+    eval::Request r = small_gemm(s);
     const eval::Evaluation e = eval::evaluate(r);
-    CHECK_FALSE(e.cost);
-    CHECK_FALSE(e.product);
-    CHECK(e.relations);
+    // The TENET-metrics mode: the relations, the quantization counts with a scheme, and no
+    // hardware field of any kind (each accessor throws naming the mode).
+    CHECK_FALSE(e.is_systolic());
+    CHECK(std::string(e.mode_name()) == "TENET metrics");
+    CHECK(e.has_relations());
+    CHECK(e.relations().report.tensors.size() >= 3);
+    CHECK(e.tenet().quant_counts.has_value() == (*scheme != '\0'));
     CHECK_THROWS_AS(e.call_cost(), InternalError);
     CHECK_THROWS_AS(e.hw(), InternalError);
+    CHECK_THROWS_AS(e.product(), InternalError);
+    CHECK_THROWS_AS(e.tiling(), InternalError);
+    CHECK_THROWS_AS(e.bounds(), InternalError);
+    CHECK_THROWS_AS(e.systolic(), InternalError);
+    try {
+      (void)e.systolic();
+    } catch (const InternalError& x) {
+      CHECK(std::string(x.what()).find("TENET-metrics evaluation") != std::string::npos);
+    }
     // The doors that time systolically refuse TENET timing with a usage error on "timing".
     try {
       eval::traffic_curve(r, {r.matmul}, {1 << 16});
@@ -136,6 +155,37 @@ TEST_CASE("TENET timing has no cost of a call, and the paths that need one say s
       CHECK(err.where() == "timing");
     }
   }
+}
+
+TEST_CASE("a systolic evaluation has no TENET-metrics fields, and relations only when asked",
+          "[eval][product]") {
+  eval::Settings s;
+  s.arch = "systolic-8x8";
+  s.quant = "q4f16_1";
+  eval::Request r = small_gemm(s);
+  const eval::Evaluation e = eval::evaluate(r);
+  REQUIRE(e.is_systolic());
+  CHECK(std::string(e.mode_name()) == "systolic timing");
+  CHECK(e.call_cost().cycles > 0);
+  CHECK(e.tiling() == e.hw().tiling);
+  CHECK(e.bounds().cycles <= e.hw().cycles.total);
+  CHECK_THROWS_AS(e.tenet(), InternalError);
+  CHECK_FALSE(e.has_relations());
+  CHECK_THROWS_AS(e.relations(), InternalError);
+  r.relation_centric = true;
+  const eval::Evaluation both = eval::evaluate(r);
+  REQUIRE(both.has_relations());
+  CHECK(both.relations().report.tensors.size() >= 3);
+  CHECK(both.call_cost() == e.call_cost());  // the relation-centric view changes no figure
+  // A problem source is TENET metrics: no scheme, no cost.
+  eval::Request p;
+  p.problem = both.relations().analyzed;
+  const eval::Evaluation loaded = eval::evaluate(p);
+  CHECK_FALSE(loaded.is_systolic());
+  CHECK_FALSE(loaded.scheme);
+  CHECK_FALSE(loaded.tenet().quant_counts);
+  CHECK(loaded.relations().report.tensors.size() == both.relations().report.tensors.size());
+  CHECK_THROWS_AS(loaded.call_cost(), InternalError);
 }
 
 TEST_CASE("the bound: the resource with the most busy cycles, ties to the earlier",
@@ -173,7 +223,7 @@ TEST_CASE("a quantized product's bound and cost come from the same choice",
     r.matmul.k = size(rng) + 16;
     INFO(s.quant << " " << r.matmul.m << "x" << r.matmul.n << "x" << r.matmul.k);
     const eval::Evaluation e = eval::evaluate(r);
-    const quant::ProductResult& p = *e.product;
+    const quant::ProductResult& p = e.product();
     REQUIRE(p.costs);
     CHECK(p.bound == first_largest(p.hw.busy, p.dequant_cycles));
     CHECK(e.call_cost().bound == hw::to_string(p.bound));

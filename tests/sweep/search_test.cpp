@@ -124,10 +124,10 @@ TEST_CASE("searched mappings fit the buffer and are costed as evaluate_layer doe
     lo.tiling = e.candidate.tiling;
     const auto d = tenet::eval::evaluate(
         tenet::test::layer_request(acc, e.candidate.dataflow, scheme, shape, lo));
-    CHECK(d.cost == e.cost);
+    CHECK(d.call_cost() == e.cost);
     if (!e.built_in) {
       CHECK(e.fits);
-      for (const auto& t : d.product->hw.tensors) CHECK(t.resident);
+      for (const auto& t : d.product().hw.tensors) CHECK(t.resident);
     }
   }
 }

@@ -15,30 +15,6 @@
 namespace tenet::command {
 namespace {
 
-std::string calibration_text(const sweep::Calibration& c,
-                             const sweep::CalibrationOptions& options) {
-  if (!c.after.empty() && c.after.front().time_ns) return kernel_calibration_text(c);
-  std::string out = fmt::format("bits per element: A {}, B {}, C {} ({})\n", options.bits.a,
-                                options.bits.b, options.bits.c, options.bits_source);
-  out += fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
-                     "measured", "predicted", "error", "before", "dram_meas", "dram_pred");
-  for (size_t i = 0; i < c.after.size(); ++i) {
-    const sweep::Residual& r = c.after[i];
-    out +=
-        fmt::format("{:<32} {:>6} {:>10} {:>10} {:>+7.2f}% {:>+7.2f}% {:>12} {:>12}\n", r.name,
-                    r.line, r.measured, r.predicted, 100 * r.error, 100 * c.before[i].error,
-                    r.measured_bytes ? std::to_string(*r.measured_bytes) : "-", r.predicted_bytes);
-  }
-  out += fmt::format(
-      "rows within 5 %: {:.1f} % (before {:.1f} %), within 10 %: {:.1f} %; sum of squared log "
-      "errors {:.5g} (before {:.5g}); {} evaluations of the whole set\n",
-      100 * sweep::share_within(c.after, 0.05), 100 * sweep::share_within(c.before, 0.05),
-      100 * sweep::share_within(c.after, 0.10), c.objective_after, c.objective_before,
-      c.evaluations);
-  out += "fitted accelerator file:\n" + c.arch.dump(2) + "\n";
-  return out;
-}
-
 // The kernel form (times in ns, kinds, rows not yet costed).
 std::string kernel_calibration_text(const sweep::Calibration& c) {
   std::string out = "operand widths: the dtype column of each row\n";
@@ -72,6 +48,30 @@ std::string kernel_calibration_text(const sweep::Calibration& c) {
       "(before {:.5g}); {} evaluations of the whole set\n",
       100 * sweep::share_within(c.after, 0.10), 100 * sweep::share_within(c.before, 0.10),
       c.objective_after, c.objective_before, c.evaluations);
+  out += "fitted accelerator file:\n" + c.arch.dump(2) + "\n";
+  return out;
+}
+
+std::string calibration_text(const sweep::Calibration& c,
+                             const sweep::CalibrationOptions& options) {
+  if (!c.after.empty() && c.after.front().time_ns) return kernel_calibration_text(c);
+  std::string out = fmt::format("bits per element: A {}, B {}, C {} ({})\n", options.bits.a,
+                                options.bits.b, options.bits.c, options.bits_source);
+  out += fmt::format("{:<32} {:>6} {:>10} {:>10} {:>8} {:>8} {:>12} {:>12}\n", "row", "line",
+                     "measured", "predicted", "error", "before", "dram_meas", "dram_pred");
+  for (size_t i = 0; i < c.after.size(); ++i) {
+    const sweep::Residual& r = c.after[i];
+    out +=
+        fmt::format("{:<32} {:>6} {:>10} {:>10} {:>+7.2f}% {:>+7.2f}% {:>12} {:>12}\n", r.name,
+                    r.line, r.measured, r.predicted, 100 * r.error, 100 * c.before[i].error,
+                    r.measured_bytes ? std::to_string(*r.measured_bytes) : "-", r.predicted_bytes);
+  }
+  out += fmt::format(
+      "rows within 5 %: {:.1f} % (before {:.1f} %), within 10 %: {:.1f} %; sum of squared log "
+      "errors {:.5g} (before {:.5g}); {} evaluations of the whole set\n",
+      100 * sweep::share_within(c.after, 0.05), 100 * sweep::share_within(c.before, 0.05),
+      100 * sweep::share_within(c.after, 0.10), c.objective_after, c.objective_before,
+      c.evaluations);
   out += "fitted accelerator file:\n" + c.arch.dump(2) + "\n";
   return out;
 }

@@ -32,10 +32,10 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   fused::TileEvaluation t;
   t.cycles = poly::to_int64(c.cycles);
   t.bound = c.bound;
-  t.a_bytes = operand_bytes(*e.product, 'A');
-  t.b_bytes = operand_bytes(*e.product, 'B');
-  t.c_bytes = operand_bytes(*e.product, 'C');
-  t.sram_bytes = poly::to_int64(e.product->sram_bytes);
+  t.a_bytes = operand_bytes(e.product(), 'A');
+  t.b_bytes = operand_bytes(e.product(), 'B');
+  t.c_bytes = operand_bytes(e.product(), 'C');
+  t.sram_bytes = poly::to_int64(e.product().sram_bytes);
   return t;
 }
 

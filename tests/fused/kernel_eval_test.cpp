@@ -186,7 +186,7 @@ TEST_CASE("the pruned blocking search chooses what evaluating every candidate ch
         const eval::Evaluation e = eval::evaluate(eval::tile_request(q, stage, t));
         fused::TileEvaluation x;
         x.cycles = poly::to_int64(e.call_cost().cycles);
-        for (const hw::TensorResult& r : e.product->hw.tensors)
+        for (const hw::TensorResult& r : e.product().hw.tensors)
           (r.name[0] == 'A' ? x.a_bytes : r.name[0] == 'B' ? x.b_bytes : x.c_bytes) += r.dram_bytes;
         return x;
       };

@@ -5,7 +5,10 @@
 # schemes: one decode step with 2048 cached tokens, and the prefill of a 512-token prompt; one
 # whole request (512-token prompt, 128 tokens, batch 4: TTFT, TPOT, tokens/s, memory, time per
 # op kind); then writes the same comparison with the request view as a self-contained HTML report
-# with plots (build/report.html; open it in any browser).
+# with plots (build/report.html; open it in any browser). Then the same model on a real chip,
+# tpu-v6e (Google TPU v6e: four 256x256 MXUs, 1.6 TB/s HBM; calibrated on silicon,
+# docs/validation.md#tpu-v6e): decode, prefill and one request under its bf16 schemes, so
+# W4A16 on an HBM-bound decode shows next to the default accelerator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TENET_BUILD_DIR:-build}
@@ -36,5 +39,16 @@ echo "== python3 -m tenet report --model $model --phase decode --context 2048 --
 PYTHONPATH="$build/python" /usr/bin/python3 -m tenet report --model "$model" --phase decode \
   --context 2048 --quant "$schemes" --out "$build/report.html"
 echo "Open $build/report.html in any browser."
+echo
+tpu_schemes=q0bf16,q4bf16_1,smoothquant_w8a8,awq_w4a16_g128
+echo "== $tenet model --model $model --arch tpu-v6e --phase decode --context 2048 --quant $tpu_schemes"
+"$tenet" model --model "$model" --arch tpu-v6e --phase decode --context 2048 --quant "$tpu_schemes"
+echo
+echo "== $tenet model --model $model --arch tpu-v6e --phase prefill --prompt 512 --quant $tpu_schemes"
+"$tenet" model --model "$model" --arch tpu-v6e --phase prefill --prompt 512 --quant "$tpu_schemes"
+echo
+echo "== $tenet generate --model $model --arch tpu-v6e --quant q4bf16_1 --prompt 512 --tokens 128 --batch 4"
+"$tenet" generate --model "$model" --arch tpu-v6e --quant q4bf16_1 --prompt 512 --tokens 128 \
+  --batch 4
 echo
 echo "More: $tenet model --help, $tenet analyze --help, $tenet compare --help; docs/cli.md."

@@ -23,7 +23,9 @@ long long dequant_elements_per_cycle(const arch::Accelerator& acc, mapping::Data
   const long long lanes = dataflow == mapping::Dataflow::kInputStationary ? acc.rows() : acc.cols();
   // (a slower precision, cycles_per_mac > 1, keeps the full rate: a stationary operand (ws, is)
   // still shifts in at one element per lane and cycle)
-  return std::max(1LL, lanes * acc.mac_rate(precision).macs_per_cycle);
+  // every matrix unit has its own edge to feed (docs/hardware.md#a-chip-several-matrix-units)
+  return std::max(1LL,
+                  acc.spec().chip.matrix_units * lanes * acc.mac_rate(precision).macs_per_cycle);
 }
 
 quant::DequantRate resolve_dequant_rate(const quant::DequantRate& requested,
@@ -68,9 +70,12 @@ std::string describe_dequant_rate(const quant::DequantRate& requested,
   }
   const arch::MacRate& rate = acc.mac_rate(precision);
   const bool is = dataflow == mapping::Dataflow::kInputStationary;
-  std::string why = fmt::format(
-      "{} {} x {} {} MAC{} per PE per cycle", is ? acc.rows() : acc.cols(), is ? "rows" : "columns",
-      rate.macs_per_cycle, workload::to_string(precision), rate.macs_per_cycle == 1 ? "" : "s");
+  const long long units = acc.spec().chip.matrix_units;
+  std::string why =
+      fmt::format("{}{} {} x {} {} MAC{} per PE per cycle",
+                  units > 1 ? fmt::format("{} matrix units x ", units) : "",
+                  is ? acc.rows() : acc.cols(), is ? "rows" : "columns", rate.macs_per_cycle,
+                  workload::to_string(precision), rate.macs_per_cycle == 1 ? "" : "s");
   return fmt::format("dequant unit {} elements/cycle (default: keeps up with the array: {})",
                      dequant_elements_per_cycle(acc, dataflow, precision), why);
 }

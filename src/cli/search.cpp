@@ -69,12 +69,12 @@ void setup(CLI::App& sub) {
                  "Dataflows to search (default: the accelerator's declared dataflow, else "
                  "os,ws,is)");
   sub.add_option("--front", o->front,
-                 "exact: the whole Pareto front (default); winner: prune harder, the front "
-                 "holds only the evaluated candidates")
+                 "exact: the whole Pareto front (default); winner: the auto tilings alone")
       ->check(CLI::IsMember({"exact", "winner"}));
   with_rule(sub.add_option("--dequant-rate", o->settings.eval.dequant_rate,
                            "Dequant unit elements/cycle (0 = default)"),
             OptionRule::kNonNegative);
+  add_edge_transfers(sub, o->settings.eval.edge_transfers);
   sub.add_option("--format", o->format, "table (default) or json")
       ->check(CLI::IsMember({"table", "json"}));
   sub.callback([o] { run(*o); });

@@ -1828,6 +1828,34 @@ long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& 
   });
 }
 
+PlannedCandidate plan_candidate(const arch::Accelerator& acc, const GemmProblem& problem,
+                                mapping::Dataflow dataflow, const Tiling& tiling,
+                                const Options& options) {
+  return detail::naming_gemm_on_overflow(problem, [&] {
+    const detail::Model m(acc, problem, dataflow, tiling, options);
+    PlannedCandidate c;
+    c.feasible = m.feasible();
+    if (!c.feasible) return c;
+    c.all_resident = true;
+    for (const detail::OperandPlan& x : m.operands()) c.all_resident = c.all_resident && x.resident;
+    c.energy = m.energy();
+    c.cycles_floor = std::max(m.compute_cycles(), m.cycles_lower_bound());
+    return c;
+  });
+}
+
+std::vector<long long> compute_cycles_floors(const arch::Accelerator& acc,
+                                             const GemmProblem& problem, mapping::Dataflow dataflow,
+                                             const std::vector<Tiling>& tilings) {
+  if (acc.spec().micro.active()) {
+    std::vector<long long> out;
+    for (const Tiling& t : tilings) out.push_back(compute_cycles_floor(acc, problem, dataflow, t));
+    return out;
+  }
+  return detail::naming_gemm_on_overflow(
+      problem, [&] { return detail::search_compute_cycles(acc, problem, dataflow, tilings); });
+}
+
 Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const Options& options,
                      const TilingSearchOptions& search) {

@@ -1,0 +1,43 @@
+#include "hw/search/ranking.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace tenet::hw::search {
+
+bool near(long long cycles, long long fastest) {
+  return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
+}
+
+bool better(TilingObjective objective, const Rank& a, const Rank& b) {
+  switch (objective) {
+    case TilingObjective::kLatency:  // within the near-tie window: bytes first
+      return std::tie(a.dram_bytes, a.energy_pj, a.cycles, a.tiles, a.index) <
+             std::tie(b.dram_bytes, b.energy_pj, b.cycles, b.tiles, b.index);
+    case TilingObjective::kEnergy:
+      return std::tie(a.energy_pj, a.cycles, a.dram_bytes, a.tiles, a.index) <
+             std::tie(b.energy_pj, b.cycles, b.dram_bytes, b.tiles, b.index);
+    case TilingObjective::kDramBytes:
+      return std::tie(a.dram_bytes, a.cycles, a.tiles, a.index) <
+             std::tie(b.dram_bytes, b.cycles, b.tiles, b.index);
+    case TilingObjective::kEdp: {
+      const double ea = a.edp(), eb = b.edp();
+      return std::tie(ea, a.cycles, a.dram_bytes, a.tiles, a.index) <
+             std::tie(eb, b.cycles, b.dram_bytes, b.tiles, b.index);
+    }
+  }
+  return false;
+}
+
+std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
+  long long fastest = ranks.front().cycles;
+  for (const Rank& r : ranks) fastest = std::min(fastest, r.cycles);
+  std::size_t best = ranks.size();
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest)) continue;
+    if (best == ranks.size() || better(objective, ranks[i], ranks[best])) best = i;
+  }
+  return best;
+}
+
+}  // namespace tenet::hw::search

@@ -1,7 +1,10 @@
 #include "hw/search/ranking.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
+
+#include "hw/search/search_detail.hpp"
 
 namespace tenet::hw::search {
 
@@ -38,6 +41,29 @@ std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
     if (best == ranks.size() || better(objective, ranks[i], ranks[best])) best = i;
   }
   return best;
+}
+
+bool better(const Score& a, const Score& b, TilingObjective o) {
+  return better(o, static_cast<const Rank&>(a), static_cast<const Rank&>(b));
+}
+
+Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjective o) {
+  Score s;
+  s.tiling = t, s.index = index, s.tiles = m.tiles();
+  if (!m.feasible()) {  // required SRAM residents do not fit: never chosen over a feasible one
+    s.cycles = s.dram_bytes = kInfeasible;
+    s.energy_pj = std::numeric_limits<double>::infinity();
+    return s;
+  }
+  if (o == TilingObjective::kEnergy || o == TilingObjective::kEdp) {
+    const Result r = m.result();
+    s.cycles = r.cycles.total, s.dram_bytes = r.dram_bytes, s.energy_pj = r.energy_pj.total;
+  } else {
+    s.cycles = m.timing().total;
+    s.dram_bytes = m.dram_bytes();
+    if (o == TilingObjective::kLatency) s.energy_pj = m.energy().total;  // near-tie breaker
+  }
+  return s;
 }
 
 }  // namespace tenet::hw::search

@@ -150,7 +150,7 @@ PlannedCandidate plan_candidate(const arch::Accelerator& acc, const GemmProblem&
     c.all_resident = true;
     for (const detail::OperandPlan& x : m.operands()) c.all_resident = c.all_resident && x.resident;
     c.energy = m.energy();
-    c.cycles_floor = std::max(m.compute_cycles(), m.cycles_lower_bound());
+    c.cycles_floor = std::max(m.compute_cycles(), search::cycles_floor(m));
     return c;
   });
 }

@@ -190,7 +190,7 @@ class LatencyRun {
             : n.bound;
     for (size_t i = 0; i < g.size(); ++i) {
       const double floor = traffic_(g.at(i));
-      push({std::max(bound, plan.dram_cycles_floor(s_.problem_, floor)), g.first + i, floor,
+      push({std::max(bound, dram_cycles_floor(plan, s_.problem_, floor)), g.first + i, floor,
             n.group, -1, static_cast<std::uint8_t>(i), 1});
     }
   }
@@ -202,7 +202,7 @@ class LatencyRun {
     const detail::Model& m = models_.back();
     if (models_.size() > static_cast<size_t>(std::numeric_limits<std::int32_t>::max()))
       detail::count_overflow();
-    return Node{std::max(n.bound, m.cycles_lower_bound()),
+    return Node{std::max(n.bound, cycles_floor(m)),
                 n.index,
                 static_cast<double>(m.dram_bytes()),
                 n.group,
@@ -260,7 +260,7 @@ class LatencyRun {
   }
 
   // A partial group taken out: its floor with the DRAM-channel time of its loose traffic floor
-  // (as Model::dram_cycles_floor: edge transfers charged, one channel, not under the
+  // (as search::dram_cycles_floor: edge transfers charged, one channel, not under the
   // microarchitecture, as group floors wait lazily only then). False: it waits again.
   bool complete(Node& n) {
     n.partial = false;

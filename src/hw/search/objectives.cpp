@@ -80,9 +80,7 @@ void Search::by_energy(const std::vector<Group>& groups) {
     const long long compute = micro_ ? compute_cycles(g.at(0)) : compute_cycles_of(g.at(0));
     for (size_t i = 0; i < g.size(); ++i) {
       const detail::Model m = model(g.at(i));
-      Entry e{
-          0, std::max(compute, m.cycles_lower_bound()), m.dram_bytes(), m.tiles(), g.first + i, &g,
-          i};
+      Entry e{0, std::max(compute, cycles_floor(m)), m.dram_bytes(), m.tiles(), g.first + i, &g, i};
       const double energy = m.energy().total;
       e.key =
           objective_ == TilingObjective::kEnergy ? energy : energy * static_cast<double>(e.bound);

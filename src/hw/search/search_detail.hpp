@@ -186,6 +186,22 @@ struct Score : Rank {
   Tiling tiling;
 };
 
+// Floors of timing().total from a planned model (model_floors.cpp): the tiles' DRAM windows from
+// the DRAM channel alone (0 with unlimited DRAM bandwidth); the array-side SRAM ports (every
+// fold moves its distinct elements per partition); the cycles the array waits for DRAM inside
+// the tiles' steps (the transfers of single-buffered resident tiles, or every window when the
+// global buffer is not double-buffered; 0 under the microarchitecture); their most with the
+// edge windows (cycles_floor); and, for any operand plan of the model's plan that moves at least
+// `dram_bytes`, the DRAM-channel time (dram_cycles_floor: every byte crosses the channel in some
+// tile's window or an edge window, except with edge transfers off one tile per operand).
+double window_bytes_floor(const detail::Model& m, const detail::OperandPlan& x);
+double dram_channel_share(const detail::Model& m);  // 1, or 1/2 with separate DMA channels
+long long dram_windows_floor(const detail::Model& m);
+long long sram_cycles_floor(const detail::Model& m);
+long long stall_cycles_floor(const detail::Model& m);
+long long cycles_floor(const detail::Model& m);
+long long dram_cycles_floor(const detail::Model& m, const GemmProblem& problem, double dram_bytes);
+
 // A candidate's rank under the objective (the model planned, timed when the objective needs it).
 Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjective o);
 // Whether a ranks before b (hw::search::better on their ranks).
@@ -345,10 +361,10 @@ class Search {
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {
-    return detail::Model(acc_, problem_, base_, t, options_, true);
+    return detail::Model(acc_, problem_, base_.dataflow, t, options_, {false, true, &base_});
   }
   detail::Model plan_only(const Tiling& t) const {
-    return detail::Model(acc_, problem_, base_, t, options_, false);
+    return detail::Model(acc_, problem_, base_.dataflow, t, options_, {false, false, &base_});
   }
   long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 
@@ -374,8 +390,8 @@ class Search {
   // Phase 1, branch and bound on cycle floors, best-first: a group (same extents) is bounded by
   // its compute cycles (plan alone), then by its edge windows and the DRAM time of its loose
   // traffic floor; its candidates (loop orders) by the DRAM-channel time of their closed-form
-  // traffic floor (Model::dram_cycles_floor of TrafficFloor); a planned candidate by
-  // Model::cycles_lower_bound(); a candidate is timed when taken out planned. C* lies between the
+  // traffic floor (search::dram_cycles_floor of TrafficFloor); a planned candidate by
+  // search::cycles_floor(); a candidate is timed when taken out planned. C* lies between the
   // least floor left and the fastest time found: phase 1 stops once the fastest time is within
   // 2 % of that floor (every time up to it is then within the window of C*), and goes on later
   // only when a time's place in the window must be known. Phase 2, branch and bound on traffic

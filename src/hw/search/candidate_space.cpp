@@ -166,7 +166,7 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
   std::optional<FitExtents> fit;
   if (twins && singles.size() > 1) fit.emplace(acc_, problem_);
   for (const auto& [tm, tn, tk] : fitted[0])
-    if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add(groups, tm, tn, tk, 0, keep_group);
+    if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add(groups, tm, tn, tk, 0, &keep_group);
   for (size_t v = 1; v < singles.size(); ++v) {
     const unsigned single = singles[v];
     for (const auto& [tm, tn, tk] : fitted[v]) {
@@ -181,19 +181,9 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
           ((listed(0, tm) && listed(1, tn) && listed(2, tk)) ||
            std::binary_search(fitted[0].begin(), fitted[0].end(), tile)))
         continue;  // its double-buffered twin dominates it
-      add(groups, tm, tn, tk, single, keep_group);
+      add(groups, tm, tn, tk, single, &keep_group);
     }
   }
-}
-
-void CandidateSpace::add(std::vector<Group>& groups, long long tm, long long tn, long long tk,
-                         unsigned single, const KeepGroup& keep) {
-  const int mask = (tm < plan_.dim[0].size ? 1 : 0) | (tn < plan_.dim[1].size ? 2 : 0) |
-                   (tk < plan_.dim[2].size ? 4 : 0);
-  const Group g{tm, tn, tk, single, mask, index_};
-  if (!keep(g)) return;
-  index_ += g.size();
-  groups.push_back(g);
 }
 
 }  // namespace tenet::hw::search

@@ -34,27 +34,6 @@ FitExtents::FitExtents(const arch::Accelerator& acc, const GemmProblem& problem)
     holder_.push_back(detail::holding_partition(gb, op.role));
 }
 
-long long FitExtents::footprint(size_t i, const std::array<long long, 3>& tile,
-                                unsigned single) const {
-  Tiling t;
-  t.single = single;
-  return detail::operand_footprint_bytes(
-      spec_, problem_.operands[i], tile, sizes_,
-      double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i])));
-}
-
-bool FitExtents::fits(const std::array<long long, 3>& tile, unsigned single,
-                      bool required_only) const {
-  used_.assign(capacity_.size(), 0);
-  for (size_t i = 0; i < problem_.operands.size(); ++i) {
-    if (required_only && !required_[i]) continue;
-    if (holder_[i] < 0) return false;
-    used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile, single));
-    if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
-  }
-  return true;
-}
-
 bool FitExtents::prepare(const std::array<long long, 3>& tile, int d, Others& o) const {
   const size_t n = problem_.operands.size();
   if (n > kMax || capacity_.size() > kMax) return true;  // largest_slow

@@ -35,18 +35,6 @@ long long Search::least_edge_windows(const detail::Plan& plan,
   return least < 0 ? 0 : least;
 }
 
-long long Search::compute_cycles_of(const Tiling& t) const {
-  std::array<long long, 3> fold{};
-  long long streamed = 0;
-  const int stream = static_cast<int>(base_.dims.stream);
-  for (int d = 0; d < 3; ++d) {
-    const Memo& e = extent_cycles(d, t.extent(static_cast<GemmDim>(d)));
-    fold[d] = e.folds;
-    if (d == stream) streamed = e.streamed;
-  }
-  return detail::fold_pipeline_cycles(base_, fold, streamed);
-}
-
 long long Search::compute_floor_upto(const std::array<long long, 3>& tile, int d,
                                      long long upto) const {
   std::array<long long, 3> fold{};
@@ -60,22 +48,6 @@ long long Search::compute_floor_upto(const std::array<long long, 3>& tile, int d
   if (upto < base_.dim[d].size)
     fold[d] = std::max(fold[d], detail::ceil_div(base_.dim[d].size, upto));
   return detail::fold_pipeline_cycles(base_, fold, streamed);
-}
-
-const Search::Memo& Search::extent_cycles(int d, long long extent) const {
-  // as retile: a tile covering the whole (logical) dimension covers its padding too
-  const long long logical = d == 0 ? base_.logical.m : d == 1 ? base_.logical.n : base_.logical.k;
-  if (extent == 0 || extent >= logical) extent = base_.dim[d].size;
-  Memo& e = memo_[d][static_cast<size_t>(
-      (static_cast<unsigned long long>(extent) * 0x9E3779B97F4A7C15ULL) >> 58)];
-  if (e.extent != extent) {
-    detail::DimPlan dp = base_.dim[d];
-    dp.tile = extent;
-    e.extent = extent;
-    e.folds = dp.fold_intervals();
-    if (d == static_cast<int>(base_.dims.stream)) e.streamed = detail::streamed_cycles(base_, dp);
-  }
-  return e;
 }
 
 }  // namespace tenet::hw::search

@@ -8,10 +8,6 @@
 
 namespace tenet::hw::search {
 
-bool near(long long cycles, long long fastest) {
-  return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
-}
-
 bool better(TilingObjective objective, const Rank& a, const Rank& b) {
   switch (objective) {
     case TilingObjective::kLatency:  // within the near-tie window: bytes first

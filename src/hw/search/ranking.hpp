@@ -22,7 +22,9 @@ struct Rank {
 
 // Whether `cycles` lies within the near-tie window of the fastest time `fastest`: at most 2 %
 // above it (cycles <= 1.02 fastest, exactly).
-bool near(long long cycles, long long fastest);
+inline bool near(long long cycles, long long fastest) {
+  return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
+}
 
 // Whether `a` ranks before `b` under the objective: latency — among candidates within the
 // near-tie window of the fastest (near(); the caller's part) the fewest DRAM bytes, then the

@@ -64,7 +64,13 @@ class FitExtents {
 
   // Buffer bytes of operand i's tile, as Model::plan_operands counts them (`single`: the
   // single-buffered tensors, Tiling::single).
-  long long footprint(size_t i, const std::array<long long, 3>& tile, unsigned single) const;
+  long long footprint(size_t i, const std::array<long long, 3>& tile, unsigned single) const {
+    Tiling t;
+    t.single = single;
+    return detail::operand_footprint_bytes(
+        spec_, problem_.operands[i], tile, sizes_,
+        double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i])));
+  }
   int holder(size_t i) const { return holder_[i]; }
   long long capacity(int partition) const { return capacity_[partition]; }
   size_t partitions() const { return capacity_.size(); }
@@ -72,7 +78,16 @@ class FitExtents {
   // Whether every operand's tile fits its buffer at once (`required_only`: the operands that
   // must be SRAM-resident, arch::Microarch::sram_resident).
   bool fits(const std::array<long long, 3>& tile, unsigned single,
-            bool required_only = false) const;
+            bool required_only = false) const {
+    used_.assign(capacity_.size(), 0);
+    for (size_t i = 0; i < problem_.operands.size(); ++i) {
+      if (required_only && !required_[i]) continue;
+      if (holder_[i] < 0) return false;
+      used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile, single));
+      if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
+    }
+    return true;
+  }
 
   // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does. By
   // bisection on fits(), with each operand's factor of the other two extents computed once.
@@ -163,11 +178,16 @@ class CandidateSpace {
   void all(std::vector<Group>& groups);
 
  private:
-  void add(std::vector<Group>& groups, long long tm, long long tn, long long tk, unsigned single) {
-    add(groups, tm, tn, tk, single, [](const Group&) { return true; });
-  }
+  // (inline: the grid adds every group) `keep`: the boundary's filter, none for the grid
   void add(std::vector<Group>& groups, long long tm, long long tn, long long tk, unsigned single,
-           const KeepGroup& keep);
+           const KeepGroup* keep = nullptr) {
+    const int mask = (tm < plan_.dim[0].size ? 1 : 0) | (tn < plan_.dim[1].size ? 2 : 0) |
+                     (tk < plan_.dim[2].size ? 4 : 0);
+    const Group g{tm, tn, tk, single, mask, index_};
+    if (keep && !(*keep)(g)) return;
+    index_ += g.size();
+    groups.push_back(g);
+  }
 
   const arch::Accelerator& acc_;
   const GemmProblem& problem_;
@@ -343,7 +363,17 @@ class Search {
   // microarchitecture), the same checked sums, with each dimension's fold intervals and the
   // stream dimension's streamed cycles kept per tile extent: a search asks for few distinct
   // extents per dimension.
-  long long compute_cycles_of(const Tiling& t) const;
+  long long compute_cycles_of(const Tiling& t) const {
+    std::array<long long, 3> fold{};
+    long long streamed = 0;
+    const int stream = static_cast<int>(base_.dims.stream);
+    for (int d = 0; d < 3; ++d) {
+      const Memo& e = extent_cycles(d, t.extent(static_cast<GemmDim>(d)));
+      fold[d] = e.folds;
+      if (d == stream) streamed = e.streamed;
+    }
+    return detail::fold_pipeline_cycles(base_, fold, streamed);
+  }
 
   // A floor of compute_cycles_of over the tiles with the extents of `tile` but for dimension d,
   // whose extent is at most `upto` (>= 1): d's fold pieces are at least those of the whole
@@ -357,7 +387,21 @@ class Search {
   struct Memo {
     long long extent = -1, folds = 0, streamed = 0;
   };
-  const Memo& extent_cycles(int d, long long extent) const;
+  const Memo& extent_cycles(int d, long long extent) const {
+    // as retile: a tile covering the whole (logical) dimension covers its padding too
+    const long long logical = d == 0 ? base_.logical.m : d == 1 ? base_.logical.n : base_.logical.k;
+    if (extent == 0 || extent >= logical) extent = base_.dim[d].size;
+    Memo& e = memo_[d][static_cast<size_t>(
+        (static_cast<unsigned long long>(extent) * 0x9E3779B97F4A7C15ULL) >> 58)];
+    if (e.extent != extent) {
+      detail::DimPlan dp = base_.dim[d];
+      dp.tile = extent;
+      e.extent = extent;
+      e.folds = dp.fold_intervals();
+      if (d == static_cast<int>(base_.dims.stream)) e.streamed = detail::streamed_cycles(base_, dp);
+    }
+    return e;
+  }
 
   // The problem was validated once by choose_tiling.
   detail::Model model(const Tiling& t) const {

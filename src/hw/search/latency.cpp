@@ -100,12 +100,12 @@ class LatencyRun {
         space_(space),
         groups_(groups),
         traffic_(s.acc_, s.problem_, s.dataflow_, s.options_),
-        models_(models_store()),
-        open_(open_store(), ByBound{}),
-        left_(left_store(), ByFloor{}),
+        models_(store().models),
+        open_(store().open, ByBound{}),
+        left_(store().left, ByFloor{}),
         lazy_(s.edge_floor()),
-        floors_(floors_store()),
-        loose_memo_(loose_memo_store()) {
+        floors_(store().floors),
+        loose_memo_(store().loose_memo) {
     models_.clear();
     models_.reserve(256);
     floors_.clear();
@@ -144,25 +144,15 @@ class LatencyRun {
   // Storage kept by the thread: a search allocates (and the allocator maps and unmaps) no large
   // block per call. (Models in a vector: a deque of objects this large allocates one block per
   // model.)
-  static std::vector<detail::Model>& models_store() {
-    thread_local std::vector<detail::Model> store;
-    return store;
-  }
-  static std::vector<Node>& open_store() {
-    thread_local std::vector<Node> store;
-    return store;
-  }
-  static std::vector<Node>& left_store() {
-    thread_local std::vector<Node> store;
-    return store;
-  }
-  static std::vector<long long>& floors_store() {
-    thread_local std::vector<long long> store;
-    return store;
-  }
-  static LooseMemo& loose_memo_store() {
-    thread_local LooseMemo store;
-    return store;
+  struct Store {
+    std::vector<detail::Model> models;
+    std::vector<Node> open, left;  // the heaps' storage
+    std::vector<long long> floors;
+    LooseMemo loose_memo;
+  };
+  static Store& store() {
+    thread_local Store kept;
+    return kept;
   }
 
   // Times a planned candidate; its score.
@@ -353,7 +343,7 @@ class LatencyRun {
     };
     // A group waits with the loose floor of its candidates and is expanded when taken out.
     // (left's order is total: it does not depend on the order nodes are added in)
-    for (Node n : open_store()) {
+    for (Node n : store().open) {
       if (!near(n.bound, *fastest_)) continue;
       if (n.level == 0 && (n.partial || !lazy_))
         n.floor = loose_floor(groups_[n.group]);  // (else kept)

@@ -59,10 +59,10 @@ void setup(CLI::App& sub) {
                  "latency (default), energy, dram_bytes or edp");
   add_dataflows_option(sub, o->dataflows);
   sub.add_option("--front", o->front,
-                 "exact: the whole Pareto front (default); winner: prune harder, the front "
-                 "holds only the evaluated candidates")
+                 "exact: the whole Pareto front (default); winner: the auto tilings alone")
       ->check(CLI::IsMember({"exact", "winner"}));
   add_setting(sub, o->settings.eval, Setting::kDequantRate);
+  add_setting(sub, o->settings.eval, Setting::kEdgeTransfers);
   add_format_option(sub, o->format, "table (default) or json", {"table", "json"});
   sub.callback([o] { run(*o); });
 }

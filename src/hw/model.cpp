@@ -90,12 +90,13 @@ double OperandPlan::dram_bytes_if(bool keep) const {
 }
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
-             const mapping::Tiling& tiling, const Options& options)
-    : Model(acc, problem, dataflow, tiling, options, Build{}) {}
-
-Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
     : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
+  if (build.base) {
+    plan_ = retile(*build.base, tiling);
+    if (build.operands) plan_tensors(problem);
+    return;
+  }
   if (build.validate) validate(problem);
   const arch::Microarch& micro = acc.spec().micro;
   plan_.logical = problem.shape;
@@ -129,17 +130,10 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.units = acc.spec().chip.matrix_units;
   plan_.launch = launch_cycles(acc.spec());
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
-  if (!build.operands) return;
-  ops_.reserve(problem.operands.size());
-  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
-  plan_operands();
-  choose_residency();
+  if (build.operands) plan_tensors(problem);
 }
 
-Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, const Plan& base,
-             const mapping::Tiling& tiling, const Options& options, bool operands)
-    : acc_(acc), options_(options), plan_(retile(base, tiling)), micro_(acc.spec().micro.active()) {
-  if (!operands) return;
+void Model::plan_tensors(const GemmProblem& problem) {
   ops_.reserve(problem.operands.size());
   for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
   plan_operands();
@@ -417,138 +411,11 @@ Plan retile(const Plan& base, const mapping::Tiling& tiling) {
   return plan;
 }
 
-// The windows of all tiles move, per operand X whose tile classes are exact (every index plain,
-// g <= 1, or cut into tiles that are multiples of its group g, or not cut), every distinct
-// element of X except those of one tile: a resident input's tile is fetched whenever its tile
-// coordinates change, except the first one (before cycle 0); a resident output's tile is written
-// back when they change, except the last one; a non-resident operand streams at least its tile's
-// elements in every tile. Each window takes at least bytes / bandwidth cycles, plus the latency
-// when it is not empty, and total >= the sum of the windows (a tile takes max(folds, window), or
-// their sum). Other operands are left out: their tile classes use representative group counts.
-// Rounding: every window is ceil(bytes / bw - 1e-9); the bound is rounded down with a cycle's
-// margin.
-// The bytes the tiles' windows move at least for operand x, when its tile classes are exact
-// (every index plain: g <= 1, not cut, or cut into tiles that are multiples of its group g),
-// else 0: every distinct element, but (resident) those of its edge tile. The first tile of a
-// resident input and the last of a resident output move before cycle 0 and after the last step:
-// in the edge windows (cycles_lower_bound adds them) or free (edge transfers off).
-double Model::window_bytes_floor(const OperandPlan& x) const {
-  for (int d = 0; d < 3; ++d) {
-    const long long g = x.op->group[d];
-    const DimPlan& dp = plan_.dim[d];
-    if (!(g <= 1 || dp.tiles() == 1 || dp.tile % g == 0)) return 0;
-  }
-  double moved = bytes_of(x.unique, x.op->bits);
-  if (x.resident) {
-    const TileIndex first{0, 0, 0};
-    const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                         plan_.dim[2].tiles() - 1};
-    moved -= bytes_of(tile_volume(x, x.op->output ? last : first), x.op->bits);
-  }
-  return std::max(0.0, moved);
-}
-
-long long Model::dram_cycles_lower_bound() const {
-  const arch::Dram& dram = acc_.spec().dram;
-  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
-  double bytes = 0;
-  for (const OperandPlan& x : ops_) bytes += window_bytes_floor(x);
-  // Every tile but the last has a non-empty window (latency included) when each dimension cut
-  // into several tiles indexes some input: that input's next tile is fetched (resident) or its
-  // own traffic streams (not resident).
-  bool windows_nonempty = true;
-  for (int d = 0; d < 3; ++d) {
-    if (plan_.dim[d].tiles() <= 1) continue;
-    bool indexed = false;
-    for (const OperandPlan& x : ops_) indexed = indexed || (!x.op->output && x.op->group[d] > 0);
-    windows_nonempty = windows_nonempty && indexed;
-  }
-  const double latency =
-      windows_nonempty ? static_cast<double>(tiles() - 1) * static_cast<double>(dram.latency_cycles)
-                       : 0.0;
-  const double cycles =
-      (latency + bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9)) * dram_channel_share() -
-      1e-9 * static_cast<double>(tiles()) - 1;
-  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
-}
-
-// A DMA engine with separate read and write channels (arch::DmaEngine::separate_channels) moves
-// both at once: a window takes the longer, at least half their sum (the reads pay the latency).
-double Model::dram_channel_share() const {
-  const arch::DmaEngine& dma = acc_.spec().micro.dma;
-  return micro_ && dma.enabled && dma.separate_channels ? 0.5 : 1.0;
-}
-
-// Σ over tiles of with_sram >= Σ over folds of the port cycles; a fold's port cycles on a partition
-// are >= (the fold's distinct elements of the partition's operands, in bytes, twice for a
-// revisited output) / bandwidth: fold_port_cycles counts max_distinct_groups >= the distinct
-// elements of any piece, and the distinct elements of all folds are fold_accesses.
-long long Model::sram_cycles_lower_bound() const {
-  if (options_.unlimited_sram_bandwidth) return 0;
-  double best = 0;
-  for (const PartitionPlan& part : partitions_) {
-    if (part.bandwidth.unlimited) continue;
-    double bytes = 0;
-    for (int i : part.members) {
-      const OperandPlan& x = ops_[i];
-      bytes += bytes_of(x.fold_accesses, x.op->bits) * (x.fold_rmw_reads > 0 ? 2 : 1);
-    }
-    best = std::max(best, bytes / part.bandwidth.bytes_per_cycle);
-  }
-  const double cycles = best * (1 - 1e-9) - 1e-9 * static_cast<double>(folds()) - 1;
-  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
-}
-
-long long Model::dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const {
-  const arch::Dram& dram = acc_.spec().dram;
-  if (options_.unlimited_dram_bandwidth || dram.bandwidth.unlimited) return 0;
-  double free = 0;  // bytes no window carries
-  if (!options_.edge_transfers) {
-    const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
-    const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
-    for (const Operand& op : problem.operands)
-      free += static_cast<double>(tile_footprint_bytes(op, tile, size, false));
-  }
-  return dram_channel_cycles_floor(dram, dram_bytes - free, dram_channel_share(), tiles());
-}
-
 long long dram_channel_cycles_floor(const arch::Dram& dram, double bytes, double share,
                                     long long tiles) {
   const double cycles = bytes / dram.bandwidth.bytes_per_cycle * (1 - 1e-9) * share -
                         1e-9 * static_cast<double>(tiles) - 1;
   return cycles <= 0 ? 0 : static_cast<long long>(cycles);
-}
-
-// A step is at least the tile's pipeline cycles plus its exposed window (double-buffered global
-// buffer) or plus its whole window (not double-buffered). The exposed windows carry the
-// transfers of the resident operands that are not double-buffered: per such operand whose tile
-// classes are exact (as dram_cycles_lower_bound), every distinct element but those of its edge
-// tile (first input tile, last output tile); each window takes at least bytes / bandwidth.
-// Rounding as dram_cycles_lower_bound.
-long long Model::stall_cycles_lower_bound() const {
-  if (micro_ || !dram_priced()) return 0;
-  if (!acc_.spec().global_buffer.double_buffered) return dram_cycles_lower_bound();
-  double bytes = 0;
-  for (const OperandPlan& x : ops_)
-    if (x.resident && !x.double_buffered) bytes += window_bytes_floor(x);
-  if (bytes <= 0) return 0;
-  const double cycles = bytes / acc_.spec().dram.bandwidth.bytes_per_cycle * (1 - 1e-9) -
-                        1e-9 * static_cast<double>(tiles()) - 1;
-  return cycles <= 0 ? 0 : static_cast<long long>(cycles);
-}
-
-// total = Σ steps + once + edges, and Σ steps is at least the tiles' pipeline cycles (compute
-// cycles - once) plus their stalls, their DRAM windows and their SRAM port cycles.
-// (The prologue is `once`, or the microarchitecture's run overhead.)
-long long Model::cycles_lower_bound() const {
-  const EdgeCycles edge = edge_transfer_cycles();
-  const long long edges = add(edge.fill, edge.drain);
-  const long long prologue =
-      micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
-  return add(std::max({add(compute_cycles(), stall_cycles_lower_bound()),
-                       add(dram_cycles_lower_bound(), prologue),
-                       add(sram_cycles_lower_bound(), prologue)}),
-             edges);
 }
 
 long long Model::tile_volume(const OperandPlan& x, const TileIndex& q) const {

@@ -118,7 +118,7 @@ inline long long padded_stream_size(long long logical, long long extent, long lo
 long long dram_window_cycles(const arch::Dram& dram, double bytes);
 // A floor of the cycles `bytes` take on the DRAM channel (limited bandwidth), `share` of them on
 // one channel, spread over the windows of `tiles` tiles: rounded down with a margin far above the
-// rounding of doubles (Model::dram_cycles_floor).
+// rounding of doubles (search::dram_cycles_floor).
 long long dram_channel_cycles_floor(const arch::Dram& dram, double bytes, double share,
                                     long long tiles);
 // ⌈elements × bits / 8⌉; InputError(overflow) beyond 64 bits.
@@ -226,23 +226,21 @@ inline long long tile_volume(const Plan& plan, const Operand& op, const TileInde
 // last such), -1 if none does.
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role);
 
+// How much to build. The tiling search validates the problem once, bounds candidates by
+// compute_cycles(), which needs the plan only, and builds its candidates from the plan of
+// another tiling of the same problem and options (`base`, another model's plan(), of the same
+// dataflow): retiled (detail::retile), not derived again.
+struct ModelBuild {
+  bool validate = true;        // hw::validate(problem) first
+  bool operands = true;        // plan the operands and their residency (all but the plan)
+  const Plan* base = nullptr;  // retile this plan (the problem is then not validated)
+};
+
 class Model {
  public:
-  // How much to build. The tiling search validates the problem once, and bounds candidates by
-  // compute_cycles(), which needs the plan only.
-  struct Build {
-    bool validate = true;  // hw::validate(problem) first
-    bool operands = true;  // plan the operands and their residency (all but the plan needs it)
-  };
+  using Build = ModelBuild;
   Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
-        const mapping::Tiling& tiling, const Options& options);
-  Model(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
-        const mapping::Tiling& tiling, const Options& options, Build build);
-  // The same with the plan of another tiling of the same problem and options (`base`, another
-  // model's plan()): retiled (detail::retile), not derived again; the problem is not validated.
-  // The tiling search builds its candidates so.
-  Model(const arch::Accelerator& acc, const GemmProblem& problem, const Plan& base,
-        const mapping::Tiling& tiling, const Options& options, bool operands);
+        const mapping::Tiling& tiling, const Options& options, Build build = {});
 
   const Plan& plan() const { return plan_; }
   const std::vector<OperandPlan>& operands() const { return ops_; }
@@ -252,33 +250,18 @@ class Model {
   // Closed form, without stalls (SCALE-Sim total; with the microarchitecture its busy time and
   // overheads): Result::cycles.compute, a count.
   long long compute_cycles() const;
-  // A lower bound of the tiles' DRAM windows (timing().total less `once` and the edge windows)
-  // from the DRAM channel alone (0 with unlimited DRAM bandwidth); needs the operands
-  // (Build::operands).
-  long long dram_cycles_lower_bound() const;
-  // The same from the array-side SRAM ports: every fold moves its distinct elements per partition.
-  long long sram_cycles_lower_bound() const;
-  // A lower bound of the cycles the array waits for DRAM inside the tiles' steps, which timing()
-  // adds to their busy time: the transfers of single-buffered resident tiles (Window::exposed),
-  // or every window when the global buffer is not double-buffered. 0 under the
-  // microarchitecture.
-  long long stall_cycles_lower_bound() const;
-  // A lower bound of timing().total: the edge windows (edge transfers) plus the most of the
-  // compute cycles with the stalls' bound, the DRAM windows' bound and the SRAM ports' bound
-  // (each with `once`).
-  long long cycles_lower_bound() const;
-  // A lower bound of timing().total for any operand plan of this plan whose DRAM traffic is
-  // at least `dram_bytes` (e.g. a closed-form traffic floor): every byte crosses the DRAM channel
-  // in some tile's window or in an edge window, except (edge transfers off) the first tile of a
-  // resident input and the last of a resident output, at most one tile of every operand. Needs
-  // the plan only (the problem gives the operands' tile sizes).
-  long long dram_cycles_floor(const GemmProblem& problem, double dram_bytes) const;
-  // 1, or 1/2 with a DMA engine's separate read and write channels: the DRAM bounds' share of
-  // the bytes that one channel must carry.
-  double dram_channel_share() const;
-  // Bytes the tiles' windows move at least for operand x (the DRAM and stall bounds).
-  double window_bytes_floor(const OperandPlan& x) const;
   Timing timing() const;
+  // What the tiling search's floors (src/hw/search/model_floors.cpp) read.
+  const arch::Accelerator& accelerator() const { return acc_; }
+  const Options& options() const { return options_; }
+  const std::vector<PartitionPlan>& partitions() const { return partitions_; }
+  bool micro() const { return micro_; }
+  bool dram_priced() const;  // whether DRAM transfers take time at all
+  long long tile_volume(const OperandPlan& x, const TileIndex& q) const;
+  struct EdgeCycles {
+    long long fill = 0, drain = 0;
+  };
+  EdgeCycles edge_transfer_cycles() const;  // the first fill's and the last drain's windows
   // False when operands that must be SRAM-resident (arch::Microarch::sram_resident) do not fit:
   // the tiling search skips such a tiling; result() throws InputError(range, "tile").
   bool feasible() const { return !misfit_; }
@@ -289,6 +272,7 @@ class Model {
   Result result() const;
 
  private:
+  void plan_tensors(const GemmProblem& problem);  // the operands and their residency
   void fill_cycles(Result& r) const;
   // Result::array_use of a result whose cycles are filled (src/hw/array_use.cpp).
   ArrayUse array_use(const Result& r) const;
@@ -296,7 +280,6 @@ class Model {
 
   void plan_operands();
   void choose_residency();
-  long long tile_volume(const OperandPlan& x, const TileIndex& q) const;
   long long tile_stream(const OperandPlan& x, const TileIndex& q) const;
   std::optional<TileIndex> next_tile(const TileIndex& q) const;
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
@@ -328,7 +311,6 @@ class Model {
   };
   void add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
                 long long elements) const;
-  bool dram_priced() const;  // whether DRAM transfers take time at all
   long long traffic_cycles(const Traffic& t) const;
   // The DRAM window of tile q: overlapped, the transfers that overlap its folds (double-buffered
   // tiles, streamed operands); exposed, those of single-buffered tiles (before its folds).
@@ -336,10 +318,6 @@ class Model {
     long long overlapped = 0, exposed = 0;
   };
   Window dram_window(const TileIndex& q) const;
-  struct EdgeCycles {
-    long long fill = 0, drain = 0;
-  };
-  EdgeCycles edge_transfer_cycles() const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).
   TileCycles tile_busy(const TileIndex& q) const;

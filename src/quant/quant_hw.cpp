@@ -381,4 +381,8 @@ ProductResult evaluate_product(const ProductInputs& in) {
   return r;
 }
 
+int array_view_bits(const QuantSpec& spec, const ApplyOptions& apply) {
+  return array_bits(spec, spec.operand(b_kind(apply)));
+}
+
 }  // namespace tenet::quant

@@ -1,26 +1,29 @@
-// Mapping search: for one matmul on one accelerator under one quantization scheme, the best
-// (dataflow, buffer tile sizes, loop order) under an objective, and the Pareto front of latency
-// vs energy (docs/sweep.md#tenet-search).
+// Mapping search: for one matmul request on one accelerator, the best (dataflow, buffer tile
+// sizes, loop order) under an objective, and the Pareto front of latency vs energy
+// (docs/sweep.md#tenet-search).
 //
-// Candidates: every dataflow asked for x the tilings of hw::tiling_candidates — the one candidate
-// space of hw::choose_tiling (`--tile auto` of every command) and of this search: per GEMM
-// dimension the whole dimension, the array extent times 2^e, powers of two above it and near-even
-// splits into 2..4 pieces rounded up to it, x the distinct loop orders. A
-// candidate must fit the global buffer: every operand's tile (x2 when double-buffered) fits its
-// partition, so no operand is refetched from DRAM. The built-in mappings (each dataflow with
-// hw::choose_tiling's tiling, what `tenet sweep` / `tenet model` evaluate) are always evaluated
-// and compete too, fitting or not, so the winner is never worse than the best built-in.
+// One search, one ranking: the winner is the auto tiling of every command. Each dataflow asked
+// for is evaluated through eval::evaluate with the request's tiling left to hw::choose_tiling
+// under the objective (the "built-in" mapping of that dataflow: `tenet analyze`'s auto tiling of
+// the same request), and the winner is the one hw::search::choose ranks first among them (under
+// latency: the fastest; within 2 % of it the fewest DRAM bytes, then the least energy). The same
+// request therefore gives the same mapping and numbers from `tenet search`, `tenet analyze`,
+// sweeps and Python.
 //
-// Evaluation in three levels, each a lower bound of the next:
+// The exact front (latency vs energy) enumerates the same candidate space (hw::tiling_candidates,
+// the space of hw::choose_tiling) per dataflow; a candidate must fit the global buffer (every
+// operand's tile, x2 when double-buffered, fits its partition, so no operand is refetched from
+// DRAM); the built-in mappings compete too, fitting or not. Evaluation in three levels, each a
+// lower bound of the next:
 //   L0  closed form, no evaluation: compute cycles (fold pipeline, docs/hardware.md) and the MAC
 //       energy;
-//   L1  the hardware model only (hw::evaluate_gemm of the quantized problem): its cycles, and
-//       MAC + SRAM + DRAM energy (the DRAM part of weights dequantized into SRAM left out) + the
-//       register-file energy of A and C;
-//   L2  the full evaluation (eval::evaluate).
-// Candidates are visited in increasing L0 objective; one is pruned at L0 or L1 when its bound is
-// dominated by an evaluated candidate (front mode), or cannot beat the best one (winner mode).
-// Either way the winner is exact; in front mode the front is exact as well.
+//   L1  the hardware model only (hw::evaluate_gemm of the problem as eval::evaluate stored it,
+//       under the request's hw::Options): its cycles, and MAC + SRAM + DRAM energy (the DRAM part
+//       of weights dequantized into SRAM left out) + the register-file energy of A and C;
+//   L2  the full evaluation (eval::evaluate of the request with the candidate's mapping).
+// Candidates are visited in increasing L0 cycles; one is pruned at L0 or L1 when its bound is
+// dominated by an evaluated candidate, so the front is exact. Without the front ("winner") only
+// the built-in mappings are evaluated.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +34,7 @@
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/eval/defaults.hpp"
+#include "tenet/eval/request.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/llm/layer_cost.hpp"
 #include "tenet/llm/matmul_shape.hpp"
@@ -64,9 +68,8 @@ struct SearchOptions {
   hw::TilingObjective objective = eval::defaults::kTilingObjective;
   std::vector<mapping::Dataflow> dataflows{eval::defaults::kSearchDataflows.begin(),
                                            eval::defaults::kSearchDataflows.end()};
-  bool exact_front = true;     // prune by dominance (exact front) or by the objective (winner only)
-  bool prune = true;           // false: evaluate every candidate fully (for tests and comparisons)
-  long long dequant_rate = 0;  // dequant unit elements/cycle; 0 = the default rule (eval::defaults)
+  bool exact_front = true;  // the exact Pareto front too; false: the winner only
+  bool prune = true;        // false: evaluate every candidate of the front fully (tests)
 };
 
 struct SearchCounts {
@@ -89,10 +92,11 @@ struct LayerSearch {
   std::string error;  // the first evaluation error, when nothing could be evaluated
 };
 
-// Throws InputError for a scheme that does not fit the matmul (quant::validate) or an
-// accelerator without the precision the scheme needs.
-LayerSearch search_layer(const arch::Accelerator& acc, const quant::QuantSpec& scheme,
-                         const llm::MatmulShape& shape, const SearchOptions& options = {});
+// `request`: the matmul's one request (its matmul, accelerator, scheme or bits, dequant rate,
+// hw::Options such as edge transfers); the search sets its dataflow, tiling and tiling objective
+// and keeps every other field. Throws InputError for a scheme that does not fit the matmul
+// (quant::validate), an accelerator without the precision the scheme needs, or no dataflow.
+LayerSearch search_layer(const eval::Request& request, const SearchOptions& options = {});
 
 // Objective value of a cost.
 double objective_value(hw::TilingObjective o, const llm::LayerCost& cost, double seconds);

@@ -20,11 +20,10 @@ ResolvedSearch resolve_search(const SearchSettings& s) {
                      "(dequant_rate)");
   eval::Settings settings = s.eval;
   if (settings.quant.empty() && !settings.scheme) settings.quant = eval::defaults::kScheme;
-  const eval::Request base = eval::make_request(settings);
-  ResolvedSearch r{*base.accelerator, *base.scheme, SearchOptions{}};
+  ResolvedSearch r{eval::make_request(settings), SearchOptions{}};
   if (!s.objective.empty())
     r.options.objective = hw::parse_tiling_objective(s.objective, "objective");
-  r.options.dataflows = eval::defaults::search_dataflows(r.accelerator);
+  r.options.dataflows = eval::defaults::search_dataflows(*r.request.accelerator);
   if (!s.dataflows.empty()) {
     r.options.dataflows.clear();
     for (const std::string& d : s.dataflows)
@@ -32,7 +31,6 @@ ResolvedSearch resolve_search(const SearchSettings& s) {
           with_location("dataflows", [&] { return mapping::parse_dataflow(d); }));
   }
   r.options.exact_front = s.exact_front;
-  r.options.dequant_rate = base.dequant_rate.elements_per_cycle;
   return r;
 }
 
@@ -41,8 +39,11 @@ std::vector<LayerSearch> search_layers(const SearchSettings& settings,
   const ResolvedSearch r = resolve_search(settings);
   std::vector<LayerSearch> out;
   out.reserve(matmuls.size());
-  for (const llm::MatmulShape& m : matmuls)
-    out.push_back(search_layer(r.accelerator, r.scheme, m, r.options));
+  eval::Request request = r.request;
+  for (const llm::MatmulShape& m : matmuls) {
+    request.matmul = m;
+    out.push_back(search_layer(request, r.options));
+  }
   return out;
 }
 

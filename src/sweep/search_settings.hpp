@@ -24,15 +24,15 @@ struct SearchSettings {
   bool exact_front = true;             // false: only the winner is exact ("winner" front)
 };
 
-// The accelerator, scheme and options the settings resolve to.
+// The one request the settings resolve to (eval::make_request: accelerator, scheme, dequant rate,
+// edge transfers, ...; each matmul goes into its `matmul`) and the search's options.
 struct ResolvedSearch {
-  arch::Accelerator accelerator;
-  quant::QuantSpec scheme;
+  eval::Request request;
   SearchOptions options;
 };
 ResolvedSearch resolve_search(const SearchSettings& settings);
 
-// search_layer of every matmul, in order.
+// search_layer of every matmul (the resolved request with that matmul), in order.
 std::vector<LayerSearch> search_layers(const SearchSettings& settings,
                                        const std::vector<llm::MatmulShape>& matmuls);
 

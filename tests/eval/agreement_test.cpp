@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "layer_request.hpp"
 #include "mapping/shape_text.hpp"
 #include "sweep/mapping_search.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
@@ -314,7 +315,10 @@ TEST_CASE("every door gives the pipeline's numbers on random matmuls", "[eval][a
         for (const Gemm& g : gemms) {
           sweep::SearchOptions o;
           o.exact_front = false;
-          const sweep::LayerSearch found = sweep::search_layer(acc, scheme, matmul_of(g), o);
+          const sweep::LayerSearch found = sweep::search_layer(
+              tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, scheme,
+                                         matmul_of(g)),
+              o);
           REQUIRE(found.built_in.size() == 3);
           for (const sweep::EvaluatedCandidate& b : found.built_in) {
             const std::string k =

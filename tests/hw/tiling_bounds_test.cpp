@@ -10,6 +10,7 @@
 
 #include "fixtures.hpp"
 #include "hw/model.hpp"
+#include "hw/search/search_detail.hpp"
 #include "tenet/error.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
@@ -69,39 +70,40 @@ void for_random_cases(unsigned seed, int trials, F f) {
 
 TEST_CASE("tiling search bounds never exceed the modelled cycles", "[hw][tiling][bounds]") {
   long long checked = 0, tight_dram = 0, tight_sram = 0, tight_stall = 0, tight_stall_single = 0;
-  for_random_cases(11, 60,
-                   [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
-                       const std::vector<Tiling>& all, const std::string& label) {
-                     const hw::detail::Plan base =
-                         hw::detail::Model(acc, p, df, Tiling{}, {}, {true, false}).plan();
-                     for (const Tiling& t : all) {
-                       const hw::detail::Model m(acc, p, df, t, {});
-                       const long long cycles = m.timing().total;
-                       // the search's models, retiled from the untiled plan, are the same
-                       const hw::detail::Model retiled(acc, p, base, t, {}, true);
-                       REQUIRE(retiled.feasible() == m.feasible());
-                       REQUIRE(retiled.dram_bytes() == m.dram_bytes());
-                       REQUIRE(retiled.timing().total == cycles);
-                       REQUIRE(retiled.energy().total == m.energy().total);
-                       INFO(label << " " << mapping::to_string(t));
-                       REQUIRE(m.compute_cycles() <= cycles);
-                       REQUIRE(m.dram_cycles_lower_bound() <= cycles);
-                       REQUIRE(m.sram_cycles_lower_bound() <= cycles);
-                       const long long stall = m.stall_cycles_lower_bound();
-                       REQUIRE(m.compute_cycles() + stall <= cycles);
-                       if (stall > 0 && m.dram_cycles_lower_bound() < m.compute_cycles() + stall) {
-                         ++tight_stall;  // binding beyond the compute and DRAM bounds
-                         if (acc.spec().global_buffer.double_buffered) ++tight_stall_single;
-                       }
-                       hw::Options edges;
-                       edges.edge_transfers = true;
-                       const hw::detail::Model cold(acc, p, df, t, edges);
-                       REQUIRE(cold.cycles_lower_bound() <= cold.timing().total);
-                       ++checked;
-                       if (m.dram_cycles_lower_bound() > m.compute_cycles()) ++tight_dram;
-                       if (m.sram_cycles_lower_bound() > m.compute_cycles()) ++tight_sram;
-                     }
-                   });
+  for_random_cases(
+      11, 60,
+      [&](const Accelerator& acc, const hw::GemmProblem& p, Dataflow df,
+          const std::vector<Tiling>& all, const std::string& label) {
+        const hw::detail::Plan base =
+            hw::detail::Model(acc, p, df, Tiling{}, {}, {true, false}).plan();
+        for (const Tiling& t : all) {
+          const hw::detail::Model m(acc, p, df, t, {});
+          const long long cycles = m.timing().total;
+          // the search's models, retiled from the untiled plan, are the same
+          const hw::detail::Model retiled(acc, p, df, t, {}, {false, true, &base});
+          REQUIRE(retiled.feasible() == m.feasible());
+          REQUIRE(retiled.dram_bytes() == m.dram_bytes());
+          REQUIRE(retiled.timing().total == cycles);
+          REQUIRE(retiled.energy().total == m.energy().total);
+          INFO(label << " " << mapping::to_string(t));
+          REQUIRE(m.compute_cycles() <= cycles);
+          REQUIRE(hw::search::dram_windows_floor(m) <= cycles);
+          REQUIRE(hw::search::sram_cycles_floor(m) <= cycles);
+          const long long stall = hw::search::stall_cycles_floor(m);
+          REQUIRE(m.compute_cycles() + stall <= cycles);
+          if (stall > 0 && hw::search::dram_windows_floor(m) < m.compute_cycles() + stall) {
+            ++tight_stall;  // binding beyond the compute and DRAM bounds
+            if (acc.spec().global_buffer.double_buffered) ++tight_stall_single;
+          }
+          hw::Options edges;
+          edges.edge_transfers = true;
+          const hw::detail::Model cold(acc, p, df, t, edges);
+          REQUIRE(hw::search::cycles_floor(cold) <= cold.timing().total);
+          ++checked;
+          if (hw::search::dram_windows_floor(m) > m.compute_cycles()) ++tight_dram;
+          if (hw::search::sram_cycles_floor(m) > m.compute_cycles()) ++tight_sram;
+        }
+      });
   CHECK(checked > 5000);
   // Each bound is the binding one on many candidates.
   CHECK(tight_dram > 100);
@@ -276,7 +278,7 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
           const hw::detail::Model m(acc, p, df, t, options);
           INFO(label << " " << mapping::to_string(t) << " on " << acc);
           // the search's plan of the candidate (retiled from the untiled one) is the model's
-          const hw::detail::Model retiled(acc, p, whole.plan(), t, options, true);
+          const hw::detail::Model retiled(acc, p, df, t, options, {false, true, &whole.plan()});
           REQUIRE(retiled.plan().shape == m.plan().shape);
           REQUIRE(retiled.feasible() == m.feasible());
           if (m.feasible()) REQUIRE(retiled.timing().total == m.timing().total);
@@ -290,7 +292,7 @@ TEST_CASE("with microarchitecture terms, the bounds hold and the searches equal 
           const long long cycles = r.cycles.total;
           REQUIRE(m.compute_cycles() == r.cycles.compute);
           REQUIRE(m.compute_cycles() <= cycles);
-          REQUIRE(m.cycles_lower_bound() <= cycles);
+          REQUIRE(hw::search::cycles_floor(m) <= cycles);
           REQUIRE(r.cycles.total >= r.cycles.compute);
           ++checked;
           results.push_back(r);
@@ -333,10 +335,10 @@ TEST_CASE("with separate DMA read and write channels, the DRAM bounds stay below
     const hw::detail::Model m(acc, p, Dataflow::kOutputStationary, t, {});
     const long long cycles = m.timing().total;
     INFO(mapping::to_string(t) << ": " << cycles << " cycles, DRAM bound "
-                               << m.dram_cycles_lower_bound());
-    CHECK(m.dram_cycles_lower_bound() <= cycles);
-    CHECK(m.cycles_lower_bound() <= cycles);
-    CHECK(m.dram_cycles_floor(p, static_cast<double>(m.dram_bytes())) <= cycles);
-    CHECK(m.dram_cycles_lower_bound() * 3 > cycles);  // DRAM-bound: the bound is not idle
+                               << hw::search::dram_windows_floor(m));
+    CHECK(hw::search::dram_windows_floor(m) <= cycles);
+    CHECK(hw::search::cycles_floor(m) <= cycles);
+    CHECK(hw::search::dram_cycles_floor(m, p, static_cast<double>(m.dram_bytes())) <= cycles);
+    CHECK(hw::search::dram_windows_floor(m) * 3 > cycles);  // DRAM-bound: the bound is not idle
   }
 }

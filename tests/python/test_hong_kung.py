@@ -10,7 +10,7 @@ same ratios). TENET_HONG_KUNG_FULL=1 widens it to every bundled model and buffer
 64 MiB, reporting the median and worst ratio (and asserting the same rule).
 
 KNOWN_GAPS are the cases above 1.10 that no tiling of one level can close (the search tries
-single-buffered tiles, src/hw/tiling_search.cpp: kSingleBufferingCandidates): M = 512 at 4 MiB,
+single-buffered tiles, src/hw/search/search_detail.hpp: kSingleBufferingCandidates): M = 512 at 4 MiB,
 where C does not fit the buffer. For each the test checks that the given explicit single-buffered
 tiling reaches the least that one level of rectangular tiles can move, and that the search still
 sits above 1.10: once it does better, the test fails and the entry must go.

@@ -13,14 +13,16 @@ using namespace tenet;
 
 TEST_CASE("search settings left empty are the library's defaults", "[search][defaults]") {
   const sweep::ResolvedSearch r = sweep::resolve_search({});
-  CHECK(r.accelerator.name() == arch::load_accelerator_preset(eval::defaults::kAccelerator).name());
-  CHECK(r.scheme.name == eval::defaults::kScheme);
+  CHECK(r.request.accelerator->name() ==
+        arch::load_accelerator_preset(eval::defaults::kAccelerator).name());
+  CHECK(r.request.scheme->name == eval::defaults::kScheme);
   CHECK(r.options.objective == eval::defaults::kTilingObjective);
   CHECK(r.options.dataflows ==
         std::vector<mapping::Dataflow>(eval::defaults::kSearchDataflows.begin(),
                                        eval::defaults::kSearchDataflows.end()));
   CHECK(r.options.exact_front);
-  CHECK(r.options.dequant_rate == 0);
+  CHECK(r.request.dequant_rate.elements_per_cycle == 0);
+  CHECK(r.request.hw.edge_transfers == eval::defaults::kEdgeTransfers);
 }
 
 TEST_CASE("every tiling objective is a search objective", "[search][defaults]") {
@@ -37,9 +39,9 @@ TEST_CASE("every tiling objective is a search objective", "[search][defaults]") 
     CHECK(r.options.dataflows ==
           std::vector<mapping::Dataflow>{mapping::Dataflow::kWeightStationary,
                                          mapping::Dataflow::kInputStationary});
-    CHECK(r.scheme.name == "q4f16_1");
-    CHECK(r.accelerator.rows() == 8);
-    CHECK(r.options.dequant_rate == 4);
+    CHECK(r.request.scheme->name == "q4f16_1");
+    CHECK(r.request.accelerator->rows() == 8);
+    CHECK(r.request.dequant_rate.elements_per_cycle == 4);
   }
 }
 

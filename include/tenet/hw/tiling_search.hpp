@@ -64,6 +64,22 @@ std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
 // floor of Result::cycles.total, from the hardware model's own fold timing.
 long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,
                                mapping::Dataflow dataflow, const mapping::Tiling& tiling);
+// compute_cycles_floor of each tiling in turn (the same values), from one search's per-extent
+// tables: what `tenet search` bounds its candidates with.
+std::vector<long long> compute_cycles_floors(const arch::Accelerator& acc,
+                                             const GemmProblem& problem, mapping::Dataflow dataflow,
+                                             const std::vector<mapping::Tiling>& tilings);
+
+// What a search knows of a tiling before timing it (the hardware model planned, not timed).
+struct PlannedCandidate {
+  bool feasible = false;       // evaluate_gemm_if_fits would give a result
+  bool all_resident = false;   // every operand's tile is kept in the global buffer
+  EnergyBreakdown energy;      // Result::energy_pj (exact: access counts only; when feasible)
+  long long cycles_floor = 0;  // at most Result::cycles.total (the model's cycle bound)
+};
+PlannedCandidate plan_candidate(const arch::Accelerator& acc, const GemmProblem& problem,
+                                mapping::Dataflow dataflow, const mapping::Tiling& tiling,
+                                const Options& options = {});
 
 // The candidate that minimises the objective (same result as evaluating every candidate with
 // evaluate_gemm). Under kLatency branch and bound on cycle floors (compute cycles, the DRAM

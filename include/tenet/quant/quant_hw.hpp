@@ -90,6 +90,10 @@ std::optional<PrecisionFallback> precision_fallback(const ProductResult& r);
 // "fp16 operands on int16 MACs".
 std::string to_string(const PrecisionFallback& f);
 
+// Bits per element of B as the array reads it (its register files, its array-side SRAM reads):
+// the dequantized format when the scheme dequantizes B, else B's own type.
+int array_view_bits(const QuantSpec& spec, const ApplyOptions& apply);
+
 // The hw::GemmProblem of a quantized GEMM: A, B, C with the widths they are stored at in the
 // global buffer (packed operands as words: bits = word width, indexed by floor(index / values
 // per word) along the packing axis; for dram_to_sram the weights are held dequantized), one

@@ -1,0 +1,170 @@
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "detail/checked_int.hpp"
+#include "hw/overflow_context.hpp"
+#include "hw/search/search_detail.hpp"
+#include "tenet/error.hpp"
+
+// The searches under dram_bytes, energy and edp; the objectives' names; hw::choose_tiling.
+
+namespace tenet::hw::search {
+
+void Search::by_dram(const std::vector<Group>& groups) {
+  TrafficFloor floor(acc_, problem_, dataflow_, options_);
+  struct Entry {
+    double floor;
+    size_t index;
+    Tiling tiling;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
+  for (const Group& g : groups) {
+    floor.set_extents(g.at(0));
+    for (size_t i = 0; i < g.size(); ++i) {
+      const Tiling t = g.at(i);
+      entries.push_back({floor(t), g.first + i, t});
+    }
+  }
+  // A heap: usually few entries are taken out before the floor exceeds the fewest bytes.
+  const auto later = [](const Entry& a, const Entry& b) {
+    return std::tie(a.floor, a.index) > std::tie(b.floor, b.index);
+  };
+  std::make_heap(entries.begin(), entries.end(), later);
+  struct Planned {
+    long long dram_bytes, bound;
+    size_t index;
+    Tiling tiling;
+  };
+  std::vector<Planned> planned;
+  long long fewest = -1;
+  while (!entries.empty()) {
+    std::pop_heap(entries.begin(), entries.end(), later);
+    const Entry e = entries.back();
+    entries.pop_back();
+    if (fewest >= 0 && e.floor > static_cast<double>(fewest)) break;
+    const detail::Model m = model(e.tiling);
+    ++planned_;
+    if (!m.feasible()) continue;  // never chosen over a feasible candidate
+    const long long dram = m.dram_bytes();
+    if (fewest >= 0 && dram > fewest) continue;
+    fewest = dram;
+    planned.push_back({dram, m.compute_cycles(), e.index, e.tiling});
+  }
+  planned.erase(std::remove_if(planned.begin(), planned.end(),
+                               [&](const Planned& p) { return p.dram_bytes != fewest; }),
+                planned.end());
+  std::sort(planned.begin(), planned.end(), [](const Planned& a, const Planned& b) {
+    return std::tie(a.bound, a.index) < std::tie(b.bound, b.index);
+  });
+  for (const Planned& p : planned) {
+    if (beaten(p.bound)) break;
+    consider(model(p.tiling), p.tiling, p.index);
+  }
+  if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
+    consider(model(groups.front().at(0)), groups.front().at(0), 0);
+}
+
+void Search::by_energy(const std::vector<Group>& groups) {
+  struct Entry {
+    double key;
+    long long bound, dram_bytes, tiles;
+    size_t index;
+    const Group* group;
+    size_t position;
+    auto score() const { return std::tie(key, bound, dram_bytes, tiles, index); }
+  };
+  std::vector<Entry> entries;
+  for (const Group& g : groups) {
+    const long long compute = micro_ ? compute_cycles(g.at(0)) : compute_cycles_of(g.at(0));
+    for (size_t i = 0; i < g.size(); ++i) {
+      const detail::Model m = model(g.at(i));
+      Entry e{0, std::max(compute, cycles_floor(m)), m.dram_bytes(), m.tiles(), g.first + i, &g, i};
+      const double energy = m.energy().total;
+      e.key =
+          objective_ == TilingObjective::kEnergy ? energy : energy * static_cast<double>(e.bound);
+      entries.push_back(e);
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.score() < b.score(); });
+  for (const Entry& e : entries) {
+    if (best_) {
+      const double best_key =
+          objective_ == TilingObjective::kEnergy ? best_->energy_pj : best_->edp();
+      if (std::tie(e.key, e.bound, e.dram_bytes, e.tiles, e.index) >
+          std::tie(best_key, best_->cycles, best_->dram_bytes, best_->tiles, best_->index))
+        break;
+    }
+    const Tiling t = e.group->at(e.position);
+    consider(model(t), t, e.index);
+  }
+}
+
+}  // namespace tenet::hw::search
+
+namespace tenet::hw {
+
+const char* to_string(TilingObjective objective) {
+  switch (objective) {
+    case TilingObjective::kLatency:
+      return "latency";
+    case TilingObjective::kEnergy:
+      return "energy";
+    case TilingObjective::kDramBytes:
+      return "dram_bytes";
+    case TilingObjective::kEdp:
+      return "edp";
+  }
+  return "?";
+}
+
+std::string describe(TilingObjective objective) {
+  if (objective == TilingObjective::kLatency)
+    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy";
+  return to_string(objective);
+}
+
+TilingObjective parse_tiling_objective(const std::string& text, const std::string& option) {
+  for (TilingObjective o : {TilingObjective::kLatency, TilingObjective::kEnergy,
+                            TilingObjective::kDramBytes, TilingObjective::kEdp})
+    if (text == to_string(o)) return o;
+  throw InputError(error_code::kUnknownName, "", option,
+                   "unknown tiling objective \"" + text +
+                       "\"; expected one of latency, energy, dram_bytes, edp");
+}
+
+mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
+                              mapping::Dataflow dataflow, const Options& options,
+                              const TilingSearchOptions& search) {
+  validate(problem);
+  return detail::naming_gemm_on_overflow(problem, [&] {
+    // storage kept by the thread: no large block allocated and returned to the system per search
+    thread_local std::vector<search::Group> groups;
+    search::CandidateSpace space(acc, problem, dataflow, options);
+    search::Search s(acc, problem, dataflow, options, search.objective);
+    switch (search.objective) {
+      case TilingObjective::kLatency:
+        s.by_latency(space, groups);
+        break;
+      case TilingObjective::kDramBytes:
+        space.all(groups);
+        s.by_dram(groups);
+        break;
+      case TilingObjective::kEnergy:
+      case TilingObjective::kEdp:
+        space.all(groups);
+        s.by_energy(groups);
+        break;
+    }
+    if (search.stats) {
+      long long candidates = 0;
+      for (const search::Group& g : groups) candidates += static_cast<long long>(g.size());
+      *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
+    }
+    return returned_tiling(acc, problem, dataflow, s.best());
+  });
+}
+
+}  // namespace tenet::hw

@@ -1,0 +1,226 @@
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "detail/checked_int.hpp"
+#include "hw/search/search_detail.hpp"
+#include "tenet/error.hpp"
+
+// Floors of DRAM bytes: TrafficFloor (closed form, without planning the operands).
+
+namespace tenet::hw::search {
+
+TrafficFloor::TrafficFloor(const arch::Accelerator& acc, const GemmProblem& problem,
+                           mapping::Dataflow dataflow, const Options& options)
+    : problem_(problem), fit_(acc, problem), unlimited_(options.unlimited_buffer) {
+  const detail::Model whole(acc, problem, dataflow, Tiling{}, options, {false, false});
+  for (int d = 0; d < 3; ++d) {
+    size_[d] = whole.plan().dim[d].size;
+    split_[d] = whole.plan().dim[d].split;
+  }
+  const detail::Plan& plan = whole.plan();
+  stream_ = static_cast<int>(plan.dims.stream);
+  if (plan.stream_aligned_only)  // the stream dimension's size follows the tiling's extent
+    stream_logical_ = stream_ == 0   ? plan.logical.m
+                      : stream_ == 1 ? plan.logical.n
+                                     : plan.logical.k;
+  stream_multiple_ = plan.stream_multiple;
+  for (const Operand& op : problem.operands) {
+    distinct_.push_back(static_cast<double>(detail::distinct_elements(op, problem.shape)));
+    bytes_.push_back(static_cast<double>(op.bits) / 8);
+    output_.push_back(op.output);
+    unsigned indep = 0;
+    for (int d = 0; d < 3; ++d)
+      if (op.group[d] == 0) indep |= 1u << d;
+    indep_.push_back(indep);
+  }
+  const size_t n = problem.operands.size();
+  resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n);
+  // The operands some tile of which may not fit alone: two copies of the whole tensor do not
+  // fit (alone_too_large asks only them).
+  for (size_t i = 0; i < n && i < 32; ++i) {
+    const int holder = fit_.holder(i);
+    if (holder < 0) {
+      unheld_ = true;
+      continue;
+    }
+    double most = 2 * bytes_[i];
+    for (int d = 0; d < 3; ++d)
+      if (problem.operands[i].group[d] > 0) most *= static_cast<double>(size_[d]);
+    if (!(most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)))
+      may_not_fit_ |= 1u << i;
+  }
+}
+
+void TrafficFloor::set_extents(const Tiling& t, bool with_sets) {
+  const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
+                                        t.k > 0 ? t.k : size_[2]};
+  set_counts(tile_counts(t));
+  if (!with_sets) return;
+  const size_t n = problem_.operands.size();
+  bool held = true;
+  for (size_t i = 0; i < n && !unlimited_; ++i) {
+    footprint_[i] = fit_.footprint(i, extent, t.single);
+    held = held && fit_.holder(i) >= 0;
+  }
+  if (unlimited_ || !held || n > 10) return;  // then each operand's cheaper way counts
+  const unsigned sets = 1u << n;
+  // Every operand fits at once (often): that set is the only largest one.
+  if (fits_all(n)) {
+    masks_.push_back(sets - 1);
+    return;
+  }
+  // bytes of each set of operands in each buffer, one operand added to a smaller set at a time
+  fits_.assign(sets, 1);
+  for (size_t p = 0; p < fit_.partitions(); ++p) {
+    sum_.assign(sets, 0);
+    for (unsigned mask = 1; mask < sets; ++mask) {
+      const int i = __builtin_ctz(mask);
+      const long long add = fit_.holder(i) == static_cast<int>(p) ? footprint_[i] : 0;
+      const long long before = sum_[mask & (mask - 1)];
+      sum_[mask] = add >= kFull - before ? kFull : before + add;  // capped: no overflow
+      if (sum_[mask] > fit_.capacity(static_cast<int>(p))) fits_[mask] = 0;
+    }
+  }
+  // Keeping an operand never moves more than streaming it (resident <= streamed below), so the
+  // fewest bytes are those of a largest set that fits: one that takes no further operand.
+  for (unsigned mask = 0; mask < sets; ++mask) {
+    if (!fits_[mask]) continue;
+    bool largest = true;
+    for (size_t i = 0; i < n && largest; ++i)
+      largest = ((mask >> i) & 1u) || !fits_[mask | (1u << i)];
+    if (largest) masks_.push_back(mask);
+  }
+}
+
+bool TrafficFloor::fits_all(size_t n) const {
+  for (size_t p = 0; p < fit_.partitions(); ++p) {
+    long long sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (fit_.holder(i) != static_cast<int>(p)) continue;
+      sum = footprint_[i] >= kFull - sum ? kFull : sum + footprint_[i];  // capped: no overflow
+    }
+    if (sum > fit_.capacity(static_cast<int>(p))) return false;
+  }
+  return true;
+}
+
+std::array<long long, 3> TrafficFloor::tile_counts(const Tiling& t) const {
+  std::array<long long, 3> size = size_;
+  if (stream_logical_ > 0)  // an off-word stream tile runs the dimension unpadded (retile)
+    size[stream_] = detail::padded_stream_size(
+        stream_logical_, t.extent(static_cast<mapping::GemmDim>(stream_)), stream_multiple_, true);
+  const std::array<long long, 3> extent{t.m > 0 ? t.m : size[0], t.n > 0 ? t.n : size[1],
+                                        t.k > 0 ? t.k : size[2]};
+  std::array<long long, 3> n{};
+  for (int d = 0; d < 3; ++d) n[d] = detail::ceil_div(size[d], std::min(extent[d], size[d]));
+  return n;
+}
+
+void TrafficFloor::set_counts(const std::array<long long, 3>& counts) {
+  for (int d = 0; d < 3; ++d) {
+    tiles_[d] = static_cast<double>(counts[d]);
+    pieces_[d] =
+        split_[d] > 0
+            ? std::max(tiles_[d], static_cast<double>(detail::ceil_div(size_[d], split_[d])))
+            : tiles_[d];
+  }
+  const size_t n = problem_.operands.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Operand& op = problem_.operands[i];
+    unsigned cut = 0;
+    double streamed = distinct_[i];
+    for (int d = 0; d < 3; ++d) {
+      if (op.group[d] > 0) {
+        if (tiles_[d] > 1) cut |= 1u << d;
+      } else {
+        streamed *= pieces_[d];
+      }
+    }
+    if (op.output) streamed = 2 * streamed - distinct_[i];
+    cut_[i] = cut;
+    streamed_[i] = streamed * bytes_[i];
+  }
+  masks_.clear();
+}
+
+unsigned TrafficFloor::alone_too_large(const Tiling& t) const {
+  const size_t n = problem_.operands.size();
+  if (unlimited_ || n > 10 || unheld_) return 0;
+  const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
+                                        t.k > 0 ? t.k : size_[2]};
+  unsigned out = 0;
+  for (unsigned left = may_not_fit_; left != 0; left &= left - 1) {
+    const size_t i = static_cast<size_t>(__builtin_ctz(left));
+    const int holder = fit_.holder(i);
+    // (two copies of every element of its tile fit: so does its footprint)
+    double most = 2 * bytes_[i];
+    for (int d = 0; d < 3; ++d)
+      if (problem_.operands[i].group[d] > 0) most *= static_cast<double>(extent[d]);
+    if (most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)) continue;
+    if (fit_.footprint(i, extent, t.single) > fit_.capacity(holder)) out |= 1u << i;
+  }
+  return out;
+}
+
+double TrafficFloor::loose(const Group& g, unsigned streamed) const {
+  const size_t n = problem_.operands.size();
+  double least = -1;
+  for (const int o : kDistinctOrders[g.mask]) {
+    const int o0 = static_cast<int>(kOrders[o][0]), o1 = static_cast<int>(kOrders[o][1]),
+              o2 = static_cast<int>(kOrders[o][2]);
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (streamed >> i & 1u) {
+        sum += streamed_[i];
+        continue;
+      }
+      // resident: brought back by the loops it does not depend on outside its innermost cut one
+      const unsigned cut = cut_[i], indep = indep_[i];
+      const int innermost = (cut >> o2 & 1u) ? 2 : (cut >> o1 & 1u) ? 1 : (cut >> o0 & 1u) ? 0 : -1;
+      double resident = distinct_[i];
+      if (innermost >= 0 && (indep >> o0 & 1u)) resident *= tiles_[o0];
+      if (innermost >= 1 && (indep >> o1 & 1u)) resident *= tiles_[o1];
+      if (innermost >= 2 && (indep >> o2 & 1u)) resident *= tiles_[o2];
+      if (output_[i]) resident = 2 * resident - distinct_[i];
+      sum += std::min(resident * bytes_[i], streamed_[i]);
+    }
+    if (least < 0 || sum < least) least = sum;
+  }
+  return least * (1 - 1e-9);  // below the integer byte counts despite rounding
+}
+
+double TrafficFloor::operator()(const Tiling& t) const {
+  const size_t n = problem_.operands.size();
+  const std::array<int, 3> order{static_cast<int>(t.order[0]), static_cast<int>(t.order[1]),
+                                 static_cast<int>(t.order[2])};
+  double least = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned cut = cut_[i];
+    const unsigned indep = indep_[i];
+    // resident: brought back by the loops it does not depend on outside its innermost cut one
+    const int innermost = (cut >> order[2] & 1u)   ? 2
+                          : (cut >> order[1] & 1u) ? 1
+                          : (cut >> order[0] & 1u) ? 0
+                                                   : -1;
+    double resident = distinct_[i];
+    for (int p = 0; p <= innermost; ++p)
+      if (indep >> order[p] & 1u) resident *= tiles_[order[p]];
+    if (output_[i]) resident = 2 * resident - distinct_[i];
+    resident_[i] = resident * bytes_[i];
+    least += std::min(resident_[i], streamed_[i]);
+  }
+  if (!masks_.empty()) {
+    // the fewest bytes over the sets of operands that fit
+    double best = -1;
+    for (unsigned mask : masks_) {
+      double cost = 0;
+      for (size_t i = 0; i < n; ++i) cost += (mask >> i) & 1u ? resident_[i] : streamed_[i];
+      if (best < 0 || cost < best) best = cost;
+    }
+    least = std::max(least, best);
+  }
+  return least * (1 - 1e-9);  // below the integer byte counts despite rounding
+}
+
+}  // namespace tenet::hw::search

@@ -67,10 +67,10 @@ TEST_CASE("tenet search's latency choice is analyze's auto tiling on 80 cases",
         const eval::Evaluation a = analyze(arch, dataflow, g);
         const sweep::LayerSearch s = search(arch, dataflow, g);
         REQUIRE(s.best);
-        CHECK(s.best->candidate.tiling == a.tiling);
+        CHECK(s.best->candidate.tiling == a.tiling());
         CHECK(s.best->cost.cycles == a.call_cost().cycles);
         CHECK(s.best->cost.dram_bytes == a.call_cost().dram_bytes);
-        if (s.best->candidate.tiling == a.tiling && s.best->cost.cycles == a.call_cost().cycles &&
+        if (s.best->candidate.tiling == a.tiling() && s.best->cost.cycles == a.call_cost().cycles &&
             s.best->cost.dram_bytes == a.call_cost().dram_bytes)
           ++agree;
       }
@@ -88,7 +88,7 @@ TEST_CASE("the search keeps the request's edge transfers", "[sweep][search][agre
   REQUIRE(on.best);
   REQUIRE(off.best);
   CHECK(off.best->cost.cycles == a.call_cost().cycles);
-  CHECK(off.best->candidate.tiling == a.tiling);
+  CHECK(off.best->candidate.tiling == a.tiling());
   CHECK(off.best->cost.cycles < on.best->cost.cycles);
 }
 
@@ -132,8 +132,8 @@ TEST_CASE("the latency choice moves at most 1.5x the least traffic unless that i
       const llm::LayerCost& l = latency.call_cost();
       const llm::LayerCost& t = traffic.call_cost();
       INFO(arch << " " << m << "x" << n << "x" << k << " batch " << batch << ": latency "
-                << mapping::to_string(latency.tiling) << " " << l.cycles << " cycles "
-                << l.dram_bytes << " B; least traffic " << mapping::to_string(traffic.tiling) << " "
+                << mapping::to_string(latency.tiling()) << " " << l.cycles << " cycles "
+                << l.dram_bytes << " B; least traffic " << mapping::to_string(traffic.tiling()) << " "
                 << t.cycles << " cycles " << t.dram_bytes << " B");
       CHECK(t.dram_bytes <= l.dram_bytes);
       // the least-traffic tiling within 2 % of the latency choice: at most 1.5x its bytes, unless

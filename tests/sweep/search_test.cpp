@@ -156,7 +156,7 @@ TEST_CASE("tenet search's winner is the auto tiling of its request on every GPT-
       lo.tiling_objective = o;
       const auto e = tenet::eval::evaluate(
           tenet::test::layer_request(acc, s.best->candidate.dataflow, scheme, shape, lo));
-      CHECK(e.tiling == s.best->candidate.tiling);
+      CHECK(e.tiling() == s.best->candidate.tiling);
       CHECK(e.call_cost() == s.best->cost);
       // ranked by the one rule: under latency within 2 % of the fastest built-in, and of those
       // the fewest DRAM bytes

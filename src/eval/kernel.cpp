@@ -62,6 +62,7 @@ Request tile_request(const KernelRequest& request, const std::string& stage,
   r.hw.unlimited_dram_bandwidth = true;
   r.hw.unlimited_buffer = true;
   r.hw.edge_transfers = false;
+  r.hw.kernel_launch = false;  // the kernel's one call pays it (fused::evaluate_blocking)
   r.relation_centric = false;
   return r;
 }

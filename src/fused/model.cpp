@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "hw/model.hpp"
 #include "hw/vector_unit.hpp"
 #include "llm/op_counts.hpp"
 #include "tenet/error.hpp"
@@ -245,6 +246,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
     const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));
     time = std::max(time, qk + r.vector_cycles + pv);
   }
+  // One call: the accelerator's fixed cost once (the tiles were costed without it).
+  r.launch_cycles = static_cast<double>(hw::detail::launch_cycles(acc.spec()));
+  time += r.launch_cycles;
   r.cycles = static_cast<std::int64_t>(std::ceil(time));
   r.clock_hz = acc.spec().clock_mhz * 1e6;
   r.seconds = static_cast<double>(r.cycles) / r.clock_hz;

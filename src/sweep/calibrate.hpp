@@ -72,7 +72,7 @@ void register_kernel_cost(const std::string& kind, KernelCost cost);
 const KernelCost* find_kernel_cost(const std::string& kind);
 // The fused kernel of a non-GEMM row (calibrate_fused.cpp): ffn_gated_SxHxI a gated SiLU MLP,
 // ffn_erf_SxHxI a GELU MLP with biases, attn_enc_HqxSxD non-causal attention with Hq KV heads and
-// the scores through DRAM, attn_dec_HqxHkvxQxKVxD causal attention of the last Q positions, the
+// the scores on chip, attn_dec_HqxHkvxQxKVxD causal attention of the last Q positions, the
 // scores on chip. InternalError for another kind.
 fused::Kernel kernel_of_row(const Measurement& m);
 // The costs registered from the start: those four kinds through eval::evaluate_kernel.

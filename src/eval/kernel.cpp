@@ -25,12 +25,21 @@ std::int64_t operand_bytes(const quant::ProductResult& p, char operand) {
   return total;
 }
 
+// `one_unit`: the accelerator with one matrix unit (null on a one-unit chip).
 fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
-                                    const fused::TileShape& shape) {
+                                    const fused::TileShape& shape,
+                                    const std::shared_ptr<const arch::Accelerator>& one_unit) {
   const Evaluation e = evaluate(tile_request(r, stage, shape));
   const llm::LayerCost& c = e.call_cost();
   fused::TileEvaluation t;
   t.cycles = poly::to_int64(c.cycles);
+  t.unit_cycles = t.cycles;
+  if (one_unit) {
+    Request u = tile_request(r, stage, shape);
+    u.accelerator = one_unit;
+    u.accelerator_id.reset();
+    t.unit_cycles = poly::to_int64(evaluate(u).call_cost().cycles);
+  }
   t.bound = c.bound;
   t.a_bytes = operand_bytes(e.product(), 'A');
   t.b_bytes = operand_bytes(e.product(), 'B');
@@ -77,10 +86,16 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
   fused::validate(request.kernel);
   // One evaluation per distinct tile over the whole search.
   std::map<std::pair<std::string, fused::TileShape>, fused::TileEvaluation> memo;
+  std::shared_ptr<const arch::Accelerator> one_unit;  // a chip's tiles also on one unit
+  if (request.base.accelerator->spec().chip.matrix_units > 1) {
+    arch::AcceleratorSpec spec = request.base.accelerator->spec();
+    spec.chip.matrix_units = 1;
+    one_unit = std::make_shared<const arch::Accelerator>(spec);
+  }
   const fused::TileEvaluator tiles = [&](const std::string& stage, const fused::TileShape& s) {
     auto key = std::make_pair(stage, s);
     auto it = memo.find(key);
-    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s)).first;
+    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s, one_unit)).first;
     return it->second;
   };
   fused::ModelInputs in{*request.base.accelerator, activation_bits(request.base), tiles,

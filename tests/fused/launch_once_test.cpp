@@ -28,6 +28,17 @@ eval::Request base(std::shared_ptr<const arch::Accelerator> acc) {
   return r;
 }
 
+// A tile's cycles as evaluate_kernel times it: the faster of its two orientations (bf16
+// operands: C = A·B or Cᵀ = Bᵀ·Aᵀ, the other input held in the array).
+std::int64_t tile_cycles(const eval::KernelRequest& q, const std::string& stage,
+                         const std::array<std::int64_t, 3>& s) {
+  const auto c = [&](std::int64_t m, std::int64_t n) {
+    return poly::to_int64(
+        eval::evaluate(eval::tile_request(q, stage, {m, n, s[2]})).call_cost().cycles);
+  };
+  return std::min(c(s[0], s[1]), c(s[1], s[0]));
+}
+
 std::int64_t tile_count(const fused::KernelResult& r) {
   std::int64_t n = 0;
   for (const fused::StageResult& s : r.stages)
@@ -58,10 +69,8 @@ TEST_CASE("launch: a fused kernel pays kernel_launch_ns once, its tiles none", "
     // each tile evaluation alone is the same with or without the accelerator's launch
     for (const fused::StageResult& s : rb.stages)
       for (const fused::TileCost& t : s.tiles) {
-        const eval::Evaluation e = eval::evaluate(eval::tile_request(b, s.name, t.shape));
-        CHECK(poly::to_int64(e.call_cost().cycles) == t.cycles);
-        const eval::Evaluation e0 = eval::evaluate(eval::tile_request(a, s.name, t.shape));
-        CHECK(poly::to_int64(e0.call_cost().cycles) == t.cycles);
+        CHECK(tile_cycles(b, s.name, t.shape) == t.cycles);
+        CHECK(tile_cycles(a, s.name, t.shape) == t.cycles);
       }
   }
 }

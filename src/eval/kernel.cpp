@@ -3,6 +3,7 @@
 #include "tenet/eval/kernel.hpp"
 
 #include <map>
+#include <optional>
 
 #include "fused/model.hpp"
 #include "fused/relations.hpp"
@@ -25,17 +26,47 @@ std::int64_t operand_bytes(const quant::ProductResult& p, char operand) {
   return total;
 }
 
+// Whether a tile may run transposed (Cᵀ = Bᵀ·Aᵀ: the other input held in the array): when no
+// operand is quantized and A and B have one format, the two orientations are the same matmul.
+bool transposable(const Request& r) {
+  if (!r.scheme) return r.bits.a == r.bits.b;
+  const quant::QuantSpec& q = *r.scheme;
+  if (q.activations.quantized() || q.weights.quantized()) return false;
+  if (q.kv_cache && (q.kv_cache->quantized() || q.kv_cache->dtype != q.activations.dtype))
+    return false;
+  return q.weights.dtype == q.activations.dtype;
+}
+
+// `one_unit`: the accelerator with one matrix unit (null on a one-unit chip).
 fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
-                                    const fused::TileShape& shape) {
+                                    const fused::TileShape& shape,
+                                    const std::shared_ptr<const arch::Accelerator>& one_unit) {
   const Evaluation e = evaluate(tile_request(r, stage, shape));
-  const llm::LayerCost& c = e.call_cost();
+  // The kernel's compiler may hold either input in the array (a decode Q·Kᵀ holds the few
+  // queries and streams the keys): the faster orientation's time, the tile's bytes either way.
+  fused::TileShape run = shape;
+  const Evaluation* timed = &e;
+  std::optional<Evaluation> x;
+  if (transposable(r.base) && shape[0] != shape[1]) {
+    x = evaluate(tile_request(r, stage, {shape[1], shape[0], shape[2]}));
+    if (x->call_cost().cycles < e.call_cost().cycles)
+      timed = &*x, run = {shape[1], shape[0], shape[2]};
+  }
+  const llm::LayerCost& c = timed->call_cost();
   fused::TileEvaluation t;
   t.cycles = poly::to_int64(c.cycles);
+  t.unit_cycles = t.cycles;
+  if (one_unit) {
+    Request u = tile_request(r, stage, run);
+    u.accelerator = one_unit;
+    u.accelerator_id.reset();
+    t.unit_cycles = poly::to_int64(evaluate(u).call_cost().cycles);
+  }
   t.bound = c.bound;
   t.a_bytes = operand_bytes(e.product(), 'A');
   t.b_bytes = operand_bytes(e.product(), 'B');
   t.c_bytes = operand_bytes(e.product(), 'C');
-  t.sram_bytes = poly::to_int64(e.product().sram_bytes);
+  t.sram_bytes = poly::to_int64(timed->product().sram_bytes);
   return t;
 }
 
@@ -62,6 +93,7 @@ Request tile_request(const KernelRequest& request, const std::string& stage,
   r.hw.unlimited_dram_bandwidth = true;
   r.hw.unlimited_buffer = true;
   r.hw.edge_transfers = false;
+  r.hw.kernel_launch = false;  // the kernel's one call pays it (fused::evaluate_blocking)
   r.relation_centric = false;
   return r;
 }
@@ -76,10 +108,16 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
   fused::validate(request.kernel);
   // One evaluation per distinct tile over the whole search.
   std::map<std::pair<std::string, fused::TileShape>, fused::TileEvaluation> memo;
+  std::shared_ptr<const arch::Accelerator> one_unit;  // a chip's tiles also on one unit
+  if (request.base.accelerator->spec().chip.matrix_units > 1) {
+    arch::AcceleratorSpec spec = request.base.accelerator->spec();
+    spec.chip.matrix_units = 1;
+    one_unit = std::make_shared<const arch::Accelerator>(spec);
+  }
   const fused::TileEvaluator tiles = [&](const std::string& stage, const fused::TileShape& s) {
     auto key = std::make_pair(stage, s);
     auto it = memo.find(key);
-    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s)).first;
+    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s, one_unit)).first;
     return it->second;
   };
   fused::ModelInputs in{*request.base.accelerator, activation_bits(request.base), tiles,

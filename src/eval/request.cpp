@@ -116,10 +116,10 @@ Key key_of(const Request& r) {
   key.add(scheme != nullptr), key.add(scheme_id);
   const auto& [elements_per_cycle, ops_per_cycle] = dequant_rate;
   key.add(elements_per_cycle), key.add(ops_per_cycle);
-  const auto& [unlimited_sram_bandwidth, unlimited_dram_bandwidth, unlimited_buffer,
-               edge_transfers] = hw;
+  const auto& [unlimited_sram_bandwidth, unlimited_dram_bandwidth, unlimited_buffer, edge_transfers,
+               kernel_launch] = hw;
   key.add(unlimited_sram_bandwidth), key.add(unlimited_dram_bandwidth);
-  key.add(unlimited_buffer), key.add(edge_transfers);
+  key.add(unlimited_buffer), key.add(edge_transfers), key.add(kernel_launch);
   key.add(relation_centric);
   // The analysis settings change only the relation-centric metrics (relation_centric, or TENET
   // timing).

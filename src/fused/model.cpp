@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "hw/model.hpp"
 #include "hw/vector_unit.hpp"
 #include "llm/op_counts.hpp"
 #include "tenet/error.hpp"
@@ -120,15 +121,26 @@ VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, i
   return {per * v.elements + v.bias_adds, (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
 }
 
-StageResult matrix_stage(const StageCount& s, Tiles& tiles) {
+// A stage's tiles issue back to back and their folds are dealt over the chip's units: the stage
+// takes the tiles' one-unit cycles spread over the units, and no less than its longest tile on
+// the chip (a tile's folds cannot be split finer). One unit: the sum of the tiles' cycles.
+StageResult matrix_stage(const StageCount& s, Tiles& tiles, long long units) {
   StageResult r;
   r.name = s.name, r.unit = "matrix", r.macs = s.macs();
+  double one_unit = 0, longest = 0;
   for (const auto& [shape, count] : s.tiles) {
     const TileEvaluation& e = tiles(s.name, shape);
     r.cycles += static_cast<double>(count) * static_cast<double>(e.cycles);
+    const double unit_cycles = e.unit_cycles > 0 ? static_cast<double>(e.unit_cycles)
+                                                 : static_cast<double>(e.cycles * units);
+    one_unit += static_cast<double>(count) * unit_cycles;
+    longest = std::max(longest, static_cast<double>(e.cycles));
     r.sram_bytes += count * e.sram_bytes;
     r.tiles.push_back({shape, count, e.cycles, e.bound});
   }
+  if (units > 1)
+    r.cycles =
+        std::min(r.cycles, std::max(std::ceil(one_unit / static_cast<double>(units)), longest));
   return r;
 }
 
@@ -202,7 +214,8 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   const ChainCounts c = count_chain(k, b, r.spilled);
   r.macs = c.macs();
 
-  for (const StageCount& s : c.stages) r.stages.push_back(matrix_stage(s, tiles));
+  for (const StageCount& s : c.stages)
+    r.stages.push_back(matrix_stage(s, tiles, acc.spec().chip.matrix_units));
   for (const StageResult& s : r.stages) r.matrix_cycles += s.cycles, r.sram_bytes += s.sram_bytes;
   std::map<std::string, std::int64_t> kernel_bytes;  // --scores dram: bytes of each kernel
   for (const TensorCount& t : c.tensors) {
@@ -245,6 +258,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
     const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));
     time = std::max(time, qk + r.vector_cycles + pv);
   }
+  // One call: the accelerator's fixed cost once (the tiles were costed without it).
+  r.launch_cycles = static_cast<double>(hw::detail::launch_cycles(acc.spec()));
+  time += r.launch_cycles;
   r.cycles = static_cast<std::int64_t>(std::ceil(time));
   r.clock_hz = acc.spec().clock_mhz * 1e6;
   r.seconds = static_cast<double>(r.cycles) / r.clock_hz;

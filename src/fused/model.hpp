@@ -17,7 +17,10 @@ namespace tenet::fused {
 // One matmul tile of a stage, operands on chip: what eval::evaluate says of it.
 struct TileEvaluation {
   std::int64_t cycles = 0;  // clock cycles (compute, SRAM stalls, dequant unit; no DRAM)
-  std::string bound;        // compute, sram or dequant
+  // The same tile on one matrix unit of the chip (= cycles on a one-unit chip; 0: not given, taken
+  // as cycles x units): a stage deals its tiles' folds over all the units (evaluate_blocking).
+  std::int64_t unit_cycles = 0;
+  std::string bound;  // compute, sram or dequant
   // Bytes of each operand of one tile in storage format (scale / zero tensors included): what
   // one transfer of A, B or C between DRAM and the chip moves.
   std::int64_t a_bytes = 0, b_bytes = 0, c_bytes = 0;

@@ -128,7 +128,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   const FoldOverhead overhead = fold_overhead(acc, dataflow);
   plan_.base = overhead.per_fold;
   plan_.units = acc.spec().chip.matrix_units;
-  plan_.launch = launch_cycles(acc.spec());
+  plan_.launch = options.kernel_launch ? launch_cycles(acc.spec()) : 0;
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
   if (build.operands) plan_tensors(problem);
 }

@@ -67,6 +67,7 @@ Json kernel_json(const fused::KernelResult& r, const Json& inputs) {
   j["vector_unit"] = {{"busy_cycles", r.vector_cycles}, {"seconds", seconds(r.vector_cycles, hz)}};
   j["dram"] = {{"busy_cycles", r.dram_cycles}, {"seconds", seconds(r.dram_cycles, hz)}};
   j["exposed_cycles"] = r.exposed_cycles;
+  j["launch_cycles"] = r.launch_cycles;
   Json tensors = Json::array();
   for (const fused::TensorResult& t : r.tensors)
     tensors.push_back({{"name", t.name},

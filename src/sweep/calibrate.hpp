@@ -4,6 +4,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/fused/kernel.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/mapping/tiling.hpp"
 
@@ -68,6 +70,13 @@ using KernelCost = std::function<std::optional<double>(
     const Measurement&, const std::shared_ptr<const arch::Accelerator>&)>;
 void register_kernel_cost(const std::string& kind, KernelCost cost);
 const KernelCost* find_kernel_cost(const std::string& kind);
+// The fused kernel of a non-GEMM row (calibrate_fused.cpp): ffn_gated_SxHxI a gated SiLU MLP,
+// ffn_erf_SxHxI a GELU MLP with biases, attn_enc_HqxSxD non-causal attention with Hq KV heads and
+// the scores on chip, attn_dec_HqxHkvxQxKVxD causal attention of the last Q positions, the
+// scores on chip. InternalError for another kind.
+fused::Kernel kernel_of_row(const Measurement& m);
+// The costs registered from the start: those four kinds through eval::evaluate_kernel.
+std::map<std::string, KernelCost> builtin_kernel_costs();
 
 // A free constant: a JSON pointer into the accelerator file and its bounds.
 struct FreeParameter {

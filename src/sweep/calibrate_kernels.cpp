@@ -73,7 +73,7 @@ std::optional<mapping::GemmBits> bits_of(const std::string& dtype) {
 }
 
 std::map<std::string, KernelCost>& registry() {
-  static std::map<std::string, KernelCost> r;
+  static std::map<std::string, KernelCost> r = builtin_kernel_costs();
   return r;
 }
 std::mutex& registry_mutex() {

@@ -69,7 +69,7 @@ def test_accumulate_matches_the_command():
 
 def test_calibrate_reads_kernel_times():
     """The kernel form (workload, dtype, latency_ns): TPU v6e matmuls measured on silicon, widths
-    from the dtype column, the fused kinds parsed and reported not yet costed (issue 36)."""
+    from the dtype column; the fused kinds costed as `tenet kernel` costs them (issue 36)."""
     tpu = src("workloads", "calibration", "tpu-v6e", "calibration.csv")
     py = tenet.calibrate(tpu, "tpu-v6e", predict_only=True)
     cli = cli_json("calibrate", "--measurements", tpu, "--arch", "tpu-v6e", "--predict-only")
@@ -77,5 +77,15 @@ def test_calibrate_reads_kernel_times():
     assert py["bits"]["source"] == "the dtype column of each row"
     assert py["kinds"]["gemm"]["costed"] == 104
     assert py["kinds"]["gemm"]["within_10_percent"] >= 0.59  # docs/validation.md#tpu-v6e
-    assert py["kinds"]["attn_enc"]["costed"] == 0
-    assert all("not yet costed" in r["note"] for r in py["rows"] if not r["costed"])
+    for kind, n in (("ffn_gated", 11), ("ffn_erf", 11), ("attn_enc", 29), ("attn_dec", 38)):
+        assert py["kinds"][kind]["costed"] == n
+    assert all(r["costed"] for r in py["rows"])
+    # a fused row is the seconds of tenet.kernel (docs/hardware.md#calibration-tenet-calibrate)
+    rows = {r["name"]: r["predicted_ns"] for r in py["rows"]}
+    same = [("ffn_erf_4096x384x1536", dict(ffn=(4096, 384, 1536), activation="gelu", bias=True)),
+            ("ffn_gated_512x2048x8192", dict(ffn=(512, 2048, 8192), activation="silu_gated")),
+            ("attn_enc_96x328x32", dict(attention=(96, 96, 328, 328, 32))),
+            ("attn_dec_24x8x32x2048x128", dict(attention=(24, 8, 32, 2048, 128), causal=True))]
+    for name, kwargs in same:
+        k = tenet.kernel(arch="tpu-v6e", quant="q0bf16", **kwargs)
+        assert rows[name] == round(k["seconds"] * 1e9), name

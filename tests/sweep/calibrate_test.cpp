@@ -2,7 +2,9 @@
 // the SAURIA presets against the bundled RTL microbenchmarks, and a reproducible fit.
 #include "sweep/calibrate.hpp"
 
+#include <array>
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.hpp"
@@ -172,7 +174,7 @@ TEST_CASE("cli: tenet calibrate and the analyze contract on a SAURIA preset",
 }
 
 // The kernel form (docs/formats.md#kernel-times): TPU v6e kernel times, bundled with the project.
-TEST_CASE("calibrate: tpu-v6e predicts the measured TPU v6e matmuls (kernel-time CSV)",
+TEST_CASE("calibrate: tpu-v6e predicts the measured TPU v6e kernels (kernel-time CSV)",
           "[sweep][calibrate][cli]") {
   const test::CliRun run = test::run_cli(
       "calibrate --measurements workloads/calibration/tpu-v6e/calibration.csv --arch tpu-v6e "
@@ -181,20 +183,29 @@ TEST_CASE("calibrate: tpu-v6e predicts the measured TPU v6e matmuls (kernel-time
   REQUIRE(run.exit_code == 0);
   const json j = json::parse(run.out);
   REQUIRE(j["rows"].size() == 193);
-  const json& gemm = j["kinds"]["gemm"];
-  CHECK(gemm["rows"] == 104);
-  CHECK(gemm["costed"] == 104);
-  // docs/validation.md#tpu-v6e: 62 of 104 within 10 %, 91 within 15 %
-  CHECK(gemm["within_10_percent"].get<double>() >= 0.59);
-  CHECK(gemm["within_15_percent"].get<double>() >= 0.87);
-  long long within = 0, below_roofline = 0;
+  // every kind costed (the fused kinds through eval::evaluate_kernel)
+  const std::map<std::string, long long> rows_of{
+      {"gemm", 104}, {"ffn_gated", 11}, {"ffn_erf", 11}, {"attn_enc", 29}, {"attn_dec", 38}};
+  for (const auto& [kind, n] : rows_of) {
+    INFO(kind);
+    CHECK(j["kinds"][kind]["rows"] == n);
+    CHECK(j["kinds"][kind]["costed"] == n);
+  }
+  // docs/validation.md#tpu-v6e, per kind: rows within 10 % / 15 % / 25 % (floors of today's
+  // counts). The issue's done-when (>= 90 % of all rows within 10 %) is not met yet.
+  const std::map<std::string, std::array<long long, 3>> floors{{"gemm", {62, 91, 102}},
+                                                               {"ffn_gated", {3, 5, 7}},
+                                                               {"ffn_erf", {6, 9, 11}},
+                                                               {"attn_enc", {4, 8, 9}},
+                                                               {"attn_dec", {3, 3, 9}}};
+  std::map<std::string, std::array<long long, 3>> within;
+  long long below_roofline = 0;
   for (const json& r : j["rows"]) {
-    if (r["kind"] != "gemm") {  // fused kernels: parsed, reported, not costed yet
-      CHECK(r["costed"] == false);
-      CHECK_THAT(r["note"].get<std::string>(), Catch::Contains("not yet costed"));
-      continue;
-    }
-    within += std::abs(r["error"].get<double>()) <= 0.10;
+    REQUIRE(r["costed"] == true);
+    const double e = std::abs(r["error"].get<double>());
+    auto& w = within[r["kind"].get<std::string>()];
+    w[0] += e <= 0.10, w[1] += e <= 0.15, w[2] += e <= 0.25;
+    if (r["kind"] != "gemm") continue;
     // never below the roofline of Google's figures (918 TFLOPS, 1640 GB/s)
     long long m = 0, k = 0, n = 0;
     REQUIRE(std::sscanf(r["name"].get<std::string>().c_str(), "gemm_%lldx%lldx%lld", &m, &k, &n) ==
@@ -203,10 +214,13 @@ TEST_CASE("calibrate: tpu-v6e predicts the measured TPU v6e matmuls (kernel-time
         std::max(2.0 * m * n * k / 918e12, 2.0 * (m * k + k * n + m * n) / 1640e9);
     below_roofline += r["predicted_ns"].get<double>() * 1e-9 < roofline;
   }
-  CHECK(within >= 62);
+  for (const auto& [kind, f] : floors) {
+    INFO(kind);
+    CHECK(within[kind][0] >= f[0]);
+    CHECK(within[kind][1] >= f[1]);
+    CHECK(within[kind][2] >= f[2]);
+  }
   CHECK(below_roofline == 0);
-  CHECK(j["kinds"]["attn_dec"]["costed"] == 0);
-  CHECK(j["kinds"]["ffn_gated"]["rows"] == 11);
 }
 
 TEST_CASE("calibrate: kernel-time CSV errors name the line and column", "[sweep][calibrate]") {

@@ -37,8 +37,11 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request);
 
 // The request eval::evaluate costs one tile of a stage with ("qk", "pv", "up", "down"; shape
 // M, N, K): the base request with the tile as its matmul (attention: B the KV cache, NT for Q·Kᵀ,
-// NN for P·V; MLP: B the weights), the whole tile as its one buffer tile, and the DRAM link and
-// buffer capacity left to the fused model (unlimited there, no edge transfers).
+// NN for P·V; MLP: B the weights), the whole tile as its one buffer tile, and the DRAM link,
+// buffer capacity and call cost left to the fused model (unlimited there, no edge transfers, no
+// kernel_launch_ns: the kernel pays it once). evaluate_kernel also costs a tile transposed
+// (shape N, M, K) when no operand is quantized and A and B share a format, and takes the faster;
+// on a chip of several units, each tile on one unit too (docs/model.md#fused-kernels).
 Request tile_request(const KernelRequest& request, const std::string& stage,
                      const std::array<std::int64_t, 3>& shape);
 

@@ -23,6 +23,10 @@ struct Options {
   // a matmul starts with nothing of it on chip, so no time is below DRAM bytes / bandwidth.
   // On by default; off is SCALE-Sim's convention (both lie outside the counted cycles).
   bool edge_transfers = true;
+  // Charge the accelerator's fixed cost of a kernel call (arch::Chip::kernel_launch_ns) to this
+  // evaluation. Off for the tiles eval::evaluate_kernel costs: a fused kernel is one call and pays
+  // it once (docs/model.md#fused-kernels).
+  bool kernel_launch = true;
 };
 
 // The array's pipeline cycles beside the streamed length: every fold pays `per_fold` (fill and

@@ -133,8 +133,8 @@ TEST_CASE("the latency choice moves at most 1.5x the least traffic unless that i
       const llm::LayerCost& t = traffic.call_cost();
       INFO(arch << " " << m << "x" << n << "x" << k << " batch " << batch << ": latency "
                 << mapping::to_string(latency.tiling()) << " " << l.cycles << " cycles "
-                << l.dram_bytes << " B; least traffic " << mapping::to_string(traffic.tiling()) << " "
-                << t.cycles << " cycles " << t.dram_bytes << " B");
+                << l.dram_bytes << " B; least traffic " << mapping::to_string(traffic.tiling())
+                << " " << t.cycles << " cycles " << t.dram_bytes << " B");
       CHECK(t.dram_bytes <= l.dram_bytes);
       // the least-traffic tiling within 2 % of the latency choice: at most 1.5x its bytes, unless
       // it lies beyond the window of the fastest mapping C* (the rule's window is C*'s: then the

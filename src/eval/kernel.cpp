@@ -2,6 +2,8 @@
 // eval::evaluate (tenet/eval/kernel.hpp).
 #include "tenet/eval/kernel.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "fused/model.hpp"
@@ -36,6 +38,8 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   t.b_bytes = operand_bytes(e.product(), 'B');
   t.c_bytes = operand_bytes(e.product(), 'C');
   t.sram_bytes = poly::to_int64(e.product().sram_bytes);
+  t.energy_pj = c.energy_pj;
+  if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
   return t;
 }
 
@@ -87,6 +91,61 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
   fused::KernelResult result = fused::search_blocking(request.kernel, in);
   if (request.relation_centric) result.relation_counts = fused::checked_relation_counts(result);
   return result;
+}
+
+fused::AttentionKernel attention_kernel(const llm::MatmulShape& row) {
+  if (!row.fused_attention)
+    throw InternalError("eval::attention_kernel: row " + row.name + " is not a fused attention");
+  const llm::FusedAttention& f = *row.fused_attention;
+  return fused::AttentionKernel{
+      row.batch * f.heads,        row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
+      fused::ScoresPlace::kOnChip};
+}
+
+llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accelerator& acc,
+                                const std::string& scheme) {
+  using poly::Integer;
+  auto big = [](std::int64_t v) { return Integer(static_cast<long>(v)); };
+  llm::LayerCost c;
+  c.cycles = big(r.cycles);
+  c.bound = r.bound;
+  const double lanes = static_cast<double>(acc.rows()) * static_cast<double>(acc.cols()) *
+                       static_cast<double>(acc.spec().chip.matrix_units);
+  c.utilization = std::min(1.0, static_cast<double>(r.macs) /
+                                    (std::max<double>(1, static_cast<double>(r.cycles)) * lanes));
+  c.dram_bytes = big(r.dram_bytes);
+  c.sram_bytes = big(r.sram_bytes);
+  std::int64_t compute_floor = 0;
+  for (const fused::StageResult& s : r.stages)
+    for (const fused::TileCost& t : s.tiles) {
+      c.energy_pj += static_cast<double>(t.count) * t.energy_pj;
+      compute_floor += t.count * t.compute_floor_cycles;
+    }
+  c.scheme = scheme;
+  c.array_rows = acc.rows(), c.array_cols = acc.cols();
+  hw::BoundsSum b;
+  b.dram_bytes = b.compulsory_dram_bytes = b.schedule_independent_dram_bytes =
+      big(r.compulsory_dram_bytes);
+  // The link time of the compulsory bytes: the kernel's link cycles scaled down to them (the
+  // link's latency counted at most once).
+  const double link = r.dram_bytes > 0
+                          ? r.dram_cycles * static_cast<double>(r.compulsory_dram_bytes) /
+                                static_cast<double>(r.dram_bytes)
+                          : 0;
+  b.dram_cycles = big(static_cast<std::int64_t>(std::floor(link)));
+  b.compute_cycles = big(compute_floor);
+  b.cycles = std::max(b.dram_cycles, b.compute_cycles);
+  b.capacity_bytes = b.on_chip_bytes = r.capacity_bytes;
+  c.bounds = b;
+  return c;
+}
+
+llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& row) {
+  KernelRequest k;
+  k.kernel = attention_kernel(row);
+  k.base = base;
+  return kernel_call_cost(evaluate_kernel(k), *base.accelerator,
+                          base.scheme ? base.scheme->name : std::string());
 }
 
 }  // namespace tenet::eval

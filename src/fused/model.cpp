@@ -127,7 +127,7 @@ StageResult matrix_stage(const StageCount& s, Tiles& tiles) {
     const TileEvaluation& e = tiles(s.name, shape);
     r.cycles += static_cast<double>(count) * static_cast<double>(e.cycles);
     r.sram_bytes += count * e.sram_bytes;
-    r.tiles.push_back({shape, count, e.cycles, e.bound});
+    r.tiles.push_back({shape, count, e.cycles, e.bound, e.energy_pj, e.compute_floor_cycles});
   }
   return r;
 }

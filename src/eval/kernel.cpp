@@ -144,8 +144,18 @@ llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& r
   KernelRequest k;
   k.kernel = attention_kernel(row);
   k.base = base;
-  return kernel_call_cost(evaluate_kernel(k), *base.accelerator,
-                          base.scheme ? base.scheme->name : std::string());
+  const fused::KernelResult result = evaluate_kernel(k);
+  llm::LayerCost c =
+      kernel_call_cost(result, *base.accelerator, base.scheme ? base.scheme->name : std::string());
+  // The precision the array runs the stages at (one tile says it for all: every stage multiplies
+  // the activations' format by the KV cache's).
+  for (const fused::StageResult& s : result.stages)
+    if (!s.tiles.empty() && !c.precision_fallback) {
+      c.precision_fallback =
+          evaluate(tile_request(k, s.name, s.tiles.front().shape)).call_cost().precision_fallback;
+      break;
+    }
+  return c;
 }
 
 }  // namespace tenet::eval

@@ -126,13 +126,12 @@ llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accele
   hw::BoundsSum b;
   b.dram_bytes = b.compulsory_dram_bytes = b.schedule_independent_dram_bytes =
       big(r.compulsory_dram_bytes);
-  // The link time of the compulsory bytes: the kernel's link cycles scaled down to them (the
-  // link's latency counted at most once).
-  const double link = r.dram_bytes > 0
-                          ? r.dram_cycles * static_cast<double>(r.compulsory_dram_bytes) /
-                                static_cast<double>(r.dram_bytes)
-                          : 0;
-  b.dram_cycles = big(static_cast<std::int64_t>(std::floor(link)));
+  // The link time of the compulsory bytes at the DRAM bandwidth (the fused model's link charges
+  // every byte at it, and its latency on top).
+  const arch::Bandwidth& bw = acc.spec().dram.bandwidth;
+  if (!bw.unlimited && bw.bytes_per_cycle > 0)
+    b.dram_cycles = big(static_cast<std::int64_t>(
+        std::ceil(static_cast<double>(r.compulsory_dram_bytes) / bw.bytes_per_cycle - 1e-9)));
   b.compute_cycles = big(compute_floor);
   b.cycles = std::max(b.dram_cycles, b.compute_cycles);
   b.capacity_bytes = b.on_chip_bytes = r.capacity_bytes;

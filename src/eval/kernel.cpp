@@ -141,7 +141,13 @@ llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accele
 
 llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& row) {
   KernelRequest k;
-  k.kernel = attention_kernel(row);
+  if (row.fused_ffn)
+    k.kernel = fused::FfnKernel{
+        row.m, row.k, row.n,
+        row.fused_ffn->gated ? fused::Activation::kSiluGated : fused::Activation::kGelu,
+        row.fused_ffn->bias};
+  else
+    k.kernel = attention_kernel(row);
   k.base = base;
   const fused::KernelResult result = evaluate_kernel(k);
   llm::LayerCost c =

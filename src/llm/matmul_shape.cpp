@@ -48,6 +48,8 @@ Integer MatmulShape::macs_per_call() const {
     if (fused_attention->causal) pairs -= to_big(m) * to_big(m - 1) / 2;
     return Integer(2) * to_big(batch) * to_big(fused_attention->heads) * pairs * to_big(k);
   }
+  if (fused_ffn)
+    return Integer(fused_ffn->gated ? 3 : 2) * to_big(batch) * to_big(m) * to_big(n) * to_big(k);
   return to_big(batch) * to_big(m) * to_big(n) * to_big(k);
 }
 
@@ -58,7 +60,7 @@ bool same_call(const MatmulShape& a, const MatmulShape& b) {
          a.layout == b.layout && a.b_operand == b.b_operand &&
          a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops &&
          a.quant == b.quant && a.dtypes == b.dtypes && a.accumulate == b.accumulate &&
-         a.fused_attention == b.fused_attention;
+         a.fused_attention == b.fused_attention && a.fused_ffn == b.fused_ffn;
 }
 
 bool operator==(const MatmulShape& a, const MatmulShape& b) {
@@ -76,6 +78,9 @@ std::ostream& operator<<(std::ostream& os, const MatmulShape& s) {
   if (s.fused_attention)
     os << ", fused attention " << s.fused_attention->heads << "/" << s.fused_attention->kv_heads
        << " heads" << (s.fused_attention->causal ? ", causal" : "");
+  if (s.fused_ffn)
+    os << ", fused " << (s.fused_ffn->gated ? "gated" : "plain") << " MLP"
+       << (s.fused_ffn->bias ? " with bias" : "");
   return os << ")";
 }
 

@@ -423,6 +423,12 @@ void add_mlp(const ModelConfig& model, const GenerationOptions& o, const std::st
   push(out, projection(down, rows, h, width, count, o.phase, bias));
 }
 
+// The fused MLP row's name: the down projection's prefix + "ffn" ("mlp.down_proj" -> "mlp.ffn").
+std::string ffn_name(const std::string& down) {
+  const std::size_t dot = down.rfind('.');
+  return (dot == std::string::npos ? std::string() : down.substr(0, dot + 1)) + "ffn";
+}
+
 void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
                    std::vector<MatmulShape>& out) {
   // Layers per dense width, in order of first appearance.
@@ -439,7 +445,17 @@ void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const P
       ++it->second;
     }
   }
-  for (const auto& [i, layers] : widths) add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
+  for (const auto& [i, layers] : widths) {
+    if (!o.fused_mlp) {
+      add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
+      continue;
+    }
+    MatmulShape f =
+        projection(ffn_name(model.names.down), s.rows, i, model.hidden, layers, o.phase);
+    f.epilogue_ops = 0;
+    f.fused_ffn = FusedFfn{model.mlp == MlpKind::kGated, model.mlp_bias};
+    push(out, f);
+  }
   if (linear > 0) {
     const std::int64_t h = model.hidden;
     push(out, projection("mlp.linear_mlp", s.rows, h, h / model.shards, linear, o.phase));

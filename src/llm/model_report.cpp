@@ -120,6 +120,13 @@ ojson shape_json(const MatmulShape& s) {
                   {"d", s.k},
                   {"causal", s.fused_attention->causal},
                   {"scores", "on_chip"}};
+  if (s.fused_ffn)  // the `tenet kernel --ffn S,H,I` the row is
+    j["fused"] = {{"kind", "ffn"},
+                  {"s", s.m},
+                  {"h", s.k},
+                  {"i", s.n},
+                  {"activation", s.fused_ffn->gated ? "silu_gated" : "gelu"},
+                  {"bias", s.fused_ffn->bias}};
   const DataTypes& d = s.dtypes;
   for (const auto& [key, value] :
        {std::pair{"in_dtype", &d.in}, std::pair{"w_dtype", &d.w}, std::pair{"out_dtype", &d.out},

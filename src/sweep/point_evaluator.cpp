@@ -103,7 +103,7 @@ namespace {
 // One call's cost: a fused attention row by eval::evaluate_fused_row (a generation request's
 // model pass), every other row by eval::evaluate.
 llm::LayerCost cost_of(const eval::Request& r) {
-  if (r.matmul.fused_attention) return eval::evaluate_fused_row(r, r.matmul);
+  if (r.matmul.fused_attention || r.matmul.fused_ffn) return eval::evaluate_fused_row(r, r.matmul);
   return eval::evaluate(r).call_cost();
 }
 }  // namespace
@@ -184,8 +184,10 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
   };
   PointMetrics out;
   try {
+    llm::RequestOptions options = w.request;
+    options.pass.fused_mlp = acc->spec().chip.fuse_mlp;  // as `tenet generate`
     const llm::RequestReport report =
-        llm::evaluate_request(*w.request_model, w.request, model, *acc, *schemes_[c.quant]);
+        llm::evaluate_request(*w.request_model, options, model, *acc, *schemes_[c.quant]);
     RequestMetrics q;
     q.ttft_seconds = report.ttft_seconds;
     q.tpot_seconds = report.tpot_seconds;

@@ -3,6 +3,8 @@
 // shape (one pipeline); its bytes lie between Q, K, V, O once and a 128-query-block causal
 // kernel's; `--attention-kernel unfused` gives the qk / pv rows.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -175,6 +177,77 @@ TEST_CASE("model: attention bytes between compulsory and a 128-block causal kern
     INFO(model << ": " << bytes << " in [" << lower << ", " << upper << "]");
     CHECK(bytes >= static_cast<double>(lower));
     CHECK(bytes <= static_cast<double>(upper));
+  }
+}
+
+namespace {
+
+// configs/arch/NAME.json with `fusion` replaced (null: removed), written to a temporary file.
+std::string arch_with_fusion(const std::string& name, const json& fusion) {
+  std::ifstream in(std::string(TENET_SOURCE_DIR) + "/configs/arch/" + name + ".json");
+  json arch = json::parse(in);
+  arch.erase("fusion");
+  if (!fusion.is_null()) arch["fusion"] = fusion;
+  arch["name"] = name + "-fusion-test";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tenet_fusion_" + name + "_" + std::to_string(fusion.dump().size()) + ".json");
+  std::ofstream(path) << arch.dump(2);
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("model on an accelerator that fuses the MLP: the row is tenet kernel --ffn",
+          "[cli][fused][model]") {
+  // tpu-v6e's file fuses the MLP (XLA runs it as one program).
+  for (const char* pass : {"--phase prefill --prompt 700", "--phase decode --context 900"}) {
+    const json m = run_json(std::string("model --model llama-3.2-1b --arch tpu-v6e ") + pass);
+    std::vector<json> ffn;
+    for (const json& r : m["layers"]) {
+      const std::string name = r["name"];
+      CHECK(name.find("gate_up_proj") == std::string::npos);
+      CHECK(name.find("down_proj") == std::string::npos);
+      if (name == "mlp.ffn") ffn.push_back(r);
+    }
+    REQUIRE(ffn.size() == 1);
+    const json& f = ffn.front()["fused"];
+    CHECK(f["kind"] == "ffn");
+    CHECK(f["h"] == 2048);
+    CHECK(f["i"] == 8192);
+    CHECK(f["activation"] == "silu_gated");
+    CHECK(ffn.front()["macs"] == 3LL * f["s"].get<long long>() * 2048 * 8192 * 16);
+    const json k = run_json("kernel --ffn " + std::to_string(f["s"].get<long long>()) +
+                            ",2048,8192 --activation silu_gated --arch tpu-v6e");
+    CHECK(ffn.front()["cycles"].get<long long>() == 16 * k["cycles"].get<long long>());
+    CHECK(ffn.front()["dram_bytes"].get<long long>() == 16 * k["dram_bytes"].get<long long>());
+  }
+  // The same chip without fusion: the projections; every other row the same.
+  const std::string plain = arch_with_fusion("tpu-v6e", nullptr);
+  const json a =
+      run_json("model --model llama-3.2-1b --phase prefill --prompt 700 --arch " + plain);
+  std::set<std::string> names;
+  for (const json& r : a["layers"]) names.insert(r["name"].get<std::string>());
+  CHECK(names.count("mlp.gate_up_proj") == 1);
+  CHECK(names.count("mlp.ffn") == 0);
+  // generate: no activation row when fused (the kernel carries it); memory the same.
+  const json gf = run_json("generate --model llama-3.2-1b --prompt 300 --tokens 3 --arch tpu-v6e");
+  const json gu = run_json("generate --model llama-3.2-1b --prompt 300 --tokens 3 --arch " + plain);
+  CHECK_FALSE(gf["ops"].contains("activation"));
+  CHECK(gu["ops"].contains("activation"));
+  CHECK(gf["memory"]["weights_bytes"] == gu["memory"]["weights_bytes"]);
+  CHECK(gf["memory"]["kv_cache_bytes"] == gu["memory"]["kv_cache_bytes"]);
+}
+
+TEST_CASE("fusion: bad values exit 2 naming the field", "[cli][fused][errors]") {
+  for (const auto& [fusion, field] :
+       {std::pair{json{{"mlp", "yes"}}, std::string("/fusion/mlp")},
+        std::pair{json{{"attention", true}}, std::string("/fusion/attention")}}) {
+    const std::string file = arch_with_fusion("scalable-32x32", fusion);
+    const tenet::test::CliRun r =
+        tenet::test::run_cli("model --model llama-3.2-1b --prompt 10 --arch " + file);
+    INFO(r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find(field) != std::string::npos);
   }
 }
 

@@ -57,7 +57,8 @@ llm::LayerCost kernel_call_cost(const fused::KernelResult& result, const arch::A
                                 const std::string& scheme);
 
 // eval::evaluate_kernel of a fused model row under `base` (its scheme, accelerator, options),
-// as one call's cost.
+// as one call's cost: an attention row's attention_kernel, or an MLP row's (fused_ffn) kernel
+// S = M, H = K, I = N, silu_gated (gated) or gelu (plain), with its bias.
 llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& row);
 
 }  // namespace tenet::eval

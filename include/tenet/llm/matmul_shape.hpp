@@ -60,6 +60,17 @@ struct FusedAttention {
   friend bool operator!=(const FusedAttention& a, const FusedAttention& b) { return !(a == b); }
 };
 
+// A row that is one fused MLP kernel (docs/llm.md#fused-mlp): M tokens, K = H hidden, N = I
+// intermediate; gated: X·[W_gate|W_up], SiLU·up, ·W_down; plain: X·W_up, GELU, ·W_down.
+struct FusedFfn {
+  bool gated = true;
+  bool bias = false;
+  friend bool operator==(const FusedFfn& a, const FusedFfn& b) {
+    return a.gated == b.gated && a.bias == b.bias;
+  }
+  friend bool operator!=(const FusedFfn& a, const FusedFfn& b) { return !(a == b); }
+};
+
 struct MatmulShape {
   std::string name;                  // layer name ("qkv_proj") or kernel name from a log
   std::int64_t batch = 1;            // independent products per call (>= 1)
@@ -80,6 +91,9 @@ struct MatmulShape {
   // Set: the row is a fused attention kernel (Q·Kᵀ, online softmax, P·V; scores on chip), B the
   // KV cache; its MACs are both products' over the unmasked (query, key) pairs.
   std::optional<FusedAttention> fused_attention;
+  // Set: the row is a fused MLP kernel (the accelerator's "fusion": {"mlp": true}); its MACs are
+  // the chain's, M·K·N·(3 gated, 2 plain).
+  std::optional<FusedFfn> fused_ffn;
 
   bool has_weights() const { return b_operand == OperandRole::kWeight; }
   // batch·M·N·K, exact; a fused attention row: 2·batch·heads·pairs·K, pairs the unmasked

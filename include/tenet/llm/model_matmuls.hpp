@@ -46,6 +46,10 @@ struct GenerationOptions {
   // with the scores through DRAM (false: `--attention-kernel unfused`). MLA, the indexer and a
   // sliding window shorter than the prompt keep the two matmuls (docs/llm.md#fused-attention).
   bool fused_attention = true;
+  // Each dense MLP as one fused kernel row `<mlp prefix>.ffn` (tenet kernel --ffn) instead of its
+  // projections; set from the accelerator's "fusion": {"mlp": true} (docs/llm.md#fused-mlp).
+  // MoE experts keep their projections.
+  bool fused_mlp = false;
   // Tokens routed to each expert in every MoE layer (--routing FILE); empty: uniform routing.
   std::vector<std::int64_t> routing;
 };

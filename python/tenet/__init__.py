@@ -374,9 +374,12 @@ def tir(path, *, bind=None, func=None, arch=None, dataflow=None, quant="auto",
 
 
 def model_matmuls(config, *, phase=None, batch=None, prompt=None, context=None, **kw):
-    """The matmul entries of a model pass: [{name, m, n, k, batch, count}]."""
-    return _tenet.model_matmuls(config, _pass(phase, batch, prompt, context, None, None, None,
-                                              None, None, None) | kw)
+    """The matmul entries of a model pass: [{name, m, n, k, batch, count}]. Attention as its two
+    matmuls qk and pv (``attention_kernel="unfused"``) unless ``attention_kernel="fused"`` is
+    given (a fused row is a kernel, not a matmul: docs/llm.md#fused-attention)."""
+    return _tenet.model_matmuls(config, {"attention_kernel": "unfused"} |
+                                _pass(phase, batch, prompt, context, None, None, None, None, None,
+                                      None) | kw)
 
 
 def search(gemm=None, *, model=None, phase=None, batch=None, prompt=None, context=None,

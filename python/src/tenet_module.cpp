@@ -325,6 +325,7 @@ report::ModelPass pass_of(const json& j) {
         std::pair{"lm_head", &report::ModelPass::lm_head},
         std::pair{"attention", &report::ModelPass::attention},
         std::pair{"mla", &report::ModelPass::mla},
+        std::pair{"attention_kernel", &report::ModelPass::attention_kernel},
         std::pair{"routing", &report::ModelPass::routing}})
     if (!text_field(j, key).empty()) p.*field = text_field(j, key);
   p.batch = int_field(j, "batch", p.batch);

@@ -293,10 +293,11 @@ def kernel(*, ffn=None, activation=None, bias=False, attention=None, causal=Fals
     return _report(text, "kernel") if format == "json" else text
 
 
-def _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing):
+def _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing,
+          attention_kernel=None):
     p = {"phase": phase, "batch": batch, "prompt": prompt, "context": context, "qkv": qkv,
          "gate_up": gate_up, "lm_head": lm_head, "attention": attention, "mla": mla,
-         "routing": routing}
+         "routing": routing, "attention_kernel": attention_kernel}
     return {k: v for k, v in p.items() if v is not None}
 
 
@@ -304,13 +305,14 @@ def model(config, *, phase=None, batch=None, prompt=None, context=None, qkv=None
           gate_up=None, lm_head=None, attention=None, mla=None, routing=None, arch=None,
           array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
           dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, shapes_only=False,
-          merge_shapes=False, format="json"):
+          merge_shapes=False, attention_kernel=None, format="json"):
     """``tenet model``: the matmuls of a Hugging Face config (path or dict) in one prefill or
     decode pass and their cost. ``quant`` may list schemes ("a,b" or a list of names): a
     side-by-side comparison."""
     if isinstance(quant, (list, tuple)):
         quant = ",".join(quant)
-    p = _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing)
+    p = _pass(phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing,
+              attention_kernel)
     settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective,
                          dequant_rate, dequant_ops_rate, edge_transfers)
     text = _tenet.model(config, p, settings, shapes_only, merge_shapes, format)
@@ -319,8 +321,9 @@ def model(config, *, phase=None, batch=None, prompt=None, context=None, qkv=None
 
 def generate(config, *, prompt, tokens, batch=None, tp=None, pp=None, micro_batches=None,
              link_gbps=None, link_latency_us=None, qkv=None, gate_up=None, attention=None,
-             arch=None, array=None, dataflow=None, quant=None, tile=None, tiling_objective=None,
-             dequant_rate=None, dequant_ops_rate=None, edge_transfers=None, format="json"):
+             attention_kernel=None, arch=None, array=None, dataflow=None, quant=None, tile=None,
+             tiling_objective=None, dequant_rate=None, dequant_ops_rate=None,
+             edge_transfers=None, format="json"):
     """``tenet generate``: a whole generation request of a Hugging Face config (path or dict):
     the prefill of ``prompt`` tokens then ``tokens`` - 1 decode steps at ``batch``; returns the
     command's JSON as a dict (``timeline``, ``memory``, ``ops``, ``parallel``; docs/generate.md),
@@ -329,7 +332,8 @@ def generate(config, *, prompt, tokens, batch=None, tp=None, pp=None, micro_batc
                "micro_batches": micro_batches, "link_gbps": link_gbps,
                "link_latency_us": link_latency_us}
     request = {k: v for k, v in request.items() if v is not None}
-    p = _pass(None, None, None, None, qkv, gate_up, None, attention, None, None)
+    p = _pass(None, None, None, None, qkv, gate_up, None, attention, None, None,
+              attention_kernel)
     settings = _settings(arch, array, dataflow, quant, None, tile, tiling_objective,
                          dequant_rate, dequant_ops_rate, edge_transfers)
     text = _tenet.generate(config, request, p, settings, format)
@@ -370,9 +374,12 @@ def tir(path, *, bind=None, func=None, arch=None, dataflow=None, quant="auto",
 
 
 def model_matmuls(config, *, phase=None, batch=None, prompt=None, context=None, **kw):
-    """The matmul entries of a model pass: [{name, m, n, k, batch, count}]."""
-    return _tenet.model_matmuls(config, _pass(phase, batch, prompt, context, None, None, None,
-                                              None, None, None) | kw)
+    """The matmul entries of a model pass: [{name, m, n, k, batch, count}]. Attention as its two
+    matmuls qk and pv (``attention_kernel="unfused"``) unless ``attention_kernel="fused"`` is
+    given (a fused row is a kernel, not a matmul: docs/llm.md#fused-attention)."""
+    return _tenet.model_matmuls(config, {"attention_kernel": "unfused"} |
+                                _pass(phase, batch, prompt, context, None, None, None, None, None,
+                                      None) | kw)
 
 
 def search(gemm=None, *, model=None, phase=None, batch=None, prompt=None, context=None,

@@ -219,6 +219,10 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
+  if (auto fusion = root.object("fusion", false, "what the chip's compiler fuses {mlp}")) {
+    fusion->allow_only({"comment", "mlp"});
+    if (auto v = fusion->boolean("mlp", false)) spec.chip.fuse_mlp = *v;
+  }
 }
 
 void read_access_energy(const ObjectReader& energy, const char* key, AccessEnergy& out) {
@@ -408,7 +412,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
                    "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link",
-                   "microarchitecture", "matrix_units", "kernel_launch_ns"});
+                   "microarchitecture", "matrix_units", "kernel_launch_ns", "fusion"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -492,6 +496,7 @@ json to_json(const Accelerator& acc) {
   if (s.micro.active()) j["microarchitecture"] = micro_json(s.micro);
   if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
+  if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
   return j;
 }
 

@@ -51,7 +51,8 @@ void setup_generate(CLI::App& sub) {
   add_model_option(sub, r.model)->required();
   add_request_options(sub, *o);
   add_pass_options(sub, r.conventions,
-                   {PassOption::kQkv, PassOption::kGateUp, PassOption::kAttention});
+                   {PassOption::kQkv, PassOption::kGateUp, PassOption::kAttention,
+                    PassOption::kAttentionKernel});
   add_format_option(sub, o->format, "Output: table (default), json, or csv (the steps)",
                     {"table", "json", "csv"});
   add_settings(sub, r.cost, kAllSettings);

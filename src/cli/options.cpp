@@ -49,9 +49,9 @@ const std::initializer_list<Setting> kAllSettings = {Setting::kArch,
                                                      Setting::kEdgeTransfers};
 
 const std::initializer_list<PassOption> kAllPassOptions = {
-    PassOption::kPhase, PassOption::kBatch,  PassOption::kPrompt, PassOption::kContext,
-    PassOption::kQkv,   PassOption::kGateUp, PassOption::kLmHead, PassOption::kAttention,
-    PassOption::kMla,   PassOption::kRouting};
+    PassOption::kPhase, PassOption::kBatch,           PassOption::kPrompt, PassOption::kContext,
+    PassOption::kQkv,   PassOption::kGateUp,          PassOption::kLmHead, PassOption::kAttention,
+    PassOption::kMla,   PassOption::kAttentionKernel, PassOption::kRouting};
 
 const std::initializer_list<PassOption> kPassLengths = {PassOption::kPhase, PassOption::kBatch,
                                                         PassOption::kPrompt, PassOption::kContext};
@@ -152,6 +152,12 @@ CLI::Option* add_pass_option(CLI::App& sub, report::ModelPass& p, PassOption whi
                       "Multi-head latent attention path: naive or absorbed (default: naive in "
                       "prefill, absorbed in decode)")
           ->check(one_of({"naive", "absorbed"}));
+    case PassOption::kAttentionKernel:
+      return sub
+          .add_option("--attention-kernel", p.attention_kernel,
+                      "Attention as one fused kernel per layer (default: fused; scores on chip) or "
+                      "as the two matmuls qk and pv (unfused; scores through DRAM)")
+          ->check(one_of({"fused", "unfused"}));
     case PassOption::kRouting:
       return sub.add_option(
           "--routing", p.routing,

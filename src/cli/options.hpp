@@ -51,6 +51,7 @@ enum class PassOption {
   kLmHead,
   kAttention,
   kMla,
+  kAttentionKernel,
   kRouting
 };
 // Every option of a model pass, in --help order.

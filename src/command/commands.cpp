@@ -46,7 +46,8 @@ SourceMatmuls source_matmuls(const MatmulSource& source) {
   }
   const llm::ModelConfig config =
       source.config ? *source.config : llm::load_model_config(source.model);
-  const llm::GenerationOptions g = report::generation_options(source.pass);
+  llm::GenerationOptions g = report::generation_options(source.pass);
+  g.fused_attention = false;  // search and bound map matmuls: attention as qk and pv
   out.matmuls = llm::generate_matmuls(config, g);
   out.inputs["model"] = config.name;
   out.inputs["phase"] = source.pass.phase;

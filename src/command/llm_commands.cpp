@@ -1,6 +1,7 @@
 // model, log, generate and tir as one function each (command/llm_commands.hpp).
 #include "command/llm_commands.hpp"
 
+#include "tenet/eval/settings.hpp"
 #include "tenet/input/workload_log.hpp"
 #include "tenet/llm/model_matmuls.hpp"
 
@@ -28,7 +29,11 @@ std::string skipped_lines(const input::WorkloadLog& log) {
 
 std::string model(const ModelArgs& args) {
   const llm::ModelConfig config = args.config ? *args.config : llm::load_model_config(args.model);
-  const llm::GenerationOptions g = report::generation_options(args.pass);
+  llm::GenerationOptions g = report::generation_options(args.pass);
+  // The MLP fused where the accelerator's compiler fuses it (docs/llm.md#fused-mlp).
+  const eval::Settings& cost = args.listing.cost;
+  g.fused_mlp = cost.accelerator ? cost.accelerator->spec().chip.fuse_mlp
+                                 : eval::resolve_accelerator(cost.arch, "").spec().chip.fuse_mlp;
   const std::vector<llm::MatmulShape> shapes = llm::generate_matmuls(config, g);
   return report::render_llm_report(shapes, report::model_context(args.model, args.pass, config, g),
                                    listing_options(args.listing), args.listing.format);

@@ -2,6 +2,8 @@
 // eval::evaluate (tenet/eval/kernel.hpp).
 #include "tenet/eval/kernel.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -67,6 +69,8 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   t.b_bytes = operand_bytes(e.product(), 'B');
   t.c_bytes = operand_bytes(e.product(), 'C');
   t.sram_bytes = poly::to_int64(timed->product().sram_bytes);
+  t.energy_pj = c.energy_pj;
+  if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
   return t;
 }
 
@@ -125,6 +129,76 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
   fused::KernelResult result = fused::search_blocking(request.kernel, in);
   if (request.relation_centric) result.relation_counts = fused::checked_relation_counts(result);
   return result;
+}
+
+fused::AttentionKernel attention_kernel(const llm::MatmulShape& row) {
+  if (!row.fused_attention)
+    throw InternalError("eval::attention_kernel: row " + row.name + " is not a fused attention");
+  const llm::FusedAttention& f = *row.fused_attention;
+  return fused::AttentionKernel{
+      row.batch * f.heads,        row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
+      fused::ScoresPlace::kOnChip};
+}
+
+llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accelerator& acc,
+                                const std::string& scheme) {
+  using poly::Integer;
+  auto big = [](std::int64_t v) { return Integer(static_cast<long>(v)); };
+  llm::LayerCost c;
+  c.cycles = big(r.cycles);
+  c.bound = r.bound;
+  const double lanes = static_cast<double>(acc.rows()) * static_cast<double>(acc.cols()) *
+                       static_cast<double>(acc.spec().chip.matrix_units);
+  c.utilization = std::min(1.0, static_cast<double>(r.macs) /
+                                    (std::max<double>(1, static_cast<double>(r.cycles)) * lanes));
+  c.dram_bytes = big(r.dram_bytes);
+  c.sram_bytes = big(r.sram_bytes);
+  std::int64_t compute_floor = 0;
+  for (const fused::StageResult& s : r.stages)
+    for (const fused::TileCost& t : s.tiles) {
+      c.energy_pj += static_cast<double>(t.count) * t.energy_pj;
+      compute_floor += t.count * t.compute_floor_cycles;
+    }
+  c.scheme = scheme;
+  c.array_rows = acc.rows(), c.array_cols = acc.cols();
+  hw::BoundsSum b;
+  b.dram_bytes = b.compulsory_dram_bytes = b.schedule_independent_dram_bytes =
+      big(r.compulsory_dram_bytes);
+  // The link time of the compulsory bytes at the DRAM bandwidth (the fused model's link charges
+  // every byte at it, and its latency on top).
+  const arch::Bandwidth& bw = acc.spec().dram.bandwidth;
+  if (!bw.unlimited && bw.bytes_per_cycle > 0)
+    b.dram_cycles = big(static_cast<std::int64_t>(
+        std::ceil(static_cast<double>(r.compulsory_dram_bytes) / bw.bytes_per_cycle - 1e-9)));
+  b.compute_cycles = big(compute_floor);
+  b.cycles = std::max(b.dram_cycles, b.compute_cycles);
+  b.capacity_bytes = b.on_chip_bytes = r.capacity_bytes;
+  c.bounds = b;
+  return c;
+}
+
+llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& row) {
+  KernelRequest k;
+  if (row.fused_ffn)
+    k.kernel = fused::FfnKernel{
+        row.m, row.k, row.n,
+        row.fused_ffn->gated ? fused::Activation::kSiluGated : fused::Activation::kGelu,
+        row.fused_ffn->bias};
+  else
+    k.kernel = attention_kernel(row);
+  k.base = base;
+  const fused::KernelResult result = evaluate_kernel(k);
+  llm::LayerCost c =
+      kernel_call_cost(result, *base.accelerator, base.scheme ? base.scheme->name : std::string());
+  // The precision the array runs the stages at (one tile says it for all: every stage multiplies
+  // the activations' format by the KV cache's).
+  for (const fused::StageResult& s : result.stages)
+    if (!s.tiles.empty() && !c.precision_fallback) {
+      c.precision_fallback =
+          evaluate(tile_request(k, s.name, s.tiles.front().shape)).call_cost().precision_fallback;
+      break;
+    }
+  return c;
 }
 
 }  // namespace tenet::eval

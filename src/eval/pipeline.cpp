@@ -193,6 +193,9 @@ llm::LayerCost layer_cost(const quant::ProductResult& p, const hw::Bounds& bound
 Evaluation evaluate(const Request& r) {
   Evaluation e;
   resolve_inputs(r);
+  if (r.matmul.fused_attention || r.matmul.fused_ffn)
+    throw InternalError("eval::evaluate: " + r.matmul.name +
+                        " is a fused kernel row (eval::evaluate_fused_row costs it)");
   if (r.problem) {  // a loaded problem: the relation-centric analysis is all there is
     e.mode = TenetMetrics{{*r.problem, analyze_relations(*r.problem, r.analysis)}, std::nullopt};
     return e;

@@ -70,7 +70,7 @@ void add(Key& key, const mapping::Tiling& t) {
 
 void add(Key& key, const llm::MatmulShape& s) {
   const auto& [name, batch, m, n, k, count, phase, layout, b_operand, weights_quantized,
-               epilogue_ops, quant, dtypes, accumulate] = s;
+               epilogue_ops, quant, dtypes, accumulate, fused_attention, fused_ffn] = s;
   // name: the layer's label (errors name it; the cost does not depend on it). count: an
   // Evaluation is the cost of one call. phase, quant, dtypes: what a log or a model pass says
   // about the call; the request's scheme (scheme_id) and bits decide the cost, not these.
@@ -78,6 +78,12 @@ void add(Key& key, const llm::MatmulShape& s) {
   key.add(batch), key.add(m), key.add(n), key.add(k);
   key.add(layout), key.add(b_operand), key.add(weights_quantized), key.add(epilogue_ops);
   key.add(accumulate);
+  key.add(fused_attention.has_value());  // a fused attention row: its heads and mask
+  if (fused_attention)
+    key.add(fused_attention->heads), key.add(fused_attention->kv_heads),
+        key.add(fused_attention->causal);
+  key.add(fused_ffn.has_value());  // a fused MLP row: gated, bias
+  if (fused_ffn) key.add(fused_ffn->gated), key.add(fused_ffn->bias);
 }
 
 void add(Key& key, const analysis::Options& o) {

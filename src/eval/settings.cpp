@@ -11,6 +11,7 @@
 #include "mapping/shape_text.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/kernel.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/quant_json.hpp"
@@ -237,6 +238,7 @@ llm::CostModel make_cost_model(const Settings& settings,
     Request r = base;
     r.matmul = shape;
     r.scheme = schemes->for_shape(shape);
+    if (shape.fused_attention || shape.fused_ffn) return evaluate_fused_row(r, shape);
     return evaluate(r).call_cost();
   };
   return model;

@@ -136,7 +136,7 @@ StageResult matrix_stage(const StageCount& s, Tiles& tiles, long long units) {
     one_unit += static_cast<double>(count) * unit_cycles;
     longest = std::max(longest, static_cast<double>(e.cycles));
     r.sram_bytes += count * e.sram_bytes;
-    r.tiles.push_back({shape, count, e.cycles, e.bound});
+    r.tiles.push_back({shape, count, e.cycles, e.bound, e.energy_pj, e.compute_floor_cycles});
   }
   if (units > 1)
     r.cycles =

@@ -25,6 +25,8 @@ struct TileEvaluation {
   // one transfer of A, B or C between DRAM and the chip moves.
   std::int64_t a_bytes = 0, b_bytes = 0, c_bytes = 0;
   std::int64_t sram_bytes = 0;  // SRAM traffic of the tile
+  double energy_pj = 0;         // eval::evaluate's energy of the tile alone (operands moved once)
+  std::int64_t compute_floor_cycles = 0;  // the tile's compute roofline (hw::compute_bounds)
 };
 // (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.
 using TileEvaluator = std::function<TileEvaluation(const std::string&, const TileShape&)>;

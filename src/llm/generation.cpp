@@ -76,10 +76,15 @@ struct PassCost {
 
 std::string call_key(const MatmulShape& s) {
   return fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", s.batch, s.m, s.n, s.k,
-      static_cast<int>(s.phase), static_cast<int>(s.layout), static_cast<int>(s.b_operand),
-      s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops, s.quant,
-      s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum, s.accumulate ? 1 : 0);
+             "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", s.batch, s.m, s.n, s.k,
+             static_cast<int>(s.phase), static_cast<int>(s.layout), static_cast<int>(s.b_operand),
+             s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops, s.quant,
+             s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum, s.accumulate ? 1 : 0) +
+         (s.fused_attention ? fmt::format("|fused {}/{}/{}", s.fused_attention->heads,
+                                          s.fused_attention->kv_heads, s.fused_attention->causal)
+                            : std::string()) +
+         (s.fused_ffn ? fmt::format("|ffn {}/{}", s.fused_ffn->gated, s.fused_ffn->bias)
+                      : std::string());
 }
 
 class RequestModel {
@@ -261,6 +266,7 @@ Integer state_bytes_per_sequence(const ModelConfig& m, int activation_bits) {
 Integer activation_bytes_per_sequence(const ModelConfig& m, const RequestOptions& o,
                                       int activation_bits) {
   GenerationOptions g = o.pass;
+  g.fused_mlp = false;  // the largest projection's input and output
   g.phase = Phase::kPrefill;
   g.batch = 1;
   g.prompt = o.prompt;

@@ -43,6 +43,13 @@ OperandRole parse_b_operand(const std::string& name) {
 }
 
 Integer MatmulShape::macs_per_call() const {
+  if (fused_attention) {
+    Integer pairs = to_big(m) * to_big(n);
+    if (fused_attention->causal) pairs -= to_big(m) * to_big(m - 1) / 2;
+    return Integer(2) * to_big(batch) * to_big(fused_attention->heads) * pairs * to_big(k);
+  }
+  if (fused_ffn)
+    return Integer(fused_ffn->gated ? 3 : 2) * to_big(batch) * to_big(m) * to_big(n) * to_big(k);
   return to_big(batch) * to_big(m) * to_big(n) * to_big(k);
 }
 
@@ -52,7 +59,8 @@ bool same_call(const MatmulShape& a, const MatmulShape& b) {
   return a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.phase == b.phase &&
          a.layout == b.layout && a.b_operand == b.b_operand &&
          a.weights_quantized == b.weights_quantized && a.epilogue_ops == b.epilogue_ops &&
-         a.quant == b.quant && a.dtypes == b.dtypes && a.accumulate == b.accumulate;
+         a.quant == b.quant && a.dtypes == b.dtypes && a.accumulate == b.accumulate &&
+         a.fused_attention == b.fused_attention && a.fused_ffn == b.fused_ffn;
 }
 
 bool operator==(const MatmulShape& a, const MatmulShape& b) {
@@ -67,6 +75,12 @@ std::ostream& operator<<(std::ostream& os, const MatmulShape& s) {
   if (s.epilogue_ops > 0) os << ", epilogue " << s.epilogue_ops;
   if (!s.quant.empty()) os << ", quant " << s.quant;
   if (s.accumulate) os << ", C += A·B";
+  if (s.fused_attention)
+    os << ", fused attention " << s.fused_attention->heads << "/" << s.fused_attention->kv_heads
+       << " heads" << (s.fused_attention->causal ? ", causal" : "");
+  if (s.fused_ffn)
+    os << ", fused " << (s.fused_ffn->gated ? "gated" : "plain") << " MLP"
+       << (s.fused_ffn->bias ? " with bias" : "");
   return os << ")";
 }
 

@@ -218,6 +218,59 @@ void add_kv_products(const GenerationOptions& o, const std::vector<AttentionGrou
   }
 }
 
+// One fused attention row: per sequence `heads` query heads over `kv_heads` KV heads, `q` queries
+// against `kv` keys of width d, `count` calls.
+MatmulShape fused_row(const std::string& name, const GenerationOptions& o, std::int64_t heads,
+                      std::int64_t kv_heads, std::int64_t q, std::int64_t kv, std::int64_t d,
+                      bool causal, std::int64_t count) {
+  MatmulShape s;
+  s.name = name;
+  s.batch = o.batch;
+  s.m = q, s.n = kv, s.k = d;
+  s.count = count;
+  s.phase = o.phase;
+  s.layout = Layout::kNT;
+  s.b_operand = OperandRole::kKvCache;
+  s.fused_attention = FusedAttention{heads, kv_heads, causal};
+  return s;
+}
+
+// The fused kernels of one group of layers, or false when the kernel cannot describe the group's
+// attention (a sliding window shorter than the prompt: the kernel has no window; the caller keeps
+// the two matmuls). Decode: one query against the keys it sees (the window's, the chunk's);
+// chunked prefill: one kernel per chunk.
+bool add_fused_group(const GenerationOptions& o, const AttentionGroup& g, const std::string& name,
+                     std::int64_t heads, std::int64_t kv_heads, std::int64_t d,
+                     std::vector<MatmulShape>& out) {
+  const bool causal = o.attention == AttentionMask::kCausal;
+  if (o.phase == Phase::kDecode) {
+    std::int64_t keys = o.context;
+    if (g.span == AttentionSpan::kChunked) keys = (o.context - 1) % *g.window + 1;
+    if (g.span == AttentionSpan::kSliding && g.window) keys = std::min(keys, *g.window);
+    push(out, fused_row(name, o, heads, kv_heads, 1, keys, d, true, g.layers));
+    return true;
+  }
+  if (g.span == AttentionSpan::kChunked) {
+    const std::int64_t c = *g.window, chunks = o.prompt / c, rest = o.prompt % c;
+    if (chunks > 0)
+      push(out, fused_row(name, o, heads, kv_heads, c, c, d, causal,
+                          checked_mul(chunks, g.layers, "", "prompt", "chunks·layers")));
+    if (rest > 0) push(out, fused_row(name, o, heads, kv_heads, rest, rest, d, causal, g.layers));
+    return true;
+  }
+  // A window at least the prompt (or a dense mask: every key) is no window.
+  if (g.span == AttentionSpan::kSliding && g.window && *g.window < o.prompt && causal) return false;
+  push(out, fused_row(name, o, heads, kv_heads, o.prompt, o.prompt, d, causal, g.layers));
+  return true;
+}
+
+// The name of the fused row: the qk row's with "qk" replaced by "attention".
+std::string attention_name(const std::string& qk) {
+  if (qk.size() >= 2 && qk.compare(qk.size() - 2, 2, "qk") == 0)
+    return qk.substr(0, qk.size() - 2) + "attention";
+  return qk + ".attention";
+}
+
 // The distinct KV-head counts of the attention layers, in order of first appearance.
 std::vector<std::int64_t> kv_head_counts(const ModelConfig& model) {
   std::vector<std::int64_t> out;
@@ -249,7 +302,11 @@ void add_attention(const ModelConfig& model, const GenerationOptions& o, const P
       push(out, projection(n.v, s.rows, kv_width, h, layers, o.phase, model.qkv_bias));
     }
     const std::int64_t attn_batch = o.batch * kv_heads;
-    add_kv_products(o, groups, {n.qk, n.pv, attn_batch, model.heads / kv_heads, d, d}, out);
+    const AttentionShape two{n.qk, n.pv, attn_batch, model.heads / kv_heads, d, d};
+    for (const AttentionGroup& g : groups)
+      if (!o.fused_attention ||
+          !add_fused_group(o, g, attention_name(n.qk), model.heads, kv_heads, d, out))
+        add_kv_products(o, {g}, two, out);
     push(out, projection(n.o, s.rows, h, model.heads * d, layers, o.phase, model.o_bias));
   }
 }
@@ -366,6 +423,12 @@ void add_mlp(const ModelConfig& model, const GenerationOptions& o, const std::st
   push(out, projection(down, rows, h, width, count, o.phase, bias));
 }
 
+// The fused MLP row's name: the down projection's prefix + "ffn" ("mlp.down_proj" -> "mlp.ffn").
+std::string ffn_name(const std::string& down) {
+  const std::size_t dot = down.rfind('.');
+  return (dot == std::string::npos ? std::string() : down.substr(0, dot + 1)) + "ffn";
+}
+
 void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const PassSizes& s,
                    std::vector<MatmulShape>& out) {
   // Layers per dense width, in order of first appearance.
@@ -382,7 +445,17 @@ void add_dense_mlp(const ModelConfig& model, const GenerationOptions& o, const P
       ++it->second;
     }
   }
-  for (const auto& [i, layers] : widths) add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
+  for (const auto& [i, layers] : widths) {
+    if (!o.fused_mlp) {
+      add_mlp(model, o, "", model.mlp, s.rows, i, layers, out);
+      continue;
+    }
+    MatmulShape f =
+        projection(ffn_name(model.names.down), s.rows, i, model.hidden, layers, o.phase);
+    f.epilogue_ops = 0;
+    f.fused_ffn = FusedFfn{model.mlp == MlpKind::kGated, model.mlp_bias};
+    push(out, f);
+  }
   if (linear > 0) {
     const std::int64_t h = model.hidden;
     push(out, projection("mlp.linear_mlp", s.rows, h, h / model.shards, linear, o.phase));
@@ -458,6 +531,13 @@ MlaPath parse_mla_path(const std::string& name) {
   if (name == "absorbed") return MlaPath::kAbsorbed;
   throw InputError(error_code::kUnknownName, "", "mla",
                    "unknown MLA path '" + name + "' (expected naive or absorbed)");
+}
+
+bool parse_attention_kernel(const std::string& name) {
+  if (name == "fused") return true;
+  if (name == "unfused") return false;
+  throw InputError(error_code::kUnknownName, "", "attention_kernel",
+                   "unknown attention kernel '" + name + "' (expected fused or unfused)");
 }
 
 const char* to_string(AttentionMask a) { return a == AttentionMask::kDense ? "dense" : "causal"; }

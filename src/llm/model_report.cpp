@@ -111,6 +111,22 @@ ojson shape_json(const MatmulShape& s) {
              {"macs", exact_json(s.macs())}};
   if (s.weights_quantized) j["weights_quantized"] = *s.weights_quantized;
   if (!s.quant.empty()) j["quant"] = s.quant;
+  if (s.fused_attention)  // the `tenet kernel --attention HQ,HKV,Q,KV,D` the row is
+    j["fused"] = {{"kind", "attention"},
+                  {"hq", s.batch * s.fused_attention->heads},
+                  {"hkv", s.batch * s.fused_attention->kv_heads},
+                  {"q", s.m},
+                  {"kv", s.n},
+                  {"d", s.k},
+                  {"causal", s.fused_attention->causal},
+                  {"scores", "on_chip"}};
+  if (s.fused_ffn)  // the `tenet kernel --ffn S,H,I` the row is
+    j["fused"] = {{"kind", "ffn"},
+                  {"s", s.m},
+                  {"h", s.k},
+                  {"i", s.n},
+                  {"activation", s.fused_ffn->gated ? "silu_gated" : "gelu"},
+                  {"bias", s.fused_ffn->bias}};
   const DataTypes& d = s.dtypes;
   for (const auto& [key, value] :
        {std::pair{"in_dtype", &d.in}, std::pair{"w_dtype", &d.w}, std::pair{"out_dtype", &d.out},

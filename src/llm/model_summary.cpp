@@ -63,6 +63,7 @@ std::vector<WeightMatrix> weight_matrices(const ModelConfig& model, const Genera
   one.batch = 1;
   one.context = 1;
   one.routing.clear();
+  one.fused_mlp = false;  // the weight matrices, not the fused row
   const std::string experts = model.names.moe + "experts.";
   std::vector<WeightMatrix> out;
   std::set<std::string> seen_experts;

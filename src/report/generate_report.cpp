@@ -45,6 +45,7 @@ Evaluated evaluate(const GenerateRequest& g) {
   pass.prompt = o.prompt;
   pass.context = 0;
   o.pass = generation_options(pass);
+  o.pass.fused_mlp = base.accelerator->spec().chip.fuse_mlp;  // docs/llm.md#fused-mlp
   e.report = llm::evaluate_request(e.model, o, cost, *base.accelerator, scheme);
   e.description = cost.description;
   e.scheme = scheme.name;

@@ -44,6 +44,8 @@ llm::GenerationOptions generation_options(const ModelPass& o) {
   g.lm_head = one_of(o.lm_head, {"last", "all"}, "lm_head") == "all" ? llm::LmHead::kAllTokens
                                                                      : llm::LmHead::kLastToken;
   g.attention = with_location("attention", [&] { return llm::parse_attention_mask(o.attention); });
+  g.fused_attention = with_location(
+      "attention_kernel", [&] { return llm::parse_attention_kernel(o.attention_kernel); });
   if (!o.mla.empty()) g.mla = with_location("mla", [&] { return llm::parse_mla_path(o.mla); });
   if (o.routing != "uniform") g.routing = llm::load_expert_routing(o.routing);
   return g;
@@ -71,6 +73,7 @@ llm::ReportContext model_context(const std::string& source, const ModelPass& o,
   }
   c.inputs["lm_head"] = g.phase == llm::Phase::kPrefill ? o.lm_head : "last";
   if (g.phase == llm::Phase::kPrefill) c.inputs["attention"] = o.attention;
+  c.inputs["attention_kernel"] = o.attention_kernel;
   if (model.mla) c.inputs["mla"] = to_string(llm::resolved_mla_path(g));
   if (model.moe) c.inputs["routing"] = o.routing;
   c.summary = llm::summary_json(llm::summarize_model(model, g));

@@ -20,7 +20,8 @@
 namespace tenet::report {
 
 // A model pass as text, as `tenet model`'s options give it (docs/llm.md#cli). Errors name these
-// fields: phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing.
+// fields: phase, batch, prompt, context, qkv, gate_up, lm_head, attention, mla, routing,
+// attention_kernel.
 struct ModelPass {
   std::string phase = "prefill";  // prefill | decode
   std::int64_t batch = 1;
@@ -31,7 +32,8 @@ struct ModelPass {
   std::string lm_head = "last";      // last | all
   std::string attention = "causal";  // causal | dense
   std::string mla;  // naive | absorbed (empty: naive in prefill, absorbed in decode)
-  std::string routing = "uniform";  // uniform or a routing JSON file
+  std::string routing = "uniform";         // uniform or a routing JSON file
+  std::string attention_kernel = "fused";  // fused | unfused (docs/llm.md#fused-attention)
 };
 
 llm::GenerationOptions generation_options(const ModelPass& pass);

@@ -7,6 +7,7 @@
 #include "llm/scheme_comparison.hpp"
 #include "poly/parse.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/kernel.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/llm/generation.hpp"
 #include "tenet/mapping/systolic.hpp"
@@ -98,12 +99,21 @@ eval::Request PointEvaluator::layer_request(const SweepPoint& point, const llm::
   return r;
 }
 
+namespace {
+// One call's cost: a fused attention row by eval::evaluate_fused_row (a generation request's
+// model pass), every other row by eval::evaluate.
+llm::LayerCost cost_of(const eval::Request& r) {
+  if (r.matmul.fused_attention || r.matmul.fused_ffn) return eval::evaluate_fused_row(r, r.matmul);
+  return eval::evaluate(r).call_cost();
+}
+}  // namespace
+
 LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {
   const eval::Request r = layer_request(point, s);
   auto compute = [&]() -> LayerOutcome {
     ++stats_.layer_evaluations;
     try {
-      return {eval::evaluate(r).call_cost(), ""};
+      return {cost_of(r), ""};
     } catch (const InputError& e) {
       return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
     }
@@ -162,7 +172,7 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
     auto compute = [&]() -> LayerOutcome {
       ++evaluations;
       try {
-        return {eval::evaluate(r).call_cost(), ""};
+        return {cost_of(r), ""};
       } catch (const InputError& e) {
         return {std::nullopt, (e.where().empty() ? "" : e.where() + ": ") + e.message()};
       }
@@ -174,8 +184,10 @@ PointMetrics PointEvaluator::request(const SweepPoint& point) {
   };
   PointMetrics out;
   try {
+    llm::RequestOptions options = w.request;
+    options.pass.fused_mlp = acc->spec().chip.fuse_mlp;  // as `tenet generate`
     const llm::RequestReport report =
-        llm::evaluate_request(*w.request_model, w.request, model, *acc, *schemes_[c.quant]);
+        llm::evaluate_request(*w.request_model, options, model, *acc, *schemes_[c.quant]);
     RequestMetrics q;
     q.ttft_seconds = report.ttft_seconds;
     q.tpot_seconds = report.tpot_seconds;

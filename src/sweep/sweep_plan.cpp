@@ -208,6 +208,7 @@ void expand_model(const SweepSpec& spec, const WorkloadSpec& w,
         g.fused_qkv = m.fused_qkv;
         g.fused_gate_up = m.fused_gate_up;
         g.lm_head = m.lm_head_all ? llm::LmHead::kAllTokens : llm::LmHead::kLastToken;
+        g.fused_attention = false;  // a sweep maps matmuls: attention as qk and pv
         WorkloadInstance inst;
         inst.workload = m.file.value;
         inst.kind = "model";

@@ -36,7 +36,8 @@ nlohmann::json run_json(const std::string& args) {
 
 TEST_CASE("tenet model --shapes-only: Llama-3-8B decode as JSON", "[cli][llm]") {
   const auto doc = run_json("model --model " + source("workloads/models/llama-3-8b.json") +
-                            " --phase decode --context 2048 --batch 4 --shapes-only");
+                            " --phase decode --context 2048 --batch 4 --shapes-only "
+                            "--attention-kernel unfused");
   REQUIRE(doc.at("layers").size() == 7);
   const auto& qk = doc["layers"][1];
   CHECK(qk.at("name") == "self_attn.qk");
@@ -54,7 +55,8 @@ TEST_CASE("tenet model options: separate projections, all-token lm_head, merged 
           "[cli][llm]") {
   const std::string model = "model --model " + source("workloads/models/llama-2-7b.json");
   auto doc = run_json(
-      model + " --prompt 128 --qkv separate --gate-up separate --lm-head all --shapes-only");
+      model + " --prompt 128 --qkv separate --gate-up separate --lm-head all --shapes-only " +
+      "--attention-kernel unfused");
   CHECK(doc.at("layers").size() == 10);
   CHECK(doc["layers"].back().at("M") == 128);
   doc =

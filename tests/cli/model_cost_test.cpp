@@ -11,6 +11,7 @@
 #include "cli_run.hpp"
 #include "layer_request.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/eval/kernel.hpp"
 #include "tenet/quant/quant_json.hpp"
 
 // A namespace of its own: the area is compiled in unity batches (tests/CMakeLists.txt).
@@ -72,6 +73,11 @@ llm::MatmulShape shape_of(const json& l) {
   s.m = num(l["M"]), s.n = num(l["N"]), s.k = num(l["K"]);
   s.layout = llm::parse_layout(l["layout"].get<std::string>());
   s.b_operand = llm::parse_b_operand(l["b_operand"].get<std::string>());
+  if (l.contains("fused")) {  // a fused attention row: its heads per sequence
+    const json& f = l["fused"];
+    s.fused_attention = llm::FusedAttention{num(f["hq"]) / s.batch, num(f["hkv"]) / s.batch,
+                                            f["causal"].get<bool>()};
+  }
   return s;
 }
 
@@ -91,10 +97,12 @@ TEST_CASE("tenet model: totals, tokens/s and per-call costs from evaluate_layer"
   const auto acc = arch::load_accelerator_preset(arch::kDefaultAccelerator);
   const auto q4 = quant::load_preset("q4f16_1");
   for (const json& l : doc["layers"]) {
+    const llm::MatmulShape s = shape_of(l);
+    const eval::Request r =
+        tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, s);
+    // A fused attention row: the fused kernel's evaluation (eval::evaluate_fused_row).
     const llm::LayerCost c =
-        tenet::eval::evaluate(
-            tenet::test::layer_request(acc, mapping::Dataflow::kOutputStationary, q4, shape_of(l)))
-            .call_cost();
+        s.fused_attention ? eval::evaluate_fused_row(r, s) : eval::evaluate(r).call_cost();
     INFO(l["name"]);
     CHECK(l["per_call"]["cycles"] == poly::to_int64(c.cycles));
     CHECK(l["per_call"]["dram_bytes"] == poly::to_int64(c.dram_bytes));

@@ -70,6 +70,7 @@ TEST_CASE("the default mapping moves at most 1.5x the least traffic unless that 
         std::set<std::tuple<long long, long long, long long>> seen;
         for (long long prompt : prompts) {
           llm::GenerationOptions prefill;
+          prefill.fused_attention = false;  // matmul mappings: attention as qk and pv
           prefill.prompt = prompt;
           for (const llm::MatmulShape& shape : llm::generate_matmuls(model, prefill)) {
             if (!seen.insert({shape.m, shape.n, shape.k}).second) continue;

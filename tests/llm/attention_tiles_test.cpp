@@ -49,6 +49,7 @@ TEST_CASE("causal and windowed prefill tiles equal the enumerated unmasked tiles
     const std::int64_t s = 1 + rng() % 97, b = 1 + rng() % 13;
     const std::int64_t window = trial % 3 == 0 ? 0 : 1 + rng() % 40;
     GenerationOptions o;
+    o.fused_attention = false;  // the blocked qk / pv tiles
     o.prompt = s;
     o.attention_tile = b;
     TileCounts generated, pv;

@@ -106,10 +106,18 @@ TEST_CASE("request of a dense GQA model (Llama-3-8B): timeline, memory, fits", "
   const RequestReport r = evaluate_request(m, o, fake_model(), accelerator(), fp16());
   check_timeline(m, o, r);
   const auto ops = ops_of(r);
-  for (const char* kind : {"matmul", "norm", "rotary", "softmax", "activation", "residual",
-                           "kv_append", "embedding", "logits"})
+  for (const char* kind :
+       {"matmul", "norm", "rotary", "activation", "residual", "kv_append", "embedding", "logits"})
     CHECK(ops.count(kind) == 1);
   CHECK(ops.count("routing") == 0);
+  // The fused attention kernel carries its online softmax: no softmax row (not counted twice);
+  // the unfused qk / pv have one.
+  CHECK(ops.count("softmax") == 0);
+  RequestOptions unfused = o;
+  unfused.pass.fused_attention = false;
+  CHECK(
+      ops_of(evaluate_request(m, unfused, fake_model(), accelerator(), fp16())).count("softmax") ==
+      1);
 
   // Weights: 2 bytes × every matmul weight, the (untied) embedding and lm_head included.
   const double h = 4096, kv = 1024, inter = 14336, vocab = 128256, layers = 32;
@@ -232,6 +240,7 @@ TEST_CASE("request of an MLA model (DeepSeek-V2-Lite): the KV cache is the laten
 
 TEST_CASE("non-matmul DRAM bytes of one layer, by hand", "[generation]") {
   GenerationOptions g;
+  g.fused_attention = false;  // the attention_softmax row of the unfused qk / pv
   g.phase = Phase::kDecode;
   g.batch = 2;
   g.context = 10;

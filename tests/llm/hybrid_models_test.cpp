@@ -32,12 +32,14 @@ std::string test_data(const std::string& file) {
 
 GenerationOptions prefill(std::int64_t batch, std::int64_t prompt) {
   GenerationOptions o;
+  o.fused_attention = false;  // the qk / pv rows of the reference formulas
   o.batch = batch, o.prompt = prompt;
   return o;
 }
 
 GenerationOptions decode(std::int64_t batch, std::int64_t context) {
   GenerationOptions o;
+  o.fused_attention = false;  // the qk / pv rows of the reference formulas
   o.phase = Phase::kDecode;
   o.batch = batch, o.context = context;
   return o;

@@ -66,6 +66,7 @@ constexpr OperandRole KV = OperandRole::kKvCache;
 
 GenerationOptions prefill(std::int64_t batch, std::int64_t prompt) {
   GenerationOptions o;
+  o.fused_attention = false;  // the qk / pv rows of the reference formulas
   o.phase = Phase::kPrefill;
   o.batch = batch;
   o.prompt = prompt;
@@ -74,6 +75,7 @@ GenerationOptions prefill(std::int64_t batch, std::int64_t prompt) {
 
 GenerationOptions decode(std::int64_t batch, std::int64_t context) {
   GenerationOptions o;
+  o.fused_attention = false;  // the qk / pv rows of the reference formulas
   o.phase = Phase::kDecode;
   o.batch = batch;
   o.context = context;

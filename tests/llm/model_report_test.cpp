@@ -38,6 +38,7 @@ CostModel fake_model() { return CostModel{fake_cost, 1e9, "fake: 256 PEs at 1 GH
 
 std::vector<MatmulShape> llama_decode() {
   GenerationOptions o;
+  o.fused_attention = false;  // the qk / pv rows this file pins
   o.phase = Phase::kDecode;
   o.batch = 2;
   o.context = 300;

@@ -49,12 +49,11 @@ std::vector<ModelConfig> models() {
           bundled("llama-3.3-nemotron-super-49b-v1")};
 }
 
-// Σ count·batch·M·N·K per matmul name.
+// Σ MACs (count·batch·M·N·K; fused attention: MatmulShape::macs) per matmul name.
 std::map<std::string, double> macs_by_name(const ModelConfig& m, const GenerationOptions& g) {
   std::map<std::string, double> out;
   for (const MatmulShape& s : generate_matmuls(m, g))
-    out[s.name] += static_cast<double>(s.count) * static_cast<double>(s.batch) *
-                   static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+    out[s.name] += s.macs().get_d();  // a fused attention row: its two products' MACs
   return out;
 }
 

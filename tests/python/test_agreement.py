@@ -92,6 +92,30 @@ def test_model(config, phase, quant, flow):
     assert as_dict["totals"] == theirs["totals"]
 
 
+@pytest.mark.parametrize("kernel", ["fused", "unfused", None])
+def test_model_attention_kernel(kernel):
+    """attention_kernel= is --attention-kernel: the fused rows (default) or the qk / pv pair."""
+    kwargs = {} if kernel is None else {"attention_kernel": kernel}
+    flags = [] if kernel is None else ["--attention-kernel", kernel]
+    for phase, size in (("prefill", {"prompt": 600}), ("decode", {"context": 900})):
+        ours = tenet.model(src("workloads", "models", "llama-3.2-1b.json"), phase=phase,
+                           **size, **kwargs)
+        flag, value = next(iter(size.items()))
+        theirs = cli_json("model", "--model", src("workloads", "models", "llama-3.2-1b.json"),
+                          "--phase", phase, f"--{flag}", str(value), *flags)
+        assert ours.to_dict() == theirs
+        names = {r["name"] for r in theirs["layers"]}
+        if kernel == "unfused":
+            assert {"self_attn.qk", "self_attn.pv"} <= names
+        else:
+            assert "self_attn.attention" in names and "self_attn.qk" not in names
+    ours = tenet.generate(src("workloads", "models", "llama-3.2-1b.json"), prompt=300, tokens=3,
+                          **kwargs)
+    theirs = cli_json("generate", "--model", src("workloads", "models", "llama-3.2-1b.json"),
+                      "--prompt", "300", "--tokens", "3", *flags)
+    assert ours == theirs
+
+
 def test_model_scheme_comparison():
     path = src("workloads", "models", "gpt2-medium.json")
     ours = tenet.model(path, phase="decode", context=512, quant=["q0f16", "q4f16_1"])

@@ -168,7 +168,7 @@ def test_fused_attention_figures():
     once = rows["Q, K, V and O once (`compulsory_dram_bytes`)"][1]
     assert on_chip["compulsory_dram_bytes"] == _number(once)
     model = cli_json("model", "--model", "llama-3-8b", "--phase", "prefill", "--prompt", "4096",
-                     "--arch", "scalable-32x32")
+                     "--arch", "scalable-32x32", "--attention-kernel", "unfused")
     unfused = sum(r["dram_bytes"] for r in model["layers"]
                   if r["name"] in ("self_attn.qk", "self_attn.pv")) / 32
     assert unfused == _number(rows["unfused Q·Kᵀ + P·V (`tenet model`, per layer)"][1])

@@ -94,8 +94,10 @@ def test_report_is_self_contained(report_file):
     # The request view: TTFT, TPOT, tokens/s, fits, memory and time per op kind.
     view = text[text.index('<h2 id="request">'):]
     for heading in ("TTFT (ms)", "TPOT (ms)", "tokens/s", "fits", "KV cache", "weights",
-                    "op kind", "matmul", "norm", "softmax"):
+                    "op kind", "matmul", "norm", "activation"):
         assert f">{heading}<" in view, heading
+    # No softmax op: the fused attention kernel (the default) carries its online softmax.
+    assert ">softmax<" not in view
     for scheme in ("q0f16", "q4f16_1", "smoothquant_w8a8"):
         assert f"<h3>{scheme}</h3>" in text
 

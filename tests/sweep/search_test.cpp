@@ -23,8 +23,10 @@ std::vector<llm::MatmulShape> gpt2_medium_layers() {
   const auto model =
       llm::load_model_config(sweep_test::source("workloads/models/gpt2-medium.json"));
   llm::GenerationOptions prefill;
+  prefill.fused_attention = false;  // the search maps matmuls: attention as qk and pv
   prefill.prompt = 128;
   llm::GenerationOptions decode;
+  decode.fused_attention = false;
   decode.phase = llm::Phase::kDecode;
   decode.context = 128;
   auto shapes = llm::generate_matmuls(model, prefill);

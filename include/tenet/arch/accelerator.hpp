@@ -176,11 +176,15 @@ struct Microarch {
 // are spread over the units. `kernel_launch_ns`: the fixed cost of one kernel call (dispatch,
 // synchronisation), paid once per matmul before anything moves. The defaults (1 unit, 0 ns) are
 // the one-array accelerator of every file without "matrix_units" / "kernel_launch_ns".
+// `fuse_mlp` ("fusion": {"mlp": true}): the chip's compiler runs a dense MLP as one fused kernel
+// (docs/hardware.md#fusion); model passes then cost it as `tenet kernel --ffn`. Default false.
 struct Chip {
   long long matrix_units = 1;
   double kernel_launch_ns = 0;
+  bool fuse_mlp = false;
   friend bool operator==(const Chip& a, const Chip& b) {
-    return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns;
+    return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
+           a.fuse_mlp == b.fuse_mlp;
   }
 };
 

@@ -15,6 +15,7 @@
 #include "tenet/eval/request.hpp"
 #include "tenet/fused/kernel.hpp"
 #include "tenet/fused/result.hpp"
+#include "tenet/llm/layer_cost.hpp"
 
 namespace tenet::eval {
 
@@ -44,5 +45,23 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request);
 // on a chip of several units, each tile on one unit too (docs/model.md#fused-kernels).
 Request tile_request(const KernelRequest& request, const std::string& stage,
                      const std::array<std::int64_t, 3>& shape);
+
+// The fused attention kernel of a model row (llm::MatmulShape::fused_attention set): HQ =
+// batch·heads, HKV = batch·kv_heads (the sequences are independent heads), Q = M, KV = N, D = K,
+// scores on chip. InternalError for a row without fused_attention.
+fused::AttentionKernel attention_kernel(const llm::MatmulShape& row);
+
+// A fused kernel's result as one call of a model row (docs/llm.md#fused-attention): its cycles,
+// bound, DRAM and SRAM bytes; utilization = MACs / (cycles · PEs of every matrix unit); energy =
+// Σ tiles · each tile's energy as eval::evaluate costs it alone; bounds: the compulsory DRAM
+// bytes (Q, K, V read once, O written once) and their link time, Σ tiles · each tile's compute
+// roofline.
+llm::LayerCost kernel_call_cost(const fused::KernelResult& result, const arch::Accelerator& acc,
+                                const std::string& scheme);
+
+// eval::evaluate_kernel of a fused model row under `base` (its scheme, accelerator, options),
+// as one call's cost: an attention row's attention_kernel, or an MLP row's (fused_ffn) kernel
+// S = M, H = K, I = N, silu_gated (gated) or gelu (plain), with its bias.
+llm::LayerCost evaluate_fused_row(const Request& base, const llm::MatmulShape& row);
 
 }  // namespace tenet::eval

@@ -21,6 +21,10 @@ struct TileCost {
   std::int64_t count = 0;               // tiles of this shape
   std::int64_t cycles = 0;              // clock cycles of one tile (compute, SRAM stalls, dequant)
   std::string bound;                    // the tile's bound: compute, sram or dequant
+  // eval::evaluate's energy of one tile alone, picojoules: the array, SRAM, dequant and its
+  // operands moved once at the DRAM energy (the fused model has no energy of its own yet).
+  double energy_pj = 0;
+  std::int64_t compute_floor_cycles = 0;  // the tile's compute roofline (hw::compute_bounds)
 };
 
 struct StageResult {

@@ -47,6 +47,30 @@ struct DataTypes {
   friend bool operator!=(const DataTypes& a, const DataTypes& b) { return !(a == b); }
 };
 
+// A row that is one fused attention kernel (eval::evaluate_kernel; docs/llm.md#fused-attention)
+// rather than one matmul: per sequence `heads` query heads and `kv_heads` KV heads; the row's M
+// queries attend N keys of head dimension K (causal: the queries are the last M of N positions),
+// for `batch` sequences — the kernel HQ = batch·heads, HKV = batch·kv_heads, Q = M, KV = N, D = K.
+struct FusedAttention {
+  std::int64_t heads = 1, kv_heads = 1;
+  bool causal = true;
+  friend bool operator==(const FusedAttention& a, const FusedAttention& b) {
+    return a.heads == b.heads && a.kv_heads == b.kv_heads && a.causal == b.causal;
+  }
+  friend bool operator!=(const FusedAttention& a, const FusedAttention& b) { return !(a == b); }
+};
+
+// A row that is one fused MLP kernel (docs/llm.md#fused-mlp): M tokens, K = H hidden, N = I
+// intermediate; gated: X·[W_gate|W_up], SiLU·up, ·W_down; plain: X·W_up, GELU, ·W_down.
+struct FusedFfn {
+  bool gated = true;
+  bool bias = false;
+  friend bool operator==(const FusedFfn& a, const FusedFfn& b) {
+    return a.gated == b.gated && a.bias == b.bias;
+  }
+  friend bool operator!=(const FusedFfn& a, const FusedFfn& b) { return !(a == b); }
+};
+
 struct MatmulShape {
   std::string name;                  // layer name ("qkv_proj") or kernel name from a log
   std::int64_t batch = 1;            // independent products per call (>= 1)
@@ -64,10 +88,18 @@ struct MatmulShape {
   // C = C + A·B: C holds values in DRAM before the call, read before its first update
   // (`--accumulate`). False: C = A·B.
   bool accumulate = false;
+  // Set: the row is a fused attention kernel (Q·Kᵀ, online softmax, P·V; scores on chip), B the
+  // KV cache; its MACs are both products' over the unmasked (query, key) pairs.
+  std::optional<FusedAttention> fused_attention;
+  // Set: the row is a fused MLP kernel (the accelerator's "fusion": {"mlp": true}); its MACs are
+  // the chain's, M·K·N·(3 gated, 2 plain).
+  std::optional<FusedFfn> fused_ffn;
 
   bool has_weights() const { return b_operand == OperandRole::kWeight; }
-  Integer macs_per_call() const;  // batch·M·N·K, exact
-  Integer macs() const;           // count·batch·M·N·K, exact
+  // batch·M·N·K, exact; a fused attention row: 2·batch·heads·pairs·K, pairs the unmasked
+  // (query, key) pairs (M·N, or M·N − M(M−1)/2 causal).
+  Integer macs_per_call() const;
+  Integer macs() const;  // count·batch·M·N·K, exact
 
   friend bool operator==(const MatmulShape& a, const MatmulShape& b);
   friend bool operator!=(const MatmulShape& a, const MatmulShape& b) { return !(a == b); }

@@ -27,6 +27,8 @@ const char* to_string(AttentionMask a);
 enum class MlaPath { kAuto, kNaive, kAbsorbed };
 MlaPath parse_mla_path(const std::string& name);  // "naive" | "absorbed" (--mla)
 const char* to_string(MlaPath p);                 // "auto", "naive", "absorbed"
+// "fused" -> true | "unfused" -> false (--attention-kernel); else InputError(unknown-name).
+bool parse_attention_kernel(const std::string& name);
 
 struct GenerationOptions {
   Phase phase = Phase::kPrefill;  // kPrefill or kDecode
@@ -39,6 +41,15 @@ struct GenerationOptions {
   AttentionMask attention = AttentionMask::kCausal;
   std::int64_t attention_tile = 128;  // query and key block of the causal kernel
   MlaPath mla = MlaPath::kAuto;
+  // Attention as one fused kernel per layer kind (`self_attn.attention` rows: Q·Kᵀ, online softmax
+  // and P·V with the scores on chip, eval::evaluate_kernel) or as today's two matmuls `qk` and `pv`
+  // with the scores through DRAM (false: `--attention-kernel unfused`). MLA, the indexer and a
+  // sliding window shorter than the prompt keep the two matmuls (docs/llm.md#fused-attention).
+  bool fused_attention = true;
+  // Each dense MLP as one fused kernel row `<mlp prefix>.ffn` (tenet kernel --ffn) instead of its
+  // projections; set from the accelerator's "fusion": {"mlp": true} (docs/llm.md#fused-mlp).
+  // MoE experts keep their projections.
+  bool fused_mlp = false;
   // Tokens routed to each expert in every MoE layer (--routing FILE); empty: uniform routing.
   std::vector<std::int64_t> routing;
 };

@@ -10,6 +10,7 @@
 #include "detail/exact.hpp"
 #include "hw/misfit.hpp"
 #include "tenet/error.hpp"
+#include "tenet/eval/kernel.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/mapping/systolic.hpp"
 #include "tenet/quant/apply.hpp"
@@ -193,9 +194,13 @@ llm::LayerCost layer_cost(const quant::ProductResult& p, const hw::Bounds& bound
 Evaluation evaluate(const Request& r) {
   Evaluation e;
   resolve_inputs(r);
-  if (r.matmul.fused_attention || r.matmul.fused_ffn)
-    throw InternalError("eval::evaluate: " + r.matmul.name +
-                        " is a fused kernel row (eval::evaluate_fused_row costs it)");
+  if (r.matmul.fused_attention || r.matmul.fused_ffn) {  // a fused kernel row of a model pass
+    if (r.problem || r.timing == Timing::kTenet)
+      throw InputError(error_code::kUsage, "", "timing",
+                       r.matmul.name + " is a fused kernel: systolic timing only");
+    e.mode = FusedKernel{evaluate_fused_row(r, r.matmul)};
+    return e;
+  }
   if (r.problem) {  // a loaded problem: the relation-centric analysis is all there is
     e.mode = TenetMetrics{{*r.problem, analyze_relations(*r.problem, r.analysis)}, std::nullopt};
     return e;
@@ -233,32 +238,40 @@ Evaluation evaluate(const Request& r) {
 }
 
 const char* Evaluation::mode_name() const {
-  return is_systolic() ? "systolic timing" : "TENET metrics";
+  return is_systolic()                               ? "systolic timing"
+         : std::holds_alternative<FusedKernel>(mode) ? "fused kernel"
+                                                     : "TENET metrics";
+}
+
+const llm::LayerCost& Evaluation::call_cost() const {
+  if (const FusedKernel* f = std::get_if<FusedKernel>(&mode)) return f->cost;
+  return systolic().cost;
 }
 
 const TenetMetrics& Evaluation::tenet() const {
   if (const TenetMetrics* t = std::get_if<TenetMetrics>(&mode)) return *t;
-  throw InternalError(
-      "Evaluation::tenet: a systolic-timing evaluation has no TENET-metrics mode (a path that "
-      "needs TENET timing or a problem source was given a systolic-timing evaluation)");
+  throw InternalError(std::string("Evaluation::tenet: a ") + mode_name() +
+                      " evaluation has no TENET-metrics mode (a path that needs TENET timing or a "
+                      "problem source was given another evaluation)");
 }
 
 const SystolicTiming& Evaluation::systolic() const {
   if (const SystolicTiming* s = std::get_if<SystolicTiming>(&mode)) return *s;
-  throw InternalError(
-      "Evaluation::systolic: a TENET-metrics evaluation has no hardware model, tiling or cost of "
-      "a call (a path that needs the systolic timing model was given a TENET-timing evaluation or "
-      "a problem source)");
+  throw InternalError(std::string("Evaluation::systolic: a ") + mode_name() +
+                      " evaluation has no single product or tiling on the hardware model (a path "
+                      "that needs one matmul's systolic timing was given a TENET-timing "
+                      "evaluation, a problem source or a fused kernel)");
 }
 
 bool Evaluation::has_relations() const {
+  if (std::holds_alternative<TenetMetrics>(mode)) return true;
   const SystolicTiming* s = std::get_if<SystolicTiming>(&mode);
-  return !s || s->relations.has_value();
+  return s && s->relations.has_value();
 }
 
 const RelationCentric& Evaluation::relations() const {
   if (const TenetMetrics* t = std::get_if<TenetMetrics>(&mode)) return t->relations;
-  const SystolicTiming& s = std::get<SystolicTiming>(mode);
+  const SystolicTiming& s = systolic();
   if (s.relations) return *s.relations;
   throw InternalError(
       "Evaluation::relations: this systolic-timing evaluation has no relation-centric view (its "

@@ -238,8 +238,7 @@ llm::CostModel make_cost_model(const Settings& settings,
     Request r = base;
     r.matmul = shape;
     r.scheme = schemes->for_shape(shape);
-    if (shape.fused_attention || shape.fused_ffn) return evaluate_fused_row(r, shape);
-    return evaluate(r).call_cost();
+    return evaluate(r).call_cost();  // a fused row too (Evaluation's fused-kernel mode)
   };
   return model;
 }

@@ -100,12 +100,9 @@ eval::Request PointEvaluator::layer_request(const SweepPoint& point, const llm::
 }
 
 namespace {
-// One call's cost: a fused attention row by eval::evaluate_fused_row (a generation request's
-// model pass), every other row by eval::evaluate.
-llm::LayerCost cost_of(const eval::Request& r) {
-  if (r.matmul.fused_attention || r.matmul.fused_ffn) return eval::evaluate_fused_row(r, r.matmul);
-  return eval::evaluate(r).call_cost();
-}
+// One call's cost: eval::evaluate (a fused attention or MLP row of a generation request's model
+// pass in its fused-kernel mode).
+llm::LayerCost cost_of(const eval::Request& r) { return eval::evaluate(r).call_cost(); }
 }  // namespace
 
 LayerOutcome PointEvaluator::layer(const SweepPoint& point, const llm::MatmulShape& s) {

@@ -112,13 +112,25 @@ TEST_CASE("fused attention rows: the cost model = evaluate_kernel = tenet kernel
   }
 }
 
-TEST_CASE("a fused attention row is not a matmul: eval::evaluate refuses it", "[eval][fused]") {
+TEST_CASE("eval::evaluate costs a fused row in its fused-kernel mode: evaluate_fused_row's cost",
+          "[eval][fused]") {
   eval::Settings settings;
   settings.arch = "scalable-32x32";
   eval::Request r = eval::make_request(settings);
   r.matmul.name = "self_attn.attention";
+  r.matmul.m = 16, r.matmul.n = 40, r.matmul.k = 64, r.matmul.batch = 1;
   r.matmul.fused_attention = llm::FusedAttention{8, 2, true};
-  CHECK_THROWS_AS(eval::evaluate(r), InternalError);
+  const eval::Evaluation e = eval::evaluate(r);
+  CHECK(std::string(e.mode_name()) == "fused kernel");
+  CHECK(e.call_cost() == eval::evaluate_fused_row(r, r.matmul));
+  CHECK(e.call_cost().cycles > 0);
+  // a fused kernel has no single product, tiling or relation-centric view
+  CHECK_THROWS_AS(e.product(), InternalError);
+  CHECK_THROWS_AS(e.tiling(), InternalError);
+  CHECK_FALSE(e.has_relations());
+  // and no TENET timing
+  r.timing = eval::Timing::kTenet;
+  CHECK_THROWS_AS(eval::evaluate(r), InputError);
 }
 
 }  // namespace eval_fused_row_agreement_test

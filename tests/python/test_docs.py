@@ -200,7 +200,7 @@ def test_ws_vs_os_in_prefill(row):
 
 
 def test_ws_decode_claim():
-    """docs/cli.md: ws is 2.85x slower than os on Llama-2-7B decode (context 2048, default
+    """docs/cli.md: ws is 2.76x slower than os on Llama-2-7B decode (context 2048, default
     accelerator)."""
     text = doc("cli.md")
     factor = float(re.search(r"ws pays a weight preload per fold: ([\d.]+)× slower on Llama-2-7B "

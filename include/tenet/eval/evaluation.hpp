@@ -1,14 +1,17 @@
 // What one evaluation returns: the output of every stage of the pipeline (pipeline.hpp), and the
 // cost of one call of the matmul that every report is built from. Units in docs/output.md.
 //
-// An explicit variant of two modes, so that a consumer cannot read a field its request did not
+// An explicit variant of three modes, so that a consumer cannot read a field its request did not
 // fill:
 //  - TenetMetrics: TENET's relation-centric analysis alone: a problem source (JSON spec, TENET
 //    files) or a matmul under TENET timing (with a scheme: the exact quantization counts of the
 //    whole GEMM); no hardware model, no tiling, no cost;
 //  - SystolicTiming: a matmul on the hardware model: the tiling, ONE product (quantized or not:
 //    an unquantized GEMM is the identity scheme), the physical limits and the cost of one call;
-//    the relation-centric view too when the request asked (Request::relation_centric).
+//    the relation-centric view too when the request asked (Request::relation_centric);
+//  - FusedKernel: a fused kernel row of a model pass (MatmulShape::fused_attention or fused_ffn:
+//    attention or an MLP as one kernel, eval::evaluate_fused_row, docs/model.md §8): the cost of
+//    one call, no single product, tiling or relation-centric view.
 // The accessors (systolic(), tenet(), relations(), product(), hw(), call_cost(), tiling()) throw
 // InternalError naming the mode the evaluation is in when it has no such field.
 #pragma once
@@ -71,6 +74,12 @@ struct SystolicTiming {
   std::optional<RelationCentric> relations;
 };
 
+// Mode "fused kernel": a model pass's fused attention or MLP row (Timing::kSystolic), costed as
+// the kernel `tenet kernel` costs (its blocking searched, every matmul tile through evaluate()).
+struct FusedKernel {
+  llm::LayerCost cost;  // the cost of one call (all its heads / tokens)
+};
+
 struct Evaluation {
   // Matmul sources (none of the three for a problem source):
   // stage "apply quantization": the scheme as applied; none for an unquantized GEMM.
@@ -80,9 +89,9 @@ struct Evaluation {
   hw::GemmProblem problem;
 
   // What the request's mode filled.
-  std::variant<TenetMetrics, SystolicTiming> mode;
+  std::variant<TenetMetrics, SystolicTiming, FusedKernel> mode;
 
-  // "TENET metrics" or "systolic timing".
+  // "TENET metrics", "systolic timing" or "fused kernel".
   const char* mode_name() const;
   bool is_systolic() const { return std::holds_alternative<SystolicTiming>(mode); }
 
@@ -97,7 +106,8 @@ struct Evaluation {
   // with systolic timing: every cost model, the sweep, search, compare):
   const quant::ProductResult& product() const { return systolic().product; }
   const hw::Result& hw() const { return systolic().product.hw; }  // the product's hardware result
-  const llm::LayerCost& call_cost() const { return systolic().cost; }  // the cost of one call
+  // The cost of one call: systolic timing or a fused kernel.
+  const llm::LayerCost& call_cost() const;
   const mapping::Tiling& tiling() const { return systolic().tiling; }
   const hw::Bounds& bounds() const { return systolic().bounds; }
 };

@@ -138,7 +138,7 @@ TEST_CASE("TENET timing has no cost of a call, and the paths that need one say s
     try {
       (void)e.systolic();
     } catch (const InternalError& x) {
-      CHECK(std::string(x.what()).find("TENET-metrics evaluation") != std::string::npos);
+      CHECK(std::string(x.what()).find("a TENET metrics evaluation") != std::string::npos);
     }
     // The doors that time systolically refuse TENET timing with a usage error on "timing".
     try {

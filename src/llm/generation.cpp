@@ -434,9 +434,11 @@ Integer stored_weight_bytes(const quant::OperandSpec& w, std::int64_t n, std::in
   return total;
 }
 
-RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o,
-                               const CostModel& cost, const arch::Accelerator& acc,
-                               const quant::QuantSpec& scheme) {
+namespace {
+
+// The request's options checked against the model: every length positive, the positions, the
+// parallelism and the link. Returns the tokens of the whole sequence (prompt + generated).
+std::int64_t check_request(const ModelConfig& model, const RequestOptions& o) {
   require_positive(o.prompt, "prompt", "prompt length");
   require_positive(o.tokens, "tokens", "number of generated tokens");
   require_positive(o.batch, "batch", "batch size");
@@ -460,6 +462,15 @@ RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o
   if (o.link_latency_us && !(*o.link_latency_us >= 0 && std::isfinite(*o.link_latency_us)))
     throw InputError(error_code::kRange, "", "link_latency_us",
                      fmt::format("expected a latency >= 0 us, got {}", *o.link_latency_us));
+  return total_len;
+}
+
+}  // namespace
+
+RequestReport evaluate_request(const ModelConfig& model, const RequestOptions& o,
+                               const CostModel& cost, const arch::Accelerator& acc,
+                               const quant::QuantSpec& scheme) {
+  const std::int64_t total_len = check_request(model, o);
 
   RequestReport r;
   RequestParallel& par = r.parallel;

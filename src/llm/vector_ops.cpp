@@ -43,16 +43,34 @@ bool has_rotary(const ModelConfig& m) {
 
 }  // namespace
 
-std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptions& o,
-                                 const std::vector<MatmulShape>& matmuls, const ElementBits& bits) {
+namespace {
+
+// One pass's sizes every operator reads.
+struct PassSizes {
+  const ModelConfig& model;
+  const GenerationOptions& o;
+  const ElementBits& bits;
+  std::int64_t tokens, head_rows, h, layers, th;
+  int a;
+};
+
+PassSizes pass_sizes(const ModelConfig& model, const GenerationOptions& o,
+                     const ElementBits& bits) {
   const std::int64_t tokens = o.phase == Phase::kPrefill ? mul(o.batch, o.prompt) : o.batch;
   const std::int64_t head_rows =
       o.phase == Phase::kPrefill && o.lm_head == LmHead::kAllTokens ? tokens : o.batch;
-  const std::int64_t h = model.hidden, layers = model.layers;
-  const int a = bits.activation;
-  const std::int64_t th = mul(tokens, h);
-  std::vector<VectorOp> out;
+  return {model,          o,
+          bits,           tokens,
+          head_rows,      model.hidden,
+          model.layers,   mul(tokens, model.hidden),
+          bits.activation};
+}
 
+void add_embedding_norms_residuals(const PassSizes& p, std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const ElementBits& bits = p.bits;
+  const std::int64_t tokens = p.tokens, h = p.h, layers = p.layers, th = p.th;
+  const int a = p.a;
   // Embedding lookup: rows of the table (weight format) in, activations out.
   {
     VectorOp e{"embedding", "embed_tokens", 1, mul(tokens, model.embed_dim), 0, 0, 0, "", false};
@@ -88,6 +106,13 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     r.dram_bytes = mul(2, bytes(th, a));
     out.push_back(r);
   }
+}
+
+void add_rotary_kv_append(const PassSizes& p, std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const ElementBits& bits = p.bits;
+  const std::int64_t tokens = p.tokens, layers = p.layers;
+  const int a = p.a;
   // Rotary embedding of Q and K, in one kernel with the KV-cache append (MLC-LLM's fused rope +
   // append): it reads Q, K, V and writes the rotated Q and the cache entries.
   std::int64_t q_width = 0, read_width = 0, rot_width = 0, kv_width = 0;
@@ -130,6 +155,12 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     }
     out.push_back(k);
   }
+}
+
+void add_epilogues(const PassSizes& p, const std::vector<MatmulShape>& matmuls,
+                   std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const int a = p.a;
   // Softmax over the scores the attention kernel computes (FlashAttention-style: in the kernel,
   // no DRAM round trip); activation × gate in the epilogue of the gate/up projection (MLC-LLM's
   // fused matmul + split + silu + multiply).
@@ -167,6 +198,12 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     g.sram_bytes = mul(2, bytes(plain, a));
     out.push_back(g);
   }
+}
+
+void add_moe_routing(const PassSizes& p, std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const std::int64_t tokens = p.tokens, h = p.h, th = p.th;
+  const int a = p.a;
   // MoE routing: softmax and top-k over the router logits, then the weighted combine of the
   // k expert outputs of every token.
   if (model.moe) {
@@ -183,6 +220,13 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     c.dram_bytes = c.sram_bytes;
     out.push_back(c);
   }
+}
+
+void add_scans(const PassSizes& p, std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const GenerationOptions& o = p.o;
+  const std::int64_t tokens = p.tokens;
+  const int a = p.a;
   // The recurrences of Mamba and Gated DeltaNet layers (their depthwise causal conv and scan;
   // docs/generate.md#operators): per token, the state update and read-out (5 operations per
   // state element for Mamba: decay, B·x, add, C·h multiply-add; 7 for DeltaNet: decay, S·k,
@@ -216,6 +260,12 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
          mul(d.value_heads, mul(d.key_dim, d.value_dim)), 7, add(mul(2, k), v), d.conv,
          add(add(mul(2, k), v), mul(2, d.value_heads)), v);
   }
+}
+
+void add_sampling(const PassSizes& p, std::vector<VectorOp>& out) {
+  const ModelConfig& model = p.model;
+  const std::int64_t head_rows = p.head_rows;
+  const int a = p.a;
   // Sampling: softmax and top-p over the vocabulary of the rows that produce a token (with tensor
   // parallelism the logits are all-gathered: each chip samples the whole, padded, vocabulary).
   {
@@ -225,6 +275,20 @@ std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptio
     l.dram_bytes = l.sram_bytes;
     out.push_back(l);
   }
+}
+
+}  // namespace
+
+std::vector<VectorOp> vector_ops(const ModelConfig& model, const GenerationOptions& o,
+                                 const std::vector<MatmulShape>& matmuls, const ElementBits& bits) {
+  const PassSizes p = pass_sizes(model, o, bits);
+  std::vector<VectorOp> out;
+  add_embedding_norms_residuals(p, out);
+  add_rotary_kv_append(p, out);
+  add_epilogues(p, matmuls, out);
+  add_moe_routing(p, out);
+  add_scans(p, out);
+  add_sampling(p, out);
   return out;
 }
 

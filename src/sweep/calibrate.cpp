@@ -16,11 +16,8 @@
 #include "tenet/workload/data_type.hpp"
 
 namespace tenet::sweep {
-namespace {
 
-using nlohmann::json;
-
-std::vector<std::string> split_csv(const std::string& line) {
+std::vector<std::string> split_measurement_cells(const std::string& line) {
   std::vector<std::string> out;
   std::string cell;
   std::istringstream in(line);
@@ -32,6 +29,10 @@ std::vector<std::string> split_csv(const std::string& line) {
   if (!line.empty() && line.back() == ',') out.push_back("");
   return out;
 }
+
+namespace {
+
+using nlohmann::json;
 
 // Runs f; an InputError without a file is located at `file`, `where` (a CSV line).
 template <typename F>
@@ -65,7 +66,7 @@ std::vector<Measurement> parse_measurements(const std::string& text, const std::
   while (header.empty() && std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.find_first_not_of(" \r") != std::string::npos)
-      header = split_csv(line);
+      header = split_measurement_cells(line);
   }
   if (header.empty()) throw InputError(error_code::kParse, file, "", "expected a header line");
   if (is_kernel_form(header)) {
@@ -86,7 +87,7 @@ std::vector<Measurement> parse_measurements(const std::string& text, const std::
   while (std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \r") == std::string::npos) continue;
-    const std::vector<std::string> cells = split_csv(line);
+    const std::vector<std::string> cells = split_measurement_cells(line);
     const std::string where = fmt::format("line {}", line_no);
     auto cell = [&](const std::string& name) -> const std::string* {
       const auto it = col.find(name);

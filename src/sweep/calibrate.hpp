@@ -50,6 +50,9 @@ struct Measurement {
 // first), a_aligned, accumulate (1: C = C + A·B), core_busy_cycles, dram_rd_bytes and
 // dram_wr_bytes. Rows whose config column differs from
 // `config` (when not empty) are skipped. InputError names the file, line and column.
+// The cells of one measurements CSV line (both forms), spaces and a CR trimmed; a trailing comma
+// is one more empty cell.
+std::vector<std::string> split_measurement_cells(const std::string& line);
 std::vector<Measurement> read_measurements(const std::string& path, const std::string& config);
 std::vector<Measurement> parse_measurements(const std::string& text, const std::string& file,
                                             const std::string& config);

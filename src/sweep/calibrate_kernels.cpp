@@ -14,19 +14,6 @@ namespace tenet::sweep {
 namespace kernel_form {
 namespace {
 
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-    while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
-    out.push_back(cell);
-  }
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
 struct Kind {
   const char* prefix;  // with its trailing underscore
   const char* kind;
@@ -99,7 +86,7 @@ std::vector<Measurement> parse_kernel_measurements(const std::string& text,
   std::vector<std::string> header;
   while (header.empty() && std::getline(in, line)) {
     ++line_no;
-    if (line.find_first_not_of(" \r") != std::string::npos) header = cells_of(line);
+    if (line.find_first_not_of(" \r") != std::string::npos) header = split_measurement_cells(line);
   }
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
@@ -114,7 +101,7 @@ std::vector<Measurement> parse_kernel_measurements(const std::string& text,
   while (std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \r") == std::string::npos) continue;
-    const std::vector<std::string> cells = cells_of(line);
+    const std::vector<std::string> cells = split_measurement_cells(line);
     const std::string where = fmt::format("line {}", line_no);
     auto cell = [&](const char* name) -> const std::string& {
       const size_t i = col.at(name);

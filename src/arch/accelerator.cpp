@@ -265,6 +265,10 @@ io::JsonProblems validate(const AcceleratorSpec& s) {
   if (s.dram.latency_cycles < 0)
     issues.add(error_code::kRange, "/dram/latency_cycles",
                fmt::format("expected a DRAM latency >= 0 cycles, got {}", s.dram.latency_cycles));
+  if (!(s.dram.read_overlap_fraction >= 0 && s.dram.read_overlap_fraction <= 1))
+    issues.add(error_code::kRange, "/dram/read_overlap_fraction",
+               fmt::format("expected a read overlap fraction from 0 to 1, got {}",
+                           s.dram.read_overlap_fraction));
   if (!s.dataflow.empty() && s.dataflow != "os" && s.dataflow != "ws" && s.dataflow != "is")
     issues.add(error_code::kUnknownName, "/dataflow",
                fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));

@@ -45,6 +45,14 @@ mapping::GemmShape padded_shape(const arch::Microarch& u, const mapping::GemmSha
 
 }  // namespace
 
+long long overlapped_cycles(const ArrayCycles& array, long long window, long long reads,
+                            double fraction) {
+  const long long longer = std::max(array.busy, window);
+  if (fraction >= 1 || reads <= 0 || array.matrix <= 0) return longer;
+  const double serial = (1 - fraction) * static_cast<double>(reads);
+  return add(longer, std::min(array.matrix, static_cast<long long>(std::ceil(serial - 1e-9))));
+}
+
 long long dram_window_cycles(const arch::Dram& dram, double bytes) {
   return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)) : 0;
 }
@@ -601,13 +609,17 @@ long long Model::traffic_cycles(const Traffic& t) const {
 Model::Window Model::dram_window(const TileIndex& q) const {
   if (!dram_priced()) return {};
   const bool buffered = acc_.spec().global_buffer.double_buffered;
-  Traffic overlapped, exposed;
+  const bool split_reads = acc_.spec().dram.read_overlap_fraction < 1;
+  Traffic overlapped, exposed, reads;
   for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
     const OperandPlan& x = ops_[i];
     const bool wait = x.resident && buffered && !x.double_buffered;
     add_move(wait ? exposed : overlapped, x, move, tile, n);
+    // an input's reads (not an output's partial sums nor its write-back)
+    if (split_reads && !wait && !x.op->output) add_move(reads, x, move, tile, n);
   });
-  return {traffic_cycles(overlapped), traffic_cycles(exposed)};
+  return {traffic_cycles(overlapped), traffic_cycles(exposed),
+          split_reads ? traffic_cycles(reads) : 0};
 }
 
 // Each edge a window of its own (latency + transfer), not overlapped with any fold.
@@ -666,6 +678,7 @@ Timing Model::timing() const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
+  const double read_overlap = acc_.spec().dram.read_overlap_fraction;
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
@@ -679,7 +692,9 @@ Timing Model::timing() const {
         const TileCycles tc = tile_busy(q);
         const Window w = dram_window(q);
         const long long window = add(w.overlapped, w.exposed);
-        const long long step = overlap ? add(std::max(tc.with_sram, w.overlapped), w.exposed)
+        const long long step = overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline},
+                                                               w.overlapped, w.reads, read_overlap),
+                                             w.exposed)
                                        : add(tc.with_sram, window);
         t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));

@@ -113,6 +113,16 @@ inline long long padded_stream_size(long long logical, long long extent, long lo
   if (aligned_only && !whole && extent % multiple != 0) return logical;
   return round_up(logical, multiple);
 }
+// A double-buffered tile's cycles from its array time, the DRAM window that overlaps it
+// (`window`) and that window's input reads (`reads` cycles), when `fraction` of the reads may run
+// under the matrix units' work (arch::Dram::read_overlap_fraction): max(busy, window) plus
+// min(matrix, ⌈(1 - fraction) x reads⌉); max(busy, window) at 1. `busy`: the tile's cycles
+// stretched by the SRAM ports; `matrix`: the matrix units' own (pipeline) cycles.
+struct ArrayCycles {
+  long long busy = 0, matrix = 0;
+};
+long long overlapped_cycles(const ArrayCycles& array, long long window, long long reads,
+                            double fraction);
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
 // cycles; 0 when nothing moves.
 long long dram_window_cycles(const arch::Dram& dram, double bytes);
@@ -316,6 +326,7 @@ class Model {
   // tiles, streamed operands); exposed, those of single-buffered tiles (before its folds).
   struct Window {
     long long overlapped = 0, exposed = 0;
+    long long reads = 0;  // the overlapped transfers' input reads alone (latency + bytes)
   };
   Window dram_window(const TileIndex& q) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy

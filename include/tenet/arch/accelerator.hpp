@@ -92,9 +92,17 @@ struct Dram {
   // load while the current matmul runs, in the cycles its own DRAM traffic leaves the link idle
   // (docs/hardware.md#edge-transfers). Off: each matmul's fill is exposed.
   bool prefetch_across_matmuls = false;
+  // The share of a tile's input reads (DRAM to buffer) that runs under the array's work on a
+  // double-buffered buffer (docs/hardware.md#read-overlap). 1: reads and folds fully pipeline (a
+  // tile lasts the longer of its array time and its DRAM window). Below 1 the rest of the reads'
+  // cycles and the array's cycles exclude each other, as on a chip whose DMA into the buffer and
+  // the matrix units' operand loads contend for its banks: a tile lasts the longer plus the
+  // shorter of its array time and (1 - share) x its reads' cycles. Output write-backs overlap.
+  double read_overlap_fraction = 1;
   friend bool operator==(const Dram& a, const Dram& b) {
     return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles &&
-           a.prefetch_across_matmuls == b.prefetch_across_matmuls;
+           a.prefetch_across_matmuls == b.prefetch_across_matmuls &&
+           a.read_overlap_fraction == b.read_overlap_fraction;
   }
 };
 

@@ -177,6 +177,19 @@ std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCou
   return total + bytes("X") + bytes("Y");
 }
 
+// A dense MLP on a chip whose input reads only partly overlap the matrix units' work
+// (arch::Dram::read_overlap_fraction, as hw::detail::overlapped_cycles for one matmul): the
+// cycles the matrix units wait for the rest of the reads (the inputs, and the spilled
+// intermediates' read half), up to the units' own cycles. 0 at the default (full overlap).
+double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r) {
+  const double fraction = acc.spec().dram.read_overlap_fraction;
+  if (fraction >= 1) return 0;
+  std::int64_t reads = 0;
+  for (const TensorResult& t : r.tensors)
+    reads += t.kind == "input" ? t.dram_bytes : t.kind == "intermediate" ? t.dram_bytes / 2 : 0;
+  return std::min(r.matrix_cycles, (1 - fraction) * link_cycles(acc, reads));
+}
+
 }  // namespace
 
 std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
@@ -251,8 +264,10 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.dram_cycles = link_cycles(acc, r.dram_bytes);
   const double first_in = link_cycles(acc, f.first_in), last_out = link_cycles(acc, f.last_out);
   r.exposed_cycles = first_in + last_out;
-  double time =
-      std::max(r.dram_cycles, std::max(r.matrix_cycles, r.vector_cycles) + r.exposed_cycles);
+  // An MLP's matrix units also wait for the reads that cannot overlap them (ffn_serial_reads);
+  // the vector unit runs beside.
+  const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r));
+  double time = std::max(r.dram_cycles, std::max(matrix, r.vector_cycles) + r.exposed_cycles);
   if (forced) {  // three kernels one after another, each bound by its own links
     const double qk = std::max(r.stages[0].cycles + first_in, link_cycles(acc, kernel_bytes["qk"]));
     const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));

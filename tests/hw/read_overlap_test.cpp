@@ -1,0 +1,122 @@
+// dram.read_overlap_fraction (arch::Dram, docs/hardware.md#read-overlap): the share of a tile's
+// input reads that runs under the matrix units' work. The default (1) is today's model field for
+// field; below 1 a tile lasts max(busy, window) + min(array, (1 - share) x reads), so a run is
+// never faster, never slower than today's plus its compute, moves the same bytes, and the term
+// is checked against its formula; the key's bounds and its JSON form.
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "fixtures.hpp"
+#include "hw/model.hpp"
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/arch/accelerator_presets.hpp"
+#include "tenet/error.hpp"
+#include "tenet/hw/evaluate.hpp"
+
+using namespace tenet;
+using namespace hwtest;
+
+namespace {
+
+Accelerator with_read_overlap(const Accelerator& acc, double fraction) {
+  AcceleratorSpec s = acc.spec();
+  s.dram.read_overlap_fraction = fraction;
+  return Accelerator(s);
+}
+
+}  // namespace
+
+TEST_CASE("read overlap: the formula of one tile", "[hw][read_overlap]") {
+  using hw::detail::overlapped_cycles;
+  // full overlap: the longer of the array and its window, whatever the reads
+  CHECK(overlapped_cycles({100, 90}, 70, 60, 1.0) == 100);
+  CHECK(overlapped_cycles({100, 90}, 170, 160, 1.0) == 170);
+  // none: the reads and the matrix units exclude each other, up to the units' own cycles
+  CHECK(overlapped_cycles({100, 90}, 70, 60, 0.0) == 100 + 60);
+  CHECK(overlapped_cycles({100, 90}, 170, 160, 0.0) == 170 + 90);
+  // a quarter overlapped: ⌈0.75 x 60⌉ = 45 serialised
+  CHECK(overlapped_cycles({100, 90}, 70, 60, 0.25) == 145);
+  CHECK(overlapped_cycles({100, 90}, 70, 61, 0.25) == 146);  // ⌈45.75⌉
+  // nothing read or nothing computed: nothing serialised
+  CHECK(overlapped_cycles({100, 90}, 70, 0, 0.0) == 100);
+  CHECK(overlapped_cycles({5, 0}, 70, 60, 0.0) == 70);
+}
+
+TEST_CASE("read overlap: 1 is today's model, below 1 never faster, bounded, same bytes",
+          "[hw][read_overlap]") {
+  std::mt19937 rng(11);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const Accelerator acc =
+        make_acc(pick(2, 8), pick(2, 8), pick(256, 8192), Bandwidth::of(pick(1, 16)),
+                 Bandwidth::of(pick(1, 8)), pick(0, 20));
+    const GemmShape shape{pick(1, 40), pick(1, 40), pick(1, 40)};
+    const auto problem = hw::make_gemm_problem(shape);
+    const Dataflow df = static_cast<Dataflow>(pick(0, 2));
+    const Tiling t{pick(1, shape.m), pick(1, shape.n), pick(1, shape.k)};
+    const auto base = hw::evaluate_gemm_if_fits(acc, problem, df, t);
+    if (!base) continue;
+    INFO("trial " << trial);
+    REQUIRE(*hw::evaluate_gemm_if_fits(with_read_overlap(acc, 1.0), problem, df, t) == *base);
+    const auto half = hw::evaluate_gemm_if_fits(with_read_overlap(acc, 0.5), problem, df, t);
+    const auto none = hw::evaluate_gemm_if_fits(with_read_overlap(acc, 0.0), problem, df, t);
+    REQUIRE(half.has_value());
+    REQUIRE(none.has_value());
+    REQUIRE(base->cycles.total <= half->cycles.total);
+    REQUIRE(half->cycles.total <= none->cycles.total);
+    // at most every fold's cycles serialised once more
+    REQUIRE(none->cycles.total <= base->cycles.total + base->cycles.compute);
+    REQUIRE(none->cycles.compute == base->cycles.compute);
+    REQUIRE(none->dram_bytes == base->dram_bytes);
+    REQUIRE(none->cycles.stall_dram ==
+            none->cycles.total - none->cycles.compute - none->cycles.stall_sram);
+  }
+}
+
+TEST_CASE("read overlap: a DRAM-bound tile pair serialises its reads with the folds",
+          "[hw][read_overlap]") {
+  // 8x8 ws array, double-buffered buffer, 4 bytes/cycle, no latency: two tiles along M
+  const Accelerator acc = make_acc(8, 8, 1 << 20, Bandwidth::infinite(), Bandwidth::of(4), 0);
+  AcceleratorSpec s = acc.spec();
+  s.global_buffer.double_buffered = true;
+  const Accelerator db(s);
+  const auto problem = hw::make_gemm_problem({64, 8, 8});
+  const Tiling t{32, 8, 8};
+  const hw::Result full = hw::evaluate_gemm(db, problem, Dataflow::kWeightStationary, t);
+  const hw::Result none =
+      hw::evaluate_gemm(with_read_overlap(db, 0.0), problem, Dataflow::kWeightStationary, t);
+  // the first tile's window reads the second tile's A (32 x 8 fp16 = 512 bytes = 128 cycles);
+  // the second tile's window writes the first tile's C (not a read): only the first tile grows,
+  // by the shorter of its folds' cycles and its reads' 128 cycles
+  // one fold: 32 streamed rows + the ws pipeline base 2R + C - 2 (single-buffered weights)
+  const long long fold = 32 + 2 * 8 + 8 - 2;
+  REQUIRE(none.cycles.total - full.cycles.total == std::min<long long>(fold, 128));
+}
+
+TEST_CASE("read overlap: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
+  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
+  REQUIRE_FALSE(j["dram"].contains("read_overlap_fraction"));  // the default is not written
+  auto error_of = [&](const nlohmann::json& file) -> std::string {
+    try {
+      arch::parse_accelerator(file, "chip.json");
+    } catch (const InputError& e) {
+      return e.file() + " " + e.where() + " " + e.message();
+    }
+    return "no error";
+  };
+  nlohmann::json bad = j;
+  bad["dram"]["read_overlap_fraction"] = 1.5;
+  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/read_overlap_fraction") &&
+                                Catch::Contains("from 0 to 1"));
+  bad["dram"]["read_overlap_fraction"] = "half";
+  CHECK_THAT(error_of(bad), Catch::Contains("/dram/read_overlap_fraction"));
+  nlohmann::json good = j;
+  good["dram"]["read_overlap_fraction"] = 0.25;
+  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  REQUIRE(a.spec().dram.read_overlap_fraction == 0.25);
+  REQUIRE(arch::to_json(a)["dram"]["read_overlap_fraction"] == 0.25);
+  // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
+  REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.read_overlap_fraction < 1);
+}

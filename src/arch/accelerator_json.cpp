@@ -212,6 +212,31 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
     spec.dram.read_overlap_fraction = *v;
 }
 
+// "fusion": {"attention": {...}} (arch::AttentionKernelSpec; docs/formats.md#accelerator-file).
+void read_attention_kernel(const ObjectReader& a, AttentionKernelSpec& out) {
+  a.allow_only({"comment", "query_block", "back_to_back", "serial_softmax", "block_ns", "row_ns",
+                "call_ns"});
+  if (auto v = a.integer("query_block", false, "queries per block (>= 1)", {1, 1LL << 24}))
+    out.query_block = *v;
+  if (auto v = a.boolean("back_to_back", false)) out.back_to_back = *v;
+  if (auto v = a.boolean("serial_softmax", false)) out.serial_softmax = *v;
+  auto ns = [&](const char* key, double& field, const char* what) {
+    auto v = a.number(key, false, what);
+    if (!v) return;
+    if (!(*v >= 0) || *v > 1e9) {
+      a.attempt(key, [&] {
+        throw InputError(error_code::kRange, "", "",
+                         std::string("expected ") + what + " between 0 and 1e9 ns");
+      });
+      return;
+    }
+    field = *v;
+  };
+  ns("block_ns", out.block_ns, "a fixed cost per (KV head, query block), ns");
+  ns("row_ns", out.row_ns, "a fixed cost per computed query row and query head, ns");
+  ns("call_ns", out.call_ns, "a fixed cost per call beyond kernel_launch_ns, ns");
+}
+
 // "matrix_units": {"count": N} and "kernel_launch_ns"
 // (docs/hardware.md#a-chip-several-matrix-units).
 void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
@@ -222,9 +247,12 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
-  if (auto fusion = root.object("fusion", false, "what the chip's compiler fuses {mlp}")) {
-    fusion->allow_only({"comment", "mlp"});
+  if (auto fusion =
+          root.object("fusion", false, "what the chip's compiler fuses {mlp, attention}")) {
+    fusion->allow_only({"comment", "mlp", "attention"});
     if (auto v = fusion->boolean("mlp", false)) spec.chip.fuse_mlp = *v;
+    if (auto a = fusion->object("attention", false, "the chip's fused attention kernel"))
+      read_attention_kernel(*a, spec.chip.attention);
   }
 }
 
@@ -502,6 +530,15 @@ json to_json(const Accelerator& acc) {
   if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
+  if (s.chip.attention.active()) {
+    const AttentionKernelSpec& a = s.chip.attention;
+    j["fusion"]["attention"] = {{"query_block", a.query_block},
+                                {"back_to_back", a.back_to_back},
+                                {"serial_softmax", a.serial_softmax},
+                                {"block_ns", a.block_ns},
+                                {"row_ns", a.row_ns},
+                                {"call_ns", a.call_ns}};
+  }
   return j;
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "fused/model.hpp"
 #include "fused/relations.hpp"
@@ -39,6 +41,17 @@ bool transposable(const Request& r) {
   return q.weights.dtype == q.activations.dtype;
 }
 
+// A tile's folds as a back-to-back stream sees them (arch::AttentionKernelSpec::back_to_back):
+// how many, and each one's cycles besides the pipeline's fill and drain: its streamed cycles, or
+// the load of its held operand (one array row per cycle) when that is longer and hidden behind
+// the previous fold (double-buffered held operands); stream + load when not double-buffered.
+std::pair<std::int64_t, std::int64_t> back_to_back_folds(const Evaluation& e,
+                                                         const arch::Accelerator& acc) {
+  const hw::Result& h = e.product().hw;
+  const std::int64_t stream = h.array_use.stream_cycles, load = h.array_use.rows_used;
+  return {h.folds, acc.spec().stationary_double_buffered ? std::max(stream, load) : stream + load};
+}
+
 // `one_unit`: the accelerator with one matrix unit (null on a one-unit chip).
 fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
                                     const fused::TileShape& shape,
@@ -49,10 +62,18 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   fused::TileShape run = shape;
   const Evaluation* timed = &e;
   std::optional<Evaluation> x;
+  // Back to back (the chip's attention kernel), the orientation whose folds stream faster.
+  const arch::Accelerator& acc = *r.base.accelerator;
+  const bool back_to_back = fused::chip_attention_kernel(r.kernel, acc).back_to_back;
+  auto stream_cost = [&](const Evaluation& v) {
+    const auto [folds, cycles] = back_to_back_folds(v, acc);
+    return static_cast<double>(folds) * static_cast<double>(cycles);
+  };
   if (transposable(r.base) && shape[0] != shape[1]) {
     x = evaluate(tile_request(r, stage, {shape[1], shape[0], shape[2]}));
-    if (x->call_cost().cycles < e.call_cost().cycles)
-      timed = &*x, run = {shape[1], shape[0], shape[2]};
+    const bool faster = back_to_back ? stream_cost(*x) < stream_cost(e)
+                                     : x->call_cost().cycles < e.call_cost().cycles;
+    if (faster) timed = &*x, run = {shape[1], shape[0], shape[2]};
   }
   const llm::LayerCost& c = timed->call_cost();
   fused::TileEvaluation t;
@@ -71,6 +92,7 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   t.sram_bytes = poly::to_int64(timed->product().sram_bytes);
   t.energy_pj = c.energy_pj;
   if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
+  std::tie(t.folds, t.fold_cycles) = back_to_back_folds(*timed, acc);
   return t;
 }
 

@@ -58,7 +58,9 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
                      last_kv = a.kv - (ceil_div(a.kv, b.cols) - 1) * b.cols;
   const std::int64_t kv_blocks = ceil_div(a.kv, b.cols);
   for (std::int64_t qb = 0; qb * b.rows < a.q; ++qb) {
-    const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), m = g * rq;
+    // m: the rows the array computes (a padded block: all b.rows queries); mq: the real ones.
+    const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), mq = g * rq;
+    const std::int64_t m = b.padded ? g * b.rows : mq;
     const std::int64_t blocks = key_blocks(a, b, qb, rq);
     // Key blocks of b.cols keys, and the last one of the KV axis if it is shorter and seen.
     const bool short_last = blocks == kv_blocks && last_kv != b.cols;
@@ -84,9 +86,10 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
     };
     add_tiles(b.cols, n_full);
     add_tiles(last_kv, blocks - n_full);
-    Q.transfers[{m, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
-    O.transfers[{m, d, full_kv}] += per_head;  // written once, after the last key block
+    Q.transfers[{mq, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
+    O.transfers[{mq, d, full_kv}] += per_head;  // written once, after the last key block
     c.blocks += per_head;
+    c.rows += per_head * m;
     // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
     // block, divided by the row sum once.
     v.rescaled += per_head * blocks * m * d;

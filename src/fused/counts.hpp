@@ -63,6 +63,8 @@ struct ChainCounts {
   std::vector<IntermediateCount> intermediates;
   VectorCount vector;
   std::int64_t blocks = 0;  // (KV head, query block) pairs, or token blocks
+  std::int64_t rows = 0;  // attention: rows of Q·Kᵀ computed, Σ over blocks of g × its queries
+                          // (padding rows included); 0 for the MLP
   std::int64_t macs() const;
   const TensorCount& tensor(const std::string& name) const;  // InternalError if absent
 };

@@ -124,7 +124,30 @@ VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, i
 // A stage's tiles issue back to back and their folds are dealt over the chip's units: the stage
 // takes the tiles' one-unit cycles spread over the units, and no less than its longest tile on
 // the chip (a tile's folds cannot be split finer). One unit: the sum of the tiles' cycles.
-StageResult matrix_stage(const StageCount& s, Tiles& tiles, long long units) {
+//
+// Back to back (arch::AttentionKernelSpec::back_to_back): the stage's folds follow one another
+// through the array without draining it: the pipeline's fill and drain (R + C - 2) once per stage,
+// then each fold its stream (or its held operand's load, when longer), the folds dealt over the
+// units; never below the array-side SRAM port's time for the stage's bytes.
+double back_to_back_cycles(const StageResult& r, const std::vector<TileEvaluation>& evals,
+                           const arch::Accelerator& acc) {
+  const long long units = acc.spec().chip.matrix_units;
+  double folds = 0;
+  for (std::size_t i = 0; i < evals.size(); ++i)
+    folds += static_cast<double>(r.tiles[i].count) * static_cast<double>(evals[i].folds) *
+             static_cast<double>(evals[i].fold_cycles);
+  double cycles = static_cast<double>(acc.rows() + acc.cols() - 2) +
+                  std::ceil(folds / static_cast<double>(units));
+  const arch::Bandwidth& port = acc.spec().global_buffer.bandwidth;
+  if (!port.unlimited && port.bytes_per_cycle > 0)
+    cycles = std::max(cycles, static_cast<double>(r.sram_bytes) / port.bytes_per_cycle);
+  return cycles;
+}
+
+StageResult matrix_stage(const StageCount& s, Tiles& tiles, const arch::Accelerator& acc,
+                         bool back_to_back) {
+  const long long units = acc.spec().chip.matrix_units;
+  std::vector<TileEvaluation> evals;
   StageResult r;
   r.name = s.name, r.unit = "matrix", r.macs = s.macs();
   double one_unit = 0, longest = 0;
@@ -137,7 +160,9 @@ StageResult matrix_stage(const StageCount& s, Tiles& tiles, long long units) {
     longest = std::max(longest, static_cast<double>(e.cycles));
     r.sram_bytes += count * e.sram_bytes;
     r.tiles.push_back({shape, count, e.cycles, e.bound, e.energy_pj, e.compute_floor_cycles});
+    evals.push_back(e);
   }
+  if (back_to_back) return r.cycles = back_to_back_cycles(r, evals, acc), r;
   if (units > 1)
     r.cycles =
         std::min(r.cycles, std::max(std::ceil(one_unit / static_cast<double>(units)), longest));
@@ -192,6 +217,13 @@ double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r) {
 
 }  // namespace
 
+const arch::AttentionKernelSpec& chip_attention_kernel(const Kernel& k,
+                                                       const arch::Accelerator& acc) {
+  static const arch::AttentionKernelSpec none;
+  const auto* a = std::get_if<AttentionKernel>(&k);
+  return a && a->causal ? acc.spec().chip.attention : none;
+}
+
 std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
   std::vector<Blocking> out;
   auto add = [&](Blocking b) {
@@ -227,8 +259,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   const ChainCounts c = count_chain(k, b, r.spilled);
   r.macs = c.macs();
 
+  const arch::AttentionKernelSpec& spec = chip_attention_kernel(k, acc);
   for (const StageCount& s : c.stages)
-    r.stages.push_back(matrix_stage(s, tiles, acc.spec().chip.matrix_units));
+    r.stages.push_back(matrix_stage(s, tiles, acc, spec.back_to_back));
   for (const StageResult& s : r.stages) r.matrix_cycles += s.cycles, r.sram_bytes += s.sram_bytes;
   std::map<std::string, std::int64_t> kernel_bytes;  // --scores dram: bytes of each kernel
   for (const TensorCount& t : c.tensors) {
@@ -264,10 +297,20 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.dram_cycles = link_cycles(acc, r.dram_bytes);
   const double first_in = link_cycles(acc, f.first_in), last_out = link_cycles(acc, f.last_out);
   r.exposed_cycles = first_in + last_out;
-  // An MLP's matrix units also wait for the reads that cannot overlap them (ffn_serial_reads);
-  // the vector unit runs beside.
+  // serial_softmax: the array and the vector unit take turns on each block (their cycles add).
+  // An MLP's matrix units also wait for the reads that cannot overlap them (ffn_serial_reads).
+  const bool serial = spec.serial_softmax;
   const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r));
-  double time = std::max(r.dram_cycles, std::max(matrix, r.vector_cycles) + r.exposed_cycles);
+  const double busy = serial ? matrix + r.vector_cycles : std::max(matrix, r.vector_cycles);
+  double time = std::max(r.dram_cycles, busy + r.exposed_cycles);
+  // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
+  // block) step, per computed query row and query head, per call; beside nothing else.
+  if (spec.active()) {
+    const double ns_cycles = acc.spec().clock_mhz / 1000;
+    r.overhead_cycles = ns_cycles * (spec.block_ns * static_cast<double>(c.blocks) +
+                                     spec.row_ns * static_cast<double>(c.rows) + spec.call_ns);
+    time += r.overhead_cycles;
+  }
   if (forced) {  // three kernels one after another, each bound by its own links
     const double qk = std::max(r.stages[0].cycles + first_in, link_cycles(acc, kernel_bytes["qk"]));
     const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));
@@ -279,7 +322,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.cycles = static_cast<std::int64_t>(std::ceil(time));
   r.clock_hz = acc.spec().clock_mhz * 1e6;
   r.seconds = static_cast<double>(r.cycles) / r.clock_hz;
-  if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
+  if (serial && busy >= r.dram_cycles)
+    r.bound = r.matrix_cycles >= r.vector_cycles ? matrix_bound(r.stages) : "vector";
+  else if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
     r.bound = matrix_bound(r.stages);
   else
     r.bound = r.vector_cycles >= r.dram_cycles ? "vector" : "dram";
@@ -338,8 +383,21 @@ KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
   validate(k);
   std::vector<Blocking> candidates =
       in.candidates.empty() ? candidate_blockings(k, false) : in.candidates;
+  // The chip's attention kernel has its own query block (arch::AttentionKernelSpec::query_block):
+  // the search chooses the key block only.
+  const long long query_block = chip_attention_kernel(k, in.accelerator).query_block;
+  const auto* attention = std::get_if<AttentionKernel>(&k);
+  const bool fixed_rows = attention && query_block > 0 && in.candidates.empty();
+  if (fixed_rows) {
+    std::vector<Blocking> fixed;
+    for (Blocking b : candidates) {
+      b.rows = std::min<std::int64_t>(query_block, attention->q), b.padded = true;
+      if (std::find(fixed.begin(), fixed.end(), b) == fixed.end()) fixed.push_back(b);
+    }
+    candidates = std::move(fixed);
+  }
   Evaluated e = evaluate_candidates(k, candidates, in);
-  if (e.fitting.empty() && in.candidates.empty()) {  // a small buffer: smaller blocks
+  if (e.fitting.empty() && in.candidates.empty() && !fixed_rows) {  // smaller blocks
     const std::int64_t smallest = e.smallest;
     candidates = candidate_blockings(k, true);
     e = evaluate_candidates(k, candidates, in);

@@ -27,6 +27,10 @@ struct TileEvaluation {
   std::int64_t sram_bytes = 0;  // SRAM traffic of the tile
   double energy_pj = 0;         // eval::evaluate's energy of the tile alone (operands moved once)
   std::int64_t compute_floor_cycles = 0;  // the tile's compute roofline (hw::compute_bounds)
+  // The tile's folds streamed back to back (arch::AttentionKernelSpec::back_to_back): how many,
+  // and each one's cycles without the pipeline's fill and drain (max(stream, weight load) with
+  // double-buffered held operands, stream + load otherwise). 0: not given.
+  std::int64_t folds = 0, fold_cycles = 0;
 };
 // (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.
 using TileEvaluator = std::function<TileEvaluation(const std::string&, const TileShape&)>;
@@ -45,6 +49,12 @@ struct ModelInputs {
 // clipped to S. `small`: the blocks tried when none of those fits the global buffer (rows 1, 2,
 // 4, 8; attention cols 16, 32).
 std::vector<Blocking> candidate_blockings(const Kernel& k, bool small = false);
+
+// The chip's own attention kernel (the accelerator's "fusion": {"attention"}) as it applies to
+// `k`: causal attention — a decoder's prefill, extend and decode against its KV cache — runs it;
+// any other kernel (non-causal encoder attention, the MLP) gets the defaults (none of its rules).
+const arch::AttentionKernelSpec& chip_attention_kernel(const Kernel& k,
+                                                       const arch::Accelerator& acc);
 
 // The result of one blocking (its counts, tiles, time).
 KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in);

@@ -13,8 +13,11 @@ using Json = nlohmann::ordered_json;
 double seconds(double cycles, double clock_hz) { return cycles / clock_hz; }
 
 Json blocking_json(const fused::KernelResult& r) {
-  if (std::holds_alternative<fused::AttentionKernel>(r.kernel))
-    return {{"query_block", r.blocking.rows}, {"kv_block", r.blocking.cols}};
+  if (std::holds_alternative<fused::AttentionKernel>(r.kernel)) {
+    Json j{{"query_block", r.blocking.rows}, {"kv_block", r.blocking.cols}};
+    if (r.blocking.padded) j["padded"] = true;  // the chip's fixed query block, computed whole
+    return j;
+  }
   return {{"token_block", r.blocking.rows}};
 }
 
@@ -68,6 +71,7 @@ Json kernel_json(const fused::KernelResult& r, const Json& inputs) {
   j["dram"] = {{"busy_cycles", r.dram_cycles}, {"seconds", seconds(r.dram_cycles, hz)}};
   j["exposed_cycles"] = r.exposed_cycles;
   j["launch_cycles"] = r.launch_cycles;
+  if (r.overhead_cycles != 0) j["overhead_cycles"] = r.overhead_cycles;
   Json tensors = Json::array();
   for (const fused::TensorResult& t : r.tensors)
     tensors.push_back({{"name", t.name},

@@ -37,7 +37,8 @@ Brute brute_attention(const AttentionKernel& a, const Blocking& b) {
   for (long h = 0; h < a.hkv; ++h)
     for (long q0 = 0; q0 < a.q; q0 += b.rows) {
       const long q1 = std::min(a.q, q0 + b.rows);
-      std::set<Key> q_tile, o_tile;  // kept over the key blocks
+      const long computed_to = b.padded ? q0 + b.rows : q1;  // a padded block's padding rows
+      std::set<Key> q_tile, o_tile;                          // kept over the key blocks
       for (long j0 = 0; j0 < a.kv; j0 += b.cols) {
         const long j1 = std::min(a.kv, j0 + b.cols);
         bool computed = false;
@@ -51,17 +52,16 @@ Brute brute_attention(const AttentionKernel& a, const Blocking& b) {
         ++r.tiles;
         std::set<Key> k_tile, v_tile;  // one K and V block per key block
         for (long hq = h * g; hq < (h + 1) * g; ++hq)
-          for (long i = q0; i < q1; ++i)
+          for (long i = q0; i < computed_to; ++i)
             for (long j = j0; j < j1; ++j) {
               if (!r.produced.insert({hq, i, j}).second) r.produced_twice = true;
               ++r.scores;
               for (long c = 0; c < a.d; ++c) {
                 ++r.macs;  // Q·Kᵀ
-                q_tile.insert({hq, i, c});
                 k_tile.insert({h, j, c});
                 ++r.macs;  // P·V
                 v_tile.insert({h, j, c});
-                o_tile.insert({hq, i, c});
+                if (i < a.q) q_tile.insert({hq, i, c}), o_tile.insert({hq, i, c});  // real rows
               }
             }
         r.k += static_cast<long>(k_tile.size());
@@ -85,11 +85,12 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
     a.q = pick(1, 9);
     a.kv = a.causal ? a.q + pick(0, 6) : pick(1, 11);  // prefill, extend, decode
     a.d = pick(1, 4);
-    const Blocking b{pick(1, 5), pick(1, 6)};
+    Blocking b{pick(1, 5), pick(1, 6)};
     const bool spill = pick(0, 1) == 1;
+    b.padded = trial % 3 == 2;  // the chip's fixed query block: the last block computed whole
     INFO("HQ " << a.hq << " HKV " << a.hkv << " Q " << a.q << " KV " << a.kv << " D " << a.d
                << (a.causal ? " causal" : "") << " blocks " << b.rows << "x" << b.cols
-               << (spill ? " spilled" : ""));
+               << (b.padded ? " padded" : "") << (spill ? " spilled" : ""));
     const Brute r = brute_attention(a, b);
     const fused::ChainCounts c = fused::count_chain(a, b, spill);
     REQUIRE_FALSE(r.produced_twice);
@@ -117,6 +118,10 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
     std::int64_t tiles = 0;
     for (const auto& [shape, n] : c.stages[0].tiles) tiles += n;
     CHECK(tiles == r.tiles);
+    // rows of Q·Kᵀ computed: g × the block's rows (padded: all of them) per KV head and block
+    const long blocks = (a.q + b.rows - 1) / b.rows;
+    CHECK(c.rows == a.hq * (b.padded ? blocks * b.rows : a.q));
+    CHECK(c.blocks == a.hkv * blocks);
   }
 }
 

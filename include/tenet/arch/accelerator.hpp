@@ -186,13 +186,39 @@ struct Microarch {
 // the one-array accelerator of every file without "matrix_units" / "kernel_launch_ns".
 // `fuse_mlp` ("fusion": {"mlp": true}): the chip's compiler runs a dense MLP as one fused kernel
 // (docs/hardware.md#fusion); model passes then cost it as `tenet kernel --ffn`. Default false.
+// `attention` ("fusion": {"attention": {...}}): the chip's own fused attention kernel as its
+// compiler builds it (docs/hardware.md#fusion, docs/model.md#fused-kernels). The defaults (all
+// zero / false) leave the blocking to the search and time the kernel as every other accelerator:
+//  - query_block: its query block (0: the search chooses). Blocks of min(query_block, Q) queries,
+//    the last one padded: the array and the vector unit compute whole blocks.
+//  - back_to_back: a stage's tiles stream through the array back to back: the pipeline's fill and
+//    drain once per stage, each fold max(stream, weight load) when the held operand is
+//    double-buffered (stream + load otherwise), instead of every fold's fill and drain.
+//  - serial_softmax: the array and the vector unit take turns (Q·Kᵀ, softmax, P·V of a block
+//    one after another), their busy cycles add instead of overlapping.
+//  - block_ns, row_ns, call_ns: fixed costs of the kernel, ns: per (KV head, query block) step,
+//    per computed query row and query head, per call (beyond kernel_launch_ns).
+struct AttentionKernelSpec {
+  long long query_block = 0;
+  bool back_to_back = false;
+  bool serial_softmax = false;
+  double block_ns = 0, row_ns = 0, call_ns = 0;
+  friend bool operator==(const AttentionKernelSpec& a, const AttentionKernelSpec& b) {
+    return a.query_block == b.query_block && a.back_to_back == b.back_to_back &&
+           a.serial_softmax == b.serial_softmax && a.block_ns == b.block_ns &&
+           a.row_ns == b.row_ns && a.call_ns == b.call_ns;
+  }
+  bool active() const { return !(*this == AttentionKernelSpec{}); }
+};
+
 struct Chip {
   long long matrix_units = 1;
   double kernel_launch_ns = 0;
   bool fuse_mlp = false;
+  AttentionKernelSpec attention;
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
-           a.fuse_mlp == b.fuse_mlp;
+           a.fuse_mlp == b.fuse_mlp && a.attention == b.attention;
   }
 };
 

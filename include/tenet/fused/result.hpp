@@ -65,6 +65,9 @@ struct KernelResult {
   double dram_cycles = 0;     // the DRAM link's busy cycles (bytes / bandwidth + latency)
   double exposed_cycles = 0;  // the first block's load and the last block's write-back
   double launch_cycles = 0;   // the call's fixed cost (kernel_launch_ns), paid once per call
+  // The chip's attention kernel's fixed costs (per block, per row, per call: the accelerator's
+  // "fusion": {"attention"}), 0 elsewhere
+  double overhead_cycles = 0;
   std::int64_t macs = 0;
   std::int64_t dram_bytes = 0;             // sum over tensors
   std::int64_t sram_bytes = 0;             // sum over stages

@@ -11,6 +11,7 @@
 #include "fused/relations.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
+#include "tenet/hw/evaluate.hpp"
 
 namespace tenet::eval {
 namespace {
@@ -71,6 +72,12 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   t.sram_bytes = poly::to_int64(timed->product().sram_bytes);
   t.energy_pj = c.energy_pj;
   if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
+  const hw::Result& h = timed->product().hw;
+  const arch::Accelerator& acc = *r.base.accelerator;
+  t.folds = h.folds;
+  t.fold_stream_cycles = h.array_use.stream_cycles;
+  t.fold_overhead_cycles = h.array_use.fold_overhead_cycles;
+  if (!acc.spec().micro.active()) t.preload_cycles = hw::fold_overhead(acc, h.dataflow).once;
   return t;
 }
 

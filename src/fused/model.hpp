@@ -27,6 +27,12 @@ struct TileEvaluation {
   std::int64_t sram_bytes = 0;  // SRAM traffic of the tile
   double energy_pj = 0;         // eval::evaluate's energy of the tile alone (operands moved once)
   std::int64_t compute_floor_cycles = 0;  // the tile's compute roofline (hw::compute_bounds)
+  // The tile's folds as the array runs them (hw::Result, the orientation timed): how many, the
+  // cycles each streams, the fill and drain each pays alone (hw::FoldOverhead::per_fold) and the
+  // preload of its stationary tile that hides behind the previous fold's stream when the PEs
+  // double-buffer it (hw::FoldOverhead::once; 0: they do not, or a microarchitecture times the
+  // folds). A stage whose folds issue back to back costs from these (fused/materialised.hpp).
+  std::int64_t folds = 0, fold_stream_cycles = 0, fold_overhead_cycles = 0, preload_cycles = 0;
 };
 // (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.
 using TileEvaluator = std::function<TileEvaluation(const std::string&, const TileShape&)>;

@@ -282,7 +282,7 @@ def kernel(*, ffn=None, activation=None, bias=False, attention=None, causal=Fals
            dequant_ops_rate=None, relation_centric=False, format="json"):
     """``tenet kernel``: one fused kernel on one accelerator. ffn=(S, H, I) with
     activation="silu_gated" | "gelu" (bias=True for bias vectors), or attention=(HQ, HKV, Q, KV,
-    D) with causal and scores="on_chip" | "dram"; relation_centric=True is
+    D) with causal and scores="on_chip" | "dram" | "materialised"; relation_centric=True is
     ``--relation-centric``. Returns the JSON report (docs/output.md)."""
     settings = _settings(arch, array, dataflow, quant, None, None, None, dequant_rate,
                          dequant_ops_rate, None)

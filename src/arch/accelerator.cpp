@@ -127,6 +127,9 @@ void check_precisions(const AcceleratorSpec& s, io::JsonProblems& issues) {
 }
 
 void check_global_buffer(const GlobalBuffer& gb, io::JsonProblems& issues) {
+  if (gb.row_elements < 1)
+    issues.add(error_code::kRange, "/global_buffer/row_elements",
+               fmt::format("expected elements per buffer row >= 1, got {}", gb.row_elements));
   if (gb.partitions.empty()) {
     if (gb.bytes <= 0)
       issues.add(error_code::kRange, "/global_buffer/bytes",

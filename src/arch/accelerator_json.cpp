@@ -166,8 +166,8 @@ void read_partitions(const ObjectReader& gb, GlobalBuffer& out) {
 void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
   auto gb = root.object("global_buffer", true, "the on-chip SRAM");
   if (!gb) return;
-  gb->allow_only(
-      {"comment", "bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered"});
+  gb->allow_only({"comment", "bytes", "bandwidth_bytes_per_cycle", "partitions", "double_buffered",
+                  "row_elements"});
   GlobalBuffer& out = spec.global_buffer;
   const bool partitioned = gb->find("partitions", false, "") != nullptr;
   if (auto v = gb->integer("bytes", !partitioned, "shared capacity in bytes")) out.bytes = *v;
@@ -180,6 +180,7 @@ void read_global_buffer(const ObjectReader& root, AcceleratorSpec& spec) {
     out.bandwidth = *bw;
   }
   if (auto v = gb->boolean("double_buffered", false)) out.double_buffered = *v;
+  if (auto v = gb->integer("row_elements", false, "elements per buffer row")) out.row_elements = *v;
 }
 
 void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<double> clock_mhz) {
@@ -513,6 +514,7 @@ json to_json(const Accelerator& acc) {
                                {"bandwidth_bytes_per_cycle", bandwidth_json(part.bandwidth)},
                                {"holds", part.holds}};
   }
+  if (s.global_buffer.row_elements != 1) gb["row_elements"] = s.global_buffer.row_elements;
   j["global_buffer"] = gb;
   j["dram"] = {{"bandwidth_bytes_per_cycle", bandwidth_json(s.dram.bandwidth)},
                {"latency_cycles", s.dram.latency_cycles},

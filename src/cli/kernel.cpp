@@ -81,8 +81,9 @@ void setup_kernel(CLI::App& sub) {
   sub.add_flag("--causal", o->causal,
                "with --attention: causal mask; the queries are the last Q of KV positions");
   sub.add_option("--scores", o->scores,
-                 "with --attention: on_chip (online softmax, default) or dram (S and P through "
-                 "DRAM)");
+                 "with --attention: on_chip (online softmax, default), dram (S and P through "
+                 "DRAM) or materialised (S and P of every head whole: on chip while they fit, "
+                 "spilled when not)");
   sub.add_flag("--relation-centric", o->relation_centric,
                "also count the chosen blocking from the chain's isl relations (checked against "
                "the closed forms; JSON relation_counts)");

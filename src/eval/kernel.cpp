@@ -13,6 +13,7 @@
 #include "fused/relations.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
+#include "tenet/hw/evaluate.hpp"
 
 namespace tenet::eval {
 namespace {
@@ -64,7 +65,7 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   std::optional<Evaluation> x;
   // Back to back (the chip's attention kernel), the orientation whose folds stream faster.
   const arch::Accelerator& acc = *r.base.accelerator;
-  const bool back_to_back = fused::chip_attention_kernel(r.kernel, acc).back_to_back;
+  const bool back_to_back = fused::back_to_back(r.kernel, acc);
   auto stream_cost = [&](const Evaluation& v) {
     const auto [folds, cycles] = back_to_back_folds(v, acc);
     return static_cast<double>(folds) * static_cast<double>(cycles);

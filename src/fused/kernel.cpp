@@ -31,13 +31,16 @@ void macs_fit(const char* where, std::initializer_list<std::int64_t> sizes) {
 
 }  // namespace
 
-const char* to_string(ScoresPlace p) { return p == ScoresPlace::kOnChip ? "on_chip" : "dram"; }
+const char* to_string(ScoresPlace p) {
+  return p == ScoresPlace::kOnChip ? "on_chip" : p == ScoresPlace::kDram ? "dram" : "materialised";
+}
 
 ScoresPlace parse_scores_place(const std::string& text) {
   if (text == "on_chip") return ScoresPlace::kOnChip;
   if (text == "dram") return ScoresPlace::kDram;
+  if (text == "materialised") return ScoresPlace::kMaterialised;
   throw InputError(error_code::kUnknownName, "", "scores",
-                   "expected on_chip or dram, got \"" + text + "\"");
+                   "expected on_chip, dram or materialised, got \"" + text + "\"");
 }
 
 const char* to_string(Activation a) { return a == Activation::kSiluGated ? "silu_gated" : "gelu"; }

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "fused/materialised.hpp"
 #include "hw/model.hpp"
 #include "hw/vector_unit.hpp"
 #include "llm/op_counts.hpp"
@@ -224,6 +225,12 @@ const arch::AttentionKernelSpec& chip_attention_kernel(const Kernel& k,
   return a && a->causal ? acc.spec().chip.attention : none;
 }
 
+bool back_to_back(const Kernel& k, const arch::Accelerator& acc) {
+  const auto* a = std::get_if<AttentionKernel>(&k);
+  return chip_attention_kernel(k, acc).back_to_back ||
+         (a && a->scores == ScoresPlace::kMaterialised);
+}
+
 std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
   std::vector<Blocking> out;
   auto add = [&](Blocking b) {
@@ -232,6 +239,11 @@ std::vector<Blocking> candidate_blockings(const Kernel& k, bool small) {
   using List = std::vector<std::int64_t>;
   if (const auto* a = std::get_if<AttentionKernel>(&k)) {
     const List rows_list = small ? List{1, 2, 4, 8} : List{16, 32, 64, 128, 256};
+    if (a->scores == ScoresPlace::kMaterialised) {  // whole rows of S; all queries first
+      if (!small) add({a->q, a->kv});
+      for (std::int64_t rows : rows_list) add({std::min(rows, a->q), a->kv});
+      return out;
+    }
     const List cols_list = small ? List{16, 32} : List{64, 128, 256, 512};
     for (std::int64_t rows : rows_list)
       for (std::int64_t cols : cols_list) add({std::min(rows, a->q), std::min(cols, a->kv)});
@@ -247,8 +259,12 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   const arch::Accelerator& acc = in.accelerator;
   Tiles tiles(in.tiles);
   const auto* attention = std::get_if<AttentionKernel>(&k);
-  const Footprint f = attention ? attention_footprint(*attention, b, tiles)
-                                : ffn_footprint(std::get<FfnKernel>(k), b, acc, tiles);
+  Footprint f = attention ? attention_footprint(*attention, b, tiles)
+                          : ffn_footprint(std::get<FfnKernel>(k), b, acc, tiles);
+  // Materialised scores: S and P of every head whole, rows padded to the buffer's row.
+  const bool materialised = attention && attention->scores == ScoresPlace::kMaterialised;
+  if (materialised)
+    f.intermediates = materialised_scores_bytes(*attention, acc, in.activation_bits);
   KernelResult r;
   r.kernel = k, r.blocking = b;
   r.capacity_bytes = arch::buffer_total(acc.spec().global_buffer);
@@ -261,13 +277,17 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
 
   const arch::AttentionKernelSpec& spec = chip_attention_kernel(k, acc);
   for (const StageCount& s : c.stages)
-    r.stages.push_back(matrix_stage(s, tiles, acc, spec.back_to_back));
+    r.stages.push_back(matrix_stage(s, tiles, acc, back_to_back(k, acc)));
   for (const StageResult& s : r.stages) r.matrix_cycles += s.cycles, r.sram_bytes += s.sram_bytes;
   std::map<std::string, std::int64_t> kernel_bytes;  // --scores dram: bytes of each kernel
   for (const TensorCount& t : c.tensors) {
     TensorResult x{t.name, t.kind, t.elements(), bytes_of(t.plain_elements, in.activation_bits)};
-    for (const auto& [shape, n] : t.transfers)
-      x.dram_bytes += n * operand_bytes(tiles(t.stage, shape), t.operand);
+    for (const auto& [shape, n] : t.transfers) {
+      std::int64_t bytes = operand_bytes(tiles(t.stage, shape), t.operand);
+      if (materialised && t.kind == "intermediate")  // S: m x n, P: m x k; rows of keys, padded
+        bytes = padded_row_bytes(acc, bytes, t.name == "S" ? shape[1] : shape[2]);
+      x.dram_bytes += n * bytes;
+    }
     r.dram_bytes += x.dram_bytes;
     if (t.kind == "intermediate") {  // half written by its producer, half read by its consumer
       kernel_bytes[t.name == "S" ? "qk" : "pv"] += x.dram_bytes / 2;
@@ -280,7 +300,7 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   for (const IntermediateCount& i : c.intermediates)
     r.intermediates.push_back({i.name, i.produced, i.on_chip, i.spilled});
 
-  const VectorWork w = vector_work(k, c.vector, forced, in.activation_bits);
+  const VectorWork w = vector_work(k, c.vector, forced || materialised, in.activation_bits);
   const arch::VectorUnit unit = hw::vector_unit_of(acc);
   const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, c.vector.kind, w.ops, w.sram_bytes,
                                                   forced ? kernel_bytes["softmax"] : 0);
@@ -338,9 +358,9 @@ namespace {
 // kernel time is at least those).
 double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
   const auto* attention = std::get_if<AttentionKernel>(&k);
-  const bool forced = attention && attention->scores == ScoresPlace::kDram;
+  const bool whole_rows = attention && attention->scores != ScoresPlace::kOnChip;
   const ChainCounts c = count_chain(k, b, false);
-  const VectorWork w = vector_work(k, c.vector, forced, in.activation_bits);
+  const VectorWork w = vector_work(k, c.vector, whole_rows, in.activation_bits);
   return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator), c.vector.kind,
                               w.ops, w.sram_bytes, 0)
       .cycles;

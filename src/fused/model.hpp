@@ -56,6 +56,11 @@ std::vector<Blocking> candidate_blockings(const Kernel& k, bool small = false);
 const arch::AttentionKernelSpec& chip_attention_kernel(const Kernel& k,
                                                        const arch::Accelerator& acc);
 
+// Whether `k`'s matmul stages run their folds back to back on `acc` (docs/model.md#fused-kernels):
+// the chip's attention kernel says so (fusion.attention.back_to_back), or the scores are
+// materialised (every head's folds issue as one stream).
+bool back_to_back(const Kernel& k, const arch::Accelerator& acc);
+
 // The result of one blocking (its counts, tiles, time).
 KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelInputs& in);
 

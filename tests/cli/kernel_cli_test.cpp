@@ -1,5 +1,5 @@
 // `tenet kernel`: the attention and MLP kernels end to end (JSON fields, formats, decode vs
-// prefill, on-chip vs DRAM scores) and bad shapes exit 2 naming the option.
+// prefill, on-chip vs DRAM vs materialised scores) and bad shapes exit 2 naming the option.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -50,6 +50,20 @@ TEST_CASE("tenet kernel --attention: the contract keys and the fused traffic", "
   CHECK(d["intermediate_placement"] == "dram");
   CHECK(d["dram_bytes"].get<long long>() > j["dram_bytes"].get<long long>());
   CHECK(d["cycles"].get<long long>() >= j["cycles"].get<long long>());
+
+  // Materialised scores (tpu-v6e): S and P of every head kept while they fit the buffer, spilled
+  // (rows padded to 128 keys) when not; the isl relations count the spilled blocking too.
+  const json m = run_json(
+      "kernel --attention 120,120,328,328,32 --scores materialised --arch tpu-v6e --quant q0bf16");
+  CHECK(m["inputs"]["scores"] == "materialised");
+  CHECK(m["intermediate_placement"] == "on_chip");
+  CHECK(m["blocking"]["kv_block"] == 328);
+  const json ms = run_json(
+      "kernel --attention 192,192,328,328,32 --scores materialised --arch tpu-v6e --quant q0bf16 "
+      "--relation-centric");
+  CHECK(ms["intermediate_placement"] == "spilled");
+  CHECK(bytes_of(ms, "S") == 2LL * 2 * 192 * 328 * 384);
+  CHECK(ms["relation_counts"]["S"] == 192LL * 328 * 328);
 
   // Decode (one query, GQA): K and V read once; extend with Q < KV sees the last positions.
   const json dec = run_json("kernel --attention 32,8,1,2048,128 --causal");

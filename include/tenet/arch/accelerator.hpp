@@ -79,9 +79,13 @@ struct GlobalBuffer {
   Bandwidth bandwidth;  // shared array-side bandwidth (only when partitions is empty)
   std::map<std::string, BufferPartition> partitions;
   bool double_buffered = true;  // a resident tile needs twice its size (fill/drain overlap)
+  // The buffer's row in elements: a tensor kept whole (a materialised attention score tensor,
+  // docs/model.md#fused-kernels) has its minor dimension padded to a multiple of it, on chip and
+  // in DRAM (TPU: the 128 lanes of a vector register row). Default 1: no padding.
+  long long row_elements = 1;
   friend bool operator==(const GlobalBuffer& a, const GlobalBuffer& b) {
     return a.bytes == b.bytes && a.bandwidth == b.bandwidth && a.partitions == b.partitions &&
-           a.double_buffered == b.double_buffered;
+           a.double_buffered == b.double_buffered && a.row_elements == b.row_elements;
   }
 };
 

@@ -14,10 +14,12 @@
 namespace tenet::fused {
 
 // Where the attention scores (S = Q·Kᵀ, P = softmax(S)) live: on chip (FlashAttention's online
-// softmax, the default) or through DRAM (Q·Kᵀ writes S, the softmax reads S and writes P, P·V
-// reads P: three kernels).
-enum class ScoresPlace { kOnChip, kDram };
-const char* to_string(ScoresPlace p);                     // "on_chip", "dram"
+// softmax, the default), through DRAM (Q·Kᵀ writes S, the softmax reads S and writes P, P·V
+// reads P: three kernels), or materialised (a compiler's plain attention, e.g. XLA's: S and P of
+// every head whole, kept on chip when they fit the global buffer and spilled when not; the
+// softmax over whole rows; the heads' matmuls issued back to back: docs/model.md#fused-kernels).
+enum class ScoresPlace { kOnChip, kDram, kMaterialised };
+const char* to_string(ScoresPlace p);                     // "on_chip", "dram", "materialised"
 ScoresPlace parse_scores_place(const std::string& text);  // InputError(unknown-name, "scores")
 
 // O[hq, i, :] = softmax(Q[hq, i, :]·K[hq / g, :, :]ᵀ / sqrt(D)) · V[hq / g, :, :], g = HQ / HKV.

@@ -186,12 +186,6 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
   }
 }
 
-}  // namespace tenet::hw::search
-
-namespace tenet::hw {
-
-namespace {
-
 // The tiling a search returns: resolved against the problem's sizes, except that with
 // arch::Microarch::pad_stream_aligned_tiles_only a stream tile taking the whole dimension keeps
 // its padded extent (above the logical size), so that evaluating it pads the dimension as the
@@ -213,7 +207,9 @@ mapping::Tiling returned_tiling(const arch::Accelerator& acc, const GemmProblem&
   return t;
 }
 
-}  // namespace
+}  // namespace tenet::hw::search
+
+namespace tenet::hw {
 
 std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
                                                const GemmProblem& problem,
@@ -223,7 +219,7 @@ std::vector<mapping::Tiling> tiling_candidates(const arch::Accelerator& acc,
   search::CandidateSpace(acc, problem, dataflow, Options{}).all(groups);
   for (const search::Group& g : groups)
     for (size_t i = 0; i < g.size(); ++i)
-      out.push_back(returned_tiling(acc, problem, dataflow, g.at(i)));
+      out.push_back(search::returned_tiling(acc, problem, dataflow, g.at(i)));
   return out;
 }
 

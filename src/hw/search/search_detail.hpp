@@ -490,4 +490,9 @@ class Search {
   long long planned_ = 0;
 };
 
+// The tiling a search returns: resolved against the problem's sizes, the stream tile's padded
+// extent kept under arch::Microarch::pad_stream_aligned_tiles_only (candidate_space.cpp).
+mapping::Tiling returned_tiling(const arch::Accelerator& acc, const GemmProblem& problem,
+                                mapping::Dataflow dataflow, const mapping::Tiling& raw);
+
 }  // namespace tenet::hw::search

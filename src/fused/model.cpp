@@ -114,7 +114,7 @@ VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, i
   using namespace ::tenet::llm::detail;
   const std::int64_t a = bytes_of(1, act_bits);
   if (std::holds_alternative<AttentionKernel>(k)) {
-    if (rows_whole) return {kSoftmaxOps * v.elements, 2 * a * v.elements};
+    if (rows_whole) return {kSoftmaxOps * v.elements, 0, 2 * a * v.elements};
     // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
     // new maximum, the correction factor and the running sum; O divided by the sum once; O
     // rescaled after each key block (a multiply by the row's correction factor: elementwise).

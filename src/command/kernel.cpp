@@ -26,7 +26,7 @@ fused::Kernel kernel_of(const KernelArgs& a, nlohmann::ordered_json& inputs) {
     if (a.window) {
       if (!a.causal)
         usage("window",
-              "a sliding window needs --causal (query i sees the W keys "
+              "a sliding window applies to causal attention (query i sees the W keys "
               "up to KV - Q + i)");
       if (*a.window < 1)
         throw InputError(error_code::kRange, "", "window",

@@ -294,7 +294,8 @@ std::string run_compare(long long m, long long n, long long k, const py::list& s
 std::string run_kernel(const std::vector<std::int64_t>& ffn,
                        const std::vector<std::int64_t>& attention, const std::string& activation,
                        bool bias, bool causal, const std::string& scores, bool relation_centric,
-                       const py::object& settings, const std::string& format) {
+                       const py::object& settings, const std::string& format,
+                       std::optional<std::int64_t> window) {
   command::KernelArgs args;
   if (!ffn.empty()) {
     if (ffn.size() != 3) throw InputError(error_code::kRange, "", "ffn", "expected 3 sizes S,H,I");
@@ -310,6 +311,7 @@ std::string run_kernel(const std::vector<std::int64_t>& ffn,
   args.bias = bias;
   args.causal = causal;
   args.scores = scores;
+  args.window = window;
   args.relation_centric = relation_centric;
   args.settings = settings_of(to_json(settings, "settings"));
   args.format = format_of(format);

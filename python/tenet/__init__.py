@@ -279,17 +279,18 @@ def _sizes(value, count, field, names):
 
 def kernel(*, ffn=None, activation=None, bias=False, attention=None, causal=False, scores=None,
            arch=None, array=None, dataflow=None, quant=None, dequant_rate=None,
-           dequant_ops_rate=None, relation_centric=False, format="json"):
+           dequant_ops_rate=None, relation_centric=False, format="json", window=None):
     """``tenet kernel``: one fused kernel on one accelerator. ffn=(S, H, I) with
     activation="silu_gated" | "gelu" (bias=True for bias vectors), or attention=(HQ, HKV, Q, KV,
-    D) with causal and scores="on_chip" | "dram" | "materialised"; relation_centric=True is
-    ``--relation-centric``. Returns the JSON report (docs/output.md)."""
+    D) with causal, window=W (``--window``: a sliding window, causal only) and scores="on_chip" |
+    "dram" | "materialised"; relation_centric=True is ``--relation-centric``. Returns the JSON
+    report (docs/output.md)."""
     settings = _settings(arch, array, dataflow, quant, None, None, None, dequant_rate,
                          dequant_ops_rate, None)
     text = _tenet.kernel(_sizes(ffn, 3, "ffn", "S,H,I"),
                          _sizes(attention, 5, "attention", "HQ,HKV,Q,KV,D"), activation or "",
                          bool(bias), bool(causal), scores or "", bool(relation_centric),
-                         settings, format)
+                         settings, format, window)
     return _report(text, "kernel") if format == "json" else text
 
 

@@ -18,6 +18,7 @@ namespace {
 struct KernelOptions {
   std::string ffn, attention, activation, scores, format = "table";
   bool bias = false, causal = false, relation_centric = false;
+  std::optional<std::int64_t> window;
   eval::Settings settings;
 };
 
@@ -61,6 +62,7 @@ void run_kernel(const KernelOptions& o) {
   args.activation = o.activation;
   args.bias = o.bias;
   args.causal = o.causal;
+  args.window = o.window;
   args.scores = o.scores;
   args.relation_centric = o.relation_centric;
   args.settings = o.settings;
@@ -80,6 +82,9 @@ void setup_kernel(CLI::App& sub) {
                  "dim)");
   sub.add_flag("--causal", o->causal,
                "with --attention: causal mask; the queries are the last Q of KV positions");
+  sub.add_option("--window", o->window,
+                 "with --attention --causal: a sliding window, query i sees the W keys up to "
+                 "KV - Q + i");
   sub.add_option("--scores", o->scores,
                  "with --attention: on_chip (online softmax, default), dram (S and P through "
                  "DRAM) or materialised (S and P of every head whole: on chip while they fit, "

@@ -21,7 +21,7 @@ bool is_field(const std::string& name) {
       // analyze: the GEMM generator and the analysis
       "bits_a", "bits_b", "bits_c", "bandwidth", "latency", "hops", "compute_delay",
       // kernel (command/kernel.hpp)
-      "ffn", "activation", "bias", "causal", "scores"};
+      "ffn", "activation", "bias", "causal", "scores", "window"};
   return fields.count(name) > 0;
 }
 

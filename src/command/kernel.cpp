@@ -23,12 +23,24 @@ fused::Kernel kernel_of(const KernelArgs& a, nlohmann::ordered_json& inputs) {
     const auto [hq, hkv, q, kv, d] = *a.attention;
     fused::AttentionKernel k{hq, hkv, q, kv, d, a.causal, fused::ScoresPlace::kOnChip};
     if (!a.scores.empty()) k.scores = fused::parse_scores_place(a.scores);
+    if (a.window) {
+      if (!a.causal)
+        usage("window",
+              "a sliding window applies to causal attention (query i sees the W keys "
+              "up to KV - Q + i)");
+      if (*a.window < 1)
+        throw InputError(error_code::kRange, "", "window",
+                         "expected a window of W >= 1 keys, got " + std::to_string(*a.window));
+      k.window = *a.window;
+    }
     inputs["attention"] = {{"hq", hq}, {"hkv", hkv}, {"q", q}, {"kv", kv}, {"d", d}};
     inputs["causal"] = a.causal;
+    if (a.window) inputs["window"] = *a.window;
     inputs["scores"] = fused::to_string(k.scores);
     return k;
   }
   if (a.causal) usage("causal", "causal masking is for attention kernels");
+  if (a.window) usage("window", "a sliding window is for attention kernels");
   if (!a.scores.empty()) usage("scores", "scores are for attention kernels");
   if (a.activation.empty())
     throw InputError(error_code::kMissingField, "", "activation",

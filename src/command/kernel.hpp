@@ -1,6 +1,6 @@
 // `tenet kernel`: one fused kernel (attention or MLP) on one accelerator, as one library function
 // that the CLI (src/cli/kernel.cpp) and Python's tenet.kernel call (docs/cli.md#tenet-kernel).
-// Errors name the fields ffn, attention, activation, bias, causal, scores, format and the
+// Errors name the fields ffn, attention, activation, bias, causal, scores, window, format and the
 // settings' (arch, quant, ...); the CLI maps them to its options.
 #pragma once
 
@@ -23,7 +23,8 @@ struct KernelArgs {
   std::optional<std::array<std::int64_t, 5>> attention;  // HQ, HKV, Q, KV, D
   bool causal = false;                                   // with attention
   std::string scores;                                    // on_chip (default) | dram
-  bool relation_centric = false;  // also count the chosen blocking from the isl relations
+  std::optional<std::int64_t> window;  // with attention and causal: a sliding window of W keys
+  bool relation_centric = false;       // also count the chosen blocking from the isl relations
   eval::Settings settings;  // accelerator, scheme (empty: eval::defaults::kScheme), dataflow...
   io::ReportFormat format = io::ReportFormat::kTable;
 };

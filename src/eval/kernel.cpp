@@ -159,8 +159,8 @@ fused::AttentionKernel attention_kernel(const llm::MatmulShape& row) {
     throw InternalError("eval::attention_kernel: row " + row.name + " is not a fused attention");
   const llm::FusedAttention& f = *row.fused_attention;
   return fused::AttentionKernel{
-      row.batch * f.heads,        row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
-      fused::ScoresPlace::kOnChip};
+      row.batch * f.heads,         row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
+      fused::ScoresPlace::kOnChip, f.causal ? f.window : 0};
 }
 
 llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accelerator& acc,

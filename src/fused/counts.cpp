@@ -1,11 +1,13 @@
 // Block-by-block counts of a fused kernel (fused/counts.hpp). The rules (docs/model.md#fused-
 // kernels): attention walks KV heads, then query blocks, then the key blocks a query block sees
-// (causal: up to the last key its last query sees); the Q block and the O accumulator stay on
+// (causal: up to the last key its last query sees; with a window, from the first key its first
+// query sees); the Q block and the O accumulator stay on
 // chip over the key blocks, K and V blocks are read once per query block for the whole group.
 // The MLP walks token blocks; W1 and W2 stream once per token block.
 #include "fused/counts.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "tenet/error.hpp"
 
@@ -32,14 +34,22 @@ void check_blocking(const Blocking& b, bool attention) {
         "expected block sizes >= 1, got " + std::to_string(b.rows) + "x" + std::to_string(b.cols));
 }
 
-// The key blocks query block `qb` (with `rq` queries) computes: all of them, or under a causal
-// mask those up to the last key its last query sees (KV - Q + its index).
-std::int64_t key_blocks(const AttentionKernel& a, const Blocking& b, std::int64_t qb,
-                        std::int64_t rq) {
+// The first key query block `qb` needs: 0, or with a window the first key its first query sees
+// (KV - Q + its index - W + 1).
+std::int64_t first_key(const AttentionKernel& a, const Blocking& b, std::int64_t qb) {
+  if (!a.causal || a.window == 0) return 0;
+  return std::max<std::int64_t>(0, a.kv - a.q + qb * b.rows - a.window + 1);
+}
+
+// The key blocks query block `qb` (with `rq` queries) computes, [first, end): all of them, or
+// under a causal mask those up to the last key its last query sees (KV - Q + its index) and,
+// with a window, from the block of the first key it needs.
+std::pair<std::int64_t, std::int64_t> key_blocks(const AttentionKernel& a, const Blocking& b,
+                                                 std::int64_t qb, std::int64_t rq) {
   const std::int64_t all = ceil_div(a.kv, b.cols);
-  if (!a.causal) return all;
-  const std::int64_t last_key = a.kv - a.q + qb * b.rows + rq - 1;
-  return std::min(all, last_key / b.cols + 1);
+  if (!a.causal) return {0, all};
+  const std::int64_t end = std::min(all, (a.kv - a.q + qb * b.rows + rq - 1) / b.cols + 1);
+  return {first_key(a, b, qb) / b.cols, end};
 }
 
 ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool spill) {
@@ -54,17 +64,18 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
   IntermediateCount s_count{"S", 0, 0, 0}, p_count{"P", 0, 0, 0};
   VectorCount& v = c.vector;
   v.kind = "softmax";
-  const std::int64_t full_kv = std::min(b.cols, a.kv),
-                     last_kv = a.kv - (ceil_div(a.kv, b.cols) - 1) * b.cols;
-  const std::int64_t kv_blocks = ceil_div(a.kv, b.cols);
+  const std::int64_t full_kv = std::min(b.cols, a.kv);
   for (std::int64_t qb = 0; qb * b.rows < a.q; ++qb) {
     // m: the rows the array computes (a padded block: all b.rows queries); mq: the real ones.
     const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), mq = g * rq;
     const std::int64_t m = b.padded ? g * b.rows : mq;
-    const std::int64_t blocks = key_blocks(a, b, qb, rq);
-    // Key blocks of b.cols keys, and the last one of the KV axis if it is shorter and seen.
-    const bool short_last = blocks == kv_blocks && last_kv != b.cols;
-    const std::int64_t n_full = short_last ? blocks - 1 : blocks;
+    const auto [first, end] = key_blocks(a, b, qb, rq);
+    const std::int64_t blocks = end - first, from = first_key(a, b, qb);
+    // The keys of key block kb the query block reads: the block's, from the first it needs on
+    // (a window starts the first block there) and up to the end of the KV axis.
+    auto keys_of = [&](std::int64_t kb) {
+      return std::min((kb + 1) * b.cols, a.kv) - std::max(kb * b.cols, from);
+    };
     const std::int64_t per_head = a.hkv;  // the same counts for every KV head
     auto add_tiles = [&](std::int64_t keys, std::int64_t n) {
       if (n == 0) return;
@@ -84,8 +95,8 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
         P.transfers[pv_tile] += 2 * tiles;  // written by the softmax, read by P·V
       }
     };
-    add_tiles(b.cols, n_full);
-    add_tiles(last_kv, blocks - n_full);
+    add_tiles(keys_of(first), 1);  // the first block, whole blocks between, the last
+    if (blocks >= 2) add_tiles(b.cols, blocks - 2), add_tiles(keys_of(end - 1), 1);
     Q.transfers[{mq, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
     O.transfers[{mq, d, full_kv}] += per_head;  // written once, after the last key block
     c.blocks += per_head;

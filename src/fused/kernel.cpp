@@ -73,6 +73,11 @@ void validate(const Kernel& kernel) {
                        "causal attention with Q = " + std::to_string(a->q) +
                            " > KV = " + std::to_string(a->kv) +
                            ": query i sees KV - Q + i + 1 keys, none for the first queries");
+    if (a->window < 0) bad(w, "expected a window >= 1 (0: none), got " + std::to_string(a->window));
+    if (a->window > 0 && !a->causal)
+      throw InputError(error_code::kUsage, "", w,
+                       "a sliding window applies to causal attention (query i sees the W keys up "
+                       "to KV - Q + i)");
     for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"Q", a->q}, {"KV", a->kv}})
       if (v > kMaxTokens)
         throw InputError(

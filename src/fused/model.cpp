@@ -100,26 +100,33 @@ Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accel
   return f;
 }
 
-// Elementary operations and port bytes of the vector stage.
+// Elementary operations and port bytes of the vector stage: `ops` of the stage's kind (softmax,
+// activation) and `elementwise` multiplies (the online softmax's rescale of the O accumulator,
+// at the rate of the unit's elementwise kind, `residual`: a multiply is no special function).
 struct VectorWork {
-  std::int64_t ops = 0, sram_bytes = 0;
+  std::int64_t ops = 0, elementwise = 0, sram_bytes = 0;
+  std::vector<std::pair<std::string, std::int64_t>> by_kind(const std::string& kind) const {
+    if (elementwise == 0) return {{kind, ops}};
+    return {{kind, ops}, {"residual", elementwise}};
+  }
 };
 
 VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
   using namespace ::tenet::llm::detail;
   const std::int64_t a = bytes_of(1, act_bits);
   if (std::holds_alternative<AttentionKernel>(k)) {
-    if (rows_whole) return {kSoftmaxOps * v.elements, 2 * a * v.elements};
+    if (rows_whole) return {kSoftmaxOps * v.elements, 0, 2 * a * v.elements};
     // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
-    // new maximum, the correction factor and the running sum; O rescaled after each key block
-    // and divided by the sum once.
+    // new maximum, the correction factor and the running sum; O divided by the sum once; O
+    // rescaled after each key block (a multiply by the row's correction factor: elementwise).
     return {
-        kSoftmaxOps * v.elements + 3 * v.row_steps + v.rescaled + v.normalized,
+        kSoftmaxOps * v.elements + 3 * v.row_steps + v.normalized, v.rescaled,
         (kAccumulatorBytes + a) * v.elements + 2 * kAccumulatorBytes * (v.rescaled + v.normalized)};
   }
   const bool gated = std::get<FfnKernel>(k).activation == Activation::kSiluGated;
   const std::int64_t per = gated ? kSiluGateOps : kGeluOps;
-  return {per * v.elements + v.bias_adds, (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
+  return {per * v.elements + v.bias_adds, 0,
+          (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
 }
 
 // A stage's tiles issue back to back and their folds are dealt over the chip's units: the stage
@@ -182,7 +189,8 @@ std::string matrix_bound(const std::vector<StageResult>& stages) {
 }
 
 // Bytes of every input once and every output once (the least traffic of any schedule that keeps
-// nothing between calls): Q, K, V, O (one pass over the keys) or X, W1, W2, Y, biases.
+// nothing between calls): Q, K, V (the keys some query sees), O (one pass over the keys) or X,
+// W1, W2, Y, biases.
 std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCounts& c,
                               const std::vector<TensorResult>& tensors, Tiles& tiles) {
   std::int64_t total = 0;
@@ -192,8 +200,11 @@ std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCou
     return std::int64_t{0};
   };
   if (const auto* a = std::get_if<AttentionKernel>(&k)) {
+    // The keys some query sees: all, or with a window from the first query's first key on.
+    const std::int64_t seen =
+        a->causal && a->window > 0 ? std::max<std::int64_t>(0, a->kv - a->q - a->window + 1) : 0;
     const std::int64_t m = a->group() * std::min(b.rows, a->q);
-    for (std::int64_t key = 0; key < a->kv; key += b.cols) {
+    for (std::int64_t key = seen; key < a->kv; key += b.cols) {
       const std::int64_t n = std::min(b.cols, a->kv - key);
       total += a->hkv * (tiles("qk", {m, n, a->d}).b_bytes + tiles("pv", {m, a->d, n}).b_bytes);
     }
@@ -302,10 +313,10 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
 
   const VectorWork w = vector_work(k, c.vector, forced || materialised, in.activation_bits);
   const arch::VectorUnit unit = hw::vector_unit_of(acc);
-  const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, c.vector.kind, w.ops, w.sram_bytes,
+  const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, w.by_kind(c.vector.kind), w.sram_bytes,
                                                   forced ? kernel_bytes["softmax"] : 0);
   StageResult vs;
-  vs.name = c.vector.kind, vs.unit = "vector", vs.ops = w.ops, vs.cycles = v.cycles;
+  vs.name = c.vector.kind, vs.unit = "vector", vs.ops = w.ops + w.elementwise, vs.cycles = v.cycles;
   vs.sram_bytes = w.sram_bytes;
   r.stages.push_back(vs);
   r.vector_cycles = v.cycles;
@@ -361,8 +372,8 @@ double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
   const bool whole_rows = attention && attention->scores != ScoresPlace::kOnChip;
   const ChainCounts c = count_chain(k, b, false);
   const VectorWork w = vector_work(k, c.vector, whole_rows, in.activation_bits);
-  return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator), c.vector.kind,
-                              w.ops, w.sram_bytes, 0)
+  return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator),
+                              w.by_kind(c.vector.kind), w.sram_bytes, 0)
       .cycles;
 }
 

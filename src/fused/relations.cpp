@@ -25,15 +25,19 @@ RelationCounts attention_relations(const AttentionKernel& a, const Blocking& b) 
   const isl::ctx ctx = poly::thread_context().get();
   const std::int64_t g = a.group();
   // The statement instances of the blocks the kernel computes: all, or under a causal mask the
-  // blocks where some query sees some key (j <= KV - Q + i).
+  // blocks where some query sees some key (j <= KV - Q + i; with a window W also
+  // j > KV - Q + i - W), from the first key the block's first query sees on.
+  const std::string window =
+      a.window > 0 ? fmt::format(" and j2 > {0} - {1} + i2 - {2} and j > {0} - {1} + {3} qb - {2}",
+                                 a.kv, a.q, a.window, b.rows)
+                   : "";
   const std::string computed =
-      a.causal
-          ? fmt::format(
-                " and exists (qb, kb, i2 : {0} qb <= i < {0} qb + {0} and {1} kb <= j < {1} kb "
-                "+ {1} and {0} qb <= i2 < {0} qb + {0} and i2 < {2} and {1} kb <= {3} - {2} + "
-                "i2)",
-                b.rows, b.cols, a.q, a.kv)
-          : std::string();
+      a.causal ? fmt::format(
+                     " and exists (qb, kb, i2, j2 : {0} qb <= i < {0} qb + {0} and {1} kb <= j < "
+                     "{1} kb + {1} and {0} qb <= i2 < {0} qb + {0} and i2 < {2} and {1} kb <= j2 "
+                     "< {1} kb + {1} and j2 < {3} and j2 <= {3} - {2} + i2{4})",
+                     b.rows, b.cols, a.q, a.kv, window)
+               : std::string();
   const std::string bounds = fmt::format(
       "0 <= hq < {} and 0 <= i < {} and 0 <= j < {} and 0 <= c < {}", a.hq, a.q, a.kv, a.d);
   const isl::set qk(ctx, "{ QK[hq, i, j, c] : " + bounds + computed + " }");

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tenet/arch/accelerator.hpp"
 
@@ -25,5 +27,11 @@ arch::VectorUnit vector_unit_of(const arch::Accelerator& acc);
 VectorCycles vector_op_cycles(const arch::Accelerator& acc, const arch::VectorUnit& unit,
                               const std::string& kind, std::int64_t ops, std::int64_t sram_bytes,
                               std::int64_t dram_bytes);
+// One operator whose operations are of several kinds (a fused kernel's online softmax: the
+// softmax's and the elementwise rescale of its accumulator): the lanes' cycles are the sum over
+// the kinds of ops / (lanes · rate of the kind); the port and DRAM as above.
+VectorCycles vector_op_cycles(const arch::Accelerator& acc, const arch::VectorUnit& unit,
+                              const std::vector<std::pair<std::string, std::int64_t>>& ops,
+                              std::int64_t sram_bytes, std::int64_t dram_bytes);
 
 }  // namespace tenet::hw

@@ -80,8 +80,9 @@ std::string call_key(const MatmulShape& s) {
              static_cast<int>(s.phase), static_cast<int>(s.layout), static_cast<int>(s.b_operand),
              s.weights_quantized ? (*s.weights_quantized ? 1 : 0) : 2, s.epilogue_ops, s.quant,
              s.dtypes.in, s.dtypes.w, s.dtypes.out, s.dtypes.accum, s.accumulate ? 1 : 0) +
-         (s.fused_attention ? fmt::format("|fused {}/{}/{}", s.fused_attention->heads,
-                                          s.fused_attention->kv_heads, s.fused_attention->causal)
+         (s.fused_attention ? fmt::format("|fused {}/{}/{}/{}", s.fused_attention->heads,
+                                          s.fused_attention->kv_heads, s.fused_attention->causal,
+                                          s.fused_attention->window)
                             : std::string()) +
          (s.fused_ffn ? fmt::format("|ffn {}/{}", s.fused_ffn->gated, s.fused_ffn->bias)
                       : std::string());

@@ -1,5 +1,6 @@
 #include "tenet/llm/matmul_shape.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "tenet/error.hpp"
@@ -46,6 +47,11 @@ Integer MatmulShape::macs_per_call() const {
   if (fused_attention) {
     Integer pairs = to_big(m) * to_big(n);
     if (fused_attention->causal) pairs -= to_big(m) * to_big(m - 1) / 2;
+    if (const std::int64_t w = fused_attention->window; fused_attention->causal && w > 0) {
+      // Query i sees min(a + i, W) keys, a = N − M + 1: the first t queries a + i, the rest W.
+      const std::int64_t a = n - m + 1, t = std::clamp<std::int64_t>(w - a + 1, 0, m);
+      pairs = to_big(t) * to_big(a) + to_big(t) * to_big(t - 1) / 2 + to_big(m - t) * to_big(w);
+    }
     return Integer(2) * to_big(batch) * to_big(fused_attention->heads) * pairs * to_big(k);
   }
   if (fused_ffn)
@@ -78,6 +84,8 @@ std::ostream& operator<<(std::ostream& os, const MatmulShape& s) {
   if (s.fused_attention)
     os << ", fused attention " << s.fused_attention->heads << "/" << s.fused_attention->kv_heads
        << " heads" << (s.fused_attention->causal ? ", causal" : "");
+  if (s.fused_attention && s.fused_attention->window > 0)
+    os << ", window " << s.fused_attention->window;
   if (s.fused_ffn)
     os << ", fused " << (s.fused_ffn->gated ? "gated" : "plain") << " MLP"
        << (s.fused_ffn->bias ? " with bias" : "");

@@ -222,7 +222,7 @@ void add_kv_products(const GenerationOptions& o, const std::vector<AttentionGrou
 // against `kv` keys of width d, `count` calls.
 MatmulShape fused_row(const std::string& name, const GenerationOptions& o, std::int64_t heads,
                       std::int64_t kv_heads, std::int64_t q, std::int64_t kv, std::int64_t d,
-                      bool causal, std::int64_t count) {
+                      bool causal, std::int64_t count, std::int64_t window = 0) {
   MatmulShape s;
   s.name = name;
   s.batch = o.batch;
@@ -231,15 +231,14 @@ MatmulShape fused_row(const std::string& name, const GenerationOptions& o, std::
   s.phase = o.phase;
   s.layout = Layout::kNT;
   s.b_operand = OperandRole::kKvCache;
-  s.fused_attention = FusedAttention{heads, kv_heads, causal};
+  s.fused_attention = FusedAttention{heads, kv_heads, causal, window};
   return s;
 }
 
-// The fused kernels of one group of layers, or false when the kernel cannot describe the group's
-// attention (a sliding window shorter than the prompt: the kernel has no window; the caller keeps
-// the two matmuls). Decode: one query against the keys it sees (the window's, the chunk's);
-// chunked prefill: one kernel per chunk.
-bool add_fused_group(const GenerationOptions& o, const AttentionGroup& g, const std::string& name,
+// The fused kernels of one group of layers. Decode: one query against the keys it sees (the
+// window's, the chunk's); chunked prefill: one kernel per chunk; causal prefill of a sliding
+// layer whose window is shorter than the prompt: the kernel with that window.
+void add_fused_group(const GenerationOptions& o, const AttentionGroup& g, const std::string& name,
                      std::int64_t heads, std::int64_t kv_heads, std::int64_t d,
                      std::vector<MatmulShape>& out) {
   const bool causal = o.attention == AttentionMask::kCausal;
@@ -248,7 +247,7 @@ bool add_fused_group(const GenerationOptions& o, const AttentionGroup& g, const 
     if (g.span == AttentionSpan::kChunked) keys = (o.context - 1) % *g.window + 1;
     if (g.span == AttentionSpan::kSliding && g.window) keys = std::min(keys, *g.window);
     push(out, fused_row(name, o, heads, kv_heads, 1, keys, d, true, g.layers));
-    return true;
+    return;
   }
   if (g.span == AttentionSpan::kChunked) {
     const std::int64_t c = *g.window, chunks = o.prompt / c, rest = o.prompt % c;
@@ -256,12 +255,12 @@ bool add_fused_group(const GenerationOptions& o, const AttentionGroup& g, const 
       push(out, fused_row(name, o, heads, kv_heads, c, c, d, causal,
                           checked_mul(chunks, g.layers, "", "prompt", "chunks·layers")));
     if (rest > 0) push(out, fused_row(name, o, heads, kv_heads, rest, rest, d, causal, g.layers));
-    return true;
+    return;
   }
   // A window at least the prompt (or a dense mask: every key) is no window.
-  if (g.span == AttentionSpan::kSliding && g.window && *g.window < o.prompt && causal) return false;
-  push(out, fused_row(name, o, heads, kv_heads, o.prompt, o.prompt, d, causal, g.layers));
-  return true;
+  const bool windowed = g.span == AttentionSpan::kSliding && g.window && *g.window < o.prompt;
+  push(out, fused_row(name, o, heads, kv_heads, o.prompt, o.prompt, d, causal, g.layers,
+                      windowed && causal ? *g.window : 0));
 }
 
 // The name of the fused row: the qk row's with "qk" replaced by "attention".
@@ -303,10 +302,12 @@ void add_attention(const ModelConfig& model, const GenerationOptions& o, const P
     }
     const std::int64_t attn_batch = o.batch * kv_heads;
     const AttentionShape two{n.qk, n.pv, attn_batch, model.heads / kv_heads, d, d};
-    for (const AttentionGroup& g : groups)
-      if (!o.fused_attention ||
-          !add_fused_group(o, g, attention_name(n.qk), model.heads, kv_heads, d, out))
+    for (const AttentionGroup& g : groups) {
+      if (o.fused_attention)
+        add_fused_group(o, g, attention_name(n.qk), model.heads, kv_heads, d, out);
+      else
         add_kv_products(o, {g}, two, out);
+    }
     push(out, projection(n.o, s.rows, h, model.heads * d, layers, o.phase, model.o_bias));
   }
 }

@@ -119,6 +119,7 @@ ojson shape_json(const MatmulShape& s) {
                   {"kv", s.n},
                   {"d", s.k},
                   {"causal", s.fused_attention->causal},
+                  {"window", s.fused_attention->window},
                   {"scores", "on_chip"}};
   if (s.fused_ffn)  // the `tenet kernel --ffn S,H,I` the row is
     j["fused"] = {{"kind", "ffn"},

@@ -73,6 +73,22 @@ TEST_CASE("tenet kernel --attention: the contract keys and the fused traffic", "
   CHECK(ext["relation_counts"]["macs"] == ext["macs"]);
   CHECK(ext["relation_counts"]["K"].get<long long>() * 2 == bytes_of(ext, "K"));
   CHECK_FALSE(dec.contains("relation_counts"));
+
+  // A sliding window: an extend of 256 queries after 1,792 cached keys, window 512: the keys
+  // 1,281 .. 2,047 are seen, each query its last 512; the isl relations count the same.
+  const json win =
+      run_json("kernel --attention 32,8,256,2048,128 --causal --window 512 --relation-centric");
+  CHECK(win["inputs"]["window"] == 512);
+  CHECK(win["relation_counts"]["macs"] == win["macs"]);
+  CHECK(win["compulsory_dram_bytes"] == 2 * (2LL * 32 * 256 * 128 + 2LL * 8 * (2048 - 1281) * 128));
+  // Whole tiles: at least the 2·32·256·512·128 MACs of the visible pairs.
+  CHECK(win["macs"].get<long long>() >= 2LL * 32 * 256 * 512 * 128);
+  const json full = run_json("kernel --attention 32,8,256,2048,128 --causal");
+  CHECK(win["macs"].get<long long>() < full["macs"].get<long long>());
+  // A window of at least the keys is no window.
+  const json wide = run_json("kernel --attention 32,8,256,2048,128 --causal --window 2048");
+  CHECK(wide["dram_bytes"] == full["dram_bytes"]);
+  CHECK(wide["cycles"] == full["cycles"]);
 }
 
 TEST_CASE("tenet kernel --ffn: gated and ungated, quantized weights, formats", "[cli][fused]") {
@@ -113,6 +129,9 @@ TEST_CASE("tenet kernel: bad shapes and options exit 2 naming the option", "[cli
         Case{"kernel --attention 4,4,8,8,8 --scores hbm", "--scores"},
         Case{"kernel --attention 4,4,8,8,8 --bias", "--bias"},
         Case{"kernel --ffn 8,8,8 --activation gelu --causal", "--causal"},
+        Case{"kernel --attention 4,4,8,8,8 --window 4", "--window"},
+        Case{"kernel --attention 4,4,8,8,8 --causal --window 0", "--window"},
+        Case{"kernel --ffn 8,8,8 --activation gelu --window 4", "--window"},
         Case{"kernel --arch scalable-32x32", "--attention"},
         Case{"kernel --ffn 8,8,8 --activation gelu --quant nope", "--quant"}}) {
     const tenet::test::CliRun r = tenet::test::run_cli(c.args);

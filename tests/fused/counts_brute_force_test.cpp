@@ -33,7 +33,10 @@ struct Brute {
 Brute brute_attention(const AttentionKernel& a, const Blocking& b) {
   Brute r;
   const long g = a.hq / a.hkv;
-  auto visible = [&](long i, long j) { return !a.causal || j <= a.kv - a.q + i; };
+  auto visible = [&](long i, long j) {
+    const long last = a.kv - a.q + i;  // the last key query i sees (causal)
+    return !a.causal || (j <= last && (a.window == 0 || j > last - a.window));
+  };
   for (long h = 0; h < a.hkv; ++h)
     for (long q0 = 0; q0 < a.q; q0 += b.rows) {
       const long q1 = std::min(a.q, q0 + b.rows);
@@ -50,10 +53,15 @@ Brute brute_attention(const AttentionKernel& a, const Blocking& b) {
           continue;
         }
         ++r.tiles;
+        // A window: no key before the first one the block's first query sees is read.
+        const long from =
+            a.causal && a.window > 0 ? std::max(j0, a.kv - a.q + q0 - a.window + 1) : j0;
+        for (long i = q0; i < q1; ++i)
+          for (long j = j0; j < from; ++j) r.visible_missed = r.visible_missed || visible(i, j);
         std::set<Key> k_tile, v_tile;  // one K and V block per key block
         for (long hq = h * g; hq < (h + 1) * g; ++hq)
           for (long i = q0; i < computed_to; ++i)
-            for (long j = j0; j < j1; ++j) {
+            for (long j = from; j < j1; ++j) {
               if (!r.produced.insert({hq, i, j}).second) r.produced_twice = true;
               ++r.scores;
               for (long c = 0; c < a.d; ++c) {
@@ -77,7 +85,7 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
           "[fused][brute]") {
   std::mt19937 rng(20261128);
   auto pick = [&](long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(rng); };
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 500; ++trial) {
     AttentionKernel a;
     a.hkv = pick(1, 3);
     a.hq = a.hkv * pick(1, 3);  // MHA, GQA and MQA groups
@@ -85,12 +93,13 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
     a.q = pick(1, 9);
     a.kv = a.causal ? a.q + pick(0, 6) : pick(1, 11);  // prefill, extend, decode
     a.d = pick(1, 4);
+    if (a.causal && pick(0, 1) == 1) a.window = pick(1, 8);  // sliding window
     Blocking b{pick(1, 5), pick(1, 6)};
     const bool spill = pick(0, 1) == 1;
     b.padded = trial % 3 == 2;  // the chip's fixed query block: the last block computed whole
     INFO("HQ " << a.hq << " HKV " << a.hkv << " Q " << a.q << " KV " << a.kv << " D " << a.d
-               << (a.causal ? " causal" : "") << " blocks " << b.rows << "x" << b.cols
-               << (b.padded ? " padded" : "") << (spill ? " spilled" : ""));
+               << (a.causal ? " causal" : "") << " window " << a.window << " blocks " << b.rows
+               << "x" << b.cols << (b.padded ? " padded" : "") << (spill ? " spilled" : ""));
     const Brute r = brute_attention(a, b);
     const fused::ChainCounts c = fused::count_chain(a, b, spill);
     REQUIRE_FALSE(r.produced_twice);
@@ -102,7 +111,10 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
     CHECK(c.tensor("Q").elements() == a.hq * a.q * a.d);  // read once
     CHECK(c.tensor("O").elements() == a.hq * a.q * a.d);  // written once
     CHECK(c.macs() == r.macs);
-    CHECK(c.stages[0].tiles.size() <= 4);
+    // Tile shapes: two query-block heights by two key-block widths (whole, the short last one);
+    // a window's first key block of each query block has its own width, at most b.cols of them.
+    CHECK(c.stages[0].tiles.size() <=
+          (a.window > 0 ? 2 * (static_cast<std::size_t>(b.cols) + 1) : 4));
     for (const fused::IntermediateCount& i : c.intermediates) {
       CHECK(i.produced == static_cast<long>(r.produced.size()));
       CHECK(i.on_chip + i.spilled == i.produced);
@@ -190,7 +202,7 @@ TEST_CASE("the isl relations of fused kernels count what the closed forms count"
           "[fused][relations]") {
   std::mt19937 rng(99);
   auto pick = [&](long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(rng); };
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < 90; ++trial) {
     AttentionKernel a;
     a.hkv = pick(1, 3);
     a.hq = a.hkv * pick(1, 3);
@@ -198,9 +210,11 @@ TEST_CASE("the isl relations of fused kernels count what the closed forms count"
     a.q = pick(1, 12);
     a.kv = a.causal ? a.q + pick(0, 9) : pick(1, 17);
     a.d = pick(1, 5);
+    if (a.causal && pick(0, 1) == 1) a.window = pick(1, 10);
     const Blocking b{pick(1, 6), pick(1, 7)};
     INFO("HQ " << a.hq << " HKV " << a.hkv << " Q " << a.q << " KV " << a.kv << " D " << a.d
-               << (a.causal ? " causal" : "") << " blocks " << b.rows << "x" << b.cols);
+               << (a.causal ? " causal" : "") << " window " << a.window << " blocks " << b.rows
+               << "x" << b.cols);
     const fused::ChainCounts c = fused::count_chain(a, b, false);
     const fused::RelationCounts r = fused::count_relations(a, b);
     for (const char* t : {"Q", "K", "V", "O"}) CHECK(r.transfers.at(t) == c.tensor(t).elements());
@@ -234,6 +248,12 @@ TEST_CASE("fused kernels reject bad shapes naming the kernel", "[fused]") {
   CHECK_THROWS_WITH(validate(fused::Kernel{AttentionKernel{4, 4, 9, 8, 4, true}}),
                     Catch::Contains("causal"));
   CHECK_THROWS_WITH(validate(fused::Kernel{FfnKernel{0, 4, 4}}), Catch::Contains("S >= 1"));
+  CHECK_THROWS_WITH(validate(fused::Kernel{
+                        AttentionKernel{4, 4, 8, 8, 4, false, fused::ScoresPlace::kOnChip, 3}}),
+                    Catch::Contains("causal"));
+  CHECK_THROWS_WITH(validate(fused::Kernel{
+                        AttentionKernel{4, 4, 8, 8, 4, true, fused::ScoresPlace::kOnChip, -1}}),
+                    Catch::Contains("window"));
   try {
     validate(fused::Kernel{AttentionKernel{4, 2, 0, 8, 4}});
     FAIL("no error");

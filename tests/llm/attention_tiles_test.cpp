@@ -1,5 +1,6 @@
 // Causal and sliding-window attention tiles and MoE routing against brute-force enumeration on
 // many small, odd-sized random cases.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -107,4 +108,36 @@ TEST_CASE("the expected distinct experts match a brute-force average over all ro
         ++n;
       }
   CHECK(expected_active_experts(3, 2, 4) == Approx(sum / n));
+}
+
+TEST_CASE("a fused sliding-window row: the window below the prompt, MACs of the visible pairs",
+          "[llm][matmuls][attention][fused]") {
+  std::mt19937 rng(36);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::int64_t s = 1 + rng() % 97, window = 1 + rng() % 120;
+    GenerationOptions o;  // fused attention (the default)
+    o.prompt = s;
+    std::int64_t rows = 0;
+    for (const MatmulShape& m : generate_matmuls(tiny(window), o)) {
+      if (m.name != "self_attn.attention") continue;
+      ++rows;
+      INFO("S " << s << ", window " << window);
+      REQUIRE(m.fused_attention);
+      CHECK(m.m == s);
+      CHECK(m.n == s);
+      CHECK(m.fused_attention->window == (window < s ? window : 0));
+      std::int64_t pairs = 0;  // query i sees keys i - window < j <= i
+      for (std::int64_t i = 0; i < s; ++i)
+        for (std::int64_t j = 0; j <= i; ++j) pairs += i - j < window;
+      CHECK(m.macs_per_call() == 2 * pairs * 8);  // 2 · heads · pairs · d (d = 8)
+    }
+    CHECK(rows == 1);
+  }
+  // An extend-shaped row (M queries, the last of N positions): query i sees min(N − M + i + 1, W).
+  MatmulShape r;
+  r.m = 5, r.n = 12, r.k = 3, r.batch = 2;
+  r.fused_attention = FusedAttention{4, 2, true, 7};
+  std::int64_t pairs = 0;
+  for (std::int64_t i = 0; i < 5; ++i) pairs += std::min<std::int64_t>(12 - 5 + i + 1, 7);
+  CHECK(r.macs_per_call() == 2 * 2 * 4 * pairs * 3);
 }

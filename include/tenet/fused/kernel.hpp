@@ -24,11 +24,13 @@ ScoresPlace parse_scores_place(const std::string& text);  // InputError(unknown-
 
 // O[hq, i, :] = softmax(Q[hq, i, :]·K[hq / g, :, :]ᵀ / sqrt(D)) · V[hq / g, :, :], g = HQ / HKV.
 // With `causal`, query i (0 <= i < Q) sees the keys j <= KV - Q + i: the queries are the last Q
-// positions of a sequence of KV tokens (prefill: Q = KV; extend: Q < KV; decode: Q = 1).
+// positions of a sequence of KV tokens (prefill: Q = KV; extend: Q < KV; decode: Q = 1). With a
+// sliding `window` W (causal only) it sees the last W of those: KV - Q + i - W < j <= KV - Q + i.
 struct AttentionKernel {
   std::int64_t hq = 1, hkv = 1, q = 1, kv = 1, d = 1;
   bool causal = false;
   ScoresPlace scores = ScoresPlace::kOnChip;
+  std::int64_t window = 0;  // keys a query sees, itself included (causal); 0: no window
   std::int64_t group() const { return hq / hkv; }  // query heads per KV head
 };
 
@@ -50,7 +52,8 @@ using Kernel = std::variant<AttentionKernel, FfnKernel>;
 const char* kind_name(const Kernel& k);  // "attention", "ffn"
 
 // InputError(range | overflow | usage, where = "attention" or "ffn", naming the size) for sizes
-// < 1, HQ not a multiple of HKV, a causal Q > KV (query 0 would see no key), Q or KV above 2^24
+// < 1, HQ not a multiple of HKV, a causal Q > KV (query 0 would see no key), a window < 0 or
+// without a causal mask, Q or KV above 2^24
 // tokens or a MAC count beyond 2^60.
 void validate(const Kernel& k);
 

@@ -50,12 +50,15 @@ struct DataTypes {
 // A row that is one fused attention kernel (eval::evaluate_kernel; docs/llm.md#fused-attention)
 // rather than one matmul: per sequence `heads` query heads and `kv_heads` KV heads; the row's M
 // queries attend N keys of head dimension K (causal: the queries are the last M of N positions),
-// for `batch` sequences — the kernel HQ = batch·heads, HKV = batch·kv_heads, Q = M, KV = N, D = K.
+// for `batch` sequences — the kernel HQ = batch·heads, HKV = batch·kv_heads, Q = M, KV = N, D = K;
+// a sliding-window layer's queries see at most `window` keys each (0: no window).
 struct FusedAttention {
   std::int64_t heads = 1, kv_heads = 1;
   bool causal = true;
+  std::int64_t window = 0;
   friend bool operator==(const FusedAttention& a, const FusedAttention& b) {
-    return a.heads == b.heads && a.kv_heads == b.kv_heads && a.causal == b.causal;
+    return a.heads == b.heads && a.kv_heads == b.kv_heads && a.causal == b.causal &&
+           a.window == b.window;
   }
   friend bool operator!=(const FusedAttention& a, const FusedAttention& b) { return !(a == b); }
 };
@@ -97,7 +100,8 @@ struct MatmulShape {
 
   bool has_weights() const { return b_operand == OperandRole::kWeight; }
   // batch·M·N·K, exact; a fused attention row: 2·batch·heads·pairs·K, pairs the unmasked
-  // (query, key) pairs (M·N, or M·N − M(M−1)/2 causal).
+  // (query, key) pairs (M·N, or M·N − M(M−1)/2 causal; with a window W query i sees
+  // min(N − M + i + 1, W) keys).
   Integer macs_per_call() const;
   Integer macs() const;  // count·batch·M·N·K, exact
 

@@ -60,10 +60,10 @@ void Search::by_dram(const std::vector<Group>& groups) {
   });
   for (const Planned& p : planned) {
     if (beaten(p.bound)) break;
-    consider(model(p.tiling), p.tiling, p.index);
+    consider(model(p.tiling), p.tiling, p.index, TilingObjective::kDramBytes);
   }
   if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
-    consider(model(groups.front().at(0)), groups.front().at(0), 0);
+    consider(model(groups.front().at(0)), groups.front().at(0), 0, TilingObjective::kDramBytes);
 }
 
 void Search::by_energy(const std::vector<Group>& groups) {
@@ -147,6 +147,7 @@ mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& p
     switch (search.objective) {
       case TilingObjective::kLatency:
         s.by_latency(space, groups);
+        s.cap_traffic(space, groups);
         break;
       case TilingObjective::kDramBytes:
         space.all(groups);

@@ -412,10 +412,12 @@ class Search {
   }
   long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 
-  void consider(const detail::Model& m, const Tiling& t, size_t index) {
+  // (`o`: the objective ranked by, the search's own unless given)
+  void consider(const detail::Model& m, const Tiling& t, size_t index,
+                std::optional<TilingObjective> o = std::nullopt) {
     ++evaluated_;
-    const Score s = score(m, t, index, objective_);
-    if (!best_ || better(s, *best_, objective_)) best_ = s;
+    const Score s = score(m, t, index, o.value_or(objective_));
+    if (!best_ || better(s, *best_, o.value_or(objective_))) best_ = s;
   }
 
   // Candidates whose compute cycles (a lower bound of their total cycles) exceed the best total
@@ -448,6 +450,19 @@ class Search {
   // pairs by compute_floor_upto) and not dominated by a twin (CandidateSpace::boundary). What is
   // left out is beyond the window of C*, or loses to a candidate kept.
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
+
+  // kLatency, after by_latency (the window's choice X, best_): the cap (hw::search::choose, step
+  // 2). X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
+  // (hw::compute_bounds); else the least-traffic candidate L is found by by_dram over the whole
+  // space (into `groups`), and if over_cap(X, L) the choice is fastest_within(L).
+  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups);
+
+  // The candidate of `groups` (the whole space) faster() ranks first among those moving at most
+  // 1.5x the bytes of `least` (the least-traffic candidate, one of them): by increasing floor of
+  // their cycles (compute cycles; the DRAM-channel time of their traffic floor), those whose
+  // traffic floor exceeds the cap left out, planned and timed while the floor does not exceed the
+  // best time.
+  Score fastest_within(const std::vector<Group>& groups, const Score& least);
 
   // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one per
   // group), its loop order with the least traffic floor, timed (its score under latency); none if

@@ -32,15 +32,14 @@ eval::Evaluation analyze(const std::string& arch, const std::string& dataflow,
 
 }  // namespace latency_cap
 
-TEST_CASE("the latency choice moves at most 1.5x the least traffic unless it is > 2 % slower",
-          "[sweep][search][cap]") {
+TEST_CASE("the latency rule's cap holds on GEMMs x presets x dataflows", "[sweep][search][cap]") {
   using namespace latency_cap;
   const std::vector<mapping::GemmShape> gemms{
       {512, 128, 2048},  {512, 4096, 4096}, {2048, 4096, 11008}, {128, 128, 2048},
       {384, 768, 3072},  {77, 1000, 333},   {1000, 1000, 1000},  {257, 514, 1027},
       {4096, 128, 4096}, {2048, 2048, 128}, {1, 4096, 4096},     {64, 11008, 4096}};
   const std::vector<std::string> presets{"scalable-32x32", "systolic-16x16",   "systolic-32x32",
-                                         "tpu-v1",         "sauria-fp16-8x16", "gemmini"};
+                                         "tpu-v1",         "sauria-fp16-8x16", "systolic-8x8"};
   int cases = 0, near = 0, within = 0;
   for (const std::string& arch : presets)
     for (const char* dataflow : {"os", "ws", "is"})
@@ -113,7 +112,7 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
       {"systolic-16x16", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
       {"scalable-32x32", {384, 768, 3072}, mapping::Dataflow::kWeightStationary},
       {"sauria-fp16-8x16", {257, 514, 1027}, mapping::Dataflow::kOutputStationary},
-      {"gemmini", {128, 128, 2048}, mapping::Dataflow::kInputStationary}};
+      {"systolic-8x8", {128, 128, 2048}, mapping::Dataflow::kInputStationary}};
   int capped = 0;
   for (const Case& c : cases) {
     INFO(c.arch << " " << c.shape.m << "," << c.shape.n << "," << c.shape.k << " "

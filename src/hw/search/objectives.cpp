@@ -11,7 +11,7 @@
 
 namespace tenet::hw::search {
 
-void Search::by_dram(const std::vector<Group>& groups) {
+void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose) {
   TrafficFloor floor(acc_, problem_, dataflow_, options_);
   struct Entry {
     double floor;
@@ -19,12 +19,25 @@ void Search::by_dram(const std::vector<Group>& groups) {
     Tiling tiling;
   };
   std::vector<Entry> entries;
-  entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
+  if (upper < 0) entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
   for (const Group& g : groups) {
+    if (upper >= 0) {  // a group whose loose floor exceeds `upper` holds no candidate under it
+      const Tiling t = g.at(0);
+      double least = 0;
+      if (loose) {
+        least = (*loose)(g);
+      } else {
+        const unsigned streamed = floor.alone_too_large(t);
+        floor.set_extents(t, false);
+        least = floor.loose(g, streamed);
+      }
+      if (least > upper) continue;
+    }
     floor.set_extents(g.at(0));
     for (size_t i = 0; i < g.size(); ++i) {
       const Tiling t = g.at(i);
-      entries.push_back({floor(t), g.first + i, t});
+      const double f = floor(t);
+      if (upper < 0 || f <= upper) entries.push_back({f, g.first + i, t});
     }
   }
   // A heap: usually few entries are taken out before the floor exceeds the fewest bytes.
@@ -62,7 +75,7 @@ void Search::by_dram(const std::vector<Group>& groups) {
     if (beaten(p.bound)) break;
     consider(model(p.tiling), p.tiling, p.index, TilingObjective::kDramBytes);
   }
-  if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
+  if (!best_ && !groups.empty() && upper < 0)  // none is feasible: the first (result() refuses)
     consider(model(groups.front().at(0)), groups.front().at(0), 0, TilingObjective::kDramBytes);
 }
 
@@ -147,7 +160,6 @@ mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& p
     switch (search.objective) {
       case TilingObjective::kLatency:
         s.by_latency(space, groups);
-        s.cap_traffic(space, groups);
         break;
       case TilingObjective::kDramBytes:
         space.all(groups);

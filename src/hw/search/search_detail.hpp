@@ -301,6 +301,10 @@ class TrafficFloor {
 
 class LatencyRun;
 
+// The loose traffic floor of a group's candidates (TrafficFloor::loose with the operands whose
+// tile alone does not fit streamed).
+using LooseFloor = std::function<double(const Group&)>;
+
 class Search {
  public:
   Search(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
@@ -451,11 +455,25 @@ class Search {
   // left out is beyond the window of C*, or loses to a candidate kept.
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
 
-  // kLatency, after by_latency (the window's choice X, best_): the cap (hw::search::choose, step
-  // 2). X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
-  // (hw::compute_bounds); else the least-traffic candidate L is found by by_dram over the whole
-  // space (into `groups`), and if over_cap(X, L) the choice is fastest_within(L).
-  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups);
+  // kLatency, after the latency run (the window's choice X, best_): the cap (hw::search::choose,
+  // step 2). `groups`, `floors` (a floor of the cycles of each group's candidates) and `covered`:
+  // the space the run generated, which holds every group whose floor is at most `covered`.
+  // X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
+  // (hw::compute_bounds); or when D, the least-traffic candidate of S, the groups whose floor lies
+  // within 2 % of X's cycles (they hold W, the candidates within 2 % of X; generated again if the
+  // run's space does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X,
+  // or some candidate outside S (of the space at hand) moves fewer bytes than D: then the
+  // least-traffic candidate L is not lean or lies beyond the window. Else L of the whole space
+  // (by_dram into `groups`), and if over_cap(X, L), the choice is fastest_within(L).
+  // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
+  // search).
+  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
+                   const std::vector<long long>& floors, long long covered,
+                   const LooseFloor& loose);
+
+  // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
+  // closed-form traffic floors, then planned).
+  bool leaner(TrafficFloor& traffic, const Group& g, long long bytes, const LooseFloor& loose);
 
   // The candidate of `groups` (the whole space) faster() ranks first among those moving at most
   // 1.5x the bytes of `least` (the least-traffic candidate, one of them): by increasing floor of
@@ -477,7 +495,10 @@ class Search {
   // exact bytes) only while its floor does not exceed the fewest bytes found; then, among the
   // candidates with the fewest bytes, the cycles decide (timed while their compute cycles can
   // still win). The result is that of evaluating every candidate.
-  void by_dram(const std::vector<Group>& groups);
+  // `upper` (>= 0): the bytes of some candidate (an upper bound of the fewest): candidates whose
+  // floor exceeds it are left out (a group by its loose floor first, `loose`).
+  void by_dram(const std::vector<Group>& groups, double upper = -1,
+               const LooseFloor* loose = nullptr);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

@@ -99,14 +99,22 @@ TEST_CASE("the chosen tiling is optimal over the candidates for every objective"
       CHECK(hw::choose_tiling(c.acc, c.problem, df) == fast.tiling);  // latency is the default
       long long fastest = brute.front().cycles.total;
       for (const hw::Result& r : brute) fastest = std::min(fastest, r.cycles.total);
-      // latency: within 2 % of the fastest; of those, the fewest bytes, then the least energy
-      CHECK(fast.cycles.total * 100 <= fastest * 102);
+      // latency: within 2 % of the fastest; of those, the fewest bytes, then the least energy —
+      // unless that moves more than 1.5x the least traffic (lean) while lean is within 2 % of
+      // it: then the fastest of the candidates moving at most 1.5x lean's bytes
+      const bool capped =
+          fast.dram_bytes * 2 <= lean.dram_bytes * 3 && fast.cycles.total * 100 > fastest * 102;
+      if (!capped) CHECK(fast.cycles.total * 100 <= fastest * 102);
+      CHECK((fast.dram_bytes * 2 <= lean.dram_bytes * 3 ||
+             lean.cycles.total * 100 > fast.cycles.total * 102));
       for (const hw::Result& r : brute) {
         INFO(mapping::to_string(r.tiling));
-        if (r.cycles.total * 100 <= fastest * 102) {
+        if (!capped && r.cycles.total * 100 <= fastest * 102) {
           CHECK(fast.dram_bytes <= r.dram_bytes);
           if (r.dram_bytes == fast.dram_bytes) CHECK(fast.energy_pj.total <= r.energy_pj.total);
         }
+        if (capped && r.dram_bytes * 2 <= lean.dram_bytes * 3)
+          CHECK(fast.cycles.total <= r.cycles.total);
         CHECK(lean.dram_bytes <= r.dram_bytes);
         if (r.dram_bytes == lean.dram_bytes) CHECK(lean.cycles.total <= r.cycles.total);
         CHECK(frugal.energy_pj.total <= r.energy_pj.total);
@@ -170,11 +178,13 @@ TEST_CASE("tiling objectives print and parse", "[hw][tiling]") {
 
 TEST_CASE("the latency objective is never slower than another objective's choice", "[hw][tiling]") {
   // One candidate space for every objective: the latency choice is within 2 % of the fastest
-  // candidate, hence within 2 % of every other objective's choice; it is exactly the fastest
-  // unless a near-tie moves fewer bytes. Random problems (groups, packed words, partitions,
-  // single or double buffering, edge transfers), every dataflow.
+  // candidate, hence within 2 % of every other objective's choice — unless the rule's cap took
+  // it (it moves at most 1.5x the least traffic, at most as slow as the least-traffic choice,
+  // which is within 2 % of the window's choice: at most 4.04 % slower than the fastest); it is
+  // exactly the fastest unless a near-tie moves fewer bytes. Random problems (groups, packed
+  // words, partitions, single or double buffering, edge transfers), every dataflow.
   std::mt19937 rng(2111);
-  long long exact = 0, compared = 0;
+  long long exact = 0, compared = 0, beyond_window = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const Accelerator acc = hwtest::random_acc(rng);
     const hw::GemmProblem p = hwtest::random_problem(rng);
@@ -187,12 +197,21 @@ TEST_CASE("the latency objective is never slower than another objective's choice
         return hw::evaluate_gemm(acc, p, df, hw::choose_tiling(acc, p, df, options, {o}), options);
       };
       const hw::Result fast = chosen(hw::TilingObjective::kLatency);
+      const hw::Result lean = chosen(hw::TilingObjective::kDramBytes);
+      // the cap: at most 1.5x the least traffic, or the least traffic > 2 % slower
+      REQUIRE((fast.dram_bytes * 2 <= lean.dram_bytes * 3 ||
+               lean.cycles.total * 100 > fast.cycles.total * 102));
       bool fastest = true;
       for (hw::TilingObjective o : {hw::TilingObjective::kDramBytes, hw::TilingObjective::kEnergy,
                                     hw::TilingObjective::kEdp}) {
         const hw::Result r = chosen(o);
         INFO(hw::to_string(o) << " " << mapping::to_string(r.tiling));
-        REQUIRE(fast.cycles.total * 100 <= r.cycles.total * 102);
+        REQUIRE(fast.cycles.total * 10000 <= r.cycles.total * 10404);
+        if (fast.cycles.total * 100 > r.cycles.total * 102) {  // only the cap
+          CHECK(fast.dram_bytes * 2 <= lean.dram_bytes * 3);
+          CHECK(fast.cycles.total <= lean.cycles.total);
+          ++beyond_window;
+        }
         if (fast.cycles.total > r.cycles.total) {
           fastest = false;
           CHECK(fast.dram_bytes <= r.dram_bytes);  // it is slower only for fewer bytes
@@ -204,6 +223,8 @@ TEST_CASE("the latency objective is never slower than another objective's choice
   }
   CHECK(compared == 540);
   CHECK(exact > 90);  // mostly no near-tie trade at all
+  WARN(beyond_window << " of " << compared
+                     << " comparisons: the latency choice more than 2 % slower (the cap)");
 }
 
 TEST_CASE("capacity-boundary extents: the narrowed search equals bisection and a linear scan",

@@ -92,15 +92,6 @@ TEST_CASE("the search keeps the request's edge transfers", "[sweep][search][agre
   CHECK(off.best->cost.cycles < on.best->cost.cycles);
 }
 
-// The fastest time of the whole candidate space (hw::tiling_candidates, every tiling timed).
-long long fastest_of_space(const eval::Request& r, const eval::Evaluation& e) {
-  long long fastest = -1;
-  for (const mapping::Tiling& t : hw::tiling_candidates(*r.accelerator, e.problem, r.dataflow))
-    if (const auto x = hw::evaluate_gemm_if_fits(*r.accelerator, e.problem, r.dataflow, t, r.hw))
-      if (fastest < 0 || x->cycles.total < fastest) fastest = x->cycles.total;
-  return fastest;
-}
-
 TEST_CASE("the latency choice moves at most 1.5x the least traffic unless that is > 2 % slower",
           "[sweep][search][window]") {
   // every distinct prefill matmul of the bundled models at two prompt lengths, on two presets
@@ -136,25 +127,19 @@ TEST_CASE("the latency choice moves at most 1.5x the least traffic unless that i
                 << l.dram_bytes << " B; least traffic " << mapping::to_string(traffic.tiling())
                 << " " << t.cycles << " cycles " << t.dram_bytes << " B");
       CHECK(t.dram_bytes <= l.dram_bytes);
-      // the least-traffic tiling within 2 % of the latency choice: at most 1.5x its bytes, unless
-      // it lies beyond the window of the fastest mapping C* (the rule's window is C*'s: then the
-      // latency choice, within it, is right to be faster)
+      // the least-traffic tiling within 2 % of the latency choice: at most 1.5x its bytes (the
+      // rule's cap, hw::search::choose)
       if (t.cycles * 100 <= l.cycles * 102) {
         ++within;
-        if (l.dram_bytes * 2 > t.dram_bytes * 3) {
-          ++beyond;
-          r.tiling_objective = hw::TilingObjective::kLatency;
-          const long long fastest = fastest_of_space(r, latency);
-          CHECK(t.cycles * 100 > poly::Integer(static_cast<long>(fastest)) * 102);
-          CHECK(l.cycles * 100 <= poly::Integer(static_cast<long>(fastest)) * 102);
-        }
+        CHECK(l.dram_bytes * 2 <= t.dram_bytes * 3);
+        if (l.dram_bytes * 2 > t.dram_bytes * 3) ++beyond;
       }
       ++checked;
     }
   CHECK(checked == 2 * shapes.size());
   CHECK(within > 0);
+  CHECK(beyond == 0);
   WARN(checked << " layer x preset cases; the least-traffic tiling within 2 % of the latency "
                   "choice on "
-               << within << ", more than 1.5x its bytes moved on " << beyond
-               << " (each beyond 2 % of the fastest mapping)");
+               << within << ", more than 1.5x its bytes moved on " << beyond);
 }

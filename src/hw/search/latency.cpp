@@ -117,6 +117,22 @@ class LatencyRun {
     return phase2();
   }
 
+  // A floor of the cycles of each group's candidates (the groups generated), and a time up to
+  // which the space generated holds every group whose floor does not exceed it.
+  const std::vector<long long>& floors() const { return floors_; }
+  long long covered() const { return covered_; }
+
+  // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
+  // alone does not fit streamed), kept by what it depends on (LooseMemo).
+  double loose_floor(const Group& g) {
+    const Tiling t = g.at(0);
+    const unsigned streamed = traffic_.alone_too_large(t);
+    return loose_memo_.get(traffic_.tile_counts(t), streamed, [&] {
+      traffic_.set_extents(t, false);
+      return traffic_.loose(g, streamed);
+    });
+  }
+
  private:
   // (40 bytes: the heaps move nodes)
   struct Node {
@@ -238,17 +254,6 @@ class LatencyRun {
     return Node{floors_[g], groups_[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy_};
   }
 
-  // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
-  // alone does not fit streamed), kept by what it depends on (LooseMemo).
-  double loose_floor(const Group& g) {
-    const Tiling t = g.at(0);
-    const unsigned streamed = traffic_.alone_too_large(t);
-    return loose_memo_.get(traffic_.tile_counts(t), streamed, [&] {
-      traffic_.set_extents(t, false);
-      return traffic_.loose(g, streamed);
-    });
-  }
-
   // A partial group taken out: its floor with the DRAM-channel time of its loose traffic floor
   // (as search::dram_cycles_floor: edge transfers charged, one channel, not under the
   // microarchitecture, as group floors wait lazily only then). False: it waits again.
@@ -307,6 +312,7 @@ class LatencyRun {
     open_.build();
     run(-1);
     const size_t grid = groups_.size();
+    if (fastest_) covered_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 102 / 100);
     space_.boundary(
         groups_,
         [&](int d, const std::array<long long, 3>& tile, long long upto) {
@@ -391,6 +397,7 @@ class LatencyRun {
   std::vector<Score> timed_;
   std::optional<long long> fastest_;
   std::optional<size_t> timed_first_;  // the enumeration index of the first timed candidate
+  long long covered_ = std::numeric_limits<long long>::max();  // covered()
   Heap<Node, ByBound> open_;
   Heap<Node, ByFloor> left_;
   bool lazy_ = false;
@@ -399,7 +406,10 @@ class LatencyRun {
 };
 
 void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
-  best_ = LatencyRun(*this, space, groups).search();
+  LatencyRun run(*this, space, groups);
+  best_ = run.search();
+  cap_traffic(space, groups, run.floors(), run.covered(),
+              [&run](const Group& g) { return run.loose_floor(g); });
 }
 
 std::optional<Score> Search::first_time(const std::vector<Group>& groups,

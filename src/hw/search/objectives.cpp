@@ -11,7 +11,7 @@
 
 namespace tenet::hw::search {
 
-void Search::by_dram(const std::vector<Group>& groups) {
+void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose) {
   TrafficFloor floor(acc_, problem_, dataflow_, options_);
   struct Entry {
     double floor;
@@ -19,12 +19,25 @@ void Search::by_dram(const std::vector<Group>& groups) {
     Tiling tiling;
   };
   std::vector<Entry> entries;
-  entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
+  if (upper < 0) entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
   for (const Group& g : groups) {
+    if (upper >= 0) {  // a group whose loose floor exceeds `upper` holds no candidate under it
+      const Tiling t = g.at(0);
+      double least = 0;
+      if (loose) {
+        least = (*loose)(g);
+      } else {
+        const unsigned streamed = floor.alone_too_large(t);
+        floor.set_extents(t, false);
+        least = floor.loose(g, streamed);
+      }
+      if (least > upper) continue;
+    }
     floor.set_extents(g.at(0));
     for (size_t i = 0; i < g.size(); ++i) {
       const Tiling t = g.at(i);
-      entries.push_back({floor(t), g.first + i, t});
+      const double f = floor(t);
+      if (upper < 0 || f <= upper) entries.push_back({f, g.first + i, t});
     }
   }
   // A heap: usually few entries are taken out before the floor exceeds the fewest bytes.
@@ -60,10 +73,10 @@ void Search::by_dram(const std::vector<Group>& groups) {
   });
   for (const Planned& p : planned) {
     if (beaten(p.bound)) break;
-    consider(model(p.tiling), p.tiling, p.index);
+    consider(model(p.tiling), p.tiling, p.index, TilingObjective::kDramBytes);
   }
-  if (!best_ && !groups.empty())  // none is feasible: the first, which result() refuses
-    consider(model(groups.front().at(0)), groups.front().at(0), 0);
+  if (!best_ && !groups.empty() && upper < 0)  // none is feasible: the first (result() refuses)
+    consider(model(groups.front().at(0)), groups.front().at(0), 0, TilingObjective::kDramBytes);
 }
 
 void Search::by_energy(const std::vector<Group>& groups) {
@@ -122,7 +135,7 @@ const char* to_string(TilingObjective objective) {
 
 std::string describe(TilingObjective objective) {
   if (objective == TilingObjective::kLatency)
-    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy";
+    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy; capped at 1.5x the least traffic when that is within 2 %";
   return to_string(objective);
 }
 

@@ -28,6 +28,11 @@ bool better(TilingObjective objective, const Rank& a, const Rank& b) {
   return false;
 }
 
+bool faster(const Rank& a, const Rank& b) {
+  return std::tie(a.cycles, a.dram_bytes, a.energy_pj, a.tiles, a.index) <
+         std::tie(b.cycles, b.dram_bytes, b.energy_pj, b.tiles, b.index);
+}
+
 std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
   long long fastest = ranks.front().cycles;
   for (const Rank& r : ranks) fastest = std::min(fastest, r.cycles);
@@ -36,6 +41,15 @@ std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
     if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest)) continue;
     if (best == ranks.size() || better(objective, ranks[i], ranks[best])) best = i;
   }
+  if (objective != TilingObjective::kLatency) return best;
+  std::size_t least = 0;  // the cap
+  for (std::size_t i = 1; i < ranks.size(); ++i)
+    if (better(TilingObjective::kDramBytes, ranks[i], ranks[least])) least = i;
+  if (!over_cap(ranks[best], ranks[least])) return best;
+  best = least;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    if (within_cap(ranks[i].dram_bytes, ranks[least].dram_bytes) && faster(ranks[i], ranks[best]))
+      best = i;
   return best;
 }
 

@@ -26,14 +26,40 @@ inline bool near(long long cycles, long long fastest) {
   return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
 }
 
+// The latency rule's traffic cap: whether `bytes` is at most 1.5x `least` (2 bytes <= 3 least,
+// exactly).
+inline bool within_cap(long long bytes, long long least) {
+  return static_cast<__int128>(bytes) * 2 <= static_cast<__int128>(least) * 3;
+}
+
+// Whether the window's choice `choice` breaks the cap against the least-traffic candidate `least`
+// (the one better() ranks first under dram_bytes, over the same candidates): it moves more than
+// 1.5x the bytes of `least` while `least` is within 2 % of its cycles (near(least, choice)).
+inline bool over_cap(const Rank& choice, const Rank& least) {
+  return near(least.cycles, choice.cycles) && !within_cap(choice.dram_bytes, least.dram_bytes);
+}
+
 // Whether `a` ranks before `b` under the objective: latency — among candidates within the
 // near-tie window of the fastest (near(); the caller's part) the fewest DRAM bytes, then the
 // least energy, then cycles; dram_bytes — bytes, then cycles; energy — energy, cycles, bytes;
 // edp — energy x cycles, cycles, bytes; then fewer tiles, then the lower index.
 bool better(TilingObjective objective, const Rank& a, const Rank& b);
 
-// The position in `ranks` (not empty) of the candidate the objective chooses: under latency the
-// fastest time C* first, then better() among those within the window of C*; else better().
+// The order of the latency rule's capped step: fewer cycles, then fewer DRAM bytes, the least
+// energy, fewer tiles, the lower index.
+bool faster(const Rank& a, const Rank& b);
+
+// The position in `ranks` (not empty) of the candidate the objective chooses; else better().
+// Under latency (docs/hardware.md, "The latency rule"):
+//  1. the window: the fastest time C*, then better() among the candidates within 2 % of C*: X;
+//  2. the cap: L, the least-traffic candidate (better() under dram_bytes). If over_cap(X, L) —
+//     X moves more than 1.5x L's bytes and L is within 2 % of X's cycles — the choice is the
+//     candidate ranked first by faster() among those moving at most 1.5x L's bytes (L is one);
+//     else X.
+// Either way the choice moves at most 1.5x L's bytes or L is more than 2 % slower than it (the
+// capped choice is within the cap; X is kept only when it is within it or L is beyond its
+// window): one step, no iteration. The capped choice is at most as slow as L, so at most 2 %
+// slower than X (4.04 % slower than C*).
 std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks);
 
 }  // namespace tenet::hw::search

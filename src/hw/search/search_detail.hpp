@@ -301,6 +301,10 @@ class TrafficFloor {
 
 class LatencyRun;
 
+// The loose traffic floor of a group's candidates (TrafficFloor::loose with the operands whose
+// tile alone does not fit streamed).
+using LooseFloor = std::function<double(const Group&)>;
+
 class Search {
  public:
   Search(const arch::Accelerator& acc, const GemmProblem& problem, mapping::Dataflow dataflow,
@@ -412,10 +416,12 @@ class Search {
   }
   long long compute_cycles(const Tiling& t) const { return plan_only(t).compute_cycles(); }
 
-  void consider(const detail::Model& m, const Tiling& t, size_t index) {
+  // (`o`: the objective ranked by, the search's own unless given)
+  void consider(const detail::Model& m, const Tiling& t, size_t index,
+                std::optional<TilingObjective> o = std::nullopt) {
     ++evaluated_;
-    const Score s = score(m, t, index, objective_);
-    if (!best_ || better(s, *best_, objective_)) best_ = s;
+    const Score s = score(m, t, index, o.value_or(objective_));
+    if (!best_ || better(s, *best_, o.value_or(objective_))) best_ = s;
   }
 
   // Candidates whose compute cycles (a lower bound of their total cycles) exceed the best total
@@ -449,6 +455,33 @@ class Search {
   // left out is beyond the window of C*, or loses to a candidate kept.
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
 
+  // kLatency, after the latency run (the window's choice X, best_): the cap (hw::search::choose,
+  // step 2). `groups`, `floors` (a floor of the cycles of each group's candidates) and `covered`:
+  // the space the run generated, which holds every group whose floor is at most `covered`.
+  // X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
+  // (hw::compute_bounds); or when D, the least-traffic candidate of S, the groups whose floor lies
+  // within 2 % of X's cycles (they hold W, the candidates within 2 % of X; generated again if the
+  // run's space does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X,
+  // or some candidate outside S (of the space at hand) moves fewer bytes than D: then the
+  // least-traffic candidate L is not lean or lies beyond the window. Else L of the whole space
+  // (by_dram into `groups`), and if over_cap(X, L), the choice is fastest_within(L).
+  // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
+  // search).
+  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
+                   const std::vector<long long>& floors, long long covered,
+                   const LooseFloor& loose);
+
+  // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
+  // closed-form traffic floors, then planned).
+  bool leaner(TrafficFloor& traffic, const Group& g, long long bytes, const LooseFloor& loose);
+
+  // The candidate of `groups` (the whole space) faster() ranks first among those moving at most
+  // 1.5x the bytes of `least` (the least-traffic candidate, one of them): by increasing floor of
+  // their cycles (compute cycles; the DRAM-channel time of their traffic floor), those whose
+  // traffic floor exceeds the cap left out, planned and timed while the floor does not exceed the
+  // best time.
+  Score fastest_within(const std::vector<Group>& groups, const Score& least);
+
   // An upper bound of the fastest time: the grid's group with the least floor (`floors`, one per
   // group), its loop order with the least traffic floor, timed (its score under latency); none if
   // it does not fit. When that time is more than 0.5 % above the floor (the group is often a
@@ -462,7 +495,10 @@ class Search {
   // exact bytes) only while its floor does not exceed the fewest bytes found; then, among the
   // candidates with the fewest bytes, the cycles decide (timed while their compute cycles can
   // still win). The result is that of evaluating every candidate.
-  void by_dram(const std::vector<Group>& groups);
+  // `upper` (>= 0): the bytes of some candidate (an upper bound of the fewest): candidates whose
+  // floor exceeds it are left out (a group by its loose floor first, `loose`).
+  void by_dram(const std::vector<Group>& groups, double upper = -1,
+               const LooseFloor* loose = nullptr);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

@@ -1,0 +1,140 @@
+#include <algorithm>
+#include <tuple>
+
+#include "hw/search/search_detail.hpp"
+#include "tenet/hw/bounds.hpp"
+
+// The latency rule's traffic cap (hw::search::choose, step 2; docs/hardware.md, "The latency
+// rule"): after the window's choice, the least-traffic candidate of the whole space, and when the
+// choice breaks the cap against it, the fastest candidate within the cap.
+
+namespace tenet::hw::search {
+
+void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
+                         const std::vector<long long>& floors, long long covered,
+                         const LooseFloor& loose) {
+  if (!best_ || best_->cycles >= kInfeasible) return;  // (none fits: nothing to cap)
+  // The least-traffic candidate L moves at least the bytes no mapping moves fewer of
+  // (hw::compute_bounds): a choice within 1.5x those is within the cap whatever L is.
+  if (within_cap(best_->dram_bytes, compute_bounds(acc_, problem_, options_).dram_bytes)) return;
+  const Score choice = *best_;
+  // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
+  // floor is at most `limit`: S, those groups (of the space generated, or generated again).
+  const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
+  std::vector<Group> near_groups, others;
+  if (limit <= covered) {
+    for (size_t g = 0; g < groups.size(); ++g)
+      (floors[g] <= limit ? near_groups : others).push_back(groups[g]);
+  } else {
+    const auto floor_of = [&](const Group& g) {
+      return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
+    };
+    space.grid(groups);
+    space.boundary(
+        groups,
+        [&](int d, const std::array<long long, 3>& tile, long long upto) {
+          return micro_ || compute_floor_upto(tile, d, upto) <= limit;
+        },
+        [&](const Group& g) { return floor_of(g) <= limit; }, true);
+    for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
+  }
+  // D: the least-traffic candidate of S, if it moves less than 2/3 of the choice's bytes (lean;
+  // else no candidate of W is lean, and neither is L if it lies in W).
+  const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
+  best_.reset();
+  by_dram(near_groups, lean, &loose);
+  const std::optional<Score> d = best_;
+  best_ = choice;
+  if (!d || d->cycles >= kInfeasible || within_cap(choice.dram_bytes, d->dram_bytes)) return;
+  // D beyond the window: every candidate of W moves more than D (on equal bytes W's fewer cycles
+  // would rank first), so L (at most D's bytes) is not in W: L is more than 2 % slower. So too
+  // when a candidate outside S moves fewer bytes than D (then D, in W, is the least of W).
+  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+  if (d->cycles > limit) return;
+  for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
+    if (leaner(traffic, *g, d->dram_bytes, loose)) return;
+  // The same over the rest of the capacity boundary, as it is generated (and no further once
+  // such a candidate is found).
+  bool found = false;
+  std::vector<Group> rest;
+  space.grid(rest);
+  rest.clear();
+  space.boundary(
+      rest, [&](int, const std::array<long long, 3>&, long long) { return !found; },
+      [&](const Group& g) {
+        if (!found) found = leaner(traffic, g, d->dram_bytes, loose);
+        return false;
+      });
+  if (found) return;
+  // D in W and lean: L of the whole space (at most D's bytes).
+  space.all(groups);
+  best_.reset();
+  by_dram(groups, static_cast<double>(d->dram_bytes) * (1 + 1e-12), &loose);
+  const Score least = *best_;
+  best_ = choice;
+  if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+}
+
+bool Search::leaner(TrafficFloor& traffic, const Group& g, long long bytes,
+                    const LooseFloor& loose) {
+  const double below = static_cast<double>(bytes);
+  const Tiling first = g.at(0);
+  if (loose(g) >= below) return false;
+  traffic.set_extents(first);
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Tiling t = g.at(i);
+    if (traffic(t) >= below) continue;
+    const detail::Model m = model(t);
+    ++planned_;
+    if (m.feasible() && m.dram_bytes() < bytes) return true;
+  }
+  return false;
+}
+
+Score Search::fastest_within(const std::vector<Group>& groups, const Score& least) {
+  // The incumbent: the least-traffic candidate itself, ranked with its energy.
+  Score best = score(model(least.tiling), least.tiling, least.index, TilingObjective::kLatency);
+  ++evaluated_;
+  // Candidates by a floor of their cycles (the compute cycles, then with the DRAM-channel time of
+  // their traffic floor), those whose traffic floor exceeds the cap left out; each planned and
+  // timed while its floor can still tie or beat the best (faster(): cycles first).
+  const double cap = 1.5 * static_cast<double>(least.dram_bytes) * (1 + 1e-12);
+  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+  struct Entry {
+    long long bound;
+    size_t index;
+    Tiling tiling;
+  };
+  std::vector<Entry> entries;
+  for (const Group& g : groups) {
+    const Tiling first = g.at(0);
+    const long long compute = micro_ ? compute_cycles(first) : compute_cycles_of(first);
+    if (compute > best.cycles) continue;
+    const detail::Model plan = plan_only(first);
+    traffic.set_extents(first);
+    for (size_t i = 0; i < g.size(); ++i) {
+      const Tiling t = g.at(i);
+      const double floor = traffic(t);
+      if (floor > cap) continue;
+      const long long bound = std::max(compute, dram_cycles_floor(plan, problem_, floor));
+      if (bound <= best.cycles) entries.push_back({bound, g.first + i, t});
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.bound, a.index) < std::tie(b.bound, b.index);
+  });
+  for (const Entry& e : entries) {
+    if (e.bound > best.cycles) break;
+    if (e.index == best.index) continue;
+    const detail::Model m = model(e.tiling);
+    ++planned_;
+    if (!m.feasible() || !within_cap(m.dram_bytes(), least.dram_bytes)) continue;
+    if (cycles_floor(m) > best.cycles) continue;
+    ++evaluated_;
+    const Score s = score(m, e.tiling, e.index, TilingObjective::kLatency);
+    if (faster(s, best)) best = s;
+  }
+  return best;
+}
+
+}  // namespace tenet::hw::search

@@ -1,0 +1,152 @@
+// The latency rule's cap (issue 35; docs/hardware.md, "The latency rule"): the default (latency)
+// tiling never moves more than 1.5x the least-traffic tiling's bytes unless that tiling is more
+// than 2 % slower than the choice — on GEMMs x presets x dataflows through eval::evaluate (the
+// least-traffic tiling: the same request under dram_bytes), and the search equal to the one
+// ranking (hw::search::choose) over every candidate evaluated.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "hw/search/ranking.hpp"
+#include "sweep/search_settings.hpp"
+#include "tenet/eval/pipeline.hpp"
+#include "tenet/eval/settings.hpp"
+#include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
+
+using namespace tenet;
+
+namespace latency_cap {
+
+// `tenet analyze --gemm M,N,K --arch <arch> --dataflow <dataflow> --tiling-objective <o>`.
+eval::Evaluation analyze(const std::string& arch, const std::string& dataflow,
+                         const mapping::GemmShape& shape, hw::TilingObjective objective) {
+  eval::Settings s;
+  s.arch = arch;
+  s.dataflow = dataflow;
+  eval::Request r = eval::make_gemm_request(s, shape, {16, 16, 16}, 1, 0);
+  r.relation_centric = false;
+  r.tiling_objective = objective;
+  return eval::evaluate(r);
+}
+
+}  // namespace latency_cap
+
+TEST_CASE("the latency rule's cap holds on GEMMs x presets x dataflows", "[sweep][search][cap]") {
+  using namespace latency_cap;
+  const std::vector<mapping::GemmShape> gemms{
+      {512, 128, 2048},  {512, 4096, 4096}, {2048, 4096, 11008}, {128, 128, 2048},
+      {384, 768, 3072},  {77, 1000, 333},   {1000, 1000, 1000},  {257, 514, 1027},
+      {4096, 128, 4096}, {2048, 2048, 128}, {1, 4096, 4096},     {64, 11008, 4096}};
+  const std::vector<std::string> presets{"scalable-32x32", "systolic-16x16",   "systolic-32x32",
+                                         "tpu-v1",         "sauria-fp16-8x16", "systolic-8x8"};
+  int cases = 0, near = 0, within = 0;
+  for (const std::string& arch : presets)
+    for (const char* dataflow : {"os", "ws", "is"})
+      for (const mapping::GemmShape& g : gemms) {
+        const eval::Evaluation l = analyze(arch, dataflow, g, hw::TilingObjective::kLatency);
+        const eval::Evaluation t = analyze(arch, dataflow, g, hw::TilingObjective::kDramBytes);
+        const long long lc = l.hw().cycles.total, lb = l.hw().dram_bytes;
+        const long long tc = t.hw().cycles.total, tb = t.hw().dram_bytes;
+        INFO(arch << " " << dataflow << " " << g.m << "," << g.n << "," << g.k << ": latency "
+                  << mapping::to_string(l.tiling()) << " " << lc << " cycles " << lb
+                  << " B; least traffic " << mapping::to_string(t.tiling()) << " " << tc
+                  << " cycles " << tb << " B");
+        ++cases;
+        CHECK(tb <= lb);
+        // the rule, both ways
+        const bool capped = lb * 2 <= tb * 3;
+        const bool slower = tc * 100 > lc * 102;
+        CHECK((capped || slower));
+        if (!slower) ++near;
+        if (capped) ++within;
+      }
+  CHECK(cases == 216);
+  CHECK(near > 50);  // the cap is at stake on many cases
+  WARN(cases << " cases: the least-traffic tiling within 2 % of the latency choice on " << near
+             << ", the choice within 1.5x its bytes on " << within);
+}
+
+TEST_CASE("512x128x2048 on scalable-32x32: the cap takes a tiling within 1.5x the least traffic",
+          "[sweep][search][cap]") {
+  using namespace latency_cap;
+  // The window's choice, 32x64x2048:nmk (143,536 cycles, 4,849,664 B), moves 1.76x the bytes of
+  // the least-traffic tiling 32x128x2048:mnk (145,608 cycles, 2,752,512 B), 1.4 % slower: the
+  // cap takes the fastest tiling within 1.5x those bytes.
+  const mapping::GemmShape g{512, 128, 2048};
+  const eval::Evaluation l = analyze("scalable-32x32", "os", g, hw::TilingObjective::kLatency);
+  const eval::Evaluation t = analyze("scalable-32x32", "os", g, hw::TilingObjective::kDramBytes);
+  CHECK(mapping::to_string(t.tiling()) == "32x128x2048:mnk");
+  CHECK(t.hw().dram_bytes == 2752512);
+  CHECK(t.hw().cycles.total == 145608);
+  CHECK(mapping::to_string(l.tiling()) == "32x128x1024:kmn");
+  CHECK(l.hw().dram_bytes == 3014656);
+  CHECK(l.hw().cycles.total == 145588);
+  // `tenet search`'s winner is the same
+  sweep::SearchSettings s;
+  s.eval.arch = "scalable-32x32";
+  s.dataflows = {"os"};
+  s.exact_front = false;
+  llm::MatmulShape m;
+  m.name = "gemm";
+  m.m = g.m, m.n = g.n, m.k = g.k;
+  const sweep::LayerSearch found = sweep::search_layers(s, {m}).front();
+  REQUIRE(found.best);
+  CHECK(found.best->candidate.tiling == l.tiling());
+  CHECK(found.best->cost.dram_bytes == l.call_cost().dram_bytes);
+}
+
+TEST_CASE("the latency search with its cap equals the one ranking over every candidate",
+          "[sweep][search][cap]") {
+  // hw::choose_tiling (branch and bound, the cap's searches) against hw::search::choose over the
+  // whole space (hw::tiling_candidates), every candidate timed, on presets; two of the cases
+  // take the cap.
+  struct Case {
+    const char* arch;
+    mapping::GemmShape shape;
+    mapping::Dataflow dataflow;
+  };
+  const std::vector<Case> cases{
+      {"scalable-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
+      {"systolic-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
+      {"systolic-16x16", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
+      {"scalable-32x32", {384, 768, 3072}, mapping::Dataflow::kWeightStationary},
+      {"sauria-fp16-8x16", {257, 514, 1027}, mapping::Dataflow::kOutputStationary},
+      {"systolic-8x8", {128, 128, 2048}, mapping::Dataflow::kInputStationary}};
+  int capped = 0;
+  for (const Case& c : cases) {
+    INFO(c.arch << " " << c.shape.m << "," << c.shape.n << "," << c.shape.k << " "
+                << mapping::to_string(c.dataflow));
+    eval::Settings s;
+    s.arch = c.arch;
+    s.dataflow = mapping::to_string(c.dataflow);
+    eval::Request r = eval::make_gemm_request(s, c.shape, {16, 16, 16}, 1, 0);
+    r.relation_centric = false;
+    const eval::Evaluation e = eval::evaluate(r);
+    const arch::Accelerator& acc = *r.accelerator;
+    const std::vector<mapping::Tiling> all = hw::tiling_candidates(acc, e.problem, c.dataflow);
+    std::vector<hw::search::Rank> ranks;
+    std::vector<mapping::Tiling> kept;
+    for (const mapping::Tiling& t : all)
+      if (const auto x = hw::evaluate_gemm_if_fits(acc, e.problem, c.dataflow, t, r.hw)) {
+        ranks.push_back({x->cycles.total, x->dram_bytes, x->energy_pj.total, x->tiles, all.size()});
+        ranks.back().index = kept.size();
+        kept.push_back(t);
+      }
+    REQUIRE(!ranks.empty());
+    const mapping::Tiling chosen = kept[hw::search::choose(hw::TilingObjective::kLatency, ranks)];
+    CHECK(hw::choose_tiling(acc, e.problem, c.dataflow, r.hw) == chosen);
+    CHECK(e.tiling() == chosen);
+    // the window alone (step 1) differs where the cap took the choice
+    long long fastest = ranks.front().cycles;
+    for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);
+    std::size_t window = ranks.size();
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      if (hw::search::near(ranks[i].cycles, fastest) &&
+          (window == ranks.size() ||
+           hw::search::better(hw::TilingObjective::kLatency, ranks[i], ranks[window])))
+        window = i;
+    if (!(kept[window] == chosen)) ++capped;
+  }
+  CHECK(capped == 2);
+}

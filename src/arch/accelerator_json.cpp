@@ -248,10 +248,14 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
-  if (auto fusion =
-          root.object("fusion", false, "what the chip's compiler fuses {mlp, attention}")) {
-    fusion->allow_only({"comment", "mlp", "attention"});
+  if (auto fusion = root.object(
+          "fusion", false, "what the chip's compiler fuses {mlp, mlp_resident_bytes, attention}")) {
+    fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "attention"});
     if (auto v = fusion->boolean("mlp", false)) spec.chip.fuse_mlp = *v;
+    if (auto v =
+            fusion->integer("mlp_resident_bytes", false,
+                            "the most bytes of MLP weights kept on chip (>= 0)", {0, 1LL << 62}))
+      spec.chip.mlp_resident_bytes = *v;
     if (auto a = fusion->object("attention", false, "the chip's fused attention kernel"))
       read_attention_kernel(*a, spec.chip.attention);
   }
@@ -532,6 +536,7 @@ json to_json(const Accelerator& acc) {
   if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
+  if (s.chip.mlp_resident_bytes >= 0) j["fusion"]["mlp_resident_bytes"] = s.chip.mlp_resident_bytes;
   if (s.chip.attention.active()) {
     const AttentionKernelSpec& a = s.chip.attention;
     j["fusion"]["attention"] = {{"query_block", a.query_block},

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "eval/ffn_sequence.hpp"
 #include "fused/model.hpp"
 #include "fused/relations.hpp"
 #include "tenet/error.hpp"
@@ -18,18 +19,7 @@
 namespace tenet::eval {
 namespace {
 
-// Bytes of the tensors of one tile named A..., B... or C... ("B", "B.scale", "B.zero").
-std::int64_t operand_bytes(const quant::ProductResult& p, char operand) {
-  std::int64_t total = 0;
-  if (!p.scheme.empty()) {
-    for (const quant::TensorTraffic& t : p.traffic)
-      if (!t.name.empty() && t.name[0] == operand) total += t.dram_bytes;
-    return total;
-  }
-  for (const hw::TensorResult& t : p.hw.tensors)
-    if (!t.name.empty() && t.name[0] == operand) total += t.dram_bytes;
-  return total;
-}
+using detail::operand_bytes;
 
 // Whether a tile may run transposed (Cᵀ = Bᵀ·Aᵀ: the other input held in the array): when no
 // operand is quantized and A and B have one format, the two orientations are the same matmul.
@@ -133,6 +123,9 @@ fused::KernelResult evaluate_kernel(const KernelRequest& request) {
                      "a fused kernel is timed by the systolic model (timing tenet has no "
                      "hardware model)");
   fused::validate(request.kernel);
+  // An MLP whose weights the chip's compiler does not keep on chip: its matmuls one after another
+  // (arch::Chip::mlp_resident_bytes, eval/ffn_sequence.hpp).
+  if (detail::runs_as_matmuls(request)) return detail::evaluate_ffn_sequence(request);
   // One evaluation per distinct tile over the whole search.
   std::map<std::pair<std::string, fused::TileShape>, fused::TileEvaluation> memo;
   std::shared_ptr<const arch::Accelerator> one_unit;  // a chip's tiles also on one unit

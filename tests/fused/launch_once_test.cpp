@@ -18,6 +18,7 @@ std::shared_ptr<const arch::Accelerator> with_launch(const arch::Accelerator& ac
   arch::AcceleratorSpec s = acc.spec();
   s.chip.kernel_launch_ns = ns;
   s.chip.attention = {};  // the generic stage law (the chip's kernel: attention_kernel_test)
+  s.chip.mlp_resident_bytes = -1;  // every MLP fused (its matmuls in sequence: tests/eval)
   return std::make_shared<const arch::Accelerator>(s);
 }
 

@@ -190,6 +190,10 @@ struct Microarch {
 // the one-array accelerator of every file without "matrix_units" / "kernel_launch_ns".
 // `fuse_mlp` ("fusion": {"mlp": true}): the chip's compiler runs a dense MLP as one fused kernel
 // (docs/hardware.md#fusion); model passes then cost it as `tenet kernel --ffn`. Default false.
+// `mlp_resident_bytes` ("fusion": {"mlp_resident_bytes": N}): the most bytes of MLP weights (W1,
+// W2 and biases in storage format) the compiler keeps resident on chip to fuse the MLP; an MLP
+// whose weights exceed it runs as its matmuls one after another in the one call (the
+// intermediate through DRAM: docs/model.md#fused-kernels). -1 (absent): no limit, every MLP fused.
 // `attention` ("fusion": {"attention": {...}}): the chip's own fused attention kernel as its
 // compiler builds it (docs/hardware.md#fusion, docs/model.md#fused-kernels). The defaults (all
 // zero / false) leave the blocking to the search and time the kernel as every other accelerator:
@@ -219,10 +223,12 @@ struct Chip {
   long long matrix_units = 1;
   double kernel_launch_ns = 0;
   bool fuse_mlp = false;
+  long long mlp_resident_bytes = -1;
   AttentionKernelSpec attention;
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
-           a.fuse_mlp == b.fuse_mlp && a.attention == b.attention;
+           a.fuse_mlp == b.fuse_mlp && a.mlp_resident_bytes == b.mlp_resident_bytes &&
+           a.attention == b.attention;
   }
 };
 

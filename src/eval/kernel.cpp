@@ -34,12 +34,14 @@ bool transposable(const Request& r) {
 
 // A tile's folds as a back-to-back stream sees them (arch::AttentionKernelSpec::back_to_back):
 // how many, and each one's cycles besides the pipeline's fill and drain: its streamed cycles, or
-// the load of its held operand (one array row per cycle) when that is longer and hidden behind
-// the previous fold (double-buffered held operands); stream + load when not double-buffered.
+// the load of its held operand when that is longer and hidden behind the previous fold
+// (double-buffered held operands); stream + load when not double-buffered. The load shifts the
+// held tile in through every row of the array, one row per cycle: R cycles, however few rows the
+// tile fills (the measured TPU v6e encoder attention at D = 32 needs R; docs/validation.md#tpu-v6e).
 std::pair<std::int64_t, std::int64_t> back_to_back_folds(const Evaluation& e,
                                                          const arch::Accelerator& acc) {
   const hw::Result& h = e.product().hw;
-  const std::int64_t stream = h.array_use.stream_cycles, load = h.array_use.rows_used;
+  const std::int64_t stream = h.array_use.stream_cycles, load = acc.rows();
   return {h.folds, acc.spec().stationary_double_buffered ? std::max(stream, load) : stream + load};
 }
 

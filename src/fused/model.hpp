@@ -29,7 +29,7 @@ struct TileEvaluation {
   std::int64_t compute_floor_cycles = 0;  // the tile's compute roofline (hw::compute_bounds)
   // The tile's folds streamed back to back (arch::AttentionKernelSpec::back_to_back): how many,
   // and each one's cycles without the pipeline's fill and drain (max(stream, weight load) with
-  // double-buffered held operands, stream + load otherwise). 0: not given.
+  // double-buffered held operands, stream + load otherwise; a load is R cycles). 0: not given.
   std::int64_t folds = 0, fold_cycles = 0;
 };
 // (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.

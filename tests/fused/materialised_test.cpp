@@ -111,7 +111,7 @@ TEST_CASE("materialised: the softmax over whole rows, five operations per score"
 // The stage time recomputed from eval::evaluate of each tile in the orientation whose folds
 // stream faster (bf16: either input held in the array): the back-to-back law of
 // docs/model.md#fused-kernels — one fill and drain (R + C - 2), then each fold max(stream, load of
-// its held rows) (stream + load without double-buffered stationary operands), dealt over the
+// the held tile through the array's R rows) (stream + load without double-buffered stationary operands), dealt over the
 // units; never below the array-side SRAM port's time.
 double expected_back_to_back(const eval::KernelRequest& q, const fused::StageResult& s,
                              double& per_tile_sum) {
@@ -121,7 +121,7 @@ double expected_back_to_back(const eval::KernelRequest& q, const fused::StageRes
   auto stream = [&](const eval::Evaluation& v) {
     const hw::Result& h = v.product().hw;
     const double st = static_cast<double>(h.array_use.stream_cycles),
-                 load = static_cast<double>(h.array_use.rows_used);
+                 load = static_cast<double>(acc.rows());
     return static_cast<double>(h.folds) * (db ? std::max(st, load) : st + load);
   };
   double work = 0;

@@ -283,7 +283,7 @@ def kernel(*, ffn=None, activation=None, bias=False, attention=None, causal=Fals
     """``tenet kernel``: one fused kernel on one accelerator. ffn=(S, H, I) with
     activation="silu_gated" | "gelu" (bias=True for bias vectors), or attention=(HQ, HKV, Q, KV,
     D) with causal, window=W (``--window``: a sliding window, causal only) and scores="on_chip" |
-    "dram" | "materialised"; relation_centric=True is ``--relation-centric``. Returns the JSON
+    "dram" | "materialised" | "chip" (None: the chip's own, docs/cli.md); relation_centric=True is ``--relation-centric``. Returns the JSON
     report (docs/output.md)."""
     settings = _settings(arch, array, dataflow, quant, None, None, None, dequant_rate,
                          dequant_ops_rate, None)

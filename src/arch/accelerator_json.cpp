@@ -248,9 +248,20 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
-  if (auto fusion = root.object(
-          "fusion", false, "what the chip's compiler fuses {mlp, mlp_resident_bytes, attention}")) {
-    fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "attention"});
+  if (auto fusion =
+          root.object("fusion", false,
+                      "what the chip's compiler fuses {mlp, mlp_resident_bytes, attention, "
+                      "non_causal_attention}")) {
+    fusion->allow_only(
+        {"comment", "mlp", "mlp_resident_bytes", "attention", "non_causal_attention"});
+    if (auto v = fusion->string("non_causal_attention", false, "on_chip, materialised or dram")) {
+      if (*v == "on_chip" || *v == "materialised" || *v == "dram")
+        spec.chip.non_causal_scores = *v;
+      else
+        fusion->problems().add(
+            error_code::kUnknownName, fusion->pointer_of("non_causal_attention"),
+            "expected \"on_chip\", \"materialised\" or \"dram\", got \"" + *v + "\"");
+    }
     if (auto v = fusion->boolean("mlp", false)) spec.chip.fuse_mlp = *v;
     if (auto v =
             fusion->integer("mlp_resident_bytes", false,
@@ -537,6 +548,8 @@ json to_json(const Accelerator& acc) {
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
   if (s.chip.mlp_resident_bytes >= 0) j["fusion"]["mlp_resident_bytes"] = s.chip.mlp_resident_bytes;
+  if (s.chip.non_causal_scores != "on_chip")
+    j["fusion"]["non_causal_attention"] = s.chip.non_causal_scores;
   if (s.chip.attention.active()) {
     const AttentionKernelSpec& a = s.chip.attention;
     j["fusion"]["attention"] = {{"query_block", a.query_block},

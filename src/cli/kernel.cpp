@@ -86,9 +86,10 @@ void setup_kernel(CLI::App& sub) {
                  "with --attention --causal: a sliding window, query i sees the W keys up to "
                  "KV - Q + i");
   sub.add_option("--scores", o->scores,
-                 "with --attention: on_chip (online softmax, default), dram (S and P through "
-                 "DRAM) or materialised (S and P of every head whole: on chip while they fit, "
-                 "spilled when not)");
+                 "with --attention: chip (default: the chip's own; causal on chip, non-causal as "
+                 "the accelerator's fusion.non_causal_attention says), on_chip (online softmax), "
+                 "dram (S and P through DRAM) or materialised (S and P of every head whole: on "
+                 "chip while they fit, spilled when not)");
   sub.add_flag("--relation-centric", o->relation_centric,
                "also count the chosen blocking from the chain's isl relations (checked against "
                "the closed forms; JSON relation_counts)");

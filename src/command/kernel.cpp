@@ -21,7 +21,7 @@ fused::Kernel kernel_of(const KernelArgs& a, nlohmann::ordered_json& inputs) {
     if (!a.activation.empty()) usage("activation", "an activation is for ffn kernels");
     if (a.bias) usage("bias", "a bias is for ffn kernels");
     const auto [hq, hkv, q, kv, d] = *a.attention;
-    fused::AttentionKernel k{hq, hkv, q, kv, d, a.causal, fused::ScoresPlace::kOnChip};
+    fused::AttentionKernel k{hq, hkv, q, kv, d, a.causal, fused::ScoresPlace::kChip};
     if (!a.scores.empty()) k.scores = fused::parse_scores_place(a.scores);
     if (a.window) {
       if (!a.causal)
@@ -36,7 +36,6 @@ fused::Kernel kernel_of(const KernelArgs& a, nlohmann::ordered_json& inputs) {
     inputs["attention"] = {{"hq", hq}, {"hkv", hkv}, {"q", q}, {"kv", kv}, {"d", d}};
     inputs["causal"] = a.causal;
     if (a.window) inputs["window"] = *a.window;
-    inputs["scores"] = fused::to_string(k.scores);
     return k;
   }
   if (a.causal) usage("causal", "causal masking is for attention kernels");
@@ -69,6 +68,9 @@ KernelRun run_kernel(const KernelArgs& args) {
   run.inputs["dataflow"] = mapping::to_string(request.base.dataflow);
   request.relation_centric = args.relation_centric;
   run.result = eval::evaluate_kernel(request);
+  // The scores' place as evaluated (the chip's own resolved, eval::evaluate_kernel).
+  if (const auto* a = std::get_if<fused::AttentionKernel>(&run.result.kernel))
+    run.inputs["scores"] = fused::to_string(a->scores);
   return run;
 }
 

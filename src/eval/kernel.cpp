@@ -37,7 +37,8 @@ bool transposable(const Request& r) {
 // the load of its held operand when that is longer and hidden behind the previous fold
 // (double-buffered held operands); stream + load when not double-buffered. The load shifts the
 // held tile in through every row of the array, one row per cycle: R cycles, however few rows the
-// tile fills (the measured TPU v6e encoder attention at D = 32 needs R; docs/validation.md#tpu-v6e).
+// tile fills (the measured TPU v6e encoder attention at D = 32 needs R;
+// docs/validation.md#tpu-v6e).
 std::pair<std::int64_t, std::int64_t> back_to_back_folds(const Evaluation& e,
                                                          const arch::Accelerator& acc) {
   const hw::Result& h = e.product().hw;
@@ -89,6 +90,15 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   return t;
 }
 
+// The chip's own scores place (fused::ScoresPlace::kChip) made concrete: causal attention on chip
+// (the chip's attention kernel), non-causal as the accelerator's fusion.non_causal_attention says.
+void resolve_scores(fused::Kernel& k, const arch::Accelerator& acc) {
+  auto* a = std::get_if<fused::AttentionKernel>(&k);
+  if (!a || a->scores != fused::ScoresPlace::kChip) return;
+  a->scores = a->causal ? fused::ScoresPlace::kOnChip
+                        : fused::parse_scores_place(acc.spec().chip.non_causal_scores);
+}
+
 // The activations' format: the scheme's, else the width of an unquantized GEMM's A.
 int activation_bits(const Request& r) {
   return r.scheme ? r.scheme->activations.dtype.bits() : r.bits.a;
@@ -117,14 +127,16 @@ Request tile_request(const KernelRequest& request, const std::string& stage,
   return r;
 }
 
-fused::KernelResult evaluate_kernel(const KernelRequest& request) {
-  if (!request.base.accelerator)
+fused::KernelResult evaluate_kernel(const KernelRequest& given) {
+  if (!given.base.accelerator)
     throw InternalError("eval::evaluate_kernel: a kernel request needs an accelerator");
-  if (request.base.timing != Timing::kSystolic)
+  if (given.base.timing != Timing::kSystolic)
     throw InputError(error_code::kUsage, "", "timing",
                      "a fused kernel is timed by the systolic model (timing tenet has no "
                      "hardware model)");
-  fused::validate(request.kernel);
+  fused::validate(given.kernel);
+  KernelRequest request = given;
+  resolve_scores(request.kernel, *request.base.accelerator);
   // An MLP whose weights the chip's compiler does not keep on chip: its matmuls one after another
   // (arch::Chip::mlp_resident_bytes, eval/ffn_sequence.hpp).
   if (detail::runs_as_matmuls(request)) return detail::evaluate_ffn_sequence(request);
@@ -154,8 +166,8 @@ fused::AttentionKernel attention_kernel(const llm::MatmulShape& row) {
     throw InternalError("eval::attention_kernel: row " + row.name + " is not a fused attention");
   const llm::FusedAttention& f = *row.fused_attention;
   return fused::AttentionKernel{
-      row.batch * f.heads,         row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
-      fused::ScoresPlace::kOnChip, f.causal ? f.window : 0};
+      row.batch * f.heads,       row.batch * f.kv_heads, row.m, row.n, row.k, f.causal,
+      fused::ScoresPlace::kChip, f.causal ? f.window : 0};
 }
 
 llm::LayerCost kernel_call_cost(const fused::KernelResult& r, const arch::Accelerator& acc,

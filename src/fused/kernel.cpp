@@ -32,13 +32,24 @@ void macs_fit(const char* where, std::initializer_list<std::int64_t> sizes) {
 }  // namespace
 
 const char* to_string(ScoresPlace p) {
-  return p == ScoresPlace::kOnChip ? "on_chip" : p == ScoresPlace::kDram ? "dram" : "materialised";
+  switch (p) {
+    case ScoresPlace::kOnChip:
+      return "on_chip";
+    case ScoresPlace::kDram:
+      return "dram";
+    case ScoresPlace::kMaterialised:
+      return "materialised";
+    case ScoresPlace::kChip:
+      break;
+  }
+  return "chip";
 }
 
 ScoresPlace parse_scores_place(const std::string& text) {
   if (text == "on_chip") return ScoresPlace::kOnChip;
   if (text == "dram") return ScoresPlace::kDram;
   if (text == "materialised") return ScoresPlace::kMaterialised;
+  if (text == "chip") return ScoresPlace::kChip;
   throw InputError(error_code::kUnknownName, "", "scores",
                    "expected on_chip, dram or materialised, got \"" + text + "\"");
 }

@@ -369,7 +369,8 @@ namespace {
 // kernel time is at least those).
 double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
   const auto* attention = std::get_if<AttentionKernel>(&k);
-  const bool whole_rows = attention && attention->scores != ScoresPlace::kOnChip;
+  const bool whole_rows = attention && (attention->scores == ScoresPlace::kDram ||
+                                        attention->scores == ScoresPlace::kMaterialised);
   const ChainCounts c = count_chain(k, b, false);
   const VectorWork w = vector_work(k, c.vector, whole_rows, in.activation_bits);
   return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator),

@@ -2,10 +2,11 @@
 // is one fused::Kernel evaluated by eval::evaluate_kernel, the one evaluation of `tenet kernel`.
 //   ffn_gated_SxHxI   --ffn S,H,I --activation silu_gated
 //   ffn_erf_SxHxI     --ffn S,H,I --activation gelu --bias
-//   attn_enc_HqxSxD   --attention Hq,Hq,S,S,D --scores materialised (the compiler materialises
-//                     the scores: S and P whole, on chip while every head's fit, spilled when not)
+//   attn_enc_HqxSxD   --attention Hq,Hq,S,S,D (the chip's own non-causal attention,
+//                     fusion.non_causal_attention: tpu-v6e's compiler materialises the scores, S
+//                     and P whole, on chip while every head's fit, spilled when not)
 //   attn_dec_HqxHkvxQxKVxD  --attention Hq,Hkv,Q,KV,D --causal (the last Q positions; scores on
-//                     chip: a fused paged-attention kernel)
+//                     chip: the chip's causal attention kernel, fusion.attention)
 #include "sweep/calibrate.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/kernel.hpp"
@@ -43,10 +44,10 @@ fused::Kernel kernel_of_row(const Measurement& m) {
   }
   if (m.kind == "attn_enc")
     return fused::AttentionKernel{
-        d.at(0), d.at(0), d.at(1), d.at(1), d.at(2), false, fused::ScoresPlace::kMaterialised};
+        d.at(0), d.at(0), d.at(1), d.at(1), d.at(2), false, fused::ScoresPlace::kChip};
   if (m.kind == "attn_dec")
     return fused::AttentionKernel{
-        d.at(0), d.at(1), d.at(2), d.at(3), d.at(4), true, fused::ScoresPlace::kOnChip};
+        d.at(0), d.at(1), d.at(2), d.at(3), d.at(4), true, fused::ScoresPlace::kChip};
   throw InternalError("sweep::kernel_of_row: no fused kernel of kind " + m.kind);
 }
 

@@ -225,10 +225,14 @@ struct Chip {
   bool fuse_mlp = false;
   long long mlp_resident_bytes = -1;
   AttentionKernelSpec attention;
+  // How the chip's compiler runs non-causal (encoder) attention when the caller does not say:
+  // "on_chip" (a fused online-softmax kernel), "materialised" (S and P of every head whole) or
+  // "dram" (fusion.non_causal_attention; docs/hardware.md#fusion).
+  std::string non_causal_scores = "on_chip";
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
            a.fuse_mlp == b.fuse_mlp && a.mlp_resident_bytes == b.mlp_resident_bytes &&
-           a.attention == b.attention;
+           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores;
   }
 };
 

@@ -17,9 +17,11 @@ namespace tenet::fused {
 // softmax, the default), through DRAM (Q·Kᵀ writes S, the softmax reads S and writes P, P·V
 // reads P: three kernels), or materialised (a compiler's plain attention, e.g. XLA's: S and P of
 // every head whole, kept on chip when they fit the global buffer and spilled when not; the
-// softmax over whole rows; the heads' matmuls issued back to back: docs/model.md#fused-kernels).
-enum class ScoresPlace { kOnChip, kDram, kMaterialised };
-const char* to_string(ScoresPlace p);                     // "on_chip", "dram", "materialised"
+// softmax over whole rows; the heads' matmuls issued back to back: docs/model.md#fused-kernels),
+// or the chip's own (the default): on chip for causal attention, the accelerator's
+// fusion.non_causal_attention for non-causal attention (eval::evaluate_kernel resolves it).
+enum class ScoresPlace { kOnChip, kDram, kMaterialised, kChip };
+const char* to_string(ScoresPlace p);  // "on_chip", "dram", "materialised", "chip"
 ScoresPlace parse_scores_place(const std::string& text);  // InputError(unknown-name, "scores")
 
 // O[hq, i, :] = softmax(Q[hq, i, :]·K[hq / g, :, :]ᵀ / sqrt(D)) · V[hq / g, :, :], g = HQ / HKV.
@@ -29,7 +31,7 @@ ScoresPlace parse_scores_place(const std::string& text);  // InputError(unknown-
 struct AttentionKernel {
   std::int64_t hq = 1, hkv = 1, q = 1, kv = 1, d = 1;
   bool causal = false;
-  ScoresPlace scores = ScoresPlace::kOnChip;
+  ScoresPlace scores = ScoresPlace::kChip;
   std::int64_t window = 0;  // keys a query sees, itself included (causal); 0: no window
   std::int64_t group() const { return hq / hkv; }  // query heads per KV head
 };

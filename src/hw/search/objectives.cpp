@@ -135,7 +135,8 @@ const char* to_string(TilingObjective objective) {
 
 std::string describe(TilingObjective objective) {
   if (objective == TilingObjective::kLatency)
-    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy; capped at 1.5x the least traffic when that is within 2 %";
+    return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy; capped at "
+           "1.5x the least traffic when that is within 2 %";
   return to_string(objective);
 }
 

@@ -301,6 +301,17 @@ class TrafficFloor {
 
 class LatencyRun;
 
+// The space a latency run generated (Search::cap_traffic): besides its groups, a floor of the
+// cycles of each group's candidates (`floors`), the groups it set aside beyond the window
+// (`extra`, numbered among the others in the order of the whole space) with theirs, and a time
+// up to which the two hold every group whose floor does not exceed it (`covered`).
+struct RunSpace {
+  const std::vector<long long>& floors;
+  const std::vector<Group>& extra;
+  const std::vector<long long>& extra_floors;
+  long long covered;
+};
+
 // The loose traffic floor of a group's candidates (TrafficFloor::loose with the operands whose
 // tile alone does not fit streamed).
 using LooseFloor = std::function<double(const Group&)>;
@@ -456,8 +467,8 @@ class Search {
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
 
   // kLatency, after the latency run (the window's choice X, best_): the cap (hw::search::choose,
-  // step 2). `groups`, `floors` (a floor of the cycles of each group's candidates) and `covered`:
-  // the space the run generated, which holds every group whose floor is at most `covered`.
+  // step 2). `groups` and `run`: the space the run generated (RunSpace), which holds every group
+  // whose floor is at most `run.covered`.
   // X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
   // (hw::compute_bounds); or when D, the least-traffic candidate of S, the groups whose floor lies
   // within 2 % of X's cycles (they hold W, the candidates within 2 % of X; generated again if the
@@ -467,8 +478,7 @@ class Search {
   // (by_dram into `groups`), and if over_cap(X, L), the choice is fastest_within(L).
   // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
   // search).
-  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
-                   const std::vector<long long>& floors, long long covered,
+  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                    const LooseFloor& loose);
 
   // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
@@ -506,6 +516,9 @@ class Search {
   // next bound loses to the best score.
   void by_energy(const std::vector<Group>& groups);
 
+  // The bytes no mapping moves fewer of (hw::compute_bounds), computed once.
+  long long least_bytes_bound();
+
   Tiling best() const { return best_->tiling; }
   long long evaluated() const { return evaluated_; }
   long long planned() const { return planned_; }
@@ -522,6 +535,7 @@ class Search {
   FitExtents fit_;
   mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
+  std::optional<long long> least_bytes_;  // least_bytes_bound()
   long long evaluated_ = 0;
   long long planned_ = 0;
 };

@@ -10,21 +10,28 @@
 
 namespace tenet::hw::search {
 
-void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
-                         const std::vector<long long>& floors, long long covered,
+void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                          const LooseFloor& loose) {
   if (!best_ || best_->cycles >= kInfeasible) return;  // (none fits: nothing to cap)
   // The least-traffic candidate L moves at least the bytes no mapping moves fewer of
   // (hw::compute_bounds): a choice within 1.5x those is within the cap whatever L is.
-  if (within_cap(best_->dram_bytes, compute_bounds(acc_, problem_, options_).dram_bytes)) return;
+  if (within_cap(best_->dram_bytes, least_bytes_bound())) return;
   const Score choice = *best_;
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
   std::vector<Group> near_groups, others;
-  if (limit <= covered) {
-    for (size_t g = 0; g < groups.size(); ++g)
-      (floors[g] <= limit ? near_groups : others).push_back(groups[g]);
+  if (limit <= run.covered) {  // (the run's groups and those set aside, in enumeration order)
+    size_t e = 0;
+    const auto take = [&](const Group& g, long long floor) {
+      (floor <= limit ? near_groups : others).push_back(g);
+    };
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (; e < run.extra.size() && run.extra[e].first < groups[g].first; ++e)
+        take(run.extra[e], run.extra_floors[e]);
+      take(groups[g], run.floors[g]);
+    }
+    for (; e < run.extra.size(); ++e) take(run.extra[e], run.extra_floors[e]);
   } else {
     const auto floor_of = [&](const Group& g) {
       return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
@@ -73,6 +80,11 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+}
+
+long long Search::least_bytes_bound() {
+  if (!least_bytes_) least_bytes_ = compute_bounds(acc_, problem_, options_).dram_bytes;
+  return *least_bytes_;
 }
 
 bool Search::leaner(TrafficFloor& traffic, const Group& g, long long bytes,

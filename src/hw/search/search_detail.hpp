@@ -274,6 +274,15 @@ class TrafficFloor {
   // The floor of a candidate with the extents last set.
   double operator()(const Tiling& t) const;
 
+  // A floor of the bytes of every candidate (any loop order, any buffering) whose extents are
+  // those of `tile` but for dimension d, whose extent is at most `upto`: per loop order every
+  // operand's cheaper way moves no fewer bytes with more tiles (its resident bytes multiply the
+  // tile counts of the loops outside its innermost cut one, which only moves inwards as more
+  // dimensions are cut; its streamed bytes the pieces), so loose() with the extent `upto`, over
+  // every order, without the buffer's sets. 0 when the stream dimension's size follows the
+  // tile's extent (tile_counts: no such order). Sets the extents (as set_extents(t, false)).
+  double pair_floor(std::array<long long, 3> tile, int d, long long upto);
+
  private:
   const GemmProblem& problem_;
   FitExtents fit_;
@@ -509,6 +518,17 @@ class Search {
   // floor exceeds it are left out (a group by its loose floor first, `loose`).
   void by_dram(const std::vector<Group>& groups, double upper = -1,
                const LooseFloor* loose = nullptr);
+
+  // by_dram's first step: the fewest DRAM bytes of a feasible candidate of `groups` (-1: none;
+  // `upper`, `loose` as there), and into `least` the candidates moving them with their compute
+  // cycles (a floor of their time), by those, then enumeration index. None is timed.
+  struct LeastTraffic {
+    long long bound;
+    size_t index;
+    Tiling tiling;
+  };
+  long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
+                         std::vector<LeastTraffic>& least);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

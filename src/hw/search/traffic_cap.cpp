@@ -46,37 +46,51 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
   }
   // D: the least-traffic candidate of S, if it moves less than 2/3 of the choice's bytes (lean;
-  // else no candidate of W is lean, and neither is L if it lies in W).
+  // else no candidate of W is lean, and neither is L if it lies in W). Its bytes (`fewest`), and
+  // the candidates of S that move them.
   const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
-  best_.reset();
-  by_dram(near_groups, lean, &loose);
-  const std::optional<Score> d = best_;
-  best_ = choice;
-  if (!d || d->cycles >= kInfeasible || within_cap(choice.dram_bytes, d->dram_bytes)) return;
-  // D beyond the window: every candidate of W moves more than D (on equal bytes W's fewer cycles
-  // would rank first), so L (at most D's bytes) is not in W: L is more than 2 % slower. So too
-  // when a candidate outside S moves fewer bytes than D (then D, in W, is the least of W).
+  std::vector<LeastTraffic> least_of_s;
+  const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s);
+  if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
+  // D beyond the window (D: of those the fastest; none within 2 % of X, timed by increasing
+  // compute cycles while those do not exceed 2 % above X): every candidate of W moves more than
+  // D (on equal bytes W's fewer cycles would rank first), so L (at most D's bytes) is not in W:
+  // L is more than 2 % slower. So too when a candidate outside S moves fewer bytes than D (then
+  // D, in W, is the least of W).
+  bool beyond = true;
+  for (const LeastTraffic& c : least_of_s) {
+    if (c.bound > limit) break;
+    ++evaluated_;
+    if (model(c.tiling).timing().total <= limit) {
+      beyond = false;
+      break;
+    }
+  }
+  if (beyond) return;
   TrafficFloor traffic(acc_, problem_, dataflow_, options_);
-  if (d->cycles > limit) return;
   for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
-    if (leaner(traffic, *g, d->dram_bytes, loose)) return;
+    if (leaner(traffic, *g, fewest, loose)) return;
   // The same over the rest of the capacity boundary, as it is generated (and no further once
-  // such a candidate is found).
+  // such a candidate is found), but for the pairs of extents none of whose tiles can move fewer
+  // bytes (TrafficFloor::pair_floor).
   bool found = false;
   std::vector<Group> rest;
   space.grid(rest);
   rest.clear();
   space.boundary(
-      rest, [&](int, const std::array<long long, 3>&, long long) { return !found; },
+      rest,
+      [&](int d, const std::array<long long, 3>& tile, long long upto) {
+        return !found && traffic.pair_floor(tile, d, upto) < static_cast<double>(fewest);
+      },
       [&](const Group& g) {
-        if (!found) found = leaner(traffic, g, d->dram_bytes, loose);
+        if (!found) found = leaner(traffic, g, fewest, loose);
         return false;
       });
   if (found) return;
   // D in W and lean: L of the whole space (at most D's bytes).
   space.all(groups);
   best_.reset();
-  by_dram(groups, static_cast<double>(d->dram_bytes) * (1 + 1e-12), &loose);
+  by_dram(groups, static_cast<double>(fewest) * (1 + 1e-12), &loose);
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);

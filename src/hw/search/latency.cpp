@@ -107,12 +107,14 @@ class LatencyRun {
         floors_(store().floors),
         extra_(store().extra),
         extra_floors_(store().extra_floors),
+        deferred_(store().deferred),
         loose_memo_(store().loose_memo) {
     models_.clear();
     models_.reserve(256);
     floors_.clear();
     extra_.clear();
     extra_floors_.clear();
+    deferred_.clear();
     loose_memo_.clear();
   }
 
@@ -125,10 +127,13 @@ class LatencyRun {
   // which the space generated holds every group whose floor does not exceed it.
   const std::vector<long long>& floors() const { return floors_; }
   long long covered() const { return covered_; }
-  // The groups generated beyond the window of the fastest time, up to `covered`, and their floors
-  // (each group's enumeration index among those of groups()).
+  // The groups generated beyond the window of the fastest time, up to wide(), and their floors.
   const std::vector<Group>& extra() const { return extra_; }
   const std::vector<long long>& extra_floors() const { return extra_floors_; }
+  // The pairs of extents whose search the boundary left out with a floor up to `wide` (d and the
+  // tile with d's extent 0), and that time.
+  std::vector<std::array<long long, 4>>& deferred() { return deferred_; }
+  long long wide() const { return wide_; }
 
   // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
   // alone does not fit streamed), kept by what it depends on (LooseMemo).
@@ -173,6 +178,7 @@ class LatencyRun {
     std::vector<Node> open, left;  // the heaps' storage
     std::vector<long long> floors, extra_floors;
     std::vector<Group> extra;
+    std::vector<std::array<long long, 4>> deferred;
     LooseMemo loose_memo;
   };
   static Store& store() {
@@ -321,46 +327,41 @@ class LatencyRun {
     open_.build();
     run(-1);
     const size_t grid = groups_.size();
-    // Generated up to the window of that time, or when the cap may have to look (the first timed
-    // candidate moves more than 1.5x the bytes no mapping moves fewer of: the choice may too), up
-    // to 2 % above it (`covered`): the cap's groups within 2 % of the choice (which is within 2 %
-    // of C*, at most that time) lie below. Those beyond the window are set aside (extra()),
-    // numbered in the order of the whole space. (Which of the two changes no choice: the cap
-    // generates what it needs and is not covered.)
-    const bool wide = !first_score || !within_cap(first_score->dram_bytes, s_.least_bytes_bound());
-    if (fastest_)
-      covered_ =
-          static_cast<long long>(static_cast<__int128>(*fastest_) * (wide ? 10404 : 10200) / 10000);
-    const auto within = [&](long long floor) { return floor <= covered_; };
+    if (fastest_) {
+      covered_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 102 / 100);
+      wide_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 10404 / 10000);
+    }
+    // What lies beyond the window but within 2 % above it (`wide`: the cap's groups within 2 % of
+    // the choice, which is within 2 % of C*, at most that time, lie below) is kept for the cap:
+    // the groups generated (extra()) and the pairs of extents not searched (deferred()).
     space_.boundary(
         groups_,
         [&](int d, const std::array<long long, 3>& tile, long long upto) {
-          return s_.micro_ || within(s_.compute_floor_upto(tile, d, upto));
+          if (s_.micro_) return true;
+          const long long floor = s_.compute_floor_upto(tile, d, upto);
+          if (hopeful(floor)) return true;
+          if (floor <= wide_) defer(d, tile);
+          return false;
         },
         [&](const Group& g) {
           const long long floor = floor_of(g);
-          if (!within(floor)) return false;
-          floors_.push_back(floor);
-          return true;
+          if (hopeful(floor)) {
+            floors_.push_back(floor);
+            return true;
+          }
+          if (floor <= wide_) extra_.push_back(g), extra_floors_.push_back(floor);
+          return false;
         },
         true);
-    set_aside(grid);
     for (size_t g = grid; g < groups_.size(); ++g) open_.push(node(g));
     run(-1);
   }
 
-  // Moves the boundary's groups (from `grid` on) beyond the window of the fastest time to
-  // extra(), in order.
-  void set_aside(size_t grid) {
-    size_t kept = grid;
-    for (size_t g = grid; g < groups_.size(); ++g) {
-      if (hopeful(floors_[g])) {
-        groups_[kept] = groups_[g], floors_[kept] = floors_[g], ++kept;
-      } else {
-        extra_.push_back(groups_[g]), extra_floors_.push_back(floors_[g]);
-      }
-    }
-    groups_.resize(kept), floors_.resize(kept);
+  // A pair of extents (dimension d's left out) the boundary did not search, kept for the cap.
+  void defer(int d, std::array<long long, 3> tile) {
+    tile[d] = 0;
+    const std::array<long long, 4> key{d, tile[0], tile[1], tile[2]};
+    if (deferred_.empty() || deferred_.back() != key) deferred_.push_back(key);
   }
 
   // Whether a time lies within the window of C* (phase 1 goes on until that is known: C* exact,
@@ -438,13 +439,18 @@ class LatencyRun {
   std::vector<long long>& floors_;
   std::vector<Group>& extra_;
   std::vector<long long>& extra_floors_;
+  std::vector<std::array<long long, 4>>& deferred_;
+  long long wide_ = std::numeric_limits<long long>::max();  // wide()
   LooseMemo& loose_memo_;
 };
 
 void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   LatencyRun run(*this, space, groups);
   best_ = run.search();
-  cap_traffic(space, groups, {run.floors(), run.extra(), run.extra_floors(), run.covered()},
+  std::vector<std::array<long long, 4>>& deferred = run.deferred();
+  std::sort(deferred.begin(), deferred.end());
+  cap_traffic(space, groups,
+              {run.floors(), run.extra(), run.extra_floors(), deferred, run.covered(), run.wide()},
               [&run](const Group& g) { return run.loose_floor(g); });
 }
 

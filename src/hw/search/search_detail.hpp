@@ -311,14 +311,16 @@ class TrafficFloor {
 class LatencyRun;
 
 // The space a latency run generated (Search::cap_traffic): besides its groups, a floor of the
-// cycles of each group's candidates (`floors`), the groups it set aside beyond the window
-// (`extra`, numbered among the others in the order of the whole space) with theirs, and a time
-// up to which the two hold every group whose floor does not exceed it (`covered`).
+// cycles of each group's candidates (`floors`), which hold every group whose floor is at most
+// `covered`; beyond that up to `wide`, the groups it generated but set aside (`extra`) with
+// their floors, and the pairs of extents of the capacity boundary it did not search (`deferred`,
+// sorted: d, then the tile with d's extent 0).
 struct RunSpace {
   const std::vector<long long>& floors;
   const std::vector<Group>& extra;
   const std::vector<long long>& extra_floors;
-  long long covered;
+  const std::vector<std::array<long long, 4>>& deferred;
+  long long covered, wide;
 };
 
 // The loose traffic floor of a group's candidates (TrafficFloor::loose with the operands whose

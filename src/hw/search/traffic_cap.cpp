@@ -21,21 +21,36 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
   std::vector<Group> near_groups, others;
-  if (limit <= run.covered) {  // (the run's groups and those set aside, in enumeration order)
-    size_t e = 0;
-    const auto take = [&](const Group& g, long long floor) {
-      (floor <= limit ? near_groups : others).push_back(g);
-    };
-    for (size_t g = 0; g < groups.size(); ++g) {
-      for (; e < run.extra.size() && run.extra[e].first < groups[g].first; ++e)
-        take(run.extra[e], run.extra_floors[e]);
-      take(groups[g], run.floors[g]);
+  const auto floor_of = [&](const Group& g) {
+    return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
+  };
+  if (limit <= run.wide) {
+    // S need only hold W and lie in the space (each test below holds for any such set): the
+    // run's groups and those it set aside, by their floors, and the groups of the pairs it did
+    // not search (their enumeration indices are not those of the whole space; nothing below ranks
+    // by them). Those beyond `limit`: `others`.
+    for (size_t g = 0; g < groups.size(); ++g)
+      (run.floors[g] <= limit ? near_groups : others).push_back(groups[g]);
+    for (size_t e = 0; e < run.extra.size(); ++e)
+      (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
+    if (limit > run.covered && !run.deferred.empty()) {
+      std::vector<Group> unused;
+      space.grid(unused);
+      unused.clear();
+      space.boundary(
+          unused,
+          [&](int d, std::array<long long, 3> tile, long long) {
+            tile[d] = 0;
+            const std::array<long long, 4> key{d, tile[0], tile[1], tile[2]};
+            return std::binary_search(run.deferred.begin(), run.deferred.end(), key);
+          },
+          [&](const Group& g) {
+            (floor_of(g) <= limit ? near_groups : others).push_back(g);
+            return false;
+          },
+          true);
     }
-    for (; e < run.extra.size(); ++e) take(run.extra[e], run.extra_floors[e]);
-  } else {
-    const auto floor_of = [&](const Group& g) {
-      return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
-    };
+  } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
     space.grid(groups);
     space.boundary(
         groups,

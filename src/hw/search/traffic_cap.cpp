@@ -34,9 +34,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     for (size_t e = 0; e < run.extra.size(); ++e)
       (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
     if (limit > run.covered && !run.deferred.empty()) {
-      std::vector<Group> unused;
-      space.grid(unused);
-      unused.clear();
+      std::vector<Group> unused;  // (kept out: the groups are taken as generated)
       space.boundary(
           unused,
           [&](int d, std::array<long long, 3> tile, long long) {
@@ -89,9 +87,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // such a candidate is found), but for the pairs of extents none of whose tiles can move fewer
   // bytes (TrafficFloor::pair_floor).
   bool found = false;
-  std::vector<Group> rest;
-  space.grid(rest);
-  rest.clear();
+  std::vector<Group> rest;  // (none kept)
   space.boundary(
       rest,
       [&](int d, const std::array<long long, 3>& tile, long long upto) {

@@ -478,15 +478,15 @@ class Search {
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
 
   // kLatency, after the latency run (the window's choice X, best_): the cap (hw::search::choose,
-  // step 2). `groups` and `run`: the space the run generated (RunSpace), which holds every group
-  // whose floor is at most `run.covered`.
+  // step 2). `groups` and `run`: the space the run generated (RunSpace).
   // X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
-  // (hw::compute_bounds); or when D, the least-traffic candidate of S, the groups whose floor lies
-  // within 2 % of X's cycles (they hold W, the candidates within 2 % of X; generated again if the
-  // run's space does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X,
-  // or some candidate outside S (of the space at hand) moves fewer bytes than D: then the
-  // least-traffic candidate L is not lean or lies beyond the window. Else L of the whole space
-  // (by_dram into `groups`), and if over_cap(X, L), the choice is fastest_within(L).
+  // (hw::compute_bounds); or when D, the least-traffic candidate of S, a set of groups holding
+  // every candidate within 2 % of X's cycles (W; the run's groups, those it set aside and those
+  // of the pairs it deferred whose floor lies within 2 % of X, or the space generated again if
+  // `run` does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X, or
+  // some candidate outside S moves fewer bytes than D: then the least-traffic candidate L is not
+  // lean or lies beyond the window. Else L of the whole space (by_dram into `groups`), and if
+  // over_cap(X, L), the choice is fastest_within(L).
   // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
   // search).
   void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,

@@ -43,4 +43,11 @@ long long search_compute_floor_upto(const arch::Accelerator& acc, const GemmProb
 double search_loose_floor(const arch::Accelerator& acc, const GemmProblem& problem,
                           mapping::Dataflow dataflow, const mapping::Tiling& tiling);
 
+// The cap's floor of the DRAM bytes of every candidate (any loop order and buffering) whose
+// extents are those of `tile` but for dimension d, whose extent is at most `upto` (>= 1)
+// (TrafficFloor::pair_floor).
+double search_pair_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                         mapping::Dataflow dataflow, const std::array<long long, 3>& tile, int d,
+                         long long upto);
+
 }  // namespace tenet::hw::detail

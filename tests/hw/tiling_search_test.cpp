@@ -13,6 +13,7 @@
 
 #include "fixtures.hpp"
 #include "hw/model.hpp"
+#include "hw/search/search_detail.hpp"
 #include "hw/tiling_search_detail.hpp"
 #include "random_cases.hpp"
 #include "tenet/error.hpp"
@@ -448,6 +449,45 @@ TEST_CASE("the loose traffic floor bounds the DRAM bytes of every loop order and
       });
   CHECK(compared > 200000);
   CHECK(exact > 20000);  // reached by the model on many candidates
+}
+
+TEST_CASE("the pair floor bounds the DRAM bytes of every tile up to its extent", "[hw][tiling]") {
+  // The cap skips a pair of extents of the capacity boundary when this floor is not below the
+  // bytes it must beat: never above the bytes the model gives any tile with the pair's two
+  // extents and the third up to `upto`, in any loop order and buffering, on random problems,
+  // accelerators and dataflows.
+  long long compared = 0, tight = 0;
+  for_random_flows(
+      2126, 40,
+      [&](std::mt19937& rng, const Accelerator& acc, const hw::GemmProblem& p, Dataflow df) {
+        const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+        std::uniform_int_distribution<int> dim(0, 2);
+        for (int probe = 0; probe < 2; ++probe) {
+          const int d = dim(rng);
+          const std::array<long long, 3> tile = random_tile(rng, size);
+          const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
+          const double floor = hw::detail::search_pair_floor(acc, p, df, tile, d, upto);
+          double least = -1;
+          for (long long x = 1; x <= upto; ++x)
+            for (const auto& order : hw::search::kOrders)
+              for (unsigned single : {0u, 1u, 2u, 4u}) {
+                std::array<long long, 3> e = tile;
+                e[d] = x;
+                const Tiling t{e[0], e[1], e[2], order, single};
+                const hw::detail::Model m(acc, p, df, t, {});
+                if (!m.feasible()) continue;
+                const double bytes = static_cast<double>(m.dram_bytes());
+                INFO(p << " on " << acc << " " << mapping::to_string(df) << " "
+                       << mapping::to_string(t) << " d " << d << " upto " << upto);
+                REQUIRE(floor <= bytes);
+                ++compared;
+                if (least < 0 || bytes < least) least = bytes;
+              }
+          if (least >= 0 && floor >= least * 0.9) ++tight;
+        }
+      });
+  CHECK(compared > 50000);
+  CHECK(tight > 40);  // often close to the least such tile's bytes
 }
 
 }  // namespace hw_tiling_search_test

@@ -100,6 +100,14 @@ double search_loose_floor(const arch::Accelerator& acc, const GemmProblem& probl
   return traffic.loose(g, streamed);
 }
 
+double search_pair_floor(const arch::Accelerator& acc, const GemmProblem& problem,
+                         mapping::Dataflow dataflow, const std::array<long long, 3>& tile, int d,
+                         long long upto) {
+  validate(problem);
+  search::TrafficFloor traffic(acc, problem, dataflow, Options{});
+  return traffic.pair_floor(tile, d, upto);
+}
+
 }  // namespace detail
 
 long long compute_cycles_floor(const arch::Accelerator& acc, const GemmProblem& problem,

@@ -105,10 +105,16 @@ class LatencyRun {
         left_(store().left, ByFloor{}),
         lazy_(s.edge_floor()),
         floors_(store().floors),
+        extra_(store().extra),
+        extra_floors_(store().extra_floors),
+        deferred_(store().deferred),
         loose_memo_(store().loose_memo) {
     models_.clear();
     models_.reserve(256);
     floors_.clear();
+    extra_.clear();
+    extra_floors_.clear();
+    deferred_.clear();
     loose_memo_.clear();
   }
 
@@ -121,6 +127,13 @@ class LatencyRun {
   // which the space generated holds every group whose floor does not exceed it.
   const std::vector<long long>& floors() const { return floors_; }
   long long covered() const { return covered_; }
+  // The groups generated beyond the window of the fastest time, up to wide(), and their floors.
+  const std::vector<Group>& extra() const { return extra_; }
+  const std::vector<long long>& extra_floors() const { return extra_floors_; }
+  // The pairs of extents whose search the boundary left out with a floor up to `wide` (d and the
+  // tile with d's extent 0), and that time.
+  std::vector<std::array<long long, 4>>& deferred() { return deferred_; }
+  long long wide() const { return wide_; }
 
   // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
   // alone does not fit streamed), kept by what it depends on (LooseMemo).
@@ -163,7 +176,9 @@ class LatencyRun {
   struct Store {
     std::vector<detail::Model> models;
     std::vector<Node> open, left;  // the heaps' storage
-    std::vector<long long> floors;
+    std::vector<long long> floors, extra_floors;
+    std::vector<Group> extra;
+    std::vector<std::array<long long, 4>> deferred;
     LooseMemo loose_memo;
   };
   static Store& store() {
@@ -312,21 +327,41 @@ class LatencyRun {
     open_.build();
     run(-1);
     const size_t grid = groups_.size();
-    if (fastest_) covered_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 102 / 100);
+    if (fastest_) {
+      covered_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 102 / 100);
+      wide_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 10404 / 10000);
+    }
+    // What lies beyond the window but within 2 % above it (`wide`: the cap's groups within 2 % of
+    // the choice, which is within 2 % of C*, at most that time, lie below) is kept for the cap:
+    // the groups generated (extra()) and the pairs of extents not searched (deferred()).
     space_.boundary(
         groups_,
         [&](int d, const std::array<long long, 3>& tile, long long upto) {
-          return s_.micro_ || hopeful(s_.compute_floor_upto(tile, d, upto));
+          if (s_.micro_) return true;
+          const long long floor = s_.compute_floor_upto(tile, d, upto);
+          if (hopeful(floor)) return true;
+          if (floor <= wide_) defer(d, tile);
+          return false;
         },
         [&](const Group& g) {
           const long long floor = floor_of(g);
-          if (!hopeful(floor)) return false;
-          floors_.push_back(floor);
-          return true;
+          if (hopeful(floor)) {
+            floors_.push_back(floor);
+            return true;
+          }
+          if (floor <= wide_) extra_.push_back(g), extra_floors_.push_back(floor);
+          return false;
         },
         true);
     for (size_t g = grid; g < groups_.size(); ++g) open_.push(node(g));
     run(-1);
+  }
+
+  // A pair of extents (dimension d's left out) the boundary did not search, kept for the cap.
+  void defer(int d, std::array<long long, 3> tile) {
+    tile[d] = 0;
+    const std::array<long long, 4> key{d, tile[0], tile[1], tile[2]};
+    if (deferred_.empty() || deferred_.back() != key) deferred_.push_back(key);
   }
 
   // Whether a time lies within the window of C* (phase 1 goes on until that is known: C* exact,
@@ -402,13 +437,20 @@ class LatencyRun {
   Heap<Node, ByFloor> left_;
   bool lazy_ = false;
   std::vector<long long>& floors_;
+  std::vector<Group>& extra_;
+  std::vector<long long>& extra_floors_;
+  std::vector<std::array<long long, 4>>& deferred_;
+  long long wide_ = std::numeric_limits<long long>::max();  // wide()
   LooseMemo& loose_memo_;
 };
 
 void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   LatencyRun run(*this, space, groups);
   best_ = run.search();
-  cap_traffic(space, groups, run.floors(), run.covered(),
+  std::vector<std::array<long long, 4>>& deferred = run.deferred();
+  std::sort(deferred.begin(), deferred.end());
+  cap_traffic(space, groups,
+              {run.floors(), run.extra(), run.extra_floors(), deferred, run.covered(), run.wide()},
               [&run](const Group& g) { return run.loose_floor(g); });
 }
 

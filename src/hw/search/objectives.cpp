@@ -11,7 +11,8 @@
 
 namespace tenet::hw::search {
 
-void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose) {
+long long Search::fewest_bytes(const std::vector<Group>& groups, double upper,
+                               const LooseFloor* loose, std::vector<LeastTraffic>& least) {
   TrafficFloor floor(acc_, problem_, dataflow_, options_);
   struct Entry {
     double floor;
@@ -23,15 +24,15 @@ void Search::by_dram(const std::vector<Group>& groups, double upper, const Loose
   for (const Group& g : groups) {
     if (upper >= 0) {  // a group whose loose floor exceeds `upper` holds no candidate under it
       const Tiling t = g.at(0);
-      double least = 0;
+      double bound = 0;
       if (loose) {
-        least = (*loose)(g);
+        bound = (*loose)(g);
       } else {
         const unsigned streamed = floor.alone_too_large(t);
         floor.set_extents(t, false);
-        least = floor.loose(g, streamed);
+        bound = floor.loose(g, streamed);
       }
-      if (least > upper) continue;
+      if (bound > upper) continue;
     }
     floor.set_extents(g.at(0));
     for (size_t i = 0; i < g.size(); ++i) {
@@ -45,12 +46,7 @@ void Search::by_dram(const std::vector<Group>& groups, double upper, const Loose
     return std::tie(a.floor, a.index) > std::tie(b.floor, b.index);
   };
   std::make_heap(entries.begin(), entries.end(), later);
-  struct Planned {
-    long long dram_bytes, bound;
-    size_t index;
-    Tiling tiling;
-  };
-  std::vector<Planned> planned;
+  least.clear();
   long long fewest = -1;
   while (!entries.empty()) {
     std::pop_heap(entries.begin(), entries.end(), later);
@@ -62,16 +58,20 @@ void Search::by_dram(const std::vector<Group>& groups, double upper, const Loose
     if (!m.feasible()) continue;  // never chosen over a feasible candidate
     const long long dram = m.dram_bytes();
     if (fewest >= 0 && dram > fewest) continue;
+    if (dram != fewest) least.clear();
     fewest = dram;
-    planned.push_back({dram, m.compute_cycles(), e.index, e.tiling});
+    least.push_back({m.compute_cycles(), e.index, e.tiling});
   }
-  planned.erase(std::remove_if(planned.begin(), planned.end(),
-                               [&](const Planned& p) { return p.dram_bytes != fewest; }),
-                planned.end());
-  std::sort(planned.begin(), planned.end(), [](const Planned& a, const Planned& b) {
+  std::sort(least.begin(), least.end(), [](const LeastTraffic& a, const LeastTraffic& b) {
     return std::tie(a.bound, a.index) < std::tie(b.bound, b.index);
   });
-  for (const Planned& p : planned) {
+  return fewest;
+}
+
+void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose) {
+  std::vector<LeastTraffic> least;
+  fewest_bytes(groups, upper, loose, least);
+  for (const LeastTraffic& p : least) {
     if (beaten(p.bound)) break;
     consider(model(p.tiling), p.tiling, p.index, TilingObjective::kDramBytes);
   }

@@ -274,6 +274,15 @@ class TrafficFloor {
   // The floor of a candidate with the extents last set.
   double operator()(const Tiling& t) const;
 
+  // A floor of the bytes of every candidate (any loop order, any buffering) whose extents are
+  // those of `tile` but for dimension d, whose extent is at most `upto`: per loop order every
+  // operand's cheaper way moves no fewer bytes with more tiles (its resident bytes multiply the
+  // tile counts of the loops outside its innermost cut one, which only moves inwards as more
+  // dimensions are cut; its streamed bytes the pieces), so loose() with the extent `upto`, over
+  // every order, without the buffer's sets. 0 when the stream dimension's size follows the
+  // tile's extent (tile_counts: no such order). Sets the extents (as set_extents(t, false)).
+  double pair_floor(std::array<long long, 3> tile, int d, long long upto);
+
  private:
   const GemmProblem& problem_;
   FitExtents fit_;
@@ -300,6 +309,19 @@ class TrafficFloor {
 };
 
 class LatencyRun;
+
+// The space a latency run generated (Search::cap_traffic): besides its groups, a floor of the
+// cycles of each group's candidates (`floors`), which hold every group whose floor is at most
+// `covered`; beyond that up to `wide`, the groups it generated but set aside (`extra`) with
+// their floors, and the pairs of extents of the capacity boundary it did not search (`deferred`,
+// sorted: d, then the tile with d's extent 0).
+struct RunSpace {
+  const std::vector<long long>& floors;
+  const std::vector<Group>& extra;
+  const std::vector<long long>& extra_floors;
+  const std::vector<std::array<long long, 4>>& deferred;
+  long long covered, wide;
+};
 
 // The loose traffic floor of a group's candidates (TrafficFloor::loose with the operands whose
 // tile alone does not fit streamed).
@@ -456,19 +478,18 @@ class Search {
   void by_latency(CandidateSpace& space, std::vector<Group>& groups);
 
   // kLatency, after the latency run (the window's choice X, best_): the cap (hw::search::choose,
-  // step 2). `groups`, `floors` (a floor of the cycles of each group's candidates) and `covered`:
-  // the space the run generated, which holds every group whose floor is at most `covered`.
+  // step 2). `groups` and `run`: the space the run generated (RunSpace).
   // X is kept when it moves at most 1.5x the bytes no mapping moves fewer of
-  // (hw::compute_bounds); or when D, the least-traffic candidate of S, the groups whose floor lies
-  // within 2 % of X's cycles (they hold W, the candidates within 2 % of X; generated again if the
-  // run's space does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X,
-  // or some candidate outside S (of the space at hand) moves fewer bytes than D: then the
-  // least-traffic candidate L is not lean or lies beyond the window. Else L of the whole space
-  // (by_dram into `groups`), and if over_cap(X, L), the choice is fastest_within(L).
+  // (hw::compute_bounds); or when D, the least-traffic candidate of S, a set of groups holding
+  // every candidate within 2 % of X's cycles (W; the run's groups, those it set aside and those
+  // of the pairs it deferred whose floor lies within 2 % of X, or the space generated again if
+  // `run` does not cover them), moves at least 2/3 of X's bytes, or lies beyond 2 % of X, or
+  // some candidate outside S moves fewer bytes than D: then the least-traffic candidate L is not
+  // lean or lies beyond the window. Else L of the whole space (by_dram into `groups`), and if
+  // over_cap(X, L), the choice is fastest_within(L).
   // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
   // search).
-  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
-                   const std::vector<long long>& floors, long long covered,
+  void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                    const LooseFloor& loose);
 
   // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
@@ -500,11 +521,25 @@ class Search {
   void by_dram(const std::vector<Group>& groups, double upper = -1,
                const LooseFloor* loose = nullptr);
 
+  // by_dram's first step: the fewest DRAM bytes of a feasible candidate of `groups` (-1: none;
+  // `upper`, `loose` as there), and into `least` the candidates moving them with their compute
+  // cycles (a floor of their time), by those, then enumeration index. None is timed.
+  struct LeastTraffic {
+    long long bound;
+    size_t index;
+    Tiling tiling;
+  };
+  long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
+                         std::vector<LeastTraffic>& least);
+
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or
   // energy x cycle bound, then the cycle bound, bytes, tiles, index), they are timed until the
   // next bound loses to the best score.
   void by_energy(const std::vector<Group>& groups);
+
+  // The bytes no mapping moves fewer of (hw::compute_bounds), computed once.
+  long long least_bytes_bound();
 
   Tiling best() const { return best_->tiling; }
   long long evaluated() const { return evaluated_; }
@@ -522,6 +557,7 @@ class Search {
   FitExtents fit_;
   mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
+  std::optional<long long> least_bytes_;  // least_bytes_bound()
   long long evaluated_ = 0;
   long long planned_ = 0;
 };

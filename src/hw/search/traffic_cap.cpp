@@ -10,25 +10,45 @@
 
 namespace tenet::hw::search {
 
-void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
-                         const std::vector<long long>& floors, long long covered,
+void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                          const LooseFloor& loose) {
   if (!best_ || best_->cycles >= kInfeasible) return;  // (none fits: nothing to cap)
   // The least-traffic candidate L moves at least the bytes no mapping moves fewer of
   // (hw::compute_bounds): a choice within 1.5x those is within the cap whatever L is.
-  if (within_cap(best_->dram_bytes, compute_bounds(acc_, problem_, options_).dram_bytes)) return;
+  if (within_cap(best_->dram_bytes, least_bytes_bound())) return;
   const Score choice = *best_;
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
   std::vector<Group> near_groups, others;
-  if (limit <= covered) {
+  const auto floor_of = [&](const Group& g) {
+    return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
+  };
+  if (limit <= run.wide) {
+    // S need only hold W and lie in the space (each test below holds for any such set): the
+    // run's groups and those it set aside, by their floors, and the groups of the pairs it did
+    // not search (their enumeration indices are not those of the whole space; nothing below ranks
+    // by them). Those beyond `limit`: `others`.
     for (size_t g = 0; g < groups.size(); ++g)
-      (floors[g] <= limit ? near_groups : others).push_back(groups[g]);
-  } else {
-    const auto floor_of = [&](const Group& g) {
-      return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
-    };
+      (run.floors[g] <= limit ? near_groups : others).push_back(groups[g]);
+    for (size_t e = 0; e < run.extra.size(); ++e)
+      (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
+    if (limit > run.covered && !run.deferred.empty()) {
+      std::vector<Group> unused;  // (kept out: the groups are taken as generated)
+      space.boundary(
+          unused,
+          [&](int d, std::array<long long, 3> tile, long long) {
+            tile[d] = 0;
+            const std::array<long long, 4> key{d, tile[0], tile[1], tile[2]};
+            return std::binary_search(run.deferred.begin(), run.deferred.end(), key);
+          },
+          [&](const Group& g) {
+            (floor_of(g) <= limit ? near_groups : others).push_back(g);
+            return false;
+          },
+          true);
+    }
+  } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
     space.grid(groups);
     space.boundary(
         groups,
@@ -39,40 +59,57 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups,
     for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
   }
   // D: the least-traffic candidate of S, if it moves less than 2/3 of the choice's bytes (lean;
-  // else no candidate of W is lean, and neither is L if it lies in W).
+  // else no candidate of W is lean, and neither is L if it lies in W). Its bytes (`fewest`), and
+  // the candidates of S that move them.
   const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
-  best_.reset();
-  by_dram(near_groups, lean, &loose);
-  const std::optional<Score> d = best_;
-  best_ = choice;
-  if (!d || d->cycles >= kInfeasible || within_cap(choice.dram_bytes, d->dram_bytes)) return;
-  // D beyond the window: every candidate of W moves more than D (on equal bytes W's fewer cycles
-  // would rank first), so L (at most D's bytes) is not in W: L is more than 2 % slower. So too
-  // when a candidate outside S moves fewer bytes than D (then D, in W, is the least of W).
+  std::vector<LeastTraffic> least_of_s;
+  const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s);
+  if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
+  // D beyond the window (D: of those the fastest; none within 2 % of X, timed by increasing
+  // compute cycles while those do not exceed 2 % above X): every candidate of W moves more than
+  // D (on equal bytes W's fewer cycles would rank first), so L (at most D's bytes) is not in W:
+  // L is more than 2 % slower. So too when a candidate outside S moves fewer bytes than D (then
+  // D, in W, is the least of W).
+  bool beyond = true;
+  for (const LeastTraffic& c : least_of_s) {
+    if (c.bound > limit) break;
+    ++evaluated_;
+    if (model(c.tiling).timing().total <= limit) {
+      beyond = false;
+      break;
+    }
+  }
+  if (beyond) return;
   TrafficFloor traffic(acc_, problem_, dataflow_, options_);
-  if (d->cycles > limit) return;
   for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
-    if (leaner(traffic, *g, d->dram_bytes, loose)) return;
+    if (leaner(traffic, *g, fewest, loose)) return;
   // The same over the rest of the capacity boundary, as it is generated (and no further once
-  // such a candidate is found).
+  // such a candidate is found), but for the pairs of extents none of whose tiles can move fewer
+  // bytes (TrafficFloor::pair_floor).
   bool found = false;
-  std::vector<Group> rest;
-  space.grid(rest);
-  rest.clear();
+  std::vector<Group> rest;  // (none kept)
   space.boundary(
-      rest, [&](int, const std::array<long long, 3>&, long long) { return !found; },
+      rest,
+      [&](int d, const std::array<long long, 3>& tile, long long upto) {
+        return !found && traffic.pair_floor(tile, d, upto) < static_cast<double>(fewest);
+      },
       [&](const Group& g) {
-        if (!found) found = leaner(traffic, g, d->dram_bytes, loose);
+        if (!found) found = leaner(traffic, g, fewest, loose);
         return false;
       });
   if (found) return;
   // D in W and lean: L of the whole space (at most D's bytes).
   space.all(groups);
   best_.reset();
-  by_dram(groups, static_cast<double>(d->dram_bytes) * (1 + 1e-12), &loose);
+  by_dram(groups, static_cast<double>(fewest) * (1 + 1e-12), &loose);
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+}
+
+long long Search::least_bytes_bound() {
+  if (!least_bytes_) least_bytes_ = compute_bounds(acc_, problem_, options_).dram_bytes;
+  return *least_bytes_;
 }
 
 bool Search::leaner(TrafficFloor& traffic, const Group& g, long long bytes,

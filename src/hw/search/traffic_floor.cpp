@@ -190,6 +190,15 @@ double TrafficFloor::loose(const Group& g, unsigned streamed) const {
   return least * (1 - 1e-9);  // below the integer byte counts despite rounding
 }
 
+double TrafficFloor::pair_floor(std::array<long long, 3> tile, int d, long long upto) {
+  if (stream_logical_ > 0) return 0;
+  tile[d] = upto;
+  set_counts(tile_counts(Tiling{tile[0], tile[1], tile[2]}));
+  Group every;
+  every.mask = 7;  // (every loop order)
+  return loose(every, 0);
+}
+
 double TrafficFloor::operator()(const Tiling& t) const {
   const size_t n = problem_.operands.size();
   const std::array<int, 3> order{static_cast<int>(t.order[0]), static_cast<int>(t.order[1]),

@@ -64,6 +64,20 @@ TEST_CASE("tenet kernel --attention: the contract keys and the fused traffic", "
   CHECK(ms["intermediate_placement"] == "spilled");
   CHECK(bytes_of(ms, "S") == 2LL * 2 * 192 * 328 * 384);
   CHECK(ms["relation_counts"]["S"] == 192LL * 328 * 328);
+  // Without --scores, the chip's own: tpu-v6e materialises non-causal attention (as the
+  // calibration's attn_enc rows are costed), causal attention is its fused kernel; elsewhere on
+  // chip.
+  const json own = run_json("kernel --attention 120,120,328,328,32 --arch tpu-v6e --quant q0bf16");
+  CHECK(own["inputs"]["scores"] == "materialised");
+  CHECK(own["seconds"] == m["seconds"]);
+  CHECK(
+      run_json(
+          "kernel --attention 24,8,128,512,128 --causal --arch tpu-v6e --quant q0bf16")["inputs"]
+                                                                                       ["scores"] ==
+      "on_chip");
+  CHECK(run_json("kernel --attention 12,12,328,328,32")["inputs"]["scores"] == "on_chip");
+  CHECK(run_json("kernel --attention 12,12,328,328,32 --scores chip")["inputs"]["scores"] ==
+        "on_chip");
 
   // Decode (one query, GQA): K and V read once; extend with Q < KV sees the last positions.
   const json dec = run_json("kernel --attention 32,8,1,2048,128 --causal");

@@ -111,8 +111,8 @@ TEST_CASE("materialised: the softmax over whole rows, five operations per score"
 // The stage time recomputed from eval::evaluate of each tile in the orientation whose folds
 // stream faster (bf16: either input held in the array): the back-to-back law of
 // docs/model.md#fused-kernels — one fill and drain (R + C - 2), then each fold max(stream, load of
-// the held tile through the array's R rows) (stream + load without double-buffered stationary operands), dealt over the
-// units; never below the array-side SRAM port's time.
+// the held tile through the array's R rows) (stream + load without double-buffered stationary
+// operands), dealt over the units; never below the array-side SRAM port's time.
 double expected_back_to_back(const eval::KernelRequest& q, const fused::StageResult& s,
                              double& per_tile_sum) {
   const arch::Accelerator& acc = *q.base.accelerator;
@@ -188,6 +188,48 @@ TEST_CASE("materialised: the CLI's --scores names it", "[fused][materialised]") 
   CHECK(fused::parse_scores_place("materialised") == fused::ScoresPlace::kMaterialised);
   CHECK(std::string(fused::to_string(fused::ScoresPlace::kMaterialised)) == "materialised");
   CHECK_THROWS_AS(fused::parse_scores_place("materialized"), InputError);
+}
+
+// The chip's own place (the default): causal attention on chip, non-causal as the accelerator's
+// fusion.non_causal_attention says — tpu-v6e materialised, every other preset on chip.
+TEST_CASE("materialised: the chip's own scores place resolves per accelerator",
+          "[fused][materialised][arch]") {
+  const auto v6e = tpu();
+  CHECK(v6e->spec().chip.non_causal_scores == "materialised");
+  const auto scalable =
+      std::make_shared<const arch::Accelerator>(arch::load_accelerator_preset("scalable-32x32"));
+  CHECK(scalable->spec().chip.non_causal_scores == "on_chip");
+  CHECK(!arch::to_json(*scalable).contains("fusion"));
+  for (bool causal : {false, true})
+    for (const auto& acc : {v6e, scalable}) {
+      eval::KernelRequest chip = request(acc, 12, 200, 64);
+      auto& k = std::get<fused::AttentionKernel>(chip.kernel);
+      k.causal = causal, k.scores = fused::ScoresPlace::kChip;
+      const bool materialised = !causal && acc == v6e;
+      eval::KernelRequest named = chip;
+      std::get<fused::AttentionKernel>(named.kernel).scores =
+          materialised ? fused::ScoresPlace::kMaterialised : fused::ScoresPlace::kOnChip;
+      const fused::KernelResult a = eval::evaluate_kernel(chip), b = eval::evaluate_kernel(named);
+      INFO(acc->name() << (causal ? " causal" : " non-causal"));
+      CHECK(std::get<fused::AttentionKernel>(a.kernel).scores ==
+            std::get<fused::AttentionKernel>(named.kernel).scores);
+      CHECK(a.cycles == b.cycles);
+      CHECK(a.dram_bytes == b.dram_bytes);
+    }
+  // the key is read, written back and checked
+  nlohmann::json j = arch::to_json(*v6e);
+  CHECK(j["fusion"]["non_causal_attention"] == "materialised");
+  CHECK(arch::parse_accelerator(j).spec().chip.non_causal_scores == "materialised");
+  j["fusion"]["non_causal_attention"] = "materialized";
+  try {
+    arch::parse_accelerator(j, "x.json");
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/fusion/non_causal_attention");
+    CHECK(std::string(e.what()).find("x.json") != std::string::npos);
+  }
+  CHECK(fused::parse_scores_place("chip") == fused::ScoresPlace::kChip);
+  CHECK(std::string(fused::to_string(fused::ScoresPlace::kChip)) == "chip");
 }
 
 }  // namespace fused_materialised_test

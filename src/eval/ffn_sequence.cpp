@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "fused/counts.hpp"
+#include "fused/model.hpp"
 #include "hw/model.hpp"
 #include "hw/vector_unit.hpp"
-#include "llm/op_counts.hpp"
 #include "tenet/error.hpp"
 #include "tenet/eval/pipeline.hpp"
 
@@ -16,15 +16,6 @@ namespace tenet::eval::detail {
 namespace {
 
 std::int64_t to64(const poly::Integer& v) { return poly::to_int64(v); }
-
-std::int64_t seq_bytes_of(std::int64_t elements, int bits) {
-  const std::int64_t b = elements * bits;
-  return b / 8 + (b % 8 != 0);
-}
-
-int seq_activation_bits(const Request& r) {
-  return r.scheme ? r.scheme->activations.dtype.bits() : r.bits.a;
-}
 
 // The link's cycles for `bytes` at the DRAM bandwidth (no latency: they move inside a matmul's
 // transfer windows); 0 when unlimited.
@@ -64,6 +55,10 @@ std::int64_t footprint_of(const Evaluation& e) {
 
 }  // namespace
 
+int activation_bits(const Request& r) {
+  return r.scheme ? r.scheme->activations.dtype.bits() : r.bits.a;
+}
+
 std::int64_t operand_bytes(const quant::ProductResult& p, char operand) {
   std::int64_t total = 0;
   if (!p.scheme.empty()) {
@@ -81,7 +76,7 @@ std::int64_t ffn_weight_bytes(const KernelRequest& request, const fused::FfnKern
   const Evaluation up = evaluate(tile_request(request, "up", {1, k.w1_cols(), k.h}));
   const Evaluation down = evaluate(tile_request(request, "down", {1, k.h, k.i}));
   const std::int64_t biases =
-      k.bias ? seq_bytes_of(k.w1_cols() + k.h, seq_activation_bits(request.base)) : 0;
+      k.bias ? fused::bytes_of(k.w1_cols() + k.h, activation_bits(request.base)) : 0;
   return operand_bytes(up.product(), 'B') + operand_bytes(down.product(), 'B') + biases;
 }
 
@@ -116,7 +111,7 @@ fused::KernelResult evaluate_ffn_sequence(const KernelRequest& request) {
   const arch::Accelerator& acc = *request.base.accelerator;
   const Evaluation up = evaluate(ffn_matmul_request(request, "up"));
   const Evaluation down = evaluate(ffn_matmul_request(request, "down"));
-  const int act_bits = seq_activation_bits(request.base);
+  const int act_bits = activation_bits(request.base);
 
   fused::KernelResult r;
   r.kernel = k;
@@ -131,8 +126,8 @@ fused::KernelResult evaluate_ffn_sequence(const KernelRequest& request) {
   // format, read once.
   const quant::ProductResult &pu = up.product(), &pd = down.product();
   const std::int64_t w1 = k.w1_cols(), s = k.s;
-  const std::int64_t b1 = k.bias ? seq_bytes_of(w1, act_bits) : 0;
-  const std::int64_t b2 = k.bias ? seq_bytes_of(k.h, act_bits) : 0;
+  const std::int64_t b1 = k.bias ? fused::bytes_of(w1, act_bits) : 0;
+  const std::int64_t b2 = k.bias ? fused::bytes_of(k.h, act_bits) : 0;
   auto elements = [](const Evaluation& e, char operand) {
     std::int64_t n = 0;
     for (const hw::TensorResult& t : e.hw().tensors)
@@ -153,12 +148,10 @@ fused::KernelResult evaluate_ffn_sequence(const KernelRequest& request) {
 
   // The vector unit's activation over the up matmul's output (and the bias adds).
   const fused::VectorCount v = fused::count_chain(k, {s, 0, false}, true).vector;
-  const bool gated = k.activation == fused::Activation::kSiluGated;
-  const std::int64_t a = seq_bytes_of(1, act_bits);
+  const fused::VectorWork w = fused::vector_work(k, v, false, act_bits);
   fused::StageResult act;
   act.name = "activation", act.unit = "vector";
-  act.ops = (gated ? llm::detail::kSiluGateOps : llm::detail::kGeluOps) * v.elements + v.bias_adds;
-  act.sram_bytes = (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds;
+  act.ops = w.ops, act.sram_bytes = w.sram_bytes;
   act.cycles =
       hw::vector_op_cycles(acc, hw::vector_unit_of(acc), "activation", act.ops, act.sram_bytes, 0)
           .cycles;

@@ -19,6 +19,9 @@ namespace tenet::eval::detail {
 // moves them, in storage format.
 std::int64_t operand_bytes(const quant::ProductResult& p, char operand);
 
+// The activations' format: the scheme's, else the width of an unquantized GEMM's A.
+int activation_bits(const Request& r);
+
 // Bytes of the MLP's weights in storage format (scale and zero tensors included): W1 and W2 as
 // eval::evaluate stores them, and the biases at the activations' format.
 std::int64_t ffn_weight_bytes(const KernelRequest& request, const fused::FfnKernel& k);

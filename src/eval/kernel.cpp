@@ -19,6 +19,7 @@
 namespace tenet::eval {
 namespace {
 
+using detail::activation_bits;
 using detail::operand_bytes;
 
 // Whether a tile may run transposed (Cᵀ = Bᵀ·Aᵀ: the other input held in the array): when no
@@ -97,11 +98,6 @@ void resolve_scores(fused::Kernel& k, const arch::Accelerator& acc) {
   if (!a || a->scores != fused::ScoresPlace::kChip) return;
   a->scores = a->causal ? fused::ScoresPlace::kOnChip
                         : fused::parse_scores_place(acc.spec().chip.non_causal_scores);
-}
-
-// The activations' format: the scheme's, else the width of an unquantized GEMM's A.
-int activation_bits(const Request& r) {
-  return r.scheme ? r.scheme->activations.dtype.bits() : r.bits.a;
 }
 
 }  // namespace

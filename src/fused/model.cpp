@@ -15,14 +15,14 @@
 #include "tenet/error.hpp"
 
 namespace tenet::fused {
-namespace {
-
-constexpr std::int64_t kAccumulatorBytes = 4;  // fp32: S, the O / Y accumulators, row statistics
-
 std::int64_t bytes_of(std::int64_t elements, int bits) {
   const std::int64_t b = elements * bits;
   return b / 8 + (b % 8 != 0);
 }
+
+namespace {
+
+constexpr std::int64_t kAccumulatorBytes = 4;  // fp32: S, the O / Y accumulators, row statistics
 
 // The DRAM link's cycles for `bytes` (plus one latency when it moves any); 0 when unlimited.
 double link_cycles(const arch::Accelerator& acc, std::int64_t bytes) {
@@ -98,35 +98,6 @@ Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accel
   f.first_in = up.a_bytes + strip(up.b_bytes, k.h * w1);
   f.last_out = down.c_bytes;
   return f;
-}
-
-// Elementary operations and port bytes of the vector stage: `ops` of the stage's kind (softmax,
-// activation) and `elementwise` multiplies (the online softmax's rescale of the O accumulator,
-// at the rate of the unit's elementwise kind, `residual`: a multiply is no special function).
-struct VectorWork {
-  std::int64_t ops = 0, elementwise = 0, sram_bytes = 0;
-  std::vector<std::pair<std::string, std::int64_t>> by_kind(const std::string& kind) const {
-    if (elementwise == 0) return {{kind, ops}};
-    return {{kind, ops}, {"residual", elementwise}};
-  }
-};
-
-VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
-  using namespace ::tenet::llm::detail;
-  const std::int64_t a = bytes_of(1, act_bits);
-  if (std::holds_alternative<AttentionKernel>(k)) {
-    if (rows_whole) return {kSoftmaxOps * v.elements, 0, 2 * a * v.elements};
-    // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
-    // new maximum, the correction factor and the running sum; O divided by the sum once; O
-    // rescaled after each key block (a multiply by the row's correction factor: elementwise).
-    return {
-        kSoftmaxOps * v.elements + 3 * v.row_steps + v.normalized, v.rescaled,
-        (kAccumulatorBytes + a) * v.elements + 2 * kAccumulatorBytes * (v.rescaled + v.normalized)};
-  }
-  const bool gated = std::get<FfnKernel>(k).activation == Activation::kSiluGated;
-  const std::int64_t per = gated ? kSiluGateOps : kGeluOps;
-  return {per * v.elements + v.bias_adds, 0,
-          (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
 }
 
 // A stage's tiles issue back to back and their folds are dealt over the chip's units: the stage
@@ -228,6 +199,24 @@ double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r) {
 }
 
 }  // namespace
+
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
+  using namespace ::tenet::llm::detail;
+  const std::int64_t a = bytes_of(1, act_bits);
+  if (std::holds_alternative<AttentionKernel>(k)) {
+    if (rows_whole) return {kSoftmaxOps * v.elements, 0, 2 * a * v.elements};
+    // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
+    // new maximum, the correction factor and the running sum; O divided by the sum once; O
+    // rescaled after each key block (a multiply by the row's correction factor: elementwise).
+    return {
+        kSoftmaxOps * v.elements + 3 * v.row_steps + v.normalized, v.rescaled,
+        (kAccumulatorBytes + a) * v.elements + 2 * kAccumulatorBytes * (v.rescaled + v.normalized)};
+  }
+  const bool gated = std::get<FfnKernel>(k).activation == Activation::kSiluGated;
+  const std::int64_t per = gated ? kSiluGateOps : kGeluOps;
+  return {per * v.elements + v.bias_adds, 0,
+          (gated ? 3 : 2) * a * v.elements + 2 * a * v.bias_adds};
+}
 
 const arch::AttentionKernelSpec& chip_attention_kernel(const Kernel& k,
                                                        const arch::Accelerator& acc) {

@@ -44,6 +44,25 @@ struct ModelInputs {
   std::vector<Blocking> candidates;
 };
 
+// Bytes of `elements` values of `bits` each, rounded up to whole bytes.
+std::int64_t bytes_of(std::int64_t elements, int bits);
+
+// Elementary operations and port bytes of the vector stage: `ops` of the stage's kind (softmax,
+// activation) and `elementwise` multiplies (the online softmax's rescale of the O accumulator,
+// at the rate of the unit's elementwise kind, `residual`: a multiply is no special function).
+struct VectorWork {
+  std::int64_t ops = 0, elementwise = 0, sram_bytes = 0;
+  std::vector<std::pair<std::string, std::int64_t>> by_kind(const std::string& kind) const {
+    if (elementwise == 0) return {{kind, ops}};
+    return {{kind, ops}, {"residual", elementwise}};
+  }
+};
+
+// The vector stage's work of `k` from its counts: the softmax (over whole rows when
+// `rows_whole`, else the online softmax's per-block steps) or the MLP's activation and bias adds,
+// at `act_bits` per activation (the one formula of the fused model and an MLP run as matmuls).
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits);
+
 // The blockings the search tries: attention rows (queries per block) in {16, ..., 256} and cols
 // (keys per block) in {64, ..., 512}, clipped to Q and KV; MLP token blocks in {16, ..., 1024}
 // clipped to S. `small`: the blocks tried when none of those fits the global buffer (rows 1, 2,

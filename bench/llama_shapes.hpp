@@ -1,6 +1,8 @@
 // The distinct matmuls of Llama-2-7B prefill (prompt 2048) and decode (context 2048), each with
 // its phase ("prefill", "decode"): the problems of BM_layer (bench/sweep.cpp) and of
-// bench_search_probe (bench/search_probe.cpp).
+// bench_search_probe (bench/search_probe.cpp). Attention as its two matmuls (qk, pv), as these
+// benchmarks measured it before fused attention: they time matmul layers and the tiling search;
+// the fused kernels have bench_kernel (bench/kernel.cpp).
 #pragma once
 
 #include <string>
@@ -18,9 +20,11 @@ inline std::vector<std::pair<std::string, tenet::llm::MatmulShape>> llama_shapes
       llm::load_model_config(std::string(TENET_SOURCE_DIR) + "/workloads/models/llama-2-7b.json");
   llm::GenerationOptions prefill;
   prefill.prompt = 2048;
+  prefill.fused_attention = false;
   llm::GenerationOptions decode;
   decode.phase = llm::Phase::kDecode;
   decode.context = 2048;
+  decode.fused_attention = false;
   std::vector<std::pair<std::string, llm::MatmulShape>> shapes;
   for (const auto& s : llm::generate_matmuls(model, prefill)) shapes.push_back({"prefill", s});
   for (const auto& s : llm::generate_matmuls(model, decode)) shapes.push_back({"decode", s});

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace tenet::test {
@@ -74,6 +75,14 @@ inline CliRun run_cli(const std::string& args, const std::string& workdir = "") 
   CliRun r = run_shell(command);
   require_no_sanitizer_report(r.out);
   return r;
+}
+
+// `tenet ARGS --format json`, which must exit 0: its JSON.
+inline nlohmann::json run_json(const std::string& args) {
+  const CliRun r = run_cli(args + " --format json");
+  INFO(args << "\n" << r.out);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
 }
 
 }  // namespace tenet::test

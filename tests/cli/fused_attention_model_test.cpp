@@ -20,12 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-json run_json(const std::string& args) {
-  const tenet::test::CliRun r = tenet::test::run_cli(args + " --format json");
-  INFO(args << "\n" << r.out);
-  REQUIRE(r.exit_code == 0);
-  return json::parse(r.out);
-}
+using tenet::test::run_json;
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;

@@ -12,12 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-json run_json(const std::string& args) {
-  const tenet::test::CliRun r = tenet::test::run_cli(args + " --format json");
-  INFO(args << "\n" << r.out);
-  REQUIRE(r.exit_code == 0);
-  return json::parse(r.out);
-}
+using tenet::test::run_json;
 
 long long bytes_of(const json& j, const std::string& tensor) {
   for (const json& t : j["tensors"])

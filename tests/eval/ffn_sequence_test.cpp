@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "bf16_request.hpp"
 #include "hw/model.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_json.hpp"
@@ -25,11 +26,7 @@ std::shared_ptr<const arch::Accelerator> tpu_with(long long resident) {
 }
 
 eval::Request base(std::shared_ptr<const arch::Accelerator> acc) {
-  eval::Request r;
-  r.bits = {16, 16, 16};
-  r.dataflow = mapping::Dataflow::kWeightStationary;
-  r.accelerator = std::move(acc);
-  return r;
+  return test::bf16_ws_request(std::move(acc));
 }
 
 fused::KernelResult run(const fused::FfnKernel& k, std::shared_ptr<const arch::Accelerator> acc) {

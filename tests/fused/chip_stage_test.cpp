@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "bf16_request.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/eval/kernel.hpp"
@@ -23,11 +24,7 @@ std::shared_ptr<const arch::Accelerator> with_units(const arch::Accelerator& acc
 }
 
 eval::Request base(std::shared_ptr<const arch::Accelerator> acc) {
-  eval::Request r;
-  r.bits = {16, 16, 16};
-  r.dataflow = mapping::Dataflow::kWeightStationary;
-  r.accelerator = std::move(acc);
-  return r;
+  return test::bf16_ws_request(std::move(acc));
 }
 
 TEST_CASE("chip stage: a stage's tile folds are dealt over the matrix units", "[fused][chip]") {

@@ -3,6 +3,7 @@
 // and once by a plain GEMM however many buffer tiles it walks (docs/model.md#fused-kernels).
 #include <catch2/catch.hpp>
 
+#include "bf16_request.hpp"
 #include "hw/model.hpp"
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
@@ -23,11 +24,7 @@ std::shared_ptr<const arch::Accelerator> with_launch(const arch::Accelerator& ac
 }
 
 eval::Request base(std::shared_ptr<const arch::Accelerator> acc) {
-  eval::Request r;
-  r.bits = {16, 16, 16};
-  r.dataflow = mapping::Dataflow::kWeightStationary;
-  r.accelerator = std::move(acc);
-  return r;
+  return test::bf16_ws_request(std::move(acc));
 }
 
 // A tile's cycles as evaluate_kernel times it: the faster of its two orientations (bf16

@@ -238,6 +238,21 @@ void read_attention_kernel(const ObjectReader& a, AttentionKernelSpec& out) {
   ns("call_ns", out.call_ns, "a fixed cost per call beyond kernel_launch_ns, ns");
 }
 
+// "fusion": {"materialised_attention": {...}} (arch::MaterialisedAttentionSpec).
+void read_materialised_attention(const ObjectReader& a, MaterialisedAttentionSpec& out) {
+  a.allow_only({"comment", "load_filled_rows", "head_ns"});
+  if (auto v = a.boolean("load_filled_rows", false)) out.load_filled_rows = *v;
+  if (auto v = a.number("head_ns", false, "a least time per query head and query block, ns")) {
+    if (!(*v >= 0) || *v > 1e9)
+      a.attempt("head_ns", [&] {
+        throw InputError(error_code::kRange, "", "",
+                         "expected a least time per query head between 0 and 1e9 ns");
+      });
+    else
+      out.head_ns = *v;
+  }
+}
+
 // "matrix_units": {"count": N} and "kernel_launch_ns"
 // (docs/hardware.md#a-chip-several-matrix-units).
 void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
@@ -251,9 +266,9 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   if (auto fusion =
           root.object("fusion", false,
                       "what the chip's compiler fuses {mlp, mlp_resident_bytes, attention, "
-                      "non_causal_attention}")) {
-    fusion->allow_only(
-        {"comment", "mlp", "mlp_resident_bytes", "attention", "non_causal_attention"});
+                      "non_causal_attention, materialised_attention}")) {
+    fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "attention", "non_causal_attention",
+                        "materialised_attention"});
     if (auto v = fusion->string("non_causal_attention", false, "on_chip, materialised or dram")) {
       if (*v == "on_chip" || *v == "materialised" || *v == "dram")
         spec.chip.non_causal_scores = *v;
@@ -269,6 +284,9 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
       spec.chip.mlp_resident_bytes = *v;
     if (auto a = fusion->object("attention", false, "the chip's fused attention kernel"))
       read_attention_kernel(*a, spec.chip.attention);
+    if (auto a = fusion->object("materialised_attention", false,
+                                "how the compiler runs materialised attention scores"))
+      read_materialised_attention(*a, spec.chip.materialised);
   }
 }
 
@@ -559,6 +577,10 @@ json to_json(const Accelerator& acc) {
                                 {"row_ns", a.row_ns},
                                 {"call_ns", a.call_ns}};
   }
+  if (s.chip.materialised.active())
+    j["fusion"]["materialised_attention"] = {
+        {"load_filled_rows", s.chip.materialised.load_filled_rows},
+        {"head_ns", s.chip.materialised.head_ns}};
   return j;
 }
 

@@ -47,6 +47,29 @@ std::pair<std::int64_t, std::int64_t> back_to_back_folds(const Evaluation& e,
   return {h.folds, acc.spec().stationary_double_buffered ? std::max(stream, load) : stream + load};
 }
 
+// Materialised attention on a chip whose held tiles load only the rows they fill
+// (arch::MaterialisedAttentionSpec::load_filled_rows): Σ over the tile's folds of max(stream, the
+// fold's filled rows) (stream + filled rows without double-buffered held operands) — R rows for
+// each full fold of the held operand's rows, the rest for the last. 0 when the law is off.
+std::int64_t filled_rows_fold_cycles(const Evaluation& e, const KernelRequest& r) {
+  const arch::Accelerator& acc = *r.base.accelerator;
+  const auto* a = std::get_if<fused::AttentionKernel>(&r.kernel);
+  if (!a || a->scores != fused::ScoresPlace::kMaterialised ||
+      !acc.spec().chip.materialised.load_filled_rows)
+    return 0;
+  const hw::Result& h = e.product().hw;
+  const hw::ArrayUse& u = h.array_use;
+  const std::int64_t rows = acc.rows(), stream = u.stream_cycles;
+  const std::int64_t held = (u.row_size + u.row_lanes - 1) / std::max<long long>(1, u.row_lanes);
+  const std::int64_t row_folds = std::max<std::int64_t>(1, (held + rows - 1) / rows);
+  if (h.folds % row_folds != 0)
+    throw InternalError("eval::evaluate_kernel: a tile's folds do not split into row folds");
+  auto fold = [&](std::int64_t load) {
+    return acc.spec().stationary_double_buffered ? std::max(stream, load) : stream + load;
+  };
+  return h.folds / row_folds * ((row_folds - 1) * fold(rows) + fold(held - (row_folds - 1) * rows));
+}
+
 // `one_unit`: the accelerator with one matrix unit (null on a one-unit chip).
 fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
                                     const fused::TileShape& shape,
@@ -61,6 +84,8 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   const arch::Accelerator& acc = *r.base.accelerator;
   const bool back_to_back = fused::back_to_back(r.kernel, acc);
   auto stream_cost = [&](const Evaluation& v) {
+    if (const std::int64_t filled = filled_rows_fold_cycles(v, r))
+      return static_cast<double>(filled);
     const auto [folds, cycles] = back_to_back_folds(v, acc);
     return static_cast<double>(folds) * static_cast<double>(cycles);
   };
@@ -88,6 +113,7 @@ fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& s
   t.energy_pj = c.energy_pj;
   if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
   std::tie(t.folds, t.fold_cycles) = back_to_back_folds(*timed, acc);
+  t.folds_cycles = filled_rows_fold_cycles(*timed, r);
   return t;
 }
 

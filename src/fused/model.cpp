@@ -113,8 +113,10 @@ double back_to_back_cycles(const StageResult& r, const std::vector<TileEvaluatio
   const long long units = acc.spec().chip.matrix_units;
   double folds = 0;
   for (std::size_t i = 0; i < evals.size(); ++i)
-    folds += static_cast<double>(r.tiles[i].count) * static_cast<double>(evals[i].folds) *
-             static_cast<double>(evals[i].fold_cycles);
+    folds += static_cast<double>(r.tiles[i].count) *
+             (evals[i].folds_cycles > 0 ? static_cast<double>(evals[i].folds_cycles)
+                                        : static_cast<double>(evals[i].folds) *
+                                              static_cast<double>(evals[i].fold_cycles));
   double cycles = static_cast<double>(acc.rows() + acc.cols() - 2) +
                   std::ceil(folds / static_cast<double>(units));
   const arch::Bandwidth& port = acc.spec().global_buffer.bandwidth;
@@ -321,7 +323,15 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   // An MLP's matrix units also wait for the reads that cannot overlap them (ffn_serial_reads).
   const bool serial = spec.serial_softmax;
   const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r));
-  const double busy = serial ? matrix + r.vector_cycles : std::max(matrix, r.vector_cycles);
+  double busy = serial ? matrix + r.vector_cycles : std::max(matrix, r.vector_cycles);
+  // Materialised scores on a chip with a least time per head (arch::MaterialisedAttentionSpec::
+  // head_ns): one loop iteration per query head and query block, pipelined with the units.
+  if (materialised) {
+    r.head_cycles = acc.spec().chip.materialised.head_ns * acc.spec().clock_mhz / 1000 *
+                    static_cast<double>(attention->hq) *
+                    static_cast<double>((attention->q + b.rows - 1) / b.rows);
+    busy = std::max(busy, r.head_cycles);
+  }
   double time = std::max(r.dram_cycles, busy + r.exposed_cycles);
   // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
   // block) step, per computed query row and query head, per call; beside nothing else.
@@ -348,6 +358,8 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
     r.bound = matrix_bound(r.stages);
   else
     r.bound = r.vector_cycles >= r.dram_cycles ? "vector" : "dram";
+  if (r.head_cycles > std::max({r.matrix_cycles, r.vector_cycles, r.dram_cycles}))
+    r.bound = "heads";
   r.compulsory_dram_bytes = compulsory_bytes(k, b, c, r.tensors, tiles);
   return r;
 }

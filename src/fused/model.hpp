@@ -31,6 +31,9 @@ struct TileEvaluation {
   // and each one's cycles without the pipeline's fill and drain (max(stream, weight load) with
   // double-buffered held operands, stream + load otherwise; a load is R cycles). 0: not given.
   std::int64_t folds = 0, fold_cycles = 0;
+  // Σ over the folds when they differ (materialised attention loading only the rows each held
+  // tile fills: arch::MaterialisedAttentionSpec::load_filled_rows); 0: folds x fold_cycles.
+  std::int64_t folds_cycles = 0;
 };
 // (stage name, tile shape) -> its evaluation. Called once per distinct tile of a search.
 using TileEvaluator = std::function<TileEvaluation(const std::string&, const TileShape&)>;

@@ -72,6 +72,7 @@ Json kernel_json(const fused::KernelResult& r, const Json& inputs) {
   j["exposed_cycles"] = r.exposed_cycles;
   j["launch_cycles"] = r.launch_cycles;
   if (r.overhead_cycles != 0) j["overhead_cycles"] = r.overhead_cycles;
+  if (r.head_cycles != 0) j["head_cycles"] = r.head_cycles;
   Json tensors = Json::array();
   for (const fused::TensorResult& t : r.tensors)
     tensors.push_back({{"name", t.name},

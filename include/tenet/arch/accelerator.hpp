@@ -219,6 +219,24 @@ struct AttentionKernelSpec {
   bool active() const { return !(*this == AttentionKernelSpec{}); }
 };
 
+// Materialised attention as the chip's compiler emits it ("fusion": {"materialised_attention":
+// {...}}; docs/hardware.md#fusion, docs/model.md#fused-kernels). The defaults leave the model of
+// materialised scores as it is on every accelerator without the key:
+//  - load_filled_rows: a fold's held tile shifts in through the rows it fills (a Kᵀ or V tile
+//    of D = 32 rows: 32 cycles), not through all R rows of the array; a fold then costs
+//    max(stream, filled rows) with double-buffered held operands (stream + filled rows without).
+//  - head_ns: every query head (and query block) of the kernel takes at least this long on the
+//    chip — one iteration of the compiled program's loop over heads, its matmuls' and softmax's
+//    issue — pipelined with the units' work: the busy time is at least heads × head_ns.
+struct MaterialisedAttentionSpec {
+  bool load_filled_rows = false;
+  double head_ns = 0;
+  friend bool operator==(const MaterialisedAttentionSpec& a, const MaterialisedAttentionSpec& b) {
+    return a.load_filled_rows == b.load_filled_rows && a.head_ns == b.head_ns;
+  }
+  bool active() const { return !(*this == MaterialisedAttentionSpec{}); }
+};
+
 struct Chip {
   long long matrix_units = 1;
   double kernel_launch_ns = 0;
@@ -229,10 +247,12 @@ struct Chip {
   // "on_chip" (a fused online-softmax kernel), "materialised" (S and P of every head whole) or
   // "dram" (fusion.non_causal_attention; docs/hardware.md#fusion).
   std::string non_causal_scores = "on_chip";
+  MaterialisedAttentionSpec materialised;
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
            a.fuse_mlp == b.fuse_mlp && a.mlp_resident_bytes == b.mlp_resident_bytes &&
-           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores;
+           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores &&
+           a.materialised == b.materialised;
   }
 };
 

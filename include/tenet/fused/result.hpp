@@ -57,9 +57,9 @@ struct KernelResult {
   std::int64_t footprint_bytes = 0;  // on-chip bytes the blocking holds at once
   std::int64_t capacity_bytes = 0;   // the global buffer (-1: unlimited)
   double clock_hz = 0;
-  std::int64_t cycles = 0;    // clock cycles of the call (a count)
-  double seconds = 0;         // cycles / clock
-  std::string bound;          // compute | sram | dequant (the array's stages) | vector | dram
+  std::int64_t cycles = 0;  // clock cycles of the call (a count)
+  double seconds = 0;       // cycles / clock
+  std::string bound;        // compute | sram | dequant (the array's stages) | vector | dram | heads
   double matrix_cycles = 0;   // the array's busy cycles (sum of the matrix stages)
   double vector_cycles = 0;   // the vector unit's busy cycles
   double dram_cycles = 0;     // the DRAM link's busy cycles (bytes / bandwidth + latency)
@@ -68,6 +68,9 @@ struct KernelResult {
   // The chip's attention kernel's fixed costs (per block, per row, per call: the accelerator's
   // "fusion": {"attention"}), 0 elsewhere
   double overhead_cycles = 0;
+  // Materialised scores: the least busy time of the heads (query heads x query blocks x the
+  // accelerator's fusion.materialised_attention.head_ns, x clock), 0 elsewhere
+  double head_cycles = 0;
   std::int64_t macs = 0;
   std::int64_t dram_bytes = 0;             // sum over tensors
   std::int64_t sram_bytes = 0;             // sum over stages

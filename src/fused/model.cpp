@@ -446,19 +446,23 @@ KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
     candidates = std::move(fixed);
   }
   // A chip whose compiler keeps an MLP's weights on chip (arch::Chip::mlp_resident_bytes; an MLP
-  // whose weights exceed it runs as its matmuls, eval/ffn_sequence.hpp): they are read once.
+  // whose weights exceed it runs as its matmuls, eval/ffn_sequence.hpp): they are read once, when
+  // they fit the global buffer beside a block; else they stream once per token block.
   const bool resident = !attention && in.accelerator.spec().chip.mlp_resident_bytes >= 0;
-  auto keep_weights = [&](std::vector<Blocking>& list) {
-    if (resident)
-      for (Blocking& b : list) b.resident = true;
+  auto weights = [&](std::vector<Blocking> list, bool kept) {
+    for (Blocking& b : list) b.resident = kept;
+    return list;
   };
-  keep_weights(candidates);
-  Evaluated e = evaluate_candidates(k, candidates, in);
+  auto search = [&](const std::vector<Blocking>& list) {
+    Evaluated e = evaluate_candidates(k, weights(list, resident), in);
+    if (resident && e.fitting.empty()) e = evaluate_candidates(k, weights(list, false), in);
+    return e;
+  };
+  Evaluated e = search(candidates);
   if (e.fitting.empty() && in.candidates.empty() && !fixed_rows) {  // smaller blocks
     const std::int64_t smallest = e.smallest;
     candidates = candidate_blockings(k, true);
-    keep_weights(candidates);
-    e = evaluate_candidates(k, candidates, in);
+    e = search(candidates);
     if (e.smallest < 0 || smallest < e.smallest) e.smallest = smallest;
   }
   auto& fitting = e.fitting;

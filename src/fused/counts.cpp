@@ -3,7 +3,7 @@
 // (causal: up to the last key its last query sees; with a window, from the first key its first
 // query sees); the Q block and the O accumulator stay on
 // chip over the key blocks, K and V blocks are read once per query block for the whole group.
-// The MLP walks token blocks; W1 and W2 stream once per token block.
+// The MLP walks token blocks; W1 and W2 stream once per token block, or are read once (resident).
 #include "fused/counts.hpp"
 
 #include <algorithm>
@@ -131,13 +131,15 @@ ChainCounts count_ffn(const FfnKernel& f, const Blocking& b, bool spill) {
     if (n == 0) return;
     const TileShape up_tile{rows, w1, f.h}, down_tile{rows, f.h, f.i};
     up.tiles[up_tile] += n, down.tiles[down_tile] += n;
-    X.transfers[up_tile] += n, W1.transfers[up_tile] += n;
-    W2.transfers[down_tile] += n, Y.transfers[down_tile] += n;
+    // Resident weights (and biases): read with the first block only.
+    const std::int64_t reads = b.resident ? (c.blocks == 0 ? 1 : 0) : n;
+    X.transfers[up_tile] += n, Y.transfers[down_tile] += n;
+    if (reads > 0) W1.transfers[up_tile] += reads, W2.transfers[down_tile] += reads;
     h1.produced += n * rows * w1;
     act.produced += n * rows * f.i;
     c.vector.elements += n * rows * f.i;
     if (f.bias) {
-      b1.plain_elements += n * w1, b2.plain_elements += n * f.h;
+      b1.plain_elements += reads * w1, b2.plain_elements += reads * f.h;
       c.vector.bias_adds += n * rows * (w1 + f.h);
     }
     if (spill) H1.transfers[up_tile] += 2 * n, A.transfers[down_tile] += 2 * n;

@@ -74,7 +74,7 @@ Footprint attention_footprint(const AttentionKernel& a, const Blocking& b, Tiles
 }
 
 Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accelerator& acc,
-                        Tiles& tiles) {
+                        int act_bits, Tiles& tiles) {
   const std::int64_t rows = std::min(b.rows, k.s), w1 = k.w1_cols();
   const TileEvaluation& up = tiles("up", {rows, w1, k.h});
   const TileEvaluation& down = tiles("down", {rows, k.h, k.i});
@@ -85,8 +85,10 @@ Footprint ffn_footprint(const FfnKernel& k, const Blocking& b, const arch::Accel
     const std::int64_t e = std::min(fold, elements);
     return (bytes * e + elements - 1) / elements;
   };
+  // Resident weights (Blocking::resident): W1, W2 and the biases held whole instead.
   const std::int64_t strips =
-      2 * std::max(strip(up.b_bytes, k.h * w1), strip(down.b_bytes, k.i * k.h));
+      b.resident ? up.b_bytes + down.b_bytes + (k.bias ? bytes_of(w1 + k.h, act_bits) : 0)
+                 : 2 * std::max(strip(up.b_bytes, k.h * w1), strip(down.b_bytes, k.i * k.h));
   // The array makes its outputs a strip of C columns at a time (H1: C columns of gate and C of up
   // for a gated MLP, which the vector unit turns into C columns of A; Y: C columns, accumulated in
   // fp32 over I and written): one strip of each is held; A is held whole, the down projection
@@ -183,7 +185,8 @@ std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCou
     }
     return total + bytes("Q") + bytes("O");
   }
-  for (const char* w : {"W1", "W2", "b1", "b2"}) total += bytes(w) / c.blocks;
+  const std::int64_t reads = b.resident ? 1 : c.blocks;  // weight reads: resident, once
+  for (const char* w : {"W1", "W2", "b1", "b2"}) total += bytes(w) / reads;
   return total + bytes("X") + bytes("Y");
 }
 
@@ -198,6 +201,22 @@ double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r) {
   for (const TensorResult& t : r.tensors)
     reads += t.kind == "input" ? t.dram_bytes : t.kind == "intermediate" ? t.dram_bytes / 2 : 0;
   return std::min(r.matrix_cycles, (1 - fraction) * link_cycles(acc, reads));
+}
+
+// The busy cycles of an MLP compiled as one program with resident weights (Blocking::resident): a
+// token block's chain is serial — the up matmul, the activation on its output, the down matmul on
+// the activation — and the blocks pipeline over the matrix units and the vector unit, so the unit
+// that is not the bottleneck adds its share of one block: the activation of the first block before
+// its down matmul (the matrix units' side), or the first block's up and the last block's down
+// matmuls (the vector unit's side). One block: the three in series. `matrix`: the matrix units'
+// cycles (with the serialised reads).
+double ffn_block_pipeline(const FfnKernel& f, const Blocking& b, const KernelResult& r,
+                          double matrix, Tiles& tiles) {
+  const std::int64_t rows = std::min(b.rows, f.s);
+  const double up = static_cast<double>(tiles("up", {rows, f.w1_cols(), f.h}).cycles);
+  const double down = static_cast<double>(tiles("down", {rows, f.h, f.i}).cycles);
+  const double activation = r.vector_cycles * static_cast<double>(rows) / static_cast<double>(f.s);
+  return std::max(matrix + activation, r.vector_cycles + up + down);
 }
 
 }  // namespace
@@ -261,8 +280,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   const arch::Accelerator& acc = in.accelerator;
   Tiles tiles(in.tiles);
   const auto* attention = std::get_if<AttentionKernel>(&k);
-  Footprint f = attention ? attention_footprint(*attention, b, tiles)
-                          : ffn_footprint(std::get<FfnKernel>(k), b, acc, tiles);
+  Footprint f = attention
+                    ? attention_footprint(*attention, b, tiles)
+                    : ffn_footprint(std::get<FfnKernel>(k), b, acc, in.activation_bits, tiles);
   // Materialised scores: S and P of every head whole, rows padded to the buffer's row.
   const bool materialised = attention && attention->scores == ScoresPlace::kMaterialised;
   if (materialised)
@@ -321,6 +341,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.exposed_cycles = first_in + last_out;
   // serial_softmax: the array and the vector unit take turns on each block (their cycles add).
   // An MLP's matrix units also wait for the reads that cannot overlap them (ffn_serial_reads).
+  // An MLP with resident weights: its blocks' chains pipelined (ffn_block_pipeline), and the last
+  // output block written after the last input block has arrived, its latency exposed beyond the
+  // link's busy time.
   const bool serial = spec.serial_softmax;
   const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r));
   double busy = serial ? matrix + r.vector_cycles : std::max(matrix, r.vector_cycles);
@@ -332,7 +355,12 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
                     static_cast<double>((attention->q + b.rows - 1) / b.rows);
     busy = std::max(busy, r.head_cycles);
   }
-  double time = std::max(r.dram_cycles, busy + r.exposed_cycles);
+  double link = r.dram_cycles;
+  if (b.resident) {
+    busy = ffn_block_pipeline(std::get<FfnKernel>(k), b, r, matrix, tiles);
+    if (r.dram_cycles > 0) link += static_cast<double>(acc.spec().dram.latency_cycles);
+  }
+  double time = std::max(link, busy + r.exposed_cycles);
   // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
   // block) step, per computed query row and query head, per call; beside nothing else.
   if (spec.active()) {
@@ -429,11 +457,24 @@ KernelResult search_blocking(const Kernel& k, const ModelInputs& in) {
     }
     candidates = std::move(fixed);
   }
-  Evaluated e = evaluate_candidates(k, candidates, in);
+  // A chip whose compiler keeps an MLP's weights on chip (arch::Chip::mlp_resident_bytes; an MLP
+  // whose weights exceed it runs as its matmuls, eval/ffn_sequence.hpp): they are read once, when
+  // they fit the global buffer beside a block; else they stream once per token block.
+  const bool resident = !attention && in.accelerator.spec().chip.mlp_resident_bytes >= 0;
+  auto weights = [&](std::vector<Blocking> list, bool kept) {
+    for (Blocking& b : list) b.resident = kept;
+    return list;
+  };
+  auto search = [&](const std::vector<Blocking>& list) {
+    Evaluated e = evaluate_candidates(k, weights(list, resident), in);
+    if (resident && e.fitting.empty()) e = evaluate_candidates(k, weights(list, false), in);
+    return e;
+  };
+  Evaluated e = search(candidates);
   if (e.fitting.empty() && in.candidates.empty() && !fixed_rows) {  // smaller blocks
     const std::int64_t smallest = e.smallest;
     candidates = candidate_blockings(k, true);
-    e = evaluate_candidates(k, candidates, in);
+    e = search(candidates);
     if (e.smallest < 0 || smallest < e.smallest) e.smallest = smallest;
   }
   auto& fitting = e.fitting;

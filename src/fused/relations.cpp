@@ -81,17 +81,21 @@ RelationCounts ffn_relations(const FfnKernel& f, const Blocking& b) {
   auto sched = [&](const char* st) {
     return isl::map(ctx, fmt::format("{{ {}[t, n, k] -> T[floor(t / {})] }}", st, b.rows));
   };
+  // Resident weights and biases are kept over every token block: one block iteration for all.
+  auto kept = [&](const char* st) {
+    return b.resident ? isl::map(ctx, fmt::format("{{ {}[t, n, k] -> T[0] }}", st)) : sched(st);
+  };
   auto access = [&](const char* st, const char* tensor, const char* idx) {
     return isl::map(ctx, fmt::format("{{ {}[t, n, k] -> {}[{}] }}", st, tensor, idx));
   };
   RelationCounts r;
   r.transfers["X"] = transfers(up, sched("U"), access("U", "X", "t, k"));
-  r.transfers["W1"] = transfers(up, sched("U"), access("U", "W1", "k, n"));
-  r.transfers["W2"] = transfers(down, sched("D"), access("D", "W2", "k, n"));
+  r.transfers["W1"] = transfers(up, kept("U"), access("U", "W1", "k, n"));
+  r.transfers["W2"] = transfers(down, kept("D"), access("D", "W2", "k, n"));
   r.transfers["Y"] = transfers(down, sched("D"), access("D", "Y", "t, n"));
   if (f.bias) {
-    r.transfers["b1"] = transfers(up, sched("U"), access("U", "b1", "n"));
-    r.transfers["b2"] = transfers(down, sched("D"), access("D", "b2", "n"));
+    r.transfers["b1"] = transfers(up, kept("U"), access("U", "b1", "n"));
+    r.transfers["b2"] = transfers(down, kept("D"), access("D", "b2", "n"));
   }
   r.elements["H1"] = count_of(access("U", "H1", "t, n").intersect_domain(up).range());
   r.produced["H1"] = transfers(up, sched("U"), access("U", "H1", "t, n"));

@@ -18,7 +18,9 @@ Json blocking_json(const fused::KernelResult& r) {
     if (r.blocking.padded) j["padded"] = true;  // the chip's fixed query block, computed whole
     return j;
   }
-  return {{"token_block", r.blocking.rows}};
+  Json j{{"token_block", r.blocking.rows}};
+  if (r.blocking.resident) j["resident_weights"] = true;  // W1, W2, biases read once
+  return j;
 }
 
 Json stage_json(const fused::StageResult& s, double clock_hz) {

@@ -145,17 +145,23 @@ TEST_CASE("fused MLP counts equal the brute-force walk on random small chains", 
     f.s = pick(1, 13), f.h = pick(1, 5), f.i = pick(1, 7);
     f.activation = pick(0, 1) ? fused::Activation::kSiluGated : fused::Activation::kGelu;
     f.bias = pick(0, 1) == 1;
-    const Blocking b{pick(1, 6), 0};
+    Blocking b{pick(1, 6), 0};
+    b.resident = pick(0, 1) == 1;  // the weights and biases kept on chip over the token blocks
     const bool spill = pick(0, 1) == 1;
     INFO("S " << f.s << " H " << f.h << " I " << f.i << " " << fused::to_string(f.activation)
-              << (f.bias ? " bias" : "") << " block " << b.rows << (spill ? " spilled" : ""));
+              << (f.bias ? " bias" : "") << " block " << b.rows << (spill ? " spilled" : "")
+              << (b.resident ? " resident" : ""));
     const long w1 = f.w1_cols();
     long x = 0, w1r = 0, w2r = 0, y = 0, b1 = 0, b2 = 0, macs = 0;
     std::set<std::pair<long, long>> h1_all, a_all;
+    std::set<std::pair<long, long>> w1s, w2s, b1s, b2s;  // on chip: one block's, or all (resident)
     bool twice = false;
     for (long t0 = 0; t0 < f.s; t0 += b.rows) {
       const long t1 = std::min(f.s, t0 + b.rows);
-      std::set<std::pair<long, long>> xs, w1s, w2s, ys, b1s, b2s;
+      std::set<std::pair<long, long>> xs, ys;
+      const std::size_t had_w1 = w1s.size(), had_w2 = w2s.size(), had_b1 = b1s.size(),
+                        had_b2 = b2s.size();
+      if (!b.resident) w1s.clear(), w2s.clear(), b1s.clear(), b2s.clear();
       for (long t = t0; t < t1; ++t) {
         for (long n = 0; n < w1; ++n) {
           for (long k = 0; k < f.h; ++k) xs.insert({t, k}), w1s.insert({k, n}), ++macs;
@@ -170,8 +176,13 @@ TEST_CASE("fused MLP counts equal the brute-force walk on random small chains", 
           if (f.bias) b2s.insert({0, n});
         }
       }
-      x += xs.size(), w1r += w1s.size(), w2r += w2s.size(), y += ys.size();
-      b1 += b1s.size(), b2 += b2s.size();
+      // A block reads the weight and bias elements it uses that are not on chip yet.
+      const auto fresh = [&](const std::set<std::pair<long, long>>& s, std::size_t had) {
+        return static_cast<long>(b.resident ? s.size() - had : s.size());
+      };
+      x += xs.size(), y += ys.size();
+      w1r += fresh(w1s, had_w1), w2r += fresh(w2s, had_w2);
+      b1 += fresh(b1s, had_b1), b2 += fresh(b2s, had_b2);
     }
     const fused::ChainCounts c = fused::count_chain(f, b, spill);
     REQUIRE_FALSE(twice);
@@ -229,7 +240,9 @@ TEST_CASE("the isl relations of fused kernels count what the closed forms count"
     f.s = pick(1, 20), f.h = pick(1, 6), f.i = pick(1, 9);
     f.activation = pick(0, 1) ? fused::Activation::kSiluGated : fused::Activation::kGelu;
     f.bias = pick(0, 1) == 1;
-    const Blocking b{pick(1, 8), 0};
+    Blocking b{pick(1, 8), 0};
+    b.resident = pick(0, 1) == 1;
+    INFO("S " << f.s << " block " << b.rows << (b.resident ? " resident" : ""));
     const fused::ChainCounts c = fused::count_chain(f, b, false);
     const fused::RelationCounts r = fused::count_relations(f, b);
     for (const auto& [name, n] : r.transfers) CHECK(n == c.tensor(name).elements());

@@ -62,7 +62,9 @@ void validate(const Kernel& k);
 // How the chain is blocked. Attention: `rows` queries of one KV head's whole group (g·rows rows
 // of Q·Kᵀ) against `cols` keys per step; the Q block and the O accumulator stay on chip over the
 // key blocks, each K and V block is read once per query block for the whole group. MLP: `rows`
-// tokens per block; W1 and W2 stream once per token block (`cols` unused, 0).
+// tokens per block; W1 and W2 stream once per token block (`cols` unused, 0) — or, `resident`
+// (an accelerator whose compiler keeps an MLP's weights on chip: arch::Chip::mlp_resident_bytes),
+// W1, W2 and the biases are read once and kept on chip over the token blocks.
 // `padded` (attention; the accelerator's fixed query block, arch::AttentionKernelSpec): every
 // query block is computed whole, `rows` queries — the last one's missing queries as padding rows
 // of Q·Kᵀ, the softmax and P·V — while Q and O move only the real queries.
@@ -70,8 +72,9 @@ struct Blocking {
   std::int64_t rows = 1;  // queries (attention) or tokens (MLP) per block
   std::int64_t cols = 0;  // keys per block (attention); 0 for the MLP
   bool padded = false;
+  bool resident = false;  // MLP: the weights read once, resident over the token blocks
   friend bool operator==(const Blocking& a, const Blocking& b) {
-    return a.rows == b.rows && a.cols == b.cols && a.padded == b.padded;
+    return a.rows == b.rows && a.cols == b.cols && a.padded == b.padded && a.resident == b.resident;
   }
 };
 

@@ -216,7 +216,7 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
 // "fusion": {"attention": {...}} (arch::AttentionKernelSpec; docs/formats.md#accelerator-file).
 void read_attention_kernel(const ObjectReader& a, AttentionKernelSpec& out) {
   a.allow_only({"comment", "query_block", "back_to_back", "serial_softmax", "block_ns", "row_ns",
-                "call_ns"});
+                "call_ns", "softmax_ops_per_score", "ramp_keys", "ramp_ns_per_key"});
   if (auto v = a.integer("query_block", false, "queries per block (>= 1)", {1, 1LL << 24}))
     out.query_block = *v;
   if (auto v = a.boolean("back_to_back", false)) out.back_to_back = *v;
@@ -236,6 +236,13 @@ void read_attention_kernel(const ObjectReader& a, AttentionKernelSpec& out) {
   ns("block_ns", out.block_ns, "a fixed cost per (KV head, query block), ns");
   ns("row_ns", out.row_ns, "a fixed cost per computed query row and query head, ns");
   ns("call_ns", out.call_ns, "a fixed cost per call beyond kernel_launch_ns, ns");
+  ns("ramp_ns_per_key", out.ramp_ns_per_key, "the ramp's cost per key, ns");
+  if (auto v =
+          a.integer("ramp_keys", false, "keys of each query block's ramp (>= 0)", {0, 1LL << 40}))
+    out.ramp_keys = *v;
+  if (auto v = a.integer("softmax_ops_per_score", false,
+                         "the vector unit's operations per score (>= 1)", {1, 1000}))
+    out.softmax_ops_per_score = *v;
 }
 
 // "fusion": {"materialised_attention": {...}} (arch::MaterialisedAttentionSpec).
@@ -576,6 +583,10 @@ json to_json(const Accelerator& acc) {
                                 {"block_ns", a.block_ns},
                                 {"row_ns", a.row_ns},
                                 {"call_ns", a.call_ns}};
+    if (a.softmax_ops_per_score > 0)
+      j["fusion"]["attention"]["softmax_ops_per_score"] = a.softmax_ops_per_score;
+    if (a.ramp_keys > 0) j["fusion"]["attention"]["ramp_keys"] = a.ramp_keys;
+    if (a.ramp_ns_per_key > 0) j["fusion"]["attention"]["ramp_ns_per_key"] = a.ramp_ns_per_key;
   }
   if (s.chip.materialised.active())
     j["fusion"]["materialised_attention"] = {

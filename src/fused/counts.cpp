@@ -101,6 +101,7 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
     O.transfers[{mq, d, full_kv}] += per_head;  // written once, after the last key block
     c.blocks += per_head;
     c.rows += per_head * m;
+    c.block_keys.push_back(std::min(end * b.cols, a.kv) - std::max(first * b.cols, from));
     // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
     // block, divided by the row sum once.
     v.rescaled += per_head * blocks * m * d;

@@ -65,6 +65,9 @@ struct ChainCounts {
   std::int64_t blocks = 0;  // (KV head, query block) pairs, or token blocks
   std::int64_t rows = 0;  // attention: rows of Q·Kᵀ computed, Σ over blocks of g × its queries
                           // (padding rows included); 0 for the MLP
+  // attention: the keys each query block computes (its key blocks' keys; the same for every KV
+  // head), in query-block order; empty for the MLP
+  std::vector<std::int64_t> block_keys;
   std::int64_t macs() const;
   const TensorCount& tensor(const std::string& name) const;  // InternalError if absent
 };

@@ -221,16 +221,19 @@ double ffn_block_pipeline(const FfnKernel& f, const Blocking& b, const KernelRes
 
 }  // namespace
 
-VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits) {
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits,
+                       std::int64_t score_ops) {
   using namespace ::tenet::llm::detail;
   const std::int64_t a = bytes_of(1, act_bits);
   if (std::holds_alternative<AttentionKernel>(k)) {
     if (rows_whole) return {kSoftmaxOps * v.elements, 0, 2 * a * v.elements};
-    // Online softmax: per score mask/max, subtract, exp, sum, scale; per row and key block the
-    // new maximum, the correction factor and the running sum; O divided by the sum once; O
-    // rescaled after each key block (a multiply by the row's correction factor: elementwise).
+    // Online softmax: per score mask/max, subtract, exp, sum, scale (or the chip kernel's own
+    // count); per row and key block the new maximum, the correction factor and the running sum; O
+    // divided by the sum once; O rescaled after each key block (a multiply by the row's
+    // correction factor: elementwise).
+    const std::int64_t per_score = score_ops > 0 ? score_ops : kSoftmaxOps;
     return {
-        kSoftmaxOps * v.elements + 3 * v.row_steps + v.normalized, v.rescaled,
+        per_score * v.elements + 3 * v.row_steps + v.normalized, v.rescaled,
         (kAccumulatorBytes + a) * v.elements + 2 * kAccumulatorBytes * (v.rescaled + v.normalized)};
   }
   const bool gated = std::get<FfnKernel>(k).activation == Activation::kSiluGated;
@@ -297,7 +300,6 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   const ChainCounts c = count_chain(k, b, r.spilled);
   r.macs = c.macs();
 
-  const arch::AttentionKernelSpec& spec = chip_attention_kernel(k, acc);
   for (const StageCount& s : c.stages)
     r.stages.push_back(matrix_stage(s, tiles, acc, back_to_back(k, acc)));
   for (const StageResult& s : r.stages) r.matrix_cycles += s.cycles, r.sram_bytes += s.sram_bytes;
@@ -322,7 +324,9 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   for (const IntermediateCount& i : c.intermediates)
     r.intermediates.push_back({i.name, i.produced, i.on_chip, i.spilled});
 
-  const VectorWork w = vector_work(k, c.vector, forced || materialised, in.activation_bits);
+  const arch::AttentionKernelSpec& spec = chip_attention_kernel(k, acc);
+  const VectorWork w = vector_work(k, c.vector, forced || materialised, in.activation_bits,
+                                   spec.softmax_ops_per_score);
   const arch::VectorUnit unit = hw::vector_unit_of(acc);
   const hw::VectorCycles v = hw::vector_op_cycles(acc, unit, w.by_kind(c.vector.kind), w.sram_bytes,
                                                   forced ? kernel_bytes["softmax"] : 0);
@@ -360,15 +364,22 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
     busy = ffn_block_pipeline(std::get<FfnKernel>(k), b, r, matrix, tiles);
     if (r.dram_cycles > 0) link += static_cast<double>(acc.spec().dram.latency_cycles);
   }
-  double time = std::max(link, busy + r.exposed_cycles);
   // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
-  // block) step, per computed query row and query head, per call; beside nothing else.
+  // block) step and per computed query row and query head on the compute side (the scalar core
+  // issues them between the blocks' work while the DMA engine streams K and V), per call after
+  // everything; the K/V pipeline's ramp, each query block's first ramp_keys keys, after too.
+  double compute_side = 0, after = 0;
   if (spec.active()) {
     const double ns_cycles = acc.spec().clock_mhz / 1000;
-    r.overhead_cycles = ns_cycles * (spec.block_ns * static_cast<double>(c.blocks) +
-                                     spec.row_ns * static_cast<double>(c.rows) + spec.call_ns);
-    time += r.overhead_cycles;
+    compute_side = ns_cycles * (spec.block_ns * static_cast<double>(c.blocks) +
+                                spec.row_ns * static_cast<double>(c.rows));
+    double ramp_keys = 0;
+    for (std::int64_t keys : c.block_keys)
+      ramp_keys += static_cast<double>(std::min<std::int64_t>(keys, spec.ramp_keys));
+    after = ns_cycles * (spec.call_ns + spec.ramp_ns_per_key * ramp_keys);
+    r.overhead_cycles = compute_side + after;
   }
+  double time = std::max(link, busy + r.exposed_cycles + compute_side) + after;
   if (forced) {  // three kernels one after another, each bound by its own links
     const double qk = std::max(r.stages[0].cycles + first_in, link_cycles(acc, kernel_bytes["qk"]));
     const double pv = std::max(r.stages[1].cycles + last_out, link_cycles(acc, kernel_bytes["pv"]));
@@ -380,7 +391,7 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.cycles = static_cast<std::int64_t>(std::ceil(time));
   r.clock_hz = acc.spec().clock_mhz * 1e6;
   r.seconds = static_cast<double>(r.cycles) / r.clock_hz;
-  if (serial && busy >= r.dram_cycles)
+  if (serial && busy + compute_side >= r.dram_cycles)
     r.bound = r.matrix_cycles >= r.vector_cycles ? matrix_bound(r.stages) : "vector";
   else if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
     r.bound = matrix_bound(r.stages);
@@ -401,7 +412,8 @@ double vector_floor(const Kernel& k, const Blocking& b, const ModelInputs& in) {
   const bool whole_rows = attention && (attention->scores == ScoresPlace::kDram ||
                                         attention->scores == ScoresPlace::kMaterialised);
   const ChainCounts c = count_chain(k, b, false);
-  const VectorWork w = vector_work(k, c.vector, whole_rows, in.activation_bits);
+  const VectorWork w = vector_work(k, c.vector, whole_rows, in.activation_bits,
+                                   chip_attention_kernel(k, in.accelerator).softmax_ops_per_score);
   return hw::vector_op_cycles(in.accelerator, hw::vector_unit_of(in.accelerator),
                               w.by_kind(c.vector.kind), w.sram_bytes, 0)
       .cycles;

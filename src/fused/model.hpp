@@ -64,7 +64,10 @@ struct VectorWork {
 // The vector stage's work of `k` from its counts: the softmax (over whole rows when
 // `rows_whole`, else the online softmax's per-block steps) or the MLP's activation and bias adds,
 // at `act_bits` per activation (the one formula of the fused model and an MLP run as matmuls).
-VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits);
+// `score_ops`: the online softmax's operations per score (0: llm::detail::kSoftmaxOps; the chip's
+// attention kernel's softmax_ops_per_score).
+VectorWork vector_work(const Kernel& k, const VectorCount& v, bool rows_whole, int act_bits,
+                       std::int64_t score_ops = 0);
 
 // The blockings the search tries: attention rows (queries per block) in {16, ..., 256} and cols
 // (keys per block) in {64, ..., 512}, clipped to Q and KV; MLP token blocks in {16, ..., 1024}

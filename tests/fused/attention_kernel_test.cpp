@@ -69,9 +69,60 @@ TEST_CASE("attention kernel: fixed costs per block, per row and per call",
   const double expected = 1.75 * (100.0 * 16 + 2.0 * 24 * 256 + 1000);
   CHECK(b.overhead_cycles == Approx(expected));
   CHECK(a.overhead_cycles == 0);
+  // the array's side is the longer here: every cost adds
   CHECK(b.cycles - a.cycles == Approx(expected).margin(1));
   // non-causal attention pays none of them
   CHECK(run(attention(132, 132, false), with_kernel(costly)).overhead_cycles == 0);
+  // a DRAM-bound decode: the block and row costs run on the compute side, under the K/V stream;
+  // only the call's cost adds
+  const fused::KernelResult d0 = run(attention(1, 131072), with_kernel(base));
+  const fused::KernelResult d1 = run(attention(1, 131072), with_kernel(costly));
+  REQUIRE(d1.dram_cycles >
+          d1.matrix_cycles + d1.vector_cycles + d1.exposed_cycles + 1.75 * (100.0 * 8 + 2.0 * 24));
+  CHECK(d1.overhead_cycles == Approx(1.75 * (100.0 * 8 + 2.0 * 24 + 1000)));
+  CHECK(d1.cycles - d0.cycles == Approx(1.75 * 1000).margin(1));
+  CHECK(static_cast<double>(d1.cycles) >= d1.dram_cycles);
+}
+
+TEST_CASE("attention kernel: the K/V pipeline's ramp per query block",
+          "[fused][attention_kernel]") {
+  arch::AttentionKernelSpec base;
+  base.query_block = 128;
+  arch::AttentionKernelSpec ramp = base;
+  ramp.ramp_keys = 1000, ramp.ramp_ns_per_key = 2;
+  // Q = 256 against KV = 1024 (causal): two query blocks; the first computes the key blocks up
+  // to key 895, the second all 1024 keys: min(keys, 1000) each
+  for (const std::int64_t kv : {1024, 300}) {
+    const std::int64_t q = std::min<std::int64_t>(256, kv);
+    const fused::KernelResult a = run(attention(q, kv), with_kernel(base));
+    const fused::KernelResult r = run(attention(q, kv), with_kernel(ramp));
+    const std::int64_t cols = r.blocking.cols;
+    double keys = 0;
+    for (std::int64_t qb = 0; qb * 128 < q; ++qb) {
+      const std::int64_t last = kv - q + std::min<std::int64_t>(q, (qb + 1) * 128) - 1;
+      keys +=
+          static_cast<double>(std::min<std::int64_t>(1000, std::min(kv, (last / cols + 1) * cols)));
+    }
+    INFO("KV " << kv << " key block " << cols);
+    CHECK(r.overhead_cycles == Approx(1.75 * 2 * keys));
+    CHECK(r.cycles - a.cycles == Approx(1.75 * 2 * keys).margin(1));
+  }
+}
+
+TEST_CASE("attention kernel: its softmax's operations per score", "[fused][attention_kernel]") {
+  arch::AttentionKernelSpec five;
+  five.query_block = 128;
+  arch::AttentionKernelSpec four = five;
+  four.softmax_ops_per_score = 4;
+  const fused::KernelResult a = run(attention(128, 2048), with_kernel(five));
+  const fused::KernelResult b = run(attention(128, 2048), with_kernel(four));
+  // one operation less per score: 24 heads x 128 rows x 2048 keys at 1024 ops per cycle
+  const std::int64_t scores = 24LL * 128 * 2048;
+  CHECK(a.vector_cycles - b.vector_cycles == Approx(static_cast<double>(scores) / 1024));
+  CHECK(a.stages.back().ops - b.stages.back().ops == scores);
+  // non-causal attention keeps the generic count
+  CHECK(run(attention(128, 2048, false), with_kernel(four)).vector_cycles ==
+        run(attention(128, 2048, false), with_kernel(five)).vector_cycles);
 }
 
 TEST_CASE("attention kernel: back-to-back folds and turns stay above every link",
@@ -119,6 +170,14 @@ TEST_CASE("attention kernel: the accelerator file's keys, read and written back"
   CHECK_THROWS_WITH(arch::parse_accelerator(j, "x.json"),
                     Catch::Contains("/fusion/attention/row_ns") && Catch::Contains("x.json"));
   j["fusion"]["attention"]["row_ns"] = 1;
+  for (const char* key : {"ramp_keys", "ramp_ns_per_key", "softmax_ops_per_score"}) {
+    nlohmann::json bad = j;
+    bad["fusion"]["attention"][key] = -1;
+    CHECK_THROWS_WITH(arch::parse_accelerator(bad, "x.json"),
+                      Catch::Contains(std::string("/fusion/attention/") + key));
+  }
+  CHECK(a.softmax_ops_per_score == 4);
+  CHECK(a.ramp_keys == 8192);
   j["fusion"]["attention"]["query_blocks"] = 1;
   CHECK_THROWS_WITH(arch::parse_accelerator(j, "x.json"), Catch::Contains("query_blocks"));
 }

@@ -205,16 +205,26 @@ struct Microarch {
 //  - serial_softmax: the array and the vector unit take turns (Q·Kᵀ, softmax, P·V of a block
 //    one after another), their busy cycles add instead of overlapping.
 //  - block_ns, row_ns, call_ns: fixed costs of the kernel, ns: per (KV head, query block) step,
-//    per computed query row and query head, per call (beyond kernel_launch_ns).
+//    per computed query row and query head (both on the compute side, under the K/V stream), per
+//    call (beyond kernel_launch_ns).
+//  - softmax_ops_per_score: the vector unit's operations per score of the online softmax (0: the
+//    generic 5, llm::detail::kSoftmaxOps; TPU: 4, the exp on its own transcendental unit).
+//  - ramp_keys, ramp_ns_per_key: the K/V pipeline's ramp: each query block's first ramp_keys
+//    computed keys cost ramp_ns_per_key more each, after everything else (0: none).
 struct AttentionKernelSpec {
   long long query_block = 0;
   bool back_to_back = false;
   bool serial_softmax = false;
   double block_ns = 0, row_ns = 0, call_ns = 0;
+  long long softmax_ops_per_score = 0;
+  long long ramp_keys = 0;
+  double ramp_ns_per_key = 0;
   friend bool operator==(const AttentionKernelSpec& a, const AttentionKernelSpec& b) {
     return a.query_block == b.query_block && a.back_to_back == b.back_to_back &&
            a.serial_softmax == b.serial_softmax && a.block_ns == b.block_ns &&
-           a.row_ns == b.row_ns && a.call_ns == b.call_ns;
+           a.row_ns == b.row_ns && a.call_ns == b.call_ns &&
+           a.softmax_ops_per_score == b.softmax_ops_per_score && a.ramp_keys == b.ramp_keys &&
+           a.ramp_ns_per_key == b.ramp_ns_per_key;
   }
   bool active() const { return !(*this == AttentionKernelSpec{}); }
 };

@@ -187,7 +187,8 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
   auto dram = root.object("dram", true, "off-chip memory {bandwidth, latency_cycles}");
   if (!dram) return;
   dram->allow_only({"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles",
-                    "prefetch_across_matmuls", "read_overlap_fraction", "capacity_bytes"});
+                    "prefetch_across_matmuls", "read_overlap_fraction",
+                    "oversized_read_overlap_fraction", "capacity_bytes"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
@@ -211,6 +212,10 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
   if (auto v = dram->number("read_overlap_fraction", false,
                             "share of the input reads overlapped with the array (0-1)"))
     spec.dram.read_overlap_fraction = *v;
+  if (auto v =
+          dram->number("oversized_read_overlap_fraction", false,
+                       "share of an oversized operand's reads overlapped with the array (0-1)"))
+    spec.dram.oversized_read_overlap_fraction = *v;
 }
 
 // "fusion": {"attention": {...}} (arch::AttentionKernelSpec; docs/formats.md#accelerator-file).
@@ -561,6 +566,8 @@ json to_json(const Accelerator& acc) {
                {"prefetch_across_matmuls", s.dram.prefetch_across_matmuls}};
   if (s.dram.read_overlap_fraction != 1)
     j["dram"]["read_overlap_fraction"] = s.dram.read_overlap_fraction;
+  if (s.dram.oversized_read_overlap_fraction)
+    j["dram"]["oversized_read_overlap_fraction"] = *s.dram.oversized_read_overlap_fraction;
   json macs = json::object();
   for (const auto& [type, pj] : s.energy.mac_pj) macs[workload::to_string(type)] = pj;
   j["energy"] = {{"mac_pj", macs},

@@ -45,11 +45,14 @@ mapping::GemmShape padded_shape(const arch::Microarch& u, const mapping::GemmSha
 
 }  // namespace
 
-long long overlapped_cycles(const ArrayCycles& array, long long window, long long reads,
-                            double fraction) {
+long long overlapped_cycles(const ArrayCycles& array, long long window, const Reads& reads) {
   const long long longer = std::max(array.busy, window);
-  if (fraction >= 1 || reads <= 0 || array.matrix <= 0) return longer;
-  const double serial = (1 - fraction) * static_cast<double>(reads);
+  const auto serial_of = [](long long cycles, double fraction) {
+    return fraction < 1 && cycles > 0 ? (1 - fraction) * static_cast<double>(cycles) : 0.0;
+  };
+  const double serial = serial_of(reads.cycles, reads.fraction) +
+                        serial_of(reads.oversized, reads.oversized_fraction);
+  if (serial <= 0 || array.matrix <= 0) return longer;
   return add(longer, std::min(array.matrix, static_cast<long long>(std::ceil(serial - 1e-9))));
 }
 
@@ -609,17 +612,32 @@ long long Model::traffic_cycles(const Traffic& t) const {
 Model::Window Model::dram_window(const TileIndex& q) const {
   if (!dram_priced()) return {};
   const bool buffered = acc_.spec().global_buffer.double_buffered;
-  const bool split_reads = acc_.spec().dram.read_overlap_fraction < 1;
-  Traffic overlapped, exposed, reads;
+  const arch::Dram& dram = acc_.spec().dram;
+  const auto& oversized_fraction = dram.oversized_read_overlap_fraction;
+  const bool split_reads =
+      dram.read_overlap_fraction < 1 || (oversized_fraction && *oversized_fraction < 1);
+  Traffic overlapped, exposed, reads, oversized;
   for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
     const OperandPlan& x = ops_[i];
     const bool wait = x.resident && buffered && !x.double_buffered;
     add_move(wait ? exposed : overlapped, x, move, tile, n);
-    // an input's reads (not an output's partial sums nor its write-back)
-    if (split_reads && !wait && !x.op->output) add_move(reads, x, move, tile, n);
+    // an input's reads (not an output's partial sums nor its write-back); with the oversized
+    // fraction given, those of an operand the buffer cannot hold whole apart
+    if (split_reads && !wait && !x.op->output)
+      add_move(oversized_fraction && oversized_operand(x) ? oversized : reads, x, move, tile, n);
   });
-  return {traffic_cycles(overlapped), traffic_cycles(exposed),
-          split_reads ? traffic_cycles(reads) : 0};
+  if (!split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
+  return {traffic_cycles(overlapped),
+          traffic_cycles(exposed),
+          {traffic_cycles(reads), dram.read_overlap_fraction, traffic_cycles(oversized),
+           oversized_fraction.value_or(1.0)}};
+}
+
+// An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:
+// it cannot be kept on chip whole (dram.oversized_read_overlap_fraction).
+bool Model::oversized_operand(const OperandPlan& x) const {
+  const long long capacity = partitions_[static_cast<size_t>(x.partition)].bytes;
+  return capacity > 0 && ceil_bytes(x.unique, x.op->bits) >= capacity;
 }
 
 // Each edge a window of its own (latency + transfer), not overlapped with any fold.
@@ -678,7 +696,6 @@ Timing Model::timing() const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
-  const double read_overlap = acc_.spec().dram.read_overlap_fraction;
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
@@ -692,10 +709,10 @@ Timing Model::timing() const {
         const TileCycles tc = tile_busy(q);
         const Window w = dram_window(q);
         const long long window = add(w.overlapped, w.exposed);
-        const long long step = overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline},
-                                                               w.overlapped, w.reads, read_overlap),
-                                             w.exposed)
-                                       : add(tc.with_sram, window);
+        const long long step =
+            overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline}, w.overlapped, w.reads),
+                          w.exposed)
+                    : add(tc.with_sram, window);
         t.pipeline = add(t.pipeline, mul(count, tc.pipeline));
         t.total = add(t.total, mul(count, step));
         t.sram_stall = add(t.sram_stall, mul(count, tc.with_sram - tc.pipeline));

@@ -121,8 +121,16 @@ inline long long padded_stream_size(long long logical, long long extent, long lo
 struct ArrayCycles {
   long long busy = 0, matrix = 0;
 };
-long long overlapped_cycles(const ArrayCycles& array, long long window, long long reads,
-                            double fraction);
+// The window's input reads: `cycles` of them (latency + bytes) of which `fraction` may run under
+// the matrix units' work, and `oversized` cycles of oversized operands' reads with their own
+// `oversized_fraction` (arch::Dram::oversized_read_overlap_fraction; 0 cycles when absent).
+struct Reads {
+  long long cycles = 0;
+  double fraction = 1;
+  long long oversized = 0;
+  double oversized_fraction = 1;
+};
+long long overlapped_cycles(const ArrayCycles& array, long long window, const Reads& reads);
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
 // cycles; 0 when nothing moves.
 long long dram_window_cycles(const arch::Dram& dram, double bytes);
@@ -326,9 +334,10 @@ class Model {
   // tiles, streamed operands); exposed, those of single-buffered tiles (before its folds).
   struct Window {
     long long overlapped = 0, exposed = 0;
-    long long reads = 0;  // the overlapped transfers' input reads alone (latency + bytes)
+    detail::Reads reads;  // the overlapped transfers' input reads alone (latency + bytes)
   };
   Window dram_window(const TileIndex& q) const;
+  bool oversized_operand(const OperandPlan& x) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).
   TileCycles tile_busy(const TileIndex& q) const;

@@ -29,17 +29,17 @@ Accelerator with_read_overlap(const Accelerator& acc, double fraction) {
 TEST_CASE("read overlap: the formula of one tile", "[hw][read_overlap]") {
   using hw::detail::overlapped_cycles;
   // full overlap: the longer of the array and its window, whatever the reads
-  CHECK(overlapped_cycles({100, 90}, 70, 60, 1.0) == 100);
-  CHECK(overlapped_cycles({100, 90}, 170, 160, 1.0) == 170);
+  CHECK(overlapped_cycles({100, 90}, 70, {60, 1.0}) == 100);
+  CHECK(overlapped_cycles({100, 90}, 170, {160, 1.0}) == 170);
   // none: the reads and the matrix units exclude each other, up to the units' own cycles
-  CHECK(overlapped_cycles({100, 90}, 70, 60, 0.0) == 100 + 60);
-  CHECK(overlapped_cycles({100, 90}, 170, 160, 0.0) == 170 + 90);
+  CHECK(overlapped_cycles({100, 90}, 70, {60, 0.0}) == 100 + 60);
+  CHECK(overlapped_cycles({100, 90}, 170, {160, 0.0}) == 170 + 90);
   // a quarter overlapped: ⌈0.75 x 60⌉ = 45 serialised
-  CHECK(overlapped_cycles({100, 90}, 70, 60, 0.25) == 145);
-  CHECK(overlapped_cycles({100, 90}, 70, 61, 0.25) == 146);  // ⌈45.75⌉
+  CHECK(overlapped_cycles({100, 90}, 70, {60, 0.25}) == 145);
+  CHECK(overlapped_cycles({100, 90}, 70, {61, 0.25}) == 146);  // ⌈45.75⌉
   // nothing read or nothing computed: nothing serialised
-  CHECK(overlapped_cycles({100, 90}, 70, 0, 0.0) == 100);
-  CHECK(overlapped_cycles({5, 0}, 70, 60, 0.0) == 70);
+  CHECK(overlapped_cycles({100, 90}, 70, {0, 0.0}) == 100);
+  CHECK(overlapped_cycles({5, 0}, 70, {60, 0.0}) == 70);
 }
 
 TEST_CASE("read overlap: 1 is today's model, below 1 never faster, bounded, same bytes",
@@ -119,4 +119,90 @@ TEST_CASE("read overlap: the key's bounds and JSON form", "[hw][read_overlap][er
   REQUIRE(arch::to_json(a)["dram"]["read_overlap_fraction"] == 0.25);
   // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
   REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.read_overlap_fraction < 1);
+}
+
+// dram.oversized_read_overlap_fraction: the reads of an operand whose whole tensor is at least
+// the buffer's capacity (one the chip can only stream) hide by their own share.
+TEST_CASE("oversized reads: the formula of one tile", "[hw][read_overlap]") {
+  using hw::detail::overlapped_cycles;
+  // absent (fraction 1, no cycles): the one-fraction law
+  CHECK(overlapped_cycles({100, 90}, 70, {60, 0.25, 0, 1.0}) == 145);
+  // 60 cycles of fitting reads at a quarter (45 serialised) + 40 of oversized reads at 0.75 (10)
+  CHECK(overlapped_cycles({100, 90}, 120, {60, 0.25, 40, 0.75}) == 120 + 55);
+  // only oversized reads, fully overlapped: the longer of the two
+  CHECK(overlapped_cycles({100, 90}, 120, {0, 0.0, 40, 1.0}) == 120);
+  // still never more than the units' own cycles serialised
+  CHECK(overlapped_cycles({100, 90}, 300, {200, 0.0, 200, 0.0}) == 300 + 90);
+}
+
+TEST_CASE("oversized reads: absent is today's model; only operands the buffer cannot hold move",
+          "[hw][read_overlap]") {
+  std::mt19937 rng(23);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  int compared = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const long long buffer = pick(256, 8192);
+    const Accelerator acc =
+        with_read_overlap(make_acc(pick(2, 8), pick(2, 8), buffer, Bandwidth::of(pick(1, 16)),
+                                   Bandwidth::of(pick(1, 8)), pick(0, 20)),
+                          0.25);
+    const GemmShape shape{pick(1, 60), pick(1, 60), pick(1, 60)};
+    const auto problem = hw::make_gemm_problem(shape);
+    const Dataflow df = static_cast<Dataflow>(pick(0, 2));
+    const Tiling t{pick(1, shape.m), pick(1, shape.n), pick(1, shape.k)};
+    const auto base = hw::evaluate_gemm_if_fits(acc, problem, df, t);
+    if (!base) continue;
+    INFO("trial " << trial);
+    AcceleratorSpec s = acc.spec();
+    s.dram.oversized_read_overlap_fraction = 1.0;
+    const auto hidden = hw::evaluate_gemm_if_fits(Accelerator(s), problem, df, t);
+    s.dram.oversized_read_overlap_fraction = 0.25;  // the same share, counted apart
+    const auto same = hw::evaluate_gemm_if_fits(Accelerator(s), problem, df, t);
+    REQUIRE(hidden.has_value());
+    REQUIRE(same.has_value());
+    // fp16 inputs A (m x k) and B (k x n): oversized when at least the buffer's bytes
+    const bool a_big = 2 * shape.m * shape.k >= buffer, b_big = 2 * shape.k * shape.n >= buffer;
+    if (!a_big && !b_big) {
+      REQUIRE(*hidden == *base);  // nothing oversized: the key changes nothing
+      REQUIRE(*same == *base);
+      ++compared;
+    }
+    // hiding the oversized reads is never slower, never faster than full overlap; same bytes
+    REQUIRE(hidden->cycles.total <= base->cycles.total);
+    REQUIRE(hidden->cycles.total >=
+            hw::evaluate_gemm_if_fits(with_read_overlap(acc, 1.0), problem, df, t)->cycles.total);
+    REQUIRE(hidden->dram_bytes == base->dram_bytes);
+    // the same share counted apart: at most a latency and a rounding per tile away
+    REQUIRE(std::llabs(same->cycles.total - base->cycles.total) <=
+            base->tiles * (acc.spec().dram.latency_cycles + 2));
+  }
+  CHECK(compared > 10);
+}
+
+TEST_CASE("oversized reads: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
+  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
+  REQUIRE_FALSE(j["dram"].contains("oversized_read_overlap_fraction"));  // absent: not written
+  auto error_of = [&](const nlohmann::json& file) -> std::string {
+    try {
+      arch::parse_accelerator(file, "chip.json");
+    } catch (const InputError& e) {
+      return e.file() + " " + e.where() + " " + e.message();
+    }
+    return "no error";
+  };
+  nlohmann::json bad = j;
+  bad["dram"]["oversized_read_overlap_fraction"] = -0.1;
+  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/oversized_read_overlap_fraction") &&
+                                Catch::Contains("from 0 to 1"));
+  bad["dram"]["oversized_read_overlap_fraction"] = "most";
+  CHECK_THAT(error_of(bad), Catch::Contains("/dram/oversized_read_overlap_fraction"));
+  nlohmann::json good = j;
+  good["dram"]["oversized_read_overlap_fraction"] = 0.8;
+  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  REQUIRE(a.spec().dram.oversized_read_overlap_fraction == 0.8);
+  REQUIRE(arch::to_json(a)["dram"]["oversized_read_overlap_fraction"] == 0.8);
+  // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
+  REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.oversized_read_overlap_fraction);
 }

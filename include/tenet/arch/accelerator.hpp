@@ -103,10 +103,15 @@ struct Dram {
   // the matrix units' operand loads contend for its banks: a tile lasts the longer plus the
   // shorter of its array time and (1 - share) x its reads' cycles. Output write-backs overlap.
   double read_overlap_fraction = 1;
+  // The same share for the reads of an operand too large for the on-chip buffer (its whole size
+  // at least global_buffer.bytes), which the chip can only stream in pipelined tiles
+  // (docs/hardware.md#read-overlap). Absent: read_overlap_fraction for every operand.
+  std::optional<double> oversized_read_overlap_fraction;
   friend bool operator==(const Dram& a, const Dram& b) {
     return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles &&
            a.prefetch_across_matmuls == b.prefetch_across_matmuls &&
-           a.read_overlap_fraction == b.read_overlap_fraction;
+           a.read_overlap_fraction == b.read_overlap_fraction &&
+           a.oversized_read_overlap_fraction == b.oversized_read_overlap_fraction;
   }
 };
 

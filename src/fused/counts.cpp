@@ -98,6 +98,7 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
   // Tiles of Q·Kᵀ (their P·V tiles have the same rows and keys; K, V, S and P move by them), and
   // the Q and O transfers, by shape over the walk.
   ShapeSums qk_tiles, q_moves, o_moves;
+  std::int64_t scores = 0, row_steps = 0, rescaled = 0, normalized = 0;  // summed in registers
   for (std::int64_t qb = 0; qb * b.rows < a.q; ++qb) {
     // m: the rows the array computes (a padded block: all b.rows queries); mq: the real ones.
     const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), mq = g * rq;
@@ -114,11 +115,8 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
       if (n == 0) return;
       const std::int64_t tiles = n * per_head;
       qk_tiles.add({m, keys, d}, tiles);
-      const std::int64_t scores = tiles * m * keys;
-      s_count.produced += scores;
-      p_count.produced += scores;
-      v.elements += scores;
-      v.row_steps += tiles * m;
+      scores += tiles * m * keys;
+      row_steps += tiles * m;
     };
     add_tiles(keys_of(first), 1);  // the first block, whole blocks between, the last
     if (blocks >= 2) add_tiles(b.cols, blocks - 2), add_tiles(keys_of(end - 1), 1);
@@ -128,9 +126,11 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
     c.rows += per_head * m;
     // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
     // block, divided by the row sum once.
-    v.rescaled += per_head * blocks * m * d;
-    v.normalized += per_head * m * d;
+    rescaled += per_head * blocks * m * d;
+    normalized += per_head * m * d;
   }
+  s_count.produced = p_count.produced = v.elements = scores;
+  v.row_steps = row_steps, v.rescaled = rescaled, v.normalized = normalized;
   qk_tiles.into(qk.tiles), qk_tiles.into(K.transfers);
   for (const auto& [t, n] : qk.tiles) pv.tiles[{t[0], d, t[1]}] = n;
   V.transfers = pv.tiles;

@@ -70,50 +70,79 @@ std::int64_t filled_rows_fold_cycles(const Evaluation& e, const KernelRequest& r
   return h.folds / row_folds * ((row_folds - 1) * fold(rows) + fold(held - (row_folds - 1) * rows));
 }
 
-// `one_unit`: the accelerator with one matrix unit (null on a one-unit chip).
-fused::TileEvaluation evaluate_tile(const KernelRequest& r, const std::string& stage,
-                                    const fused::TileShape& shape,
-                                    const std::shared_ptr<const arch::Accelerator>& one_unit) {
-  const Evaluation e = evaluate(tile_request(r, stage, shape));
-  // The kernel's compiler may hold either input in the array (a decode Q·Kᵀ holds the few
-  // queries and streams the keys): the faster orientation's time, the tile's bytes either way.
-  fused::TileShape run = shape;
-  const Evaluation* timed = &e;
-  std::optional<Evaluation> x;
-  // Back to back (the chip's attention kernel), the orientation whose folds stream faster.
+// One tile request's evaluation, as the fused model reads it (the tile run in this orientation).
+fused::TileEvaluation tile_evaluation(const Evaluation& e, const KernelRequest& r) {
   const arch::Accelerator& acc = *r.base.accelerator;
-  const bool back_to_back = fused::back_to_back(r.kernel, acc);
-  auto stream_cost = [&](const Evaluation& v) {
-    if (const std::int64_t filled = filled_rows_fold_cycles(v, r))
-      return static_cast<double>(filled);
-    const auto [folds, cycles] = back_to_back_folds(v, acc);
-    return static_cast<double>(folds) * static_cast<double>(cycles);
-  };
-  if (transposable(r.base) && shape[0] != shape[1]) {
-    x = evaluate(tile_request(r, stage, {shape[1], shape[0], shape[2]}));
-    const bool faster = back_to_back ? stream_cost(*x) < stream_cost(e)
-                                     : x->call_cost().cycles < e.call_cost().cycles;
-    if (faster) timed = &*x, run = {shape[1], shape[0], shape[2]};
-  }
-  const llm::LayerCost& c = timed->call_cost();
+  const llm::LayerCost& c = e.call_cost();
   fused::TileEvaluation t;
   t.cycles = poly::to_int64(c.cycles);
   t.unit_cycles = t.cycles;
-  if (one_unit) {
-    Request u = tile_request(r, stage, run);
-    u.accelerator = one_unit;
-    u.accelerator_id.reset();
-    t.unit_cycles = poly::to_int64(evaluate(u).call_cost().cycles);
-  }
   t.bound = c.bound;
   t.a_bytes = operand_bytes(e.product(), 'A');
   t.b_bytes = operand_bytes(e.product(), 'B');
   t.c_bytes = operand_bytes(e.product(), 'C');
-  t.sram_bytes = poly::to_int64(timed->product().sram_bytes);
+  t.sram_bytes = poly::to_int64(e.product().sram_bytes);
   t.energy_pj = c.energy_pj;
   if (c.bounds) t.compute_floor_cycles = poly::to_int64(c.bounds->compute_cycles);
-  std::tie(t.folds, t.fold_cycles) = back_to_back_folds(*timed, acc);
-  t.folds_cycles = filled_rows_fold_cycles(*timed, r);
+  std::tie(t.folds, t.fold_cycles) = back_to_back_folds(e, acc);
+  t.folds_cycles = filled_rows_fold_cycles(e, r);
+  return t;
+}
+
+// eval::evaluate of each distinct tile request once per kernel: (stage, shape) on the chip, or on
+// one of its matrix units. A tile's other orientation is often another blocking's tile of the
+// same stage (Q·Kᵀ of 64 queries x 128 keys, transposed, is 128 queries x 64 keys).
+class TileRuns {
+ public:
+  explicit TileRuns(const KernelRequest& r) : request_(r) {
+    if (r.base.accelerator->spec().chip.matrix_units > 1) {  // a chip's tiles also on one unit
+      arch::AcceleratorSpec spec = r.base.accelerator->spec();
+      spec.chip.matrix_units = 1;
+      one_unit_ = std::make_shared<const arch::Accelerator>(spec);
+    }
+  }
+  const KernelRequest& request() const { return request_; }
+  bool multi_unit() const { return one_unit_ != nullptr; }
+  // `one_unit`: on the accelerator with one matrix unit (multi_unit() chips only).
+  const fused::TileEvaluation& operator()(const std::string& stage, const fused::TileShape& shape,
+                                          bool one_unit = false) {
+    auto key = std::make_tuple(stage, shape, one_unit);
+    auto it = runs_.find(key);
+    if (it != runs_.end()) return it->second;
+    Request t = tile_request(request_, stage, shape);
+    if (one_unit) t.accelerator = one_unit_, t.accelerator_id.reset();
+    const fused::TileEvaluation run = tile_evaluation(evaluate(t), request_);
+    return runs_.emplace(std::move(key), run).first->second;
+  }
+
+ private:
+  const KernelRequest& request_;
+  std::shared_ptr<const arch::Accelerator> one_unit_;  // null on a one-unit chip
+  std::map<std::tuple<std::string, fused::TileShape, bool>, fused::TileEvaluation> runs_;
+};
+
+fused::TileEvaluation evaluate_tile(TileRuns& runs, const std::string& stage,
+                                    const fused::TileShape& shape) {
+  const KernelRequest& r = runs.request();
+  const fused::TileEvaluation& e = runs(stage, shape);
+  // The kernel's compiler may hold either input in the array (a decode Q·Kᵀ holds the few
+  // queries and streams the keys): the faster orientation's time, the tile's bytes either way.
+  fused::TileShape run = shape;
+  const fused::TileEvaluation* timed = &e;
+  // Back to back (the chip's attention kernel), the orientation whose folds stream faster.
+  const bool back_to_back = fused::back_to_back(r.kernel, *r.base.accelerator);
+  auto stream_cost = [](const fused::TileEvaluation& v) {
+    if (v.folds_cycles > 0) return static_cast<double>(v.folds_cycles);
+    return static_cast<double>(v.folds) * static_cast<double>(v.fold_cycles);
+  };
+  if (transposable(r.base) && shape[0] != shape[1]) {
+    const fused::TileEvaluation& x = runs(stage, {shape[1], shape[0], shape[2]});
+    const bool faster = back_to_back ? stream_cost(x) < stream_cost(e) : x.cycles < e.cycles;
+    if (faster) timed = &x, run = {shape[1], shape[0], shape[2]};
+  }
+  fused::TileEvaluation t = *timed;
+  if (runs.multi_unit()) t.unit_cycles = runs(stage, run, true).cycles;
+  t.a_bytes = e.a_bytes, t.b_bytes = e.b_bytes, t.c_bytes = e.c_bytes;
   return t;
 }
 
@@ -162,18 +191,13 @@ fused::KernelResult evaluate_kernel(const KernelRequest& given) {
   // An MLP whose weights the chip's compiler does not keep on chip: its matmuls one after another
   // (arch::Chip::mlp_resident_bytes, eval/ffn_sequence.hpp).
   if (detail::runs_as_matmuls(request)) return detail::evaluate_ffn_sequence(request);
-  // One evaluation per distinct tile over the whole search.
+  // One evaluation per distinct tile over the whole search, and per distinct tile request.
   std::map<std::pair<std::string, fused::TileShape>, fused::TileEvaluation> memo;
-  std::shared_ptr<const arch::Accelerator> one_unit;  // a chip's tiles also on one unit
-  if (request.base.accelerator->spec().chip.matrix_units > 1) {
-    arch::AcceleratorSpec spec = request.base.accelerator->spec();
-    spec.chip.matrix_units = 1;
-    one_unit = std::make_shared<const arch::Accelerator>(spec);
-  }
+  TileRuns runs(request);
   const fused::TileEvaluator tiles = [&](const std::string& stage, const fused::TileShape& s) {
     auto key = std::make_pair(stage, s);
     auto it = memo.find(key);
-    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(request, stage, s, one_unit)).first;
+    if (it == memo.end()) it = memo.emplace(key, evaluate_tile(runs, stage, s)).first;
     return it->second;
   };
   fused::ModelInputs in{*request.base.accelerator, activation_bits(request.base), tiles,

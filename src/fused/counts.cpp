@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "tenet/error.hpp"
 
@@ -52,6 +53,35 @@ std::pair<std::int64_t, std::int64_t> key_blocks(const AttentionKernel& a, const
   return {first_key(a, b, qb) / b.cols, end};
 }
 
+// Counts by tile shape summed over a walk: a short list first (a walk meets a handful of shapes:
+// the first, whole and last key blocks of a query block; the last query block's), a map beyond
+// it; put into a map at the end. The same sums as adding to the map block by block, without a map
+// lookup per block.
+class ShapeSums {
+ public:
+  void add(const TileShape& t, std::int64_t n) {
+    for (auto& [shape, sum] : list_)
+      if (shape[0] == t[0] && shape[1] == t[1] && shape[2] == t[2]) {
+        sum += n;
+        return;
+      }
+    if (list_.size() < kListed)
+      list_.emplace_back(t, n);
+    else
+      rest_[t] += n;
+  }
+  // Adds `times` x each sum to `m`.
+  void into(std::map<TileShape, std::int64_t>& m, std::int64_t times = 1) const {
+    for (const auto& [shape, sum] : list_) m[shape] += times * sum;
+    for (const auto& [shape, sum] : rest_) m[shape] += times * sum;
+  }
+
+ private:
+  static constexpr std::size_t kListed = 8;
+  std::vector<std::pair<TileShape, std::int64_t>> list_;
+  std::map<TileShape, std::int64_t> rest_;
+};
+
 ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool spill) {
   check_blocking(b, true);
   const std::int64_t g = a.group(), d = a.d;
@@ -65,6 +95,10 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
   VectorCount& v = c.vector;
   v.kind = "softmax";
   const std::int64_t full_kv = std::min(b.cols, a.kv);
+  // Tiles of Q·Kᵀ (their P·V tiles have the same rows and keys; K, V, S and P move by them), and
+  // the Q and O transfers, by shape over the walk.
+  ShapeSums qk_tiles, q_moves, o_moves;
+  std::int64_t scores = 0, row_steps = 0, rescaled = 0, normalized = 0;  // summed in registers
   for (std::int64_t qb = 0; qb * b.rows < a.q; ++qb) {
     // m: the rows the array computes (a padded block: all b.rows queries); mq: the real ones.
     const std::int64_t rq = std::min(b.rows, a.q - qb * b.rows), mq = g * rq;
@@ -80,38 +114,38 @@ ChainCounts count_attention(const AttentionKernel& a, const Blocking& b, bool sp
     auto add_tiles = [&](std::int64_t keys, std::int64_t n) {
       if (n == 0) return;
       const std::int64_t tiles = n * per_head;
-      const TileShape qk_tile{m, keys, d}, pv_tile{m, d, keys};
-      qk.tiles[qk_tile] += tiles;
-      pv.tiles[pv_tile] += tiles;
-      K.transfers[qk_tile] += tiles;
-      V.transfers[pv_tile] += tiles;
-      const std::int64_t scores = tiles * m * keys;
-      s_count.produced += scores;
-      p_count.produced += scores;
-      v.elements += scores;
-      v.row_steps += tiles * m;
-      if (spill) {
-        S.transfers[qk_tile] += 2 * tiles;  // written by Q·Kᵀ, read by the softmax
-        P.transfers[pv_tile] += 2 * tiles;  // written by the softmax, read by P·V
-      }
+      qk_tiles.add({m, keys, d}, tiles);
+      scores += tiles * m * keys;
+      row_steps += tiles * m;
     };
     add_tiles(keys_of(first), 1);  // the first block, whole blocks between, the last
     if (blocks >= 2) add_tiles(b.cols, blocks - 2), add_tiles(keys_of(end - 1), 1);
-    Q.transfers[{mq, full_kv, d}] += per_head;  // once per query block, kept over its key blocks
-    O.transfers[{mq, d, full_kv}] += per_head;  // written once, after the last key block
+    q_moves.add({mq, full_kv, d}, per_head);  // once per query block, kept over its key blocks
+    o_moves.add({mq, d, full_kv}, per_head);  // written once, after the last key block
     c.blocks += per_head;
     c.rows += per_head * m;
     c.block_keys.push_back(std::min(end * b.cols, a.kv) - std::max(first * b.cols, from));
     // Online softmax (the fused kernel's, spilled tiles or not): O rescaled after every key
     // block, divided by the row sum once.
-    v.rescaled += per_head * blocks * m * d;
-    v.normalized += per_head * m * d;
+    rescaled += per_head * blocks * m * d;
+    normalized += per_head * m * d;
   }
+  s_count.produced = p_count.produced = v.elements = scores;
+  v.row_steps = row_steps, v.rescaled = rescaled, v.normalized = normalized;
+  qk_tiles.into(qk.tiles), qk_tiles.into(K.transfers);
+  for (const auto& [t, n] : qk.tiles) pv.tiles[{t[0], d, t[1]}] = n;
+  V.transfers = pv.tiles;
+  if (spill) {
+    qk_tiles.into(S.transfers, 2);  // written by Q·Kᵀ, read by the softmax
+    for (const auto& [t, n] : pv.tiles)
+      P.transfers[t] = 2 * n;  // written by the softmax, read by P·V
+  }
+  q_moves.into(Q.transfers), o_moves.into(O.transfers);
   (spill ? s_count.spilled : s_count.on_chip) = s_count.produced;
   (spill ? p_count.spilled : p_count.on_chip) = p_count.produced;
-  c.stages = {qk, pv};
-  c.tensors = {Q, K, V, O};
-  if (spill) c.tensors.push_back(S), c.tensors.push_back(P);
+  c.stages.push_back(std::move(qk)), c.stages.push_back(std::move(pv));
+  for (TensorCount* t : {&Q, &K, &V, &O, &S, &P})
+    if (spill || t->kind != "intermediate") c.tensors.push_back(std::move(*t));
   c.intermediates = {s_count, p_count};
   return c;
 }

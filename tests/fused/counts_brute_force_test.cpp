@@ -137,6 +137,34 @@ TEST_CASE("fused attention counts equal the brute-force walk on random small cha
   }
 }
 
+// A sliding window with one query per block: the first key block of each query block has its own
+// width, so the walk meets more tile shapes than the counts' short list holds (8) and sums the
+// rest in a map: the same counts as the brute-force walk either way.
+TEST_CASE("fused attention counts with many tile shapes equal the brute-force walk",
+          "[fused][brute]") {
+  AttentionKernel a;
+  a.hq = 4, a.hkv = 2, a.q = 40, a.kv = 45, a.d = 3, a.causal = true, a.window = 13;
+  for (const bool padded : {false, true}) {
+    Blocking b{1, 16};
+    b.padded = padded;
+    const Brute r = brute_attention(a, b);
+    const fused::ChainCounts c = fused::count_chain(a, b, true);
+    REQUIRE(c.stages[0].tiles.size() > 8);
+    CHECK(c.stages[1].tiles.size() == c.stages[0].tiles.size());
+    CHECK(c.tensor("Q").elements() == r.q);
+    CHECK(c.tensor("K").elements() == r.k);
+    CHECK(c.tensor("V").elements() == r.v);
+    CHECK(c.tensor("O").elements() == r.o);
+    CHECK(c.tensor("S").elements() == 2 * r.scores);
+    CHECK(c.tensor("P").elements() == 2 * r.scores);
+    CHECK(c.macs() == r.macs);
+    CHECK(c.vector.elements == r.scores);
+    std::int64_t tiles = 0;
+    for (const auto& [shape, n] : c.stages[0].tiles) tiles += n;
+    CHECK(tiles == r.tiles);
+  }
+}
+
 TEST_CASE("fused MLP counts equal the brute-force walk on random small chains", "[fused][brute]") {
   std::mt19937 rng(7);
   auto pick = [&](long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(rng); };

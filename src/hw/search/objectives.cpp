@@ -177,6 +177,7 @@ mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& p
       for (const search::Group& g : groups) candidates += static_cast<long long>(g.size());
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
+    if (search.bounds && s.bounds()) *search.bounds = s.bounds();
     return search::returned_tiling(acc, problem, dataflow, s.best());
   });
 }

@@ -14,6 +14,7 @@
 #include "hw/model.hpp"
 #include "hw/search/ranking.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/bounds.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/tiling.hpp"
@@ -540,6 +541,8 @@ class Search {
 
   // The bytes no mapping moves fewer of (hw::compute_bounds), computed once.
   long long least_bytes_bound();
+  // hw::compute_bounds of the search's arguments if least_bytes_bound() computed them.
+  const std::optional<Bounds>& bounds() const { return bounds_; }
 
   Tiling best() const { return best_->tiling; }
   long long evaluated() const { return evaluated_; }
@@ -557,7 +560,7 @@ class Search {
   FitExtents fit_;
   mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
-  std::optional<long long> least_bytes_;  // least_bytes_bound()
+  std::optional<Bounds> bounds_;  // least_bytes_bound()
   long long evaluated_ = 0;
   long long planned_ = 0;
 };

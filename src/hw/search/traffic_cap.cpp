@@ -108,8 +108,8 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
 }
 
 long long Search::least_bytes_bound() {
-  if (!least_bytes_) least_bytes_ = compute_bounds(acc_, problem_, options_).dram_bytes;
-  return *least_bytes_;
+  if (!bounds_) bounds_ = compute_bounds(acc_, problem_, options_);
+  return bounds_->dram_bytes;
 }
 
 bool Search::leaner(TrafficFloor& traffic, const Group& g, long long bytes,

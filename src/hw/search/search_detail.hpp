@@ -318,6 +318,7 @@ class LatencyRun;
 // sorted: d, then the tile with d's extent 0).
 struct RunSpace {
   const std::vector<long long>& floors;
+  const std::vector<double>& loose_of;  // the groups' loose floors found (-1: none; may be short)
   const std::vector<Group>& extra;
   const std::vector<long long>& extra_floors;
   const std::vector<std::array<long long, 4>>& deferred;
@@ -530,8 +531,10 @@ class Search {
     size_t index;
     Tiling tiling;
   };
+  // `known` (parallel to `groups`, if given): loose floors already found (-1: none).
   long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
-                         std::vector<LeastTraffic>& least);
+                         std::vector<LeastTraffic>& least,
+                         const std::vector<double>* known = nullptr);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

@@ -69,12 +69,12 @@ workload::Workload build_workload(const Request& r, const std::optional<AppliedS
 }
 
 mapping::Tiling choose_mapping(const Request& r, const hw::GemmProblem& p,
-                               const std::optional<AppliedScheme>& s,
-                               hw::TilingSearchStats& stats) {
+                               const std::optional<AppliedScheme>& s, hw::TilingSearchStats& stats,
+                               std::optional<hw::Bounds>& bounds) {
   if (r.tiling) return *r.tiling;
   const arch::Accelerator& acc = *r.accelerator;
   const mapping::Tiling chosen =
-      hw::choose_tiling(acc, p, r.dataflow, r.hw, {r.tiling_objective, &stats});
+      hw::choose_tiling(acc, p, r.dataflow, r.hw, {r.tiling_objective, &stats, &bounds});
   // Only operands that must stay SRAM-resident can make a tiling infeasible; the search prefers
   // any feasible tiling, so the one it returns breaks a rule only when every candidate does.
   if (acc.spec().micro.sram_resident.empty() || r.hw.unlimited_buffer) return chosen;
@@ -116,7 +116,8 @@ quant::ProductResult evaluate_product(const Request& r, const Evaluation& e,
 // ---- physical limits -------------------------------------------------------------------------
 
 // The least DRAM traffic and cycles any mapping of the problem as stored could reach on this
-// accelerator (docs/model.md#physical-limits), under the request's hardware options.
+// accelerator (docs/model.md#physical-limits), under the request's hardware options. (evaluate
+// takes the tiling search's instead when the search computed them: the same call.)
 hw::Bounds physical_limits(const Request& r, const hw::GemmProblem& p) {
   return hw::compute_bounds(*r.accelerator, p, r.hw);
 }
@@ -222,14 +223,15 @@ Evaluation evaluate(const Request& r) {
     return e;
   }
   SystolicTiming s;
-  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, s.tiling_search);
+  std::optional<hw::Bounds> bounds;  // the search's physical limits, if it computed them
+  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, s.tiling_search, bounds);
   if (r.relation_centric) {
     s.relations = RelationCentric{std::move(*analyzed), {}};
     s.relations->report = analyze_relations(s.relations->analyzed, r.analysis);
   }
   s.product = evaluate_product(r, e, chosen);
   s.tiling = s.product.hw.tiling;
-  s.bounds = physical_limits(r, e.problem);
+  s.bounds = bounds ? *bounds : physical_limits(r, e.problem);
   s.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);
   s.cost = layer_cost(s.product, s.bounds, s.epilogue_energy_pj, r.matmul.batch,
                       acc.spec().dram.prefetch_across_matmuls);

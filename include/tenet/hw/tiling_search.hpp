@@ -2,10 +2,12 @@
 // (evaluate_gemm: total cycles with SRAM / DRAM stalls, DRAM bytes, energy) under an objective.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/bounds.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/mapping/tiling.hpp"
@@ -44,6 +46,11 @@ struct TilingSearchStats {
 struct TilingSearchOptions {
   TilingObjective objective = TilingObjective::kLatency;
   TilingSearchStats* stats = nullptr;  // filled in when not null
+  // When not null: set to compute_bounds(acc, problem, options) of the search's arguments when
+  // the search computes them (the latency rule's cap does, docs/hardware.md), else left as it
+  // is. A caller that needs the bounds too (eval::evaluate's physical limits) takes them from here
+  // instead of computing them again: the same function of the same arguments.
+  std::optional<Bounds>* bounds = nullptr;
 };
 
 // The search space, resolved against the shape: one space for every objective. Per dimension:

@@ -105,6 +105,7 @@ class LatencyRun {
         left_(store().left, ByFloor{}),
         lazy_(s.edge_floor()),
         floors_(store().floors),
+        loose_of_(store().loose_of),
         extra_(store().extra),
         extra_floors_(store().extra_floors),
         deferred_(store().deferred),
@@ -112,6 +113,7 @@ class LatencyRun {
     models_.clear();
     models_.reserve(256);
     floors_.clear();
+    loose_of_.clear();
     extra_.clear();
     extra_floors_.clear();
     deferred_.clear();
@@ -134,6 +136,15 @@ class LatencyRun {
   // tile with d's extent 0), and that time.
   std::vector<std::array<long long, 4>>& deferred() { return deferred_; }
   long long wide() const { return wide_; }
+
+  // The loose floors of the groups generated (by index; -1: not asked for).
+  const std::vector<double>& loose_of() const { return loose_of_; }
+  // loose_floor of group g (index into the groups generated), kept per group (loose_of()).
+  double loose_floor_at(size_t g) {
+    if (loose_of_.size() <= g) loose_of_.resize(groups_.size(), -1.0);
+    if (loose_of_[g] < 0) loose_of_[g] = loose_floor(groups_[g]);
+    return loose_of_[g];
+  }
 
   // The loose floor of a group's candidates (TrafficFloor::loose, with the operands whose tile
   // alone does not fit streamed), kept by what it depends on (LooseMemo).
@@ -177,6 +188,7 @@ class LatencyRun {
     std::vector<detail::Model> models;
     std::vector<Node> open, left;  // the heaps' storage
     std::vector<long long> floors, extra_floors;
+    std::vector<double> loose_of;
     std::vector<Group> extra;
     std::vector<std::array<long long, 4>> deferred;
     LooseMemo loose_memo;
@@ -277,7 +289,7 @@ class LatencyRun {
     const Group& g = groups_[n.group];
     const std::array<long long, 3> counts = traffic_.tile_counts(g.at(0));
     const long long tiles = detail::mul(detail::mul(counts[0], counts[1]), counts[2]);
-    n.floor = loose_floor(g);  // (kept for phase 2)
+    n.floor = loose_floor_at(n.group);  // (kept for phase 2)
     const long long floor =
         std::max(s_.group_floor(g.at(0)),
                  detail::dram_channel_cycles_floor(s_.acc_.spec().dram, n.floor, 1.0, tiles));
@@ -386,8 +398,7 @@ class LatencyRun {
     // (left's order is total: it does not depend on the order nodes are added in)
     for (Node n : store().open) {
       if (!near(n.bound, *fastest_)) continue;
-      if (n.level == 0 && (n.partial || !lazy_))
-        n.floor = loose_floor(groups_[n.group]);  // (else kept)
+      if (n.level == 0 && (n.partial || !lazy_)) n.floor = loose_floor_at(n.group);  // (else kept)
       left_.add(n);
     }
     left_.build();
@@ -437,6 +448,7 @@ class LatencyRun {
   Heap<Node, ByFloor> left_;
   bool lazy_ = false;
   std::vector<long long>& floors_;
+  std::vector<double>& loose_of_;  // loose_of()
   std::vector<Group>& extra_;
   std::vector<long long>& extra_floors_;
   std::vector<std::array<long long, 4>>& deferred_;
@@ -450,7 +462,8 @@ void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   std::vector<std::array<long long, 4>>& deferred = run.deferred();
   std::sort(deferred.begin(), deferred.end());
   cap_traffic(space, groups,
-              {run.floors(), run.extra(), run.extra_floors(), deferred, run.covered(), run.wide()},
+              {run.floors(), run.loose_of(), run.extra(), run.extra_floors(), deferred,
+               run.covered(), run.wide()},
               [&run](const Group& g) { return run.loose_floor(g); });
 }
 

@@ -12,7 +12,8 @@
 namespace tenet::hw::search {
 
 long long Search::fewest_bytes(const std::vector<Group>& groups, double upper,
-                               const LooseFloor* loose, std::vector<LeastTraffic>& least) {
+                               const LooseFloor* loose, std::vector<LeastTraffic>& least,
+                               const std::vector<double>* known) {
   TrafficFloor floor(acc_, problem_, dataflow_, options_);
   struct Entry {
     double floor;
@@ -21,11 +22,14 @@ long long Search::fewest_bytes(const std::vector<Group>& groups, double upper,
   };
   std::vector<Entry> entries;
   if (upper < 0) entries.reserve(groups.empty() ? 0 : groups.back().first + groups.back().size());
-  for (const Group& g : groups) {
+  for (size_t j = 0; j < groups.size(); ++j) {
+    const Group& g = groups[j];
     if (upper >= 0) {  // a group whose loose floor exceeds `upper` holds no candidate under it
       const Tiling t = g.at(0);
       double bound = 0;
-      if (loose) {
+      if (known && (*known)[j] >= 0) {
+        bound = (*known)[j];
+      } else if (loose) {
         bound = (*loose)(g);
       } else {
         const unsigned streamed = floor.alone_too_large(t);
@@ -177,6 +181,7 @@ mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& p
       for (const search::Group& g : groups) candidates += static_cast<long long>(g.size());
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
+    if (search.bounds && s.bounds()) *search.bounds = s.bounds();
     return search::returned_tiling(acc, problem, dataflow, s.best());
   });
 }

@@ -14,6 +14,7 @@
 #include "hw/model.hpp"
 #include "hw/search/ranking.hpp"
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/hw/bounds.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/mapping/tiling.hpp"
@@ -317,6 +318,7 @@ class LatencyRun;
 // sorted: d, then the tile with d's extent 0).
 struct RunSpace {
   const std::vector<long long>& floors;
+  const std::vector<double>& loose_of;  // the groups' loose floors found (-1: none; may be short)
   const std::vector<Group>& extra;
   const std::vector<long long>& extra_floors;
   const std::vector<std::array<long long, 4>>& deferred;
@@ -529,8 +531,10 @@ class Search {
     size_t index;
     Tiling tiling;
   };
+  // `known` (parallel to `groups`, if given): loose floors already found (-1: none).
   long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
-                         std::vector<LeastTraffic>& least);
+                         std::vector<LeastTraffic>& least,
+                         const std::vector<double>* known = nullptr);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or
@@ -540,6 +544,8 @@ class Search {
 
   // The bytes no mapping moves fewer of (hw::compute_bounds), computed once.
   long long least_bytes_bound();
+  // hw::compute_bounds of the search's arguments if least_bytes_bound() computed them.
+  const std::optional<Bounds>& bounds() const { return bounds_; }
 
   Tiling best() const { return best_->tiling; }
   long long evaluated() const { return evaluated_; }
@@ -557,7 +563,7 @@ class Search {
   FitExtents fit_;
   mutable std::array<std::array<Memo, 64>, 3> memo_{};  // compute_cycles_of, per dimension
   std::optional<Score> best_;
-  std::optional<long long> least_bytes_;  // least_bytes_bound()
+  std::optional<Bounds> bounds_;  // least_bytes_bound()
   long long evaluated_ = 0;
   long long planned_ = 0;
 };

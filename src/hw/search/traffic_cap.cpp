@@ -21,6 +21,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
   std::vector<Group> near_groups, others;
+  std::vector<double> near_known;  // the run's loose floors of near_groups (-1: none)
   const auto floor_of = [&](const Group& g) {
     return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
   };
@@ -29,8 +30,14 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     // run's groups and those it set aside, by their floors, and the groups of the pairs it did
     // not search (their enumeration indices are not those of the whole space; nothing below ranks
     // by them). Those beyond `limit`: `others`.
-    for (size_t g = 0; g < groups.size(); ++g)
-      (run.floors[g] <= limit ? near_groups : others).push_back(groups[g]);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (run.floors[g] > limit) {
+        others.push_back(groups[g]);
+        continue;
+      }
+      near_groups.push_back(groups[g]);
+      near_known.push_back(g < run.loose_of.size() ? run.loose_of[g] : -1.0);
+    }
     for (size_t e = 0; e < run.extra.size(); ++e)
       (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
     if (limit > run.covered && !run.deferred.empty()) {
@@ -63,7 +70,8 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // the candidates of S that move them.
   const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
   std::vector<LeastTraffic> least_of_s;
-  const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s);
+  near_known.resize(near_groups.size(), -1.0);  // (the groups added after the run's: none known)
+  const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s, &near_known);
   if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
   // D beyond the window (D: of those the fastest; none within 2 % of X, timed by increasing
   // compute cycles while those do not exceed 2 % above X): every candidate of W moves more than
@@ -108,8 +116,8 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
 }
 
 long long Search::least_bytes_bound() {
-  if (!least_bytes_) least_bytes_ = compute_bounds(acc_, problem_, options_).dram_bytes;
-  return *least_bytes_;
+  if (!bounds_) bounds_ = compute_bounds(acc_, problem_, options_);
+  return bounds_->dram_bytes;
 }
 
 bool Search::leaner(TrafficFloor& traffic, const Group& g, long long bytes,

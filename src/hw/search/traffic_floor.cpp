@@ -153,11 +153,23 @@ unsigned TrafficFloor::alone_too_large(const Tiling& t) const {
   for (unsigned left = may_not_fit_; left != 0; left &= left - 1) {
     const size_t i = static_cast<size_t>(__builtin_ctz(left));
     const int holder = fit_.holder(i);
-    // (two copies of every element of its tile fit: so does its footprint)
-    double most = 2 * bytes_[i];
-    for (int d = 0; d < 3; ++d)
-      if (problem_.operands[i].group[d] > 0) most *= static_cast<double>(extent[d]);
-    if (most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)) continue;
+    // Two copies of every element of its tile fit: so does its footprint. One copy of its
+    // fewest elements (extent / g of a grouped index: max_distinct_groups is at least that) does
+    // not: neither does its footprint. (Margins far above the rounding of doubles.)
+    double most = 2 * bytes_[i], least = bytes_[i];
+    for (int d = 0; d < 3; ++d) {
+      const long long g = problem_.operands[i].group[d];
+      if (g == 0) continue;
+      const double e = static_cast<double>(extent[d]);
+      most *= e;
+      least *= g == 1 ? e : e / static_cast<double>(g);
+    }
+    const double capacity = static_cast<double>(fit_.capacity(holder));
+    if (most + 2 < capacity * (1 - 1e-9)) continue;
+    if (least * (1 - 1e-9) > capacity * (1 + 1e-9) + 1) {
+      out |= 1u << i;
+      continue;
+    }
     if (fit_.footprint(i, extent, t.single) > fit_.capacity(holder)) out |= 1u << i;
   }
   return out;

@@ -135,7 +135,7 @@ TEST_CASE("oversized reads: the formula of one tile", "[hw][read_overlap]") {
   CHECK(overlapped_cycles({100, 90}, 300, {200, 0.0, 200, 0.0}) == 300 + 90);
 }
 
-TEST_CASE("oversized reads: absent is today's model; only operands the buffer cannot hold move",
+TEST_CASE("oversized reads: absent is today's model, only operands the buffer cannot hold move",
           "[hw][read_overlap]") {
   std::mt19937 rng(23);
   auto pick = [&](long long lo, long long hi) {

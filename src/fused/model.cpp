@@ -163,6 +163,18 @@ std::string matrix_bound(const std::vector<StageResult>& stages) {
   return bound;
 }
 
+// The kernel's bound: the matrix stages' bound, the vector unit, the link or the heads' least time,
+// whichever takes longest; `compute_bound`: the array and the vector unit, taking turns, outlast
+// the link (serial_softmax).
+std::string kernel_bound(const KernelResult& r, bool compute_bound) {
+  if (r.head_cycles > std::max({r.matrix_cycles, r.vector_cycles, r.dram_cycles})) return "heads";
+  if (compute_bound)
+    return r.matrix_cycles >= r.vector_cycles ? matrix_bound(r.stages) : std::string("vector");
+  if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
+    return matrix_bound(r.stages);
+  return r.vector_cycles >= r.dram_cycles ? "vector" : "dram";
+}
+
 // Bytes of every input once and every output once (the least traffic of any schedule that keeps
 // nothing between calls): Q, K, V (the keys some query sees), O (one pass over the keys) or X,
 // W1, W2, Y, biases.
@@ -391,14 +403,7 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   r.cycles = static_cast<std::int64_t>(std::ceil(time));
   r.clock_hz = acc.spec().clock_mhz * 1e6;
   r.seconds = static_cast<double>(r.cycles) / r.clock_hz;
-  if (serial && busy + compute_side >= r.dram_cycles)
-    r.bound = r.matrix_cycles >= r.vector_cycles ? matrix_bound(r.stages) : "vector";
-  else if (r.matrix_cycles >= r.vector_cycles && r.matrix_cycles >= r.dram_cycles)
-    r.bound = matrix_bound(r.stages);
-  else
-    r.bound = r.vector_cycles >= r.dram_cycles ? "vector" : "dram";
-  if (r.head_cycles > std::max({r.matrix_cycles, r.vector_cycles, r.dram_cycles}))
-    r.bound = "heads";
+  r.bound = kernel_bound(r, serial && busy + compute_side >= r.dram_cycles);
   r.compulsory_dram_bytes = compulsory_bytes(k, b, c, r.tensors, tiles);
   return r;
 }

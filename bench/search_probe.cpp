@@ -4,7 +4,11 @@
 //   valgrind --tool=callgrind --toggle-collect='*hw::choose_tiling*' \
 //     build/bench/bench_search_probe scalable-32x32 ws decode
 // Arguments (all optional): accelerator preset (scalable-32x32), dataflow (os, ws, is or all),
-// phase (prefill, decode or all).
+// phase (prefill, decode or all), rounds R: instead of the searches, R rounds of BM_layer's
+// auto-tiled eval::evaluate over the problems (the instructions of one evaluation:
+//   valgrind --tool=callgrind --toggle-collect='tenet::eval::evaluate(*' \
+//     build/bench/bench_search_probe scalable-32x32 is all R
+// for two values of R, the difference over the evaluations between them).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,12 +29,25 @@ int main(int argc, char** argv) {
   const arch::Accelerator acc = arch::load_accelerator_preset(preset);
   const quant::QuantSpec scheme = quant::load_preset("q4f16_1");
   const std::vector<std::pair<std::string, llm::MatmulShape>> shapes = tenet_bench::llama_shapes();
+  const int rounds = argc > 4 ? std::stoi(argv[4]) : 0;
   for (const mapping::Dataflow flow :
        {mapping::Dataflow::kOutputStationary, mapping::Dataflow::kWeightStationary,
         mapping::Dataflow::kInputStationary}) {
     if (flow_filter != "all" && flow_filter != mapping::to_string(flow)) continue;
     for (const auto& [phase, s] : shapes) {
       if (phase_filter != "all" && phase_filter != phase) continue;
+      if (rounds > 0) {
+        eval::Request request;
+        request.accelerator = std::make_shared<const arch::Accelerator>(acc);
+        request.scheme = std::make_shared<const quant::QuantSpec>(scheme);
+        request.dataflow = flow;
+        request.matmul = s;
+        double sum = 0;
+        for (int r = 0; r < rounds; ++r) sum += eval::evaluate(request).call_cost().energy_pj;
+        std::printf("%s %-7s %-22s %.0f\n", mapping::to_string(flow), phase.c_str(), s.name.c_str(),
+                    sum);
+        continue;
+      }
       const eval::AppliedScheme applied = eval::apply_quantization(scheme, s);
       const hw::GemmProblem problem =
           quant::make_quant_problem(acc, {s.m, s.n, s.k}, applied.spec, applied.apply);

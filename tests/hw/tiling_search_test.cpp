@@ -389,6 +389,67 @@ TEST_CASE("the bound of fitted extents is at least every buffering's largest fit
   CHECK(none > 300);
 }
 
+TEST_CASE("the capacity boundary of a list of pairs is the whole walk's for those pairs",
+          "[hw][tiling]") {
+  // The latency cap searches again only the pairs of extents the run deferred
+  // (CandidateSpace::boundary with `only`): the groups, in order, must be those of the whole walk
+  // whose keep_pair takes exactly those pairs, with and without the twins left out; random
+  // problems (also with a dimension of size 1, decode's m: fitted pair by pair there),
+  // accelerators and dataflows, about half of the pairs taken (by a hash of the pair).
+  long long compared = 0, groups = 0;
+  std::mt19937 pick(2125);
+  for_random_flows(
+      2126, 60,
+      [&](std::mt19937& rng, const Accelerator& acc, const hw::GemmProblem& problem, Dataflow df) {
+        hw::GemmProblem p = problem;
+        if (rng() % 3 == 0) p.shape.m = 1;
+        const unsigned salt = static_cast<unsigned>(pick());
+        const auto taken = [&](int d, std::array<long long, 3> tile) {
+          tile[d] = 0;
+          const unsigned long long h =
+              (static_cast<unsigned long long>(tile[0]) * 0x9E3779B97F4A7C15ULL) ^
+              (static_cast<unsigned long long>(tile[1]) * 0xC2B2AE3D27D4EB4FULL) ^
+              (static_cast<unsigned long long>(tile[2] + d) * 0x165667B19E3779F9ULL) ^ salt;
+          return (h >> 40) % 2 == 0;
+        };
+        for (const bool twins : {false, true}) {
+          std::vector<std::array<long long, 4>> pairs;
+          std::vector<hw::search::Group> walk, listed;
+          hw::search::CandidateSpace space(acc, p, df, {});
+          space.grid(walk);
+          const size_t grid = walk.size();
+          space.boundary(
+              walk,
+              [&](int d, const std::array<long long, 3>& tile, long long) {
+                if (!taken(d, tile)) return false;
+                pairs.push_back(
+                    {d, d == 0 ? 0 : tile[0], d == 1 ? 0 : tile[1], d == 2 ? 0 : tile[2]});
+                return true;
+              },
+              [](const hw::search::Group&) { return true; }, twins);
+          std::sort(pairs.begin(), pairs.end());
+          pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+          hw::search::CandidateSpace again(acc, p, df, {});
+          again.grid(listed);
+          again.boundary(
+              listed, [](int, const std::array<long long, 3>&, long long) { return true; },
+              [](const hw::search::Group&) { return true; }, twins, &pairs);
+          INFO(p << " " << mapping::to_string(df) << " twins " << twins);
+          REQUIRE(listed.size() == walk.size());
+          for (size_t g = grid; g < walk.size(); ++g) {
+            const hw::search::Group& a = walk[g];
+            const hw::search::Group& b = listed[g];
+            REQUIRE(std::tie(a.m, a.n, a.k, a.single, a.mask, a.first) ==
+                    std::tie(b.m, b.n, b.k, b.single, b.mask, b.first));
+          }
+          ++compared;
+          groups += static_cast<long long>(walk.size() - grid);
+        }
+      });
+  CHECK(compared == 360);
+  CHECK(groups > 5000);
+}
+
 TEST_CASE("the compute floor up to an extent is at most every such tile's compute cycles",
           "[hw][tiling]") {
   // Search::compute_floor_upto bounds the compute cycles of every tile whose extent of d is at

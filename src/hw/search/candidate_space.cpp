@@ -143,7 +143,8 @@ void CandidateSpace::all(std::vector<Group>& groups) {
 }
 
 void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_pair,
-                              const KeepGroup& keep_group, bool twins) {
+                              const KeepGroup& keep_group, bool twins,
+                              const std::vector<std::array<long long, 4>>* only) {
   if (options_.unlimited_buffer) return;
   const auto listed = [&](int d, long long v) {
     return std::binary_search(ext_[d].begin(), ext_[d].end(), v);
@@ -162,7 +163,7 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
          {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
       singles.push_back(1u << static_cast<int>(b));
   twins = twins && !acc_.spec().micro.active();
-  fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair, twins);
+  fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair, twins, only);
   std::optional<FitExtents> fit;
   if (twins && singles.size() > 1) fit.emplace(acc_, problem_);
   for (const auto& [tm, tn, tk] : fitted[0])

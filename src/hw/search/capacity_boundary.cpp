@@ -322,8 +322,86 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
   }
 }
 
+// One pair of extents (ta of dimension a = d + 1, tb of b = d + 2, mod 3) of a dimension d of
+// size 1 (size_one's test, pair by pair: the staircase walk's answer, fitting being monotone).
+void size_one_pair(const FitExtents& fit, const std::array<std::vector<long long>, 3>& ext,
+                   const std::vector<unsigned>& singles, int d, long long ta, long long tb,
+                   std::vector<std::vector<std::array<long long, 3>>>& out,
+                   const KeepPair& keep_pair) {
+  const int a = (d + 1) % 3, b = (d + 2) % 3;
+  std::array<long long, 3> tile{};
+  tile[d] = 1, tile[a] = ta, tile[b] = tb;
+  if (fit.fits(tile, singles[0])) {
+    const bool both_listed = std::binary_search(ext[a].begin(), ext[a].end(), ta) &&
+                             std::binary_search(ext[b].begin(), ext[b].end(), tb);
+    if (!both_listed && keep_pair(d, tile, 1LL)) out[0].push_back(tile);
+    return;
+  }
+  int wanted = -1;  // (asked once: -1 not yet)
+  for (size_t v = 1; v < singles.size(); ++v) {
+    if (!fit.fits(tile, singles[v])) continue;
+    if (wanted < 0) wanted = keep_pair(d, tile, 1LL) ? 1 : 0;
+    if (wanted == 1) out[v].push_back(tile);
+  }
+}
+
+// Each buffering's answer for the last tb searched with the same d and ta (-1: none; it bounds
+// the next, larger, tb's) and whether none fitted there.
+struct PairRun {
+  std::vector<long long> below;
+  std::vector<char> none;
+  void reset(size_t variants) {
+    if (below.size() != variants) below.resize(variants), none.resize(variants);
+    std::fill(below.begin(), below.end(), -1);
+    std::fill(none.begin(), none.end(), 0);
+  }
+};
+
+// The capacity-boundary tiles of one pair of extents (ta of dimension a = d + 1, tb of b = d + 2,
+// mod 3), each buffering's into out[v]; `run` carries the answers over increasing tb of one ta.
+// keep_pair took the pair with the whole dimension d (`tile`: ta, tb and d's size).
 // `twins`: leave out the tiles of the other bufferings (singles[v], v > 0) where the first
-// (singles[0], every tensor double-buffered) fits the whole dimension: theirs is the same tile,
+// (singles[0], every tensor double-buffered) fits the whole dimension: theirs is the same tile.
+void fit_pair(const FitExtents& fit, const detail::Plan& plan, const std::vector<unsigned>& singles,
+              int d, std::array<long long, 3> tile, PairRun& run, FitExtents::Others& others,
+              std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
+              bool twins) {
+  const int b = (d + 2) % 3;
+  const size_t variants = singles.size();
+  std::vector<long long>& below = run.below;
+  std::vector<char>& none = run.none;
+  const bool whole = tile[b] >= plan.dim[b].size;
+  bool prepared = false, held = true;
+  long long first = -1;  // variant 0's answer
+  for (size_t v = 0; v < variants; ++v) {
+    if (twins && v > 0 && singles[0] == 0 && first == plan.dim[d].size) {
+      // variant 0 fits the whole dimension: so does this one (its footprints are no
+      // larger), the same tile
+      if (!whole) below[v] = first, none[v] = 0;
+      continue;
+    }
+    if (none[v] && !whole) continue;
+    if (!prepared) {
+      held = fit.prepare(tile, d, others), prepared = true;
+      // no fitted extent exceeds `upto`: the pair is searched only if one up to it can win
+      const long long upto = held ? fit.upper(others, d) : 0;
+      if (upto < plan.dim[d].size && (upto <= 0 || !keep_pair(d, tile, upto))) return;
+    }
+    const long long t =
+        held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
+    if (!whole) below[v] = t, none[v] = t <= 0;
+    if (v == 0) first = t;
+    if (t <= 0) continue;
+    const long long size = plan.dim[d].size;
+    tile[d] = t;
+    out[v].push_back(tile);
+    const long long even = detail::ceil_div(size, detail::ceil_div(size, t));
+    if (even != t) {
+      tile[d] = even;
+      out[v].push_back(tile);
+    }
+  }
+}
 
 }  // namespace
 
@@ -331,18 +409,48 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
                  std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
-                 bool twins = false) {
+                 bool twins, const std::vector<std::array<long long, 4>>* only) {
   const FitExtents fit(acc, problem);
+  const size_t variants = singles.size();
+  out.resize(variants);
+  for (auto& o : out) o.clear();
+  PairRun run;
+  FitExtents::Others others;
+  const std::array<long long, 3> sizes{plan.dim[0].size, plan.dim[1].size, plan.dim[2].size};
+  if (only) {
+    // The pairs given, by d, ta, tb (each run of one d and ta by increasing tb, as below).
+    thread_local std::vector<std::array<long long, 3>> pairs;
+    pairs.clear();
+    for (const auto& key : *only) {
+      const int d = static_cast<int>(key[0]);
+      pairs.push_back({key[0], key[1 + (d + 1) % 3], key[1 + (d + 2) % 3]});
+    }
+    std::sort(pairs.begin(), pairs.end(),
+              [](const std::array<long long, 3>& x, const std::array<long long, 3>& y) {
+                return std::tie(x[0], x[1], x[2]) < std::tie(y[0], y[1], y[2]);
+              });
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      const int d = static_cast<int>(pairs[i][0]);
+      const long long ta = pairs[i][1], tb = pairs[i][2];
+      if (i > 0 && pairs[i] == pairs[i - 1]) continue;  // (asked for twice)
+      if (twins && singles[0] == 0 && plan.dim[d].size == 1) {
+        size_one_pair(fit, ext, singles, d, ta, tb, out, keep_pair);
+        continue;
+      }
+      if (i == 0 || pairs[i - 1][0] != d || pairs[i - 1][1] != ta) run.reset(variants);
+      std::array<long long, 3> tile{};
+      tile[(d + 1) % 3] = ta, tile[(d + 2) % 3] = tb, tile[d] = plan.dim[d].size;
+      // (a skipped pair leaves `run` as it was: the answer for a smaller tb still bounds)
+      if (keep_pair(d, tile, plan.dim[d].size))
+        fit_pair(fit, plan, singles, d, tile, run, others, out, keep_pair, twins);
+    }
+    for (auto& o : out) sort_unique(o, sizes);
+    return;
+  }
   std::array<std::vector<long long>, 3> lists = ext;
   for (long long chunk : {4LL, 8LL, 16LL})
     if (chunk < plan.dim[2].size) lists[2].push_back(chunk);
   sort_extents(lists[2]);
-  const size_t variants = singles.size();
-  out.resize(variants);
-  for (auto& o : out) o.clear();
-  std::vector<long long> below(variants);
-  std::vector<char> none(variants);
-  FitExtents::Others others;
   for (int d = 0; d < 3; ++d) {
     const int a = (d + 1) % 3, b = (d + 2) % 3;
     if (twins && singles[0] == 0 && plan.dim[d].size == 1) {
@@ -353,49 +461,18 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
       // The answer for a smaller tb bounds the next one: footprints grow with every extent, but
       // for a dimension taken whole (a tile that never changes needs no second copy), which is
       // tried on its own.
-      std::fill(below.begin(), below.end(), -1);
-      std::fill(none.begin(), none.end(), 0);
+      run.reset(variants);
+      std::array<long long, 3> tile{};
+      tile[a] = ta, tile[d] = plan.dim[d].size;
       for (long long tb : lists[b]) {
-        const bool whole = tb >= plan.dim[b].size;
-        std::array<long long, 3> tile{};
-        tile[a] = ta, tile[b] = tb;
-        // (a skipped pair leaves `below` as it was: the answer for a smaller tb still bounds)
-        tile[d] = plan.dim[d].size;
-        if (!keep_pair(d, tile, plan.dim[d].size)) continue;
-        bool prepared = false, held = true;
-        long long first = -1;  // variant 0's answer
-        for (size_t v = 0; v < variants; ++v) {
-          if (twins && v > 0 && singles[0] == 0 && first == plan.dim[d].size) {
-            // variant 0 fits the whole dimension: so does this one (its footprints are no
-            // larger), the same tile
-            if (!whole) below[v] = first, none[v] = 0;
-            continue;
-          }
-          if (none[v] && !whole) continue;
-          if (!prepared) {
-            held = fit.prepare(tile, d, others), prepared = true;
-            // no fitted extent exceeds `upto`: the pair is searched only if one up to it can win
-            const long long upto = held ? fit.upper(others, d) : 0;
-            if (upto < plan.dim[d].size && (upto <= 0 || !keep_pair(d, tile, upto))) break;
-          }
-          const long long t =
-              held ? fit.largest(others, tile, d, singles[v], whole ? -1 : below[v], false) : 0;
-          if (!whole) below[v] = t, none[v] = t <= 0;
-          if (v == 0) first = t;
-          if (t <= 0) continue;
-          const long long size = plan.dim[d].size;
-          tile[d] = t;
-          out[v].push_back(tile);
-          const long long even = detail::ceil_div(size, detail::ceil_div(size, t));
-          if (even != t) {
-            tile[d] = even;
-            out[v].push_back(tile);
-          }
-        }
+        tile[b] = tb;
+        // (a skipped pair leaves `run` as it was: the answer for a smaller tb still bounds)
+        if (keep_pair(d, tile, plan.dim[d].size))
+          fit_pair(fit, plan, singles, d, tile, run, others, out, keep_pair, twins);
       }
     }
   }
-  for (auto& o : out) sort_unique(o, {plan.dim[0].size, plan.dim[1].size, plan.dim[2].size});
+  for (auto& o : out) sort_unique(o, sizes);
 }
 
 }  // namespace tenet::hw::search

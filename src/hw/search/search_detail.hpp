@@ -141,11 +141,14 @@ class FitExtents {
 // the tiles with the other two extents of `tile` and an extent of d at most `upto` (the whole
 // dimension, then a bound of the fitted extents) are wanted; a pair it refuses is not searched (a
 // search skips pairs that cannot hold a winner).
+// `only` (if given): instead of every pair of listed extents, only these pairs (each d, then the
+// tile with d's extent 0), as keep_pair takes them: the same tiles as the whole walk gives for
+// them.
 void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
                  std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
-                 bool twins);
+                 bool twins, const std::vector<std::array<long long, 4>>* only = nullptr);
 
 // The search space: the grid of listed extents (every combination of extents_for and
 // add_capacity_extents), then the capacity boundary (fit_extents). Groups are numbered
@@ -172,8 +175,10 @@ class CandidateSpace {
   // exposed one never shortens a step (a window's cycles are subadditive), so the
   // double-buffered twin, enumerated first, is never beaten by it. Not under the
   // microarchitecture (its DMA windows).
+  // `only` (if given): only the capacity boundary of these pairs of extents (fit_extents), the
+  // twins left out as the whole boundary would leave them out against the tiles of these pairs.
   void boundary(std::vector<Group>& groups, const KeepPair& keep_pair, const KeepGroup& keep_group,
-                bool twins = false);
+                bool twins = false, const std::vector<std::array<long long, 4>>* only = nullptr);
 
   // The whole space (grid and boundary) into `groups`.
   void all(std::vector<Group>& groups);

@@ -25,6 +25,18 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   const auto floor_of = [&](const Group& g) {
     return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
   };
+  // The pairs of extents the run deferred (RunSpace::deferred), searched now and left for later.
+  std::vector<std::array<long long, 4>> near_pairs, far_pairs;
+  const auto generate = [&](const std::vector<std::array<long long, 4>>& pairs) {
+    std::vector<Group> unused;  // (kept out: the groups are taken as generated)
+    space.boundary(
+        unused, [](int, const std::array<long long, 3>&, long long) { return true; },
+        [&](const Group& g) {
+          (floor_of(g) <= limit ? near_groups : others).push_back(g);
+          return false;
+        },
+        true, &pairs);
+  };
   if (limit <= run.wide) {
     // S need only hold W and lie in the space (each test below holds for any such set): the
     // run's groups and those it set aside, by their floors, and the groups of the pairs it did
@@ -41,19 +53,19 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     for (size_t e = 0; e < run.extra.size(); ++e)
       (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
     if (limit > run.covered && !run.deferred.empty()) {
-      std::vector<Group> unused;  // (kept out: the groups are taken as generated)
-      space.boundary(
-          unused,
-          [&](int d, std::array<long long, 3> tile, long long) {
-            tile[d] = 0;
-            const std::array<long long, 4> key{d, tile[0], tile[1], tile[2]};
-            return std::binary_search(run.deferred.begin(), run.deferred.end(), key);
-          },
-          [&](const Group& g) {
-            (floor_of(g) <= limit ? near_groups : others).push_back(g);
-            return false;
-          },
-          true);
+      // Now only the pairs whose tiles' compute cycles may not exceed `limit` (their floor with
+      // d's extent up to the whole dimension, compute_floor_upto): every group of S among them.
+      // The others' groups lie beyond `limit` (no group's floor is below its pair's), outside
+      // S; they are generated only when the candidates outside S are asked for. A
+      // single-buffered tile whose double-buffered twin is among those lies beyond `limit` too,
+      // so S and its order are those of all the pairs generated at once.
+      for (const std::array<long long, 4>& key : run.deferred) {
+        const int d = static_cast<int>(key[0]);
+        const std::array<long long, 3> tile{key[1], key[2], key[3]};
+        (compute_floor_upto(tile, d, base_.dim[d].size) <= limit ? near_pairs : far_pairs)
+            .push_back(key);
+      }
+      if (!near_pairs.empty()) generate(near_pairs);
     }
   } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
     space.grid(groups);
@@ -88,6 +100,9 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     }
   }
   if (beyond) return;
+  // (the far pairs' groups last, so asked first, as when all the pairs were generated at once;
+  // with them, twins of candidates outside S, of the same bytes)
+  if (!far_pairs.empty()) generate(far_pairs);
   TrafficFloor traffic(acc_, problem_, dataflow_, options_);
   for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
     if (leaner(traffic, *g, fewest, loose)) return;

@@ -275,6 +275,9 @@ io::JsonProblems validate(const AcceleratorSpec& s) {
   if (const auto& f = s.dram.oversized_read_overlap_fraction; f && !(*f >= 0 && *f <= 1))
     issues.add(error_code::kRange, "/dram/oversized_read_overlap_fraction",
                fmt::format("expected a read overlap fraction from 0 to 1, got {}", *f));
+  if (const auto& f = s.dram.window_read_overlap_fraction; f && !(*f >= 0 && *f <= 1))
+    issues.add(error_code::kRange, "/dram/window_read_overlap_fraction",
+               fmt::format("expected a read overlap fraction from 0 to 1, got {}", *f));
   if (!s.dataflow.empty() && s.dataflow != "os" && s.dataflow != "ws" && s.dataflow != "is")
     issues.add(error_code::kUnknownName, "/dataflow",
                fmt::format("unknown dataflow \"{}\", expected os, ws or is", s.dataflow));

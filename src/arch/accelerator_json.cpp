@@ -188,7 +188,8 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
   if (!dram) return;
   dram->allow_only({"comment", "bandwidth_bytes_per_cycle", "bandwidth_gb_per_s", "latency_cycles",
                     "prefetch_across_matmuls", "read_overlap_fraction",
-                    "oversized_read_overlap_fraction", "capacity_bytes"});
+                    "oversized_read_overlap_fraction", "window_read_overlap_fraction",
+                    "capacity_bytes"});
   const bool per_cycle = dram->find("bandwidth_bytes_per_cycle", false, "") != nullptr;
   const bool per_second = dram->find("bandwidth_gb_per_s", false, "") != nullptr;
   if (per_cycle && per_second)
@@ -216,6 +217,10 @@ void read_dram(const ObjectReader& root, AcceleratorSpec& spec, std::optional<do
           dram->number("oversized_read_overlap_fraction", false,
                        "share of an oversized operand's reads overlapped with the array (0-1)"))
     spec.dram.oversized_read_overlap_fraction = *v;
+  if (auto v = dram->number("window_read_overlap_fraction", false,
+                            "share of the input reads overlapped with the array, the rest within "
+                            "the DRAM window's slack (0-1)"))
+    spec.dram.window_read_overlap_fraction = *v;
 }
 
 // "fusion": {"attention": {...}} (arch::AttentionKernelSpec; docs/formats.md#accelerator-file).
@@ -568,6 +573,8 @@ json to_json(const Accelerator& acc) {
     j["dram"]["read_overlap_fraction"] = s.dram.read_overlap_fraction;
   if (s.dram.oversized_read_overlap_fraction)
     j["dram"]["oversized_read_overlap_fraction"] = *s.dram.oversized_read_overlap_fraction;
+  if (s.dram.window_read_overlap_fraction)
+    j["dram"]["window_read_overlap_fraction"] = *s.dram.window_read_overlap_fraction;
   json macs = json::object();
   for (const auto& [type, pj] : s.energy.mac_pj) macs[workload::to_string(type)] = pj;
   j["energy"] = {{"mac_pj", macs},

@@ -53,7 +53,9 @@ long long overlapped_cycles(const ArrayCycles& array, long long window, const Re
   const double serial = serial_of(reads.cycles, reads.fraction) +
                         serial_of(reads.oversized, reads.oversized_fraction);
   if (serial <= 0 || array.matrix <= 0) return longer;
-  return add(longer, std::min(array.matrix, static_cast<long long>(std::ceil(serial - 1e-9))));
+  const auto serial_cycles = static_cast<long long>(std::ceil(serial - 1e-9));
+  if (reads.within_window) return std::max(window, add(array.busy, serial_cycles));
+  return add(longer, std::min(array.matrix, serial_cycles));
 }
 
 long long dram_window_cycles(const arch::Dram& dram, double bytes) {
@@ -614,8 +616,9 @@ Model::Window Model::dram_window(const TileIndex& q) const {
   const bool buffered = acc_.spec().global_buffer.double_buffered;
   const arch::Dram& dram = acc_.spec().dram;
   const auto& oversized_fraction = dram.oversized_read_overlap_fraction;
-  const bool split_reads =
-      dram.read_overlap_fraction < 1 || (oversized_fraction && *oversized_fraction < 1);
+  const auto& window_fraction = dram.window_read_overlap_fraction;
+  const double fraction = window_fraction.value_or(dram.read_overlap_fraction);
+  const bool split_reads = fraction < 1 || (oversized_fraction && *oversized_fraction < 1);
   Traffic overlapped, exposed, reads, oversized;
   for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
     const OperandPlan& x = ops_[i];
@@ -629,8 +632,8 @@ Model::Window Model::dram_window(const TileIndex& q) const {
   if (!split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
   return {traffic_cycles(overlapped),
           traffic_cycles(exposed),
-          {traffic_cycles(reads), dram.read_overlap_fraction, traffic_cycles(oversized),
-           oversized_fraction.value_or(1.0)}};
+          {traffic_cycles(reads), fraction, traffic_cycles(oversized),
+           oversized_fraction.value_or(1.0), window_fraction.has_value()}};
 }
 
 // An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:

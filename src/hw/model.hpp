@@ -129,6 +129,9 @@ struct Reads {
   double fraction = 1;
   long long oversized = 0;
   double oversized_fraction = 1;
+  // arch::Dram::window_read_overlap_fraction given: the serialised reads run within the window's
+  // slack, max(window, busy + serial), instead of max(busy, window) + min(matrix, serial).
+  bool within_window = false;
 };
 long long overlapped_cycles(const ArrayCycles& array, long long window, const Reads& reads);
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉

@@ -206,3 +206,79 @@ TEST_CASE("oversized reads: the key's bounds and JSON form", "[hw][read_overlap]
   // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
   REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.oversized_read_overlap_fraction);
 }
+
+// dram.window_read_overlap_fraction: the serialised reads run within the DRAM window's slack, a
+// tile lasts max(window, busy + serial) (uncapped: the units and the reads they wait for exclude
+// each other), never below max(busy, window) nor above it plus the window.
+TEST_CASE("read overlap: the window law of one tile", "[hw][read_overlap]") {
+  using hw::detail::overlapped_cycles;
+  hw::detail::Reads none{60, 0.0};
+  none.within_window = true;
+  CHECK(overlapped_cycles({100, 90}, 70, none) == 160);   // array-bound: busy + all reads
+  CHECK(overlapped_cycles({100, 90}, 170, none) == 170);  // link-bound: the slack absorbs them
+  none.cycles = 160;
+  CHECK(overlapped_cycles({100, 90}, 170, none) == 260);  // not capped at the units' cycles
+  hw::detail::Reads quarter{60, 0.25};
+  quarter.within_window = true;
+  CHECK(overlapped_cycles({100, 90}, 120, quarter) == 145);  // ⌈0.75 x 60⌉ = 45
+  quarter.oversized = 40, quarter.oversized_fraction = 0.5;  // + 20
+  CHECK(overlapped_cycles({100, 90}, 120, quarter) == 165);
+  CHECK(overlapped_cycles({100, 0}, 120, quarter) == 120);  // nothing computed
+}
+
+TEST_CASE("read overlap: the window key, its bounds and JSON form", "[hw][read_overlap][errors]") {
+  std::mt19937 rng(7);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const Accelerator acc =
+        make_acc(pick(2, 8), pick(2, 8), pick(256, 8192), Bandwidth::of(pick(1, 16)),
+                 Bandwidth::of(pick(1, 8)), pick(0, 20));
+    AcceleratorSpec s = acc.spec();
+    s.global_buffer.double_buffered = true;
+    const Accelerator db(s);
+    s.dram.window_read_overlap_fraction = 0.0;
+    const Accelerator window(s);
+    const GemmShape shape{pick(1, 40), pick(1, 40), pick(1, 40)};
+    const auto problem = hw::make_gemm_problem(shape);
+    const Dataflow df = static_cast<Dataflow>(pick(0, 2));
+    const Tiling t{pick(1, shape.m), pick(1, shape.n), pick(1, shape.k)};
+    const auto full = hw::evaluate_gemm_if_fits(db, problem, df, t);
+    if (!full) continue;
+    INFO("trial " << trial);
+    const auto w = hw::evaluate_gemm_if_fits(window, problem, df, t);
+    REQUIRE(w.has_value());
+    REQUIRE(full->cycles.total <= w->cycles.total);  // never faster than full overlap
+    // each tile at most max(busy, window) + its window's reads: no more than all windows once more
+    REQUIRE(w->cycles.total <= full->cycles.total + full->busy.dram);
+    REQUIRE(w->dram_bytes == full->dram_bytes);
+    REQUIRE(w->cycles.compute == full->cycles.compute);
+    // at 1 the window law is full overlap, field for field
+    s = db.spec();
+    s.dram.window_read_overlap_fraction = 1.0;
+    REQUIRE(*hw::evaluate_gemm_if_fits(Accelerator(s), problem, df, t) == *full);
+  }
+  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
+  REQUIRE_FALSE(j["dram"].contains("window_read_overlap_fraction"));  // absent: not written
+  auto error_of = [&](const nlohmann::json& file) -> std::string {
+    try {
+      arch::parse_accelerator(file, "chip.json");
+    } catch (const InputError& e) {
+      return e.file() + " " + e.where() + " " + e.message();
+    }
+    return "no error";
+  };
+  nlohmann::json bad = j;
+  bad["dram"]["window_read_overlap_fraction"] = 1.5;
+  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/window_read_overlap_fraction") &&
+                                Catch::Contains("from 0 to 1"));
+  bad["dram"]["window_read_overlap_fraction"] = "none";
+  CHECK_THAT(error_of(bad), Catch::Contains("/dram/window_read_overlap_fraction"));
+  nlohmann::json good = j;
+  good["dram"]["window_read_overlap_fraction"] = 0.0;
+  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  REQUIRE(a.spec().dram.window_read_overlap_fraction == 0.0);
+  REQUIRE(arch::to_json(a)["dram"]["window_read_overlap_fraction"] == 0.0);
+  REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.window_read_overlap_fraction);
+}

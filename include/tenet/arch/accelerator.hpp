@@ -107,11 +107,19 @@ struct Dram {
   // at least global_buffer.bytes), which the chip can only stream in pipelined tiles
   // (docs/hardware.md#read-overlap). Absent: read_overlap_fraction for every operand.
   std::optional<double> oversized_read_overlap_fraction;
+  // With it, a matmul tile's reads that do not overlap the array cost only what the DRAM window's
+  // slack does not absorb (docs/hardware.md#read-overlap): the array waits for them while the link
+  // keeps moving the tile's other transfers (write-backs, overlapped reads), max(W, B + serial),
+  // where this is the share of the (fitting) operands' reads that overlaps the array (the
+  // oversized ones keep oversized_read_overlap_fraction). Absent: max(B, W) + min(P, serial) with
+  // read_overlap_fraction (today's law). The fused MLP keeps read_overlap_fraction.
+  std::optional<double> window_read_overlap_fraction;
   friend bool operator==(const Dram& a, const Dram& b) {
     return a.bandwidth == b.bandwidth && a.latency_cycles == b.latency_cycles &&
            a.prefetch_across_matmuls == b.prefetch_across_matmuls &&
            a.read_overlap_fraction == b.read_overlap_fraction &&
-           a.oversized_read_overlap_fraction == b.oversized_read_overlap_fraction;
+           a.oversized_read_overlap_fraction == b.oversized_read_overlap_fraction &&
+           a.window_read_overlap_fraction == b.window_read_overlap_fraction;
   }
 };
 

@@ -273,10 +273,11 @@ void read_materialised_attention(const ObjectReader& a, MaterialisedAttentionSpe
 // "matrix_units": {"count": N} and "kernel_launch_ns"
 // (docs/hardware.md#a-chip-several-matrix-units).
 void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
-  if (auto units = root.object("matrix_units", false, "the matrix units {count}")) {
-    units->allow_only({"comment", "count"});
+  if (auto units = root.object("matrix_units", false, "the matrix units {count, split_stream}")) {
+    units->allow_only({"comment", "count", "split_stream"});
     if (auto v = units->integer("count", true, "number of matrix units (PE arrays) >= 1"))
       spec.chip.matrix_units = *v;
+    if (auto v = units->boolean("split_stream", false)) spec.chip.split_stream = *v;
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
@@ -584,6 +585,7 @@ json to_json(const Accelerator& acc) {
   serving_to_json(s.serving, j);
   if (s.micro.active()) j["microarchitecture"] = micro_json(s.micro);
   if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
+  if (s.chip.split_stream) j["matrix_units"]["split_stream"] = true;
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
   if (s.chip.mlp_resident_bytes >= 0) j["fusion"]["mlp_resident_bytes"] = s.chip.mlp_resident_bytes;

@@ -141,6 +141,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   const FoldOverhead overhead = fold_overhead(acc, dataflow);
   plan_.base = overhead.per_fold;
   plan_.units = acc.spec().chip.matrix_units;
+  plan_.split_stream = acc.spec().chip.split_stream;
   plan_.launch = options.kernel_launch ? launch_cycles(acc.spec()) : 0;
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
   if (build.operands) plan_tensors(problem);
@@ -346,14 +347,16 @@ long long compute_cycles(const Plan& plan, const arch::Microarch* micro) {
 // its busiest unit; summed over the stream tiles, each fold costs base + its streamed length.
 long long unit_compute_cycles(const Plan& plan) {
   const int r = at(plan.dims.rows), c = at(plan.dims.cols), st = at(plan.dims.stream);
-  const long long per_fold_stream =
-      add(mul(plan.dim[st].tiles(), plan.base), streamed_cycles(plan, plan.dim[st]));
   long long total = plan.once;
   for (const auto& [qr, cr] : plan.dim[r].tile_classes())
     for (const auto& [qc, cc] : plan.dim[c].tile_classes()) {
       const long long folds = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(qr)),
                                   plan.dim[c].pieces_in(plan.dim[c].tile_extent(qc)));
-      total = add(total, mul(mul(cr, cc), unit_share_cycles(plan, folds, per_fold_stream)));
+      for (const auto& [qs, cs] : plan.dim[st].tile_classes()) {
+        const long long stream = plan.stream_cycles(plan.dim[st].tile_extent(qs));
+        total = add(total, mul(mul(mul(cr, cc), cs),
+                               unit_share_cycles(plan, folds, add(plan.base, stream), stream)));
+      }
     }
   return total;
 }
@@ -381,28 +384,34 @@ long long streamed_cycles(const Plan& plan, const DimPlan& stream) {
 long long micro_tile_busy(const Plan& plan, const arch::Microarch& u, const TileIndex& q) {
   const int r = at(plan.dims.rows), c = at(plan.dims.cols), st = at(plan.dims.stream);
   const long long len = plan.dim[st].tile_extent(q[st]);
-  const long long s0 = plan.stream_cycles(len);
   const bool unaligned = u.feeder_word > 1 && len % u.feeder_word != 0;
-  long long s = s0;
-  if (unaligned)
-    s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
-  // the folds of the tile's busiest matrix unit: ⌈folds / units⌉ (all of them on one array)
-  const long long n = ceil_div(mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
-                                   plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c]))),
-                               plan.units);
-  const long long stall =
-      unaligned && u.unaligned_stall_cycles > 0
-          ? mul(n, static_cast<long long>(
-                       std::ceil(static_cast<double>(s0) * u.unaligned_stall_cycles - 1e-9)))
-          : 0;
   const long long d = u.tile_fill_drain_cycles >= 0 ? u.tile_fill_drain_cycles : plan.base;
-  if (u.accumulator_double_buffered) {
-    const bool reload = plan.dim[st].tiles() > 1 || plan.accumulate;
-    const long long p = reload ? u.drain_cycles_reload : u.drain_cycles;
-    return add(add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles)), stall);
-  }
-  return add(std::max(add(add(mul(n, add(s, plan.base)), -plan.base), d), u.min_tile_cycles),
-             stall);
+  const bool reload = plan.dim[st].tiles() > 1 || plan.accumulate;
+  // n folds of s0 streamed cycles each on one unit
+  auto busy = [&](long long n, long long s0) {
+    long long s = s0;
+    if (unaligned)
+      s = static_cast<long long>(std::ceil(static_cast<double>(s) * u.unaligned_factor - 1e-9));
+    const long long stall =
+        unaligned && u.unaligned_stall_cycles > 0
+            ? mul(n, static_cast<long long>(
+                         std::ceil(static_cast<double>(s0) * u.unaligned_stall_cycles - 1e-9)))
+            : 0;
+    if (u.accumulator_double_buffered) {
+      const long long p = reload ? u.drain_cycles_reload : u.drain_cycles;
+      return add(add(mul(n - 1, std::max(s, p)), std::max(add(s, d), u.min_tile_cycles)), stall);
+    }
+    return add(std::max(add(add(mul(n, add(s, plan.base)), -plan.base), d), u.min_tile_cycles),
+               stall);
+  };
+  const long long folds = mul(plan.dim[r].pieces_in(plan.dim[r].tile_extent(q[r])),
+                              plan.dim[c].pieces_in(plan.dim[c].tile_extent(q[c])));
+  const long long s0 = plan.stream_cycles(len);
+  // the folds of the tile's busiest matrix unit: ⌈folds / units⌉ (all of them on one array);
+  // split_stream: or every fold on ⌈s0 / units⌉ of the streamed cycles, whichever is faster
+  const long long dealt = busy(ceil_div(folds, plan.units), s0);
+  if (plan.units <= 1 || !plan.split_stream) return dealt;
+  return std::min(dealt, busy(folds, ceil_div(s0, plan.units)));
 }
 
 Plan retile(const Plan& base, const mapping::Tiling& tiling) {
@@ -515,7 +524,7 @@ TileCycles Model::time_tile(const TileIndex& q) const {
   if (plan_.units > 1) {
     // the folds dealt out over the units, which share the buffer's ports: the tile lasts its
     // busiest unit's folds, and at least the ports' cycles for every fold's operands
-    out.pipeline = unit_share_cycles(plan_, folds, fold_cycles);
+    out.pipeline = unit_share_cycles(plan_, folds, fold_cycles, plan_.stream_cycles(stream_len));
     out.with_sram = std::max(out.pipeline, out.sram_busy);
   }
   return out;

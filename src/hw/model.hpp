@@ -37,6 +37,7 @@ struct Plan {
   // The chip (arch::Chip): matrix units sharing every tile's folds, the call's fixed cost in
   // cycles (part of `once`, or of the microarchitecture's prologue).
   long long units = 1;
+  bool split_stream = false;  // arch::Chip::split_stream
   long long launch = 0;
   // C = C + A·B (GemmProblem::accumulate): outputs read before their first update (psum preload).
   bool accumulate = false;
@@ -222,10 +223,16 @@ inline long long fold_pipeline_cycles(const Plan& plan,
   const long long work = add(mul(folds, plan.base), mul(spatial, streamed));
   return add(plan.units > 1 ? ceil_div(work, plan.units) : work, plan.once);
 }
-// The cycles one tile's `folds` folds of `fold_cycles` each take on the chip's units: every unit
-// runs its share, the folds dealt out one at a time, so the busiest unit runs ⌈folds / units⌉.
-inline long long unit_share_cycles(const Plan& plan, long long folds, long long fold_cycles) {
-  return mul(plan.units > 1 ? ceil_div(folds, plan.units) : folds, fold_cycles);
+// The cycles one tile's `folds` folds of `fold_cycles` each (`stream` of them the streamed rows)
+// take on the chip's units: every unit runs its share, the folds dealt out one at a time, so the
+// busiest unit runs ⌈folds / units⌉; with split_stream, or every fold with ⌈stream / units⌉
+// streamed rows on each unit, whichever is faster.
+inline long long unit_share_cycles(const Plan& plan, long long folds, long long fold_cycles,
+                                   long long stream) {
+  if (plan.units <= 1) return mul(folds, fold_cycles);
+  const long long dealt = mul(ceil_div(folds, plan.units), fold_cycles);
+  if (!plan.split_stream) return dealt;
+  return std::min(dealt, mul(folds, add(fold_cycles - stream, ceil_div(stream, plan.units))));
 }
 // The stream dimension's cycles summed over its tiles (Plan::stream_cycles of each tile).
 long long streamed_cycles(const Plan& plan, const DimPlan& stream);

@@ -17,9 +17,11 @@ using namespace hwtest;
 
 namespace {
 
-Accelerator with_chip(const Accelerator& acc, long long units, double launch_ns = 0) {
+Accelerator with_chip(const Accelerator& acc, long long units, double launch_ns = 0,
+                      bool split_stream = false) {
   AcceleratorSpec s = acc.spec();
   s.chip.matrix_units = units;
+  s.chip.split_stream = split_stream;
   s.chip.kernel_launch_ns = launch_ns;
   return Accelerator(s);
 }
@@ -30,8 +32,10 @@ long long extent(long long size, long long tile, long long q) {
 
 // Brute force: walk every tile; deal its folds one at a time to the units in turn; the tile takes
 // its busiest unit's folds, each base + the tile's stream length (1 MAC per PE and cycle).
+// split_stream: or deal the tile's streamed rows one at a time to the units, every unit running
+// every fold on its rows, whichever busiest unit finishes first.
 long long brute_compute(const GemmShape& shape, const Tiling& t, Dataflow df, long long R,
-                        long long C, long long units) {
+                        long long C, long long units, bool split_stream = false) {
   const mapping::DataflowDims dims = mapping::dataflow_dims(df);
   const long long size[3] = {shape.m, shape.n, shape.k};
   const long long tile[3] = {t.m, t.n, t.k};
@@ -53,7 +57,15 @@ long long brute_compute(const GemmShape& shape, const Tiling& t, Dataflow df, lo
             next = (next + 1) % units;
           }
         const long long busiest = *std::max_element(folds_of_unit.begin(), folds_of_unit.end());
-        total += busiest * (base + es);
+        long long cycles = busiest * (base + es);
+        if (split_stream) {
+          std::vector<long long> rows_of_unit(units, 0);
+          for (long long row = 0; row < es; ++row) ++rows_of_unit[row % units];
+          const long long most = *std::max_element(rows_of_unit.begin(), rows_of_unit.end());
+          const long long folds = (er + R - 1) / R * ((ec + C - 1) / C);
+          cycles = std::min(cycles, folds * (base + most));
+        }
+        total += cycles;
       }
   return total;
 }
@@ -79,6 +91,64 @@ TEST_CASE("chip: each tile's folds split over the units equal a brute-force walk
     REQUIRE(res.cycles.compute == brute_compute(shape, t, df, R, C, units));
     // ideal memories: nothing stalls; total = compute
     REQUIRE(res.cycles.total == res.cycles.compute);
+  }
+}
+
+TEST_CASE("chip: a tile's stream split over the units (split_stream) equals a brute-force walk",
+          "[hw][chip]") {
+  std::mt19937 rng(361);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  long long faster = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const long long R = pick(1, 5), C = pick(1, 5), units = pick(1, 5);
+    const Dataflow df = static_cast<Dataflow>(pick(0, 2));
+    const GemmShape shape{pick(1, 23), pick(1, 23), pick(1, 23)};
+    Tiling t{pick(1, shape.m), pick(1, shape.n), pick(1, shape.k)};
+    const Accelerator acc = with_chip(make_acc(R, C), units, 0, true);
+    const auto problem = hw::make_gemm_problem(shape);
+    const hw::Result res = hw::evaluate_gemm(acc, problem, df, t);
+    INFO("trial " << trial << " " << R << "x" << C << " units " << units << " shape " << shape.m
+                  << "," << shape.n << "," << shape.k << " tile " << t.m << "x" << t.n << "x" << t.k
+                  << " df " << static_cast<int>(df));
+    REQUIRE(res.cycles.compute == brute_compute(shape, t, df, R, C, units, true));
+    const long long dealt = brute_compute(shape, t, df, R, C, units);
+    REQUIRE(res.cycles.compute <= dealt);
+    faster += res.cycles.compute < dealt;
+    REQUIRE(res.cycles.total == res.cycles.compute);
+    // never below the MAC rate of all units, nor below the bounds
+    REQUIRE(res.cycles.total >= hw::compute_bounds(acc, problem).cycles);
+  }
+  CHECK(faster > 30);  // the split matters on many of these tiles
+}
+
+TEST_CASE("chip: split_stream on tpu-v6e is never slower than the folds dealt, nor below a link",
+          "[hw][chip]") {
+  const Accelerator tpu = arch::load_accelerator_preset("tpu-v6e");
+  REQUIRE(tpu.spec().chip.split_stream);
+  AcceleratorSpec off = tpu.spec();
+  off.chip.split_stream = false;
+  const Accelerator dealt(off);
+  std::mt19937 rng(3612);
+  auto pick = [&](long long lo, long long hi) {
+    return std::uniform_int_distribution<long long>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    const GemmShape shape{pick(1, 9000), pick(1, 3000), pick(1, 3000)};
+    const auto problem = hw::make_gemm_problem(shape, {16, 16, 16});
+    const Tiling t{std::min(shape.m, pick(64, 9000)), shape.n, shape.k};
+    const auto a = hw::evaluate_gemm_if_fits(tpu, problem, Dataflow::kWeightStationary, t);
+    const auto b = hw::evaluate_gemm_if_fits(dealt, problem, Dataflow::kWeightStationary, t);
+    REQUIRE(a.has_value() == b.has_value());
+    if (!a) continue;
+    INFO("trial " << trial << " " << shape.m << "," << shape.n << "," << shape.k << " tile m "
+                  << t.m);
+    REQUIRE(a->cycles.compute <= b->cycles.compute);
+    REQUIRE(a->dram_bytes == b->dram_bytes);
+    const hw::Bounds bounds = hw::compute_bounds(tpu, problem);
+    REQUIRE(a->cycles.total >= bounds.cycles);
+    REQUIRE(a->cycles.total >= a->busy.dram);
   }
 }
 
@@ -174,6 +244,8 @@ TEST_CASE("chip: bad matrix_units and kernel_launch_ns name their field", "[hw][
   bad["matrix_units"] = {{"count", "four"}};
   CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units/count"));
   bad = j;
+  bad["matrix_units"] = {{"count", 4}, {"split_stream", "yes"}};
+  CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units/split_stream"));
   bad["matrix_units"] = {{"units", 4}};
   CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units"));
   bad = j;

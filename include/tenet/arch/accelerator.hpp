@@ -262,6 +262,10 @@ struct MaterialisedAttentionSpec {
 
 struct Chip {
   long long matrix_units = 1;
+  // A tile's streamed rows may be split over the units instead of its folds
+  // (matrix_units.split_stream; docs/hardware.md#a-chip-several-matrix-units): each unit runs every
+  // fold on its share of the stream, and the tile takes the faster of the two splits.
+  bool split_stream = false;
   double kernel_launch_ns = 0;
   bool fuse_mlp = false;
   long long mlp_resident_bytes = -1;
@@ -272,10 +276,10 @@ struct Chip {
   std::string non_causal_scores = "on_chip";
   MaterialisedAttentionSpec materialised;
   friend bool operator==(const Chip& a, const Chip& b) {
-    return a.matrix_units == b.matrix_units && a.kernel_launch_ns == b.kernel_launch_ns &&
-           a.fuse_mlp == b.fuse_mlp && a.mlp_resident_bytes == b.mlp_resident_bytes &&
-           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores &&
-           a.materialised == b.materialised;
+    return a.matrix_units == b.matrix_units && a.split_stream == b.split_stream &&
+           a.kernel_launch_ns == b.kernel_launch_ns && a.fuse_mlp == b.fuse_mlp &&
+           a.mlp_resident_bytes == b.mlp_resident_bytes && a.attention == b.attention &&
+           a.non_causal_scores == b.non_causal_scores && a.materialised == b.materialised;
   }
 };
 

@@ -287,8 +287,7 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
                       "mlp_block_ns, attention, "
                       "non_causal_attention, materialised_attention}")) {
     fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "mlp_weights_whole", "mlp_block_ns",
-                        "attention",
-                        "non_causal_attention", "materialised_attention"});
+                        "attention", "non_causal_attention", "materialised_attention"});
     if (auto v = fusion->string("non_causal_attention", false, "on_chip, materialised or dram")) {
       if (*v == "on_chip" || *v == "materialised" || *v == "dram")
         spec.chip.non_causal_scores = *v;

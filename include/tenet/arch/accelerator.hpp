@@ -209,10 +209,10 @@ struct Microarch {
 // intermediate through DRAM: docs/model.md#fused-kernels). -1 (absent): no limit, every MLP fused.
 // `mlp_weights_whole` ("fusion": {"mlp_weights_whole": true}): a resident MLP's weights each arrive
 // as one transfer (W1 then W2) and a matmul starts only when all of its weights have arrived: the
-// up matmuls wait for X's first block and W1, the down matmuls for W2 (docs/model.md#fused-kernels).
-// Default false: the weights stream fold by fold under the units' work.
-// `mlp_block_ns` ("fusion": {"mlp_block_ns": t}): a resident MLP's fixed cost of each token block
-// after the first (one step of the compiled program's loop over the blocks: the scalar core's
+// up matmuls wait for X's first block and W1, the down matmuls for W2
+// (docs/model.md#fused-kernels). Default false: the weights stream fold by fold under the units'
+// work. `mlp_block_ns` ("fusion": {"mlp_block_ns": t}): a resident MLP's fixed cost of each token
+// block after the first (one step of the compiled program's loop over the blocks: the scalar core's
 // synchronisation and DMA issue), ns, on the units' side (serial with their work). Default 0.
 // `attention` ("fusion": {"attention": {...}}): the chip's own fused attention kernel as its
 // compiler builds it (docs/hardware.md#fusion, docs/model.md#fused-kernels). The defaults (all
@@ -289,8 +289,8 @@ struct Chip {
            a.kernel_launch_ns == b.kernel_launch_ns && a.fuse_mlp == b.fuse_mlp &&
            a.mlp_resident_bytes == b.mlp_resident_bytes &&
            a.mlp_weights_whole == b.mlp_weights_whole && a.mlp_block_ns == b.mlp_block_ns &&
-           a.attention == b.attention &&
-           a.non_causal_scores == b.non_causal_scores && a.materialised == b.materialised;
+           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores &&
+           a.materialised == b.materialised;
   }
 };
 

@@ -283,10 +283,11 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
     spec.chip.kernel_launch_ns = *v;
   if (auto fusion =
           root.object("fusion", false,
-                      "what the chip's compiler fuses {mlp, mlp_resident_bytes, attention, "
+                      "what the chip's compiler fuses {mlp, mlp_resident_bytes, mlp_weights_whole, "
+                      "mlp_block_ns, attention, "
                       "non_causal_attention, materialised_attention}")) {
-    fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "attention", "non_causal_attention",
-                        "materialised_attention"});
+    fusion->allow_only({"comment", "mlp", "mlp_resident_bytes", "mlp_weights_whole", "mlp_block_ns",
+                        "attention", "non_causal_attention", "materialised_attention"});
     if (auto v = fusion->string("non_causal_attention", false, "on_chip, materialised or dram")) {
       if (*v == "on_chip" || *v == "materialised" || *v == "dram")
         spec.chip.non_causal_scores = *v;
@@ -300,6 +301,15 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
             fusion->integer("mlp_resident_bytes", false,
                             "the most bytes of MLP weights kept on chip (>= 0)", {0, 1LL << 62}))
       spec.chip.mlp_resident_bytes = *v;
+    if (auto v = fusion->boolean("mlp_weights_whole", false)) spec.chip.mlp_weights_whole = *v;
+    if (auto v = fusion->number("mlp_block_ns", false,
+                                "fixed cost of each token block after the first, ns (>= 0)")) {
+      if (*v < 0 || !std::isfinite(*v))
+        fusion->problems().add(error_code::kRange, fusion->pointer_of("mlp_block_ns"),
+                               fmt::format("expected mlp_block_ns >= 0, got {}", *v));
+      else
+        spec.chip.mlp_block_ns = *v;
+    }
     if (auto a = fusion->object("attention", false, "the chip's fused attention kernel"))
       read_attention_kernel(*a, spec.chip.attention);
     if (auto a = fusion->object("materialised_attention", false,
@@ -589,6 +599,8 @@ json to_json(const Accelerator& acc) {
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
   if (s.chip.mlp_resident_bytes >= 0) j["fusion"]["mlp_resident_bytes"] = s.chip.mlp_resident_bytes;
+  if (s.chip.mlp_weights_whole) j["fusion"]["mlp_weights_whole"] = true;
+  if (s.chip.mlp_block_ns != 0) j["fusion"]["mlp_block_ns"] = s.chip.mlp_block_ns;
   if (s.chip.non_causal_scores != "on_chip")
     j["fusion"]["non_causal_attention"] = s.chip.non_causal_scores;
   if (s.chip.attention.active()) {

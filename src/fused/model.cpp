@@ -206,12 +206,16 @@ std::int64_t compulsory_bytes(const Kernel& k, const Blocking& b, const ChainCou
 // (arch::Dram::read_overlap_fraction, as hw::detail::overlapped_cycles for one matmul): the
 // cycles the matrix units wait for the rest of the reads (the inputs, and the spilled
 // intermediates' read half), up to the units' own cycles. 0 at the default (full overlap).
-double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r) {
+// `weights_waited`: the weights' reads are waited for whole before the matmuls start
+// (ffn_weight_waits), not under the units: only the other reads count.
+double ffn_serial_reads(const arch::Accelerator& acc, const KernelResult& r, bool weights_waited) {
   const double fraction = acc.spec().dram.read_overlap_fraction;
   if (fraction >= 1) return 0;
   std::int64_t reads = 0;
-  for (const TensorResult& t : r.tensors)
+  for (const TensorResult& t : r.tensors) {
+    if (weights_waited && t.kind == "input" && t.name != "X") continue;
     reads += t.kind == "input" ? t.dram_bytes : t.kind == "intermediate" ? t.dram_bytes / 2 : 0;
+  }
   return std::min(r.matrix_cycles, (1 - fraction) * link_cycles(acc, reads));
 }
 
@@ -229,6 +233,28 @@ double ffn_block_pipeline(const FfnKernel& f, const Blocking& b, const KernelRes
   const double down = static_cast<double>(tiles("down", {rows, f.h, f.i}).cycles);
   const double activation = r.vector_cycles * static_cast<double>(rows) / static_cast<double>(f.s);
   return std::max(matrix + activation, r.vector_cycles + up + down);
+}
+
+// A resident MLP whose weights each arrive as one transfer (arch::Chip::mlp_weights_whole): the
+// up matmuls start when X's first block and W1 (with b1) have arrived (`first_in`, returned as
+// the exposed start), the down matmuls when W2 (with b2) has too, one transfer after the other on
+// the link. The units' busy time from the start is the blocks' pipeline (`pipeline`) and no less
+// than the wait for W2 plus every down matmul and the up matmuls not done by then.
+struct WeightWaits {
+  double first_in = 0, busy = 0;
+};
+WeightWaits ffn_weight_waits(const arch::Accelerator& acc, const FfnKernel& f, const Blocking& b,
+                             const KernelResult& r, double pipeline, Tiles& tiles) {
+  const std::int64_t rows = std::min(b.rows, f.s);
+  std::int64_t w1 = 0, w2 = 0;
+  for (const TensorResult& t : r.tensors) {
+    if (t.name == "W1" || t.name == "b1") w1 += t.dram_bytes;
+    if (t.name == "W2" || t.name == "b2") w2 += t.dram_bytes;
+  }
+  const std::int64_t x = tiles("up", {rows, f.w1_cols(), f.h}).a_bytes;
+  const double start = link_cycles(acc, x + w1), w2_wait = link_cycles(acc, x + w1 + w2) - start;
+  const double up = r.stages[0].cycles, down = r.stages[1].cycles;
+  return {start, std::max(pipeline, w2_wait + down + std::max(0.0, up - w2_wait))};
 }
 
 }  // namespace
@@ -361,7 +387,8 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   // output block written after the last input block has arrived, its latency exposed beyond the
   // link's busy time.
   const bool serial = spec.serial_softmax;
-  const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r));
+  const bool whole = b.resident && acc.spec().chip.mlp_weights_whole;
+  const double matrix = r.matrix_cycles + (attention ? 0 : ffn_serial_reads(acc, r, whole));
   double busy = serial ? matrix + r.vector_cycles : std::max(matrix, r.vector_cycles);
   // Materialised scores on a chip with a least time per head (arch::MaterialisedAttentionSpec::
   // head_ns): one loop iteration per query head and query block, pipelined with the units.
@@ -374,6 +401,10 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
   double link = r.dram_cycles;
   if (b.resident) {
     busy = ffn_block_pipeline(std::get<FfnKernel>(k), b, r, matrix, tiles);
+    if (whole) {  // the weights waited for whole: the start after X's first block and W1
+      const WeightWaits w = ffn_weight_waits(acc, std::get<FfnKernel>(k), b, r, busy, tiles);
+      busy = w.busy, r.exposed_cycles = w.first_in + last_out;
+    }
     if (r.dram_cycles > 0) link += static_cast<double>(acc.spec().dram.latency_cycles);
   }
   // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
@@ -390,6 +421,13 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
       ramp_keys += static_cast<double>(std::min<std::int64_t>(keys, spec.ramp_keys));
     after = ns_cycles * (spec.call_ns + spec.ramp_ns_per_key * ramp_keys);
     r.overhead_cycles = compute_side + after;
+  }
+  // A resident MLP's fixed cost of each token block after the first (arch::Chip::mlp_block_ns;
+  // the first block's is in the launch), on the units' side.
+  if (b.resident && acc.spec().chip.mlp_block_ns > 0) {
+    compute_side = acc.spec().chip.mlp_block_ns * acc.spec().clock_mhz / 1000 *
+                   static_cast<double>(c.blocks - 1);
+    r.overhead_cycles = compute_side;
   }
   double time = std::max(link, busy + r.exposed_cycles + compute_side) + after;
   if (forced) {  // three kernels one after another, each bound by its own links

@@ -207,6 +207,13 @@ struct Microarch {
 // W2 and biases in storage format) the compiler keeps resident on chip to fuse the MLP; an MLP
 // whose weights exceed it runs as its matmuls one after another in the one call (the
 // intermediate through DRAM: docs/model.md#fused-kernels). -1 (absent): no limit, every MLP fused.
+// `mlp_weights_whole` ("fusion": {"mlp_weights_whole": true}): a resident MLP's weights each arrive
+// as one transfer (W1 then W2) and a matmul starts only when all of its weights have arrived: the
+// up matmuls wait for X's first block and W1, the down matmuls for W2
+// (docs/model.md#fused-kernels). Default false: the weights stream fold by fold under the units'
+// work. `mlp_block_ns` ("fusion": {"mlp_block_ns": t}): a resident MLP's fixed cost of each token
+// block after the first (one step of the compiled program's loop over the blocks: the scalar core's
+// synchronisation and DMA issue), ns, on the units' side (serial with their work). Default 0.
 // `attention` ("fusion": {"attention": {...}}): the chip's own fused attention kernel as its
 // compiler builds it (docs/hardware.md#fusion, docs/model.md#fused-kernels). The defaults (all
 // zero / false) leave the blocking to the search and time the kernel as every other accelerator:
@@ -269,6 +276,8 @@ struct Chip {
   double kernel_launch_ns = 0;
   bool fuse_mlp = false;
   long long mlp_resident_bytes = -1;
+  bool mlp_weights_whole = false;
+  double mlp_block_ns = 0;
   AttentionKernelSpec attention;
   // How the chip's compiler runs non-causal (encoder) attention when the caller does not say:
   // "on_chip" (a fused online-softmax kernel), "materialised" (S and P of every head whole) or
@@ -278,8 +287,10 @@ struct Chip {
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.split_stream == b.split_stream &&
            a.kernel_launch_ns == b.kernel_launch_ns && a.fuse_mlp == b.fuse_mlp &&
-           a.mlp_resident_bytes == b.mlp_resident_bytes && a.attention == b.attention &&
-           a.non_causal_scores == b.non_causal_scores && a.materialised == b.materialised;
+           a.mlp_resident_bytes == b.mlp_resident_bytes &&
+           a.mlp_weights_whole == b.mlp_weights_whole && a.mlp_block_ns == b.mlp_block_ns &&
+           a.attention == b.attention && a.non_causal_scores == b.non_causal_scores &&
+           a.materialised == b.materialised;
   }
 };
 

@@ -33,19 +33,24 @@ bool faster(const Rank& a, const Rank& b) {
          std::tie(b.cycles, b.dram_bytes, b.energy_pj, b.tiles, b.index);
 }
 
-std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
+long long near_tie_percent(const arch::Accelerator& acc) {
+  return acc.spec().chip.tiling_near_tie_percent;
+}
+
+std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks, long long percent) {
   long long fastest = ranks.front().cycles;
   for (const Rank& r : ranks) fastest = std::min(fastest, r.cycles);
   std::size_t best = ranks.size();
   for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest)) continue;
+    if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest, percent))
+      continue;
     if (best == ranks.size() || better(objective, ranks[i], ranks[best])) best = i;
   }
   if (objective != TilingObjective::kLatency) return best;
   std::size_t least = 0;  // the cap
   for (std::size_t i = 1; i < ranks.size(); ++i)
     if (better(TilingObjective::kDramBytes, ranks[i], ranks[least])) least = i;
-  if (!over_cap(ranks[best], ranks[least])) return best;
+  if (!over_cap(ranks[best], ranks[least], percent)) return best;
   best = least;
   for (std::size_t i = 0; i < ranks.size(); ++i)
     if (within_cap(ranks[i].dram_bytes, ranks[least].dram_bytes) && faster(ranks[i], ranks[best]))

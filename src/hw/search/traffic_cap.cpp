@@ -19,7 +19,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   const Score choice = *best_;
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
-  const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
+  const long long limit = window_limit(choice.cycles, near_percent_);
   std::vector<Group> near_groups, others;
   std::vector<double> near_known;  // the run's loose floors of near_groups (-1: none)
   const auto floor_of = [&](const Group& g) {
@@ -127,7 +127,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   by_dram(groups, static_cast<double>(fewest) * (1 + 1e-12), &loose);
   const Score least = *best_;
   best_ = choice;
-  if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+  if (over_cap(choice, least, near_percent_)) best_ = fastest_within(groups, least);
 }
 
 long long Search::least_bytes_bound() {

@@ -11,6 +11,7 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/bounds.hpp"
 #include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
 
 using namespace tenet;
 using namespace hwtest;
@@ -276,6 +277,13 @@ TEST_CASE("chip: compiler.tiling_near_tie_percent defaults to 2, unwritten, and 
   const nlohmann::json j = arch::to_json(tpu);
   CHECK(j.at("compiler").at("tiling_near_tie_percent") == 0);
   CHECK(arch::parse_accelerator(j, "tpu.json").spec() == tpu.spec());
+  // the cost-model line states the window: 2 % is today's text
+  CHECK(hw::describe(hw::TilingObjective::kLatency, 2) ==
+        hw::describe(hw::TilingObjective::kLatency));
+  CHECK_THAT(hw::describe(hw::TilingObjective::kLatency, 0),
+             Catch::StartsWith("latency: the fastest;"));
+  CHECK_THAT(hw::describe(hw::TilingObjective::kLatency, 5), Catch::Contains("within 5 % of it"));
+  CHECK(hw::describe(hw::TilingObjective::kEnergy, 0) == "energy");
 }
 
 TEST_CASE("chip: the tpu-v6e preset is a chip of four 256x256 units at Google's peak",

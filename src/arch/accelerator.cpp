@@ -244,6 +244,10 @@ void check_chip(const AcceleratorSpec& s, io::JsonProblems& issues) {
     issues.add(error_code::kRange, "/matrix_units/count",
                fmt::format("expected a number of matrix units in 1..1048576, got {}",
                            s.chip.matrix_units));
+  if (s.chip.tiling_near_tie_percent < 0 || s.chip.tiling_near_tie_percent > 100)
+    issues.add(
+        error_code::kRange, "/compiler/tiling_near_tie_percent",
+        fmt::format("expected a window in 0..100 percent, got {}", s.chip.tiling_near_tie_percent));
   if (!(s.chip.kernel_launch_ns >= 0) || !std::isfinite(s.chip.kernel_launch_ns) ||
       s.chip.kernel_launch_ns > 1e12)
     issues.add(error_code::kRange, "/kernel_launch_ns",

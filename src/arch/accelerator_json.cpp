@@ -281,6 +281,14 @@ void read_chip(const ObjectReader& root, AcceleratorSpec& spec) {
   }
   if (auto v = root.number("kernel_launch_ns", false, "fixed cost of one kernel call in ns"))
     spec.chip.kernel_launch_ns = *v;
+  if (auto compiler = root.object("compiler", false,
+                                  "how the chip's compiler chooses a tiling "
+                                  "{tiling_near_tie_percent}")) {
+    compiler->allow_only({"comment", "tiling_near_tie_percent"});
+    if (auto v = compiler->integer("tiling_near_tie_percent", false,
+                                   "the latency rule's near-tie window in percent, 0..100"))
+      spec.chip.tiling_near_tie_percent = *v;
+  }
   if (auto fusion =
           root.object("fusion", false,
                       "what the chip's compiler fuses {mlp, mlp_resident_bytes, mlp_weights_whole, "
@@ -505,7 +513,7 @@ Accelerator parse_accelerator(const json& root_json, const std::string& file) {
   ObjectReader root(root_json, "", issues);
   root.allow_only({"comment", "$schema", "name", "source", "pe_array", "interconnect", "clock_mhz",
                    "pe", "global_buffer", "dram", "energy", "dataflow", "vector_unit", "link",
-                   "microarchitecture", "matrix_units", "kernel_launch_ns", "fusion"});
+                   "microarchitecture", "matrix_units", "kernel_launch_ns", "compiler", "fusion"});
   AcceleratorSpec spec;
   if (auto v = root.string("name", true, "accelerator name")) spec.name = *v;
   if (auto v = root.string("comment", false, "")) spec.comment = *v;
@@ -597,6 +605,8 @@ json to_json(const Accelerator& acc) {
   if (s.chip.matrix_units != 1) j["matrix_units"] = {{"count", s.chip.matrix_units}};
   if (s.chip.split_stream) j["matrix_units"]["split_stream"] = true;
   if (s.chip.kernel_launch_ns != 0) j["kernel_launch_ns"] = s.chip.kernel_launch_ns;
+  if (s.chip.tiling_near_tie_percent != 2)
+    j["compiler"] = {{"tiling_near_tie_percent", s.chip.tiling_near_tie_percent}};
   if (s.chip.fuse_mlp) j["fusion"] = {{"mlp", true}};
   if (s.chip.mlp_resident_bytes >= 0) j["fusion"]["mlp_resident_bytes"] = s.chip.mlp_resident_bytes;
   if (s.chip.mlp_weights_whole) j["fusion"]["mlp_weights_whole"] = true;

@@ -217,18 +217,20 @@ llm::CostModel make_cost_model(const Settings& settings,
   const arch::Accelerator& acc = *base.accelerator;
   llm::CostModel model;
   model.clock_hz = acc.spec().clock_mhz * 1e6;
-  model.description =
-      fmt::format("{} ({}{}x{} PEs, {:g} MHz{}), {}, {}, systolic timing, tiling {}", acc.name(),
-                  acc.spec().chip.matrix_units > 1
-                      ? fmt::format("{} matrix units of ", acc.spec().chip.matrix_units)
-                      : std::string(),
-                  acc.rows(), acc.cols(), acc.spec().clock_mhz,
-                  acc.spec().chip.kernel_launch_ns > 0
-                      ? fmt::format(", {:g} ns per call", acc.spec().chip.kernel_launch_ns)
-                      : std::string(),
-                  mapping::to_string(base.dataflow), schemes->describe(shapes),
-                  base.tiling ? mapping::to_string(*base.tiling)
-                              : fmt::format("auto ({})", hw::describe(base.tiling_objective)));
+  model.description = fmt::format(
+      "{} ({}{}x{} PEs, {:g} MHz{}), {}, {}, systolic timing, tiling {}", acc.name(),
+      acc.spec().chip.matrix_units > 1
+          ? fmt::format("{} matrix units of ", acc.spec().chip.matrix_units)
+          : std::string(),
+      acc.rows(), acc.cols(), acc.spec().clock_mhz,
+      acc.spec().chip.kernel_launch_ns > 0
+          ? fmt::format(", {:g} ns per call", acc.spec().chip.kernel_launch_ns)
+          : std::string(),
+      mapping::to_string(base.dataflow), schemes->describe(shapes),
+      base.tiling
+          ? mapping::to_string(*base.tiling)
+          : fmt::format("auto ({})", hw::describe(base.tiling_objective,
+                                                  acc.spec().chip.tiling_near_tie_percent)));
   model.description += dequant_description(base, settings);
   model.description += base.hw.edge_transfers ? ", edge transfers charged" : ", edge transfers off";
   model.prefetch_across_matmuls = base.hw.edge_transfers && acc.spec().dram.prefetch_across_matmuls;

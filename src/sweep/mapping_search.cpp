@@ -307,7 +307,8 @@ class Search {
     for (const EvaluatedCandidate& b : out_.built_in)
       ranks.push_back(
           {whole(b.cost.cycles), whole(b.cost.dram_bytes), b.cost.energy_pj, 0, ranks.size()});
-    out_.best = out_.built_in[hw::search::choose(options_.objective, ranks)];
+    out_.best = out_.built_in[hw::search::choose(options_.objective, ranks,
+                                                 hw::search::near_tie_percent(*acc_))];
   }
 
   void finish() {

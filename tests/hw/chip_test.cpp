@@ -11,6 +11,7 @@
 #include "tenet/error.hpp"
 #include "tenet/hw/bounds.hpp"
 #include "tenet/hw/evaluate.hpp"
+#include "tenet/hw/tiling_search.hpp"
 
 using namespace tenet;
 using namespace hwtest;
@@ -254,6 +255,35 @@ TEST_CASE("chip: bad matrix_units and kernel_launch_ns name their field", "[hw][
   bad = j;
   bad["kernel_launch_ns"] = "2us";
   CHECK_THAT(error_of(bad), Catch::Contains("/kernel_launch_ns"));
+  bad = j;
+  bad["compiler"] = {{"tiling_near_tie_percent", 101}};
+  CHECK_THAT(error_of(bad),
+             Catch::Contains("/compiler/tiling_near_tie_percent") && Catch::Contains("0..100"));
+  bad["compiler"] = {{"tiling_near_tie_percent", -1}};
+  CHECK_THAT(error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
+  bad["compiler"] = {{"tiling_near_tie_percent", 0.5}};
+  CHECK_THAT(error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
+  bad["compiler"] = {{"near_tie", 0}};
+  CHECK_THAT(error_of(bad), Catch::Contains("/compiler"));
+}
+
+TEST_CASE("chip: compiler.tiling_near_tie_percent defaults to 2, unwritten, and round-trips",
+          "[hw][chip]") {
+  const Accelerator sys = arch::load_accelerator_preset("systolic-32x32");
+  CHECK(sys.spec().chip.tiling_near_tie_percent == 2);
+  CHECK_FALSE(arch::to_json(sys).contains("compiler"));
+  const Accelerator tpu = arch::load_accelerator_preset("tpu-v6e");
+  CHECK(tpu.spec().chip.tiling_near_tie_percent == 0);
+  const nlohmann::json j = arch::to_json(tpu);
+  CHECK(j.at("compiler").at("tiling_near_tie_percent") == 0);
+  CHECK(arch::parse_accelerator(j, "tpu.json").spec() == tpu.spec());
+  // the cost-model line states the window: 2 % is today's text
+  CHECK(hw::describe(hw::TilingObjective::kLatency, 2) ==
+        hw::describe(hw::TilingObjective::kLatency));
+  CHECK_THAT(hw::describe(hw::TilingObjective::kLatency, 0),
+             Catch::StartsWith("latency: the fastest;"));
+  CHECK_THAT(hw::describe(hw::TilingObjective::kLatency, 5), Catch::Contains("within 5 % of it"));
+  CHECK(hw::describe(hw::TilingObjective::kEnergy, 0) == "energy");
 }
 
 TEST_CASE("chip: the tpu-v6e preset is a chip of four 256x256 units at Google's peak",

@@ -134,7 +134,8 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
         kept.push_back(t);
       }
     REQUIRE(!ranks.empty());
-    const mapping::Tiling chosen = kept[hw::search::choose(hw::TilingObjective::kLatency, ranks)];
+    const mapping::Tiling chosen = kept[hw::search::choose(hw::TilingObjective::kLatency, ranks,
+                                                           hw::search::near_tie_percent(acc))];
     CHECK(hw::choose_tiling(acc, e.problem, c.dataflow, r.hw) == chosen);
     CHECK(e.tiling() == chosen);
     // the window alone (step 1) differs where the cap took the choice
@@ -142,11 +143,77 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
     for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);
     std::size_t window = ranks.size();
     for (std::size_t i = 0; i < ranks.size(); ++i)
-      if (hw::search::near(ranks[i].cycles, fastest) &&
+      if (hw::search::near(ranks[i].cycles, fastest, 2) &&
           (window == ranks.size() ||
            hw::search::better(hw::TilingObjective::kLatency, ranks[i], ranks[window])))
         window = i;
     if (!(kept[window] == chosen)) ++capped;
   }
   CHECK(capped == 2);
+}
+
+TEST_CASE("the near-tie window of the accelerator file: the search equals the one ranking",
+          "[sweep][search][cap]") {
+  // compiler.tiling_near_tie_percent: hw::choose_tiling (branch and bound with the file's
+  // window) against hw::search::choose with the same window over every candidate, timed; 0 takes
+  // the fastest candidate (ties: fewer bytes, less energy, fewer tiles, the first).
+  struct Case {
+    const char* arch;
+    mapping::GemmShape shape;
+    mapping::Dataflow dataflow;
+  };
+  const std::vector<Case> cases{
+      {"scalable-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
+      {"scalable-32x32", {384, 768, 3072}, mapping::Dataflow::kWeightStationary},
+      {"sauria-fp16-8x16", {257, 514, 1027}, mapping::Dataflow::kOutputStationary},
+      {"tpu-v6e", {4096, 384, 1536}, mapping::Dataflow::kWeightStationary},
+      {"tpu-v6e", {2048, 2048, 8192}, mapping::Dataflow::kWeightStationary}};
+  int differs = 0;
+  for (const Case& c : cases) {
+    eval::Settings s;
+    s.arch = c.arch;
+    s.dataflow = mapping::to_string(c.dataflow);
+    eval::Request r = eval::make_gemm_request(s, c.shape, {16, 16, 16}, 1, 0);
+    r.relation_centric = false;
+    const eval::Evaluation e = eval::evaluate(r);
+    const std::vector<mapping::Tiling> all =
+        hw::tiling_candidates(*r.accelerator, e.problem, c.dataflow);
+    std::vector<hw::search::Rank> ranks;
+    std::vector<mapping::Tiling> kept;
+    for (const mapping::Tiling& t : all)
+      if (const auto x =
+              hw::evaluate_gemm_if_fits(*r.accelerator, e.problem, c.dataflow, t, r.hw)) {
+        ranks.push_back(
+            {x->cycles.total, x->dram_bytes, x->energy_pj.total, x->tiles, kept.size()});
+        kept.push_back(t);
+      }
+    REQUIRE(!ranks.empty());
+    long long fastest = ranks.front().cycles;
+    for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);
+    for (long long percent : {0LL, 1LL, 2LL, 5LL}) {
+      INFO(c.arch << " " << c.shape.m << "," << c.shape.n << "," << c.shape.k << " "
+                  << mapping::to_string(c.dataflow) << " window " << percent << " %");
+      arch::AcceleratorSpec spec = r.accelerator->spec();
+      spec.chip.tiling_near_tie_percent = percent;
+      const arch::Accelerator acc(spec);
+      REQUIRE(hw::search::near_tie_percent(acc) == percent);
+      const std::size_t i = hw::search::choose(hw::TilingObjective::kLatency, ranks, percent);
+      CHECK(hw::choose_tiling(acc, e.problem, c.dataflow, r.hw) == kept[i]);
+      // whatever the window, the cap's contract: the choice moves at most 1.5x the bytes of the
+      // least-traffic candidate unless that one is more than 2 % slower than the choice
+      std::size_t least = 0;
+      for (std::size_t j = 1; j < ranks.size(); ++j)
+        if (hw::search::better(hw::TilingObjective::kDramBytes, ranks[j], ranks[least])) least = j;
+      CHECK_FALSE(hw::search::over_cap(ranks[i], ranks[least]));
+      if (percent == 0) {
+        // the fastest, unless the cap moved the choice to fewer bytes (the least-traffic
+        // candidate within 2 % of the fastest)
+        if (ranks[i].cycles != fastest)
+          CHECK(hw::search::near(ranks[least].cycles, fastest, hw::search::kCapPercent));
+        const std::size_t two = hw::search::choose(hw::TilingObjective::kLatency, ranks, 2);
+        if (!(kept[two] == kept[i])) ++differs;
+      }
+    }
+  }
+  CHECK(differs >= 1);  // the window matters on some case
 }

@@ -274,6 +274,11 @@ struct Chip {
   // fold on its share of the stream, and the tile takes the faster of the two splits.
   bool split_stream = false;
   double kernel_launch_ns = 0;
+  // The latency rule's near-tie window in percent (compiler.tiling_near_tie_percent;
+  // docs/hardware.md, "The latency rule"): auto tiling takes, among the tilings at most this much
+  // slower than the fastest, the one moving the fewest DRAM bytes. 0: the fastest tiling (a
+  // compiler that autotunes for time).
+  long long tiling_near_tie_percent = 2;
   bool fuse_mlp = false;
   long long mlp_resident_bytes = -1;
   bool mlp_weights_whole = false;
@@ -286,7 +291,8 @@ struct Chip {
   MaterialisedAttentionSpec materialised;
   friend bool operator==(const Chip& a, const Chip& b) {
     return a.matrix_units == b.matrix_units && a.split_stream == b.split_stream &&
-           a.kernel_launch_ns == b.kernel_launch_ns && a.fuse_mlp == b.fuse_mlp &&
+           a.kernel_launch_ns == b.kernel_launch_ns &&
+           a.tiling_near_tie_percent == b.tiling_near_tie_percent && a.fuse_mlp == b.fuse_mlp &&
            a.mlp_resident_bytes == b.mlp_resident_bytes &&
            a.mlp_weights_whole == b.mlp_weights_whole && a.mlp_block_ns == b.mlp_block_ns &&
            a.attention == b.attention && a.non_causal_scores == b.non_causal_scores &&

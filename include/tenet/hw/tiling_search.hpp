@@ -28,6 +28,9 @@ const char* to_string(TilingObjective objective);  // "latency", "energy", "dram
 // The name and, for latency, its rule, as report cost-model lines state it: "latency: fastest;
 // within 2 % of it, fewest DRAM bytes, then least energy"; the others as to_string.
 std::string describe(TilingObjective objective);
+// The same, with the accelerator file's near-tie window (compiler.tiling_near_tie_percent; 2 %
+// gives describe(objective) exactly, 0 "latency: the fastest; ...").
+std::string describe(TilingObjective objective, long long near_tie_percent);
 // Throws InputError(unknown-name, "", option) naming the accepted values.
 TilingObjective parse_tiling_objective(const std::string& text,
                                        const std::string& option = "--tiling-objective");

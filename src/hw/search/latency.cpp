@@ -276,6 +276,9 @@ class LatencyRun {
   // Within the near-tie window of the fastest time found so far (an upper bound of C*'s).
   bool hopeful(long long floor) const { return !fastest_ || near(floor, *fastest_); }
 
+  // The near-tie window of the accelerator file (search::near_tie_percent).
+  bool near(long long cycles, long long fastest) const { return s_.near(cycles, fastest); }
+
   Node node(size_t g) const {
     if (g > std::numeric_limits<std::uint32_t>::max()) detail::count_overflow();
     return Node{floors_[g], groups_[g].first, 0.0, static_cast<std::uint32_t>(g), -1, 0, 0, lazy_};
@@ -340,8 +343,10 @@ class LatencyRun {
     run(-1);
     const size_t grid = groups_.size();
     if (fastest_) {
-      covered_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 102 / 100);
-      wide_ = static_cast<long long>(static_cast<__int128>(*fastest_) * 10404 / 10000);
+      covered_ = window_limit(*fastest_, s_.near_percent_);
+      // the window, then the cap's 2 % above it: 1.0404 C* at the default 2 %
+      const __int128 w = (100 + s_.near_percent_) * (100 + kCapPercent);
+      wide_ = static_cast<long long>(static_cast<__int128>(*fastest_) * w / 10000);
     }
     // What lies beyond the window but within 2 % above it (`wide`: the cap's groups within 2 % of
     // the choice, which is within 2 % of C*, at most that time, lie below) is kept for the cap:

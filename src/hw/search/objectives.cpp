@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -142,6 +144,17 @@ std::string describe(TilingObjective objective) {
     return "latency: fastest; within 2 % of it, fewest DRAM bytes, then least energy; capped at "
            "1.5x the least traffic when that is within 2 %";
   return to_string(objective);
+}
+
+std::string describe(TilingObjective objective, long long near_tie_percent) {
+  if (objective != TilingObjective::kLatency || near_tie_percent == 2) return describe(objective);
+  if (near_tie_percent == 0)
+    return "latency: the fastest; among equally fast, fewest DRAM bytes, then least energy; "
+           "capped at 1.5x the least traffic when that is within 2 %";
+  return fmt::format(
+      "latency: fastest; within {0} % of it, fewest DRAM bytes, then least energy; capped at "
+      "1.5x the least traffic when that is within 2 %",
+      near_tie_percent);
 }
 
 TilingObjective parse_tiling_objective(const std::string& text, const std::string& option) {

@@ -33,12 +33,17 @@ bool faster(const Rank& a, const Rank& b) {
          std::tie(b.cycles, b.dram_bytes, b.energy_pj, b.tiles, b.index);
 }
 
-std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks) {
+long long near_tie_percent(const arch::Accelerator& acc) {
+  return acc.spec().chip.tiling_near_tie_percent;
+}
+
+std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks, long long percent) {
   long long fastest = ranks.front().cycles;
   for (const Rank& r : ranks) fastest = std::min(fastest, r.cycles);
   std::size_t best = ranks.size();
   for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest)) continue;
+    if (objective == TilingObjective::kLatency && !near(ranks[i].cycles, fastest, percent))
+      continue;
     if (best == ranks.size() || better(objective, ranks[i], ranks[best])) best = i;
   }
   if (objective != TilingObjective::kLatency) return best;

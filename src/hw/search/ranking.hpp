@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/tiling_search.hpp"
 
 namespace tenet::hw::search {
@@ -20,11 +21,25 @@ struct Rank {
   double edp() const { return energy_pj * static_cast<double>(cycles); }
 };
 
-// Whether `cycles` lies within the near-tie window of the fastest time `fastest`: at most 2 %
-// above it (cycles <= 1.02 fastest, exactly).
-inline bool near(long long cycles, long long fastest) {
-  return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
+// The near-tie window's width in percent: the accelerator file's compiler.tiling_near_tie_percent
+// (default 2; docs/hardware.md, "The latency rule").
+long long near_tie_percent(const arch::Accelerator& acc);
+
+// Whether `cycles` lies within the near-tie window of the fastest time `fastest`: at most
+// `percent` % above it (cycles <= (1 + percent / 100) fastest, exactly; 2 % unless the
+// accelerator file says otherwise).
+inline bool near(long long cycles, long long fastest, long long percent) {
+  return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * (100 + percent);
 }
+
+// The largest time within `percent` % of `cycles` (cycles x (100 + percent) / 100, rounded down).
+inline long long window_limit(long long cycles, long long percent) {
+  return static_cast<long long>(static_cast<__int128>(cycles) * (100 + percent) / 100);
+}
+
+// The latency rule's traffic cap applies against a least-traffic tiling at most this much slower
+// than the choice, whatever the near-tie window (docs/hardware.md, "The latency rule").
+inline constexpr long long kCapPercent = 2;
 
 // The latency rule's traffic cap: whether `bytes` is at most 1.5x `least` (2 bytes <= 3 least,
 // exactly).
@@ -34,9 +49,10 @@ inline bool within_cap(long long bytes, long long least) {
 
 // Whether the window's choice `choice` breaks the cap against the least-traffic candidate `least`
 // (the one better() ranks first under dram_bytes, over the same candidates): it moves more than
-// 1.5x the bytes of `least` while `least` is within 2 % of its cycles (near(least, choice)).
+// 1.5x the bytes of `least` while `least` is within kCapPercent (2 %) of its cycles.
 inline bool over_cap(const Rank& choice, const Rank& least) {
-  return near(least.cycles, choice.cycles) && !within_cap(choice.dram_bytes, least.dram_bytes);
+  return near(least.cycles, choice.cycles, kCapPercent) &&
+         !within_cap(choice.dram_bytes, least.dram_bytes);
 }
 
 // Whether `a` ranks before `b` under the objective: latency — among candidates within the
@@ -60,6 +76,7 @@ bool faster(const Rank& a, const Rank& b);
 // capped choice is within the cap; X is kept only when it is within it or L is beyond its
 // window): one step, no iteration. The capped choice is at most as slow as L, so at most 2 %
 // slower than X (4.04 % slower than C*).
-std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks);
+// `percent`: the near-tie window (near_tie_percent(), 2 by default).
+std::size_t choose(TilingObjective objective, const std::vector<Rank>& ranks, long long percent);
 
 }  // namespace tenet::hw::search

@@ -458,9 +458,9 @@ class Search {
   bool beaten(long long compute_cycles) const { return best_ && compute_cycles > best_->cycles; }
 
   // Whether `cycles` (timing().total) lies within the near-tie window of the fastest,
-  // `fastest`: total cycles at most 2 % above the fastest total.
-  static bool near(long long cycles, long long fastest) {
-    return static_cast<__int128>(cycles) * 100 <= static_cast<__int128>(fastest) * 102;
+  // `fastest`: total cycles at most near_percent_ % (2 % by default) above the fastest total.
+  bool near(long long cycles, long long fastest) const {
+    return search::near(cycles, fastest, near_percent_);
   }
 
   // kLatency: the fastest candidate C* (least timing().total), then among the candidates within
@@ -563,6 +563,7 @@ class Search {
   mapping::Dataflow dataflow_;
   Options options_;
   TilingObjective objective_;
+  long long near_percent_ = near_tie_percent(acc_);  // the near-tie window, %
   detail::Plan base_;  // the untiled plan: candidates' plans are retiled from it
   bool micro_ = false;
   FitExtents fit_;

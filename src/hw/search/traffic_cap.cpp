@@ -19,7 +19,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   const Score choice = *best_;
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
-  const long long limit = static_cast<long long>(static_cast<__int128>(choice.cycles) * 102 / 100);
+  const long long limit = window_limit(choice.cycles, kCapPercent);
   std::vector<Group> near_groups, others;
   std::vector<double> near_known;  // the run's loose floors of near_groups (-1: none)
   const auto floor_of = [&](const Group& g) {

@@ -163,6 +163,34 @@ std::string matrix_bound(const std::vector<StageResult>& stages) {
   return bound;
 }
 
+// The kernel's fixed costs beside its units' and the link's work, in cycles: {on the compute
+// side, after everything}.
+std::pair<double, double> fixed_costs(const Blocking& b, const ChainCounts& c,
+                                      const arch::Accelerator& acc,
+                                      const arch::AttentionKernelSpec& spec) {
+  // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
+  // block) step and per computed query row and query head on the compute side (the scalar core
+  // issues them between the blocks' work while the DMA engine streams K and V), per call after
+  // everything; the K/V pipeline's ramp, each query block's first ramp_keys keys, after too.
+  double compute_side = 0, after = 0;
+  if (spec.active()) {
+    const double ns_cycles = acc.spec().clock_mhz / 1000;
+    compute_side = ns_cycles * (spec.block_ns * static_cast<double>(c.blocks) +
+                                spec.row_ns * static_cast<double>(c.rows));
+    double ramp_keys = 0;
+    for (std::int64_t keys : c.block_keys)
+      ramp_keys += static_cast<double>(std::min<std::int64_t>(keys, spec.ramp_keys));
+    after = ns_cycles * (spec.call_ns + spec.ramp_ns_per_key * ramp_keys);
+  }
+  // A resident MLP's fixed cost of each token block after the first (arch::Chip::mlp_block_ns;
+  // the first block's is in the launch), on the units' side.
+  if (b.resident && acc.spec().chip.mlp_block_ns > 0) {
+    compute_side = acc.spec().chip.mlp_block_ns * acc.spec().clock_mhz / 1000 *
+                   static_cast<double>(c.blocks - 1);
+  }
+  return {compute_side, after};
+}
+
 // The kernel's bound: the matrix stages' bound, the vector unit, the link or the heads' least time,
 // whichever takes longest; `compute_bound`: the array and the vector unit, taking turns, outlast
 // the link (serial_softmax).
@@ -407,28 +435,8 @@ KernelResult evaluate_blocking(const Kernel& k, const Blocking& b, const ModelIn
     }
     if (r.dram_cycles > 0) link += static_cast<double>(acc.spec().dram.latency_cycles);
   }
-  // The chip's attention kernel's fixed costs (arch::AttentionKernelSpec): per (KV head, query
-  // block) step and per computed query row and query head on the compute side (the scalar core
-  // issues them between the blocks' work while the DMA engine streams K and V), per call after
-  // everything; the K/V pipeline's ramp, each query block's first ramp_keys keys, after too.
-  double compute_side = 0, after = 0;
-  if (spec.active()) {
-    const double ns_cycles = acc.spec().clock_mhz / 1000;
-    compute_side = ns_cycles * (spec.block_ns * static_cast<double>(c.blocks) +
-                                spec.row_ns * static_cast<double>(c.rows));
-    double ramp_keys = 0;
-    for (std::int64_t keys : c.block_keys)
-      ramp_keys += static_cast<double>(std::min<std::int64_t>(keys, spec.ramp_keys));
-    after = ns_cycles * (spec.call_ns + spec.ramp_ns_per_key * ramp_keys);
-    r.overhead_cycles = compute_side + after;
-  }
-  // A resident MLP's fixed cost of each token block after the first (arch::Chip::mlp_block_ns;
-  // the first block's is in the launch), on the units' side.
-  if (b.resident && acc.spec().chip.mlp_block_ns > 0) {
-    compute_side = acc.spec().chip.mlp_block_ns * acc.spec().clock_mhz / 1000 *
-                   static_cast<double>(c.blocks - 1);
-    r.overhead_cycles = compute_side;
-  }
+  const auto [compute_side, after] = fixed_costs(b, c, acc, spec);
+  r.overhead_cycles = compute_side + after;
   double time = std::max(link, busy + r.exposed_cycles + compute_side) + after;
   if (forced) {  // three kernels one after another, each bound by its own links
     const double qk = std::max(r.stages[0].cycles + first_in, link_cycles(acc, kernel_bytes["qk"]));

@@ -229,42 +229,35 @@ TEST_CASE("chip: a kernel call's fixed cost is paid once, before anything else",
 
 TEST_CASE("chip: bad matrix_units and kernel_launch_ns name their field", "[hw][chip][errors]") {
   nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
-  auto error_of = [&](const nlohmann::json& file) -> std::string {
-    try {
-      arch::parse_accelerator(file, "chip.json");
-    } catch (const InputError& e) {
-      return e.file() + " " + e.where() + " " + e.message();
-    }
-    return "no error";
-  };
   nlohmann::json bad = j;
   bad["matrix_units"] = {{"count", 0}};
-  CHECK_THAT(error_of(bad),
+  CHECK_THAT(parse_error_of(bad),
              Catch::Contains("chip.json /matrix_units/count") && Catch::Contains("1..1048576"));
   bad = j;
   bad["matrix_units"] = {{"count", "four"}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units/count"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/matrix_units/count"));
   bad = j;
   bad["matrix_units"] = {{"count", 4}, {"split_stream", "yes"}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units/split_stream"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/matrix_units/split_stream"));
   bad["matrix_units"] = {{"units", 4}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/matrix_units"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/matrix_units"));
   bad = j;
   bad["kernel_launch_ns"] = -1;
-  CHECK_THAT(error_of(bad), Catch::Contains("/kernel_launch_ns") && Catch::Contains("0..1e12"));
+  CHECK_THAT(parse_error_of(bad),
+             Catch::Contains("/kernel_launch_ns") && Catch::Contains("0..1e12"));
   bad = j;
   bad["kernel_launch_ns"] = "2us";
-  CHECK_THAT(error_of(bad), Catch::Contains("/kernel_launch_ns"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/kernel_launch_ns"));
   bad = j;
   bad["compiler"] = {{"tiling_near_tie_percent", 101}};
-  CHECK_THAT(error_of(bad),
+  CHECK_THAT(parse_error_of(bad),
              Catch::Contains("/compiler/tiling_near_tie_percent") && Catch::Contains("0..100"));
   bad["compiler"] = {{"tiling_near_tie_percent", -1}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
   bad["compiler"] = {{"tiling_near_tie_percent", 0.5}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/compiler/tiling_near_tie_percent"));
   bad["compiler"] = {{"near_tie", 0}};
-  CHECK_THAT(error_of(bad), Catch::Contains("/compiler"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/compiler"));
 }
 
 TEST_CASE("chip: compiler.tiling_near_tie_percent defaults to 2, unwritten, and round-trips",

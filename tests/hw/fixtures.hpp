@@ -6,10 +6,14 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
+#include "tenet/arch/accelerator_json.hpp"
+#include "tenet/error.hpp"
 #include "tenet/hw/gemm_problem.hpp"
 #include "tenet/mapping/tiling.hpp"
 
@@ -22,6 +26,17 @@ using tenet::mapping::Dataflow;
 using tenet::mapping::GemmDim;
 using tenet::mapping::GemmShape;
 using tenet::mapping::Tiling;
+
+// The error an accelerator file gives when parsed as "chip.json": "<file> <JSON pointer>
+// <message>", or "no error".
+inline std::string parse_error_of(const nlohmann::json& file) {
+  try {
+    tenet::arch::parse_accelerator(file, "chip.json");
+  } catch (const tenet::InputError& e) {
+    return e.file() + " " + e.where() + " " + e.message();
+  }
+  return "no error";
+}
 
 inline Accelerator make_acc(long long rows, long long cols, long long buffer_bytes = 1LL << 40,
                             Bandwidth sram = Bandwidth::infinite(),

@@ -98,20 +98,12 @@ TEST_CASE("read overlap: a DRAM-bound tile pair serialises its reads with the fo
 TEST_CASE("read overlap: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
   nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
   REQUIRE_FALSE(j["dram"].contains("read_overlap_fraction"));  // the default is not written
-  auto error_of = [&](const nlohmann::json& file) -> std::string {
-    try {
-      arch::parse_accelerator(file, "chip.json");
-    } catch (const InputError& e) {
-      return e.file() + " " + e.where() + " " + e.message();
-    }
-    return "no error";
-  };
   nlohmann::json bad = j;
   bad["dram"]["read_overlap_fraction"] = 1.5;
-  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/read_overlap_fraction") &&
-                                Catch::Contains("from 0 to 1"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("chip.json /dram/read_overlap_fraction") &&
+                                      Catch::Contains("from 0 to 1"));
   bad["dram"]["read_overlap_fraction"] = "half";
-  CHECK_THAT(error_of(bad), Catch::Contains("/dram/read_overlap_fraction"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/read_overlap_fraction"));
   nlohmann::json good = j;
   good["dram"]["read_overlap_fraction"] = 0.25;
   const Accelerator a = arch::parse_accelerator(good, "chip.json");
@@ -184,20 +176,13 @@ TEST_CASE("oversized reads: absent is today's model, only operands the buffer ca
 TEST_CASE("oversized reads: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
   nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
   REQUIRE_FALSE(j["dram"].contains("oversized_read_overlap_fraction"));  // absent: not written
-  auto error_of = [&](const nlohmann::json& file) -> std::string {
-    try {
-      arch::parse_accelerator(file, "chip.json");
-    } catch (const InputError& e) {
-      return e.file() + " " + e.where() + " " + e.message();
-    }
-    return "no error";
-  };
   nlohmann::json bad = j;
   bad["dram"]["oversized_read_overlap_fraction"] = -0.1;
-  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/oversized_read_overlap_fraction") &&
-                                Catch::Contains("from 0 to 1"));
+  CHECK_THAT(parse_error_of(bad),
+             Catch::Contains("chip.json /dram/oversized_read_overlap_fraction") &&
+                 Catch::Contains("from 0 to 1"));
   bad["dram"]["oversized_read_overlap_fraction"] = "most";
-  CHECK_THAT(error_of(bad), Catch::Contains("/dram/oversized_read_overlap_fraction"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/oversized_read_overlap_fraction"));
   nlohmann::json good = j;
   good["dram"]["oversized_read_overlap_fraction"] = 0.8;
   const Accelerator a = arch::parse_accelerator(good, "chip.json");
@@ -261,20 +246,12 @@ TEST_CASE("read overlap: the window key, its bounds and JSON form", "[hw][read_o
   }
   nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
   REQUIRE_FALSE(j["dram"].contains("window_read_overlap_fraction"));  // absent: not written
-  auto error_of = [&](const nlohmann::json& file) -> std::string {
-    try {
-      arch::parse_accelerator(file, "chip.json");
-    } catch (const InputError& e) {
-      return e.file() + " " + e.where() + " " + e.message();
-    }
-    return "no error";
-  };
   nlohmann::json bad = j;
   bad["dram"]["window_read_overlap_fraction"] = 1.5;
-  CHECK_THAT(error_of(bad), Catch::Contains("chip.json /dram/window_read_overlap_fraction") &&
-                                Catch::Contains("from 0 to 1"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("chip.json /dram/window_read_overlap_fraction") &&
+                                      Catch::Contains("from 0 to 1"));
   bad["dram"]["window_read_overlap_fraction"] = "none";
-  CHECK_THAT(error_of(bad), Catch::Contains("/dram/window_read_overlap_fraction"));
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/window_read_overlap_fraction"));
   nlohmann::json good = j;
   good["dram"]["window_read_overlap_fraction"] = 0.0;
   const Accelerator a = arch::parse_accelerator(good, "chip.json");

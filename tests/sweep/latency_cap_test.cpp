@@ -30,6 +30,34 @@ eval::Evaluation analyze(const std::string& arch, const std::string& dataflow,
   return eval::evaluate(r);
 }
 
+// Every candidate of a GEMM on a preset (hw::tiling_candidates), timed: the one ranking's input.
+struct Space {
+  eval::Request request;
+  eval::Evaluation evaluation;
+  std::vector<hw::search::Rank> ranks;
+  std::vector<mapping::Tiling> kept;  // ranks[i].index = i
+};
+
+Space every_candidate(const std::string& arch, const mapping::GemmShape& shape,
+                      mapping::Dataflow dataflow) {
+  eval::Settings s;
+  s.arch = arch;
+  s.dataflow = mapping::to_string(dataflow);
+  Space out;
+  out.request = eval::make_gemm_request(s, shape, {16, 16, 16}, 1, 0);
+  out.request.relation_centric = false;
+  out.evaluation = eval::evaluate(out.request);
+  const arch::Accelerator& acc = *out.request.accelerator;
+  const hw::GemmProblem& problem = out.evaluation.problem;
+  for (const mapping::Tiling& t : hw::tiling_candidates(acc, problem, dataflow))
+    if (const auto x = hw::evaluate_gemm_if_fits(acc, problem, dataflow, t, out.request.hw)) {
+      out.ranks.push_back(
+          {x->cycles.total, x->dram_bytes, x->energy_pj.total, x->tiles, out.kept.size()});
+      out.kept.push_back(t);
+    }
+  return out;
+}
+
 }  // namespace latency_cap
 
 TEST_CASE("the latency rule's cap holds on GEMMs x presets x dataflows", "[sweep][search][cap]") {
@@ -117,22 +145,12 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
   for (const Case& c : cases) {
     INFO(c.arch << " " << c.shape.m << "," << c.shape.n << "," << c.shape.k << " "
                 << mapping::to_string(c.dataflow));
-    eval::Settings s;
-    s.arch = c.arch;
-    s.dataflow = mapping::to_string(c.dataflow);
-    eval::Request r = eval::make_gemm_request(s, c.shape, {16, 16, 16}, 1, 0);
-    r.relation_centric = false;
-    const eval::Evaluation e = eval::evaluate(r);
+    const latency_cap::Space space = latency_cap::every_candidate(c.arch, c.shape, c.dataflow);
+    const eval::Request& r = space.request;
+    const eval::Evaluation& e = space.evaluation;
     const arch::Accelerator& acc = *r.accelerator;
-    const std::vector<mapping::Tiling> all = hw::tiling_candidates(acc, e.problem, c.dataflow);
-    std::vector<hw::search::Rank> ranks;
-    std::vector<mapping::Tiling> kept;
-    for (const mapping::Tiling& t : all)
-      if (const auto x = hw::evaluate_gemm_if_fits(acc, e.problem, c.dataflow, t, r.hw)) {
-        ranks.push_back({x->cycles.total, x->dram_bytes, x->energy_pj.total, x->tiles, all.size()});
-        ranks.back().index = kept.size();
-        kept.push_back(t);
-      }
+    const std::vector<hw::search::Rank>& ranks = space.ranks;
+    const std::vector<mapping::Tiling>& kept = space.kept;
     REQUIRE(!ranks.empty());
     const mapping::Tiling chosen = kept[hw::search::choose(hw::TilingObjective::kLatency, ranks,
                                                            hw::search::near_tie_percent(acc))];
@@ -170,23 +188,11 @@ TEST_CASE("the near-tie window of the accelerator file: the search equals the on
       {"tpu-v6e", {2048, 2048, 8192}, mapping::Dataflow::kWeightStationary}};
   int differs = 0;
   for (const Case& c : cases) {
-    eval::Settings s;
-    s.arch = c.arch;
-    s.dataflow = mapping::to_string(c.dataflow);
-    eval::Request r = eval::make_gemm_request(s, c.shape, {16, 16, 16}, 1, 0);
-    r.relation_centric = false;
-    const eval::Evaluation e = eval::evaluate(r);
-    const std::vector<mapping::Tiling> all =
-        hw::tiling_candidates(*r.accelerator, e.problem, c.dataflow);
-    std::vector<hw::search::Rank> ranks;
-    std::vector<mapping::Tiling> kept;
-    for (const mapping::Tiling& t : all)
-      if (const auto x =
-              hw::evaluate_gemm_if_fits(*r.accelerator, e.problem, c.dataflow, t, r.hw)) {
-        ranks.push_back(
-            {x->cycles.total, x->dram_bytes, x->energy_pj.total, x->tiles, kept.size()});
-        kept.push_back(t);
-      }
+    const latency_cap::Space space = latency_cap::every_candidate(c.arch, c.shape, c.dataflow);
+    const eval::Request& r = space.request;
+    const eval::Evaluation& e = space.evaluation;
+    const std::vector<hw::search::Rank>& ranks = space.ranks;
+    const std::vector<mapping::Tiling>& kept = space.kept;
     REQUIRE(!ranks.empty());
     long long fastest = ranks.front().cycles;
     for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);

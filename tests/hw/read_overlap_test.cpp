@@ -95,20 +95,31 @@ TEST_CASE("read overlap: a DRAM-bound tile pair serialises its reads with the fo
   REQUIRE(none.cycles.total - full.cycles.total == std::min<long long>(fold, 128));
 }
 
-TEST_CASE("read overlap: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
-  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
-  REQUIRE_FALSE(j["dram"].contains("read_overlap_fraction"));  // the default is not written
+namespace {
+
+// A dram fraction key of the accelerator file: not written at its default; `out_of_range` and a
+// string fail naming the field; `good` parses and is written back. The parsed accelerator.
+Accelerator check_fraction_key(const std::string& key, double out_of_range, double good) {
+  const nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
+  REQUIRE_FALSE(j["dram"].contains(key));  // the default is not written
   nlohmann::json bad = j;
-  bad["dram"]["read_overlap_fraction"] = 1.5;
-  CHECK_THAT(parse_error_of(bad), Catch::Contains("chip.json /dram/read_overlap_fraction") &&
-                                      Catch::Contains("from 0 to 1"));
-  bad["dram"]["read_overlap_fraction"] = "half";
-  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/read_overlap_fraction"));
-  nlohmann::json good = j;
-  good["dram"]["read_overlap_fraction"] = 0.25;
-  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  bad["dram"][key] = out_of_range;
+  CHECK_THAT(parse_error_of(bad),
+             Catch::Contains("chip.json /dram/" + key) && Catch::Contains("from 0 to 1"));
+  bad["dram"][key] = "half";
+  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/" + key));
+  nlohmann::json with = j;
+  with["dram"][key] = good;
+  const Accelerator a = arch::parse_accelerator(with, "chip.json");
+  REQUIRE(arch::to_json(a)["dram"][key] == good);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("read overlap: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
+  const Accelerator a = check_fraction_key("read_overlap_fraction", 1.5, 0.25);
   REQUIRE(a.spec().dram.read_overlap_fraction == 0.25);
-  REQUIRE(arch::to_json(a)["dram"]["read_overlap_fraction"] == 0.25);
   // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
   REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.read_overlap_fraction < 1);
 }
@@ -174,20 +185,8 @@ TEST_CASE("oversized reads: absent is today's model, only operands the buffer ca
 }
 
 TEST_CASE("oversized reads: the key's bounds and JSON form", "[hw][read_overlap][errors]") {
-  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
-  REQUIRE_FALSE(j["dram"].contains("oversized_read_overlap_fraction"));  // absent: not written
-  nlohmann::json bad = j;
-  bad["dram"]["oversized_read_overlap_fraction"] = -0.1;
-  CHECK_THAT(parse_error_of(bad),
-             Catch::Contains("chip.json /dram/oversized_read_overlap_fraction") &&
-                 Catch::Contains("from 0 to 1"));
-  bad["dram"]["oversized_read_overlap_fraction"] = "most";
-  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/oversized_read_overlap_fraction"));
-  nlohmann::json good = j;
-  good["dram"]["oversized_read_overlap_fraction"] = 0.8;
-  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  const Accelerator a = check_fraction_key("oversized_read_overlap_fraction", -0.1, 0.8);
   REQUIRE(a.spec().dram.oversized_read_overlap_fraction == 0.8);
-  REQUIRE(arch::to_json(a)["dram"]["oversized_read_overlap_fraction"] == 0.8);
   // the tpu-v6e preset sets it (docs/validation.md#tpu-v6e)
   REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.oversized_read_overlap_fraction);
 }
@@ -244,18 +243,7 @@ TEST_CASE("read overlap: the window key, its bounds and JSON form", "[hw][read_o
     s.dram.window_read_overlap_fraction = 1.0;
     REQUIRE(*hw::evaluate_gemm_if_fits(Accelerator(s), problem, df, t) == *full);
   }
-  nlohmann::json j = arch::to_json(arch::load_accelerator_preset("systolic-32x32"));
-  REQUIRE_FALSE(j["dram"].contains("window_read_overlap_fraction"));  // absent: not written
-  nlohmann::json bad = j;
-  bad["dram"]["window_read_overlap_fraction"] = 1.5;
-  CHECK_THAT(parse_error_of(bad), Catch::Contains("chip.json /dram/window_read_overlap_fraction") &&
-                                      Catch::Contains("from 0 to 1"));
-  bad["dram"]["window_read_overlap_fraction"] = "none";
-  CHECK_THAT(parse_error_of(bad), Catch::Contains("/dram/window_read_overlap_fraction"));
-  nlohmann::json good = j;
-  good["dram"]["window_read_overlap_fraction"] = 0.0;
-  const Accelerator a = arch::parse_accelerator(good, "chip.json");
+  const Accelerator a = check_fraction_key("window_read_overlap_fraction", 1.5, 0.0);
   REQUIRE(a.spec().dram.window_read_overlap_fraction == 0.0);
-  REQUIRE(arch::to_json(a)["dram"]["window_read_overlap_fraction"] == 0.0);
   REQUIRE(arch::load_accelerator_preset("tpu-v6e").spec().dram.window_read_overlap_fraction);
 }

@@ -30,6 +30,13 @@ eval::Evaluation analyze(const std::string& arch, const std::string& dataflow,
   return eval::evaluate(r);
 }
 
+// A GEMM on a preset under a dataflow.
+struct Case {
+  const char* arch;
+  mapping::GemmShape shape;
+  mapping::Dataflow dataflow;
+};
+
 // Every candidate of a GEMM on a preset (hw::tiling_candidates), timed: the one ranking's input.
 struct Space {
   eval::Request request;
@@ -38,13 +45,13 @@ struct Space {
   std::vector<mapping::Tiling> kept;  // ranks[i].index = i
 };
 
-Space every_candidate(const std::string& arch, const mapping::GemmShape& shape,
-                      mapping::Dataflow dataflow) {
+Space every_candidate(const Case& c) {
+  const mapping::Dataflow dataflow = c.dataflow;
   eval::Settings s;
-  s.arch = arch;
+  s.arch = c.arch;
   s.dataflow = mapping::to_string(dataflow);
   Space out;
-  out.request = eval::make_gemm_request(s, shape, {16, 16, 16}, 1, 0);
+  out.request = eval::make_gemm_request(s, c.shape, {16, 16, 16}, 1, 0);
   out.request.relation_centric = false;
   out.evaluation = eval::evaluate(out.request);
   const arch::Accelerator& acc = *out.request.accelerator;
@@ -129,11 +136,7 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
   // hw::choose_tiling (branch and bound, the cap's searches) against hw::search::choose over the
   // whole space (hw::tiling_candidates), every candidate timed, on presets; two of the cases
   // take the cap.
-  struct Case {
-    const char* arch;
-    mapping::GemmShape shape;
-    mapping::Dataflow dataflow;
-  };
+  using latency_cap::Case;
   const std::vector<Case> cases{
       {"scalable-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
       {"systolic-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
@@ -145,7 +148,7 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
   for (const Case& c : cases) {
     INFO(c.arch << " " << c.shape.m << "," << c.shape.n << "," << c.shape.k << " "
                 << mapping::to_string(c.dataflow));
-    const latency_cap::Space space = latency_cap::every_candidate(c.arch, c.shape, c.dataflow);
+    const latency_cap::Space space = latency_cap::every_candidate(c);
     const eval::Request& r = space.request;
     const eval::Evaluation& e = space.evaluation;
     const arch::Accelerator& acc = *r.accelerator;
@@ -175,11 +178,7 @@ TEST_CASE("the near-tie window of the accelerator file: the search equals the on
   // compiler.tiling_near_tie_percent: hw::choose_tiling (branch and bound with the file's
   // window) against hw::search::choose with the same window over every candidate, timed; 0 takes
   // the fastest candidate (ties: fewer bytes, less energy, fewer tiles, the first).
-  struct Case {
-    const char* arch;
-    mapping::GemmShape shape;
-    mapping::Dataflow dataflow;
-  };
+  using latency_cap::Case;
   const std::vector<Case> cases{
       {"scalable-32x32", {512, 128, 2048}, mapping::Dataflow::kOutputStationary},
       {"scalable-32x32", {384, 768, 3072}, mapping::Dataflow::kWeightStationary},
@@ -188,7 +187,7 @@ TEST_CASE("the near-tie window of the accelerator file: the search equals the on
       {"tpu-v6e", {2048, 2048, 8192}, mapping::Dataflow::kWeightStationary}};
   int differs = 0;
   for (const Case& c : cases) {
-    const latency_cap::Space space = latency_cap::every_candidate(c.arch, c.shape, c.dataflow);
+    const latency_cap::Space space = latency_cap::every_candidate(c);
     const eval::Request& r = space.request;
     const eval::Evaluation& e = space.evaluation;
     const std::vector<hw::search::Rank>& ranks = space.ranks;

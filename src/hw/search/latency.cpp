@@ -151,8 +151,9 @@ class LatencyRun {
   double loose_floor(const Group& g) {
     const Tiling t = g.at(0);
     const unsigned streamed = traffic_.alone_too_large(t);
-    return loose_memo_.get(traffic_.tile_counts(t), streamed, [&] {
-      traffic_.set_extents(t, false);
+    const std::array<long long, 3> counts = traffic_.tile_counts(t);
+    return loose_memo_.get(counts, streamed, [&] {
+      traffic_.set_counts(counts);  // (set_extents(t, false))
       return traffic_.loose(g, streamed);
     });
   }

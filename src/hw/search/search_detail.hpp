@@ -310,8 +310,29 @@ class TrafficFloor {
   mutable std::vector<double> resident_;         // scratch, per operand
   std::vector<double> streamed_;                 // per operand: bytes when streamed (set_extents)
   std::vector<long long> footprint_;
-  unsigned may_not_fit_ = 0;  // operands some tile of which may not fit alone (bit i)
-  bool unheld_ = false;       // an operand no buffer holds
+  unsigned may_not_fit_ = 0;              // operands some tile of which may not fit alone (bit i)
+  bool unheld_ = false;                   // an operand no buffer holds
+  std::array<double, 3> whole_pieces_{};  // per dimension with a split: its pieces untiled
+  // alone_too_large's test of each operand of may_not_fit_ (up to 10): its tile's elements (as
+  // tile_footprint_bytes counts them: a product of weights, one per dimension it depends on)
+  // against the most that fit its buffer, with one copy and with two.
+  struct Alone {
+    size_t i = 0;
+    std::array<signed char, 3> weight{};  // per dimension: its weight's index (-1: none)
+    unsigned dims = 0;                    // the dimensions it depends on (bits)
+    unsigned single = 0;                  // the Tiling::single bit of its tensor
+    bool double_buffered = false;         // the buffer is (a tile that changes is kept twice)
+    bool both_banks = false;              // two copies whatever the tile (tile_fits_one_bank)
+    std::array<long long, 2> most{};      // elements that fit with one copy, with two
+    long long safe = 0;  // elements up to which the bytes count without overflow (else slowly)
+  };
+  std::array<Alone, 10> alone_{};
+  size_t alones_ = 0;
+  // The weights: 0..2 each dimension's extent (group 1), then max_distinct_groups of a
+  // dimension's extent for each group (d, g) some operand has.
+  std::array<std::pair<int, long long>, 33> grouped_{};  // (3 + 3 per operand)
+  size_t weights_ = 3;
+  bool alone_slow(size_t i, const std::array<long long, 3>& extent, unsigned single) const;
 };
 
 class LatencyRun;

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "detail/checked_int.hpp"
@@ -49,6 +50,47 @@ TrafficFloor::TrafficFloor(const arch::Accelerator& acc, const GemmProblem& prob
       if (problem.operands[i].group[d] > 0) most *= static_cast<double>(size_[d]);
     if (!(most + 2 < static_cast<double>(fit_.capacity(holder)) * (1 - 1e-9)))
       may_not_fit_ |= 1u << i;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (split_[d] > 0)
+      whole_pieces_[d] = static_cast<double>(detail::ceil_div(size_[d], split_[d]));
+  // alone_too_large's tests: with `copies` copies an operand's tile fits when
+  // copies x ceil(elements x bits / 8) <= capacity, i.e. elements x bits <= 8 floor(capacity /
+  // copies).
+  const arch::AcceleratorSpec& spec = acc.spec();
+  if (n > alone_.size()) return;
+  for (unsigned left = may_not_fit_; left != 0; left &= left - 1) {
+    const size_t i = static_cast<size_t>(__builtin_ctz(left));
+    const Operand& op = problem.operands[i];
+    Alone& a = alone_[alones_++];
+    a.i = i;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = op.group[d];
+      a.weight[d] = -1;
+      if (g == 0) continue;
+      a.dims |= 1u << d;
+      if (g == 1) {
+        a.weight[d] = static_cast<signed char>(d);
+        continue;
+      }
+      size_t w = 3;
+      while (w < weights_ && grouped_[w] != std::make_pair(d, g)) ++w;
+      if (w == weights_) grouped_[weights_++] = {d, g};
+      a.weight[d] = static_cast<signed char>(w);
+    }
+    a.single = 1u << static_cast<int>(detail::buffered_tensor(op));
+    a.double_buffered = spec.global_buffer.double_buffered;
+    a.both_banks = spec.micro.tile_fits_one_bank && spec.global_buffer.double_buffered;
+    const long long capacity = fit_.capacity(fit_.holder(i));
+    const long long bits = op.bits;
+    for (int copies = 1; copies <= 2; ++copies) {
+      const __int128 most = 8 * static_cast<__int128>(capacity / copies) / bits;
+      a.most[copies - 1] = capacity < 0 ? -1
+                           : most > std::numeric_limits<long long>::max()
+                               ? std::numeric_limits<long long>::max()
+                               : static_cast<long long>(most);
+    }
+    a.safe = std::numeric_limits<long long>::max() / 16 / bits;
   }
 }
 
@@ -120,10 +162,7 @@ std::array<long long, 3> TrafficFloor::tile_counts(const Tiling& t) const {
 void TrafficFloor::set_counts(const std::array<long long, 3>& counts) {
   for (int d = 0; d < 3; ++d) {
     tiles_[d] = static_cast<double>(counts[d]);
-    pieces_[d] =
-        split_[d] > 0
-            ? std::max(tiles_[d], static_cast<double>(detail::ceil_div(size_[d], split_[d])))
-            : tiles_[d];
+    pieces_[d] = split_[d] > 0 ? std::max(tiles_[d], whole_pieces_[d]) : tiles_[d];
   }
   const size_t n = problem_.operands.size();
   for (size_t i = 0; i < n; ++i) {
@@ -149,30 +188,51 @@ unsigned TrafficFloor::alone_too_large(const Tiling& t) const {
   if (unlimited_ || n > 10 || unheld_) return 0;
   const std::array<long long, 3> extent{t.m > 0 ? t.m : size_[0], t.n > 0 ? t.n : size_[1],
                                         t.k > 0 ? t.k : size_[2]};
+  std::array<long long, 33> weight;
+  for (int d = 0; d < 3; ++d) weight[d] = extent[d];
+  for (size_t w = 3; w < weights_; ++w)
+    weight[w] = detail::max_distinct_groups(extent[grouped_[w].first], grouped_[w].second);
+  const unsigned shrunk = (extent[0] < problem_.shape.m ? 1u : 0u) |
+                          (extent[1] < problem_.shape.n ? 2u : 0u) |
+                          (extent[2] < problem_.shape.k ? 4u : 0u);
   unsigned out = 0;
-  for (unsigned left = may_not_fit_; left != 0; left &= left - 1) {
-    const size_t i = static_cast<size_t>(__builtin_ctz(left));
-    const int holder = fit_.holder(i);
-    // Two copies of every element of its tile fit: so does its footprint. One copy of its
-    // fewest elements (extent / g of a grouped index: max_distinct_groups is at least that) does
-    // not: neither does its footprint. (Margins far above the rounding of doubles.)
-    double most = 2 * bytes_[i], least = bytes_[i];
-    for (int d = 0; d < 3; ++d) {
-      const long long g = problem_.operands[i].group[d];
-      if (g == 0) continue;
-      const double e = static_cast<double>(extent[d]);
-      most *= e;
-      least *= g == 1 ? e : e / static_cast<double>(g);
-    }
-    const double capacity = static_cast<double>(fit_.capacity(holder));
-    if (most + 2 < capacity * (1 - 1e-9)) continue;
-    if (least * (1 - 1e-9) > capacity * (1 + 1e-9) + 1) {
-      out |= 1u << i;
+  for (size_t c = 0; c < alones_; ++c) {
+    const Alone& a = alone_[c];
+    // the tile's elements and whether it changes, as tile_footprint_bytes counts them
+    long long elements = 1;
+    bool overflow = false;
+    for (int d = 0; d < 3; ++d)
+      if (a.weight[d] >= 0)
+        overflow = overflow || __builtin_mul_overflow(elements, weight[a.weight[d]], &elements);
+    if (overflow || elements > a.safe) {  // (as FitExtents::footprint, which may throw)
+      if (alone_slow(a.i, extent, t.single)) out |= 1u << a.i;
       continue;
     }
-    if (fit_.footprint(i, extent, t.single) > fit_.capacity(holder)) out |= 1u << i;
+    const bool two =
+        a.both_banks || (a.double_buffered && (a.dims & shrunk) && !(t.single & a.single));
+    if (elements > a.most[two ? 1 : 0]) out |= 1u << a.i;
   }
   return out;
+}
+
+bool TrafficFloor::alone_slow(size_t i, const std::array<long long, 3>& extent,
+                              unsigned single) const {
+  const int holder = fit_.holder(i);
+  // Two copies of every element of its tile fit: so does its footprint. One copy of its fewest
+  // elements (extent / g of a grouped index: max_distinct_groups is at least that) does not:
+  // neither does its footprint. (Margins far above the rounding of doubles.)
+  double most = 2 * bytes_[i], least = bytes_[i];
+  for (int d = 0; d < 3; ++d) {
+    const long long g = problem_.operands[i].group[d];
+    if (g == 0) continue;
+    const double e = static_cast<double>(extent[d]);
+    most *= e;
+    least *= g == 1 ? e : e / static_cast<double>(g);
+  }
+  const double capacity = static_cast<double>(fit_.capacity(holder));
+  if (most + 2 < capacity * (1 - 1e-9)) return false;
+  if (least * (1 - 1e-9) > capacity * (1 + 1e-9) + 1) return true;
+  return fit_.footprint(i, extent, single) > fit_.capacity(holder);
 }
 
 double TrafficFloor::loose(const Group& g, unsigned streamed) const {

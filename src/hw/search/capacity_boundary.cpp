@@ -273,15 +273,21 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
     return std::binary_search(ext[e].begin(), ext[e].end(), v);
   };
   const size_t variants = singles.size();
-  std::vector<size_t> count(variants, partial), fresh(variants, partial);
-  std::vector<signed char> wanted;
+  // (storage the thread keeps: no allocation per call)
+  thread_local std::vector<size_t> count, fresh;
+  thread_local std::vector<signed char> wanted;
+  count.assign(variants, partial);
+  fresh.assign(variants, partial);
   for (long long ta : lists[a]) {
     std::array<long long, 3> tile{};
     tile[d] = 1, tile[a] = ta;
     // (a whole ta needs no second copy of some tiles: counted afresh, the walk kept for the rest)
     std::vector<size_t>& c = ta >= plan.dim[a].size ? fresh : count;
+    // (a buffering's footprints are no larger than the first's, every tensor double-buffered:
+    // where that fits, so does this one, untested)
     for (size_t v = 0; v < variants; ++v)
       while (c[v] > 0) {
+        if (v > 0 && singles[0] == 0 && c[v] <= c[0]) break;
         tile[b] = lb[c[v] - 1];
         if (fit.fits(tile, singles[v])) break;
         --c[v];
@@ -414,7 +420,7 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
   const size_t variants = singles.size();
   out.resize(variants);
   for (auto& o : out) o.clear();
-  PairRun run;
+  thread_local PairRun run;  // (storage the thread keeps)
   FitExtents::Others others;
   const std::array<long long, 3> sizes{plan.dim[0].size, plan.dim[1].size, plan.dim[2].size};
   if (only) {
@@ -447,7 +453,8 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
     for (auto& o : out) sort_unique(o, sizes);
     return;
   }
-  std::array<std::vector<long long>, 3> lists = ext;
+  thread_local std::array<std::vector<long long>, 3> lists;
+  for (int d = 0; d < 3; ++d) lists[d].assign(ext[d].begin(), ext[d].end());
   for (long long chunk : {4LL, 8LL, 16LL})
     if (chunk < plan.dim[2].size) lists[2].push_back(chunk);
   sort_extents(lists[2]);

@@ -144,6 +144,8 @@ class FitExtents {
   std::vector<bool> required_;  // per operand: must be SRAM-resident
   std::vector<long long> capacity_;
   std::vector<int> holder_;
+  // per operand (the first kMax): its tensor's bit of Tiling::single
+  std::array<unsigned, kMax> tensor_bit_{};
   mutable std::vector<long long> used_;  // scratch of fits() with more than kMax buffers
 };
 
@@ -155,7 +157,7 @@ class FitExtents {
 // `only` (if given): instead of every pair of listed extents, only these pairs (each d, then the
 // tile with d's extent 0), as keep_pair takes them: the same tiles as the whole walk gives for
 // them.
-void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+void fit_extents(const FitExtents& fit, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
                  std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
@@ -211,6 +213,7 @@ class CandidateSpace {
   Options options_;
   detail::Plan plan_;
   std::array<std::vector<long long>, 3> ext_;
+  FitExtents fit_;  // the capacity boundary's footprints (built once per space)
   size_t index_ = 0;
 };
 

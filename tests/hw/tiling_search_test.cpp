@@ -228,6 +228,63 @@ TEST_CASE("the latency objective is never slower than another objective's choice
                      << " comparisons: the latency choice more than 2 % slower (the cap)");
 }
 
+TEST_CASE("capacity-boundary extents: exact where a tile's elements pass 2^56", "[hw][tiling]") {
+  // The search counts a tile's bytes in 64 bits up to 2^56 elements and through 128 bits above
+  // (detail::ceil_bytes): on tiles whose answer lies on either side of that threshold, or across
+  // it, the answer (narrowed and bisected) is the largest extent whose footprints, as the model
+  // counts them, fit (every extent up to it fitting: below the whole dimension fitting is
+  // monotone).
+  long long checked = 0, above = 0, below_threshold = 0;
+  for (const long long buffer : {1LL << 40, 1LL << 52, 1LL << 61, (1LL << 62) - 12345}) {
+    const Accelerator acc = make_acc(4, 4, buffer);
+    for (const int shift : {20, 24, 26, 27, 28}) {
+      hw::GemmProblem p = quantized({1LL << 31, (1LL << 31) + 7, (1LL << 31) + 3});
+      const std::array<long long, 3> size{p.shape.m, p.shape.n, p.shape.k};
+      for (int d = 0; d < 3; ++d) {
+        std::array<long long, 3> tile{(1LL << shift) + 1, 1LL << shift, (1LL << shift) - 5};
+        for (const unsigned single : {0u, 1u, 6u}) {
+          const long long fast =
+              hw::detail::largest_fitting_extent(acc, p, tile, d, single, -1, false);
+          const long long bisected =
+              hw::detail::largest_fitting_extent(acc, p, tile, d, single, -1, true);
+          INFO("buffer " << buffer << " shift " << shift << " d " << d << " single " << single);
+          REQUIRE(fast == bisected);
+          const auto fits_at = [&](long long x) {
+            std::array<long long, 3> t = tile;
+            t[d] = x;
+            Tiling tiling{t[0], t[1], t[2]};
+            tiling.single = single;
+            long long used = 0;
+            for (const hw::Operand& op : p.operands) {
+              const long long bytes = hw::detail::tile_footprint_bytes(
+                  op, t, size, !tiling.single_buffered(hw::detail::buffered_tensor(op)));
+              if (bytes > buffer - used) return false;
+              used += bytes;
+            }
+            return true;
+          };
+          if (fast > 0) REQUIRE(fits_at(fast));
+          if (fast < size[d]) REQUIRE_FALSE(fits_at(fast + 1));
+          long long most = 0;  // the most elements of an operand's tile at the answer
+          for (const hw::Operand& op : p.operands) {
+            std::array<long long, 3> t = tile;
+            t[d] = std::max(fast, 1LL);
+            long long elements = 1;  // (at most 2^31 x 2^28 here)
+            for (int e = 0; e < 3; ++e)
+              if (op.group[e] > 0) elements *= hw::detail::max_distinct_groups(t[e], op.group[e]);
+            most = std::max(most, elements);
+          }
+          (most > (1LL << 56) ? above : below_threshold) += 1;
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked == 4 * 5 * 3 * 3);
+  CHECK(above > 10);
+  CHECK(below_threshold > 10);
+}
+
 TEST_CASE("capacity-boundary extents: the narrowed search equals bisection and a linear scan",
           "[hw][tiling]") {
   // The largest extent of one dimension with which every operand's tile fits, found by a range

@@ -119,7 +119,8 @@ CandidateSpace::CandidateSpace(const arch::Accelerator& acc, const GemmProblem& 
       problem_(problem),
       options_(options),
       // The untiled model gives the array split of every dimension.
-      plan_(detail::Model(acc, problem, dataflow, Tiling{}, options, {true, false}).plan()) {
+      plan_(detail::Model(acc, problem, dataflow, Tiling{}, options, {true, false}).plan()),
+      fit_(acc, problem) {
   for (int d = 0; d < 3; ++d)
     ext_[d] =
         extents_for(plan_.dim[d].size, plan_.dim[d].split > 0 ? plan_.dim[d].split : kStreamUnit);
@@ -163,9 +164,15 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
          {mapping::BufferedTensor::kC, mapping::BufferedTensor::kA, mapping::BufferedTensor::kB})
       singles.push_back(1u << static_cast<int>(b));
   twins = twins && !acc_.spec().micro.active();
-  fit_extents(acc_, problem_, plan_, ext_, singles, fitted, keep_pair, twins, only);
-  std::optional<FitExtents> fit;
-  if (twins && singles.size() > 1) fit.emplace(acc_, problem_);
+  fit_extents(fit_, plan_, ext_, singles, fitted, keep_pair, twins, only);
+  const bool twin_test = twins && singles.size() > 1;
+  // Whether the twin test may ask fits() last: each tile of fitted[v] fits with its buffering,
+  // so with every tensor double-buffered no operand's bytes exceed twice a buffer's capacity and
+  // fits() adds at most three capacities: no count leaves 64 bits (fits() throws nowhere) when
+  // every capacity is at most 2^61 bytes. Else it is asked first, as it may throw.
+  bool fits_last = true;
+  for (size_t p = 0; p < fit_.partitions(); ++p)
+    fits_last = fits_last && fit_.capacity(static_cast<int>(p)) <= (1LL << 61);
   for (const auto& [tm, tn, tk] : fitted[0])
     if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add(groups, tm, tn, tk, 0, &keep_group);
   for (size_t v = 1; v < singles.size(); ++v) {
@@ -178,10 +185,17 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
           for (int d = 0; d < 3; ++d)
             changes = changes || (op.group[d] > 0 && tile[d] < plan_.dim[d].size);
       if (!changes) continue;
-      if (fit && fit->fits(tile, 0) &&
-          ((listed(0, tm) && listed(1, tn) && listed(2, tk)) ||
-           std::binary_search(fitted[0].begin(), fitted[0].end(), tile)))
-        continue;  // its double-buffered twin dominates it
+      if (twin_test) {
+        const auto twin_in_space = [&] {
+          return (listed(0, tm) && listed(1, tn) && listed(2, tk)) ||
+                 std::binary_search(fitted[0].begin(), fitted[0].end(), tile);
+        };
+        // (a tile of fitted[0] fits with every tensor double-buffered: it need not be asked)
+        if (fits_last ? std::binary_search(fitted[0].begin(), fitted[0].end(), tile) ||
+                            (listed(0, tm) && listed(1, tn) && listed(2, tk) && fit_.fits(tile, 0))
+                      : fit_.fits(tile, 0) && twin_in_space())
+          continue;  // its double-buffered twin dominates it
+      }
       add(groups, tm, tn, tk, single, &keep_group);
     }
   }

@@ -24,6 +24,8 @@ FitExtents::FitExtents(const arch::Accelerator& acc, const GemmProblem& problem)
       required = required || role == role_key(op.role);
     required_.push_back(required);
   }
+  for (size_t i = 0; i < problem.operands.size() && i < kMax; ++i)
+    tensor_bit_[i] = 1u << static_cast<int>(detail::buffered_tensor(problem.operands[i]));
   if (gb.partitions.empty()) {
     capacity_.push_back(gb.bytes);
     holder_.assign(problem.operands.size(), 0);
@@ -94,11 +96,8 @@ long long FitExtents::largest(const Others& o, std::array<long long, 3> tile, in
   const std::array<long long, kMax>& other = o.other;
   const std::array<bool, kMax>& changes = o.changes;
   std::array<bool, kMax> doubled;  // (no array is zeroed whole: rep stos is slow on short runs)
-  Tiling t;
-  t.single = single;
-  for (size_t i = 0; i < n; ++i)
-    doubled[i] =
-        double_buffered_ && !t.single_buffered(detail::buffered_tensor(problem_.operands[i]));
+  for (size_t i = 0; i < n; ++i)   // (as Tiling::single_buffered)
+    doubled[i] = double_buffered_ && (single & tensor_bit_[i]) == 0;
   const auto fits_at = [&](long long extent) {
     std::array<long long, kMax> used;
     if (capacity_.size() <= kParts)  // a fixed count: stored, not a memset (slow on short runs)
@@ -111,7 +110,11 @@ long long FitExtents::largest(const Others& o, std::array<long long, 3> tile, in
       long long elements = other[i];
       if (g > 0)
         elements = detail::mul(elements, g == 1 ? extent : detail::max_distinct_groups(extent, g));
-      long long bytes = detail::ceil_bytes(elements, op.bits);
+      // (detail::ceil_bytes, in 64 bits where elements x bits cannot leave them)
+      long long bytes = static_cast<unsigned long long>(elements) <= (1ULL << 56) &&
+                                static_cast<unsigned>(op.bits) <= 64u
+                            ? (elements * op.bits + 7) / 8
+                            : detail::ceil_bytes(elements, op.bits);
       if (both_banks_ || (doubled[i] && (changes[i] || (g > 0 && extent < sizes_[d]))))
         bytes = detail::mul(bytes, 2);
       long long& u = used[static_cast<size_t>(holder_[i])];
@@ -273,15 +276,21 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
     return std::binary_search(ext[e].begin(), ext[e].end(), v);
   };
   const size_t variants = singles.size();
-  std::vector<size_t> count(variants, partial), fresh(variants, partial);
-  std::vector<signed char> wanted;
+  // (storage the thread keeps: no allocation per call)
+  thread_local std::vector<size_t> count, fresh;
+  thread_local std::vector<signed char> wanted;
+  count.assign(variants, partial);
+  fresh.assign(variants, partial);
   for (long long ta : lists[a]) {
     std::array<long long, 3> tile{};
     tile[d] = 1, tile[a] = ta;
     // (a whole ta needs no second copy of some tiles: counted afresh, the walk kept for the rest)
     std::vector<size_t>& c = ta >= plan.dim[a].size ? fresh : count;
+    // (a buffering's footprints are no larger than the first's, every tensor double-buffered:
+    // where that fits, so does this one, untested)
     for (size_t v = 0; v < variants; ++v)
       while (c[v] > 0) {
+        if (v > 0 && singles[0] == 0 && c[v] <= c[0]) break;
         tile[b] = lb[c[v] - 1];
         if (fit.fits(tile, singles[v])) break;
         --c[v];
@@ -405,16 +414,15 @@ void fit_pair(const FitExtents& fit, const detail::Plan& plan, const std::vector
 
 }  // namespace
 
-void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+void fit_extents(const FitExtents& fit, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
                  std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
                  bool twins, const std::vector<std::array<long long, 4>>* only) {
-  const FitExtents fit(acc, problem);
   const size_t variants = singles.size();
   out.resize(variants);
   for (auto& o : out) o.clear();
-  PairRun run;
+  thread_local PairRun run;  // (storage the thread keeps)
   FitExtents::Others others;
   const std::array<long long, 3> sizes{plan.dim[0].size, plan.dim[1].size, plan.dim[2].size};
   if (only) {
@@ -447,7 +455,8 @@ void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const
     for (auto& o : out) sort_unique(o, sizes);
     return;
   }
-  std::array<std::vector<long long>, 3> lists = ext;
+  thread_local std::array<std::vector<long long>, 3> lists;
+  for (int d = 0; d < 3; ++d) lists[d].assign(ext[d].begin(), ext[d].end());
   for (long long chunk : {4LL, 8LL, 16LL})
     if (chunk < plan.dim[2].size) lists[2].push_back(chunk);
   sort_extents(lists[2]);

@@ -80,14 +80,13 @@ class FitExtents {
   // must be SRAM-resident, arch::Microarch::sram_resident).
   bool fits(const std::array<long long, 3>& tile, unsigned single,
             bool required_only = false) const {
-    used_.assign(capacity_.size(), 0);
-    for (size_t i = 0; i < problem_.operands.size(); ++i) {
-      if (required_only && !required_[i]) continue;
-      if (holder_[i] < 0) return false;
-      used_[holder_[i]] = detail::add(used_[holder_[i]], footprint(i, tile, single));
-      if (used_[holder_[i]] > capacity_[holder_[i]]) return false;
+    if (capacity_.size() > kMax) {
+      used_.assign(capacity_.size(), 0);
+      return fits_into(used_.data(), tile, single, required_only);
     }
-    return true;
+    std::array<long long, kMax> used;  // (not zeroed whole: a memset is slow on short runs)
+    for (size_t p = 0; p < capacity_.size(); ++p) used[p] = 0;
+    return fits_into(used.data(), tile, single, required_only);
   }
 
   // The largest extent of dimension d (others as in `tile`) that fits; 0 if none does. By
@@ -124,6 +123,18 @@ class FitExtents {
 
  private:
   long long size(int d) const { return sizes_[d]; }
+  // fits() with `used` (one zero per buffer) as its running sums.
+  bool fits_into(long long* used, const std::array<long long, 3>& tile, unsigned single,
+                 bool required_only) const {
+    for (size_t i = 0; i < problem_.operands.size(); ++i) {
+      if (required_only && !required_[i]) continue;
+      if (holder_[i] < 0) return false;
+      long long& u = used[holder_[i]];
+      u = detail::add(u, footprint(i, tile, single));
+      if (u > capacity_[holder_[i]]) return false;
+    }
+    return true;
+  }
   long long largest_slow(std::array<long long, 3> tile, int d, unsigned single) const;
   const arch::AcceleratorSpec& spec_;
   const GemmProblem& problem_;
@@ -133,7 +144,9 @@ class FitExtents {
   std::vector<bool> required_;  // per operand: must be SRAM-resident
   std::vector<long long> capacity_;
   std::vector<int> holder_;
-  mutable std::vector<long long> used_;  // scratch of fits()
+  // per operand (the first kMax): its tensor's bit of Tiling::single
+  std::array<unsigned, kMax> tensor_bit_{};
+  mutable std::vector<long long> used_;  // scratch of fits() with more than kMax buffers
 };
 
 // The capacity-boundary tiles of each buffering in `singles` (Tiling::single), sorted, into
@@ -144,7 +157,7 @@ class FitExtents {
 // `only` (if given): instead of every pair of listed extents, only these pairs (each d, then the
 // tile with d's extent 0), as keep_pair takes them: the same tiles as the whole walk gives for
 // them.
-void fit_extents(const arch::Accelerator& acc, const GemmProblem& problem, const detail::Plan& plan,
+void fit_extents(const FitExtents& fit, const detail::Plan& plan,
                  const std::array<std::vector<long long>, 3>& ext,
                  const std::vector<unsigned>& singles,
                  std::vector<std::vector<std::array<long long, 3>>>& out, const KeepPair& keep_pair,
@@ -200,6 +213,7 @@ class CandidateSpace {
   Options options_;
   detail::Plan plan_;
   std::array<std::vector<long long>, 3> ext_;
+  FitExtents fit_;  // the capacity boundary's footprints (built once per space)
   size_t index_ = 0;
 };
 

@@ -20,17 +20,32 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = window_limit(choice.cycles, kCapPercent);
+  // Lean: a candidate moving less than 2/3 of the choice's bytes (the choice breaks the cap
+  // against no other).
+  const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
   std::vector<Group> near_groups, others;
+  near_groups.reserve(groups.size() + run.extra.size());
+  others.reserve(groups.size() + run.extra.size());
   std::vector<double> near_known;  // the run's loose floors of near_groups (-1: none)
+  near_known.reserve(groups.size());
   const auto floor_of = [&](const Group& g) {
     return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
   };
   // The pairs of extents the run deferred (RunSpace::deferred), searched now and left for later.
   std::vector<std::array<long long, 4>> near_pairs, far_pairs;
-  const auto generate = [&](const std::vector<std::array<long long, 4>>& pairs) {
+  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+  // Generates the groups of `pairs`, but for the pairs none of whose tiles can move fewer than
+  // `bytes` (`fewer`) or at most `bytes` (TrafficFloor::pair_floor): each group is taken as
+  // generated, into near_groups or others by its floor.
+  const auto generate = [&](const std::vector<std::array<long long, 4>>& pairs, double bytes,
+                            bool fewer) {
     std::vector<Group> unused;  // (kept out: the groups are taken as generated)
     space.boundary(
-        unused, [](int, const std::array<long long, 3>&, long long) { return true; },
+        unused,
+        [&](int d, const std::array<long long, 3>& tile, long long upto) {
+          const double f = traffic.pair_floor(tile, d, upto);
+          return fewer ? f < bytes : f <= bytes;
+        },
         [&](const Group& g) {
           (floor_of(g) <= limit ? near_groups : others).push_back(g);
           return false;
@@ -65,7 +80,10 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
         (compute_floor_upto(tile, d, base_.dim[d].size) <= limit ? near_pairs : far_pairs)
             .push_back(key);
       }
-      if (!near_pairs.empty()) generate(near_pairs);
+      // Of those, none from the pairs none of whose tiles is lean (D below is the same, or lean
+      // neither way): S then holds every lean candidate of W. (A single-buffered tile whose
+      // twin's pair is left out is kept: it moves its twin's bytes, not lean.)
+      if (!near_pairs.empty()) generate(near_pairs, lean, false);
     }
   } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
     space.grid(groups);
@@ -77,33 +95,23 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
         [&](const Group& g) { return floor_of(g) <= limit; }, true);
     for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
   }
-  // D: the least-traffic candidate of S, if it moves less than 2/3 of the choice's bytes (lean;
-  // else no candidate of W is lean, and neither is L if it lies in W). Its bytes (`fewest`), and
-  // the candidates of S that move them.
-  const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
+  // D: the least-traffic candidate of S, if lean (else no candidate of W is lean, and neither is
+  // L if it lies in W). Its bytes (`fewest`), and the candidates of S that move them.
   std::vector<LeastTraffic> least_of_s;
   near_known.resize(near_groups.size(), -1.0);  // (the groups added after the run's: none known)
   const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s, &near_known);
   if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
   // D beyond the window (D: of those the fastest; none within 2 % of X, timed by increasing
-  // compute cycles while those do not exceed 2 % above X): every candidate of W moves more than
-  // D (on equal bytes W's fewer cycles would rank first), so L (at most D's bytes) is not in W:
-  // L is more than 2 % slower. So too when a candidate outside S moves fewer bytes than D (then
-  // D, in W, is the least of W).
-  bool beyond = true;
-  for (const LeastTraffic& c : least_of_s) {
-    if (c.bound > limit) break;
-    ++evaluated_;
-    if (model(c.tiling).timing().total <= limit) {
-      beyond = false;
-      break;
-    }
-  }
-  if (beyond) return;
+  // compute cycles while those do not exceed 2 % above X, unless the floor of its planned
+  // cycles, search::cycles_floor, does): every candidate of W moves more than D (on equal bytes
+  // W's fewer cycles would rank first), so L (at most D's bytes) is not in W: L is more than 2 %
+  // slower. So too when a candidate outside S moves fewer bytes than D (then D, in W, is the
+  // least of W).
+  if (!any_within(least_of_s, limit)) return;
   // (the far pairs' groups last, so asked first, as when all the pairs were generated at once;
-  // with them, twins of candidates outside S, of the same bytes)
-  if (!far_pairs.empty()) generate(far_pairs);
-  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+  // with them, twins of candidates outside S, of the same bytes; none from the pairs none of
+  // whose tiles moves fewer bytes than D)
+  if (!far_pairs.empty()) generate(far_pairs, static_cast<double>(fewest), true);
   for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
     if (leaner(traffic, *g, fewest, loose)) return;
   // The same over the rest of the capacity boundary, as it is generated (and no further once
@@ -128,6 +136,18 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+}
+
+bool Search::any_within(const std::vector<LeastTraffic>& candidates, long long limit) {
+  for (const LeastTraffic& c : candidates) {
+    if (c.bound > limit) break;
+    const detail::Model m = model(c.tiling);
+    ++planned_;
+    if (cycles_floor(m) > limit) continue;  // (its time is no less)
+    ++evaluated_;
+    if (m.timing().total <= limit) return true;
+  }
+  return false;
 }
 
 long long Search::least_bytes_bound() {

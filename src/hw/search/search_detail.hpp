@@ -540,10 +540,11 @@ class Search {
   long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
                          std::vector<LeastTraffic>& least,
                          const std::vector<double>* known = nullptr);
-  // Whether some candidate of `candidates` (by increasing `bound`, a floor of their cycles) takes
-  // at most `limit` cycles (timing().total): planned while their bound does not exceed `limit`,
-  // timed unless the floor of their planned cycles (search::cycles_floor) exceeds it.
-  bool any_within(const std::vector<LeastTraffic>& candidates, long long limit);
+  // The candidates of `candidates` (by increasing `bound`, a floor of their cycles) that may take
+  // at most `limit` cycles (timing().total), planned: while their bound does not exceed `limit`,
+  // those whose planned cycle floor (search::cycles_floor) does not either.
+  std::vector<detail::Model> maybe_within(const std::vector<LeastTraffic>& candidates,
+                                          long long limit);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

@@ -499,6 +499,14 @@ class Search {
   void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                    const LooseFloor& loose);
 
+  // cap_traffic's last steps, D (moving `fewest` bytes) in W and lean, no candidate of the groups
+  // asked so far leaner: the rest of the capacity boundary asked for a leaner candidate (as it
+  // is generated, but for the pairs of extents none of whose tiles can move fewer bytes); if
+  // none, L over the whole space (by_dram into `groups`) and, if over_cap(choice, L),
+  // fastest_within(L) into best_.
+  void cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, TrafficFloor& traffic,
+                    const Score& choice, long long fewest, const LooseFloor& loose);
+
   // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
   // closed-form traffic floors, then planned).
   bool leaner(TrafficFloor& traffic, const Group& g, long long bytes, const LooseFloor& loose);

@@ -131,6 +131,11 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     for (size_t g = groups.size(); g-- > 0;)
       if (run.floors[g] > limit && leaner(traffic, groups[g], fewest, loose)) return;
   }
+  cap_beyond_s(space, groups, traffic, choice, fewest, loose);
+}
+
+void Search::cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, TrafficFloor& traffic,
+                          const Score& choice, long long fewest, const LooseFloor& loose) {
   // The same over the rest of the capacity boundary, as it is generated (and no further once
   // such a candidate is found), but for the pairs of extents none of whose tiles can move fewer
   // bytes (TrafficFloor::pair_floor).

@@ -162,7 +162,7 @@ TEST_CASE("tenet search's winner is the auto tiling of its request on every GPT-
       CHECK(e.call_cost() == s.best->cost);
       // ranked by the one rule: under latency within 2 % of the fastest built-in, and of those
       // the fewest DRAM bytes
-      Integer fastest = s.built_in.front().cost.cycles;
+      poly::Integer fastest = s.built_in.front().cost.cycles;
       for (const auto& b : s.built_in) fastest = std::min(fastest, b.cost.cycles);
       for (const auto& b : s.built_in) {
         if (o != Objective::kLatency) {

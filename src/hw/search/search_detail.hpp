@@ -534,6 +534,14 @@ class Search {
   void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                    const LooseFloor& loose);
 
+  // cap_traffic's last steps, D (moving `fewest` bytes) in W and lean, no candidate of the groups
+  // asked so far leaner: the rest of the capacity boundary asked for a leaner candidate (as it
+  // is generated, but for the pairs of extents none of whose tiles can move fewer bytes); if
+  // none, L over the whole space (by_dram into `groups`) and, if over_cap(choice, L),
+  // fastest_within(L) into best_.
+  void cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, TrafficFloor& traffic,
+                    const Score& choice, long long fewest, const LooseFloor& loose);
+
   // Whether some candidate of the group moves fewer than `bytes` DRAM bytes (by its loose and
   // closed-form traffic floors, then planned).
   bool leaner(TrafficFloor& traffic, const Group& g, long long bytes, const LooseFloor& loose);
@@ -575,6 +583,11 @@ class Search {
   long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
                          std::vector<LeastTraffic>& least,
                          const std::vector<double>* known = nullptr);
+  // The candidates of `candidates` (by increasing `bound`, a floor of their cycles) that may take
+  // at most `limit` cycles (timing().total), planned: while their bound does not exceed `limit`,
+  // those whose planned cycle floor (search::cycles_floor) does not either.
+  std::vector<detail::Model> maybe_within(const std::vector<LeastTraffic>& candidates,
+                                          long long limit);
 
   // kEnergy, kEdp: energy and DRAM bytes are exact without timing (they depend on access
   // counts only). Every candidate is planned; ordered by a lower bound of its score (energy or

@@ -20,17 +20,34 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // W: the candidates within 2 % of the choice's cycles (near()); each lies in a group whose
   // floor is at most `limit`: S, those groups (of the space generated, or generated again).
   const long long limit = window_limit(choice.cycles, kCapPercent);
+  // Lean: a candidate moving less than 2/3 of the choice's bytes (the choice breaks the cap
+  // against no other).
+  const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
+  // S (near_groups), and the groups beyond `limit` generated here (others); those of the run
+  // beyond `limit` are not copied (run_others: the candidates outside S are theirs too).
   std::vector<Group> near_groups, others;
+  bool run_others = false;
+  near_groups.reserve(groups.size() + run.extra.size());
   std::vector<double> near_known;  // the run's loose floors of near_groups (-1: none)
+  near_known.reserve(groups.size());
   const auto floor_of = [&](const Group& g) {
     return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
   };
   // The pairs of extents the run deferred (RunSpace::deferred), searched now and left for later.
   std::vector<std::array<long long, 4>> near_pairs, far_pairs;
-  const auto generate = [&](const std::vector<std::array<long long, 4>>& pairs) {
+  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
+  // Generates the groups of `pairs`, but for the pairs none of whose tiles can move fewer than
+  // `bytes` (`fewer`) or at most `bytes` (TrafficFloor::pair_floor): each group is taken as
+  // generated, into near_groups or others by its floor.
+  const auto generate = [&](const std::vector<std::array<long long, 4>>& pairs, double bytes,
+                            bool fewer) {
     std::vector<Group> unused;  // (kept out: the groups are taken as generated)
     space.boundary(
-        unused, [](int, const std::array<long long, 3>&, long long) { return true; },
+        unused,
+        [&](int d, const std::array<long long, 3>& tile, long long upto) {
+          const double f = traffic.pair_floor(tile, d, upto);
+          return fewer ? f < bytes : f <= bytes;
+        },
         [&](const Group& g) {
           (floor_of(g) <= limit ? near_groups : others).push_back(g);
           return false;
@@ -41,17 +58,15 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
     // S need only hold W and lie in the space (each test below holds for any such set): the
     // run's groups and those it set aside, by their floors, and the groups of the pairs it did
     // not search (their enumeration indices are not those of the whole space; nothing below ranks
-    // by them). Those beyond `limit`: `others`.
+    // by them).
+    run_others = true;
     for (size_t g = 0; g < groups.size(); ++g) {
-      if (run.floors[g] > limit) {
-        others.push_back(groups[g]);
-        continue;
-      }
+      if (run.floors[g] > limit) continue;
       near_groups.push_back(groups[g]);
       near_known.push_back(g < run.loose_of.size() ? run.loose_of[g] : -1.0);
     }
     for (size_t e = 0; e < run.extra.size(); ++e)
-      (run.extra_floors[e] <= limit ? near_groups : others).push_back(run.extra[e]);
+      if (run.extra_floors[e] <= limit) near_groups.push_back(run.extra[e]);
     if (limit > run.covered && !run.deferred.empty()) {
       // Now only the pairs whose tiles' compute cycles may not exceed `limit` (their floor with
       // d's extent up to the whole dimension, compute_floor_upto): every group of S among them.
@@ -65,7 +80,10 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
         (compute_floor_upto(tile, d, base_.dim[d].size) <= limit ? near_pairs : far_pairs)
             .push_back(key);
       }
-      if (!near_pairs.empty()) generate(near_pairs);
+      // Of those, none from the pairs none of whose tiles is lean (D below is the same, or lean
+      // neither way): S then holds every lean candidate of W. (A single-buffered tile whose
+      // twin's pair is left out is kept: it moves its twin's bytes, not lean.)
+      if (!near_pairs.empty()) generate(near_pairs, lean, false);
     }
   } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
     space.grid(groups);
@@ -77,35 +95,47 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
         [&](const Group& g) { return floor_of(g) <= limit; }, true);
     for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
   }
-  // D: the least-traffic candidate of S, if it moves less than 2/3 of the choice's bytes (lean;
-  // else no candidate of W is lean, and neither is L if it lies in W). Its bytes (`fewest`), and
-  // the candidates of S that move them.
-  const double lean = 2.0 * static_cast<double>(choice.dram_bytes) / 3.0 * (1 + 1e-12);
+  // D: the least-traffic candidate of S, if lean (else no candidate of W is lean, and neither is
+  // L if it lies in W). Its bytes (`fewest`), and the candidates of S that move them.
   std::vector<LeastTraffic> least_of_s;
   near_known.resize(near_groups.size(), -1.0);  // (the groups added after the run's: none known)
   const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s, &near_known);
   if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
-  // D beyond the window (D: of those the fastest; none within 2 % of X, timed by increasing
-  // compute cycles while those do not exceed 2 % above X): every candidate of W moves more than
-  // D (on equal bytes W's fewer cycles would rank first), so L (at most D's bytes) is not in W:
-  // L is more than 2 % slower. So too when a candidate outside S moves fewer bytes than D (then
-  // D, in W, is the least of W).
-  bool beyond = true;
-  for (const LeastTraffic& c : least_of_s) {
-    if (c.bound > limit) break;
+  // D beyond the window (D: of those the fastest; none within 2 % of X): every candidate of W
+  // moves more than D (on equal bytes W's fewer cycles would rank first), so L (at most D's
+  // bytes) is not in W: L is more than 2 % slower. So too when a candidate outside S moves fewer
+  // bytes than D (then D, in W, is the least of W). Either holds (neither is preferred): D's
+  // candidates planned first, by increasing compute cycles while those do not exceed 2 % above
+  // X; those whose cycle floor (search::cycles_floor) does not either are timed only once no
+  // candidate of the far pairs' groups moves fewer bytes than D.
+  const std::vector<detail::Model> maybe = maybe_within(least_of_s, limit);
+  if (maybe.empty()) return;
+  // Candidates outside S moving fewer bytes than D, larger tiles first (fewer bytes): the far
+  // pairs' groups (with them, twins of candidates outside S, of the same bytes; none from the
+  // pairs none of whose tiles moves fewer bytes than D), then those of the near pairs beyond
+  // `limit`, then the run's beyond `limit`, last first (as when all were generated at once).
+  const size_t near_others = others.size();
+  if (!far_pairs.empty()) generate(far_pairs, static_cast<double>(fewest), true);
+  for (size_t g = others.size(); g-- > near_others;)
+    if (leaner(traffic, others[g], fewest, loose)) return;
+  const auto within = [&](const detail::Model& m) {
     ++evaluated_;
-    if (model(c.tiling).timing().total <= limit) {
-      beyond = false;
-      break;
-    }
+    return m.timing().total <= limit;
+  };
+  if (std::none_of(maybe.begin(), maybe.end(), within)) return;
+  for (size_t g = near_others; g-- > 0;)
+    if (leaner(traffic, others[g], fewest, loose)) return;
+  if (run_others) {
+    for (size_t e = run.extra.size(); e-- > 0;)
+      if (run.extra_floors[e] > limit && leaner(traffic, run.extra[e], fewest, loose)) return;
+    for (size_t g = groups.size(); g-- > 0;)
+      if (run.floors[g] > limit && leaner(traffic, groups[g], fewest, loose)) return;
   }
-  if (beyond) return;
-  // (the far pairs' groups last, so asked first, as when all the pairs were generated at once;
-  // with them, twins of candidates outside S, of the same bytes)
-  if (!far_pairs.empty()) generate(far_pairs);
-  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
-  for (auto g = others.rbegin(); g != others.rend(); ++g)  // (larger tiles first: fewer bytes)
-    if (leaner(traffic, *g, fewest, loose)) return;
+  cap_beyond_s(space, groups, traffic, choice, fewest, loose);
+}
+
+void Search::cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, TrafficFloor& traffic,
+                          const Score& choice, long long fewest, const LooseFloor& loose) {
   // The same over the rest of the capacity boundary, as it is generated (and no further once
   // such a candidate is found), but for the pairs of extents none of whose tiles can move fewer
   // bytes (TrafficFloor::pair_floor).
@@ -128,6 +158,18 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);
+}
+
+std::vector<detail::Model> Search::maybe_within(const std::vector<LeastTraffic>& candidates,
+                                                long long limit) {
+  std::vector<detail::Model> out;
+  for (const LeastTraffic& c : candidates) {
+    if (c.bound > limit) break;
+    detail::Model m = model(c.tiling);
+    ++planned_;
+    if (cycles_floor(m) <= limit) out.push_back(std::move(m));
+  }
+  return out;
 }
 
 long long Search::least_bytes_bound() {

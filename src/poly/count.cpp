@@ -7,11 +7,14 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <optional>
 
 #include "poly/detail/bounds.hpp"
 #include "poly/detail/engine.hpp"
 #include "poly/detail/isl_bridge.hpp"
+#include "poly/detail/parametric_system.hpp"
 #include "tenet/error.hpp"
 #include "tenet/poly/parameters.hpp"
 
@@ -141,6 +144,8 @@ Integer count(const isl::union_map& map, const CountOptions& o, CountReport* r) 
 struct ParametricCount::Prepared {
   std::vector<std::string> parameters;  // the systems' first variables, in this order
   std::vector<detail::System> systems;  // one per disjoint basic set
+  // Per system, its value-independent reduction (nullopt: the engine counts the whole system).
+  std::vector<std::optional<detail::ParametricSystem>> reduced;
 };
 
 ParametricCount::ParametricCount(const isl::set& set) : set_(set) {
@@ -155,6 +160,8 @@ ParametricCount::ParametricCount(const isl::set& set) : set_(set) {
       if (isl_basic_set_dim(piece.get(), isl_dim_param) != n)
         throw InternalError("ParametricCount: a basic set lost parameters");
       prepared->systems.push_back(detail::lifted_system(piece, {}));
+      prepared->reduced.push_back(
+          detail::ParametricSystem::reduce(prepared->systems.back(), static_cast<int>(n)));
     }
   } catch (const detail::Overflow&) {
     return;
@@ -164,24 +171,38 @@ ParametricCount::ParametricCount(const isl::set& set) : set_(set) {
   prepared_ = std::move(prepared);
 }
 
+bool ParametricCount::closed_form() const {
+  if (!prepared_) return false;
+  for (const auto& reduced : prepared_->reduced)
+    if (!reduced || !reduced->closed_form()) return false;
+  return true;
+}
+
 Integer ParametricCount::count(const ParameterFix& fix, const CountOptions& options) const {
   if (!prepared_ || options.isl_detect_equalities || options.isl_remove_redundancies)
     return poly::count(fix.apply(set_), options);
   const std::vector<std::string>& names = prepared_->parameters;
-  std::vector<long long> values;
-  values.reserve(names.size());
-  for (const std::string& name : names) values.push_back(fix.value(name));
+  // The values in the systems' order (on the stack for the usual few parameters).
+  constexpr std::size_t kFew = 8;
+  std::array<long long, kFew> few;
+  std::vector<long long> many(names.size() > kFew ? names.size() : 0);
+  long long* values = names.size() > kFew ? many.data() : few.data();
+  for (std::size_t i = 0; i < names.size(); ++i) values[i] = fix.value(names[i]);
   try {
     detail::Engine engine(options);
     Integer total = 0;
-    for (const detail::System& system : prepared_->systems) {
-      detail::System s = system;
-      for (int i = static_cast<int>(values.size()) - 1; i >= 0; --i) {
+    for (std::size_t k = 0; k < prepared_->systems.size(); ++k) {
+      engine.begin_piece();
+      if (const auto& reduced = prepared_->reduced[k]) {
+        reduced->add_count(values, engine, total);
+        continue;
+      }
+      detail::System s = prepared_->systems[k];
+      for (int i = static_cast<int>(names.size()) - 1; i >= 0; --i) {
         if (values[i] > detail::kCoefLimit || values[i] < -detail::kCoefLimit)
           throw detail::Overflow();
         s.fix_variable(i, static_cast<detail::Coef>(values[i]));
       }
-      engine.begin_piece();
       total += engine.count(std::move(s));
     }
     return total;

@@ -324,6 +324,7 @@ QuantCosts QuantAnalyzer::evaluate(const poly::ParameterValues& values,
                          (fix.empty() ? std::string("its sizes") : fix.describe()));
 
   QuantCosts q;
+  q.tensors.reserve(p.tensors.size());
   for (const Plan::Tensor& t : p.tensors) {
     TensorStorage s = t.proto;
     s.elements = counts[t.elements];

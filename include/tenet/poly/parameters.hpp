@@ -46,11 +46,18 @@ class ParameterFix {
 // system is the same constraint system as lifting the fixed set. A set the engine cannot take
 // this way (a coefficient beyond its limit, a div it cannot lift, an unbounded piece) is counted
 // as count(fix.apply(set)) would count it, with the same result and the same errors.
+// Each lifted system is reduced once more at construction, for all values alike
+// (detail::ParametricSystem): equalities with a unit coefficient eliminated, the variables split
+// into groups independent once the parameters are fixed, one-variable groups compiled to
+// interval lengths; count() then evaluates those and runs the engine on the larger groups only.
 class ParametricCount {
  public:
   ParametricCount() = default;
   explicit ParametricCount(const isl::set& set);
   Integer count(const ParameterFix& fix, const CountOptions& options = {}) const;
+  // True if every piece is counted in closed form at any values: a product of intervals whose
+  // ends are floors of affine functions of the parameters (no engine run per value).
+  bool closed_form() const;
 
  private:
   struct Prepared;

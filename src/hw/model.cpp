@@ -104,7 +104,10 @@ double OperandPlan::dram_bytes_if(bool keep) const {
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
-    : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
+    : acc_(acc),
+      options_(options),
+      micro_(acc.spec().micro.active()),
+      dma_(micro_ && acc.spec().micro.dma.enabled) {
   if (build.base) {
     plan_ = retile(*build.base, tiling);
     if (build.operands) plan_tensors(problem);
@@ -586,7 +589,7 @@ void Model::for_each_edge_transfer(F&& f) const {
 
 void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
                      long long elements) const {
-  const bool dma = micro_ && acc_.spec().micro.dma.enabled;
+  const bool dma = dma_;
   if (move == Move::kStream) {
     (dma ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
   } else if (dma) {
@@ -602,14 +605,14 @@ void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileInde
 
 bool Model::dram_priced() const {
   if (options_.unlimited_dram_bandwidth) return false;
-  return (micro_ && acc_.spec().micro.dma.enabled) || !acc_.spec().dram.bandwidth.unlimited;
+  return dma_ || !acc_.spec().dram.bandwidth.unlimited;
 }
 
 // Without a DMA engine: latency + bytes / bandwidth (nothing if nothing moves). With one: its
 // commands and channels (dma_cycles), and streamed operands as one more command.
 long long Model::traffic_cycles(const Traffic& t) const {
   const arch::Dram& dram = acc_.spec().dram;
-  if (!(micro_ && acc_.spec().micro.dma.enabled)) return dram_window_cycles(dram, t.bytes);
+  if (!dma_) return dram_window_cycles(dram, t.bytes);
   long long cycles = dma_cycles(t.dma);
   if (t.streamed > 0)
     cycles = add(cycles, add(acc_.spec().micro.dma.command_cycles,
@@ -620,29 +623,36 @@ long long Model::traffic_cycles(const Traffic& t) const {
 }
 
 // A single-buffered tile (in a double-buffered buffer) moves while the array waits: exposed.
-Model::Window Model::dram_window(const TileIndex& q) const {
-  if (!dram_priced()) return {};
-  const bool buffered = acc_.spec().global_buffer.double_buffered;
+Model::WindowRule Model::window_rule() const {
+  WindowRule rule;
+  rule.priced = dram_priced();
+  rule.buffered = acc_.spec().global_buffer.double_buffered;
   const arch::Dram& dram = acc_.spec().dram;
-  const auto& oversized_fraction = dram.oversized_read_overlap_fraction;
-  const auto& window_fraction = dram.window_read_overlap_fraction;
-  const double fraction = window_fraction.value_or(dram.read_overlap_fraction);
-  const bool split_reads = fraction < 1 || (oversized_fraction && *oversized_fraction < 1);
+  rule.oversized_fraction = dram.oversized_read_overlap_fraction;
+  rule.within_window = dram.window_read_overlap_fraction.has_value();
+  rule.fraction = dram.window_read_overlap_fraction.value_or(dram.read_overlap_fraction);
+  rule.split_reads = rule.fraction < 1 || (rule.oversized_fraction && *rule.oversized_fraction < 1);
+  return rule;
+}
+
+Model::Window Model::dram_window(const TileIndex& q, const WindowRule& rule) const {
+  if (!rule.priced) return {};
   Traffic overlapped, exposed, reads, oversized;
   for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
     const OperandPlan& x = ops_[i];
-    const bool wait = x.resident && buffered && !x.double_buffered;
+    const bool wait = x.resident && rule.buffered && !x.double_buffered;
     add_move(wait ? exposed : overlapped, x, move, tile, n);
     // an input's reads (not an output's partial sums nor its write-back); with the oversized
     // fraction given, those of an operand the buffer cannot hold whole apart
-    if (split_reads && !wait && !x.op->output)
-      add_move(oversized_fraction && oversized_operand(x) ? oversized : reads, x, move, tile, n);
+    if (rule.split_reads && !wait && !x.op->output)
+      add_move(rule.oversized_fraction && oversized_operand(x) ? oversized : reads, x, move, tile,
+               n);
   });
-  if (!split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
+  if (!rule.split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
   return {traffic_cycles(overlapped),
           traffic_cycles(exposed),
-          {traffic_cycles(reads), fraction, traffic_cycles(oversized),
-           oversized_fraction.value_or(1.0), window_fraction.has_value()}};
+          {traffic_cycles(reads), rule.fraction, traffic_cycles(oversized),
+           rule.oversized_fraction.value_or(1.0), rule.within_window}};
 }
 
 // An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:
@@ -708,18 +718,31 @@ Timing Model::timing() const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
+  const WindowRule rule = window_rule();
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
   const CountedPairs classes1 = plan_.dim[1].tile_classes();
   const CountedPairs classes2 = plan_.dim[2].tile_classes();
+  // tile_busy depends on a tile through its extents alone, and along each dimension a tile's
+  // extent is the tile's own or (the last tile's) what is left: at most 8 distinct tiles' busy
+  // cycles, each computed once (bit d of the key: dimension d's extent is not the tile's).
+  std::array<TileCycles, 8> busy;
+  unsigned known = 0;
+  const auto busy_of = [&](const TileIndex& q) -> const TileCycles& {
+    unsigned key = 0;
+    for (int d = 0; d < 3; ++d)
+      if (plan_.dim[d].tile_extent(q[d]) != plan_.dim[d].tile) key |= 1u << d;
+    if (!((known >> key) & 1u)) busy[key] = tile_busy(q), known |= 1u << key;
+    return busy[key];
+  };
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : classes1)
       for (const auto& [q2, c2] : classes2) {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
-        const TileCycles tc = tile_busy(q);
-        const Window w = dram_window(q);
+        const TileCycles& tc = busy_of(q);
+        const Window w = dram_window(q, rule);
         const long long window = add(w.overlapped, w.exposed);
         const long long step =
             overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline}, w.overlapped, w.reads),

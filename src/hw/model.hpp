@@ -346,7 +346,17 @@ class Model {
     long long overlapped = 0, exposed = 0;
     detail::Reads reads;  // the overlapped transfers' input reads alone (latency + bytes)
   };
-  Window dram_window(const TileIndex& q) const;
+  // What every window of a run shares (Model::timing works it out once): whether transfers take
+  // time, the global buffer's double buffering and the share of the input reads that overlaps
+  // the array's work (arch::Dram's read overlap fractions; split_reads: some share is below 1).
+  struct WindowRule {
+    bool priced = false, buffered = false, split_reads = false;
+    double fraction = 1;
+    std::optional<double> oversized_fraction;
+    bool within_window = false;
+  };
+  WindowRule window_rule() const;
+  Window dram_window(const TileIndex& q, const WindowRule& rule) const;
   bool oversized_operand(const OperandPlan& x) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).
@@ -380,6 +390,7 @@ class Model {
   std::vector<PartitionPlan> partitions_;
   std::optional<Misfit> misfit_;  // why the tiling is not feasible (none if it is)
   bool micro_ = false;            // arch::Microarch::active(): the §3b path
+  bool dma_ = false;              // micro_ and its DMA engine (arch::Microarch::dma.enabled)
 };
 
 }  // namespace tenet::hw::detail

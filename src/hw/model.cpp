@@ -110,6 +110,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
       dma_(micro_ && acc.spec().micro.dma.enabled) {
   if (build.base) {
     plan_ = retile(*build.base, tiling);
+    last_ = {plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1, plan_.dim[2].tiles() - 1};
     if (build.operands) plan_tensors(problem);
     return;
   }
@@ -147,6 +148,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.split_stream = acc.spec().chip.split_stream;
   plan_.launch = options.kernel_launch ? launch_cycles(acc.spec()) : 0;
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
+  last_ = {plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1, plan_.dim[2].tiles() - 1};
   if (build.operands) plan_tensors(problem);
 }
 
@@ -453,10 +455,10 @@ long long Model::tile_stream(const OperandPlan& x, const TileIndex& q) const {
   return v;
 }
 
-std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
+inline std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
   for (int p = 2; p >= 0; --p) {
     const int d = at(plan_.tiling.order[p]);
-    if (q[d] + 1 < plan_.dim[d].tiles()) {
+    if (q[d] < last_[d]) {
       TileIndex r = q;
       ++r[d];
       for (int inner = p + 1; inner < 3; ++inner) r[at(plan_.tiling.order[inner])] = 0;
@@ -466,7 +468,7 @@ std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
   return std::nullopt;
 }
 
-std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
+inline std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
   for (int p = 2; p >= 0; --p) {
     const int d = at(plan_.tiling.order[p]);
     if (q[d] > 0) {
@@ -474,7 +476,7 @@ std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
       --r[d];
       for (int inner = p + 1; inner < 3; ++inner) {
         const int di = at(plan_.tiling.order[inner]);
-        r[di] = plan_.dim[di].tiles() - 1;
+        r[di] = last_[di];
       }
       return r;
     }
@@ -577,8 +579,7 @@ void Model::for_each_window_transfer(const TileIndex& q, F&& f) const {
 template <typename F>
 void Model::for_each_edge_transfer(F&& f) const {
   const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
+  const TileIndex& last = last_;
   for (size_t i = 0; i < ops_.size(); ++i) {
     const OperandPlan& x = ops_[i];
     if (!x.resident) continue;  // streamed inside every tile's own window
@@ -587,19 +588,23 @@ void Model::for_each_edge_transfer(F&& f) const {
   }
 }
 
-void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
-                     long long elements) const {
-  const bool dma = dma_;
+// (inline: every window adds its moves; without the microarchitecture a move is its element
+// bytes)
+inline void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
+                            long long elements) const {
+  if (!micro_) {
+    t.bytes += bytes_of(move == Move::kStream ? elements : detail::tile_volume(plan_, *x.op, tile),
+                        x.op->bits);
+    return;
+  }
   if (move == Move::kStream) {
-    (dma ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
-  } else if (dma) {
+    (dma_ ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
+  } else if (dma_) {
     add_transfer(t.dma, x, tile, move == Move::kWrite);
-  } else if (micro_) {  // whole bytes per contiguous run, as the DMA law counts them
+  } else {  // whole bytes per contiguous run, as the DMA law counts them
     DmaCost c;
     add_transfer(c, x, tile, move == Move::kWrite);
     t.bytes += c.bytes;
-  } else {
-    t.bytes += bytes_of(tile_volume(x, tile), x.op->bits);
   }
 }
 

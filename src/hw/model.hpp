@@ -391,6 +391,7 @@ class Model {
   std::optional<Misfit> misfit_;  // why the tiling is not feasible (none if it is)
   bool micro_ = false;            // arch::Microarch::active(): the §3b path
   bool dma_ = false;              // micro_ and its DMA engine (arch::Microarch::dma.enabled)
+  TileIndex last_{};              // the last tile: plan_.dim[d].tiles() - 1 per dimension
 };
 
 }  // namespace tenet::hw::detail

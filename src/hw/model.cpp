@@ -789,8 +789,7 @@ void add_energy(TensorResult& t, const arch::EnergyTable& e) {
 }  // namespace
 
 // Step 5a: cycles, utilisation, mapping efficiency, the bounding resource and time.
-void Model::fill_cycles(Result& r) const {
-  const Timing t = timing();
+void Model::fill_cycles(Result& r, const Timing& t) const {
   r.cycles.compute = t.pipeline;
   r.cycles.total = t.total;
   r.cycles.last_write_index = t.total - 1;
@@ -831,11 +830,18 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   return tr;
 }
 
-// Step 5: the report.
-Result Model::result() const {
+void Model::require_feasible() const {
   if (!feasible())
     throw InputError(error_code::kRange, "", "tile",
                      "the tile does not fit: " + describe(*misfit_));
+}
+
+// Step 5: the report.
+Result Model::result() const { return report(nullptr); }
+Result Model::result(const Timing& timed) const { return report(&timed); }
+
+Result Model::report(const Timing* timed) const {
+  require_feasible();
   Result r;
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;
@@ -848,16 +854,28 @@ Result Model::result() const {
   r.macs = product({plan_.logical.m, plan_.logical.n, plan_.logical.k});
   r.folds = folds();
   r.tiles = tiles();
-  fill_cycles(r);
+  fill_cycles(r, timed ? *timed : timing());
   r.array_use = array_use(r);
-  for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
-  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus (bus_bytes)
-    const std::vector<long long> bus = operand_bus_bytes();
-    for (size_t i = 0; i < bus.size(); ++i) r.tensors[i].dram_bytes = bus[i];
-  }
+  r.tensors = tensor_results(r.macs);
   r.dram_bytes = dram_bytes();
   r.energy_pj = energy();
   return r;
+}
+
+std::vector<TensorResult> Model::tensors() const {
+  require_feasible();
+  return tensor_results(product({plan_.logical.m, plan_.logical.n, plan_.logical.k}));
+}
+
+std::vector<TensorResult> Model::tensor_results(long long macs) const {
+  std::vector<TensorResult> out;
+  out.reserve(ops_.size());
+  for (const OperandPlan& x : ops_) out.push_back(tensor_result(x, macs));
+  if (dma_) {  // bytes on the bus (bus_bytes)
+    const std::vector<long long> bus = operand_bus_bytes();
+    for (size_t i = 0; i < bus.size(); ++i) out[i].dram_bytes = bus[i];
+  }
+  return out;
 }
 
 EnergyBreakdown Model::energy() const {

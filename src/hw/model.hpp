@@ -298,10 +298,18 @@ class Model {
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
   Result result() const;
+  // The same with the timing given: timing() of this model, or of one built alike (the tiling
+  // search's of the tiling it chose, the same plan and operands), not computed again.
+  Result result(const Timing& timed) const;
+  // Result::tensors alone (no timing, which they do not depend on); InputError as result().
+  std::vector<TensorResult> tensors() const;
 
  private:
   void plan_tensors(const GemmProblem& problem);  // the operands and their residency
-  void fill_cycles(Result& r) const;
+  void require_feasible() const;                  // InputError(range, "tile") naming the misfit
+  Result report(const Timing* timed) const;       // result(), with the timing given or not
+  void fill_cycles(Result& r, const Timing& t) const;
+  std::vector<TensorResult> tensor_results(long long macs) const;
   // Result::array_use of a result whose cycles are filled (src/hw/array_use.cpp).
   ArrayUse array_use(const Result& r) const;
   TensorResult tensor_result(const OperandPlan& x, long long macs) const;

@@ -106,7 +106,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
              const mapping::Tiling& tiling, const Options& options, Build build)
     : acc_(acc),
       options_(options),
-      micro_(acc.spec().micro.active()),
+      micro_(build.base ? build.base->micro : acc.spec().micro.active()),
       dma_(micro_ && acc.spec().micro.dma.enabled) {
   if (build.base) {
     plan_ = retile(*build.base, tiling);
@@ -127,6 +127,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
     const int d = t == &plan_.tiling.m ? 0 : t == &plan_.tiling.n ? 1 : 2;
     if (*t >= shape_size(problem.shape, d)) *t = shape_size(plan_.shape, d);
   }
+  plan_.micro = micro_;
   plan_.dataflow = dataflow;
   plan_.dims = mapping::dataflow_dims(dataflow);
   plan_.rows = acc.rows();
@@ -223,7 +224,6 @@ void Model::choose_residency() {
   partitions_.reserve(std::max<size_t>(1, gb.partitions.size()));
   if (gb.partitions.empty()) {
     partitions_.push_back({"shared", gb.bytes, gb.bandwidth, {}});
-    partitions_[0].members.reserve(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
   } else {
     for (const auto& [key, part] : gb.partitions)
@@ -240,7 +240,7 @@ void Model::choose_residency() {
     }
   }
   for (size_t p = 0; p < partitions_.size(); ++p) {
-    const std::vector<int>& members = partitions_[p].members;
+    const PartitionPlan::Members& members = partitions_[p].members;
     for (int i : members) ops_[i].partition = static_cast<int>(p);
     if (members.size() > 16)
       throw InputError(error_code::kUsage, "", "operands",

@@ -47,6 +47,7 @@ struct Plan {
   bool stream_aligned_only = false;
   workload::DataType precision;
   double mac_pj = 0;
+  bool micro = false;  // arch::Microarch::active() of the accelerator (a retiled plan keeps it)
 
   long long stream_cycles(long long length) const;
   long long row_lanes() const;  // PE lanes per array row along the row dimension
@@ -77,7 +78,22 @@ struct PartitionPlan {
   std::string key;
   long long bytes = 0;
   arch::Bandwidth bandwidth;
-  std::vector<int> members;
+  // The operands it holds (indices into Model::operands()), at most kMax (more: size() says how
+  // many, choose_residency refuses them); no allocation per model.
+  struct Members {
+    static constexpr int kMax = 16;
+    std::array<int, kMax> items{};
+    int n = 0;
+    void push_back(int i) {
+      if (n < kMax) items[static_cast<size_t>(n)] = i;
+      ++n;
+    }
+    size_t size() const { return static_cast<size_t>(n); }
+    const int* begin() const { return items.data(); }
+    const int* end() const { return items.data() + (n < kMax ? n : kMax); }
+    int operator[](size_t b) const { return items[b]; }
+  };
+  Members members;
 };
 
 struct TileCycles {

@@ -178,22 +178,28 @@ void Model::plan_operands() {
   const arch::Microarch& micro = acc_.spec().micro;
   const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
   const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
+  // per dimension its tiles and fold pieces, which every operand not grouped along it asks for
+  // (DimPlan::tile_sum(0) and fold_sum(0); fold_sum(1) = tile_sum(1) = the size)
+  std::array<long long, 3> tiles{}, pieces{};
+  for (int d = 0; d < 3; ++d)
+    tiles[d] = plan_.dim[d].tiles(), pieces[d] = plan_.dim[d].fold_intervals();
   for (OperandPlan& x : ops_) {
     std::array<long long, 3> fold{}, volume{};
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
-      if (x.op->group[d] > 0 && plan_.dim[d].tiles() > 1) innermost = p;
+      if (x.op->group[d] > 0 && tiles[d] > 1) innermost = p;
     }
     for (int d = 0; d < 3; ++d) {
       const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
-      fold[d] = dp.fold_sum(g);
+      fold[d] = g == 0 ? pieces[d] : g == 1 ? dp.size : dp.fold_sum(g);
     }
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
       const long long g = x.op->group[d];
-      volume[p] = g > 0 ? plan_.dim[d].tile_sum(g) : p <= innermost ? plan_.dim[d].tiles() : 1;
+      const DimPlan& dp = plan_.dim[d];
+      volume[p] = g == 1 ? dp.size : g > 0 ? dp.tile_sum(g) : p <= innermost ? tiles[d] : 1;
     }
     x.unique = distinct_elements(*x.op, plan_.shape);
     x.fold_accesses = product(fold);

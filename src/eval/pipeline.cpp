@@ -68,13 +68,16 @@ workload::Workload build_workload(const Request& r, const std::optional<AppliedS
                   mapping::to_string(r.dataflow), tile.m, tile.n, tile.k, hw::describe(m)));
 }
 
+// The tiling given, or the search's choice; `searched`: the search's Result of it when it fits
+// (hw::TilingSearchOptions::result: the product stage takes it instead of evaluating it again).
 mapping::Tiling choose_mapping(const Request& r, const hw::GemmProblem& p,
                                const std::optional<AppliedScheme>& s, hw::TilingSearchStats& stats,
-                               std::optional<hw::Bounds>& bounds) {
+                               std::optional<hw::Bounds>& bounds,
+                               std::optional<hw::Result>& searched) {
   if (r.tiling) return *r.tiling;
   const arch::Accelerator& acc = *r.accelerator;
   const mapping::Tiling chosen =
-      hw::choose_tiling(acc, p, r.dataflow, r.hw, {r.tiling_objective, &stats, &bounds});
+      hw::choose_tiling(acc, p, r.dataflow, r.hw, {r.tiling_objective, &stats, &bounds, &searched});
   // Only operands that must stay SRAM-resident can make a tiling infeasible; the search prefers
   // any feasible tiling, so the one it returns breaks a rule only when every candidate does.
   if (acc.spec().micro.sram_resident.empty() || r.hw.unlimited_buffer) return chosen;
@@ -106,11 +109,14 @@ analysis::Report analyze_relations(const input::Problem& p, const analysis::Opti
 // Hardware timing and traffic, quantization counts, the dequant unit, the bound, bytes per tensor
 // and energy of one of the `batch` products (quant::evaluate_product); no scheme: the identity
 // scheme.
+// `stored`: the hardware model's Result of the tiling when the search made it.
 quant::ProductResult evaluate_product(const Request& r, const Evaluation& e,
-                                      const mapping::Tiling& tiling) {
+                                      const mapping::Tiling& tiling,
+                                      const std::optional<hw::Result>& stored) {
   const quant::ApplyOptions apply = e.scheme ? e.scheme->apply : quant::ApplyOptions{};
   return quant::evaluate_product({*r.accelerator, e.problem, r.dataflow, tiling, r.hw,
-                                  e.scheme ? &e.scheme->spec : nullptr, apply, e.dequant_rate});
+                                  e.scheme ? &e.scheme->spec : nullptr, apply, e.dequant_rate,
+                                  stored ? &*stored : nullptr});
 }
 
 // ---- physical limits -------------------------------------------------------------------------
@@ -223,13 +229,15 @@ Evaluation evaluate(const Request& r) {
     return e;
   }
   SystolicTiming s;
-  std::optional<hw::Bounds> bounds;  // the search's physical limits, if it computed them
-  const mapping::Tiling chosen = choose_mapping(r, e.problem, e.scheme, s.tiling_search, bounds);
+  std::optional<hw::Bounds> bounds;    // the search's physical limits, if it computed them
+  std::optional<hw::Result> searched;  // the search's Result of its choice, if it fits
+  const mapping::Tiling chosen =
+      choose_mapping(r, e.problem, e.scheme, s.tiling_search, bounds, searched);
   if (r.relation_centric) {
     s.relations = RelationCentric{std::move(*analyzed), {}};
     s.relations->report = analyze_relations(s.relations->analyzed, r.analysis);
   }
-  s.product = evaluate_product(r, e, chosen);
+  s.product = evaluate_product(r, e, chosen, searched);
   s.tiling = s.product.hw.tiling;
   s.bounds = bounds ? *bounds : physical_limits(r, e.problem);
   s.epilogue_energy_pj = epilogue_energy(r.matmul, e.scheme ? &e.scheme->spec : nullptr);

@@ -104,9 +104,13 @@ double OperandPlan::dram_bytes_if(bool keep) const {
 
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
-    : acc_(acc), options_(options), micro_(acc.spec().micro.active()) {
+    : acc_(acc),
+      options_(options),
+      micro_(build.base ? build.base->micro : acc.spec().micro.active()),
+      dma_(micro_ && acc.spec().micro.dma.enabled) {
   if (build.base) {
     plan_ = retile(*build.base, tiling);
+    last_ = {plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1, plan_.dim[2].tiles() - 1};
     if (build.operands) plan_tensors(problem);
     return;
   }
@@ -123,6 +127,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
     const int d = t == &plan_.tiling.m ? 0 : t == &plan_.tiling.n ? 1 : 2;
     if (*t >= shape_size(problem.shape, d)) *t = shape_size(plan_.shape, d);
   }
+  plan_.micro = micro_;
   plan_.dataflow = dataflow;
   plan_.dims = mapping::dataflow_dims(dataflow);
   plan_.rows = acc.rows();
@@ -144,6 +149,7 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.split_stream = acc.spec().chip.split_stream;
   plan_.launch = options.kernel_launch ? launch_cycles(acc.spec()) : 0;
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
+  last_ = {plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1, plan_.dim[2].tiles() - 1};
   if (build.operands) plan_tensors(problem);
 }
 
@@ -172,22 +178,28 @@ void Model::plan_operands() {
   const arch::Microarch& micro = acc_.spec().micro;
   const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
   const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
+  // per dimension its tiles and fold pieces, which every operand not grouped along it asks for
+  // (DimPlan::tile_sum(0) and fold_sum(0); fold_sum(1) = tile_sum(1) = the size)
+  std::array<long long, 3> tiles{}, pieces{};
+  for (int d = 0; d < 3; ++d)
+    tiles[d] = plan_.dim[d].tiles(), pieces[d] = plan_.dim[d].fold_intervals();
   for (OperandPlan& x : ops_) {
     std::array<long long, 3> fold{}, volume{};
     int innermost = -1;  // innermost loop position over an index of x with > 1 tile
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
-      if (x.op->group[d] > 0 && plan_.dim[d].tiles() > 1) innermost = p;
+      if (x.op->group[d] > 0 && tiles[d] > 1) innermost = p;
     }
     for (int d = 0; d < 3; ++d) {
       const long long g = x.op->group[d];
       const DimPlan& dp = plan_.dim[d];
-      fold[d] = dp.fold_sum(g);
+      fold[d] = g == 0 ? pieces[d] : g == 1 ? dp.size : dp.fold_sum(g);
     }
     for (int p = 0; p < 3; ++p) {
       const int d = at(plan_.tiling.order[p]);
       const long long g = x.op->group[d];
-      volume[p] = g > 0 ? plan_.dim[d].tile_sum(g) : p <= innermost ? plan_.dim[d].tiles() : 1;
+      const DimPlan& dp = plan_.dim[d];
+      volume[p] = g == 1 ? dp.size : g > 0 ? dp.tile_sum(g) : p <= innermost ? tiles[d] : 1;
     }
     x.unique = distinct_elements(*x.op, plan_.shape);
     x.fold_accesses = product(fold);
@@ -218,7 +230,6 @@ void Model::choose_residency() {
   partitions_.reserve(std::max<size_t>(1, gb.partitions.size()));
   if (gb.partitions.empty()) {
     partitions_.push_back({"shared", gb.bytes, gb.bandwidth, {}});
-    partitions_[0].members.reserve(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
   } else {
     for (const auto& [key, part] : gb.partitions)
@@ -235,7 +246,7 @@ void Model::choose_residency() {
     }
   }
   for (size_t p = 0; p < partitions_.size(); ++p) {
-    const std::vector<int>& members = partitions_[p].members;
+    const PartitionPlan::Members& members = partitions_[p].members;
     for (int i : members) ops_[i].partition = static_cast<int>(p);
     if (members.size() > 16)
       throw InputError(error_code::kUsage, "", "operands",
@@ -450,10 +461,10 @@ long long Model::tile_stream(const OperandPlan& x, const TileIndex& q) const {
   return v;
 }
 
-std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
+inline std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
   for (int p = 2; p >= 0; --p) {
     const int d = at(plan_.tiling.order[p]);
-    if (q[d] + 1 < plan_.dim[d].tiles()) {
+    if (q[d] < last_[d]) {
       TileIndex r = q;
       ++r[d];
       for (int inner = p + 1; inner < 3; ++inner) r[at(plan_.tiling.order[inner])] = 0;
@@ -463,7 +474,7 @@ std::optional<TileIndex> Model::next_tile(const TileIndex& q) const {
   return std::nullopt;
 }
 
-std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
+inline std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
   for (int p = 2; p >= 0; --p) {
     const int d = at(plan_.tiling.order[p]);
     if (q[d] > 0) {
@@ -471,7 +482,7 @@ std::optional<TileIndex> Model::prev_tile(const TileIndex& q) const {
       --r[d];
       for (int inner = p + 1; inner < 3; ++inner) {
         const int di = at(plan_.tiling.order[inner]);
-        r[di] = plan_.dim[di].tiles() - 1;
+        r[di] = last_[di];
       }
       return r;
     }
@@ -574,8 +585,7 @@ void Model::for_each_window_transfer(const TileIndex& q, F&& f) const {
 template <typename F>
 void Model::for_each_edge_transfer(F&& f) const {
   const TileIndex first{0, 0, 0};
-  const TileIndex last{plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1,
-                       plan_.dim[2].tiles() - 1};
+  const TileIndex& last = last_;
   for (size_t i = 0; i < ops_.size(); ++i) {
     const OperandPlan& x = ops_[i];
     if (!x.resident) continue;  // streamed inside every tile's own window
@@ -584,32 +594,36 @@ void Model::for_each_edge_transfer(F&& f) const {
   }
 }
 
-void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
-                     long long elements) const {
-  const bool dma = micro_ && acc_.spec().micro.dma.enabled;
+// (inline: every window adds its moves; without the microarchitecture a move is its element
+// bytes)
+inline void Model::add_move(Traffic& t, const OperandPlan& x, Move move, const TileIndex& tile,
+                            long long elements) const {
+  if (!micro_) {
+    t.bytes += bytes_of(move == Move::kStream ? elements : detail::tile_volume(plan_, *x.op, tile),
+                        x.op->bits);
+    return;
+  }
   if (move == Move::kStream) {
-    (dma ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
-  } else if (dma) {
+    (dma_ ? t.streamed : t.bytes) += bytes_of(elements, x.op->bits);
+  } else if (dma_) {
     add_transfer(t.dma, x, tile, move == Move::kWrite);
-  } else if (micro_) {  // whole bytes per contiguous run, as the DMA law counts them
+  } else {  // whole bytes per contiguous run, as the DMA law counts them
     DmaCost c;
     add_transfer(c, x, tile, move == Move::kWrite);
     t.bytes += c.bytes;
-  } else {
-    t.bytes += bytes_of(tile_volume(x, tile), x.op->bits);
   }
 }
 
 bool Model::dram_priced() const {
   if (options_.unlimited_dram_bandwidth) return false;
-  return (micro_ && acc_.spec().micro.dma.enabled) || !acc_.spec().dram.bandwidth.unlimited;
+  return dma_ || !acc_.spec().dram.bandwidth.unlimited;
 }
 
 // Without a DMA engine: latency + bytes / bandwidth (nothing if nothing moves). With one: its
 // commands and channels (dma_cycles), and streamed operands as one more command.
 long long Model::traffic_cycles(const Traffic& t) const {
   const arch::Dram& dram = acc_.spec().dram;
-  if (!(micro_ && acc_.spec().micro.dma.enabled)) return dram_window_cycles(dram, t.bytes);
+  if (!dma_) return dram_window_cycles(dram, t.bytes);
   long long cycles = dma_cycles(t.dma);
   if (t.streamed > 0)
     cycles = add(cycles, add(acc_.spec().micro.dma.command_cycles,
@@ -620,29 +634,36 @@ long long Model::traffic_cycles(const Traffic& t) const {
 }
 
 // A single-buffered tile (in a double-buffered buffer) moves while the array waits: exposed.
-Model::Window Model::dram_window(const TileIndex& q) const {
-  if (!dram_priced()) return {};
-  const bool buffered = acc_.spec().global_buffer.double_buffered;
+Model::WindowRule Model::window_rule() const {
+  WindowRule rule;
+  rule.priced = dram_priced();
+  rule.buffered = acc_.spec().global_buffer.double_buffered;
   const arch::Dram& dram = acc_.spec().dram;
-  const auto& oversized_fraction = dram.oversized_read_overlap_fraction;
-  const auto& window_fraction = dram.window_read_overlap_fraction;
-  const double fraction = window_fraction.value_or(dram.read_overlap_fraction);
-  const bool split_reads = fraction < 1 || (oversized_fraction && *oversized_fraction < 1);
+  rule.oversized_fraction = dram.oversized_read_overlap_fraction;
+  rule.within_window = dram.window_read_overlap_fraction.has_value();
+  rule.fraction = dram.window_read_overlap_fraction.value_or(dram.read_overlap_fraction);
+  rule.split_reads = rule.fraction < 1 || (rule.oversized_fraction && *rule.oversized_fraction < 1);
+  return rule;
+}
+
+Model::Window Model::dram_window(const TileIndex& q, const WindowRule& rule) const {
+  if (!rule.priced) return {};
   Traffic overlapped, exposed, reads, oversized;
   for_each_window_transfer(q, [&](size_t i, Move move, const TileIndex& tile, long long n) {
     const OperandPlan& x = ops_[i];
-    const bool wait = x.resident && buffered && !x.double_buffered;
+    const bool wait = x.resident && rule.buffered && !x.double_buffered;
     add_move(wait ? exposed : overlapped, x, move, tile, n);
     // an input's reads (not an output's partial sums nor its write-back); with the oversized
     // fraction given, those of an operand the buffer cannot hold whole apart
-    if (split_reads && !wait && !x.op->output)
-      add_move(oversized_fraction && oversized_operand(x) ? oversized : reads, x, move, tile, n);
+    if (rule.split_reads && !wait && !x.op->output)
+      add_move(rule.oversized_fraction && oversized_operand(x) ? oversized : reads, x, move, tile,
+               n);
   });
-  if (!split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
+  if (!rule.split_reads) return {traffic_cycles(overlapped), traffic_cycles(exposed), {}};
   return {traffic_cycles(overlapped),
           traffic_cycles(exposed),
-          {traffic_cycles(reads), fraction, traffic_cycles(oversized),
-           oversized_fraction.value_or(1.0), window_fraction.has_value()}};
+          {traffic_cycles(reads), rule.fraction, traffic_cycles(oversized),
+           rule.oversized_fraction.value_or(1.0), rule.within_window}};
 }
 
 // An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:
@@ -708,18 +729,31 @@ Timing Model::timing() const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
+  const WindowRule rule = window_rule();
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
   const CountedPairs classes1 = plan_.dim[1].tile_classes();
   const CountedPairs classes2 = plan_.dim[2].tile_classes();
+  // tile_busy depends on a tile through its extents alone, and along each dimension a tile's
+  // extent is the tile's own or (the last tile's) what is left: at most 8 distinct tiles' busy
+  // cycles, each computed once (bit d of the key: dimension d's extent is not the tile's).
+  std::array<TileCycles, 8> busy;
+  unsigned known = 0;
+  const auto busy_of = [&](const TileIndex& q) -> const TileCycles& {
+    unsigned key = 0;
+    for (int d = 0; d < 3; ++d)
+      if (plan_.dim[d].tile_extent(q[d]) != plan_.dim[d].tile) key |= 1u << d;
+    if (!((known >> key) & 1u)) busy[key] = tile_busy(q), known |= 1u << key;
+    return busy[key];
+  };
   for (const auto& [q0, c0] : plan_.dim[0].tile_classes())
     for (const auto& [q1, c1] : classes1)
       for (const auto& [q2, c2] : classes2) {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
-        const TileCycles tc = tile_busy(q);
-        const Window w = dram_window(q);
+        const TileCycles& tc = busy_of(q);
+        const Window w = dram_window(q, rule);
         const long long window = add(w.overlapped, w.exposed);
         const long long step =
             overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline}, w.overlapped, w.reads),
@@ -761,8 +795,7 @@ void add_energy(TensorResult& t, const arch::EnergyTable& e) {
 }  // namespace
 
 // Step 5a: cycles, utilisation, mapping efficiency, the bounding resource and time.
-void Model::fill_cycles(Result& r) const {
-  const Timing t = timing();
+void Model::fill_cycles(Result& r, const Timing& t) const {
   r.cycles.compute = t.pipeline;
   r.cycles.total = t.total;
   r.cycles.last_write_index = t.total - 1;
@@ -803,11 +836,18 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   return tr;
 }
 
-// Step 5: the report.
-Result Model::result() const {
+void Model::require_feasible() const {
   if (!feasible())
     throw InputError(error_code::kRange, "", "tile",
                      "the tile does not fit: " + describe(*misfit_));
+}
+
+// Step 5: the report.
+Result Model::result() const { return report(nullptr); }
+Result Model::result(const Timing& timed) const { return report(&timed); }
+
+Result Model::report(const Timing* timed) const {
+  require_feasible();
   Result r;
   r.accelerator = acc_.name();
   r.dataflow = plan_.dataflow;
@@ -820,16 +860,28 @@ Result Model::result() const {
   r.macs = product({plan_.logical.m, plan_.logical.n, plan_.logical.k});
   r.folds = folds();
   r.tiles = tiles();
-  fill_cycles(r);
+  fill_cycles(r, timed ? *timed : timing());
   r.array_use = array_use(r);
-  for (const OperandPlan& x : ops_) r.tensors.push_back(tensor_result(x, r.macs));
-  if (micro_ && acc_.spec().micro.dma.enabled) {  // bytes on the bus (bus_bytes)
-    const std::vector<long long> bus = operand_bus_bytes();
-    for (size_t i = 0; i < bus.size(); ++i) r.tensors[i].dram_bytes = bus[i];
-  }
+  r.tensors = tensor_results(r.macs);
   r.dram_bytes = dram_bytes();
   r.energy_pj = energy();
   return r;
+}
+
+std::vector<TensorResult> Model::tensors() const {
+  require_feasible();
+  return tensor_results(product({plan_.logical.m, plan_.logical.n, plan_.logical.k}));
+}
+
+std::vector<TensorResult> Model::tensor_results(long long macs) const {
+  std::vector<TensorResult> out;
+  out.reserve(ops_.size());
+  for (const OperandPlan& x : ops_) out.push_back(tensor_result(x, macs));
+  if (dma_) {  // bytes on the bus (bus_bytes)
+    const std::vector<long long> bus = operand_bus_bytes();
+    for (size_t i = 0; i < bus.size(); ++i) out[i].dram_bytes = bus[i];
+  }
+  return out;
 }
 
 EnergyBreakdown Model::energy() const {

@@ -47,6 +47,7 @@ struct Plan {
   bool stream_aligned_only = false;
   workload::DataType precision;
   double mac_pj = 0;
+  bool micro = false;  // arch::Microarch::active() of the accelerator (a retiled plan keeps it)
 
   long long stream_cycles(long long length) const;
   long long row_lanes() const;  // PE lanes per array row along the row dimension
@@ -77,7 +78,22 @@ struct PartitionPlan {
   std::string key;
   long long bytes = 0;
   arch::Bandwidth bandwidth;
-  std::vector<int> members;
+  // The operands it holds (indices into Model::operands()), at most kMax (more: size() says how
+  // many, choose_residency refuses them); no allocation per model.
+  struct Members {
+    static constexpr int kMax = 16;
+    std::array<int, kMax> items{};
+    int n = 0;
+    void push_back(int i) {
+      if (n < kMax) items[static_cast<size_t>(n)] = i;
+      ++n;
+    }
+    size_t size() const { return static_cast<size_t>(n); }
+    const int* begin() const { return items.data(); }
+    const int* end() const { return items.data() + (n < kMax ? n : kMax); }
+    int operator[](size_t b) const { return items[b]; }
+  };
+  Members members;
 };
 
 struct TileCycles {
@@ -298,10 +314,18 @@ class Model {
   // Result::energy_pj without the timing (needs Build::operands); result() uses it.
   EnergyBreakdown energy() const;
   Result result() const;
+  // The same with the timing given: timing() of this model, or of one built alike (the tiling
+  // search's of the tiling it chose, the same plan and operands), not computed again.
+  Result result(const Timing& timed) const;
+  // Result::tensors alone (no timing, which they do not depend on); InputError as result().
+  std::vector<TensorResult> tensors() const;
 
  private:
   void plan_tensors(const GemmProblem& problem);  // the operands and their residency
-  void fill_cycles(Result& r) const;
+  void require_feasible() const;                  // InputError(range, "tile") naming the misfit
+  Result report(const Timing* timed) const;       // result(), with the timing given or not
+  void fill_cycles(Result& r, const Timing& t) const;
+  std::vector<TensorResult> tensor_results(long long macs) const;
   // Result::array_use of a result whose cycles are filled (src/hw/array_use.cpp).
   ArrayUse array_use(const Result& r) const;
   TensorResult tensor_result(const OperandPlan& x, long long macs) const;
@@ -346,7 +370,17 @@ class Model {
     long long overlapped = 0, exposed = 0;
     detail::Reads reads;  // the overlapped transfers' input reads alone (latency + bytes)
   };
-  Window dram_window(const TileIndex& q) const;
+  // What every window of a run shares (Model::timing works it out once): whether transfers take
+  // time, the global buffer's double buffering and the share of the input reads that overlaps
+  // the array's work (arch::Dram's read overlap fractions; split_reads: some share is below 1).
+  struct WindowRule {
+    bool priced = false, buffered = false, split_reads = false;
+    double fraction = 1;
+    std::optional<double> oversized_fraction;
+    bool within_window = false;
+  };
+  WindowRule window_rule() const;
+  Window dram_window(const TileIndex& q, const WindowRule& rule) const;
   bool oversized_operand(const OperandPlan& x) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).
@@ -380,6 +414,8 @@ class Model {
   std::vector<PartitionPlan> partitions_;
   std::optional<Misfit> misfit_;  // why the tiling is not feasible (none if it is)
   bool micro_ = false;            // arch::Microarch::active(): the §3b path
+  bool dma_ = false;              // micro_ and its DMA engine (arch::Microarch::dma.enabled)
+  TileIndex last_{};              // the last tile: plan_.dim[d].tiles() - 1 per dimension
 };
 
 }  // namespace tenet::hw::detail

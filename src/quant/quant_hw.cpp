@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 
 #include "detail/checked_int.hpp"
 #include "detail/exact.hpp"
@@ -113,8 +114,20 @@ using ::tenet::detail::big;
 Integer bytes_in(long long reads, long long writes, int bits) {
   return ((big(reads) + big(writes)) * bits + 7) / 8;
 }
-long long bytes_of(long long reads, long long writes, int bits, const std::string& what) {
-  return narrow_count(bytes_in(reads, writes, bits), {what});
+// bytes_in in 64 bits, or InputError(overflow) naming `what` and the tensor (`name`). The same
+// integer in 128 bits (reads + writes < 2^64, bits < 2^31), GMP only to name an overflow.
+long long bytes_of(long long reads, long long writes, int bits, const char* what,
+                   const std::string& name) {
+  const __int128 bytes = ((static_cast<__int128>(reads) + writes) * bits + 7) / 8;
+  if (bytes >= INT64_MIN && bytes <= INT64_MAX) return static_cast<long long>(bytes);
+  return narrow_count(bytes_in(reads, writes, bits), {what + name});
+}
+
+// a + b, or InputError(overflow) naming `what` (the figure built only then).
+long long add_bytes(long long a, long long b, const char* what) {
+  std::int64_t sum = 0;
+  if (::tenet::detail::add_fits(a, b, sum)) return sum;
+  return ::tenet::detail::checked_add(a, b, {what});
 }
 
 long long ceil_bytes(const mpq_class& bits) {
@@ -131,16 +144,29 @@ mpq_class bits_per_element(const TensorStorage& s) {
 }
 
 long long waste_of(long long bytes, const TensorStorage& s) {
+  // The same integer in 128 bits when the storage and waste bits lie below 2^62 (their product
+  // with `bytes` below 2^125; division truncates as GMP's), GMP otherwise.
+  if (s.words.fits_slong_p() && s.elements.fits_slong_p()) {
+    constexpr __int128 kLimit = static_cast<__int128>(1) << 62;
+    const __int128 storage = static_cast<__int128>(s.words.get_si()) * s.word_bits;
+    const __int128 waste = storage - static_cast<__int128>(s.elements.get_si()) * s.bits;
+    if (storage == 0) return 0;
+    if (storage > -kLimit && storage < kLimit && waste > -kLimit && waste < kLimit) {
+      const __int128 w = static_cast<__int128>(bytes) * waste / storage;
+      if (w >= LONG_MIN && w <= LONG_MAX) return static_cast<long long>(w);
+    }
+  }
   if (s.storage_bits() == 0) return 0;
   return narrow_count(poly::Integer(static_cast<long>(bytes)) * s.waste_bits() / s.storage_bits(),
                       {"a tensor's packing waste in bytes"});
 }
 
 // What the traffic of a tensor in storage format reads: the product's counts, the hardware model
-// of B as the array sees it, and whether B is dequantized into the SRAM (DRAM holds it packed).
+// of B as the array sees it (its TensorResult), and whether B is dequantized into the SRAM (DRAM
+// holds it packed).
 struct TrafficContext {
   const QuantCosts& costs;
-  const hw::Result& array_view;
+  const hw::TensorResult& array_b;
   bool b_dequantized_into_sram;
 };
 
@@ -160,11 +186,11 @@ TensorTraffic traffic_of(const TrafficContext& e, const hw::TensorResult& t,
     dram_pj =
         t.dram_reads * energy.dram.read_pj * bits_per_element(s).get_d() / energy.dram.access_bits;
   }
-  x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of " + t.name);
-  const hw::TensorResult& rf = is_b ? e.array_view.tensor("B") : t;
+  x.sram_bytes = bytes_of(t.sram_reads, t.sram_writes, t.bits, "the SRAM bytes of ", t.name);
+  const hw::TensorResult& rf = is_b ? e.array_b : t;
   x.register_file_bytes = scale_or_zero ? 0
                                         : bytes_of(rf.register_reads, rf.register_writes, rf.bits,
-                                                   "the register file bytes of " + t.name);
+                                                   "the register file bytes of ", t.name);
   x.dram_waste_bytes = waste_of(x.dram_bytes, s);
   x.sram_waste_bytes = is_b && e.b_dequantized_into_sram ? 0 : waste_of(x.sram_bytes, s);
   q.dram += dram_pj;
@@ -238,7 +264,7 @@ hw::GemmProblem make_array_view_problem(const hw::GemmProblem& stored, const Qua
 // array-side SRAM reads as the array sees it.
 QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& spec,
                              const ApplyOptions& apply, const hw::Result& stored,
-                             const hw::Result& array_view, const OpEnergyTable& energy) {
+                             const hw::TensorResult& array_b, const OpEnergyTable& energy) {
   const OperandSpec& b = spec.operand(b_kind(apply));
   // The generated GEMM indexes B[k, j] whatever B's memory layout (the layout does not change
   // any count): it is analysed as such.
@@ -248,8 +274,8 @@ QuantCosts count_quant_costs(const mapping::GemmShape& shape, const QuantSpec& s
   cost.energy = energy;
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
   if (dequantizes(spec, b))
-    cost.dequant_elements = poly::Integer(static_cast<long>(
-        into_sram ? stored.tensor("B").dram_reads : array_view.tensor("B").sram_array_reads));
+    cost.dequant_elements = poly::Integer(
+        static_cast<long>(into_sram ? stored.tensor("B").dram_reads : array_b.sram_array_reads));
   return quant_costs_of(spec, shape, cost);
 }
 
@@ -267,6 +293,14 @@ long long dequant_unit_cycles(const QuantSpec& spec, const DequantRate& rate, co
       fmt::format("scheme \"{}\" dequantizes {} weight elements (placement {}); give "
                   "the dequant unit's throughput (dequant.throughput)",
                   spec.name, c.ops.dequant_elements.get_str(), to_string(spec.dequant.placement)));
+}
+
+// The tensor of that name (hw::Result::tensor of a result's tensors).
+const hw::TensorResult& tensor_named(const std::vector<hw::TensorResult>& tensors,
+                                     const std::string& name) {
+  for (const hw::TensorResult& t : tensors)
+    if (t.name == name) return t;
+  throw InternalError("hw::Result has no tensor \"" + name + "\"");
 }
 
 // The identity scheme: every tensor as the hardware model counts it, no quantization work.
@@ -338,7 +372,9 @@ std::string to_string(const PrecisionFallback& f) {
 ProductResult evaluate_product(const ProductInputs& in) {
   ProductResult r;
   r.problem = in.problem;
-  r.hw = hw::evaluate_gemm(in.accelerator, in.problem, in.dataflow, in.tiling, in.options);
+  r.hw = in.stored
+             ? *in.stored
+             : hw::evaluate_gemm(in.accelerator, in.problem, in.dataflow, in.tiling, in.options);
   if (!in.spec) return identity_product(std::move(r));
   const QuantSpec& spec = *in.spec;
   // B as the array sees it: only its array-side counts (SRAM reads towards the array, register
@@ -348,10 +384,12 @@ ProductResult evaluate_product(const ProductInputs& in) {
   // otherwise "not fit" a tile that fits).
   hw::Options array_options = in.options;
   array_options.unlimited_buffer = true;
-  const hw::Result array_view =
-      hw::evaluate_gemm(in.accelerator, make_array_view_problem(in.problem, spec, in.apply),
-                        in.dataflow, r.hw.tiling, array_options);
-  r.costs = count_quant_costs(in.problem.shape, spec, in.apply, r.hw, array_view,
+  // (its tensors alone: no cycles are read from it)
+  const std::vector<hw::TensorResult> array_view =
+      hw::evaluate_gemm_tensors(in.accelerator, make_array_view_problem(in.problem, spec, in.apply),
+                                in.dataflow, r.hw.tiling, array_options);
+  const hw::TensorResult& array_b = tensor_named(array_view, "B");
+  r.costs = count_quant_costs(in.problem.shape, spec, in.apply, r.hw, array_b,
                               OpEnergyTable::defaults_45nm());
   r.dequant_cycles = dequant_unit_cycles(spec, in.dequant_rate, *r.costs);
   r.scheme = spec.name;
@@ -361,15 +399,14 @@ ProductResult evaluate_product(const ProductInputs& in) {
   r.bound = hw::bounding_resource(r.hw.busy, r.dequant_cycles);
 
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
-  const TrafficContext context{*r.costs, array_view, into_sram && dequantizes(spec, b)};
+  const TrafficContext context{*r.costs, array_b, into_sram && dequantizes(spec, b)};
   long long dram = 0, sram = 0, register_file = 0;
   for (const hw::TensorResult& t : r.hw.tensors) {
     r.traffic.push_back(traffic_of(context, t, in.accelerator.spec().energy, r.energy));
     const TensorTraffic& x = r.traffic.back();
-    dram = ::tenet::detail::checked_add(dram, x.dram_bytes, {"the DRAM bytes"});
-    sram = ::tenet::detail::checked_add(sram, x.sram_bytes, {"the SRAM bytes"});
-    register_file = ::tenet::detail::checked_add(register_file, x.register_file_bytes,
-                                                 {"the register file bytes"});
+    dram = add_bytes(dram, x.dram_bytes, "the DRAM bytes");
+    sram = add_bytes(sram, x.sram_bytes, "the SRAM bytes");
+    register_file = add_bytes(register_file, x.register_file_bytes, "the register file bytes");
   }
   r.dram_bytes = big(dram), r.sram_bytes = big(sram), r.register_file_bytes = big(register_file);
   r.energy.mac = r.hw.energy_pj.mac;

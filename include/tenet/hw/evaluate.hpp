@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tenet/arch/accelerator.hpp"
 #include "tenet/hw/gemm_problem.hpp"
@@ -50,6 +51,15 @@ workload::DataType mac_precision(const arch::Accelerator& acc, const GemmProblem
 Result evaluate_gemm(const arch::Accelerator& acc, const GemmProblem& problem,
                      mapping::Dataflow dataflow, const mapping::Tiling& tiling = {},
                      const Options& options = {});
+
+// Result::tensors of evaluate_gemm (per tensor its accesses, DRAM bytes and energy) without the
+// timing, which they do not depend on: for a caller that reads no cycles. Throws as
+// evaluate_gemm.
+std::vector<TensorResult> evaluate_gemm_tensors(const arch::Accelerator& acc,
+                                                const GemmProblem& problem,
+                                                mapping::Dataflow dataflow,
+                                                const mapping::Tiling& tiling = {},
+                                                const Options& options = {});
 
 // evaluate_gemm, or nothing when the tiling breaks a residency or bank rule of the accelerator's
 // microarchitecture (the tiles of the operands that must stay SRAM-resident,

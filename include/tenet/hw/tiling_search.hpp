@@ -54,6 +54,10 @@ struct TilingSearchOptions {
   // is. A caller that needs the bounds too (eval::evaluate's physical limits) takes them from here
   // instead of computing them again: the same function of the same arguments.
   std::optional<Bounds>* bounds = nullptr;
+  // When not null: set to evaluate_gemm(acc, problem, dataflow, <the tiling returned>, options),
+  // the search's own timing of the tiling it chose (not timed again), when that tiling fits;
+  // else left as it is (evaluate_gemm would throw). eval::evaluate's product stage takes it.
+  std::optional<Result>* result = nullptr;
 };
 
 // The search space, resolved against the shape: one space for every objective. Per dimension:

@@ -118,12 +118,16 @@ struct ProductInputs {
   const QuantSpec* spec;     // the scheme as applied; nullptr: the identity scheme
   ApplyOptions apply;        // how B is bound to the scheme (ignored for the identity scheme)
   DequantRate dequant_rate;  // the resolved dequant-unit throughput (eval/defaults.hpp)
+  // hw::evaluate_gemm of the problem as stored with this tiling when known (the tiling search's
+  // Result of the tiling it chose: hw::TilingSearchOptions::result), else computed here.
+  const hw::Result* stored = nullptr;
 };
 
 // One product, in this order (docs/quantization.md#on-an-accelerator):
-//  1. the hardware model on the problem as stored and, for a scheme, on B as the array sees it
-//     (the dequantized values, one per element: B's register-file traffic and the elements
-//     sram_to_array dequantizes are counted on it);
+//  1. the hardware model on the problem as stored (`stored`, or hw::evaluate_gemm) and, for a
+//     scheme, on B as the array sees it (the dequantized values, one per element: B's
+//     register-file traffic and the elements sram_to_array dequantizes are counted on its
+//     tensors, hw::evaluate_gemm_tensors);
 //  2. the exact quantization counts (a QuantAnalyzer built once per thread and scheme), with the
 //     dequantized elements from the hardware model: B's DRAM reads (dram_to_sram) or its
 //     array-side SRAM reads;

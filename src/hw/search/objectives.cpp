@@ -195,7 +195,13 @@ mapping::Tiling choose_tiling(const arch::Accelerator& acc, const GemmProblem& p
       *search.stats = {candidates, s.evaluated(), candidates - s.evaluated(), s.planned()};
     }
     if (search.bounds && s.bounds()) *search.bounds = s.bounds();
-    return search::returned_tiling(acc, problem, dataflow, s.best());
+    const mapping::Tiling chosen = search::returned_tiling(acc, problem, dataflow, s.best());
+    // The chosen tiling's Result: evaluate_gemm's model of it (validated above) with the timing
+    // the search gave it (the same plan and operands: not timed again).
+    if (search.result && s.best_score().cycles < search::kInfeasible)
+      *search.result = detail::Model(acc, problem, dataflow, chosen, options, {false, true})
+                           .result(s.best_score().timing);
+    return chosen;
   });
 }
 

@@ -70,11 +70,12 @@ Score score(const detail::Model& m, const Tiling& t, size_t index, TilingObjecti
     s.energy_pj = std::numeric_limits<double>::infinity();
     return s;
   }
+  s.timing = m.timing();
   if (o == TilingObjective::kEnergy || o == TilingObjective::kEdp) {
-    const Result r = m.result();
+    const Result r = m.result(s.timing);
     s.cycles = r.cycles.total, s.dram_bytes = r.dram_bytes, s.energy_pj = r.energy_pj.total;
   } else {
-    s.cycles = m.timing().total;
+    s.cycles = s.timing.total;
     s.dram_bytes = m.dram_bytes();
     if (o == TilingObjective::kLatency) s.energy_pj = m.energy().total;  // near-tie breaker
   }

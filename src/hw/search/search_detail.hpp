@@ -220,10 +220,11 @@ class CandidateSpace {
 // The cycles of a tiling that does not fit (Model::feasible), beyond any feasible one.
 constexpr long long kInfeasible = std::numeric_limits<long long>::max() / 4;
 
-// A timed candidate: its rank (cycles = Model::timing().total; energy not under dram_bytes) and
-// its tiling.
+// A timed candidate: its rank (cycles = Model::timing().total; energy not under dram_bytes), its
+// tiling and its model's timing (the chosen one's Result is made from it: choose_tiling).
 struct Score : Rank {
   Tiling tiling;
+  detail::Timing timing;  // (all zero when the tiling does not fit)
 };
 
 // Floors of timing().total from a planned model (model_floors.cpp): the tiles' DRAM windows from
@@ -601,6 +602,7 @@ class Search {
   const std::optional<Bounds>& bounds() const { return bounds_; }
 
   Tiling best() const { return best_->tiling; }
+  const Score& best_score() const { return *best_; }
   long long evaluated() const { return evaluated_; }
   long long planned() const { return planned_; }
 

@@ -173,25 +173,34 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
   bool fits_last = true;
   for (size_t p = 0; p < fit_.partitions(); ++p)
     fits_last = fits_last && fit_.capacity(static_cast<int>(p)) <= (1LL << 61);
+  // (fitted[0] is sorted: its tiles are looked up by binary search, compared element by element)
+  const auto in_fitted = [&](const std::array<long long, 3>& tile) {
+    return std::binary_search(
+        fitted[0].begin(), fitted[0].end(), tile,
+        [](const std::array<long long, 3>& a, const std::array<long long, 3>& b) {
+          return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
+        });
+  };
   for (const auto& [tm, tn, tk] : fitted[0])
     if (!(listed(0, tm) && listed(1, tn) && listed(2, tk))) add(groups, tm, tn, tk, 0, &keep_group);
   for (size_t v = 1; v < singles.size(); ++v) {
     const unsigned single = singles[v];
+    // the dimensions along which a single-buffered operand's tile changes when cut
+    std::array<bool, 3> along{};
+    for (const Operand& op : problem_.operands)
+      if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
+        for (int d = 0; d < 3; ++d) along[d] = along[d] || op.group[d] > 0;
     for (const auto& [tm, tn, tk] : fitted[v]) {
       const std::array<long long, 3> tile{tm, tn, tk};
       bool changes = false;
-      for (const Operand& op : problem_.operands)
-        if (single >> static_cast<int>(detail::buffered_tensor(op)) & 1u)
-          for (int d = 0; d < 3; ++d)
-            changes = changes || (op.group[d] > 0 && tile[d] < plan_.dim[d].size);
+      for (int d = 0; d < 3; ++d) changes = changes || (along[d] && tile[d] < plan_.dim[d].size);
       if (!changes) continue;
       if (twin_test) {
         const auto twin_in_space = [&] {
-          return (listed(0, tm) && listed(1, tn) && listed(2, tk)) ||
-                 std::binary_search(fitted[0].begin(), fitted[0].end(), tile);
+          return (listed(0, tm) && listed(1, tn) && listed(2, tk)) || in_fitted(tile);
         };
         // (a tile of fitted[0] fits with every tensor double-buffered: it need not be asked)
-        if (fits_last ? std::binary_search(fitted[0].begin(), fitted[0].end(), tile) ||
+        if (fits_last ? in_fitted(tile) ||
                             (listed(0, tm) && listed(1, tn) && listed(2, tk) && fit_.fits(tile, 0))
                       : fit_.fits(tile, 0) && twin_in_space())
           continue;  // its double-buffered twin dominates it

@@ -641,7 +641,14 @@ void Model::fill_cycles(Result& r, const Timing& t) const {
 // Step 5b: one tensor's accesses per level (the SRAM counts both its sides) and energy.
 TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   TensorResult tr;
-  tr.name = x.op->name, tr.role = x.op->role, tr.bits = x.op->bits, tr.output = x.op->output;
+  tr.name = x.op->name;
+  fill_accesses(tr, x, macs);
+  return tr;
+}
+
+// tensor_result but its name (energy() adds up the energies alone)
+void Model::fill_accesses(TensorResult& tr, const OperandPlan& x, long long macs) const {
+  tr.role = x.op->role, tr.bits = x.op->bits, tr.output = x.op->output;
   tr.stationary = x.stationary, tr.resident = x.resident;
   tr.footprint_bytes = x.footprint_bytes;
   tr.register_reads = macs;
@@ -654,7 +661,6 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
   tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);
   add_energy(tr, acc_.spec().energy);
-  return tr;
 }
 
 void Model::require_feasible() const {
@@ -709,8 +715,9 @@ EnergyBreakdown Model::energy() const {
   const long long macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
   EnergyBreakdown e;
   e.mac = static_cast<double>(macs) * plan_.mac_pj;
+  TensorResult tr;  // (no name: no string copied per operand)
   for (const OperandPlan& x : ops_) {
-    const TensorResult tr = tensor_result(x, macs);
+    fill_accesses(tr, x, macs);
     e.register_file += tr.energy_pj.register_file;
     e.sram += tr.energy_pj.sram;
     e.dram += tr.energy_pj.dram;

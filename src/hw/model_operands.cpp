@@ -2,6 +2,7 @@
 // buffer footprint (plan_operands), and step 2, which operands stay in the global buffer
 // (choose_residency).
 #include <algorithm>
+#include <optional>
 
 #include "hw/model.hpp"
 #include "tenet/error.hpp"
@@ -51,7 +52,7 @@ void Model::plan_tensors(const GemmProblem& problem) {
 }
 
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) {
-  const std::string key = role_key(role);
+  const char* key = role_key(role);
   int holder = -1, p = 0;
   for (const auto& [name, part] : gb.partitions) {
     for (const std::string& held : part.holds)
@@ -113,6 +114,71 @@ void Model::plan_operands() {
   }
 }
 
+// The subsets of a partition's members in mask order, the first least cost with the most members
+// kept: the rule of cheapest_subset and cheapest_subset_reference.
+namespace {
+
+struct Cheapest {
+  unsigned best = 0;
+  double cost = 0;
+  bool have = false;
+  void consider(unsigned mask, double c) {
+    if (!have || c < cost || (c == cost && __builtin_popcount(mask) > __builtin_popcount(best)))
+      best = mask, cost = c, have = true;
+  }
+  std::optional<unsigned> chosen() const {
+    return have ? std::optional<unsigned>(best) : std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::optional<unsigned> cheapest_subset_reference(const SubsetInput& in) {
+  const unsigned all = (1u << in.n) - 1;
+  Cheapest c;
+  for (unsigned mask = 0; mask <= all; ++mask) {
+    if ((mask & in.required) != in.required) continue;
+    long long used = 0;
+    double cost = 0;
+    for (int b = 0; b < in.n; ++b) {
+      const bool keep = (mask >> b) & 1u;
+      if (keep) used = add(used, in.footprint[b]);
+      cost += keep ? in.kept[b] : in.streamed[b];
+    }
+    if (!in.unlimited && used > in.capacity) continue;
+    c.consider(mask, cost);
+  }
+  return c.chosen();
+}
+
+// Every subset's sums built from those of the subsets of the members before it: member b's term
+// added to each of the 2^b partial sums, so each sum adds its terms in member order as the
+// reference does (the same doubles), in 2^(n+1) additions instead of n 2^n. Footprints are not
+// negative: a subset's bytes overflow only if all members' do, as in the reference.
+std::optional<unsigned> cheapest_subset(const SubsetInput& in) {
+  constexpr int kPrefixMembers = 8;
+  if (in.n > kPrefixMembers) return cheapest_subset_reference(in);
+  std::array<double, 1u << kPrefixMembers> cost;
+  std::array<long long, 1u << kPrefixMembers> used;
+  cost[0] = 0, used[0] = 0;
+  for (int b = 0; b < in.n; ++b) {
+    const unsigned bit = 1u << b;
+    for (unsigned m = 0; m < bit; ++m) {
+      cost[m | bit] = cost[m] + in.kept[b];
+      used[m | bit] = add(used[m], in.footprint[b]);
+      cost[m] = cost[m] + in.streamed[b];
+    }
+  }
+  const unsigned all = (1u << in.n) - 1;
+  Cheapest c;
+  for (unsigned mask = 0; mask <= all; ++mask) {
+    if ((mask & in.required) != in.required) continue;
+    if (!in.unlimited && used[mask] > in.capacity) continue;
+    c.consider(mask, cost[mask]);
+  }
+  return c.chosen();
+}
+
 // Step 2: which operands stay in the global buffer. Per partition (or the shared buffer), the
 // subset of its operands that fits and moves the fewest DRAM bytes.
 void Model::choose_residency() {
@@ -123,10 +189,10 @@ void Model::choose_residency() {
     for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
   } else {
     for (const auto& [key, part] : gb.partitions)
-      partitions_.push_back({key, part.bytes, part.bandwidth, {}});
+      partitions_.push_back({key.c_str(), part.bytes, part.bandwidth, {}});
     for (size_t i = 0; i < ops_.size(); ++i) {
-      const std::string role = role_key(ops_[i].op->role);
       const int holder = holding_partition(gb, ops_[i].op->role);
+      const std::string role = holder < 0 ? role_key(ops_[i].op->role) : "";
       if (holder < 0)
         throw InputError(error_code::kUsage, "", "/global_buffer/partitions",
                          "no global-buffer partition holds operand \"" + ops_[i].op->name +
@@ -150,38 +216,30 @@ void Model::choose_residency() {
     unsigned required = 0;  // members that must be resident (Microarch::sram_resident)
     if (!acc_.spec().micro.sram_resident.empty())
       for (size_t b = 0; b < members.size(); ++b) {
-        const std::string role = role_key(ops_[members[b]].op->role);
+        const char* role = role_key(ops_[members[b]].op->role);
         for (const std::string& r : acc_.spec().micro.sram_resident)
           if (r == role) required |= 1u << b;
       }
     unsigned best = 0;
-    double best_cost = 0;
     bool have = false;
     // When keeping moves no more than streaming for every member and all of them fit, keeping
-    // them all is the least cost with the most members: the loop below would choose it (sums of
-    // doubles keep the order of their terms), so it is taken without the loop.
+    // them all is the least cost with the most members: cheapest_subset would choose it (sums of
+    // doubles keep the order of their terms), so it is taken without the search.
     bool keep_all = true;
     long long all_bytes = 0;
     for (size_t b = 0; b < members.size() && keep_all; ++b) {
       keep_all = kept[b] <= streamed[b];
       all_bytes = add(all_bytes, ops_[members[b]].footprint_bytes);
     }
-    if (keep_all && (options_.unlimited_buffer || all_bytes <= partitions_[p].bytes))
+    if (keep_all && (options_.unlimited_buffer || all_bytes <= partitions_[p].bytes)) {
       best = all, have = true;
-    for (unsigned mask = have ? all + 1 : 0; mask <= all; ++mask) {
-      if ((mask & required) != required) continue;
-      long long used = 0;
-      double cost = 0;
-      for (size_t b = 0; b < members.size(); ++b) {
-        const bool keep = (mask >> b) & 1u;
-        if (keep) used = add(used, ops_[members[b]].footprint_bytes);
-        cost += keep ? kept[b] : streamed[b];
-      }
-      if (!options_.unlimited_buffer && used > partitions_[p].bytes) continue;
-      if (!have || cost < best_cost ||
-          (cost == best_cost && __builtin_popcount(mask) > __builtin_popcount(best))) {
-        best = mask, best_cost = cost, have = true;
-      }
+    } else {
+      std::array<long long, 16> footprint{};
+      for (size_t b = 0; b < members.size(); ++b) footprint[b] = ops_[members[b]].footprint_bytes;
+      const std::optional<unsigned> chosen = cheapest_subset(
+          {static_cast<int>(members.size()), kept.data(), streamed.data(), footprint.data(),
+           required, partitions_[p].bytes, options_.unlimited_buffer});
+      if (chosen) best = *chosen, have = true;
     }
     if (!have) {  // the required operands are kept all the same; result() refuses the tiling
       if (!misfit_) {

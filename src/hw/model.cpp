@@ -80,28 +80,6 @@ long long Plan::stream_cycles(long long length) const {
 
 long long Plan::row_lanes() const { return dims.rows == GemmDim::kK ? macs_per_cycle : 1; }
 
-long long OperandPlan::dram_reads() const {
-  if (!op->output) return resident ? resident_volume : fold_accesses;
-  if (read_each_tile && resident) return resident_volume;
-  return resident ? resident_volume - unique : fold_rmw_reads;
-}
-
-long long OperandPlan::dram_writes() const {
-  if (!op->output) return 0;
-  return resident ? resident_volume : fold_accesses;
-}
-
-double OperandPlan::dram_bytes_if(bool keep) const {
-  long long elements;
-  if (!op->output)
-    elements = keep ? resident_volume : fold_accesses;
-  else
-    elements =
-        keep ? add(resident_volume, read_each_tile ? resident_volume : resident_volume - unique)
-             : add(fold_accesses, fold_rmw_reads);
-  return bytes_of(elements, op->bits);
-}
-
 Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow dataflow,
              const mapping::Tiling& tiling, const Options& options, Build build)
     : acc_(acc),
@@ -151,163 +129,6 @@ Model::Model(const arch::Accelerator& acc, const GemmProblem& problem, Dataflow 
   plan_.once = add(overhead.once, micro_ ? 0 : plan_.launch);
   last_ = {plan_.dim[0].tiles() - 1, plan_.dim[1].tiles() - 1, plan_.dim[2].tiles() - 1};
   if (build.operands) plan_tensors(problem);
-}
-
-void Model::plan_tensors(const GemmProblem& problem) {
-  ops_.reserve(problem.operands.size());
-  for (const Operand& op : problem.operands) ops_.push_back(OperandPlan{&op});
-  plan_operands();
-  choose_residency();
-}
-
-int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role) {
-  const std::string key = role_key(role);
-  int holder = -1, p = 0;
-  for (const auto& [name, part] : gb.partitions) {
-    for (const std::string& held : part.holds)
-      if (held == key) holder = p;
-    ++p;
-  }
-  return holder;
-}
-
-// Step 1: per operand, the array-side accesses of the folds, the size, the DRAM volume if kept
-// in the buffer and the buffer space of one tile (tile_footprint_bytes).
-void Model::plan_operands() {
-  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
-  const arch::Microarch& micro = acc_.spec().micro;
-  const std::array<long long, 3> tile{plan_.dim[0].tile, plan_.dim[1].tile, plan_.dim[2].tile};
-  const std::array<long long, 3> size{plan_.dim[0].size, plan_.dim[1].size, plan_.dim[2].size};
-  // per dimension its tiles and fold pieces, which every operand not grouped along it asks for
-  // (DimPlan::tile_sum(0) and fold_sum(0); fold_sum(1) = tile_sum(1) = the size)
-  std::array<long long, 3> tiles{}, pieces{};
-  for (int d = 0; d < 3; ++d)
-    tiles[d] = plan_.dim[d].tiles(), pieces[d] = plan_.dim[d].fold_intervals();
-  for (OperandPlan& x : ops_) {
-    std::array<long long, 3> fold{}, volume{};
-    int innermost = -1;  // innermost loop position over an index of x with > 1 tile
-    for (int p = 0; p < 3; ++p) {
-      const int d = at(plan_.tiling.order[p]);
-      if (x.op->group[d] > 0 && tiles[d] > 1) innermost = p;
-    }
-    for (int d = 0; d < 3; ++d) {
-      const long long g = x.op->group[d];
-      const DimPlan& dp = plan_.dim[d];
-      fold[d] = g == 0 ? pieces[d] : g == 1 ? dp.size : dp.fold_sum(g);
-    }
-    for (int p = 0; p < 3; ++p) {
-      const int d = at(plan_.tiling.order[p]);
-      const long long g = x.op->group[d];
-      const DimPlan& dp = plan_.dim[d];
-      volume[p] = g == 1 ? dp.size : g > 0 ? dp.tile_sum(g) : p <= innermost ? tiles[d] : 1;
-    }
-    x.unique = distinct_elements(*x.op, plan_.shape);
-    x.fold_accesses = product(fold);
-    // read-modify-write reads of an output: all but the first update of each element, or every
-    // update when C = C + A·B (the initial values are read too)
-    x.fold_rmw_reads = !x.op->output      ? 0
-                       : plan_.accumulate ? x.fold_accesses
-                                          : x.fold_accesses - x.unique;
-    x.resident_volume = product(volume);
-    x.double_buffered = detail::double_buffered(gb, plan_.tiling, *x.op);
-    x.footprint_bytes = operand_footprint_bytes(acc_.spec(), *x.op, tile, size, x.double_buffered);
-    x.stationary = x.op->group[at(plan_.dims.stream)] == 0;
-    x.read_each_tile = x.op->output && (micro.accumulate_from_dram || plan_.accumulate);
-  }
-  if (micro.packed_placement) {  // one tensor after another, in the problem's order
-    long long base = 0;
-    for (OperandPlan& x : ops_) {
-      x.dram_base = base;
-      base = add(base, ceil_bytes(x.unique, x.op->bits));
-    }
-  }
-}
-
-// Step 2: which operands stay in the global buffer. Per partition (or the shared buffer), the
-// subset of its operands that fits and moves the fewest DRAM bytes.
-void Model::choose_residency() {
-  const arch::GlobalBuffer& gb = acc_.spec().global_buffer;
-  partitions_.reserve(std::max<size_t>(1, gb.partitions.size()));
-  if (gb.partitions.empty()) {
-    partitions_.push_back({"shared", gb.bytes, gb.bandwidth, {}});
-    for (size_t i = 0; i < ops_.size(); ++i) partitions_[0].members.push_back(static_cast<int>(i));
-  } else {
-    for (const auto& [key, part] : gb.partitions)
-      partitions_.push_back({key, part.bytes, part.bandwidth, {}});
-    for (size_t i = 0; i < ops_.size(); ++i) {
-      const std::string role = role_key(ops_[i].op->role);
-      const int holder = holding_partition(gb, ops_[i].op->role);
-      if (holder < 0)
-        throw InputError(error_code::kUsage, "", "/global_buffer/partitions",
-                         "no global-buffer partition holds operand \"" + ops_[i].op->name +
-                             "\" (role " + role + "); add \"" + role +
-                             "\" to the \"holds\" list of a partition");
-      partitions_[holder].members.push_back(static_cast<int>(i));
-    }
-  }
-  for (size_t p = 0; p < partitions_.size(); ++p) {
-    const PartitionPlan::Members& members = partitions_[p].members;
-    for (int i : members) ops_[i].partition = static_cast<int>(p);
-    if (members.size() > 16)
-      throw InputError(error_code::kUsage, "", "operands",
-                       "at most 16 operands may share one global-buffer partition");
-    const unsigned all = (1u << members.size()) - 1;
-    std::array<double, 16> kept{}, streamed{};  // DRAM bytes of each member either way
-    for (size_t b = 0; b < members.size(); ++b) {
-      kept[b] = ops_[members[b]].dram_bytes_if(true);
-      streamed[b] = ops_[members[b]].dram_bytes_if(false);
-    }
-    unsigned required = 0;  // members that must be resident (Microarch::sram_resident)
-    if (!acc_.spec().micro.sram_resident.empty())
-      for (size_t b = 0; b < members.size(); ++b) {
-        const std::string role = role_key(ops_[members[b]].op->role);
-        for (const std::string& r : acc_.spec().micro.sram_resident)
-          if (r == role) required |= 1u << b;
-      }
-    unsigned best = 0;
-    double best_cost = 0;
-    bool have = false;
-    // When keeping moves no more than streaming for every member and all of them fit, keeping
-    // them all is the least cost with the most members: the loop below would choose it (sums of
-    // doubles keep the order of their terms), so it is taken without the loop.
-    bool keep_all = true;
-    long long all_bytes = 0;
-    for (size_t b = 0; b < members.size() && keep_all; ++b) {
-      keep_all = kept[b] <= streamed[b];
-      all_bytes = add(all_bytes, ops_[members[b]].footprint_bytes);
-    }
-    if (keep_all && (options_.unlimited_buffer || all_bytes <= partitions_[p].bytes))
-      best = all, have = true;
-    for (unsigned mask = have ? all + 1 : 0; mask <= all; ++mask) {
-      if ((mask & required) != required) continue;
-      long long used = 0;
-      double cost = 0;
-      for (size_t b = 0; b < members.size(); ++b) {
-        const bool keep = (mask >> b) & 1u;
-        if (keep) used = add(used, ops_[members[b]].footprint_bytes);
-        cost += keep ? kept[b] : streamed[b];
-      }
-      if (!options_.unlimited_buffer && used > partitions_[p].bytes) continue;
-      if (!have || cost < best_cost ||
-          (cost == best_cost && __builtin_popcount(mask) > __builtin_popcount(best))) {
-        best = mask, best_cost = cost, have = true;
-      }
-    }
-    if (!have) {  // the required operands are kept all the same; result() refuses the tiling
-      if (!misfit_) {
-        Misfit m{partitions_[p].key, partitions_[p].bytes, 0, {}};
-        for (size_t b = 0; b < members.size(); ++b) {
-          if (!((required >> b) & 1u)) continue;
-          const OperandPlan& x = ops_[members[b]];
-          m.needed_bytes = add(m.needed_bytes, x.footprint_bytes);
-          m.operands.push_back({x.op->name, x.op->role, x.op->bits, x.footprint_bytes});
-        }
-        misfit_ = std::move(m);
-      }
-      best = required;
-    }
-    for (size_t b = 0; b < members.size(); ++b) ops_[members[b]].resident = (best >> b) & 1u;
-  }
 }
 
 long long Model::dram_bytes() const {
@@ -820,7 +641,14 @@ void Model::fill_cycles(Result& r, const Timing& t) const {
 // Step 5b: one tensor's accesses per level (the SRAM counts both its sides) and energy.
 TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   TensorResult tr;
-  tr.name = x.op->name, tr.role = x.op->role, tr.bits = x.op->bits, tr.output = x.op->output;
+  tr.name = x.op->name;
+  fill_accesses(tr, x, macs);
+  return tr;
+}
+
+// tensor_result but its name (energy() adds up the energies alone)
+void Model::fill_accesses(TensorResult& tr, const OperandPlan& x, long long macs) const {
+  tr.role = x.op->role, tr.bits = x.op->bits, tr.output = x.op->output;
   tr.stationary = x.stationary, tr.resident = x.resident;
   tr.footprint_bytes = x.footprint_bytes;
   tr.register_reads = macs;
@@ -833,7 +661,6 @@ TensorResult Model::tensor_result(const OperandPlan& x, long long macs) const {
   tr.sram_writes = add(tr.sram_array_writes, tr.dram_reads);  // + fills from DRAM
   tr.dram_bytes = ceil_bytes(add(tr.dram_reads, tr.dram_writes), tr.bits);
   add_energy(tr, acc_.spec().energy);
-  return tr;
 }
 
 void Model::require_feasible() const {
@@ -888,8 +715,9 @@ EnergyBreakdown Model::energy() const {
   const long long macs = product({plan_.shape.m, plan_.shape.n, plan_.shape.k});
   EnergyBreakdown e;
   e.mac = static_cast<double>(macs) * plan_.mac_pj;
+  TensorResult tr;  // (no name: no string copied per operand)
   for (const OperandPlan& x : ops_) {
-    const TensorResult tr = tensor_result(x, macs);
+    fill_accesses(tr, x, macs);
     e.register_file += tr.energy_pj.register_file;
     e.sram += tr.energy_pj.sram;
     e.dram += tr.energy_pj.dram;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/inline_vector.hpp"
 #include "hw/intervals.hpp"
 #include "hw/misfit.hpp"
 #include "tenet/arch/accelerator.hpp"
@@ -75,7 +76,8 @@ struct OperandPlan {
 };
 
 struct PartitionPlan {
-  std::string key;
+  // "shared", or the partition's key in the accelerator's global buffer (which outlives the model)
+  const char* key = "";
   long long bytes = 0;
   arch::Bandwidth bandwidth;
   // The operands it holds (indices into Model::operands()), at most kMax (more: size() says how
@@ -266,6 +268,25 @@ inline long long tile_volume(const Plan& plan, const Operand& op, const TileInde
   return v;
 }
 
+// The members of a global-buffer partition to keep resident (Model::choose_residency; bit b:
+// member b, n <= 16): of the subsets that hold the `required` members and whose footprints (not
+// negative) fit `capacity` (any with `unlimited`), the one moving the fewest DRAM bytes (the sum
+// over the members, in their order, of kept[b] or streamed[b]), the most members among equal
+// ones, the lowest mask among those; nothing when none fits. InputError(overflow) when the
+// footprints' sum does not fit in 64 bits. cheapest_subset_reference sums every subset on its
+// own; cheapest_subset (the same choice) builds the sums over prefixes of the members.
+struct SubsetInput {
+  int n = 0;
+  const double* kept = nullptr;
+  const double* streamed = nullptr;
+  const long long* footprint = nullptr;
+  unsigned required = 0;
+  long long capacity = 0;
+  bool unlimited = false;
+};
+std::optional<unsigned> cheapest_subset(const SubsetInput& in);
+std::optional<unsigned> cheapest_subset_reference(const SubsetInput& in);
+
 // The index (in key order) of the global-buffer partition whose `holds` lists the role (the
 // last such), -1 if none does.
 int holding_partition(const arch::GlobalBuffer& gb, workload::OperandRole role);
@@ -287,7 +308,10 @@ class Model {
         const mapping::Tiling& tiling, const Options& options, Build build = {});
 
   const Plan& plan() const { return plan_; }
-  const std::vector<OperandPlan>& operands() const { return ops_; }
+  // (in place up to a few operands or partitions: no allocation per model)
+  using OperandPlans = InlineVector<OperandPlan, 6>;
+  using PartitionPlans = InlineVector<PartitionPlan, 4>;
+  const OperandPlans& operands() const { return ops_; }
   long long dram_bytes() const;  // Result::dram_bytes (all tensors), without the timing
   long long tiles() const;
   long long folds() const;
@@ -298,7 +322,7 @@ class Model {
   // What the tiling search's floors (src/hw/search/model_floors.cpp) read.
   const arch::Accelerator& accelerator() const { return acc_; }
   const Options& options() const { return options_; }
-  const std::vector<PartitionPlan>& partitions() const { return partitions_; }
+  const PartitionPlans& partitions() const { return partitions_; }
   bool micro() const { return micro_; }
   bool dram_priced() const;  // whether DRAM transfers take time at all
   long long tile_volume(const OperandPlan& x, const TileIndex& q) const;
@@ -329,6 +353,7 @@ class Model {
   // Result::array_use of a result whose cycles are filled (src/hw/array_use.cpp).
   ArrayUse array_use(const Result& r) const;
   TensorResult tensor_result(const OperandPlan& x, long long macs) const;
+  void fill_accesses(TensorResult& tr, const OperandPlan& x, long long macs) const;  // but name
 
   void plan_operands();
   void choose_residency();
@@ -410,8 +435,8 @@ class Model {
   const arch::Accelerator& acc_;
   Options options_;
   Plan plan_;
-  std::vector<OperandPlan> ops_;
-  std::vector<PartitionPlan> partitions_;
+  OperandPlans ops_;
+  PartitionPlans partitions_;
   std::optional<Misfit> misfit_;  // why the tiling is not feasible (none if it is)
   bool micro_ = false;            // arch::Microarch::active(): the §3b path
   bool dma_ = false;              // micro_ and its DMA engine (arch::Microarch::dma.enabled)

@@ -138,14 +138,18 @@ double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
   };
   // The bytes with chunks t in [t0, t1]: the reads at t0 (the most rows), C's partial sums with
   // ceil(K/t1) chunks (the fewest).
+  const double folds = streamed * whole_above(count / span);
   const auto at = [&](double t0, double t1) {
     const double beside_chunk = reads((capacity - t0 * ws) / (t0 * w));
-    const double folds = streamed * whole_above(count / span);
     const double beside_c = reads(capacity / (t0 * w + wc));
     const double alone = reads(capacity / (t0 * w));
     return once + std::min(std::min({beside_chunk, folds, beside_c}) + partial_sums(t1),
                            alone + partial_sums(std::min(t1, kspan)));
   };
+  // at(t0, t1) >= once + partial_sums(t1), in floating point too (the reads are >= 0, the partial
+  // sums of the shorter chunk min(t1, kspan) no fewer, and rounding is monotone): a step whose
+  // floor is not below the best so far cannot lower it and is skipped (the least is unchanged).
+  const auto below = [&](double t1, double best) { return once + partial_sums(t1) < best; };
   // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
   // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
   double best = kNone;
@@ -153,9 +157,15 @@ double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
   // other input may then stream past it once, stationary in the PEs, while C's partial sums leave
   // every chunk of k the PE array holds.
   if (whole_fits) best = std::min(best, once + streamed + partial_sums(std::min(k, kspan)));
+  // t = ceil(K/q) never grows with q, so neither does the floor fall: the first step at or above
+  // the best ends the loop; a t equal to the last one's gives the same bytes.
+  double last = 0;
   for (int q = 1; q <= kSteps && q <= k; ++q) {
     const double t = std::ceil(k / q);
+    if (t == last) continue;
+    if (!below(t, best)) break;
     best = std::min(best, at(t, t));
+    last = t;
   }
   const double shortest = std::ceil(k / kSteps);  // the chunks left are below it
   if (k > kSteps && shortest > 1) {
@@ -163,7 +173,7 @@ double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
     double t0 = 1;
     for (int step = 1; step <= kSteps; ++step) {
       const double t1 = step == kSteps ? shortest : t0 * ratio;
-      best = std::min(best, at(t0, t1));
+      if (below(t1, best)) best = std::min(best, at(t0, t1));
       t0 = t1;
     }
   }

@@ -27,9 +27,13 @@ long long extent(const mapping::GemmShape& s, int d) { return d == 0 ? s.m : d =
 long long elements(const mapping::GemmShape& shape, const Operand& op) {
   long long n = 1;
   for (int d = 0; d < 3; ++d)
-    if (op.group[d] > 0)
-      n = checked_mul(n, (extent(shape, d) + op.group[d] - 1) / op.group[d],
-                      {"elements of " + op.name});
+    if (op.group[d] > 0) {
+      const long long distinct = (extent(shape, d) + op.group[d] - 1) / op.group[d];
+      std::int64_t product = 0;  // the figure's name built only for the overflow error
+      if (!::tenet::detail::mul_fits(n, distinct, product))
+        checked_mul(n, distinct, {"elements of " + op.name});
+      n = product;
+    }
   return n;
 }
 

@@ -150,10 +150,14 @@ double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
     return once + std::min(std::min({beside_chunk, folds, beside_c}) + partial_sums(t1),
                            alone + partial_sums(std::min(t1, kspan)));
   };
-  // at(t0, t1) >= once + partial_sums(t1), in floating point too (the reads are >= 0, the partial
-  // sums of the shorter chunk min(t1, kspan) no fewer, and rounding is monotone): a step whose
-  // floor is not below the best so far cannot lower it and is skipped (the least is unchanged).
-  const auto below = [&](double t1, double best) { return once + partial_sums(t1) < best; };
+  // at(t0, t1) >= once + (streamed + partial_sums(t1)), in floating point too: every read term
+  // (folds included) is `streamed` times a whole count >= 1 (count >= 1), the partial sums of the
+  // shorter chunk min(t1, kspan) are no fewer, and rounding is monotone. A step whose floor is
+  // not below the best so far cannot lower it and is skipped (the least is unchanged).
+  const double least_reads = count >= 1 ? streamed : 0;
+  const auto below = [&](double t1, double best) {
+    return once + (least_reads + partial_sums(t1)) < best;
+  };
   // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
   // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
   double best = kNone;

@@ -1,13 +1,16 @@
 // quant::OpEnergyTable: a tabulated format is found by its format (no name built), the rest by
 // the fallback rule over the names; the entries are shared between copies until one is set. Every
-// lookup is checked against the documented rule applied to entries() by name.
+// lookup is checked against the documented rule applied to entries() by name. And
+// TensorStorage::bytes, which every evaluation asks of its weight tensors, against GMP.
 #include <catch2/catch.hpp>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "tenet/error.hpp"
 #include "tenet/quant/op_energy.hpp"
+#include "tenet/quant/quant_costs.hpp"
 
 using namespace tenet;
 using namespace tenet::quant;
@@ -86,4 +89,26 @@ TEST_CASE("op energy: copies share nothing a set can change", "[quant][energy]")
   copy.set(DataType::fp16(), {0.4, 1.1});
   CHECK(copy == defaults);
   CHECK(assigned.lookup(DataType::fp16()) == OpEnergy{9, 9});
+}
+
+TEST_CASE("tensor storage bytes: the 128-bit path equals GMP's", "[quant][costs]") {
+  // ceil(words * word_bits / 8): 64-bit words in 128 bits, beyond them (or bytes beyond 64 bits)
+  // in GMP; both sides of the precheck, checked against the exact formula.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> bits(1, 64), shift(0, 70);
+  int fast = 0, slow = 0;
+  for (int i = 0; i < 5000; ++i) {
+    TensorStorage s;
+    s.word_bits = bits(rng);
+    s.words = Integer(static_cast<unsigned long>(rng() >> 1)) >> shift(rng);  // 0 .. 2^63
+    if (i % 5 == 0) s.words *= Integer("1000000000000");                      // beyond 64 bits
+    const Integer expected = (s.words * s.word_bits + 7) / 8;
+    CHECK(s.bytes() == expected);
+    (s.words.fits_slong_p() && expected.fits_slong_p() ? fast : slow) += 1;
+  }
+  CHECK(fast > 1000);
+  CHECK(slow > 500);
+  TensorStorage zero;
+  zero.words = 0;
+  CHECK(zero.bytes() == 0);
 }

@@ -45,6 +45,20 @@ inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const Figure& f)
   return r;
 }
 
+// The same with a figure named by a literal alone (checked_mul(a, b, {"MACs"}) picks these): the
+// Figure is built only for the error, not on every call.
+inline std::int64_t checked_mul(std::int64_t a, std::int64_t b, const char* what) {
+  std::int64_t r = 0;
+  if (!mul_fits(a, b, r)) throw_overflow({what}, std::to_string(a) + "·" + std::to_string(b));
+  return r;
+}
+
+inline std::int64_t checked_add(std::int64_t a, std::int64_t b, const char* what) {
+  std::int64_t r = 0;
+  if (!add_fits(a, b, r)) throw_overflow({what}, std::to_string(a) + "+" + std::to_string(b));
+  return r;
+}
+
 // An exact count (GMP) as a 64-bit integer, or InputError(overflow) naming the figure.
 inline std::int64_t narrow_count(const mpz_class& v, const Figure& f) {
   if (!v.fits_slong_p()) throw_overflow(f, v.get_str());

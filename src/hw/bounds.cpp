@@ -10,10 +10,16 @@
 
 #include "detail/checked_int.hpp"
 #include "hw/bounds_format.hpp"
+#include "hw/bounds_panel.hpp"
 
 namespace tenet::hw {
 namespace {
 
+using regimes::panel_bound;
+using regimes::PanelOf;
+using regimes::Regimes;
+using regimes::whole_above;
+using regimes::whole_below;
 using ::tenet::detail::checked_add;
 using ::tenet::detail::checked_mul;
 
@@ -27,9 +33,13 @@ long long extent(const mapping::GemmShape& s, int d) { return d == 0 ? s.m : d =
 long long elements(const mapping::GemmShape& shape, const Operand& op) {
   long long n = 1;
   for (int d = 0; d < 3; ++d)
-    if (op.group[d] > 0)
-      n = checked_mul(n, (extent(shape, d) + op.group[d] - 1) / op.group[d],
-                      {"elements of " + op.name});
+    if (op.group[d] > 0) {
+      const long long distinct = (extent(shape, d) + op.group[d] - 1) / op.group[d];
+      std::int64_t product = 0;  // the figure's name built only for the overflow error
+      if (!::tenet::detail::mul_fits(n, distinct, product))
+        checked_mul(n, distinct, {"elements of " + op.name});
+      n = product;
+    }
   return n;
 }
 
@@ -86,88 +96,6 @@ long long buffer_bytes(const arch::Accelerator& acc) {
   for (const auto& [name, partition] : gb.partitions)
     bytes = checked_add(bytes, partition.bytes, {"global buffer bytes"});
   return std::min(bytes, kHugeBuffer);
-}
-
-// The regimes are computed in double (fast; byte counts keep a relative error near 1e-16, and the
-// result is rounded down with a margin of 1e-12). The whole number of rows (columns, ...) that fits
-// a capacity computed as `v` with fractional widths: floor(v), nudged up by a relative 1e-12 so
-// that rounding in v never takes one off (more reads than a mapping could need would lift the
-// bound above it).
-double whole_below(double v) { return std::floor(v * (1 + 1e-12)); }
-// ceil(v) for a count of reads or tiles, nudged down by a relative 1e-12 for the same reason.
-double whole_above(double v) { return std::ceil(v * (1 - 1e-12)); }
-
-// The problem as the regimes of compute_bounds see it: bytes, extents in values, widths in bytes
-// per value (scales and zero points that travel with A or B included in theirs).
-struct Regimes {
-  double a_bytes = 0, b_bytes = 0, c_bytes = 0;  // A's, B's and C's bytes
-  double m = 0, n = 0, k = 0;                    // the GEMM's extents
-  double wa = 0, wb = 0, wc = 0;                 // bytes per value of A, B and C
-  double span = 0;      // the PE array's longer side (values of M or N per fold)
-  double kspan = 0;     // values of K the PE array holds (span x MACs per cycle along k)
-  double capacity = 0;  // the usable buffer, bytes
-};
-
-// Which input's panel stays on chip (panel_bound).
-enum class PanelOf { kA, kB };
-
-// Least traffic with one input's panel on chip (regimes (ii)/(iii) in compute_bounds): the panel
-// (x rows of a chunk of t ≤ K values of k, width w) read once, the other input `reads` times —
-// ceil(count / x), a whole number of panels — and C's partial sums leaving and coming back per
-// chunk, c_bytes·(2·ceil(K/t) − 1). Beside the panel the buffer holds a chunk of the streamed input
-// (at least t values of width ws) unless that input streams through the PE array: then it is read
-// once per fold, ceil(count / span) times, or — stationary in the PEs (ws / is) — once per panel,
-// with C's tile (x values) in the buffer or C's partial sums leaving every chunk of k the PE array
-// holds (kspan). Chunks are whole: q chunks of at least ceil(K/q) values, exact up to kSteps
-// chunks; below that a geometric grid bounds the minimum: on [t0, t1] the streamed term is at least
-// its value at t0 and the partial-sum term at t1.
-double panel_bound(const Regimes& g, PanelOf panel, bool whole_fits) {
-  const bool a = panel == PanelOf::kA;
-  const double once = a ? g.a_bytes : g.b_bytes, streamed = a ? g.b_bytes : g.a_bytes;
-  const double count = a ? g.m : g.n, w = a ? g.wa : g.wb, ws = a ? g.wb : g.wa;
-  const double wc = g.wc, c_bytes = g.c_bytes, k = g.k, span = g.span, kspan = g.kspan,
-               capacity = g.capacity;
-  constexpr int kSteps = 64;
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  const auto reads = [&](double rows) {
-    const double whole = whole_below(rows);
-    return whole < 1 ? kNone : streamed * whole_above(count / whole);
-  };
-  const auto partial_sums = [&](double t) {
-    return c_bytes * (2 * whole_above(k / t) - 1);  // ceil(K/t) chunks
-  };
-  // The bytes with chunks t in [t0, t1]: the reads at t0 (the most rows), C's partial sums with
-  // ceil(K/t1) chunks (the fewest).
-  const auto at = [&](double t0, double t1) {
-    const double beside_chunk = reads((capacity - t0 * ws) / (t0 * w));
-    const double folds = streamed * whole_above(count / span);
-    const double beside_c = reads(capacity / (t0 * w + wc));
-    const double alone = reads(capacity / (t0 * w));
-    return once + std::min(std::min({beside_chunk, folds, beside_c}) + partial_sums(t1),
-                           alone + partial_sums(std::min(t1, kspan)));
-  };
-  // Exact for up to kSteps chunks (q chunks: the shortest chunk ceil(K/q) gives the most rows),
-  // then a geometric grid over the shorter chunks t < ceil(K/kSteps).
-  double best = kNone;
-  // The panel is the whole input, kept in one copy (it never changes) in the whole buffer: the
-  // other input may then stream past it once, stationary in the PEs, while C's partial sums leave
-  // every chunk of k the PE array holds.
-  if (whole_fits) best = std::min(best, once + streamed + partial_sums(std::min(k, kspan)));
-  for (int q = 1; q <= kSteps && q <= k; ++q) {
-    const double t = std::ceil(k / q);
-    best = std::min(best, at(t, t));
-  }
-  const double shortest = std::ceil(k / kSteps);  // the chunks left are below it
-  if (k > kSteps && shortest > 1) {
-    const double ratio = std::pow(shortest, 1.0 / kSteps);
-    double t0 = 1;
-    for (int step = 1; step <= kSteps; ++step) {
-      const double t1 = step == kSteps ? shortest : t0 * ratio;
-      best = std::min(best, at(t0, t1));
-      t0 = t1;
-    }
-  }
-  return best;
 }
 
 // Regime (i): C's tile (rows x cols) stays in the buffer, double-buffered, while K is accumulated;

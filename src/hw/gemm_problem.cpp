@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
-#include <set>
 
 #include "tenet/error.hpp"
 
@@ -50,9 +50,11 @@ void validate(const GemmProblem& p) {
                        fmt::format("expected {} > 0, got {}", names[d], sizes[d]));
   if (p.operands.empty())
     throw InputError(error_code::kUsage, "", "operands", "a GEMM needs at least one operand");
-  std::set<std::string> seen;
-  for (const Operand& op : p.operands) {
-    if (!seen.insert(op.name).second)
+  // Names compared pairwise (a problem has a handful of operands; no allocation per call).
+  for (auto it = p.operands.begin(); it != p.operands.end(); ++it) {
+    const Operand& op = *it;
+    const auto same_name = [&](const Operand& earlier) { return earlier.name == op.name; };
+    if (std::any_of(p.operands.begin(), it, same_name))
       throw InputError(error_code::kDuplicate, "", "operands/" + op.name,
                        "operand \"" + op.name + "\" is given twice");
     if (op.bits < 1 || op.bits > 64)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "tenet/arch/energy_table.hpp"
@@ -13,11 +14,13 @@ namespace {
 
 bool integer_family(const DataType& t) { return t.is_integer(); }
 
-// The key of a format in the table: uint<b> shares int<b>.
-std::string key_of(const DataType& t) {
-  if (t.format() == NumberFormat::kUint) return to_string(DataType::signed_int(t.bits()));
-  return to_string(t);
+// The format a table entry serves `t` under: uint<b> shares int<b>.
+DataType table_type(const DataType& t) {
+  return t.format() == NumberFormat::kUint ? DataType::signed_int(t.bits()) : t;
 }
+
+// The key of a format in the table (the canonical name of its table_type; a name is one format's).
+std::string key_of(const DataType& t) { return to_string(table_type(t)); }
 
 std::optional<DataType> parse_key(const std::string& key) {
   try {
@@ -44,14 +47,33 @@ OpEnergyTable OpEnergyTable::defaults_45nm() {
 }
 
 void OpEnergyTable::set(const DataType& type, const OpEnergy& energy) {
-  entries_[key_of(type)] = energy;
+  auto e = entries_ ? std::make_shared<Entries>(*entries_) : std::make_shared<Entries>();
+  e->by_name[key_of(type)] = energy;
+  const DataType t = table_type(type);
+  auto same = [&](const std::pair<DataType, OpEnergy>& x) { return x.first == t; };
+  if (auto it = std::find_if(e->by_type.begin(), e->by_type.end(), same); it != e->by_type.end())
+    it->second = energy;
+  else
+    e->by_type.emplace_back(t, energy);
+  entries_ = std::move(e);
+}
+
+const std::map<std::string, OpEnergy>& OpEnergyTable::entries() const {
+  static const std::map<std::string, OpEnergy> none;
+  return entries_ ? entries_->by_name : none;
 }
 
 OpEnergy OpEnergyTable::lookup(const DataType& type) const {
-  if (auto it = entries_.find(key_of(type)); it != entries_.end()) return it->second;
+  // A tabulated format: its entry (by_type holds the formats of by_name's keys, one each).
+  const DataType wanted = table_type(type);
+  if (entries_)
+    for (const auto& [tabulated, energy] : entries_->by_type)
+      if (tabulated == wanted) return energy;
+  // Else the narrowest wider format of the family; of two as wide, the first by name.
+  const std::map<std::string, OpEnergy>& entries = this->entries();
   const OpEnergy* best = nullptr;
   int best_bits = 0;
-  for (const auto& [key, energy] : entries_) {
+  for (const auto& [key, energy] : entries) {
     const auto t = parse_key(key);
     if (!t || integer_family(*t) != integer_family(type) || t->bits() < type.bits()) continue;
     if (!best || t->bits() < best_bits) {

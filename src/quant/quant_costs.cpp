@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <optional>
 #include <tuple>
 
@@ -243,7 +244,15 @@ std::optional<Integer> dequant_cycles(const QuantSpec& spec, const OperandSpec& 
 
 }  // namespace
 
-Integer TensorStorage::bytes() const { return ceil_div(storage_bits(), Integer(8)); }
+Integer TensorStorage::bytes() const {
+  // The same integer in 128 bits when the words fit 64 (word_bits is an int: the bits stay below
+  // 2^95), GMP otherwise; the storage bits are >= 0, so truncation is GMP's.
+  if (words.fits_slong_p() && words >= 0 && word_bits >= 0) {
+    const __int128 bytes = (static_cast<__int128>(words.get_si()) * word_bits + 7) / 8;
+    if (bytes <= LONG_MAX) return Integer(static_cast<long>(bytes));
+  }
+  return ceil_div(storage_bits(), Integer(8));
+}
 
 bool operator==(const TensorStorage& a, const TensorStorage& b) {
   return a.name == b.name && a.role == b.role && a.bits == b.bits && a.word_bits == b.word_bits &&

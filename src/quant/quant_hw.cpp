@@ -401,6 +401,7 @@ ProductResult evaluate_product(const ProductInputs& in) {
   const bool into_sram = spec.dequant.placement == DequantPlacement::kDramToSram;
   const TrafficContext context{*r.costs, array_b, into_sram && dequantizes(spec, b)};
   long long dram = 0, sram = 0, register_file = 0;
+  r.traffic.reserve(r.hw.tensors.size());
   for (const hw::TensorResult& t : r.hw.tensors) {
     r.traffic.push_back(traffic_of(context, t, in.accelerator.spec().energy, r.energy));
     const TensorTraffic& x = r.traffic.back();

@@ -50,11 +50,12 @@ bool contains(const std::vector<T>& items, T value) {
   return std::find(items.begin(), items.end(), value) != items.end();
 }
 
-// Collects the location of a check so that each rule reads as one line.
+// Where a check failed: the file, and the JSON pointer built only when a check fails (validate
+// runs on every evaluation; its messages and pointers are for the error alone).
 struct Checker {
   const std::string& file;
-  void require(bool ok, const char* code, const std::string& where, const std::string& msg) const {
-    if (!ok) throw InputError(code, file, where, msg);
+  [[noreturn]] void fail(const char* code, const std::string& where, const std::string& msg) const {
+    throw InputError(code, file, where, msg);
   }
 };
 
@@ -67,78 +68,91 @@ PackAxis group_axis(OperandRole kind) {
   return kind == OperandRole::kKvCache ? PackAxis::kChannel : PackAxis::kK;
 }
 
-void validate_level(const Checker& c, const QuantSpec& spec, OperandRole kind,
-                    const ScaleLevel& level, const std::string& at) {
-  const Rule& rule = rule_for(kind);
-  c.require(contains(rule.granularities, level.granularity), error_code::kRange,
-            at + "/granularity",
-            fmt::format("granularity {} does not fit the {}; allowed: {}",
-                        to_string(level.granularity), spec_key(kind), join(rule.granularities)));
-  if (level.granularity == Granularity::kGroup)
-    c.require(level.group_size > 0, error_code::kRange, at + "/group_size",
-              fmt::format("expected group_size > 0, got {}", level.group_size));
-  if (level.granularity == Granularity::kBlock)
-    c.require(level.block_n > 0 && level.block_k > 0, error_code::kRange, at + "/block",
-              fmt::format("expected block sizes > 0, got [{}, {}]", level.block_n, level.block_k));
-  c.require(!(level.dynamic && kind == OperandRole::kWeight), error_code::kRange, at + "/dynamic",
-            "weight scales are static (computed offline); dynamic applies to activations and "
-            "the KV cache");
-  if (level.apply == ScaleApply::kDequant)
-    c.require(is_b_operand(kind) && dequantizes(spec), error_code::kRange, at + "/apply",
-              "apply \"dequant\" needs the weights or KV cache to be dequantized "
-              "(dequant.placement dram_to_sram or sram_to_array)");
+// The JSON pointer of a field of an operand's scale level `level` (-1: of its packing).
+std::string operand_field(OperandRole kind, long level, const char* field) {
+  const std::string at = std::string("/") + spec_key(kind);
+  if (level < 0) return at + "/packing" + field;
+  return at + "/scales/" + std::to_string(level) + field;
 }
 
-void validate_packing(const Checker& c, OperandRole kind, const OperandSpec& op,
-                      const std::string& at) {
-  const Packing& p = *op.packing;
-  c.require(p.storage_bits >= 1 && p.storage_bits <= 64, error_code::kRange, at + "/storage_bits",
-            fmt::format("expected storage_bits in [1, 64], got {}", p.storage_bits));
-  c.require(p.values_per_word >= 1, error_code::kRange, at + "/values_per_word",
-            fmt::format("expected values_per_word >= 1, got {}", p.values_per_word));
-  c.require(static_cast<long long>(p.values_per_word) * op.dtype.bits() <= p.storage_bits,
-            error_code::kRange, at + "/values_per_word",
-            fmt::format("{} values of {} bits do not fit a {}-bit word", p.values_per_word,
-                        op.dtype.bits(), p.storage_bits));
+void validate_level(const Checker& c, const QuantSpec& spec, OperandRole kind,
+                    const ScaleLevel& level, long index) {
+  const auto at = [&](const char* field) { return operand_field(kind, index, field); };
   const Rule& rule = rule_for(kind);
-  c.require(contains(rule.axes, p.axis), error_code::kRange, at + "/axis",
-            fmt::format("axis {} does not fit the {}; allowed: {}", to_string(p.axis),
-                        spec_key(kind), join(rule.axes)));
+  if (!contains(rule.granularities, level.granularity))
+    c.fail(error_code::kRange, at("/granularity"),
+           fmt::format("granularity {} does not fit the {}; allowed: {}",
+                       to_string(level.granularity), spec_key(kind), join(rule.granularities)));
+  if (level.granularity == Granularity::kGroup && !(level.group_size > 0))
+    c.fail(error_code::kRange, at("/group_size"),
+           fmt::format("expected group_size > 0, got {}", level.group_size));
+  if (level.granularity == Granularity::kBlock && !(level.block_n > 0 && level.block_k > 0))
+    c.fail(error_code::kRange, at("/block"),
+           fmt::format("expected block sizes > 0, got [{}, {}]", level.block_n, level.block_k));
+  if (level.dynamic && kind == OperandRole::kWeight)
+    c.fail(error_code::kRange, at("/dynamic"),
+           "weight scales are static (computed offline); dynamic applies to activations and "
+           "the KV cache");
+  if (level.apply == ScaleApply::kDequant && !(is_b_operand(kind) && dequantizes(spec)))
+    c.fail(error_code::kRange, at("/apply"),
+           "apply \"dequant\" needs the weights or KV cache to be dequantized "
+           "(dequant.placement dram_to_sram or sram_to_array)");
+}
+
+void validate_packing(const Checker& c, OperandRole kind, const OperandSpec& op) {
+  const auto at = [&](const char* field) { return operand_field(kind, -1, field); };
+  const Packing& p = *op.packing;
+  if (!(p.storage_bits >= 1 && p.storage_bits <= 64))
+    c.fail(error_code::kRange, at("/storage_bits"),
+           fmt::format("expected storage_bits in [1, 64], got {}", p.storage_bits));
+  if (!(p.values_per_word >= 1))
+    c.fail(error_code::kRange, at("/values_per_word"),
+           fmt::format("expected values_per_word >= 1, got {}", p.values_per_word));
+  if (!(static_cast<long long>(p.values_per_word) * op.dtype.bits() <= p.storage_bits))
+    c.fail(error_code::kRange, at("/values_per_word"),
+           fmt::format("{} values of {} bits do not fit a {}-bit word", p.values_per_word,
+                       op.dtype.bits(), p.storage_bits));
+  const Rule& rule = rule_for(kind);
+  if (!contains(rule.axes, p.axis))
+    c.fail(error_code::kRange, at("/axis"),
+           fmt::format("axis {} does not fit the {}; allowed: {}", to_string(p.axis),
+                       spec_key(kind), join(rule.axes)));
   if (p.group_aligned) {
     const bool grouped = std::any_of(op.scales.begin(), op.scales.end(), [](const ScaleLevel& l) {
       return l.granularity == Granularity::kGroup;
     });
-    c.require(grouped && p.axis == group_axis(kind), error_code::kRange, at + "/group_aligned",
-              fmt::format("group_aligned needs a group scale level and packing along {}",
-                          to_string(group_axis(kind))));
+    if (!(grouped && p.axis == group_axis(kind)))
+      c.fail(error_code::kRange, at("/group_aligned"),
+             fmt::format("group_aligned needs a group scale level and packing along {}",
+                         to_string(group_axis(kind))));
   }
 }
 
 void validate_operand(const Checker& c, const QuantSpec& spec, OperandRole kind,
                       const OperandSpec& op) {
-  const std::string at = std::string("/") + spec_key(kind);
   for (std::size_t i = 0; i < op.scales.size(); ++i)
-    validate_level(c, spec, kind, op.scales[i], at + "/scales/" + std::to_string(i));
-  if (op.packing) validate_packing(c, kind, op, at + "/packing");
+    validate_level(c, spec, kind, op.scales[i], static_cast<long>(i));
+  if (op.packing) validate_packing(c, kind, op);
 }
 
 void validate_dequant(const Checker& c, const QuantSpec& spec) {
   const DequantSpec& d = spec.dequant;
   const bool b_quantized =
       spec.weights.quantized() || (spec.kv_cache && spec.kv_cache->quantized());
-  c.require(
-      d.placement == DequantPlacement::kNone || b_quantized, error_code::kRange,
-      "/dequant/placement",
-      fmt::format("placement {} needs quantized weights or KV cache", to_string(d.placement)));
-  c.require(!d.to || dequantizes(spec), error_code::kRange, "/dequant/to",
-            "\"to\" only applies with placement dram_to_sram or sram_to_array");
-  if (d.ops_per_element)
-    c.require(*d.ops_per_element >= 0, error_code::kRange, "/dequant/ops_per_element",
-              fmt::format("expected ops_per_element >= 0, got {}", *d.ops_per_element));
-  c.require(d.elements_per_cycle >= 0 && d.ops_per_cycle >= 0, error_code::kRange,
-            "/dequant/throughput", "expected a throughput > 0");
-  c.require(d.elements_per_cycle == 0 || d.ops_per_cycle == 0, error_code::kRange,
-            "/dequant/throughput", "give either elements_per_cycle or ops_per_cycle, not both");
+  if (!(d.placement == DequantPlacement::kNone || b_quantized))
+    c.fail(error_code::kRange, "/dequant/placement",
+           fmt::format("placement {} needs quantized weights or KV cache", to_string(d.placement)));
+  if (d.to && !dequantizes(spec))
+    c.fail(error_code::kRange, "/dequant/to",
+           "\"to\" only applies with placement dram_to_sram or sram_to_array");
+  if (d.ops_per_element && !(*d.ops_per_element >= 0))
+    c.fail(error_code::kRange, "/dequant/ops_per_element",
+           fmt::format("expected ops_per_element >= 0, got {}", *d.ops_per_element));
+  if (!(d.elements_per_cycle >= 0 && d.ops_per_cycle >= 0))
+    c.fail(error_code::kRange, "/dequant/throughput", "expected a throughput > 0");
+  if (!(d.elements_per_cycle == 0 || d.ops_per_cycle == 0))
+    c.fail(error_code::kRange, "/dequant/throughput",
+           "give either elements_per_cycle or ops_per_cycle, not both");
 }
 
 void print_operand(std::ostream& os, const char* name, const OperandSpec& op) {

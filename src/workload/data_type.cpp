@@ -18,7 +18,7 @@ const char* const kAcceptedForms =
     "(aliases: float32, float16, half, bfloat16, float8_e4m3fn, float8_e4m3, e4m3, float8_e5m2, "
     "e5m2, e4m3_float8, e5m2_float8, float4_e2m1fn)";
 
-void require_width(int bits, const std::string& what) {
+void require_width(int bits, const char* what) {  // `what` as a literal: no string per type
   if (bits < 1 || bits > kMaxBits)
     throw InputError(
         error_code::kRange, "", "",

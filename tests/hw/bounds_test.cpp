@@ -176,6 +176,38 @@ TEST_CASE("bounds reject what validate rejects", "[hw][bounds]") {
   hw::GemmProblem p = hw::make_gemm_problem({4, 4, 4});
   p.shape.m = 0;
   CHECK_THROWS_AS(hw::compute_bounds(make_acc(2, 2), p), tenet::InputError);
+  // An operand name given twice: the later one is named (the names are compared pairwise).
+  hw::GemmProblem twice = hw::make_gemm_problem({4, 4, 4});
+  twice.operands.push_back(twice.operands[0]);
+  twice.operands.back().bits = 99;  // the name is checked before the width
+  try {
+    hw::compute_bounds(make_acc(2, 2), twice);
+    FAIL("no error");
+  } catch (const tenet::InputError& e) {
+    CHECK(e.code() == std::string(tenet::error_code::kDuplicate));
+    CHECK(e.where() == "operands/A");
+  }
+  twice.operands.back().name = "A2";
+  CHECK_THROWS_WITH(hw::compute_bounds(make_acc(2, 2), twice),
+                    Catch::Contains("expected 1..64 bits per element, got 99"));
+}
+
+TEST_CASE("bounds name the figure that overflows 64 bits", "[hw][bounds]") {
+  // The MACs of a 3e6-cube GEMM do not fit 64 bits (the figure is named only when it overflows).
+  const hw::GemmProblem p = hw::make_gemm_problem({3000000, 3000000, 3000000});
+  hw::Options unlimited;
+  unlimited.unlimited_buffer = true;
+  try {
+    hw::compute_bounds(make_acc(2, 2), p, unlimited);
+    FAIL("no error");
+  } catch (const tenet::InputError& e) {
+    CHECK(e.code() == std::string(tenet::error_code::kOverflow));
+    CHECK(e.message() == "MACs = 9000000000000·3000000 does not fit in 64 bits");
+  }
+  // The elements of an operand: "elements of A" (built only then).
+  const hw::GemmProblem wide = hw::make_gemm_problem({4000000000LL, 1, 4000000000LL});
+  CHECK_THROWS_WITH(hw::compute_bounds(make_acc(2, 2), wide, unlimited),
+                    Catch::Contains("elements of A = 4000000000·4000000000"));
 }
 
 TEST_CASE("docs/output.md lists exactly the bounds fields emitted, with their units",

@@ -313,6 +313,63 @@ TEST_CASE("spec files: every bad input names its code and JSON pointer", "[quant
   }
 }
 
+TEST_CASE("spec values: validate() names the field and the value of each rule", "[quant][errors]") {
+  // validate runs on every evaluation and builds a pointer and a message only for a rule that
+  // fails: each still names its field (JSON pointer, the scale level's index) and the values.
+  struct Case {
+    const char* what;
+    void (*edit)(QuantSpec&);
+    const char* where;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"granularity", [](QuantSpec& q) { q.output.scales = {q.weights.scales[0]}; },
+       "/output/scales/0/granularity",
+       "granularity group does not fit the output; allowed: per_tensor, per_channel, per_token"},
+      {"second level's group size",
+       [](QuantSpec& q) {
+         q.weights.scales.push_back(q.weights.scales[0]);
+         q.weights.scales[1].group_size = -3;
+       },
+       "/weights/scales/1/group_size", "expected group_size > 0, got -3"},
+      {"block sizes",
+       [](QuantSpec& q) {
+         q.weights.scales[0].granularity = Granularity::kBlock;
+         q.weights.scales[0].block_n = 0, q.weights.scales[0].block_k = 128;
+       },
+       "/weights/scales/0/block", "expected block sizes > 0, got [0, 128]"},
+      {"dynamic weights", [](QuantSpec& q) { q.weights.scales[0].dynamic = true; },
+       "/weights/scales/0/dynamic",
+       "weight scales are static (computed offline); dynamic applies to activations and the KV "
+       "cache"},
+      {"storage bits", [](QuantSpec& q) { q.weights.packing->storage_bits = 65; },
+       "/weights/packing/storage_bits", "expected storage_bits in [1, 64], got 65"},
+      {"values per word", [](QuantSpec& q) { q.weights.packing->values_per_word = 9; },
+       "/weights/packing/values_per_word", "9 values of 4 bits do not fit a 32-bit word"},
+      {"packing axis", [](QuantSpec& q) { q.weights.packing->axis = PackAxis::kM; },
+       "/weights/packing/axis", "axis m does not fit the weights; allowed: n, k"},
+      {"two throughputs",
+       [](QuantSpec& q) { q.dequant.elements_per_cycle = q.dequant.ops_per_cycle = 4; },
+       "/dequant/throughput", "give either elements_per_cycle or ops_per_cycle, not both"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    QuantSpec spec = load_preset("q4f16_1");
+    REQUIRE(spec.weights.packing);
+    c.edit(spec);
+    try {
+      validate(spec, "scheme.json");
+      FAIL("no error");
+    } catch (const InputError& e) {
+      CHECK(e.code() == error_code::kRange);
+      CHECK(e.file() == "scheme.json");
+      CHECK(e.where() == c.where);
+      CHECK(e.message() == c.message);
+    }
+  }
+  CHECK_NOTHROW(validate(load_preset("q4f16_1")));
+}
+
 TEST_CASE("spec values: validate() checks specs built in code", "[quant][errors]") {
   QuantSpec spec = load_preset("q4f16_1");
   spec.weights.scales[0].group_size = 0;

@@ -9,7 +9,10 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tenet/workload/data_type.hpp"
 
@@ -37,14 +40,21 @@ class OpEnergyTable {
   // The entry for `type` by the fallback rule above. Throws InputError(missing-field) if no
   // tabulated format of the family is wide enough.
   OpEnergy lookup(const DataType& type) const;
-  const std::map<std::string, OpEnergy>& entries() const { return entries_; }
+  const std::map<std::string, OpEnergy>& entries() const;
 
   friend bool operator==(const OpEnergyTable& a, const OpEnergyTable& b) {
-    return a.entries_ == b.entries_;
+    return a.entries() == b.entries();
   }
 
  private:
-  std::map<std::string, OpEnergy> entries_;  // canonical name -> energy
+  // The entries, shared between copies (every evaluation copies the defaults into its options;
+  // set() copies before it writes): by canonical name, and by format (uint<b> as int<b>) for a
+  // lookup of a tabulated format without building its name.
+  struct Entries {
+    std::map<std::string, OpEnergy> by_name;
+    std::vector<std::pair<DataType, OpEnergy>> by_type;
+  };
+  std::shared_ptr<const Entries> entries_;
 };
 
 // One multiply at the wider of the two multiplier inputs (a float input wins over an integer

@@ -295,6 +295,11 @@ class TrafficFloor {
   // The floor of a candidate with the extents last set.
   double operator()(const Tiling& t) const;
 
+  // loose() with each operand's resident bytes multiplied out per loop order: the reference (with
+  // more than two distinct loop orders, loose() takes each operand's cheaper way once per set of
+  // the loops that bring it back, shared by the orders, unless some product may round).
+  double loose_by_order(const Group& g, unsigned streamed = 0) const;
+
   // A floor of the bytes of every candidate (any loop order, any buffering) whose extents are
   // those of `tile` but for dimension d, whose extent is at most `upto`: per loop order every
   // operand's cheaper way moves no fewer bytes with more tiles (its resident bytes multiply the
@@ -348,6 +353,15 @@ class TrafficFloor {
   std::array<std::pair<int, long long>, 33> grouped_{};  // (3 + 3 per operand)
   size_t weights_ = 3;
   bool alone_slow(size_t i, const std::array<long long, 3>& extent, unsigned single) const;
+  // Per loop order (kOrders) and set of cut dimensions (bit d): the dimensions at or outside the
+  // innermost cut one (none cut: none), whose loops bring a resident operand back.
+  std::array<std::array<unsigned char, 8>, 6> outside_{};
+  // Into cheaper_, per operand not in `streamed` and set of the dimensions it does not depend on
+  // whose loops bring it back (bit d): its cheaper way (resident or streamed bytes), with the
+  // tile counts set. False if some product of its distinct elements and tile counts may round
+  // (not an integer below 2^53): then the order of the products matters (loose_by_order).
+  bool set_cheaper(unsigned streamed) const;
+  mutable std::vector<std::array<double, 8>> cheaper_;  // scratch of loose()
 };
 
 class LatencyRun;

@@ -36,7 +36,18 @@ TrafficFloor::TrafficFloor(const arch::Accelerator& acc, const GemmProblem& prob
     indep_.push_back(indep);
   }
   const size_t n = problem.operands.size();
-  resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n);
+  resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n),
+      cheaper_.resize(n);
+  // per loop order and set of cut dimensions: the dimensions at or outside the innermost cut one
+  for (size_t o = 0; o < kOrders.size(); ++o)
+    for (unsigned cut = 0; cut < 8; ++cut) {
+      unsigned outside = 0, seen = 0;
+      for (const GemmDim d : kOrders[o]) {
+        seen |= 1u << static_cast<int>(d);
+        if (cut >> static_cast<int>(d) & 1u) outside = seen;
+      }
+      outside_[o][cut] = static_cast<unsigned char>(outside);
+    }
   // The operands some tile of which may not fit alone: two copies of the whole tensor do not
   // fit (alone_too_large asks only them).
   for (size_t i = 0; i < n && i < 32; ++i) {
@@ -235,7 +246,43 @@ bool TrafficFloor::alone_slow(size_t i, const std::array<long long, 3>& extent,
   return fit_.footprint(i, extent, single) > fit_.capacity(holder);
 }
 
+bool TrafficFloor::set_cheaper(unsigned streamed) const {
+  const size_t n = problem_.operands.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (streamed >> i & 1u) continue;
+    const unsigned indep = indep_[i];
+    const double distinct = distinct_[i];
+    std::array<double, 8>& cheaper = cheaper_[i];
+    std::array<double, 8> product;
+    product[0] = distinct;
+    for (unsigned set = 0;; set = (set - indep) & indep) {  // the subsets of indep, ascending
+      if (set != 0) product[set] = product[set & (set - 1)] * tiles_[__builtin_ctz(set)];
+      const double resident = output_[i] ? 2 * product[set] - distinct : product[set];
+      cheaper[set] = std::min(resident * bytes_[i], streamed_[i]);
+      if (set == indep) break;
+    }
+    // exact: integers below 2^53 (tile counts at least 1); false for NaN
+    if (!(product[indep] < 9007199254740992.0)) return false;
+  }
+  return true;
+}
+
 double TrafficFloor::loose(const Group& g, unsigned streamed) const {
+  const std::vector<int>& orders = kDistinctOrders[g.mask];
+  if (orders.size() <= 2 || !set_cheaper(streamed)) return loose_by_order(g, streamed);
+  const size_t n = problem_.operands.size();
+  double least = -1;
+  for (const int o : orders) {
+    const std::array<unsigned char, 8>& outside = outside_[static_cast<size_t>(o)];
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i)
+      sum += (streamed >> i & 1u) ? streamed_[i] : cheaper_[i][outside[cut_[i]] & indep_[i]];
+    if (least < 0 || sum < least) least = sum;
+  }
+  return least * (1 - 1e-9);  // below the integer byte counts despite rounding
+}
+
+double TrafficFloor::loose_by_order(const Group& g, unsigned streamed) const {
   const size_t n = problem_.operands.size();
   double least = -1;
   for (const int o : kDistinctOrders[g.mask]) {

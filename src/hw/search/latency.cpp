@@ -305,19 +305,32 @@ class LatencyRun {
         __builtin_add_overflow(folds, spatial, &work) ||
         __builtin_add_overflow(work, p.once, &work))
       return false;
+    const size_t at = floors_.size();
+    floors_.resize(at + per[0].size() * per[1].size() * per[2].size());
+    long long* out = floors_.data() + at;
     for (const Search::Memo& x : per[0])
       for (const Search::Memo& y : per[1])
         for (const Search::Memo& z : per[2]) {
           const std::array<long long, 3> f{x.folds, y.folds, z.folds};
           const long long s = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
           const long long w = f[0] * f[1] * f[2] * p.base + f[rows] * f[cols] * s;
-          floors_.push_back((p.units > 1 ? detail::ceil_div(w, p.units) : w) + p.once);
+          *out++ = (p.units > 1 ? detail::ceil_div(w, p.units) : w) + p.once;
         }
     return true;
   }
 
   // Within the near-tie window of the fastest time found so far (an upper bound of C*'s).
   bool hopeful(long long floor) const { return !fastest_ || near(floor, *fastest_); }
+  // The most cycles hopeful() takes: 100 x cycles <= fastest x (100 + percent) holds for the
+  // integers up to the floor of the right side / 100 (clamped to 64 bits).
+  long long hopeful_limit() const {
+    if (!fastest_) return std::numeric_limits<long long>::max();
+    const __int128 most = static_cast<__int128>(*fastest_) * (100 + s_.near_percent_);
+    const __int128 limit = most / 100 - (most % 100 < 0 ? 1 : 0);  // (floor)
+    return limit > std::numeric_limits<long long>::max()   ? std::numeric_limits<long long>::max()
+           : limit < std::numeric_limits<long long>::min() ? std::numeric_limits<long long>::min()
+                                                           : static_cast<long long>(limit);
+  }
 
   // The near-tie window of the accelerator file (search::near_tie_percent).
   bool near(long long cycles, long long fastest) const { return s_.near(cycles, fastest); }
@@ -380,8 +393,9 @@ class LatencyRun {
       fastest_ = first_score->cycles;
       timed_first_ = first_score->index;
     }
+    const long long limit = hopeful_limit();
     for (size_t g = 0; g < groups_.size(); ++g)
-      if (hopeful(floors_[g])) open_.add(node(g));
+      if (floors_[g] <= limit) open_.add(node(g));
     open_.build();
     run(-1);
     const size_t grid = groups_.size();

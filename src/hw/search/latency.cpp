@@ -267,7 +267,7 @@ class LatencyRun {
       for (long long e : ext[d]) per[d].push_back(s_.extent_cycles(d, e));
     }
     floors_.reserve(per[0].size() * per[1].size() * per[2].size());
-    if (unchecked_grid_floors(per)) return;
+    if (unchecked_fold_cycles(s_.base_, per, floors_)) return;
     const int stream = static_cast<int>(s_.base_.dims.stream);
     for (const Search::Memo& x : per[0])
       for (const Search::Memo& y : per[1])
@@ -280,57 +280,8 @@ class LatencyRun {
         }
   }
 
-  // grid_floors' fold_pipeline_cycles without the overflow checks, when its terms with each
-  // dimension's most folds and the most streamed cycles fit 64 bits (all of them >= 0): then
-  // none overflows and the integers are the same. False (nothing added) otherwise.
-  bool unchecked_grid_floors(const std::array<std::vector<Search::Memo>, 3>& per) {
-    const detail::Plan& p = s_.base_;
-    const int stream = static_cast<int>(p.dims.stream), rows = static_cast<int>(p.dims.rows),
-              cols = static_cast<int>(p.dims.cols);
-    std::array<long long, 3> most{};
-    long long streamed = 0;
-    for (int d = 0; d < 3; ++d)
-      for (const Search::Memo& e : per[d]) {
-        if (e.folds < 0 || e.streamed < 0) return false;
-        most[d] = std::max(most[d], e.folds);
-        if (d == stream) streamed = std::max(streamed, e.streamed);
-      }
-    long long folds = 0, spatial = 0, work = 0;
-    if (p.base < 0 || p.once < 0 || p.units < 1 ||
-        __builtin_mul_overflow(most[0], most[1], &folds) ||
-        __builtin_mul_overflow(folds, most[2], &folds) ||
-        __builtin_mul_overflow(folds, p.base, &folds) ||
-        __builtin_mul_overflow(most[rows], most[cols], &spatial) ||
-        __builtin_mul_overflow(spatial, streamed, &spatial) ||
-        __builtin_add_overflow(folds, spatial, &work) ||
-        __builtin_add_overflow(work, p.once, &work))
-      return false;
-    const size_t at = floors_.size();
-    floors_.resize(at + per[0].size() * per[1].size() * per[2].size());
-    long long* out = floors_.data() + at;
-    for (const Search::Memo& x : per[0])
-      for (const Search::Memo& y : per[1])
-        for (const Search::Memo& z : per[2]) {
-          const std::array<long long, 3> f{x.folds, y.folds, z.folds};
-          const long long s = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
-          const long long w = f[0] * f[1] * f[2] * p.base + f[rows] * f[cols] * s;
-          *out++ = (p.units > 1 ? detail::ceil_div(w, p.units) : w) + p.once;
-        }
-    return true;
-  }
-
   // Within the near-tie window of the fastest time found so far (an upper bound of C*'s).
   bool hopeful(long long floor) const { return !fastest_ || near(floor, *fastest_); }
-  // The most cycles hopeful() takes: 100 x cycles <= fastest x (100 + percent) holds for the
-  // integers up to the floor of the right side / 100 (clamped to 64 bits).
-  long long hopeful_limit() const {
-    if (!fastest_) return std::numeric_limits<long long>::max();
-    const __int128 most = static_cast<__int128>(*fastest_) * (100 + s_.near_percent_);
-    const __int128 limit = most / 100 - (most % 100 < 0 ? 1 : 0);  // (floor)
-    return limit > std::numeric_limits<long long>::max()   ? std::numeric_limits<long long>::max()
-           : limit < std::numeric_limits<long long>::min() ? std::numeric_limits<long long>::min()
-                                                           : static_cast<long long>(limit);
-  }
 
   // The near-tie window of the accelerator file (search::near_tie_percent).
   bool near(long long cycles, long long fastest) const { return s_.near(cycles, fastest); }
@@ -393,7 +344,8 @@ class LatencyRun {
       fastest_ = first_score->cycles;
       timed_first_ = first_score->index;
     }
-    const long long limit = hopeful_limit();
+    const long long limit =
+        fastest_ ? near_limit(*fastest_, s_.near_percent_) : std::numeric_limits<long long>::max();
     for (size_t g = 0; g < groups_.size(); ++g)
       if (floors_[g] <= limit) open_.add(node(g));
     open_.build();
@@ -531,6 +483,41 @@ class LatencyRun {
   long long wide_ = std::numeric_limits<long long>::max();  // wide()
   LooseMemo& loose_memo_;
 };
+
+bool unchecked_fold_cycles(const detail::Plan& p,
+                           const std::array<std::vector<Search::Memo>, 3>& per,
+                           std::vector<long long>& out) {
+  const int stream = static_cast<int>(p.dims.stream), rows = static_cast<int>(p.dims.rows),
+            cols = static_cast<int>(p.dims.cols);
+  std::array<long long, 3> most{};
+  long long streamed = 0;
+  for (int d = 0; d < 3; ++d)
+    for (const Search::Memo& e : per[d]) {
+      if (e.folds < 0 || e.streamed < 0) return false;
+      most[d] = std::max(most[d], e.folds);
+      if (d == stream) streamed = std::max(streamed, e.streamed);
+    }
+  long long folds = 0, spatial = 0, work = 0;
+  if (p.base < 0 || p.once < 0 || p.units < 1 || __builtin_mul_overflow(most[0], most[1], &folds) ||
+      __builtin_mul_overflow(folds, most[2], &folds) ||
+      __builtin_mul_overflow(folds, p.base, &folds) ||
+      __builtin_mul_overflow(most[rows], most[cols], &spatial) ||
+      __builtin_mul_overflow(spatial, streamed, &spatial) ||
+      __builtin_add_overflow(folds, spatial, &work) || __builtin_add_overflow(work, p.once, &work))
+    return false;
+  const size_t at = out.size();
+  out.resize(at + per[0].size() * per[1].size() * per[2].size());
+  long long* next = out.data() + at;
+  for (const Search::Memo& x : per[0])
+    for (const Search::Memo& y : per[1])
+      for (const Search::Memo& z : per[2]) {
+        const std::array<long long, 3> f{x.folds, y.folds, z.folds};
+        const long long s = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
+        const long long w = f[0] * f[1] * f[2] * p.base + f[rows] * f[cols] * s;
+        *next++ = (p.units > 1 ? detail::ceil_div(w, p.units) : w) + p.once;
+      }
+  return true;
+}
 
 void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   LatencyRun run(*this, space, groups);

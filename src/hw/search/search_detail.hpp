@@ -358,10 +358,19 @@ class TrafficFloor {
   std::array<std::array<unsigned char, 8>, 6> outside_{};
   // Into cheaper_, per operand not in `streamed` and set of the dimensions it does not depend on
   // whose loops bring it back (bit d): its cheaper way (resident or streamed bytes), with the
-  // tile counts set. False if some product of its distinct elements and tile counts may round
-  // (not an integer below 2^53): then the order of the products matters (loose_by_order).
-  bool set_cheaper(unsigned streamed) const;
+  // tile counts set (exact_: the products in any order).
+  void set_cheaper(unsigned streamed) const;
   mutable std::vector<std::array<double, 8>> cheaper_;  // scratch of loose()
+  // Per operand: the dimensions it does not depend on, in increasing order.
+  struct IndepDims {
+    int count = 0;
+    std::array<unsigned char, 3> dim{};
+  };
+  std::vector<IndepDims> indep_dims_;
+  double most_distinct_ = 0;  // the most distinct elements of an operand
+  // most_distinct_ times every tile count below 2^53 (set_counts): every product of an
+  // operand's distinct elements and tile counts is an exact integer, whatever its order.
+  bool exact_ = false;
 };
 
 class LatencyRun;
@@ -637,6 +646,15 @@ class Search {
   long long evaluated_ = 0;
   long long planned_ = 0;
 };
+
+// The latency search's grid floors (fold_pipeline_cycles of `p` with the folds and streamed
+// cycles of every combination of the extents of `per`, dimension 0 outermost) appended to `out`
+// without the overflow checks, when they cannot overflow: the terms with each dimension's most
+// folds and the most streamed cycles fit 64 bits (all of them >= 0), so the integers are the
+// checked ones. False (nothing appended) otherwise.
+bool unchecked_fold_cycles(const detail::Plan& p,
+                           const std::array<std::vector<Search::Memo>, 3>& per,
+                           std::vector<long long>& out);
 
 // The tiling a search returns: resolved against the problem's sizes, the stream tile's padded
 // extent kept under arch::Microarch::pad_stream_aligned_tiles_only (candidate_space.cpp).

@@ -131,9 +131,20 @@ void CandidateSpace::grid(std::vector<Group>& groups) {
   groups.clear();
   index_ = 0;
   groups.reserve(ext_[0].size() * ext_[1].size() * ext_[2].size());
-  for (long long tm : ext_[0])
-    for (long long tn : ext_[1])
-      for (long long tk : ext_[2]) add(groups, tm, tn, tk, 0);
+  // as add() each, with each dimension's bit of the mask and the sizes looked up once
+  std::array<size_t, 8> sizes;
+  for (size_t mask = 0; mask < 8; ++mask) sizes[mask] = kDistinctOrders[mask].size();
+  for (long long tm : ext_[0]) {
+    const int m = tm < plan_.dim[0].size ? 1 : 0;
+    for (long long tn : ext_[1]) {
+      const int mn = m | (tn < plan_.dim[1].size ? 2 : 0);
+      for (long long tk : ext_[2]) {
+        const int mask = mn | (tk < plan_.dim[2].size ? 4 : 0);
+        groups.push_back(Group{tm, tn, tk, 0, mask, index_});
+        index_ += sizes[static_cast<size_t>(mask)];
+      }
+    }
+  }
 }
 
 void CandidateSpace::all(std::vector<Group>& groups) {

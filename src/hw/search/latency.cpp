@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <tuple>
 
 #include "detail/checked_int.hpp"
@@ -193,6 +194,7 @@ class LatencyRun {
     std::vector<Group> extra;
     std::vector<std::array<long long, 4>> deferred;
     LooseMemo loose_memo;
+    std::array<std::vector<Search::Memo>, 3> per;  // grid_floors' per extent
   };
   static Store& store() {
     thread_local Store kept;
@@ -259,9 +261,13 @@ class LatencyRun {
       return;
     }
     const std::array<std::vector<long long>, 3>& ext = space_.extents();
-    std::array<std::vector<Search::Memo>, 3> per;
-    for (int d = 0; d < 3; ++d)
+    std::array<std::vector<Search::Memo>, 3>& per = store().per;
+    for (int d = 0; d < 3; ++d) {
+      per[d].clear();
       for (long long e : ext[d]) per[d].push_back(s_.extent_cycles(d, e));
+    }
+    floors_.reserve(per[0].size() * per[1].size() * per[2].size());
+    if (unchecked_fold_cycles(s_.base_, per, floors_)) return;
     const int stream = static_cast<int>(s_.base_.dims.stream);
     for (const Search::Memo& x : per[0])
       for (const Search::Memo& y : per[1])
@@ -338,8 +344,10 @@ class LatencyRun {
       fastest_ = first_score->cycles;
       timed_first_ = first_score->index;
     }
+    const long long limit =
+        fastest_ ? near_limit(*fastest_, s_.near_percent_) : std::numeric_limits<long long>::max();
     for (size_t g = 0; g < groups_.size(); ++g)
-      if (hopeful(floors_[g])) open_.add(node(g));
+      if (floors_[g] <= limit) open_.add(node(g));
     open_.build();
     run(-1);
     const size_t grid = groups_.size();
@@ -391,6 +399,18 @@ class LatencyRun {
     return near(cycles, *fastest_);
   }
 
+  // At least the bytes of phase 2's best (-> a bound of the floors it takes out): the fewest of
+  // the fastest candidates timed (infinity if none). Phase 1 stopped with C* at least the least
+  // floor left, within the window of which the fastest time lies (or C* exact): every time found
+  // later is at least C*, so the fastest candidates stay within the window. The best is the first
+  // seed within the window in rank order (bytes first), at most their bytes, then only fewer.
+  double most_bytes() const {
+    double most = std::numeric_limits<double>::infinity();
+    for (const Score& s : timed_)
+      if (s.cycles == *fastest_) most = std::min(most, static_cast<double>(s.dram_bytes));
+    return most;
+  }
+
   // Phase 2: what is left within the window of C*, by DRAM-byte floor, ranked by better().
   std::optional<Score> phase2() {
     std::optional<Score> best;
@@ -402,10 +422,12 @@ class LatencyRun {
     };
     // A group waits with the loose floor of its candidates and is expanded when taken out.
     // (left's order is total: it does not depend on the order nodes are added in)
+    // A node whose floor exceeds `most` is never taken out (below), so it is not added.
+    const double most = most_bytes();
     for (Node n : store().open) {
       if (!near(n.bound, *fastest_)) continue;
       if (n.level == 0 && (n.partial || !lazy_)) n.floor = loose_floor_at(n.group);  // (else kept)
-      left_.add(n);
+      if (n.floor <= most) left_.add(n);
     }
     left_.build();
     // The candidates timed so far are not in `left` (those timed later, if phase 1 goes on,
@@ -461,6 +483,41 @@ class LatencyRun {
   long long wide_ = std::numeric_limits<long long>::max();  // wide()
   LooseMemo& loose_memo_;
 };
+
+bool unchecked_fold_cycles(const detail::Plan& p,
+                           const std::array<std::vector<Search::Memo>, 3>& per,
+                           std::vector<long long>& out) {
+  const int stream = static_cast<int>(p.dims.stream), rows = static_cast<int>(p.dims.rows),
+            cols = static_cast<int>(p.dims.cols);
+  std::array<long long, 3> most{};
+  long long streamed = 0;
+  for (int d = 0; d < 3; ++d)
+    for (const Search::Memo& e : per[d]) {
+      if (e.folds < 0 || e.streamed < 0) return false;
+      most[d] = std::max(most[d], e.folds);
+      if (d == stream) streamed = std::max(streamed, e.streamed);
+    }
+  long long folds = 0, spatial = 0, work = 0;
+  if (p.base < 0 || p.once < 0 || p.units < 1 || __builtin_mul_overflow(most[0], most[1], &folds) ||
+      __builtin_mul_overflow(folds, most[2], &folds) ||
+      __builtin_mul_overflow(folds, p.base, &folds) ||
+      __builtin_mul_overflow(most[rows], most[cols], &spatial) ||
+      __builtin_mul_overflow(spatial, streamed, &spatial) ||
+      __builtin_add_overflow(folds, spatial, &work) || __builtin_add_overflow(work, p.once, &work))
+    return false;
+  const size_t at = out.size();
+  out.resize(at + per[0].size() * per[1].size() * per[2].size());
+  long long* next = out.data() + at;
+  for (const Search::Memo& x : per[0])
+    for (const Search::Memo& y : per[1])
+      for (const Search::Memo& z : per[2]) {
+        const std::array<long long, 3> f{x.folds, y.folds, z.folds};
+        const long long s = stream == 0 ? x.streamed : stream == 1 ? y.streamed : z.streamed;
+        const long long w = f[0] * f[1] * f[2] * p.base + f[rows] * f[cols] * s;
+        *next++ = (p.units > 1 ? detail::ceil_div(w, p.units) : w) + p.once;
+      }
+  return true;
+}
 
 void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   LatencyRun run(*this, space, groups);

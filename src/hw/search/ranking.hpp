@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "tenet/arch/accelerator.hpp"
@@ -35,6 +36,16 @@ inline bool near(long long cycles, long long fastest, long long percent) {
 // The largest time within `percent` % of `cycles` (cycles x (100 + percent) / 100, rounded down).
 inline long long window_limit(long long cycles, long long percent) {
   return static_cast<long long>(static_cast<__int128>(cycles) * (100 + percent) / 100);
+}
+
+// The most cycles near() takes against `fastest`: 100 x cycles <= fastest x (100 + percent) holds
+// for the integers up to the floor of the right side / 100 (clamped to 64 bits).
+inline long long near_limit(long long fastest, long long percent) {
+  const __int128 most = static_cast<__int128>(fastest) * (100 + percent);
+  const __int128 limit = most / 100 - (most % 100 < 0 ? 1 : 0);  // (floor)
+  return limit > std::numeric_limits<long long>::max()   ? std::numeric_limits<long long>::max()
+         : limit < std::numeric_limits<long long>::min() ? std::numeric_limits<long long>::min()
+                                                         : static_cast<long long>(limit);
 }
 
 // The latency rule's traffic cap applies against a least-traffic tiling at most this much slower

@@ -295,6 +295,11 @@ class TrafficFloor {
   // The floor of a candidate with the extents last set.
   double operator()(const Tiling& t) const;
 
+  // loose() with each operand's resident bytes multiplied out per loop order: the reference (with
+  // more than two distinct loop orders, loose() takes each operand's cheaper way once per set of
+  // the loops that bring it back, shared by the orders, unless some product may round).
+  double loose_by_order(const Group& g, unsigned streamed = 0) const;
+
   // A floor of the bytes of every candidate (any loop order, any buffering) whose extents are
   // those of `tile` but for dimension d, whose extent is at most `upto`: per loop order every
   // operand's cheaper way moves no fewer bytes with more tiles (its resident bytes multiply the
@@ -348,6 +353,24 @@ class TrafficFloor {
   std::array<std::pair<int, long long>, 33> grouped_{};  // (3 + 3 per operand)
   size_t weights_ = 3;
   bool alone_slow(size_t i, const std::array<long long, 3>& extent, unsigned single) const;
+  // Per loop order (kOrders) and set of cut dimensions (bit d): the dimensions at or outside the
+  // innermost cut one (none cut: none), whose loops bring a resident operand back.
+  std::array<std::array<unsigned char, 8>, 6> outside_{};
+  // Into cheaper_, per operand not in `streamed` and set of the dimensions it does not depend on
+  // whose loops bring it back (bit d): its cheaper way (resident or streamed bytes), with the
+  // tile counts set (exact_: the products in any order).
+  void set_cheaper(unsigned streamed) const;
+  mutable std::vector<std::array<double, 8>> cheaper_;  // scratch of loose()
+  // Per operand: the dimensions it does not depend on, in increasing order.
+  struct IndepDims {
+    int count = 0;
+    std::array<unsigned char, 3> dim{};
+  };
+  std::vector<IndepDims> indep_dims_;
+  double most_distinct_ = 0;  // the most distinct elements of an operand
+  // most_distinct_ times every tile count below 2^53 (set_counts): every product of an
+  // operand's distinct elements and tile counts is an exact integer, whatever its order.
+  bool exact_ = false;
 };
 
 class LatencyRun;
@@ -623,6 +646,15 @@ class Search {
   long long evaluated_ = 0;
   long long planned_ = 0;
 };
+
+// The latency search's grid floors (fold_pipeline_cycles of `p` with the folds and streamed
+// cycles of every combination of the extents of `per`, dimension 0 outermost) appended to `out`
+// without the overflow checks, when they cannot overflow: the terms with each dimension's most
+// folds and the most streamed cycles fit 64 bits (all of them >= 0), so the integers are the
+// checked ones. False (nothing appended) otherwise.
+bool unchecked_fold_cycles(const detail::Plan& p,
+                           const std::array<std::vector<Search::Memo>, 3>& per,
+                           std::vector<long long>& out);
 
 // The tiling a search returns: resolved against the problem's sizes, the stream tile's padded
 // extent kept under arch::Microarch::pad_stream_aligned_tiles_only (candidate_space.cpp).

@@ -31,12 +31,26 @@ TrafficFloor::TrafficFloor(const arch::Accelerator& acc, const GemmProblem& prob
     bytes_.push_back(static_cast<double>(op.bits) / 8);
     output_.push_back(op.output);
     unsigned indep = 0;
+    IndepDims x;
     for (int d = 0; d < 3; ++d)
-      if (op.group[d] == 0) indep |= 1u << d;
+      if (op.group[d] == 0) indep |= 1u << d, x.dim[x.count++] = static_cast<unsigned char>(d);
     indep_.push_back(indep);
+    indep_dims_.push_back(x);
+    most_distinct_ = std::max(most_distinct_, distinct_.back());
   }
   const size_t n = problem.operands.size();
-  resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n);
+  resident_.resize(n), streamed_.resize(n), footprint_.resize(n), cut_.resize(n),
+      cheaper_.resize(n);
+  // per loop order and set of cut dimensions: the dimensions at or outside the innermost cut one
+  for (size_t o = 0; o < kOrders.size(); ++o)
+    for (unsigned cut = 0; cut < 8; ++cut) {
+      unsigned outside = 0, seen = 0;
+      for (const GemmDim d : kOrders[o]) {
+        seen |= 1u << static_cast<int>(d);
+        if (cut >> static_cast<int>(d) & 1u) outside = seen;
+      }
+      outside_[o][cut] = static_cast<unsigned char>(outside);
+    }
   // The operands some tile of which may not fit alone: two copies of the whole tensor do not
   // fit (alone_too_large asks only them).
   for (size_t i = 0; i < n && i < 32; ++i) {
@@ -160,26 +174,23 @@ std::array<long long, 3> TrafficFloor::tile_counts(const Tiling& t) const {
 }
 
 void TrafficFloor::set_counts(const std::array<long long, 3>& counts) {
+  unsigned many = 0;  // the dimensions with more than one tile
   for (int d = 0; d < 3; ++d) {
     tiles_[d] = static_cast<double>(counts[d]);
     pieces_[d] = split_[d] > 0 ? std::max(tiles_[d], whole_pieces_[d]) : tiles_[d];
+    if (tiles_[d] > 1) many |= 1u << d;
   }
   const size_t n = problem_.operands.size();
   for (size_t i = 0; i < n; ++i) {
-    const Operand& op = problem_.operands[i];
-    unsigned cut = 0;
+    const IndepDims& x = indep_dims_[i];
     double streamed = distinct_[i];
-    for (int d = 0; d < 3; ++d) {
-      if (op.group[d] > 0) {
-        if (tiles_[d] > 1) cut |= 1u << d;
-      } else {
-        streamed *= pieces_[d];
-      }
-    }
-    if (op.output) streamed = 2 * streamed - distinct_[i];
-    cut_[i] = cut;
+    for (int k = 0; k < x.count; ++k) streamed *= pieces_[x.dim[k]];  // (in dimension order)
+    if (output_[i]) streamed = 2 * streamed - distinct_[i];
+    cut_[i] = many & ~indep_[i];
     streamed_[i] = streamed * bytes_[i];
   }
+  // every product of an operand's distinct elements and tile counts an integer below 2^53
+  exact_ = most_distinct_ * tiles_[0] * tiles_[1] * tiles_[2] < 9007199254740992.0;
   masks_.clear();
 }
 
@@ -235,7 +246,54 @@ bool TrafficFloor::alone_slow(size_t i, const std::array<long long, 3>& extent,
   return fit_.footprint(i, extent, single) > fit_.capacity(holder);
 }
 
+void TrafficFloor::set_cheaper(unsigned streamed) const {
+  const size_t n = problem_.operands.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (streamed >> i & 1u) continue;
+    const double distinct = distinct_[i], bytes = bytes_[i], most = streamed_[i];
+    const bool output = output_[i];
+    const auto cheaper = [&](double product) {
+      return std::min((output ? 2 * product - distinct : product) * bytes, most);
+    };
+    std::array<double, 8>& c = cheaper_[i];
+    const IndepDims& x = indep_dims_[i];
+    c[0] = cheaper(distinct);
+    if (x.count == 0) continue;
+    const unsigned a = 1u << x.dim[0];
+    const double pa = distinct * tiles_[x.dim[0]];
+    c[a] = cheaper(pa);
+    if (x.count == 1) continue;
+    const unsigned b = 1u << x.dim[1];
+    const double pb = distinct * tiles_[x.dim[1]], pab = pa * tiles_[x.dim[1]];
+    c[b] = cheaper(pb);
+    c[a | b] = cheaper(pab);
+    if (x.count == 2) continue;
+    const unsigned z = 1u << x.dim[2];  // (an operand on no dimension)
+    const double t = tiles_[x.dim[2]];
+    c[z] = cheaper(distinct * t);
+    c[a | z] = cheaper(pa * t);
+    c[b | z] = cheaper(pb * t);
+    c[a | b | z] = cheaper(pab * t);
+  }
+}
+
 double TrafficFloor::loose(const Group& g, unsigned streamed) const {
+  const std::vector<int>& orders = kDistinctOrders[g.mask];
+  if (orders.size() <= 2 || !exact_) return loose_by_order(g, streamed);
+  set_cheaper(streamed);
+  const size_t n = problem_.operands.size();
+  double least = -1;
+  for (const int o : orders) {
+    const std::array<unsigned char, 8>& outside = outside_[static_cast<size_t>(o)];
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i)
+      sum += (streamed >> i & 1u) ? streamed_[i] : cheaper_[i][outside[cut_[i]] & indep_[i]];
+    if (least < 0 || sum < least) least = sum;
+  }
+  return least * (1 - 1e-9);  // below the integer byte counts despite rounding
+}
+
+double TrafficFloor::loose_by_order(const Group& g, unsigned streamed) const {
   const size_t n = problem_.operands.size();
   double least = -1;
   for (const int o : kDistinctOrders[g.mask]) {

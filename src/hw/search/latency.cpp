@@ -121,6 +121,8 @@ class LatencyRun {
     loose_memo_.clear();
   }
 
+  TrafficFloor& traffic() { return traffic_; }
+
   std::optional<Score> search() {
     phase1();
     return phase2();
@@ -524,10 +526,11 @@ void Search::by_latency(CandidateSpace& space, std::vector<Group>& groups) {
   best_ = run.search();
   std::vector<std::array<long long, 4>>& deferred = run.deferred();
   std::sort(deferred.begin(), deferred.end());
-  cap_traffic(space, groups,
-              {run.floors(), run.loose_of(), run.extra(), run.extra_floors(), deferred,
-               run.covered(), run.wide()},
-              [&run](const Group& g) { return run.loose_floor(g); });
+  cap_traffic(
+      space, groups,
+      {run.floors(), run.loose_of(), run.extra(), run.extra_floors(), deferred, run.covered(),
+       run.wide()},
+      [&run](const Group& g) { return run.loose_floor(g); }, run.traffic());
 }
 
 std::optional<Score> Search::first_time(const std::vector<Group>& groups,
@@ -554,9 +557,10 @@ std::optional<Score> Search::first_time(const std::vector<Group>& groups,
     return best;
   std::optional<size_t> large;
   double volume = 0;
+  const long long limit = near_limit(floors[g], near_percent_);  // (near() against floors[g])
   for (size_t i = 0; i < groups.size(); ++i) {
     const Group& x = groups[i];
-    if (!near(floors[i], floors[g])) continue;
+    if (floors[i] > limit) continue;
     const double v = static_cast<double>(x.m) * static_cast<double>(x.n) * static_cast<double>(x.k);
     if (v <= volume || (!options_.unlimited_buffer && !fit_.fits({x.m, x.n, x.k}, x.single)))
       continue;

@@ -15,8 +15,10 @@ namespace tenet::hw::search {
 
 long long Search::fewest_bytes(const std::vector<Group>& groups, double upper,
                                const LooseFloor* loose, std::vector<LeastTraffic>& least,
-                               const std::vector<double>* known) {
-  TrafficFloor floor(acc_, problem_, dataflow_, options_);
+                               const std::vector<double>* known, TrafficFloor* traffic) {
+  std::optional<TrafficFloor> own;
+  if (!traffic) traffic = &own.emplace(acc_, problem_, dataflow_, options_);
+  TrafficFloor& floor = *traffic;
   struct Entry {
     double floor;
     size_t index;
@@ -74,9 +76,10 @@ long long Search::fewest_bytes(const std::vector<Group>& groups, double upper,
   return fewest;
 }
 
-void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose) {
+void Search::by_dram(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
+                     TrafficFloor* traffic) {
   std::vector<LeastTraffic> least;
-  fewest_bytes(groups, upper, loose, least);
+  fewest_bytes(groups, upper, loose, least, nullptr, traffic);
   for (const LeastTraffic& p : least) {
     if (beaten(p.bound)) break;
     consider(model(p.tiling), p.tiling, p.index, TilingObjective::kDramBytes);

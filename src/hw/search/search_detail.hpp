@@ -554,9 +554,10 @@ class Search {
   // lean or lies beyond the window. Else L of the whole space (by_dram into `groups`), and if
   // over_cap(X, L), the choice is fastest_within(L).
   // `loose`: the loose traffic floor of a group's candidates (TrafficFloor::loose, kept per
-  // search).
+  // search); `traffic`: the run's TrafficFloor, which `loose` may set (every use sets its extents
+  // first).
   void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
-                   const LooseFloor& loose);
+                   const LooseFloor& loose, TrafficFloor& traffic);
 
   // cap_traffic's last steps, D (moving `fewest` bytes) in W and lean, no candidate of the groups
   // asked so far leaner: the rest of the capacity boundary asked for a leaner candidate (as it
@@ -592,8 +593,9 @@ class Search {
   // still win). The result is that of evaluating every candidate.
   // `upper` (>= 0): the bytes of some candidate (an upper bound of the fewest): candidates whose
   // floor exceeds it are left out (a group by its loose floor first, `loose`).
+  // `traffic` (if given): a TrafficFloor of this search to use (else one is made).
   void by_dram(const std::vector<Group>& groups, double upper = -1,
-               const LooseFloor* loose = nullptr);
+               const LooseFloor* loose = nullptr, TrafficFloor* traffic = nullptr);
 
   // by_dram's first step: the fewest DRAM bytes of a feasible candidate of `groups` (-1: none;
   // `upper`, `loose` as there), and into `least` the candidates moving them with their compute
@@ -604,9 +606,11 @@ class Search {
     Tiling tiling;
   };
   // `known` (parallel to `groups`, if given): loose floors already found (-1: none).
+  // `traffic` (if given): a TrafficFloor of this search to use (else one is made).
   long long fewest_bytes(const std::vector<Group>& groups, double upper, const LooseFloor* loose,
                          std::vector<LeastTraffic>& least,
-                         const std::vector<double>* known = nullptr);
+                         const std::vector<double>* known = nullptr,
+                         TrafficFloor* traffic = nullptr);
   // The candidates of `candidates` (by increasing `bound`, a floor of their cycles) that may take
   // at most `limit` cycles (timing().total), planned: while their bound does not exceed `limit`,
   // those whose planned cycle floor (search::cycles_floor) does not either.

@@ -11,7 +11,7 @@
 namespace tenet::hw::search {
 
 void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
-                         const LooseFloor& loose) {
+                         const LooseFloor& loose, TrafficFloor& traffic) {
   if (!best_ || best_->cycles >= kInfeasible) return;  // (none fits: nothing to cap)
   // The least-traffic candidate L moves at least the bytes no mapping moves fewer of
   // (hw::compute_bounds): a choice within 1.5x those is within the cap whatever L is.
@@ -35,7 +35,6 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   };
   // The pairs of extents the run deferred (RunSpace::deferred), searched now and left for later.
   std::vector<std::array<long long, 4>> near_pairs, far_pairs;
-  TrafficFloor traffic(acc_, problem_, dataflow_, options_);
   // Generates the groups of `pairs`, but for the pairs none of whose tiles can move fewer than
   // `bytes` (`fewer`) or at most `bytes` (TrafficFloor::pair_floor): each group is taken as
   // generated, into near_groups or others by its floor.
@@ -99,7 +98,8 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
   // L if it lies in W). Its bytes (`fewest`), and the candidates of S that move them.
   std::vector<LeastTraffic> least_of_s;
   near_known.resize(near_groups.size(), -1.0);  // (the groups added after the run's: none known)
-  const long long fewest = fewest_bytes(near_groups, lean, &loose, least_of_s, &near_known);
+  const long long fewest =
+      fewest_bytes(near_groups, lean, &loose, least_of_s, &near_known, &traffic);
   if (fewest < 0 || within_cap(choice.dram_bytes, fewest)) return;
   // D beyond the window (D: of those the fastest; none within 2 % of X): every candidate of W
   // moves more than D (on equal bytes W's fewer cycles would rank first), so L (at most D's
@@ -154,7 +154,7 @@ void Search::cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, Tra
   // D in W and lean: L of the whole space (at most D's bytes).
   space.all(groups);
   best_.reset();
-  by_dram(groups, static_cast<double>(fewest) * (1 + 1e-12), &loose);
+  by_dram(groups, static_cast<double>(fewest) * (1 + 1e-12), &loose, &traffic);
   const Score least = *best_;
   best_ = choice;
   if (over_cap(choice, least)) best_ = fastest_within(groups, least);

@@ -14,7 +14,8 @@
 
 namespace tenet::hw::search {
 
-namespace {
+// (a named namespace: LatencyRun, declared in search_detail.hpp, holds these as members)
+namespace latency_detail {
 
 // Loose floors (TrafficFloor::loose) by what they depend on: a group's tile counts (its cut
 // dimensions, so its loop orders, follow from them) and the operands taken as streamed. Groups
@@ -91,7 +92,10 @@ class Heap {
   Later later_;
 };
 
-}  // namespace
+}  // namespace latency_detail
+
+using latency_detail::Heap;
+using latency_detail::LooseMemo;
 
 // One run of the latency search (Search::by_latency): its state and its phases.
 class LatencyRun {

@@ -487,6 +487,116 @@ Model::Window Model::dram_window(const TileIndex& q, const WindowRule& rule) con
            rule.oversized_fraction.value_or(1.0), rule.within_window}};
 }
 
+// The tiles a window names along a dimension of n tiles: a tile class's (0, 1, n - 2, n - 1, or
+// all of them when n <= 3) and its neighbours (the next: one more or 0; the previous: one less or
+// n - 1), so among 0, 1, 2, n - 3, n - 2 and n - 1: slot i for tile i <= 2, slot i - n + 6 for
+// the others.
+struct Model::WindowTable {
+  static constexpr int kOps = 6, kSlots = 6;
+  static int slot(long long tile, long long n) {
+    return static_cast<int>(tile <= 2 ? tile : tile - n + kSlots);
+  }
+  struct Op {
+    // per dimension and slot: the tile's interval_weight (1 along a dimension the operand does
+    // not depend on) and, for a streamed operand at the tile classes, fold_sum_in_tile
+    std::array<std::array<long long, kSlots>, 3> weight{}, fold{};
+    unsigned grouped = 0;  // bit d: the operand depends on dimension d
+    bool wait = false;     // its transfers are exposed (a single-buffered resident tile)
+    int reads = 0;         // its moves also count as input reads: 1, of an oversized operand: 2
+  };
+  std::array<Op, kOps> ops;
+};
+
+bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
+  if (micro_ || ops_.size() > WindowTable::kOps) return false;
+  std::array<std::array<long long, WindowTable::kSlots>, 3> index{}, start{}, extent{};
+  std::array<unsigned, 3> valid{}, classes{};  // bit s: slot s names a tile / a tile class
+  for (int d = 0; d < 3; ++d) {
+    const DimPlan& dp = plan_.dim[d];
+    const long long n = last_[d] + 1;
+    for (int s = 0; s < WindowTable::kSlots; ++s) {
+      const long long tile = s <= 2 ? s : n - WindowTable::kSlots + s;
+      if (tile < 0 || tile >= n || (s > 2 && tile <= 2)) continue;
+      valid[d] |= 1u << s;
+      index[d][s] = tile, start[d][s] = dp.tile_start(tile), extent[d][s] = dp.tile_extent(tile);
+    }
+    for (const auto& [q, count] : dp.tile_classes()) classes[d] |= 1u << WindowTable::slot(q, n);
+  }
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    WindowTable::Op& o = table.ops[i];
+    o.wait = x.resident && rule.buffered && !x.double_buffered;
+    o.reads = !(rule.split_reads && !o.wait && !x.op->output)   ? 0
+              : rule.oversized_fraction && oversized_operand(x) ? 2
+                                                                : 1;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = x.op->group[d];
+      if (g > 0) o.grouped |= 1u << d;
+      for (int s = 0; s < WindowTable::kSlots; ++s) {
+        if (!((valid[d] >> s) & 1u)) continue;
+        o.weight[d][s] = interval_weight(start[d][s], extent[d][s], g);
+        if (!x.resident && ((classes[d] >> s) & 1u))
+          o.fold[d][s] = plan_.dim[d].fold_sum_in_tile(index[d][s], g);
+      }
+    }
+  }
+  return true;
+}
+
+Model::Window Model::table_window(const WindowTable& table, const TileIndex& q,
+                                  const WindowRule& rule) const {
+  const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
+  std::array<int, 3> at_q{}, at_next{}, at_prev{};
+  unsigned next_moved = 0, prev_moved = 0, q_past = 0, next_past = 0;  // bit d: along dimension d
+  for (int d = 0; d < 3; ++d) {
+    const long long n = last_[d] + 1;
+    at_q[d] = WindowTable::slot(q[d], n);
+    if (q[d] > 0) q_past |= 1u << d;
+    if (next) {
+      at_next[d] = WindowTable::slot((*next)[d], n);
+      if ((*next)[d] != q[d]) next_moved |= 1u << d;
+      if ((*next)[d] > 0) next_past |= 1u << d;
+    }
+    if (prev) {
+      at_prev[d] = WindowTable::slot((*prev)[d], n);
+      if ((*prev)[d] != q[d]) prev_moved |= 1u << d;
+    }
+  }
+  double overlapped = 0, exposed = 0, reads = 0, oversized = 0;
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    const WindowTable::Op& o = table.ops[i];
+    const auto volume = [&](const std::array<int, 3>& at) {
+      return mul(mul(o.weight[0][at[0]], o.weight[1][at[1]]), o.weight[2][at[2]]);
+    };
+    const auto move = [&](long long elements) {
+      const double bytes = static_cast<double>(elements) * x.op->bits / 8.0;  // bytes_of
+      (o.wait ? exposed : overlapped) += bytes;
+      if (o.reads) (o.reads == 2 ? oversized : reads) += bytes;
+    };
+    if (!x.resident) {  // for_each_window_transfer's kStream
+      const long long moved = mul(mul(o.fold[0][at_q[0]], o.fold[1][at_q[1]]), o.fold[2][at_q[2]]);
+      long long elements = moved;
+      if (x.op->output)
+        elements =
+            add(elements, moved - ((q_past & ~o.grouped) || plan_.accumulate ? 0 : volume(at_q)));
+      move(elements);
+      continue;
+    }
+    if (next && (next_moved & o.grouped) &&
+        (!x.op->output || x.read_each_tile || (next_past & ~o.grouped)))
+      move(volume(at_next));
+    if (x.op->output && prev && (prev_moved & o.grouped)) move(volume(at_prev));
+  }
+  const arch::Dram& dram = acc_.spec().dram;
+  if (!rule.split_reads)
+    return {dram_window_cycles(dram, overlapped), dram_window_cycles(dram, exposed), {}};
+  return {dram_window_cycles(dram, overlapped),
+          dram_window_cycles(dram, exposed),
+          {dram_window_cycles(dram, reads), rule.fraction, dram_window_cycles(dram, oversized),
+           rule.oversized_fraction.value_or(1.0), rule.within_window}};
+}
+
 // An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:
 // it cannot be kept on chip whole (dram.oversized_read_overlap_fraction).
 bool Model::oversized_operand(const OperandPlan& x) const {
@@ -551,6 +661,8 @@ Timing Model::timing() const {
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
   const WindowRule rule = window_rule();
+  WindowTable table;
+  const bool tabled = rule.priced && window_table(table, rule);
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
@@ -574,7 +686,7 @@ Timing Model::timing() const {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles& tc = busy_of(q);
-        const Window w = dram_window(q, rule);
+        const Window w = tabled ? table_window(table, q, rule) : dram_window(q, rule);
         const long long window = add(w.overlapped, w.exposed);
         const long long step =
             overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline}, w.overlapped, w.reads),

@@ -406,6 +406,13 @@ class Model {
   };
   WindowRule window_rule() const;
   Window dram_window(const TileIndex& q, const WindowRule& rule) const;
+  // dram_window without the microarchitecture, from each operand's tile volumes and fold traffic
+  // along each dimension at the tiles the windows of the tile classes name, worked out once per
+  // timing() (WindowTable): the same windows. window_table is false (the
+  // table not filled) with the microarchitecture or more than WindowTable::kOps operands.
+  struct WindowTable;
+  bool window_table(WindowTable& table, const WindowRule& rule) const;
+  Window table_window(const WindowTable& table, const TileIndex& q, const WindowRule& rule) const;
   bool oversized_operand(const OperandPlan& x) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).

@@ -81,7 +81,9 @@ long long uniform_group_sum(long long offset, long long length, long long piece,
   const long long full = length / piece, rest = length % piece;
   constexpr long long kSmall = 1LL << 31;
   if (offset % g == 0 && offset < kSmall && length < kSmall) {
-    const long long ends = full / (g / std::gcd(g, piece));  // piece ends on a group boundary
+    // (gcd of a power of two g: the lowest set bit of the piece, at most g)
+    const long long common = (g & (g - 1)) == 0 ? std::min(g, piece & -piece) : std::gcd(g, piece);
+    const long long ends = full / (g / common);  // piece ends on a group boundary
     long long sum = full * piece / g - ends + full;
     if (rest > 0) sum += distinct_groups(offset + full * piece, rest, g);
     return sum;

@@ -58,10 +58,6 @@ long long overlapped_cycles(const ArrayCycles& array, long long window, const Re
   return add(longer, std::min(array.matrix, serial_cycles));
 }
 
-long long dram_window_cycles(const arch::Dram& dram, double bytes) {
-  return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)) : 0;
-}
-
 void byte_count_overflow() {
   throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
 }
@@ -505,6 +501,9 @@ struct Model::WindowTable {
     int reads = 0;         // its moves also count as input reads: 1, of an oversized operand: 2
   };
   std::array<Op, kOps> ops;
+  // per dimension and slot of a tile: the slots of the tile after and before it
+  std::array<std::array<int, kSlots>, 3> plus{}, minus{};
+  std::array<int, 3> last{};  // per dimension: the slot of its last tile
 };
 
 bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
@@ -519,8 +518,11 @@ bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
       if (tile < 0 || tile >= n || (s > 2 && tile <= 2)) continue;
       valid[d] |= 1u << s;
       index[d][s] = tile, start[d][s] = dp.tile_start(tile), extent[d][s] = dp.tile_extent(tile);
+      if (tile + 1 < n) table.plus[d][s] = WindowTable::slot(tile + 1, n);
+      if (tile > 0) table.minus[d][s] = WindowTable::slot(tile - 1, n);
     }
     for (const auto& [q, count] : dp.tile_classes()) classes[d] |= 1u << WindowTable::slot(q, n);
+    table.last[d] = WindowTable::slot(n - 1, n);
   }
   for (size_t i = 0; i < ops_.size(); ++i) {
     const OperandPlan& x = ops_[i];
@@ -545,22 +547,30 @@ bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
 
 Model::Window Model::table_window(const WindowTable& table, const TileIndex& q,
                                   const WindowRule& rule) const {
-  const std::optional<TileIndex> next = next_tile(q), prev = prev_tile(q);
-  std::array<int, 3> at_q{}, at_next{}, at_prev{};
-  unsigned next_moved = 0, prev_moved = 0, q_past = 0, next_past = 0;  // bit d: along dimension d
+  // next_tile and prev_tile by slots: the innermost dimension (in the tiling's order) that can
+  // advance (go back) does, the ones inside it restart at their first (last) tile
+  std::array<int, 3> at_q{};
+  unsigned q_past = 0;  // bit d: along dimension d, past the first tile
   for (int d = 0; d < 3; ++d) {
-    const long long n = last_[d] + 1;
-    at_q[d] = WindowTable::slot(q[d], n);
+    at_q[d] = WindowTable::slot(q[d], last_[d] + 1);
     if (q[d] > 0) q_past |= 1u << d;
-    if (next) {
-      at_next[d] = WindowTable::slot((*next)[d], n);
-      if ((*next)[d] != q[d]) next_moved |= 1u << d;
-      if ((*next)[d] > 0) next_past |= 1u << d;
-    }
-    if (prev) {
-      at_prev[d] = WindowTable::slot((*prev)[d], n);
-      if ((*prev)[d] != q[d]) prev_moved |= 1u << d;
-    }
+  }
+  std::array<int, 3> at_next = at_q, at_prev = at_q;
+  bool next = false, prev = false;
+  unsigned next_moved = 0, prev_moved = 0, next_past = q_past;  // bit d: along dimension d
+  for (int p = 2; p >= 0 && !next; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    const unsigned bit = 1u << d;
+    next = q[d] < last_[d];
+    at_next[d] = next ? table.plus[d][at_q[d]] : 0;
+    next_past = next ? next_past | bit : next_past & ~bit;
+    if (next || q[d] > 0) next_moved |= bit;
+  }
+  for (int p = 2; p >= 0 && !prev; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    prev = q[d] > 0;
+    at_prev[d] = prev ? table.minus[d][at_q[d]] : table.last[d];
+    if (prev || q[d] < last_[d]) prev_moved |= 1u << d;
   }
   double overlapped = 0, exposed = 0, reads = 0, oversized = 0;
   for (size_t i = 0; i < ops_.size(); ++i) {
@@ -656,13 +666,16 @@ TileCycles Model::tile_busy(const TileIndex& q) const {
 // of its busy time (stretched by the SRAM) and its DRAM window, but for the transfers of
 // single-buffered tiles, which the array waits for (their sum without double buffering), then
 // the edge windows (edge transfers).
-Timing Model::timing() const {
+Timing Model::timing() const { return run_timing(true); }
+Timing Model::reference_timing() const { return run_timing(false); }
+
+Timing Model::run_timing(bool tables) const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
   const WindowRule rule = window_rule();
   WindowTable table;
-  const bool tabled = rule.priced && window_table(table, rule);
+  const bool tabled = tables && rule.priced && window_table(table, rule);
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;

@@ -497,8 +497,13 @@ struct Model::WindowTable {
     // not depend on) and, for a streamed operand at the tile classes, fold_sum_in_tile
     std::array<std::array<long long, kSlots>, 3> weight{}, fold{};
     unsigned grouped = 0;  // bit d: the operand depends on dimension d
-    bool wait = false;     // its transfers are exposed (a single-buffered resident tile)
-    int reads = 0;         // its moves also count as input reads: 1, of an oversized operand: 2
+    // the window's sums its moves add to: 0 overlapped, 1 exposed (a single-buffered resident
+    // tile); and 2 input reads, 3 an oversized operand's input reads, or none (-1)
+    int sum = 0, reads = -1;
+    int bits = 0;
+    bool resident = false, output = false;
+    bool read_first =
+        false;  // a resident tile read whenever it changes (an input, or read_each_tile)
   };
   std::array<Op, kOps> ops;
   // per dimension and slot of a tile: the slots of the tile after and before it
@@ -527,10 +532,13 @@ bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
   for (size_t i = 0; i < ops_.size(); ++i) {
     const OperandPlan& x = ops_[i];
     WindowTable::Op& o = table.ops[i];
-    o.wait = x.resident && rule.buffered && !x.double_buffered;
-    o.reads = !(rule.split_reads && !o.wait && !x.op->output)   ? 0
-              : rule.oversized_fraction && oversized_operand(x) ? 2
-                                                                : 1;
+    const bool wait = x.resident && rule.buffered && !x.double_buffered;
+    o.sum = wait ? 1 : 0;
+    o.reads = !(rule.split_reads && !wait && !x.op->output)     ? -1
+              : rule.oversized_fraction && oversized_operand(x) ? 3
+                                                                : 2;
+    o.bits = x.op->bits, o.resident = x.resident, o.output = x.op->output;
+    o.read_first = !x.op->output || x.read_each_tile;
     for (int d = 0; d < 3; ++d) {
       const long long g = x.op->group[d];
       if (g > 0) o.grouped |= 1u << d;
@@ -572,38 +580,37 @@ Model::Window Model::table_window(const WindowTable& table, const TileIndex& q,
     at_prev[d] = prev ? table.minus[d][at_q[d]] : table.last[d];
     if (prev || q[d] < last_[d]) prev_moved |= 1u << d;
   }
-  double overlapped = 0, exposed = 0, reads = 0, oversized = 0;
-  for (size_t i = 0; i < ops_.size(); ++i) {
-    const OperandPlan& x = ops_[i];
+  std::array<double, 4> sum{};  // overlapped, exposed, reads, oversized (WindowTable::Op::sum)
+  const size_t n = ops_.size();
+  for (size_t i = 0; i < n; ++i) {
     const WindowTable::Op& o = table.ops[i];
     const auto volume = [&](const std::array<int, 3>& at) {
       return mul(mul(o.weight[0][at[0]], o.weight[1][at[1]]), o.weight[2][at[2]]);
     };
     const auto move = [&](long long elements) {
-      const double bytes = static_cast<double>(elements) * x.op->bits / 8.0;  // bytes_of
-      (o.wait ? exposed : overlapped) += bytes;
-      if (o.reads) (o.reads == 2 ? oversized : reads) += bytes;
+      const double bytes = static_cast<double>(elements) * o.bits / 8.0;  // bytes_of
+      sum[o.sum] += bytes;
+      if (o.reads >= 0) sum[o.reads] += bytes;
     };
-    if (!x.resident) {  // for_each_window_transfer's kStream
+    if (!o.resident) {  // for_each_window_transfer's kStream
       const long long moved = mul(mul(o.fold[0][at_q[0]], o.fold[1][at_q[1]]), o.fold[2][at_q[2]]);
       long long elements = moved;
-      if (x.op->output)
+      if (o.output)
         elements =
             add(elements, moved - ((q_past & ~o.grouped) || plan_.accumulate ? 0 : volume(at_q)));
       move(elements);
       continue;
     }
-    if (next && (next_moved & o.grouped) &&
-        (!x.op->output || x.read_each_tile || (next_past & ~o.grouped)))
+    if (next && (next_moved & o.grouped) && (o.read_first || (next_past & ~o.grouped)))
       move(volume(at_next));
-    if (x.op->output && prev && (prev_moved & o.grouped)) move(volume(at_prev));
+    if (o.output && prev && (prev_moved & o.grouped)) move(volume(at_prev));
   }
   const arch::Dram& dram = acc_.spec().dram;
   if (!rule.split_reads)
-    return {dram_window_cycles(dram, overlapped), dram_window_cycles(dram, exposed), {}};
-  return {dram_window_cycles(dram, overlapped),
-          dram_window_cycles(dram, exposed),
-          {dram_window_cycles(dram, reads), rule.fraction, dram_window_cycles(dram, oversized),
+    return {dram_window_cycles(dram, sum[0]), dram_window_cycles(dram, sum[1]), {}};
+  return {dram_window_cycles(dram, sum[0]),
+          dram_window_cycles(dram, sum[1]),
+          {dram_window_cycles(dram, sum[2]), rule.fraction, dram_window_cycles(dram, sum[3]),
            rule.oversized_fraction.value_or(1.0), rule.within_window}};
 }
 

@@ -1,6 +1,7 @@
 #include "hw/intervals.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "detail/checked_int.hpp"
 #include "tenet/error.hpp"
@@ -70,8 +71,23 @@ long long floor_sum(long long n_in, long long m_in, long long a_in, long long b_
   return narrow(ans);
 }
 
+// With the offset on a group boundary, floor((offset + x) / g) = offset / g + floor(x / g), and a
+// piece [s, e) has floor((e - 1) / g) - floor(s / g) + 1 groups, floor((e - 1) / g) being
+// floor(e / g) less one when g divides e: over the full pieces the floors telescope to
+// floor(full · piece / g), less the piece ends j · piece (j = 1..full) that g divides, those j
+// that are multiples of g / gcd(g, piece). Below 2^31 (offset and length) the floor sums of the
+// general form cannot overflow either, so both give the same count.
 long long uniform_group_sum(long long offset, long long length, long long piece, long long g) {
   const long long full = length / piece, rest = length % piece;
+  constexpr long long kSmall = 1LL << 31;
+  if (offset % g == 0 && offset < kSmall && length < kSmall) {
+    // (gcd of a power of two g: the lowest set bit of the piece, at most g)
+    const long long common = (g & (g - 1)) == 0 ? std::min(g, piece & -piece) : std::gcd(g, piece);
+    const long long ends = full / (g / common);  // piece ends on a group boundary
+    long long sum = full * piece / g - ends + full;
+    if (rest > 0) sum += distinct_groups(offset + full * piece, rest, g);
+    return sum;
+  }
   // sum over full pieces r of floor((offset + r*piece + piece - 1)/g) - floor((offset + r*piece)/g)
   // + 1
   long long sum = add(floor_sum(full, g, piece, offset + piece - 1), full);

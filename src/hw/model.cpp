@@ -58,10 +58,6 @@ long long overlapped_cycles(const ArrayCycles& array, long long window, const Re
   return add(longer, std::min(array.matrix, serial_cycles));
 }
 
-long long dram_window_cycles(const arch::Dram& dram, double bytes) {
-  return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)) : 0;
-}
-
 void byte_count_overflow() {
   throw InputError(error_code::kOverflow, "", "", "a byte count does not fit in 64 bits");
 }
@@ -487,6 +483,137 @@ Model::Window Model::dram_window(const TileIndex& q, const WindowRule& rule) con
            rule.oversized_fraction.value_or(1.0), rule.within_window}};
 }
 
+// The tiles a window names along a dimension of n tiles: a tile class's (0, 1, n - 2, n - 1, or
+// all of them when n <= 3) and its neighbours (the next: one more or 0; the previous: one less or
+// n - 1), so among 0, 1, 2, n - 3, n - 2 and n - 1: slot i for tile i <= 2, slot i - n + 6 for
+// the others.
+struct Model::WindowTable {
+  static constexpr int kOps = 6, kSlots = 6;
+  static int slot(long long tile, long long n) {
+    return static_cast<int>(tile <= 2 ? tile : tile - n + kSlots);
+  }
+  struct Op {
+    // per dimension and slot: the tile's interval_weight (1 along a dimension the operand does
+    // not depend on) and, for a streamed operand at the tile classes, fold_sum_in_tile
+    std::array<std::array<long long, kSlots>, 3> weight{}, fold{};
+    unsigned grouped = 0;  // bit d: the operand depends on dimension d
+    // the window's sums its moves add to: 0 overlapped, 1 exposed (a single-buffered resident
+    // tile); and 2 input reads, 3 an oversized operand's input reads, or none (-1)
+    int sum = 0, reads = -1;
+    int bits = 0;
+    bool resident = false, output = false;
+    bool read_first =
+        false;  // a resident tile read whenever it changes (an input, or read_each_tile)
+  };
+  std::array<Op, kOps> ops;
+  // per dimension and slot of a tile: the slots of the tile after and before it
+  std::array<std::array<int, kSlots>, 3> plus{}, minus{};
+  std::array<int, 3> last{};  // per dimension: the slot of its last tile
+};
+
+bool Model::window_table(WindowTable& table, const WindowRule& rule) const {
+  if (micro_ || ops_.size() > WindowTable::kOps) return false;
+  std::array<std::array<long long, WindowTable::kSlots>, 3> index{}, start{}, extent{};
+  std::array<unsigned, 3> valid{}, classes{};  // bit s: slot s names a tile / a tile class
+  for (int d = 0; d < 3; ++d) {
+    const DimPlan& dp = plan_.dim[d];
+    const long long n = last_[d] + 1;
+    for (int s = 0; s < WindowTable::kSlots; ++s) {
+      const long long tile = s <= 2 ? s : n - WindowTable::kSlots + s;
+      if (tile < 0 || tile >= n || (s > 2 && tile <= 2)) continue;
+      valid[d] |= 1u << s;
+      index[d][s] = tile, start[d][s] = dp.tile_start(tile), extent[d][s] = dp.tile_extent(tile);
+      if (tile + 1 < n) table.plus[d][s] = WindowTable::slot(tile + 1, n);
+      if (tile > 0) table.minus[d][s] = WindowTable::slot(tile - 1, n);
+    }
+    for (const auto& [q, count] : dp.tile_classes()) classes[d] |= 1u << WindowTable::slot(q, n);
+    table.last[d] = WindowTable::slot(n - 1, n);
+  }
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    const OperandPlan& x = ops_[i];
+    WindowTable::Op& o = table.ops[i];
+    const bool wait = x.resident && rule.buffered && !x.double_buffered;
+    o.sum = wait ? 1 : 0;
+    o.reads = !(rule.split_reads && !wait && !x.op->output)     ? -1
+              : rule.oversized_fraction && oversized_operand(x) ? 3
+                                                                : 2;
+    o.bits = x.op->bits, o.resident = x.resident, o.output = x.op->output;
+    o.read_first = !x.op->output || x.read_each_tile;
+    for (int d = 0; d < 3; ++d) {
+      const long long g = x.op->group[d];
+      if (g > 0) o.grouped |= 1u << d;
+      for (int s = 0; s < WindowTable::kSlots; ++s) {
+        if (!((valid[d] >> s) & 1u)) continue;
+        o.weight[d][s] = interval_weight(start[d][s], extent[d][s], g);
+        if (!x.resident && ((classes[d] >> s) & 1u))
+          o.fold[d][s] = plan_.dim[d].fold_sum_in_tile(index[d][s], g);
+      }
+    }
+  }
+  return true;
+}
+
+Model::Window Model::table_window(const WindowTable& table, const TileIndex& q,
+                                  const WindowRule& rule) const {
+  // next_tile and prev_tile by slots: the innermost dimension (in the tiling's order) that can
+  // advance (go back) does, the ones inside it restart at their first (last) tile
+  std::array<int, 3> at_q{};
+  unsigned q_past = 0;  // bit d: along dimension d, past the first tile
+  for (int d = 0; d < 3; ++d) {
+    at_q[d] = WindowTable::slot(q[d], last_[d] + 1);
+    if (q[d] > 0) q_past |= 1u << d;
+  }
+  std::array<int, 3> at_next = at_q, at_prev = at_q;
+  bool next = false, prev = false;
+  unsigned next_moved = 0, prev_moved = 0, next_past = q_past;  // bit d: along dimension d
+  for (int p = 2; p >= 0 && !next; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    const unsigned bit = 1u << d;
+    next = q[d] < last_[d];
+    at_next[d] = next ? table.plus[d][at_q[d]] : 0;
+    next_past = next ? next_past | bit : next_past & ~bit;
+    if (next || q[d] > 0) next_moved |= bit;
+  }
+  for (int p = 2; p >= 0 && !prev; --p) {
+    const int d = at(plan_.tiling.order[p]);
+    prev = q[d] > 0;
+    at_prev[d] = prev ? table.minus[d][at_q[d]] : table.last[d];
+    if (prev || q[d] < last_[d]) prev_moved |= 1u << d;
+  }
+  std::array<double, 4> sum{};  // overlapped, exposed, reads, oversized (WindowTable::Op::sum)
+  const size_t n = ops_.size();
+  for (size_t i = 0; i < n; ++i) {
+    const WindowTable::Op& o = table.ops[i];
+    const auto volume = [&](const std::array<int, 3>& at) {
+      return mul(mul(o.weight[0][at[0]], o.weight[1][at[1]]), o.weight[2][at[2]]);
+    };
+    const auto move = [&](long long elements) {
+      const double bytes = static_cast<double>(elements) * o.bits / 8.0;  // bytes_of
+      sum[o.sum] += bytes;
+      if (o.reads >= 0) sum[o.reads] += bytes;
+    };
+    if (!o.resident) {  // for_each_window_transfer's kStream
+      const long long moved = mul(mul(o.fold[0][at_q[0]], o.fold[1][at_q[1]]), o.fold[2][at_q[2]]);
+      long long elements = moved;
+      if (o.output)
+        elements =
+            add(elements, moved - ((q_past & ~o.grouped) || plan_.accumulate ? 0 : volume(at_q)));
+      move(elements);
+      continue;
+    }
+    if (next && (next_moved & o.grouped) && (o.read_first || (next_past & ~o.grouped)))
+      move(volume(at_next));
+    if (o.output && prev && (prev_moved & o.grouped)) move(volume(at_prev));
+  }
+  const arch::Dram& dram = acc_.spec().dram;
+  if (!rule.split_reads)
+    return {dram_window_cycles(dram, sum[0]), dram_window_cycles(dram, sum[1]), {}};
+  return {dram_window_cycles(dram, sum[0]),
+          dram_window_cycles(dram, sum[1]),
+          {dram_window_cycles(dram, sum[2]), rule.fraction, dram_window_cycles(dram, sum[3]),
+           rule.oversized_fraction.value_or(1.0), rule.within_window}};
+}
+
 // An operand whose whole tensor is at least the capacity of the buffer (partition) holding it:
 // it cannot be kept on chip whole (dram.oversized_read_overlap_fraction).
 bool Model::oversized_operand(const OperandPlan& x) const {
@@ -546,11 +673,16 @@ TileCycles Model::tile_busy(const TileIndex& q) const {
 // of its busy time (stretched by the SRAM) and its DRAM window, but for the transfers of
 // single-buffered tiles, which the array waits for (their sum without double buffering), then
 // the edge windows (edge transfers).
-Timing Model::timing() const {
+Timing Model::timing() const { return run_timing(true); }
+Timing Model::reference_timing() const { return run_timing(false); }
+
+Timing Model::run_timing(bool tables) const {
   const long long prologue =
       micro_ ? add(acc_.spec().micro.run_overhead_cycles, plan_.launch) : plan_.once;
   const bool overlap = acc_.spec().global_buffer.double_buffered;
   const WindowRule rule = window_rule();
+  WindowTable table;
+  const bool tabled = tables && rule.priced && window_table(table, rule);
   Timing t;
   t.pipeline = prologue;
   t.total = prologue;
@@ -574,7 +706,7 @@ Timing Model::timing() const {
         const TileIndex q{q0, q1, q2};
         const long long count = mul(mul(c0, c1), c2);
         const TileCycles& tc = busy_of(q);
-        const Window w = dram_window(q, rule);
+        const Window w = tabled ? table_window(table, q, rule) : dram_window(q, rule);
         const long long window = add(w.overlapped, w.exposed);
         const long long step =
             overlap ? add(overlapped_cycles({tc.with_sram, tc.pipeline}, w.overlapped, w.reads),

@@ -155,7 +155,9 @@ struct Reads {
 long long overlapped_cycles(const ArrayCycles& array, long long window, const Reads& reads);
 // A DRAM transfer window moving `bytes` (limited bandwidth): latency + ⌈bytes / bandwidth⌉
 // cycles; 0 when nothing moves.
-long long dram_window_cycles(const arch::Dram& dram, double bytes);
+inline long long dram_window_cycles(const arch::Dram& dram, double bytes) {
+  return bytes > 0 ? add(dram.latency_cycles, transfer_cycles(bytes, dram.bandwidth, false)) : 0;
+}
 // A floor of the cycles `bytes` take on the DRAM channel (limited bandwidth), `share` of them on
 // one channel, spread over the windows of `tiles` tiles: rounded down with a margin far above the
 // rounding of doubles (search::dram_cycles_floor).
@@ -319,6 +321,9 @@ class Model {
   // overheads): Result::cycles.compute, a count.
   long long compute_cycles() const;
   Timing timing() const;
+  // timing() with every DRAM window from dram_window, none from the per-call table (the same
+  // timing; tests compare the two).
+  Timing reference_timing() const;
   // What the tiling search's floors (src/hw/search/model_floors.cpp) read.
   const arch::Accelerator& accelerator() const { return acc_; }
   const Options& options() const { return options_; }
@@ -362,6 +367,7 @@ class Model {
   std::optional<TileIndex> prev_tile(const TileIndex& q) const;
   long long fold_port_cycles(const std::array<long long, 3>& lengths) const;
   TileCycles time_tile(const TileIndex& q) const;
+  Timing run_timing(bool tables) const;  // timing(), the windows from the table when `tables`
 
   // What moves between DRAM and the buffer. A window's transfers (for_each_window_transfer):
   // operands that are not resident stream their fold traffic (kStream, `elements`), a resident
@@ -406,6 +412,13 @@ class Model {
   };
   WindowRule window_rule() const;
   Window dram_window(const TileIndex& q, const WindowRule& rule) const;
+  // dram_window without the microarchitecture, from each operand's tile volumes and fold traffic
+  // along each dimension at the tiles the windows of the tile classes name, worked out once per
+  // timing() (WindowTable): the same windows. window_table is false (the
+  // table not filled) with the microarchitecture or more than WindowTable::kOps operands.
+  struct WindowTable;
+  bool window_table(WindowTable& table, const WindowRule& rule) const;
+  Window table_window(const WindowTable& table, const TileIndex& q, const WindowRule& rule) const;
   bool oversized_operand(const OperandPlan& x) const;
   // One tile of the run: its busy (pipeline) cycles, stretched by the SRAM ports, the ports' busy
   // cycles: the folds' pipeline (§3) or the microarchitecture's per-tile law (§3b).

@@ -77,5 +77,57 @@ TEST_CASE("uniform_group_sum counts the distinct groups of every piece", "[hw][i
   }
 }
 
+// distinct_groups summed over the pieces, one by one
+long long brute_group_sum(long long offset, long long length, long long piece, long long g) {
+  long long sum = 0;
+  for (long long start = offset; start < offset + length; start += piece)
+    sum += distinct_groups(start, std::min(piece, offset + length - start), g);
+  return sum;
+}
+
+// The closed form for an offset on a group boundary (below 2^31) and the floor sums of any other
+// offset, with groups that are powers of two (the gcd by the piece's lowest bit) and not.
+TEST_CASE("uniform_group_sum on and off a group boundary", "[hw][intervals]") {
+  std::mt19937_64 rng(13);
+  int closed = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const long long g = i % 2 ? 1LL << pick(rng, 0, 8) : pick(rng, 1, 300);
+    const long long piece = pick(rng, 1, 600), length = pick(rng, 1, 3000);
+    // on a boundary below 2^31, on one beyond it, next to one
+    const int where = static_cast<int>(i % 3);
+    long long offset = g * pick(rng, 0, where == 1 ? (1LL << 40) / g : 50);
+    if (where == 2) offset += pick(rng, 1, g);
+    INFO(offset << " " << length << " " << piece << " " << g);
+    REQUIRE(uniform_group_sum(offset, length, piece, g) ==
+            brute_group_sum(offset, length, piece, g));
+    closed += offset % g == 0 && offset < (1LL << 31) ? 1 : 0;
+  }
+  CHECK(closed > 5000);
+}
+
+// DimPlan's sums over all tiles and all fold pieces (Model::plan_operands) against the pieces
+// walked one by one.
+TEST_CASE("DimPlan tile_sum and fold_sum equal the walk over the tiles", "[hw][intervals]") {
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 5000; ++i) {
+    tenet::hw::detail::DimPlan dp;
+    dp.size = pick(rng, 1, 700);
+    dp.tile = pick(rng, 1, dp.size);
+    dp.split = pick(rng, 0, 3) ? pick(rng, 1, 40) : 0;
+    const long long g = i % 2 ? 1LL << pick(rng, 0, 7) : pick(rng, 0, 90);
+    long long tiles = 0, folds = 0;
+    for (long long q = 0; q < dp.tiles(); ++q) {
+      const long long start = dp.tile_start(q), extent = dp.tile_extent(q);
+      tiles += tenet::hw::detail::interval_weight(start, extent, g);
+      const long long piece = dp.split > 0 ? dp.split : extent;
+      for (long long s = start; s < start + extent; s += piece)
+        folds += tenet::hw::detail::interval_weight(s, std::min(piece, start + extent - s), g);
+    }
+    INFO(dp.size << " " << dp.tile << " " << dp.split << " " << g);
+    REQUIRE(dp.tile_sum(g) == tiles);
+    REQUIRE(dp.fold_sum(g) == folds);
+  }
+}
+
 }  // namespace
 }  // namespace hw_intervals_test

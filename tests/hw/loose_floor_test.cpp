@@ -177,3 +177,45 @@ TEST_CASE("near_limit is the most cycles near() takes", "[hw][tiling]") {
     CHECK((c <= limit) == hw::search::near(c, fastest, percent));
   }
 }
+
+TEST_CASE("compute floors from parts updated one extent at a time equal the fresh ones",
+          "[hw][tiling][bounds]") {
+  // Phase 1's keep_pair keeps Search::floor_parts of the last pair asked and refolds only the
+  // extent of b = d + 2 when the pair (d, ta) stays: against fresh floor_parts and, with the whole
+  // dimension d, against compute_cycles_of (the plan's own compute cycles).
+  std::mt19937 rng(2026);
+  long long compared = 0, refolded = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const Accelerator acc = hwtest::random_acc(rng);
+    const hw::GemmProblem problem = hwtest::random_problem(rng);
+    hw::validate(problem);
+    const hw::search::Search s(acc, problem, static_cast<mapping::Dataflow>(trial % 3),
+                               hw::Options{}, hw::TilingObjective::kLatency);
+    const std::array<long long, 3> size{problem.shape.m, problem.shape.n, problem.shape.k};
+    for (int d = 0; d < 3; ++d) {
+      const int a = (d + 1) % 3, b = (d + 2) % 3;
+      for (int run = 0; run < 3; ++run) {
+        std::array<long long, 3> tile{};
+        tile[d] = size[d];
+        tile[a] = std::uniform_int_distribution<long long>(1, size[a])(rng);
+        tile[b] = std::uniform_int_distribution<long long>(1, size[b])(rng);
+        hw::search::Search::FloorParts parts = s.floor_parts(tile, d);
+        for (int step = 0; step < 6; ++step) {
+          tile[b] = std::uniform_int_distribution<long long>(1, size[b])(rng);
+          s.set_fold(parts, b, tile[b]);
+          ++refolded;
+          const hw::search::Search::FloorParts fresh = s.floor_parts(tile, d);
+          REQUIRE(parts.fold == fresh.fold);
+          REQUIRE(parts.streamed == fresh.streamed);
+          const long long upto = std::uniform_int_distribution<long long>(1, size[d])(rng);
+          REQUIRE(s.floor_upto(parts, d, upto) == s.compute_floor_upto(tile, d, upto));
+          const mapping::Tiling whole{tile[0], tile[1], tile[2]};
+          REQUIRE(s.floor_upto(parts, d, size[d]) == s.compute_cycles_of(whole));
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 150 * 3 * 3 * 6);
+  CHECK(refolded == compared);
+}

@@ -279,6 +279,11 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
   // (storage the thread keeps: no allocation per call)
   thread_local std::vector<size_t> count, fresh;
   thread_local std::vector<signed char> wanted;
+  // (the tbs not listed, by index: with a listed ta, only their pairs are not in the grid)
+  thread_local std::vector<size_t> unlisted;
+  unlisted.clear();
+  for (size_t i = 0; i < lb.size(); ++i)
+    if (!listed(b, lb[i])) unlisted.push_back(i);
   count.assign(variants, partial);
   fresh.assign(variants, partial);
   for (long long ta : lists[a]) {
@@ -305,11 +310,19 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
       }
       return wanted[i] == 1;
     };
-    for (size_t i = 0; i < c[0]; ++i)
-      if ((!ta_listed || !listed(b, lb[i])) && want(i)) {
-        tile[b] = lb[i];
-        out[0].push_back(tile);
+    const auto take = [&](size_t i) {
+      if (!want(i)) return;
+      tile[b] = lb[i];
+      out[0].push_back(tile);
+    };
+    if (!ta_listed) {
+      for (size_t i = 0; i < c[0]; ++i) take(i);
+    } else {
+      for (size_t i : unlisted) {
+        if (i >= c[0]) break;
+        take(i);
       }
+    }
     for (size_t v = 1; v < variants; ++v)
       for (size_t i = c[0]; i < c[v]; ++i)
         if (want(i)) {
@@ -319,7 +332,8 @@ void size_one(const FitExtents& fit, const detail::Plan& plan,
     if (partial < lb.size()) {  // tb whole
       tile[b] = lb[partial];
       if (fit.fits(tile, singles[0])) {
-        if ((!ta_listed || !listed(b, lb[partial])) && want(partial)) out[0].push_back(tile);
+        const bool b_listed = !std::binary_search(unlisted.begin(), unlisted.end(), partial);
+        if ((!ta_listed || !b_listed) && want(partial)) out[0].push_back(tile);
       } else {
         for (size_t v = 1; v < variants; ++v)
           if (fit.fits(tile, singles[v]) && want(partial)) {

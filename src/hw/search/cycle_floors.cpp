@@ -35,21 +35,6 @@ long long Search::least_edge_windows(const detail::Plan& plan,
   return least < 0 ? 0 : least;
 }
 
-long long Search::compute_floor_upto(const std::array<long long, 3>& tile, int d,
-                                     long long upto) const {
-  std::array<long long, 3> fold{};
-  long long streamed = 0;
-  const int stream = static_cast<int>(base_.dims.stream);
-  for (int e = 0; e < 3; ++e) {
-    const Memo& m = extent_cycles(e, e == d ? 0 : tile[e]);
-    fold[e] = m.folds;
-    if (e == stream) streamed = m.streamed;
-  }
-  if (upto < base_.dim[d].size)
-    fold[d] = std::max(fold[d], detail::ceil_div(base_.dim[d].size, upto));
-  return detail::fold_pipeline_cycles(base_, fold, streamed);
-}
-
 }  // namespace tenet::hw::search
 
 namespace tenet::hw {

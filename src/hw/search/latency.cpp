@@ -366,12 +366,27 @@ class LatencyRun {
     // What lies beyond the window but within 2 % above it (`wide`: the cap's groups within 2 % of
     // the choice, which is within 2 % of C*, at most that time, lie below) is kept for the cap:
     // the groups generated (extra()) and the pairs of extents not searched (deferred()).
+    // (compute_floor_upto's parts for the last pair asked: fit_extents asks for each pair of
+    // one d and ta by increasing tb, each with the whole dimension, then a bound of its extents)
+    Search::FloorParts parts;
+    std::array<long long, 3> parts_of{-1, -1, -1};  // d, ta, tb
+    // (hopeful(floor) as one comparison: the fastest stays while the boundary is walked)
+    const long long hope =
+        fastest_ ? near_limit(*fastest_, s_.near_percent_) : std::numeric_limits<long long>::max();
     space_.boundary(
         groups_,
         [&](int d, const std::array<long long, 3>& tile, long long upto) {
           if (s_.micro_) return true;
-          const long long floor = s_.compute_floor_upto(tile, d, upto);
-          if (hopeful(floor)) return true;
+          const int a = d == 2 ? 0 : d + 1, b = d == 0 ? 2 : d - 1;  // (d + 1, d + 2 mod 3)
+          if (parts_of[0] != d || parts_of[1] != tile[a]) {
+            parts = s_.floor_parts(tile, d);
+            parts_of = {d, tile[a], tile[b]};
+          } else if (parts_of[2] != tile[b]) {
+            s_.set_fold(parts, b, tile[b]);
+            parts_of[2] = tile[b];
+          }
+          const long long floor = s_.floor_upto(parts, d, upto);
+          if (floor <= hope) return true;  // hopeful(floor)
           if (floor <= wide_) defer(d, tile);
           return false;
         },

@@ -472,7 +472,33 @@ class Search {
   // dimension (DimPlan::fold_intervals: ceil is superadditive) and at least its tile count, its
   // streamed cycles at least the whole dimension's (Plan::stream_cycles likewise), and the cycles
   // grow with both (fold_pipeline_cycles).
-  long long compute_floor_upto(const std::array<long long, 3>& tile, int d, long long upto) const;
+  long long compute_floor_upto(const std::array<long long, 3>& tile, int d, long long upto) const {
+    return floor_upto(floor_parts(tile, d), d, upto);
+  }
+  // compute_floor_upto in two steps, the first not depending on `upto` (a caller asking for one
+  // tile with several bounds takes it once): the fold pieces of the other two extents of `tile`
+  // and of the whole dimension d, and the stream dimension's streamed cycles.
+  struct FloorParts {
+    std::array<long long, 3> fold{};
+    long long streamed = 0;
+  };
+  FloorParts floor_parts(const std::array<long long, 3>& tile, int d) const {
+    FloorParts p;
+    for (int e = 0; e < 3; ++e) set_fold(p, e, e == d ? 0 : tile[e]);
+    return p;
+  }
+  // Dimension e's part of `p` with tile extent `extent` (0: whole).
+  void set_fold(FloorParts& p, int e, long long extent) const {
+    const Memo& m = extent_cycles(e, extent);
+    p.fold[e] = m.folds;
+    if (e == static_cast<int>(base_.dims.stream)) p.streamed = m.streamed;
+  }
+  long long floor_upto(const FloorParts& parts, int d, long long upto) const {
+    std::array<long long, 3> fold = parts.fold;
+    if (upto < base_.dim[d].size)
+      fold[d] = std::max(fold[d], detail::ceil_div(base_.dim[d].size, upto));
+    return detail::fold_pipeline_cycles(base_, fold, parts.streamed);
+  }
 
   // Dimension d's fold pieces and (the stream dimension's) streamed cycles with tile extent
   // `extent` (0: whole), kept per extent: a search asks for few distinct extents per dimension.

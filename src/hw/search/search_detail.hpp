@@ -585,6 +585,11 @@ class Search {
   void cap_traffic(CandidateSpace& space, std::vector<Group>& groups, const RunSpace& run,
                    const LooseFloor& loose, TrafficFloor& traffic);
 
+  // cap_traffic's S when the run's space does not hold it: the whole space generated again into
+  // `groups`, its groups whose floor is at most `limit` into near_groups, the others into others.
+  void window_again(CandidateSpace& space, std::vector<Group>& groups, long long limit,
+                    std::vector<Group>& near_groups, std::vector<Group>& others);
+
   // cap_traffic's last steps, D (moving `fewest` bytes) in W and lean, no candidate of the groups
   // asked so far leaner: the rest of the capacity boundary asked for a leaner candidate (as it
   // is generated, but for the pairs of extents none of whose tiles can move fewer bytes); if

@@ -85,14 +85,7 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
       if (!near_pairs.empty()) generate(near_pairs, lean, false);
     }
   } else {  // (not reached: the choice is within 2 % of C*, at most the run's first time)
-    space.grid(groups);
-    space.boundary(
-        groups,
-        [&](int d, const std::array<long long, 3>& tile, long long upto) {
-          return micro_ || compute_floor_upto(tile, d, upto) <= limit;
-        },
-        [&](const Group& g) { return floor_of(g) <= limit; }, true);
-    for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
+    window_again(space, groups, limit, near_groups, others);
   }
   // D: the least-traffic candidate of S, if lean (else no candidate of W is lean, and neither is
   // L if it lies in W). Its bytes (`fewest`), and the candidates of S that move them.
@@ -132,6 +125,21 @@ void Search::cap_traffic(CandidateSpace& space, std::vector<Group>& groups, cons
       if (run.floors[g] > limit && leaner(traffic, groups[g], fewest, loose)) return;
   }
   cap_beyond_s(space, groups, traffic, choice, fewest, loose);
+}
+
+void Search::window_again(CandidateSpace& space, std::vector<Group>& groups, long long limit,
+                          std::vector<Group>& near_groups, std::vector<Group>& others) {
+  const auto floor_of = [&](const Group& g) {
+    return micro_ ? group_floor(g.at(0)) : compute_cycles_of(g.at(0));
+  };
+  space.grid(groups);
+  space.boundary(
+      groups,
+      [&](int d, const std::array<long long, 3>& tile, long long upto) {
+        return micro_ || compute_floor_upto(tile, d, upto) <= limit;
+      },
+      [&](const Group& g) { return floor_of(g) <= limit; }, true);
+  for (const Group& g : groups) (floor_of(g) <= limit ? near_groups : others).push_back(g);
 }
 
 void Search::cap_beyond_s(CandidateSpace& space, std::vector<Group>& groups, TrafficFloor& traffic,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hw/search/ranking.hpp"
+#include "window_choice.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/bounds.hpp"
@@ -67,14 +68,7 @@ TEST_CASE("the cap's search past its first test equals the one ranking over ever
         hw::search::choose(hw::TilingObjective::kLatency, ranks, hw::search::near_tie_percent(acc));
     CHECK(hw::choose_tiling(acc, problem, dataflow, {}) == kept[chosen]);
     // the window's choice X (step 1) breaks 1.5x the bound: the cap's search runs
-    long long fastest = ranks.front().cycles;
-    for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);
-    std::size_t window = ranks.size();
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-      if (hw::search::near(ranks[i].cycles, fastest, 2) &&
-          (window == ranks.size() ||
-           hw::search::better(hw::TilingObjective::kLatency, ranks[i], ranks[window])))
-        window = i;
+    const std::size_t window = tenet_test::window_choice(ranks);
     const hw::Bounds bounds = hw::compute_bounds(acc, problem, {});
     CHECK_FALSE(hw::search::within_cap(ranks[window].dram_bytes, bounds.dram_bytes));
     // whether some candidate within 2 % of X moves less than 2/3 of its bytes (lean: the cap's

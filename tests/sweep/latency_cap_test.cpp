@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/search/ranking.hpp"
+#include "window_choice.hpp"
 #include "sweep/search_settings.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
@@ -160,14 +161,7 @@ TEST_CASE("the latency search with its cap equals the one ranking over every can
     CHECK(hw::choose_tiling(acc, e.problem, c.dataflow, r.hw) == chosen);
     CHECK(e.tiling() == chosen);
     // the window alone (step 1) differs where the cap took the choice
-    long long fastest = ranks.front().cycles;
-    for (const hw::search::Rank& x : ranks) fastest = std::min(fastest, x.cycles);
-    std::size_t window = ranks.size();
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-      if (hw::search::near(ranks[i].cycles, fastest, 2) &&
-          (window == ranks.size() ||
-           hw::search::better(hw::TilingObjective::kLatency, ranks[i], ranks[window])))
-        window = i;
+    const std::size_t window = tenet_test::window_choice(ranks);
     if (!(kept[window] == chosen)) ++capped;
   }
   CHECK(capped == 2);

@@ -5,12 +5,10 @@
 #include "poly/detail/normalize.hpp"
 
 namespace tenet::poly::detail {
-namespace {
 
-// Among the unit coefficients of e, the variable that occurs in the fewest inequalities.
-int pick_unit_variable(const System& s, const std::vector<Coef>& e) {
+int pick_unit_variable(const System& s, const std::vector<Coef>& e, int from) {
   int best = -1, best_uses = 0;
-  for (int j = 0; j < s.vars(); ++j) {
+  for (int j = from; j < s.vars(); ++j) {
     if (e[j] != 1 && e[j] != -1) continue;
     int uses = 0;
     for (int r = 0; r < s.inequalities(); ++r) uses += s.inequality(r)[j] != 0;
@@ -19,7 +17,6 @@ int pick_unit_variable(const System& s, const std::vector<Coef>& e) {
   return best;
 }
 
-// x_j = -e_j * (sum_{k != j} e_k x_k + c), valid because e_j = +-1.
 void substitute_rows(std::vector<Coef>& rows, int width, const std::vector<Coef>& e, int j) {
   for (std::size_t r = 0; r < rows.size(); r += width) {
     Coef* row = rows.data() + r;
@@ -31,6 +28,8 @@ void substitute_rows(std::vector<Coef>& rows, int width, const std::vector<Coef>
     row[j] = 0;
   }
 }
+
+namespace {
 
 void substitute_unit(System& s, const std::vector<Coef>& e, int j) {
   substitute_rows(s.inequality_data(), s.width(), e, j);

@@ -1,38 +1,12 @@
 #include "poly/detail/parametric_system.hpp"
 
-#include <numeric>
 #include <utility>
 
+#include "poly/detail/eliminate.hpp"
 #include "poly/detail/floor_sum.hpp"
 
 namespace tenet::poly::detail {
 namespace {
-
-// The non-parameter variable with a unit coefficient in e that occurs in the fewest inequalities,
-// or -1.
-int unit_nonparameter(const System& s, const std::vector<Coef>& e, int params) {
-  int best = -1, best_uses = 0;
-  for (int j = params; j < s.vars(); ++j) {
-    if (e[j] != 1 && e[j] != -1) continue;
-    int uses = 0;
-    for (int r = 0; r < s.inequalities(); ++r) uses += s.inequality(r)[j] != 0;
-    if (best < 0 || uses < best_uses) best = j, best_uses = uses;
-  }
-  return best;
-}
-
-// x_j = -e_j * (sum_{k != j} e_k x_k + c) in every row (e_j = +-1), checked.
-void substitute_unit_row(std::vector<Coef>& rows, int width, const std::vector<Coef>& e, int j) {
-  for (std::size_t r = 0; r < rows.size(); r += width) {
-    Coef* row = rows.data() + r;
-    const Coef a = row[j];
-    if (a == 0) continue;
-    const Wide factor = static_cast<Wide>(a) * e[j];
-    for (int k = 0; k < width; ++k)
-      if (k != j && e[k] != 0) row[k] = narrow(checked_sub(row[k], checked_mul(factor, e[k])));
-    row[j] = 0;
-  }
-}
 
 bool touches_nonparameter(const Coef* row, int from, int to) {
   for (int j = from; j < to; ++j)
@@ -44,40 +18,6 @@ bool touches_nonparameter(const Coef* row, int from, int to) {
 void append_parameter_row(std::vector<Coef>& out, const Coef* row, int params, int vars) {
   out.insert(out.end(), row, row + params);
   out.push_back(row[vars]);
-}
-
-int group_root(std::vector<int>& parent, int x) {
-  while (parent[x] != x) x = parent[x] = parent[parent[x]];
-  return x;
-}
-
-// Groups of non-parameter variables (indices >= params) that share no inequality row.
-std::vector<std::vector<int>> nonparameter_groups(const System& s, int params) {
-  const int n = s.vars();
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  for (int r = 0; r < s.inequalities(); ++r) {
-    const Coef* row = s.inequality(r);
-    int first = -1;
-    for (int j = params; j < n; ++j) {
-      if (row[j] == 0) continue;
-      if (first < 0)
-        first = j;
-      else
-        parent[group_root(parent, j)] = group_root(parent, first);
-    }
-  }
-  std::vector<std::vector<int>> groups;
-  std::vector<int> group_of(n, -1);
-  for (int j = params; j < n; ++j) {
-    const int root = group_root(parent, j);
-    if (group_of[root] < 0) {
-      group_of[root] = static_cast<int>(groups.size());
-      groups.emplace_back();
-    }
-    groups[group_of[root]].push_back(j);
-  }
-  return groups;
 }
 
 // The rows of s that involve a variable of `group`, on the parameters then the group's variables.
@@ -112,10 +52,10 @@ std::optional<ParametricSystem> ParametricSystem::reduce(System s, int params) {
         append_parameter_row(out.guard_equalities_, e.data(), params, s.vars());
         continue;
       }
-      const int j = unit_nonparameter(s, e, params);
+      const int j = pick_unit_variable(s, e, params);
       if (j < 0) return std::nullopt;
-      substitute_unit_row(s.inequality_data(), s.width(), e, j);
-      substitute_unit_row(s.equality_data(), s.width(), e, j);
+      substitute_rows(s.inequality_data(), s.width(), e, j);
+      substitute_rows(s.equality_data(), s.width(), e, j);
       s.remove_variable(j);
     }
   } catch (const Overflow&) {
@@ -124,7 +64,7 @@ std::optional<ParametricSystem> ParametricSystem::reduce(System s, int params) {
   for (int r = 0; r < s.inequalities(); ++r)
     if (!touches_nonparameter(s.inequality(r), params, s.vars()))
       append_parameter_row(out.guards_, s.inequality(r), params, s.vars());
-  for (const std::vector<int>& group : nonparameter_groups(s, params)) {
+  for (const std::vector<int>& group : independent_components(s, -1, params)) {
     if (group.size() > 1) {
       out.residuals_.push_back(group_system(s, params, group));
       continue;

@@ -95,14 +95,14 @@ System restrict_to(const System& s, const std::vector<int>& vars) {
   return t;
 }
 
-std::vector<std::vector<int>> independent_components(const System& s, int skip) {
+std::vector<std::vector<int>> independent_components(const System& s, int skip, int from) {
   const int n = s.vars();
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
   for (int r = 0; r < s.inequalities(); ++r) {
     const Coef* row = s.inequality(r);
     int first = -1;
-    for (int j = 0; j < n; ++j) {
+    for (int j = from; j < n; ++j) {
       if (row[j] == 0 || j == skip) continue;
       if (first < 0)
         first = j;
@@ -112,7 +112,7 @@ std::vector<std::vector<int>> independent_components(const System& s, int skip) 
   }
   std::vector<std::vector<int>> groups;
   std::vector<int> group_of(n, -1);
-  for (int j = 0; j < n; ++j) {
+  for (int j = from; j < n; ++j) {
     if (j == skip) continue;
     int root = find_root(parent, j);
     if (group_of[root] < 0) {

@@ -63,7 +63,8 @@ std::ostream& operator<<(std::ostream& os, const System& s);
 System restrict_to(const System& s, const std::vector<int>& vars);
 
 // Groups of variables that share no inequality row (equalities must be eliminated first).
-// A variable listed in `skip` is ignored, as if its column were zero.
-std::vector<std::vector<int>> independent_components(const System& s, int skip = -1);
+// A variable listed in `skip` is ignored, as if its column were zero; so are the variables
+// before `from` (e.g. the parameters of a parametric system).
+std::vector<std::vector<int>> independent_components(const System& s, int skip = -1, int from = 0);
 
 }  // namespace tenet::poly::detail

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "hw/search/ranking.hpp"
-#include "window_choice.hpp"
 #include "tenet/arch/accelerator_presets.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/hw/bounds.hpp"
@@ -19,6 +18,7 @@
 #include "tenet/hw/tiling_search.hpp"
 #include "tenet/quant/quant_hw.hpp"
 #include "tenet/quant/quant_json.hpp"
+#include "window_choice.hpp"
 
 using namespace tenet;
 

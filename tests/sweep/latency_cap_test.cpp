@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "hw/search/ranking.hpp"
-#include "window_choice.hpp"
 #include "sweep/search_settings.hpp"
 #include "tenet/eval/pipeline.hpp"
 #include "tenet/eval/settings.hpp"
 #include "tenet/hw/evaluate.hpp"
 #include "tenet/hw/tiling_search.hpp"
+#include "window_choice.hpp"
 
 using namespace tenet;
 

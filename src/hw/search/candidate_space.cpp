@@ -12,14 +12,14 @@
 
 namespace tenet::hw::search {
 
-namespace {
-
-// Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
-// Sorts a short list of extents and drops repeats.
 void sort_extents(std::vector<long long>& v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
+
+namespace {
+
+// Tile extents worth trying for a dimension of `size` cut by the array into pieces of `unit`.
 
 std::vector<long long> extents_for(long long size, long long unit) {
   unit = std::min(unit, size);
@@ -207,8 +207,9 @@ void CandidateSpace::boundary(std::vector<Group>& groups, const KeepPair& keep_p
       for (int d = 0; d < 3; ++d) changes = changes || (along[d] && tile[d] < plan_.dim[d].size);
       if (!changes) continue;
       if (twin_test) {
-        const auto twin_in_space = [&] {
-          return (listed(0, tm) && listed(1, tn) && listed(2, tk)) || in_fitted(tile);
+        const auto twin_in_space = [&] {  // (by `tile`: C++17 lambdas capture no bindings)
+          return (listed(0, tile[0]) && listed(1, tile[1]) && listed(2, tile[2])) ||
+                 in_fitted(tile);
         };
         // (a tile of fitted[0] fits with every tensor double-buffered: it need not be asked)
         if (fits_last ? in_fitted(tile) ||

@@ -36,6 +36,9 @@ constexpr bool kSingleBufferingCandidates = true;
 extern const std::array<std::array<GemmDim, 3>, 6> kOrders;
 extern const std::array<std::vector<int>, 8> kDistinctOrders;
 
+// Sorts a short list of extents and drops repeats.
+void sort_extents(std::vector<long long>& v);
+
 // Tilings with the same extents (hence the same compute cycles), one per distinct loop order;
 // `first` is the index of the first of them in the enumeration order.
 struct Group {

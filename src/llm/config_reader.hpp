@@ -19,6 +19,9 @@
 
 namespace tenet::llm::config_detail {
 
+// The most decoder layers a config may state (one LayerSpec each is allocated).
+constexpr std::int64_t kMaxLayers = 100000;
+
 // What both readers know of the config so far: the quantities read (or derived) without a
 // problem, and the keys they came from. A quantity whose fields were wrong is not known, and
 // what is derived from it is skipped rather than reported again.

@@ -24,8 +24,16 @@ void SizeReader::read_sizes() {
   const SizeKeys& k = family.size_keys;
   if (const auto h = required_int(k.hidden, "hidden size"))
     c.hidden = h->value, known.hidden_key = h->key, known.hidden = true;
-  if (const auto l = required_int(k.layers, "number of decoder layers"))
-    c.layers = l->value, known.layers = true;
+  if (const auto l = required_int(k.layers, "number of decoder layers")) {
+    // The layer stack holds one spec per layer: a count no model comes near is refused before
+    // it is allocated (the largest published stacks have a few hundred layers).
+    if (l->value > kMaxLayers)
+      f.add(error_code::kRange, pointer(l->key),
+            "expected at most " + std::to_string(kMaxLayers) + " decoder layers, got " +
+                std::to_string(l->value));
+    else
+      c.layers = l->value, known.layers = true;
+  }
   if (const auto n = required_int(k.heads, "number of attention heads"))
     c.heads = n->value, known.heads_key = n->key, known.heads = true;
   if (auto v = required_int(keys::vocab(), "vocabulary size")) c.vocab = v->value;

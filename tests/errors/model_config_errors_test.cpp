@@ -41,7 +41,7 @@ TEST_CASE("model: bad configs exit 2 naming the key", "[errors][cli][llm]") {
   check_fails(model("model_zero_size.json"), {"/intermediate_size:", "got 0", "[range]"});
   check_fails(model("model_negative_layers.json"), {"/num_hidden_layers:", "got -4", "[range]"});
   // A layer count no model comes near is refused before its stack is allocated (a fuzz finding:
-  // 4e9 layers ran out of memory).
+  // a huge layer count ran out of memory; 4e9 here).
   check_fails(model("model_too_many_layers.json"),
               {"/num_hidden_layers:", "at most 100000 decoder layers, got 4000000000", "[range]"});
 }
